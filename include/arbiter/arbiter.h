@@ -1,0 +1,23 @@
+/* arbiter/arbiter.h — the whole public API of libarbiter in one include. */
+#ifndef ARBITER_ARBITER_H
+#define ARBITER_ARBITER_H
+
+#define ARB_VERSION "0.1.0"
+
+#include "arbiter/error.h"
+#include "arbiter/rng.h"
+#include "arbiter/hash.h"
+#include "arbiter/tree.h"
+#include "arbiter/game.h"
+#include "arbiter/match.h"
+#include "arbiter/agent.h"
+#include "arbiter/deck.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+const char *arb_version(void);
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,246 @@
+/* arbiter/game.h — the game contract: one const vtable per game.
+ *
+ * Every engine (naramo, catalyst, operator, brainstorm) sits behind this
+ * interface, and everything above the engines (recorder, verifier,
+ * conformance runner, analyzer, agents, CLI) uses only it. The model:
+ *
+ *   - A match state is plain data of fixed size (arb_game.state_size). The
+ *     caller allocates it; copying the bytes clones the match. It holds the
+ *     PRNG, so a copy continues identically.
+ *   - At every point exactly one seat owes a decision (arb_decision). Two
+ *     player shifts with opponent prompts, N-player turns with reactions and
+ *     simultaneous cycles serialized by priority passing all reduce to this.
+ *     The arbiter (clock, disconnects) acts through actions whose seat is
+ *     ARB_SEAT_ARBITER; games without a clock reject them with a rule ID.
+ *   - A choice with several parts is a sequence of single decisions.
+ *   - legal() enumerates every action apply() accepts for the owed decision
+ *     (arbiter actions excepted); apply() validates and applies one action or
+ *     rejects it with a rule ID, leaving the state byte-for-byte untouched.
+ *   - apply() and setup() never allocate and never read time or addresses.
+ *
+ * Ownership: arb_game values are static and const. All buffers passed in
+ * (state, events, errors, trees) are the caller's. Strings returned by name
+ * functions are static. */
+#ifndef ARBITER_GAME_H
+#define ARBITER_GAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arbiter/error.h"
+#include "arbiter/rng.h"
+#include "arbiter/tree.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ARB_MAX_SEATS 4
+#define ARB_SEAT_ARBITER (-1)  /* clock events, disconnects */
+#define ARB_SEAT_NONE (-2)     /* nobody owes anything: the match is over */
+#define ARB_VIEW_ALL (-1)      /* export everything (judge / full state) */
+#define ARB_ARGS_MAX 6
+#define ARB_DECK_MAX 96
+#define ARB_DECK_ATTRS 4
+
+/* One decision, as made by a seat or the arbiter. */
+typedef struct arb_action {
+    uint32_t elapsed_ms;        /* since the previous action of the match */
+    int8_t seat;                /* 0..players-1, or ARB_SEAT_ARBITER */
+    uint8_t verb;               /* index into arb_game.verbs */
+    uint8_t nargs;
+    uint8_t pad_;
+    int32_t args[ARB_ARGS_MAX]; /* meaning per verb, see the game's verbs */
+} arb_action;
+
+/* A verb's name and argument count, for the text syntax and the replay
+ * format ("play 3", "deploy 2 1"). Verb numbers are part of the replay
+ * format: append new verbs, never renumber. */
+typedef struct arb_verb {
+    const char *name;
+    uint8_t min_args, max_args;
+    const char *args_help;      /* "HAND_INDEX", "SEAT" … for --help */
+    const char *help;           /* one line */
+} arb_verb;
+
+/* Who owes what. kind indexes arb_game.decision_names. */
+typedef struct arb_decision {
+    int seat;                   /* seat, or ARB_SEAT_NONE when over */
+    uint16_t kind;
+    /* Milliseconds the owing seat has left before the arbiter may time it
+     * out, or -1 when no clock runs. Drivers use it to inject "timeout". */
+    int64_t clock_left_ms;
+} arb_decision;
+
+/* Engine events for narration and for conformance assertions. */
+typedef struct arb_event {
+    uint16_t type;              /* index into arb_game.event_names */
+    int8_t seat;                /* the seat it concerns, or -1 */
+    uint8_t hidden;             /* 1: only `seat` may see args (a draw) */
+    int32_t a, b, c;            /* per event type; card indexes, amounts */
+} arb_event;
+
+/* Caller-owned append buffer. Engines append with arb_events_push; when
+ * full, further events are counted in dropped, never written past cap. */
+typedef struct arb_events {
+    arb_event *buf;
+    uint32_t cap, n, dropped;
+} arb_events;
+
+static inline void arb_events_push(arb_events *ev, uint16_t type, int seat,
+                                   int hidden, int32_t a, int32_t b, int32_t c)
+{
+    if (!ev) return;
+    if (ev->n >= ev->cap) { ev->dropped++; return; }
+    arb_event *e = &ev->buf[ev->n++];
+    e->type = type; e->seat = (int8_t)seat; e->hidden = (uint8_t)(hidden != 0);
+    e->a = a; e->b = b; e->c = c;
+}
+
+/* A deck: card indexes into the game's pool plus declared attributes
+ * ("bloc" = "DEFENSE"). Parsed from deck files by arb_deck_parse. */
+typedef struct arb_deck_attr {
+    char key[16];
+    char value[48];
+} arb_deck_attr;
+
+typedef struct arb_deck {
+    char name[64];
+    uint16_t ncards;
+    uint16_t cards[ARB_DECK_MAX];
+    uint8_t nattrs;
+    arb_deck_attr attrs[ARB_DECK_ATTRS];
+} arb_deck;
+
+/* Match options, a small ordered key → integer map ("clock" = 1). */
+#define ARB_OPTIONS_MAX 8
+typedef struct arb_options {
+    uint8_t n;
+    struct { char key[24]; int64_t value; } kv[ARB_OPTIONS_MAX];
+} arb_options;
+
+typedef struct arb_setup {
+    uint64_t seed;
+    int players;
+    const arb_deck *decks[ARB_MAX_SEATS];
+    arb_options options;
+} arb_setup;
+
+/* Outcome of a finished match. */
+typedef struct arb_outcome {
+    int over;                   /* 0 while the match goes on */
+    int winner;                 /* seat, or -1 for a draw */
+    uint16_t reason;            /* index into arb_game.outcome_reasons */
+    uint32_t turns;             /* turns (shifts, cycles) played */
+} arb_outcome;
+
+/* A printable card of the pool. */
+typedef struct arb_card {
+    const char *id;             /* stable slug, used in replay headers */
+    const char *name;           /* as printed: "Coolant Pumps" */
+    const char *type;           /* "Facility", "Weapon", … */
+    const char *group;          /* faction, class or "" */
+    const char *text;           /* rules text, "" when none */
+} arb_card;
+
+/* One finding of a deck check. */
+typedef struct arb_deck_issue {
+    int warning;                /* 0: violation (illegal), 1: warning only */
+    char rule[ARB_RULE_MAX];
+    char msg[160];
+} arb_deck_issue;
+
+typedef struct arb_game arb_game;
+struct arb_game {
+    const char *id;             /* "naramo" */
+    const char *title;          /* "NARAMO TCG" */
+    const char *rules_version;  /* recorded in headers; bump on any rules change */
+    const char *engine_version;
+    int min_players, max_players;
+    size_t state_size;          /* bytes of one match state */
+
+    const arb_verb *verbs;      unsigned nverbs;
+    const char *const *decision_names; unsigned ndecision_names;
+    const char *const *event_names;    unsigned nevent_names;
+    const char *const *outcome_reasons; unsigned noutcome_reasons;
+
+    /* Card pool. */
+    unsigned ncards;
+    const arb_card *(*card)(unsigned idx);
+    /* Stats of card idx under parent (cost, power, …). */
+    void (*card_export)(unsigned idx, arb_tree *t, arb_tnode *parent);
+
+    /* Deck legality: fills up to cap issues (violations first is not
+     * required), returns the total number found (may exceed cap). The deck
+     * is illegal when any issue has warning == 0. */
+    unsigned (*deck_check)(const arb_deck *d, arb_deck_issue *out, unsigned cap);
+    /* Preset decks shipped with the engine. */
+    unsigned npresets;
+    const arb_deck *(*preset)(unsigned idx);
+
+    /* Build the initial state from seed, players, decks and options: every
+     * random event comes from a PRNG seeded with su->seed. Rejects illegal
+     * player counts and decks with the rule ID. Emits setup events. */
+    int (*setup)(void *st, const arb_setup *su, arb_events *ev, arb_error *err);
+    /* Build a state from an explicit position (same shape as export with
+     * ARB_VIEW_ALL; fields left out take documented defaults). su gives the
+     * seed for the PRNG, players and options; decks may be NULL. Validated
+     * as strictly as an action: unknown fields, out-of-range values and
+     * impossible zones are rejected with err->where naming the path. */
+    int (*load_position)(void *st, const arb_tnode *pos, const arb_setup *su,
+                         arb_error *err);
+
+    arb_decision (*decision)(const void *st);
+    /* Every legal action of the seat owing the decision, in a stable order.
+     * Writes at most cap, returns the total (call again with more room). */
+    size_t (*legal)(const void *st, arb_action *out, size_t cap);
+    /* Validate and apply. On rejection returns ARB_EILLEGAL (or ARB_EINVAL
+     * for a malformed action, ARB_EOVER after the end) with err->rule set,
+     * and the state is unchanged. Events may be NULL. */
+    int (*apply)(void *st, const arb_action *a, arb_events *ev, arb_error *err);
+
+    uint64_t (*hash)(const void *st);
+    int (*outcome)(const void *st, arb_outcome *out); /* returns out->over */
+    uint32_t (*turn)(const void *st);                 /* 1-based, grows */
+    const char *(*phase)(const void *st);             /* "operations" */
+
+    /* The state tree seen by view (a seat, or ARB_VIEW_ALL), under root. */
+    void (*export_state)(const void *st, int view, arb_tree *t, arb_tnode *root);
+    /* One line of narration for ev as seen by view (a hidden event of
+     * another seat reads "P2 draws a card"). Returns snprintf's value. */
+    int (*event_text)(const arb_event *ev, int view, char *buf, size_t size);
+    /* A readable description of an action in the current state
+     * ("P1 plays Coolant Pumps (hand 3)"), before it is applied. */
+    int (*action_text)(const void *st, const arb_action *a, char *buf, size_t size);
+
+    /* Greedy agent: index into legal[0..n) for the seat owing the decision,
+     * using only what export_state(st, seat) would show. NULL: random. */
+    size_t (*greedy)(const void *st, const arb_action *legal, size_t n, arb_rng *rng);
+};
+
+/* Registry: every engine compiled in, sorted by id. */
+const arb_game *arb_game_find(const char *id);      /* NULL if unknown */
+unsigned arb_game_count(void);
+const arb_game *arb_game_at(unsigned i);
+
+/* Helpers over the vtable. */
+int arb_verb_find(const arb_game *g, const char *name); /* -1 if unknown */
+int arb_card_find(const arb_game *g, const char *id_or_name); /* -1 */
+int64_t arb_options_get(const arb_options *o, const char *key, int64_t dflt);
+int arb_options_set(arb_options *o, const char *key, int64_t value);
+const char *arb_deck_attr_get(const arb_deck *d, const char *key); /* NULL */
+int arb_deck_attr_set(arb_deck *d, const char *key, const char *value);
+
+/* Text syntax of one action, shared by `record`, conformance cases and
+ * `log`: "[+MS] SEAT VERB [ARG…]" where SEAT is a number or "arbiter", MS
+ * the elapsed milliseconds (default 0). Returns ARB_OK or ARB_EINVAL with a
+ * message naming the column. */
+int arb_action_parse(const arb_game *g, const char *line, arb_action *out,
+                     arb_error *err);
+/* Inverse of arb_action_parse; always writes "+MS" when elapsed_ms != 0. */
+int arb_action_format(const arb_game *g, const arb_action *a, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

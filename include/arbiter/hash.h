@@ -1,0 +1,46 @@
+/* arbiter/hash.h — canonical state hashing.
+ *
+ * A state hash is XXH3-64 (seed 0) over a byte string the engine builds
+ * field by field in a documented order, every integer little-endian at its
+ * declared width. Never raw struct bytes: padding and layout differ between
+ * compilers. The hasher buffers locally and streams into XXH3 so that the
+ * many small writes of a state walk cost almost nothing. */
+#ifndef ARBITER_HASH_H
+#define ARBITER_HASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ARB_HASH_NAME "xxh3-64-le-v1"
+#define ARB_HASHER_BUF 8192
+
+typedef struct arb_hasher {
+    void *xxh;           /* XXH3_state_t *, allocated only past one full buffer */
+    size_t len;
+    uint8_t buf[ARB_HASHER_BUF];
+} arb_hasher;
+
+void arb_hasher_init(arb_hasher *h);
+void arb_hasher_bytes(arb_hasher *h, const void *p, size_t n);
+void arb_hasher_u8(arb_hasher *h, uint8_t v);
+void arb_hasher_u16(arb_hasher *h, uint16_t v);
+void arb_hasher_u32(arb_hasher *h, uint32_t v);
+void arb_hasher_u64(arb_hasher *h, uint64_t v);
+void arb_hasher_i32(arb_hasher *h, int32_t v);
+void arb_hasher_i64(arb_hasher *h, int64_t v);
+/* Length-prefixed (u32) string. */
+void arb_hasher_str(arb_hasher *h, const char *s);
+/* Final digest; releases any XXH3 state. The hasher must be re-inited. */
+uint64_t arb_hasher_final(arb_hasher *h);
+
+/* One-shot XXH3-64 of a buffer. */
+uint64_t arb_hash64(const void *p, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,48 @@
+/* arbiter/match.h — a running match: a game's state plus its event buffer.
+ *
+ * A thin owner over the game contract so that callers need not size and
+ * allocate engine states themselves. arb_match_apply keeps the events of the
+ * last setup/apply until the next call. */
+#ifndef ARBITER_MATCH_H
+#define ARBITER_MATCH_H
+
+#include "arbiter/game.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ARB_MATCH_EVENTS 4096
+
+typedef struct arb_match arb_match;
+
+int arb_match_new(arb_match **out, const arb_game *g, const arb_setup *su,
+                  arb_error *err);
+int arb_match_from_position(arb_match **out, const arb_game *g,
+                            const arb_tnode *pos, const arb_setup *su,
+                            arb_error *err);
+int arb_match_clone(arb_match **out, const arb_match *m);
+/* Overwrite dst's state with src's (same game). */
+void arb_match_copy(arb_match *dst, const arb_match *src);
+void arb_match_free(arb_match *m); /* NULL ok */
+
+const arb_game *arb_match_game(const arb_match *m);
+const void *arb_match_state(const arb_match *m);
+void *arb_match_state_mut(arb_match *m);
+int arb_match_players(const arb_match *m);
+
+int arb_match_apply(arb_match *m, const arb_action *a, arb_error *err);
+/* Events of the last setup or apply (a rejected apply leaves none). */
+const arb_event *arb_match_events(const arb_match *m, unsigned *n);
+size_t arb_match_legal(const arb_match *m, arb_action *out, size_t cap);
+arb_decision arb_match_decision(const arb_match *m);
+uint64_t arb_match_hash(const arb_match *m);
+int arb_match_outcome(const arb_match *m, arb_outcome *out);
+uint32_t arb_match_turn(const arb_match *m);
+/* Export the state tree (view: seat or ARB_VIEW_ALL) into a new tree. */
+arb_tree *arb_match_export(const arb_match *m, int view);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

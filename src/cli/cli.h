@@ -1,0 +1,54 @@
+/* cli.h — what the `arbiter` subcommands share: exit codes, the command
+ * table, and small helpers for errors and options. The CLI uses only the
+ * public API in include/arbiter/. */
+#ifndef ARBITER_CLI_H
+#define ARBITER_CLI_H
+
+#include <stdio.h>
+
+#include "arbiter/arbiter.h"
+
+/* Exit codes, documented in `arbiter --help` and the README. */
+enum {
+    EXIT_OK = 0,        /* success */
+    EXIT_VERIFY = 1,    /* verification failed: a replay diverges, a deck is
+                           illegal, a conformance result is unexpected */
+    EXIT_USAGE = 2,     /* bad command line */
+    EXIT_INPUT = 3,     /* bad input: missing, unreadable, corrupt or
+                           unsupported file, unknown game or card */
+    EXIT_INTERNAL = 4   /* out of memory or an engine bug */
+};
+
+typedef struct cli_command {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
+} cli_command;
+
+extern const cli_command cli_commands[];
+
+/* "arbiter CMD: where: RULE: msg" on stderr; returns the exit code that
+ * fits err->code. */
+int cli_fail(const char *cmd, const arb_error *err);
+/* Exit code for an arb_error code. */
+int cli_exit_for(int code);
+/* Usage error: prints "arbiter CMD: msg" and a hint; returns EXIT_USAGE. */
+int cli_usage(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* --game NAME → engine; on failure prints the known games. */
+const arb_game *cli_game(const char *cmd, const char *name);
+/* Parse an unsigned 64-bit integer (decimal or 0x hex). 0 on success. */
+int cli_parse_u64(const char *s, unsigned long long *out);
+/* Print a JSON string literal. */
+void cli_json_str(FILE *out, const char *s);
+/* Whether stderr is a terminal (progress goes there only then). */
+int cli_progress_enabled(void);
+
+int cmd_games(int argc, char **argv);
+int cmd_cards(int argc, char **argv);
+int cmd_deck(int argc, char **argv);
+
+#endif

@@ -1,0 +1,112 @@
+/* cmd_games.c — `arbiter games` and `arbiter cards`: what this build knows. */
+#include <getopt.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+int cmd_games(int argc, char **argv)
+{
+    int json = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0) json = 1;
+        else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: arbiter games [--json]\n\nList the games compiled into this build with their "
+                   "rules version, engine version and player counts.\n");
+            return EXIT_OK;
+        } else return cli_usage("games", "unexpected argument '%s'", argv[i]);
+    }
+    unsigned n = arb_game_count();
+    if (json) {
+        printf("[");
+        for (unsigned i = 0; i < n; i++) {
+            const arb_game *g = arb_game_at(i);
+            printf("%s{\"id\":", i ? "," : "");
+            cli_json_str(stdout, g->id);
+            printf(",\"title\":");
+            cli_json_str(stdout, g->title);
+            printf(",\"rules\":");
+            cli_json_str(stdout, g->rules_version);
+            printf(",\"engine\":");
+            cli_json_str(stdout, g->engine_version);
+            printf(",\"min_players\":%d,\"max_players\":%d,\"cards\":%u,\"presets\":%u}", g->min_players,
+                   g->max_players, g->ncards, g->npresets);
+        }
+        printf("]\n");
+        return EXIT_OK;
+    }
+    if (n == 0) {
+        printf("no game engines are compiled into this build\n");
+        return EXIT_OK;
+    }
+    printf("%-12s %-24s %-10s %-8s %s\n", "GAME", "TITLE", "RULES", "PLAYERS", "CARDS");
+    for (unsigned i = 0; i < n; i++) {
+        const arb_game *g = arb_game_at(i);
+        char pl[16];
+        if (g->min_players == g->max_players) snprintf(pl, sizeof pl, "%d", g->min_players);
+        else snprintf(pl, sizeof pl, "%d-%d", g->min_players, g->max_players);
+        printf("%-12s %-24s %-10s %-8s %u\n", g->id, g->title, g->rules_version, pl, g->ncards);
+    }
+    return EXIT_OK;
+}
+
+int cmd_cards(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "game", required_argument, NULL, 'g' },
+        { "json", no_argument, NULL, 'j' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 }
+    };
+    const char *game = NULL;
+    int json = 0, c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "g:jh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'g': game = optarg; break;
+        case 'j': json = 1; break;
+        case 'h':
+            printf("usage: arbiter cards --game GAME [--json]\n\nList the game's card pool: ID, name, type, "
+                   "group (faction or class), stats and text.\n");
+            return EXIT_OK;
+        default: return cli_usage("cards", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc) return cli_usage("cards", "unexpected argument '%s'", argv[optind]);
+    const arb_game *g = cli_game("cards", game);
+    if (!g) return game ? EXIT_INPUT : EXIT_USAGE;
+    arb_tree *t = arb_tree_new();
+    if (!t) return EXIT_INTERNAL;
+    arb_tnode *arr = arb_tree_add_arr(t, arb_tree_root(t), "cards");
+    for (unsigned i = 0; i < g->ncards; i++) {
+        const arb_card *cd = g->card(i);
+        arb_tnode *m = arb_tree_add_map(t, arr, NULL);
+        arb_tree_add_str(t, m, "id", cd->id);
+        arb_tree_add_str(t, m, "name", cd->name);
+        arb_tree_add_str(t, m, "type", cd->type);
+        arb_tree_add_str(t, m, "group", cd->group);
+        arb_tnode *stats = arb_tree_add_map(t, m, "stats");
+        if (g->card_export) g->card_export(i, t, stats);
+        arb_tree_add_str(t, m, "text", cd->text);
+    }
+    if (arb_tree_failed(t)) { arb_tree_free(t); return EXIT_INTERNAL; }
+    if (json) {
+        arb_tnode_json(arr, stdout, 0);
+        putchar('\n');
+    } else {
+        for (const arb_tnode *m = arr->first; m; m = m->next) {
+            const arb_tnode *st = arb_tnode_get(m, "stats");
+            printf("%-28s %-30s %-12s %-14s", arb_tnode_get(m, "id")->s, arb_tnode_get(m, "name")->s,
+                   arb_tnode_get(m, "type")->s, arb_tnode_get(m, "group")->s);
+            for (const arb_tnode *s = st->first; s; s = s->next) {
+                char v[64];
+                printf(" %s=%s", s->key, arb_tnode_text(s, v, sizeof v));
+            }
+            const char *text = arb_tnode_get(m, "text")->s;
+            if (*text) printf("\n    %s", text);
+            putchar('\n');
+        }
+    }
+    arb_tree_free(t);
+    return EXIT_OK;
+}

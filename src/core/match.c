@@ -1,0 +1,101 @@
+/* match.c — arb_match: one allocation holding a game's state and the event
+ * buffer of its last step. */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arbiter/match.h"
+
+struct arb_match {
+    const arb_game *g;
+    arb_events ev;
+    arb_event evbuf[ARB_MATCH_EVENTS];
+    int players;
+    max_align_t state[]; /* g->state_size bytes */
+};
+
+static arb_match *alloc_match(const arb_game *g)
+{
+    arb_match *m = calloc(1, sizeof *m + g->state_size);
+    if (!m) return NULL;
+    m->g = g;
+    m->ev.buf = m->evbuf;
+    m->ev.cap = ARB_MATCH_EVENTS;
+    return m;
+}
+
+int arb_match_new(arb_match **out, const arb_game *g, const arb_setup *su, arb_error *err)
+{
+    *out = NULL;
+    arb_match *m = alloc_match(g);
+    if (!m) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory for a %s match", g->id);
+    int rc = g->setup(m->state, su, &m->ev, err);
+    if (rc) { free(m); return rc; }
+    m->players = su->players;
+    *out = m;
+    return ARB_OK;
+}
+
+int arb_match_from_position(arb_match **out, const arb_game *g, const arb_tnode *pos,
+                            const arb_setup *su, arb_error *err)
+{
+    *out = NULL;
+    arb_match *m = alloc_match(g);
+    if (!m) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory for a %s match", g->id);
+    int rc = g->load_position(m->state, pos, su, err);
+    if (rc) { free(m); return rc; }
+    m->players = su->players;
+    *out = m;
+    return ARB_OK;
+}
+
+int arb_match_clone(arb_match **out, const arb_match *src)
+{
+    *out = alloc_match(src->g);
+    if (!*out) return ARB_ENOMEM;
+    arb_match_copy(*out, src);
+    return ARB_OK;
+}
+
+void arb_match_copy(arb_match *dst, const arb_match *src)
+{
+    dst->players = src->players;
+    memcpy(dst->state, src->state, src->g->state_size);
+    dst->ev.n = dst->ev.dropped = 0;
+}
+
+void arb_match_free(arb_match *m) { free(m); }
+
+const arb_game *arb_match_game(const arb_match *m) { return m->g; }
+const void *arb_match_state(const arb_match *m) { return m->state; }
+void *arb_match_state_mut(arb_match *m) { return m->state; }
+int arb_match_players(const arb_match *m) { return m->players; }
+
+int arb_match_apply(arb_match *m, const arb_action *a, arb_error *err)
+{
+    m->ev.n = m->ev.dropped = 0;
+    int rc = m->g->apply(m->state, a, &m->ev, err);
+    if (rc) m->ev.n = 0;
+    return rc;
+}
+
+const arb_event *arb_match_events(const arb_match *m, unsigned *n)
+{
+    *n = m->ev.n;
+    return m->evbuf;
+}
+
+size_t arb_match_legal(const arb_match *m, arb_action *out, size_t cap) { return m->g->legal(m->state, out, cap); }
+arb_decision arb_match_decision(const arb_match *m) { return m->g->decision(m->state); }
+uint64_t arb_match_hash(const arb_match *m) { return m->g->hash(m->state); }
+int arb_match_outcome(const arb_match *m, arb_outcome *out) { return m->g->outcome(m->state, out); }
+uint32_t arb_match_turn(const arb_match *m) { return m->g->turn(m->state); }
+
+arb_tree *arb_match_export(const arb_match *m, int view)
+{
+    arb_tree *t = arb_tree_new();
+    if (!t) return NULL;
+    m->g->export_state(m->state, view, t, arb_tree_root(t));
+    if (arb_tree_failed(t)) { arb_tree_free(t); return NULL; }
+    return t;
+}
