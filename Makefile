@@ -128,6 +128,15 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@$(ARBITER) games
 
+# --- benchmarks (never asserted by a test) ---------------------------------
+$(BUILD)/bench: tests/bench/bench.c $(BUILD)/libarbiter.a
+	@echo "  BENCH   $<"
+	@$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libarbiter.a $(LIBS)
+
+bench: deps
+	@$(MAKE) --no-print-directory $(BUILD)/bench $(ARBITER)
+	@$(BUILD)/bench
+
 # --- install ----------------------------------------------------------------
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/arbiter \
