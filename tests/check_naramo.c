@@ -1044,6 +1044,48 @@ START_TEST(t_clock_disconnect)
 }
 END_TEST
 
+START_TEST(t_clock_off_and_texts)
+{
+    arb_setup su = mk_setup(4, "defense-doe", "assault-noobia");
+    arb_options_set(&su.options, "clock", 0);
+    ck_assert_int_eq(G->setup(&S, &su, NULL, &E), 0);
+    ck_assert_int_eq(G->decision(&S).clock_left_ms, -1);
+    REJ_("NAR-CLOCK-REVIEW90", -1, NV_TIMEOUT, 0, 0, 0, 500000);
+    ck_assert_int_eq(act(0, NV_KEEP, 0, 0, 0, 500000), 0);     /* no 90 s limit */
+    char buf[200];
+    arb_action a;
+    memset(&a, 0, sizeof a);
+    a.seat = 1;
+    a.verb = NV_KEEP;
+    ck_assert_int_gt(G->action_text(&S, &a, buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "P2 keep");
+    a.verb = NV_PLAY;
+    a.nargs = 1;
+    a.args[0] = S.p[1].hand[0];
+    G->action_text(&S, &a, buf, sizeof buf);
+    ck_assert_ptr_nonnull(strstr(buf, arb_naramo__cards[S.p[1].card[a.args[0]]].name));
+    /* card_export gives the stats */
+    arb_tree *t = arb_tree_new();
+    G->card_export((unsigned)card_ix("noobian-raider"), t, arb_tree_root(t));
+    ck_assert_int_eq(arb_tnode_get(arb_tree_root(t), "strike")->i, 150);
+    ck_assert_int_eq(arb_tnode_get(arb_tree_root(t), "cost")->i, 1);
+    ck_assert_str_eq(arb_tnode_get(arb_tree_root(t), "faction")->s, "West Noobia");
+    arb_tree_free(t);
+    t = arb_tree_new();
+    G->card_export((unsigned)card_ix("gubby"), t, arb_tree_root(t));
+    ck_assert_int_eq(arb_tnode_get(arb_tree_root(t), "clear")->i, 2);
+    ck_assert_int_eq(arb_tnode_get(arb_tree_root(t), "duration")->i, -1);
+    arb_tree_free(t);
+    /* the five card types, and the SHIFT START examples */
+    int types[5] = {0};
+    for (unsigned i = 0; i < G->ncards; i++) types[arb_naramo__cards[i].type]++;
+    for (int k = 0; k < 5; k++) ck_assert_int_gt(types[k], 0);  /* NAR-CARDTYPES-FIVE */
+    ck_assert_ptr_nonnull(strstr(G->card((unsigned)card_ix("reactor-hall"))->text, "SHIFT START:")); /* NAR-P1-SSE-EXAMPLES */
+    ck_assert_ptr_nonnull(strstr(G->card((unsigned)card_ix("control-room"))->text, "SHIFT START:"));
+    ck_assert_ptr_nonnull(strstr(G->card((unsigned)card_ix("coolant-pumps"))->text, "SHIFT START:"));
+}
+END_TEST
+
 /* ---- views, export, load ------------------------------------------- */
 
 static arb_tree *export_tree(const void *st, int view)
@@ -1464,6 +1506,7 @@ static Suite *suite(void)
     tcase_add_test(tc, t_clock_shift);
     tcase_add_test(tc, t_clock_defaults);
     tcase_add_test(tc, t_clock_disconnect);
+    tcase_add_test(tc, t_clock_off_and_texts);
     tcase_add_test(tc, t_views_and_roundtrip);
     tcase_add_test(tc, t_load_position);
     tcase_add_test(tc, t_property_selfplay);
