@@ -377,8 +377,12 @@ static const char *phase_rule(int verb, const ops_state *s, const arb_action *a)
     case OPS_V_MOVE: return "OPS-MOVE-WHEN";
     case OPS_V_ATTACH:
         return s->phase == OPS_PH_OPEN_EQUIP ? "OPS-SETUP-EQUIP-ONLY3" : "OPS-MOD-WHEN";
-    case OPS_V_ATTACK: return "OPS-COMBAT-WHEN";
-    case OPS_V_PLAY: return "OPS-ACT-STRATEGIC";
+    case OPS_V_ATTACK:
+        if (s->phase == OPS_PH_EQUIP2 && s->attacks_made) return "OPS-COMBAT-ONEATTACK";
+        if (s->phase == OPS_PH_EQUIP2 && s->acted) return "OPS-ACT-ONE";
+        return "OPS-COMBAT-WHEN";
+    case OPS_V_PLAY:
+        return s->phase == OPS_PH_EQUIP2 && s->acted ? "OPS-ACT-ONE" : "OPS-ACT-STRATEGIC";
     case OPS_V_PASS: return "OPS-ACT-PASS";
     case OPS_V_BOOST: return "OPS-GL-BOOST";
     case OPS_V_REACT: return "OPS-COMBAT-STEP5-REACT";
