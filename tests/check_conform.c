@@ -15,6 +15,7 @@
 
 #include "arbiter/arbiter.h"
 #include "arbiter/conform.h"
+#include "arbiter/replay.h"
 
 /* ------------------------------------------------------------ toy game */
 /* Two seats take turns; "add N" adds N (1..3) to the mover's count, "pass"
@@ -669,6 +670,31 @@ START_TEST(json_well_formed)
 }
 END_TEST
 
+START_TEST(save_failing_case_as_replay)
+{
+    arb_conform_suite *s = run_status_set(1);
+    unsigned idx = 0;
+    while (strcmp(arb_conform_result_at(s, idx)->id, "assertfail") != 0) idx++;
+    char path[400];
+    snprintf(path, sizeof path, "%s/assertfail.tcgr", tmpdir);
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_conform_save_case(s, idx, path, &err), ARB_OK);
+    arb_verify_opts vo = ARB_VERIFY_OPTS_INIT;
+    vo.game = &toy_game;
+    arb_verify_result res;
+    int rc = arb_replay_verify_file(path, &vo, &res, &err);
+    /* one action and a final checkpoint; the match is unfinished */
+    ck_assert_int_eq(rc, ARB_EVERIFY);
+    ck_assert_int_eq(res.kind, ARB_DIV_NO_OUTCOME);
+    ck_assert_uint_eq(res.status.actions, 1);
+    ck_assert_uint_eq(res.last_good_record, res.status.records);
+    /* a deck case has no action log */
+    while (strcmp(arb_conform_result_at(s, idx)->id, "deck-ok") != 0) idx++;
+    ck_assert_int_eq(arb_conform_save_case(s, idx, path, &err), ARB_ENOTFOUND);
+    arb_conform_free(s);
+}
+END_TEST
+
 START_TEST(position_values)
 {
     write_file("toy/pos.xml", SET_HEAD
@@ -707,6 +733,7 @@ int main(void)
     tcase_add_test(tc, tap_shape);
     tcase_add_test(tc, json_well_formed);
     tcase_add_test(tc, position_values);
+    tcase_add_test(tc, save_failing_case_as_replay);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
     srunner_run_all(sr, CK_NORMAL);

@@ -8,8 +8,8 @@
  * XSDs in conformance/schema/ (libxml2, no network, no DTD, no entities);
  * problems become diagnostics with file:line, not crashes.
  *
- * Each case runs in a fresh arb_match; its accepted actions are replayed
- * on another fresh match and must reproduce the final hash. Results are
+ * Each case runs in a fresh arb_match; its accepted actions are recorded as a
+ * .tcgr replay and verified: it must reproduce the final hash. Results are
  * kept in load order whatever the number of jobs. */
 #ifndef ARBITER_CONFORM_H
 #define ARBITER_CONFORM_H
@@ -48,7 +48,7 @@ typedef struct arb_conform_options {
     const char *case_glob;    /* case ID glob */
     const char *rule;         /* only cases covering this rule ID */
     int jobs;                 /* worker threads; <= 1 runs in the caller */
-    int replay_check;         /* replay each case's log on a fresh match (1) */
+    int replay_check;         /* record + verify each case as a .tcgr (1) */
     /* Engines to use instead of the registry (NULL-terminated), for tests. */
     const arb_game *const *games;
 } arb_conform_options;
@@ -142,6 +142,10 @@ typedef struct arb_conform_log {
 int arb_conform_case_log(const arb_conform_suite *s, unsigned result,
                          int (*cb)(void *ctx, const arb_conform_log *log), void *ctx,
                          arb_error *err);
+/* Write result's accepted actions as a .tcgr at path (a judge replays it
+ * with `arbiter verify`/`log`); deck cases have no log (ARB_ENOTFOUND). */
+int arb_conform_save_case(const arb_conform_suite *s, unsigned result, const char *path,
+                          arb_error *err);
 
 #ifdef __cplusplus
 }

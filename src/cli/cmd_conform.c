@@ -19,7 +19,7 @@ static void usage(FILE *out)
             "       arbiter conform lint [--schema DIR] [PATH...]\n"
             "\n"
             "Run the conformance suite (default PATH: conformance/): every case in a\n"
-            "fresh engine instance, its action log replayed on a fresh match.\n"
+            "fresh engine instance, its action log recorded as a .tcgr and verified.\n"
             "Statuses: PASS FAIL WRONG-RULE ERROR SKIP XFAIL XPASS.\n"
             "\n"
             "  --game ID          only this game's cases\n"
@@ -34,7 +34,7 @@ static void usage(FILE *out)
             "  --save-failing DIR write each failing case's action log as DIR/CASE.tcgr\n"
             "  --schema DIR       the XSDs (default: PATH/schema or a parent's)\n"
             "  --expectations F   known failures (default: conformance/expectations.xml)\n"
-            "  --no-replay        do not replay each case's log on a fresh match\n"
+            "  --no-replay        do not record and verify each case as a replay\n"
             "  -q, --quiet        print only cases that did not pass, and the summary\n"
             "\n"
             "The run fails (exit 1) on FAIL, WRONG-RULE, ERROR, XPASS, an invalid file,\n"
@@ -180,10 +180,30 @@ int cmd_conform(int argc, char **argv)
     return fails ? EXIT_VERIFY : EXIT_OK;
 }
 
-/* Without the replay writer in this build, failing cases cannot be saved. */
+/* Each unexpected result of a test case becomes DIR/GAME-CASE.tcgr: the
+ * accepted actions up to the failure, from the case's seed or position. */
 int cmd_conform_save(const arb_conform_suite *s, const char *dir)
 {
-    (void)s;
-    fprintf(stderr, "arbiter conform: --save-failing %s: this build has no replay writer\n", dir);
-    return -1;
+    int bad = 0;
+    unsigned saved = 0;
+    for (unsigned i = 0; i < arb_conform_nresults(s); i++) {
+        const arb_conform_result *r = arb_conform_result_at(s, i);
+        if (!arb_cf_status_unexpected(r->status) && r->status != ARB_CF_XFAIL) continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s-%s.tcgr", dir, r->game, r->id);
+        arb_error err = ARB_ERROR_INIT;
+        int rc = arb_conform_save_case(s, i, path, &err);
+        if (rc == ARB_ENOTFOUND) continue;
+        if (rc) {
+            char buf[ARB_MSG_MAX + ARB_WHERE_MAX + ARB_RULE_MAX + 8];
+            arb_error_format(&err, buf, sizeof buf);
+            fprintf(stderr, "arbiter conform: cannot save %s: %s\n", path, buf);
+            bad = 1;
+            continue;
+        }
+        saved++;
+        printf("saved      %s\n", path);
+    }
+    (void)saved;
+    return bad ? -1 : 0;
 }

@@ -103,6 +103,11 @@ const cf_expect *arb_conform__expectations_uncovered(const arb_conform_suite *s,
 void arb_conform__run_case(const arb_conform_suite *s, const cf_case *c, arb_conform_result *r,
                            int (*logcb)(void *ctx, const arb_conform_log *log), void *ctx);
 
+/* record.c: write a case's log as a .tcgr (final checkpoint if unfinished);
+ * round trip = record into a temporary file, verify, compare hashes. */
+int arb_conform__record(const arb_conform_log *lg, const char *path, uint64_t *final_hash, arb_error *err);
+int arb_conform__roundtrip(const arb_conform_log *lg, uint64_t want_hash, char *msg, size_t size);
+
 /* coverage.c */
 int arb_conform__coverage(arb_conform_suite *s);
 
