@@ -160,8 +160,8 @@ int cmd_conform(int argc, char **argv)
         for (unsigned k = 0; k < arb_conform_nentries(s); k++) {
             const arb_conform_entry *e = arb_conform_entry_at(s, k);
             if (e->testable && e->engine && !e->npassing && !e->uncovered_reason)
-                printf("UNCOVERED  %s %s%s%s\n", e->game, e->id, e->ncases ? " (covering cases: " : "",
-                       e->ncases ? e->cases : "");
+                printf("UNCOVERED  %s %s%s%s%s\n", e->game, e->id, e->ncases ? " (no passing case among: " : "",
+                       e->ncases ? e->cases : "", e->ncases ? ")" : "");
         }
     }
     int rc = EXIT_OK;

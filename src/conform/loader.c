@@ -539,6 +539,41 @@ static unsigned lint_refs(arb_conform_suite *s, const cf_file *f, const xmlNode 
     return bad;
 }
 
+static int name_in(const char *const *names, unsigned n, const char *v)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (strcmp(names[i], v) == 0) return 1;
+    return 0;
+}
+
+/* The engine's own vocabulary: action text parses, event names, decision
+ * kinds and outcome reasons exist. Only for games with an engine. */
+static void lint_vocab(arb_conform_suite *s, const cf_file *f, const arb_game *g, const xmlNode *n)
+{
+    for (const xmlNode *k = n->children; k; k = k->next) {
+        if (k->type != XML_ELEMENT_NODE) continue;
+        if (arb_conform__is(k, "position")) continue;
+        char v[256];
+        int line = (int)xmlGetLineNo((xmlNodePtr)k);
+        if (arb_conform__attr(k, "do", v, sizeof v)) {
+            arb_action a;
+            arb_error err = ARB_ERROR_INIT;
+            if (arb_action_parse(g, v, &a, &err))
+                arb_conform__diag(s, f->path, line, "'%s': %s", v, err.msg);
+        }
+        if (arb_conform__is(k, "event") && arb_conform__attr(k, "name", v, sizeof v) &&
+            !name_in(g->event_names, g->nevent_names, v))
+            arb_conform__diag(s, f->path, line, "the %s engine has no event named '%s'", g->id, v);
+        if (arb_conform__is(k, "decision") && arb_conform__attr(k, "kind", v, sizeof v) &&
+            !name_in(g->decision_names, g->ndecision_names, v))
+            arb_conform__diag(s, f->path, line, "the %s engine has no decision kind '%s'", g->id, v);
+        if (arb_conform__is(k, "outcome") && arb_conform__attr(k, "reason", v, sizeof v) &&
+            !name_in(g->outcome_reasons, g->noutcome_reasons, v))
+            arb_conform__diag(s, f->path, line, "the %s engine has no outcome reason '%s'", g->id, v);
+        lint_vocab(s, f, g, k);
+    }
+}
+
 unsigned arb_conform_lint(arb_conform_suite *s)
 {
     unsigned before = s->ndiags;
@@ -573,6 +608,8 @@ unsigned arb_conform_lint(arb_conform_suite *s)
                 continue;
             }
             lint_refs(s, f, xmlDocGetRootElement(f->doc));
+            const arb_game *g = arb_conform__game(s, f->game);
+            if (g) lint_vocab(s, f, g, xmlDocGetRootElement(f->doc));
         }
     }
     for (unsigned i = 0; i < s->ncases; i++) {

@@ -6,7 +6,8 @@
  * elements are scalars (-12 → int, true/false → bool, null, "quoted" →
  * string, anything else → string); an element whose children are all
  * <item> is a list; other elements are maps; "[a, b, 3]" text is an inline
- * list of scalars; an empty element is an empty list. */
+ * list of scalars; an empty <item/> is an empty map, any other empty
+ * element an empty list. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +130,11 @@ static int node_value(arb_tree *t, arb_tnode *parent, const char *key, const xml
         return ARB_OK;
     }
     if (elems || n->properties) return fill_map(t, arb_tree_add_map(t, parent, key), n, depth, err);
+    /* An empty <item/> is an empty map (a player with every default). */
+    if (!n->children && strcmp((const char *)n->name, "item") == 0) {
+        arb_tree_add_map(t, parent, key);
+        return ARB_OK;
+    }
     char *text = arb_conform__text(n);
     if (!text) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
     int rc = arb_conform__value(t, parent, key, text, err);
