@@ -429,10 +429,12 @@ int arb_conform_load(arb_conform_suite **out, const char *const *paths, size_t n
     for (size_t i = 0; i < npaths && !rc; i++) rc = add_path(s, paths[i], 0, err);
     if (rc) goto fail;
 
+    /* The suite root (the directory holding schema/) comes from the paths;
+     * it also locates the default expectations file. */
+    for (size_t i = 0; i < npaths && !s->root; i++) s->root = find_root(paths[i]);
     const char *schema_dir = s->opt.schema_dir;
     char sd[4200];
     if (!schema_dir) {
-        for (size_t i = 0; i < npaths && !s->root; i++) s->root = find_root(paths[i]);
         if (!s->root) {
             arb_error_where(err, "%s", paths[0]);
             rc = arb_error_set(err, ARB_ENOTFOUND, NULL,
@@ -441,10 +443,6 @@ int arb_conform_load(arb_conform_suite **out, const char *const *paths, size_t n
         }
         snprintf(sd, sizeof sd, "%s/schema", s->root);
         schema_dir = sd;
-    } else {
-        size_t l = strlen(schema_dir);
-        s->root = strdup(schema_dir);
-        if (s->root && l > 7 && strcmp(s->root + l - 7, "/schema") == 0) s->root[l - 7] = '\0';
     }
     xmlSchemaPtr cx = load_schema(s, schema_dir, "conformance.xsd", err);
     if (!cx) { rc = err->code ? err->code : ARB_EFORMAT; goto fail; }
