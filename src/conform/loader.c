@@ -513,6 +513,21 @@ static const cf_entry *find_entry(const arb_conform_suite *s, const char *game, 
     return NULL;
 }
 
+/* Whether case c's gaps="G06 …" names one of entry e's gaps ("NAR-G06 …"). */
+static int cites_gap(const cf_case *c, const cf_entry *e)
+{
+    if (!c->gaps || !e->gaps) return 0;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", c->gaps);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
+        size_t l = strlen(tok);
+        for (const char *p = strstr(e->gaps, tok); p; p = strstr(p + 1, tok))
+            if (p > e->gaps && p[-1] == '-' && (p[l] == '\0' || p[l] == ' ')) return 1;
+    }
+    return 0;
+}
+
 static int has_catalog(const arb_conform_suite *s, const char *game)
 {
     for (unsigned i = 0; i < s->nfiles; i++)
@@ -633,6 +648,11 @@ unsigned arb_conform_lint(arb_conform_suite *s)
             } else if (e->kind && strcmp(e->kind, "informational") == 0) {
                 arb_conform__diag(s, f->path, c->line, "case %s covers %s, an informational entry (no test)",
                                   c->id, tok);
+            } else if (e->kind && strcmp(e->kind, "rule-needing-interpretation") == 0 && !cites_gap(c, e)) {
+                /* The catalog: R* tests carry the gap ID, so they can be
+                 * revised when the interpretation changes. */
+                arb_conform__diag(s, f->path, c->line, "case %s covers %s (R*) but cites none of its gaps (%s) in gaps=\"…\"",
+                                  c->id, tok, e->gaps ? e->gaps : "none listed");
             }
         }
         if (c->gaps) {
