@@ -243,6 +243,7 @@ static const char *RULES =
     "  <entry id=\"TOY-DECK-SIZE\" kind=\"rule\"><source file=\"toy.txt\" ref=\"L3\"/><text>3 cards</text><check>c</check></entry>\n"
     "  <entry id=\"TOY-TWO\" kind=\"rule\"><source file=\"toy.txt\" ref=\"L5\"/><text>two players</text><check>c</check></entry>\n"
     "  <entry id=\"TOY-DECK-ROCK\" kind=\"rule\"><source file=\"toy.txt\" ref=\"L6\"/><text>rock warns</text><check>c</check></entry>\n"
+    "  <entry id=\"TOY-GAPPY\" kind=\"rule-needing-interpretation\" gaps=\"TOY-G01\"><source file=\"toy.txt\" ref=\"L7\"/><text>g</text><check>G01</check></entry>\n"
     "  <entry id=\"TOY-FLAVOR\" kind=\"informational\"><source file=\"toy.txt\" ref=\"L4\"/><text>f</text><check>none</check></entry>\n"
     "</rules>\n";
 
@@ -349,16 +350,21 @@ START_TEST(lint_unknown_rule_ids)
     write_file("toy/lint.xml", SET_HEAD
                "  <test-case id=\"a\" covers=\"TOY-TURN TOY-NOPE\">\n    <setup/>\n"
                "    <reject do=\"0 add 9\" rule=\"TOY-ALSO-NOPE\"/>\n  </test-case>\n"
-               "  <test-case id=\"a\" covers=\"TOY-FLAVOR\">\n    <setup/>\n  </test-case>\n" SET_TAIL);
+               "  <test-case id=\"a\" covers=\"TOY-FLAVOR\">\n    <setup/>\n  </test-case>\n"
+               "  <test-case id=\"g1\" covers=\"TOY-GAPPY\">\n    <setup/>\n  </test-case>\n"
+               "  <test-case id=\"g2\" covers=\"TOY-GAPPY\" gaps=\"G01\">\n    <setup/>\n  </test-case>\n"
+               "  <test-case id=\"g3\" covers=\"TOY-TURN\" gaps=\"G07\">\n    <setup/>\n  </test-case>\n" SET_TAIL);
     arb_conform_suite *s = load(NULL);
     ck_assert_uint_eq(arb_conform_ndiags(s), 0);
     unsigned n = arb_conform_lint(s);
-    if (n != 4) dump_diags(s);
+    if (n != 6) dump_diags(s);
     ck_assert(has_diag(s, "toy/lint.xml:3", "TOY-NOPE"));
     ck_assert(has_diag(s, "toy/lint.xml:5", "TOY-ALSO-NOPE"));
     ck_assert(has_diag(s, "toy/lint.xml:7", "not unique"));
     ck_assert(has_diag(s, "toy/lint.xml:7", "informational"));
-    ck_assert_uint_eq(n, 4);
+    ck_assert(has_diag(s, "toy/lint.xml:10", "cites none of its gaps (TOY-G01)"));
+    ck_assert(has_diag(s, "toy/lint.xml:16", "gap G07, which no toy entry uses"));
+    ck_assert_uint_eq(n, 6);
     arb_conform_free(s);
 }
 END_TEST
@@ -422,7 +428,9 @@ static arb_conform_suite *run_status_set(int jobs)
     arb_conform_suite *s = load(&o);
     if (arb_conform_ndiags(s)) dump_diags(s);
     ck_assert_uint_eq(arb_conform_ndiags(s), 0);
-    ck_assert_uint_eq(arb_conform_lint(s), 0);
+    /* lint knows the engine's verbs: the "badaction" case's "0 fly" */
+    ck_assert_uint_eq(arb_conform_lint(s), 1);
+    ck_assert(has_diag(s, "toy/status.xml:", "unknown toy verb 'fly'"));
     arb_error err = ARB_ERROR_INIT;
     ck_assert_int_eq(arb_conform_run(s, &err), ARB_OK);
     return s;
@@ -454,8 +462,9 @@ START_TEST(statuses)
     ck_assert(!arb_cf_status_unexpected(ARB_CF_XFAIL));
     ck_assert(!arb_cf_status_unexpected(ARB_CF_SKIP));
     /* unexpected: wrongrule accepted assertfail badaction unused xpass
-     * deck-wrong, plus 3 uncovered R entries (see coverage_gate) */
-    ck_assert_uint_eq(arb_conform_failures(s), 10);
+     * deck-wrong, plus 4 uncovered R/R* entries (see coverage_gate), plus
+     * the lint diagnostic */
+    ck_assert_uint_eq(arb_conform_failures(s), 12);
     arb_conform_free(s);
 }
 END_TEST
@@ -480,8 +489,9 @@ START_TEST(coverage_gate)
     arb_conform_suite *s = run_status_set(1);
     /* TOY-ADD-MAX and TOY-TURN (pass), TOY-DECK-SIZE (deck-ok) are covered;
      * TOY-ADD-MIN only by a failing case; TOY-FLAVOR is informational;
-     * TOY-TWO (setup-neg) and TOY-DECK-ROCK are not named in covers. */
-    ck_assert_uint_eq(arb_conform_uncovered(s), 3);
+     * TOY-TWO (setup-neg), TOY-DECK-ROCK and TOY-GAPPY are not named in
+     * any covers. */
+    ck_assert_uint_eq(arb_conform_uncovered(s), 4);
     ck_assert(arb_conform_gated(s));
     int seen = 0;
     for (unsigned i = 0; i < arb_conform_nentries(s); i++) {

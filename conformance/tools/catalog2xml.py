@@ -60,7 +60,7 @@ def split_row(line):
 
 
 def gap_ids(text):
-    return sorted(set(re.findall(r"\bG(\d\d)\b", text)))
+    return sorted(set(re.findall(r"\bG(\d\d)(?![0-9])", text)))
 
 
 def main(argv):

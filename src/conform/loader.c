@@ -429,10 +429,12 @@ int arb_conform_load(arb_conform_suite **out, const char *const *paths, size_t n
     for (size_t i = 0; i < npaths && !rc; i++) rc = add_path(s, paths[i], 0, err);
     if (rc) goto fail;
 
+    /* The suite root (the directory holding schema/) comes from the paths;
+     * it also locates the default expectations file. */
+    for (size_t i = 0; i < npaths && !s->root; i++) s->root = find_root(paths[i]);
     const char *schema_dir = s->opt.schema_dir;
     char sd[4200];
     if (!schema_dir) {
-        for (size_t i = 0; i < npaths && !s->root; i++) s->root = find_root(paths[i]);
         if (!s->root) {
             arb_error_where(err, "%s", paths[0]);
             rc = arb_error_set(err, ARB_ENOTFOUND, NULL,
@@ -441,10 +443,6 @@ int arb_conform_load(arb_conform_suite **out, const char *const *paths, size_t n
         }
         snprintf(sd, sizeof sd, "%s/schema", s->root);
         schema_dir = sd;
-    } else {
-        size_t l = strlen(schema_dir);
-        s->root = strdup(schema_dir);
-        if (s->root && l > 7 && strcmp(s->root + l - 7, "/schema") == 0) s->root[l - 7] = '\0';
     }
     xmlSchemaPtr cx = load_schema(s, schema_dir, "conformance.xsd", err);
     if (!cx) { rc = err->code ? err->code : ARB_EFORMAT; goto fail; }
@@ -513,6 +511,21 @@ static const cf_entry *find_entry(const arb_conform_suite *s, const char *game, 
         if (e->id && strcmp(e->id, id) == 0 && strcmp(s->files[e->file].game, game) == 0) return e;
     }
     return NULL;
+}
+
+/* Whether case c's gaps="G06 …" names one of entry e's gaps ("NAR-G06 …"). */
+static int cites_gap(const cf_case *c, const cf_entry *e)
+{
+    if (!c->gaps || !e->gaps) return 0;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", c->gaps);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
+        size_t l = strlen(tok);
+        for (const char *p = strstr(e->gaps, tok); p; p = strstr(p + 1, tok))
+            if (p > e->gaps && p[-1] == '-' && (p[l] == '\0' || p[l] == ' ')) return 1;
+    }
+    return 0;
 }
 
 static int has_catalog(const arb_conform_suite *s, const char *game)
@@ -635,6 +648,11 @@ unsigned arb_conform_lint(arb_conform_suite *s)
             } else if (e->kind && strcmp(e->kind, "informational") == 0) {
                 arb_conform__diag(s, f->path, c->line, "case %s covers %s, an informational entry (no test)",
                                   c->id, tok);
+            } else if (e->kind && strcmp(e->kind, "rule-needing-interpretation") == 0 && !cites_gap(c, e)) {
+                /* The catalog: R* tests carry the gap ID, so they can be
+                 * revised when the interpretation changes. */
+                arb_conform__diag(s, f->path, c->line, "case %s covers %s (R*) but cites none of its gaps (%s) in gaps=\"…\"",
+                                  c->id, tok, e->gaps ? e->gaps : "none listed");
             }
         }
         if (c->gaps) {

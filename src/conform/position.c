@@ -5,9 +5,9 @@
  * like a Forge puzzle, zone by zone. Rules: attributes and text-only
  * elements are scalars (-12 → int, true/false → bool, null, "quoted" →
  * string, anything else → string); an element whose children are all
- * <item> is a list; other elements are maps; "[a, b, 3]" text is an inline
- * list of scalars; an empty <item/> is an empty map, any other empty
- * element an empty list. */
+ * <item> is a list; other elements are maps; "[a, b, 3]" (text or
+ * attribute value) is an inline list of scalars; an empty <item/> is an
+ * empty map, any other empty element an empty list. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +83,9 @@ static int fill_map(arb_tree *t, arb_tnode *map, const xmlNode *n, int depth, ar
 {
     for (const xmlAttr *a = n->properties; a; a = a->next) {
         xmlChar *v = xmlNodeListGetString(n->doc, a->children, 1);
-        int rc = scalar(t, map, (const char *)a->name, v ? (const char *)v : "", v ? strlen((const char *)v) : 0);
+        const char *txt = v ? (const char *)v : "";
+        int rc = txt[0] == '[' ? arb_conform__value(t, map, (const char *)a->name, txt, err)
+                               : scalar(t, map, (const char *)a->name, txt, strlen(txt));
         xmlFree(v);
         if (rc) return rc;
     }

@@ -43,17 +43,29 @@ out:
     return rc;
 }
 
+/* $TMPDIR, else /dev/shm when writable (a disk-backed /tmp costs
+ * milliseconds of journal I/O per case), else /tmp. */
+static const char *temp_root(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    if (tmp && *tmp) return tmp;
+    if (access("/dev/shm", W_OK | X_OK) == 0) return "/dev/shm";
+    return "/tmp";
+}
+
 int arb_conform__roundtrip(const arb_conform_log *lg, uint64_t want_hash, char *msg, size_t size)
 {
-    char path[512];
-    const char *tmp = getenv("TMPDIR");
-    snprintf(path, sizeof path, "%s/arbiter-conform-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    int fd = mkstemp(path);
-    if (fd < 0) {
-        snprintf(msg, size, "replay: cannot create a temporary file in %s", tmp && *tmp ? tmp : "/tmp");
+    /* A private directory per case: the file is new (renaming over an
+     * existing file makes ext4 flush it synchronously) and nobody else can
+     * plant a link at its name. */
+    char dir[512], path[600];
+    const char *tmp = temp_root();
+    snprintf(dir, sizeof dir, "%s/arbiter-conform-XXXXXX", tmp);
+    if (!mkdtemp(dir)) {
+        snprintf(msg, size, "replay: cannot create a temporary directory in %s", tmp);
         return -1;
     }
-    close(fd);
+    snprintf(path, sizeof path, "%s/case.tcgr", dir);
     arb_error err = ARB_ERROR_INIT;
     char eb[ARB_MSG_MAX + ARB_RULE_MAX + ARB_WHERE_MAX + 8];
     uint64_t h = 0;
@@ -82,6 +94,7 @@ int arb_conform__roundtrip(const arb_conform_log *lg, uint64_t want_hash, char *
         }
     }
     unlink(path);
+    rmdir(dir);
     return bad ? -1 : 0;
 }
 
