@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "arbiter/agent.h"
 #include "arbiter/match.h"
+#include "arbiter/replay.h"
 #include "games/operator/operator.h"
 
 extern const arb_game arb_game_operator;
@@ -849,6 +851,56 @@ START_TEST(t_position_errors)
 }
 END_TEST
 
+
+/* ---- replays: 2-, 3- and 4-player matches record and verify ------------------------- */
+START_TEST(t_replay_verify)
+{
+    char dir[] = "/tmp/check_operator.XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    for (int k = 0; k < 12; k++) {
+        char path[96];
+        snprintf(path, sizeof path, "%s/m%d.tcgr", dir, k);
+        arb_setup su;
+        memset(&su, 0, sizeof su);
+        su.seed = 900 + (uint64_t)k;
+        su.players = 2 + k % 3;
+        for (int i = 0; i < su.players; i++) su.decks[i] = G->preset((unsigned)(k + i) % G->npresets);
+        arb_error err = ARB_ERROR_INIT;
+        arb_match *m;
+        ck_assert_int_eq(arb_match_new(&m, G, &su, &err), 0);
+        arb_replay_meta meta;
+        memset(&meta, 0, sizeof meta);
+        meta.game = G;
+        meta.setup = &su;
+        meta.level = -1;
+        arb_replay_writer *w;
+        ck_assert_int_eq(arb_replay_writer_open(&w, path, &meta, &err), ARB_OK);
+        ck_assert_int_eq(arb_replay_record_start(w, m, &err), ARB_OK);
+        static arb_agent ag[4];
+        for (int i = 0; i < su.players; i++) arb_agent_init(&ag[i], k % 2 ? ARB_AGENT_GREEDY : ARB_AGENT_RANDOM, su.seed, i, 0);
+        arb_action a;
+        for (;;) {
+            arb_decision d = arb_match_decision(m);
+            if (d.seat < 0 || arb_agent_choose(&ag[d.seat], m, &a) != ARB_OK) break;
+            ck_assert_int_eq(arb_replay_record_step(w, m, &a, &err), ARB_OK);
+        }
+        ck_assert_int_eq(arb_replay_writer_close(w, &err), ARB_OK);
+        arb_outcome o;
+        ck_assert(arb_match_outcome(m, &o));
+        arb_verify_result res;
+        arb_verify_opts vo = ARB_VERIFY_OPTS_INIT;
+        int rc = arb_replay_verify_file(path, &vo, &res, &err);
+        ck_assert_msg(rc == ARB_OK, "verify: %s %s", res.detail, err.msg);
+        ck_assert_int_eq(res.winner, o.winner);
+        ck_assert_uint_eq(res.turns, o.turns);
+        ck_assert(res.final_hash == arb_match_hash(m));
+        arb_match_free(m);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+END_TEST
+
 /* ---- property test ------------------------------------------------------------------------ */
 static int same_action(const arb_action *a, const arb_action *b)
 {
@@ -1008,6 +1060,7 @@ static Suite *suite(void)
     tcase_add_test(tc, t_multi);
     tcase_add_test(tc, t_misc_rules);
     tcase_add_test(tc, t_position_errors);
+    tcase_add_test(tc, t_replay_verify);
     suite_add_tcase(s, tc);
     TCase *tp = tcase_create("property");
     tcase_set_timeout(tp, 300);
