@@ -1010,6 +1010,7 @@ static void play_game(uint64_t seed, int players, int greedy, int full)
         /* hidden draws are not narrated to others */
         unsigned ne;
         const arb_event *ev = arb_match_events(m, &ne);
+        ck_assert_uint_gt(ne, 0); /* every accepted action is narrated */
         for (unsigned i = 0; i < ne; i++) {
             char buf[256], want[64];
             ck_assert_int_gt(G->event_text(&ev[i], ARB_VIEW_ALL, buf, sizeof buf), 0);

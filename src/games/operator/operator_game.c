@@ -31,7 +31,7 @@ const char *const arb_operator__event_names[OPS_E_COUNT] = {
     "setup", "draw", "draw-skip", "reshuffle", "discard", "equip", "first-player", "turn", "phase",
     "staged-tick", "move", "attach", "strategic", "heal", "pass", "attack", "announce", "boost",
     "cover-check", "miss", "cover-broken", "attack-power", "react", "damage", "armor-broken",
-    "staged-damage", "eliminated", "end-effect", "game-over", "extra-move"
+    "staged-damage", "eliminated", "end-effect", "game-over", "extra-move", "opening-done"
 };
 const char *const arb_operator__outcome_reasons[OPS_R_COUNT] = {
     "none", "elimination", "mutual-elimination", "turn-cap"

@@ -103,6 +103,8 @@ int arb_operator__event_text(const arb_event *e, int view, char *buf, size_t siz
                         e->b >= 0 && e->b < OPS_R_COUNT ? arb_operator__outcome_reasons[e->b] : "?", e->c);
     case OPS_E_EXTRA_MOVE:
         return snprintf(buf, size, "P%d may move %d time(s) this turn", P, e->a);
+    case OPS_E_OPEN_DONE:
+        return snprintf(buf, size, "P%d finishes the opening equips", P);
     default:
         return snprintf(buf, size, "event %u", e->type);
     }

@@ -636,6 +636,7 @@ int arb_operator__apply(void *st, const arb_action *a, arb_events *ev, arb_error
     case OPS_V_DONE:
         switch (s->phase) {
         case OPS_PH_OPEN_EQUIP:
+            arb_events_push(ev, OPS_E_OPEN_DONE, seat, 0, p->opened, 0, 0);
             if (seat + 1 < s->players) s->owner = (int8_t)(seat + 1);
             else {
                 int first = (int)arb_rng_below(&s->rng, s->players); /* OPS-SETUP-FIRST */
