@@ -248,9 +248,9 @@ int cmd_record(int argc, char **argv)
         arb_action act;
         int prc = json ? json_action(a.g, p, &act, &err) : arb_action_parse(a.g, p, &act, &err);
         if (prc) {
-            char msg[ARB_MSG_MAX];
-            memcpy(msg, err.msg, sizeof msg);
-            msg[200] = '\0';
+            char msg[200];
+            memcpy(msg, err.msg, sizeof msg - 1);
+            msg[sizeof msg - 1] = '\0';
             snprintf(err.msg, sizeof err.msg, "line %lu: %s", lineno, msg);
             answer_error(&ctx, "error", &err);
             fflush(stdout);
