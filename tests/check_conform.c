@@ -16,6 +16,7 @@
 #include "arbiter/arbiter.h"
 #include "arbiter/conform.h"
 #include "arbiter/replay.h"
+#include "cli_run.h"
 
 /* ------------------------------------------------------------ toy game */
 /* Two seats take turns; "add N" adds N (1..3) to the mover's count, "pass"
@@ -724,6 +725,59 @@ START_TEST(position_values)
 }
 END_TEST
 
+/* ------------------------------------------------------------ CLI */
+
+/* The real binary with the real naramo engine, over a scratch suite. */
+START_TEST(cli_statuses_and_exit_codes)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/schema' '%s/naramo' && cp conformance/schema/*.xsd '%s/schema/' && "
+             "cp conformance/naramo/rules.xml '%s/naramo/'", tmpdir, tmpdir, tmpdir, tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    write_file("naramo/t.xml", "<?xml version=\"1.0\"?>\n"
+               "<test-set xmlns=\"urn:arbiter:conformance:1\" game=\"naramo\" name=\"t\">\n"
+               "  <environment name=\"full\"><position shift=\"1\" active=\"0\"><players>\n"
+               "    <item><hand>[\"intern\"]</hand><roster>[\"intern\", \"intern\", \"intern\", \"intern\", \"intern\", \"intern\", \"intern\"]</roster></item>\n"
+               "    <item/></players></position></environment>\n"
+               "  <test-case id=\"pass-roster\" covers=\"NAR-LIMIT-ROSTER\"><setup environment=\"full\"/>\n"
+               "    <reject do=\"0 play 0\" rule=\"NAR-LIMIT-ROSTER\"/></test-case>\n"
+               "  <test-case id=\"wrong-roster\" covers=\"NAR-LIMIT-ROSTER\"><setup environment=\"full\"/>\n"
+               "    <reject do=\"0 play 0\" rule=\"NAR-LIMIT-SITE\"/></test-case>\n"
+               "  <test-case id=\"fail-core\" covers=\"NAR-LIMIT-ROSTER\"><setup environment=\"full\"/>\n"
+               "    <check><state path=\"players.0.core\" equals=\"1\"/></check></test-case>\n"
+               "</test-set>\n");
+    char args[1200];
+    snprintf(args, sizeof args, "conform '%s/naramo/t.xml' --junit '%s/j.junit'", tmpdir, tmpdir);
+    cli_result *r = cli_run(args);
+    ck_assert_msg(r->code == 1, "exit %d: %s%s", r->code, r->out, r->err);
+    ck_assert(strstr(r->out, "PASS       naramo/t/pass-roster"));
+    ck_assert(strstr(r->out, "WRONG-RULE naramo/t/wrong-roster"));
+    ck_assert(strstr(r->out, "expected '0 play 0' to be rejected by NAR-LIMIT-SITE, got NAR-LIMIT-ROSTER"));
+    ck_assert(strstr(r->out, "FAIL       naramo/t/fail-core"));
+    ck_assert(strstr(r->out, "players.0.core: expected 1, got 1420"));
+    char jp[400];
+    snprintf(jp, sizeof jp, "%s/j.junit", tmpdir);
+    xmlDocPtr doc = xmlReadFile(jp, NULL, XML_PARSE_NONET);
+    ck_assert_ptr_nonnull(doc);
+    xmlFreeDoc(doc);
+    snprintf(args, sizeof args, "conform '%s/naramo/t.xml' --case 'pass-*'", tmpdir);
+    ck_assert_int_eq(cli_run(args)->code, 0);
+    snprintf(args, sizeof args, "conform lint '%s'", tmpdir);
+    r = cli_run(args);
+    ck_assert_msg(r->code == 0, "lint: %s%s", r->out, r->err);
+    ck_assert_int_eq(cli_run("conform /nonexistent/suite")->code, 3);
+    ck_assert_int_eq(cli_run("conform --no-such-option")->code, 2);
+    ck_assert_int_eq(cli_run("conform --jobs 0")->code, 2);
+    write_file("naramo/bad.xml", "<?xml version=\"1.0\"?>\n<test-set xmlns=\"urn:arbiter:conformance:1\" game=\"naramo\" name=\"b\">\n"
+               "  <test-case id=\"x\" covers=\"NAR-NO-SUCH-RULE\"><setup/>\n  <act do=\"0 fly\"/></test-case>\n</test-set>\n");
+    snprintf(args, sizeof args, "conform lint '%s'", tmpdir);
+    r = cli_run(args);
+    ck_assert_int_eq(r->code, 1);
+    ck_assert(strstr(r->err, "bad.xml:3: case x covers NAR-NO-SUCH-RULE, which is not in the naramo catalog"));
+    ck_assert(strstr(r->err, "bad.xml:4: '0 fly'"));
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("conform");
@@ -744,6 +798,7 @@ int main(void)
     tcase_add_test(tc, json_well_formed);
     tcase_add_test(tc, position_values);
     tcase_add_test(tc, save_failing_case_as_replay);
+    tcase_add_test(tc, cli_statuses_and_exit_codes);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
     srunner_run_all(sr, CK_NORMAL);

@@ -117,7 +117,8 @@ const arb_conform_entry *arb_conform_entry_at(const arb_conform_suite *s, unsign
 /* R/R* entries of games with an engine that no passing case covers and
  * that expectations do not list as uncovered. */
 unsigned arb_conform_uncovered(const arb_conform_suite *s);
-/* Whether the coverage gate applies (no --set/--case/--rule filter). */
+/* Whether the coverage gate applies: no set/case/rule filter and only
+ * directories were given (a single file is a partial run). */
 int arb_conform_gated(const arb_conform_suite *s);
 
 /* Unexpected results + gated uncovered entries + diagnostics. 0 = green. */

@@ -39,8 +39,8 @@ static void usage(FILE *out)
             "\n"
             "The run fails (exit 1) on FAIL, WRONG-RULE, ERROR, XPASS, an invalid file,\n"
             "or an R/R* catalog entry of a game with an engine that no passing case\n"
-            "covers (not checked with --set/--case/--rule). Exit 3: unreadable input or\n"
-            "no schema; 2: usage.\n");
+            "covers (not checked with --set/--case/--rule or a single FILE).\n"
+            "Exit 3: unreadable input or no schema; 2: usage.\n");
 }
 
 static FILE *open_out(const char *path)
@@ -174,7 +174,7 @@ int cmd_conform(int argc, char **argv)
            "%u uncovered%s; %u file problems; %.3f s\n",
            arb_conform_nresults(s), counts[ARB_CF_PASS], counts[ARB_CF_FAIL], counts[ARB_CF_WRONG_RULE],
            counts[ARB_CF_ERROR], counts[ARB_CF_SKIP], counts[ARB_CF_XFAIL], counts[ARB_CF_XPASS], unc,
-           arb_conform_gated(s) ? "" : " (not gated: filtered run)", arb_conform_ndiags(s), secs);
+           arb_conform_gated(s) ? "" : " (not gated: partial run)", arb_conform_ndiags(s), secs);
     arb_conform_free(s);
     if (rc) return rc;
     return fails ? EXIT_VERIFY : EXIT_OK;

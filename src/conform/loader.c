@@ -236,6 +236,7 @@ static int add_path(arb_conform_suite *s, const char *path, int depth, arb_error
         return arb_error_set(err, ARB_EIO, NULL, "cannot open: %s", strerror(errno));
     }
     if (S_ISDIR(st.st_mode)) return add_dir(s, path, depth, err);
+    if (depth == 0) s->partial = 1;
     if (depth > 0) {
         size_t l = strlen(path);
         if (l < 4 || strcmp(path + l - 4, ".xml") != 0) return ARB_OK;
@@ -457,11 +458,30 @@ int arb_conform_load(arb_conform_suite **out, const char *const *paths, size_t n
         int seen = 0;
         for (unsigned i = 0; i < s->nfiles; i++)
             if (strstr(s->files[i].path, "expectations.xml")) seen = 1;
-        if (!seen && stat(ep, &st) == 0) add_path(s, ep, 1, err);
+        if (!seen && stat(ep, &st) == 0 && add_path(s, ep, 1, err)) {
+            xmlSchemaFree(cx);
+            xmlSchemaFree(rx);
+            rc = err->code;
+            goto fail;
+        }
     } else if (s->opt.expectations) {
         if ((rc = add_path(s, s->opt.expectations, 1, err))) { xmlSchemaFree(cx); xmlSchemaFree(rx); goto fail; }
     }
     for (unsigned i = 0; i < s->nfiles; i++) load_file(s, i, cx, rx);
+    /* A run over single files still needs each game's catalog. */
+    for (unsigned i = 0, n = s->nfiles; i < n && s->root; i++) {
+        const cf_file *f = &s->files[i];
+        if (f->kind != CF_SET || !f->game) continue;
+        int have = 0;
+        for (unsigned k = 0; k < s->nfiles && !have; k++)
+            have = s->files[k].game && s->files[k].kind == CF_RULES && strcmp(s->files[k].game, f->game) == 0;
+        char rp[4200];
+        struct stat st;
+        snprintf(rp, sizeof rp, "%s/%s/rules.xml", s->root, f->game);
+        if (have || stat(rp, &st) != 0) continue;
+        unsigned before = s->nfiles;
+        if (add_path(s, rp, 1, err) == ARB_OK && s->nfiles > before) load_file(s, before, cx, rx);
+    }
     xmlSchemaFree(cx);
     xmlSchemaFree(rx);
     *out = s;

@@ -751,6 +751,11 @@ static void do_reject(run *R, const xmlNode *n)
     arb_error err = ARB_ERROR_INIT;
     int rc = arb_match_apply(R->m, &a, &err);
     if (rc == ARB_OK) {
+        /* The engine took it: keep it in the log, so a saved replay shows a
+         * judge the action that should have been refused. */
+        invalidate(R);
+        R->r->actions++;
+        log_push(R, &a);
         set_status(R, ARB_CF_FAIL, n, "expected '%s' to be rejected%s%s, got accepted", text,
                    want_rule ? " by " : "", want_rule ? rule : "");
         return;
