@@ -901,7 +901,24 @@ START_TEST(t_replay_verify)
 }
 END_TEST
 
-/* ---- property test ------------------------------------------------------------------------ */
+/* ---- property test ---------------------------------------------------------------------- */
+/* Check's ck_assert writes the assertion location to a pipe on every call;
+ * in loops of millions of checks that is most of the run time, so the hot
+ * loops use these, which only involve Check on failure. */
+#define REQ(c) do { if (!(c)) ck_abort_msg("%s:%d: %s", __FILE__, __LINE__, #c); } while (0)
+#define REQ_MSG(c, ...) do { if (!(c)) ck_abort_msg(__VA_ARGS__); } while (0)
+#define REQ_CMP(a, op, b) do { long long a_ = (long long)(a), b_ = (long long)(b); \
+    if (!(a_ op b_)) ck_abort_msg("%s:%d: %s %s %s (%lld vs %lld)", __FILE__, __LINE__, #a, #op, #b, a_, b_); } while (0)
+#define REQ_INT_EQ(a, b) REQ_CMP(a, ==, b)
+#define REQ_UINT_EQ(a, b) REQ_CMP(a, ==, b)
+#define REQ_UINT_LT(a, b) REQ_CMP(a, <, b)
+#define REQ_UINT_LE(a, b) REQ_CMP(a, <=, b)
+#define REQ_UINT_GT(a, b) REQ_CMP(a, >, b)
+#define REQ_INT_GE(a, b) REQ_CMP(a, >=, b)
+#define REQ_INT_GT(a, b) REQ_CMP(a, >, b)
+#define REQ_STR_EQ(a, b) REQ_MSG(strcmp((a), (b)) == 0, "%s:%d: '%s' != '%s'", __FILE__, __LINE__, (a), (b))
+#define REQ_PTR_NULL(p) REQ((p) == NULL)
+#define REQ_PTR_NONNULL(p) REQ((p) != NULL)
 static int same_action(const arb_action *a, const arb_action *b)
 {
     if (a->seat != b->seat || a->verb != b->verb || a->nargs != b->nargs) return 0;
@@ -914,14 +931,14 @@ static void check_view(const arb_match *m, int seat)
 {
     arb_tree *t = arb_match_export(m, seat);
     const arb_tnode *root = arb_tree_root(t);
-    ck_assert_ptr_null(arb_tnode_get(root, "rng"));
+    REQ_PTR_NULL(arb_tnode_get(root, "rng"));
     const arb_tnode *pl = arb_tnode_get(root, "players");
     for (uint32_t i = 0; i < pl->n; i++) {
         const arb_tnode *p = arb_tnode_at(pl, i);
-        ck_assert_ptr_null(arb_tnode_get(p, "deck"));
-        if ((int)i != seat) ck_assert_ptr_null(arb_tnode_get(p, "hand"));
-        else ck_assert_ptr_nonnull(arb_tnode_get(p, "hand"));
-        ck_assert_ptr_nonnull(arb_tnode_get(p, "hand_count"));
+        REQ_PTR_NULL(arb_tnode_get(p, "deck"));
+        if ((int)i != seat) REQ_PTR_NULL(arb_tnode_get(p, "hand"));
+        else REQ_PTR_NONNULL(arb_tnode_get(p, "hand"));
+        REQ_PTR_NONNULL(arb_tnode_get(p, "hand_count"));
     }
     arb_tree_free(t);
 }
@@ -936,8 +953,8 @@ static void check_roundtrip(const arb_match *m, int players)
     arb_match *x = NULL;
     arb_error err = ARB_ERROR_INIT;
     int rc = arb_match_from_position(&x, G, arb_tree_root(t), &su, &err);
-    ck_assert_msg(rc == 0, "round trip rejected: %s %s %s", err.where, err.rule, err.msg);
-    ck_assert(arb_match_hash(x) == arb_match_hash(m));
+    REQ_MSG(rc == 0, "round trip rejected: %s %s %s", err.where, err.rule, err.msg);
+    REQ(arb_match_hash(x) == arb_match_hash(m));
     arb_match_free(x);
     arb_tree_free(t);
 }
@@ -951,9 +968,9 @@ static void play_game(uint64_t seed, int players, int greedy, int full)
     for (int i = 0; i < players; i++) su.decks[i] = G->preset((unsigned)(seed + (uint64_t)i) % G->npresets);
     arb_match *m, *copy, *replay;
     arb_error err = ARB_ERROR_INIT;
-    ck_assert_int_eq(arb_match_new(&m, G, &su, &err), 0);
-    ck_assert_int_eq(arb_match_new(&replay, G, &su, &err), 0);
-    ck_assert_int_eq(arb_match_clone(&copy, m), 0);
+    REQ_INT_EQ(arb_match_new(&m, G, &su, &err), 0);
+    REQ_INT_EQ(arb_match_new(&replay, G, &su, &err), 0);
+    REQ_INT_EQ(arb_match_clone(&copy, m), 0);
     static arb_agent ag[4];
     static arb_action legal[ARB_AGENT_LEGAL_MAX];
     for (int i = 0; i < players; i++) arb_agent_init(&ag[i], greedy ? ARB_AGENT_GREEDY : ARB_AGENT_RANDOM, seed, i, 0);
@@ -964,19 +981,19 @@ static void play_game(uint64_t seed, int players, int greedy, int full)
     arb_outcome o;
     unsigned steps = 0;
     while (!arb_match_outcome(m, &o)) {
-        ck_assert_uint_lt(++steps, 20000);
+        REQ_UINT_LT(++steps, 20000);
         arb_decision d = arb_match_decision(m);
-        ck_assert_int_ge(d.seat, 0);
+        REQ_INT_GE(d.seat, 0);
         size_t n = arb_match_legal(m, legal, ARB_AGENT_LEGAL_MAX);
-        ck_assert_uint_gt(n, 0);
-        ck_assert_uint_le(n, ARB_AGENT_LEGAL_MAX);
+        REQ_UINT_GT(n, 0);
+        REQ_UINT_LE(n, ARB_AGENT_LEGAL_MAX);
         uint64_t h = arb_match_hash(m);
         /* legal ⇒ accepted */
         if (full || (steps % 7) == 0)
             for (size_t i = 0; i < n; i++) {
                 arb_match_copy(copy, m);
                 int rc = arb_match_apply(copy, &legal[i], &err);
-                ck_assert_msg(rc == 0, "legal action rejected: %s %s", err.rule, err.msg);
+                REQ_MSG(rc == 0, "legal action rejected: %s %s", err.rule, err.msg);
             }
         /* sampled illegal ⇒ rejected with a rule, untouched */
         for (int k = 0; k < 3; k++) {
@@ -991,12 +1008,12 @@ static void play_game(uint64_t seed, int players, int greedy, int full)
             for (size_t i = 0; i < n && !is_legal; i++) is_legal = same_action(&a, &legal[i]);
             arb_match_copy(copy, m);
             int rc = arb_match_apply(copy, &a, &err);
-            if (is_legal) ck_assert_int_eq(rc, 0);
+            if (is_legal) REQ_INT_EQ(rc, 0);
             else {
-                ck_assert_msg(rc == ARB_EILLEGAL, "illegal action accepted: verb %d args %d %d", a.verb, a.args[0], a.args[1]);
-                ck_assert_msg(err.rule[0] != 0, "rejection without a rule ID");
-                ck_assert(memcmp(arb_match_state(copy), arb_match_state(m), G->state_size) == 0);
-                ck_assert(arb_match_hash(copy) == h);
+                REQ_MSG(rc == ARB_EILLEGAL, "illegal action accepted: verb %d args %d %d", a.verb, a.args[0], a.args[1]);
+                REQ_MSG(err.rule[0] != 0, "rejection without a rule ID");
+                REQ(memcmp(arb_match_state(copy), arb_match_state(m), G->state_size) == 0);
+                REQ(arb_match_hash(copy) == h);
             }
         }
         if (full && (steps % 11) == 0) {
@@ -1004,28 +1021,28 @@ static void play_game(uint64_t seed, int players, int greedy, int full)
             check_roundtrip(m, players);
         }
         arb_action a;
-        ck_assert_int_eq(arb_agent_choose(&ag[d.seat], m, &a), 0);
-        ck_assert_int_eq(arb_match_apply(m, &a, &err), 0);
+        REQ_INT_EQ(arb_agent_choose(&ag[d.seat], m, &a), 0);
+        REQ_INT_EQ(arb_match_apply(m, &a, &err), 0);
         log[nlog++] = a;
         /* hidden draws are not narrated to others */
         unsigned ne;
         const arb_event *ev = arb_match_events(m, &ne);
-        ck_assert_uint_gt(ne, 0); /* every accepted action is narrated */
+        REQ_UINT_GT(ne, 0); /* every accepted action is narrated */
         for (unsigned i = 0; i < ne; i++) {
             char buf[256], want[64];
-            ck_assert_int_gt(G->event_text(&ev[i], ARB_VIEW_ALL, buf, sizeof buf), 0);
+            REQ_INT_GT(G->event_text(&ev[i], ARB_VIEW_ALL, buf, sizeof buf), 0);
             if (ev[i].hidden) {
                 int other = (ev[i].seat + 1) % players;
                 G->event_text(&ev[i], other, buf, sizeof buf);
                 snprintf(want, sizeof want, "P%d draws a card", ev[i].seat + 1);
-                ck_assert_str_eq(buf, want);
+                REQ_STR_EQ(buf, want);
             }
         }
     }
-    ck_assert_uint_le(o.turns, OPS_TURN_CAP);
+    REQ_UINT_LE(o.turns, OPS_TURN_CAP);
     if (full) check_roundtrip(m, players);
-    for (size_t i = 0; i < nlog; i++) ck_assert_int_eq(arb_match_apply(replay, &log[i], &err), 0);
-    ck_assert(arb_match_hash(replay) == arb_match_hash(m));
+    for (size_t i = 0; i < nlog; i++) REQ_INT_EQ(arb_match_apply(replay, &log[i], &err), 0);
+    REQ(arb_match_hash(replay) == arb_match_hash(m));
     arb_match_free(m);
     arb_match_free(copy);
     arb_match_free(replay);
@@ -1033,7 +1050,7 @@ static void play_game(uint64_t seed, int players, int greedy, int full)
 
 START_TEST(t_property)
 {
-    int games = getenv("OPS_GAMES") ? atoi(getenv("OPS_GAMES")) : 900;
+    int games = getenv("OPS_GAMES") ? atoi(getenv("OPS_GAMES")) : 3000;
     for (int k = 0; k < games; k++)
         play_game(0x5eed0000ull + (uint64_t)k * 7919u, 2 + k % 3, (k / 3) % 2, k % 40 == 0);
 }
