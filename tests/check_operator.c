@@ -1056,6 +1056,111 @@ START_TEST(t_property)
 }
 END_TEST
 
+
+/* ---- hostile positions: mutated exports load or fail cleanly, never crash -------------- */
+static unsigned count_nodes(const arb_tnode *n)
+{
+    unsigned k = 1;
+    for (const arb_tnode *c = (n->kind == ARB_T_MAP || n->kind == ARB_T_ARR) ? n->first : NULL; c; c = c->next)
+        k += count_nodes(c);
+    return k;
+}
+
+static arb_tnode *nth_node(arb_tnode *n, unsigned *k)
+{
+    if ((*k)-- == 0) return n;
+    for (arb_tnode *c = (n->kind == ARB_T_MAP || n->kind == ARB_T_ARR) ? n->first : NULL; c; c = c->next) {
+        arb_tnode *r = nth_node(c, k);
+        if (r) return r;
+    }
+    return NULL;
+}
+
+static void mutate(arb_tnode *root, arb_rng *r)
+{
+    static const char *const strs[] = { "katana", "viper", "react", "boost", "nope", "", "close", "card", "over" };
+    unsigned k = arb_rng_below(r, count_nodes(root));
+    arb_tnode *n = nth_node(root, &k);
+    switch (n->kind) {
+    case ARB_T_INT: n->i = (int64_t)arb_rng_below(r, 80) - 5; break;
+    case ARB_T_BOOL: n->i = !n->i; break;
+    case ARB_T_STR: n->s = strs[arb_rng_below(r, 9)]; break;
+    case ARB_T_NULL: n->kind = ARB_T_INT; n->i = (int64_t)arb_rng_below(r, 50); break;
+    case ARB_T_ARR: case ARB_T_MAP:
+        if (n->n == 0) { n->kind = ARB_T_INT; n->i = 1; break; }
+        if (n->n == 1) { n->first = n->last = NULL; n->n = 0; break; }
+        { /* drop one child */
+            unsigned d = arb_rng_below(r, n->n);
+            if (d == 0) n->first = n->first->next;
+            else {
+                arb_tnode *c = n->first;
+                for (unsigned i = 1; i < d; i++) c = c->next;
+                if (c->next == n->last) n->last = c;
+                c->next = c->next->next;
+            }
+            n->n--;
+        }
+        break;
+    }
+}
+
+START_TEST(t_position_fuzz)
+{
+    arb_rng r;
+    arb_rng_seed(&r, 77);
+    static arb_action legal[ARB_AGENT_LEGAL_MAX];
+    unsigned accepted = 0, rejected = 0;
+    for (int g = 0; g < 60; g++) {
+        arb_setup su;
+        memset(&su, 0, sizeof su);
+        su.seed = 5000 + (uint64_t)g;
+        su.players = 2 + g % 3;
+        for (int i = 0; i < su.players; i++) su.decks[i] = G->preset((unsigned)(g + i) % G->npresets);
+        arb_match *m;
+        arb_error err = ARB_ERROR_INIT;
+        REQ(arb_match_new(&m, G, &su, &err) == 0);
+        int stop = (int)arb_rng_below(&r, 300);
+        for (int step = 0; step < stop; step++) {
+            size_t n = arb_match_legal(m, legal, ARB_AGENT_LEGAL_MAX);
+            if (!n) break;
+            REQ(arb_match_apply(m, &legal[arb_rng_below(&r, (uint32_t)n)], &err) == 0);
+        }
+        for (int t = 0; t < 25; t++) {
+            arb_tree *tr = arb_match_export(m, ARB_VIEW_ALL);
+            int muts = 1 + (int)arb_rng_below(&r, 3);
+            for (int k = 0; k < muts; k++) mutate(arb_tree_root(tr), &r);
+            arb_match *x = NULL;
+            arb_error e2 = ARB_ERROR_INIT;
+            int rc = arb_match_from_position(&x, G, arb_tree_root(tr), &su, &e2);
+            if (rc) {
+                rejected++;
+                REQ(rc == ARB_EINVAL || rc == ARB_EILLEGAL);
+                REQ(e2.msg[0] != 0);
+            } else {
+                accepted++;
+                /* an accepted position must play on: legal ⇒ accepted, and its own round trip */
+                for (int step = 0; step < 40 && !arb_match_outcome(x, &(arb_outcome){ 0 }); step++) {
+                    size_t n = arb_match_legal(x, legal, ARB_AGENT_LEGAL_MAX);
+                    REQ(n > 0);
+                    REQ_MSG(arb_match_apply(x, &legal[arb_rng_below(&r, (uint32_t)n)], &e2) == 0, "%s %s", e2.rule, e2.msg);
+                }
+                arb_tree *t2 = arb_match_export(x, ARB_VIEW_ALL);
+                arb_match *y = NULL;
+                REQ_MSG(arb_match_from_position(&y, G, arb_tree_root(t2), &su, &e2) == 0, "%s: %s", e2.where, e2.msg);
+                REQ(arb_match_hash(x) == arb_match_hash(y));
+                arb_match_free(y);
+                arb_tree_free(t2);
+                arb_match_free(x);
+            }
+            arb_tree_free(tr);
+        }
+        arb_match_free(m);
+    }
+    ck_assert_uint_gt(accepted, 10);
+    ck_assert_uint_gt(rejected, 10);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("operator");
@@ -1083,6 +1188,7 @@ static Suite *suite(void)
     TCase *tp = tcase_create("property");
     tcase_set_timeout(tp, 300);
     tcase_add_test(tp, t_property);
+    tcase_add_test(tp, t_position_fuzz);
     suite_add_tcase(s, tp);
     return s;
 }

@@ -429,6 +429,8 @@ static int check_equip(const ops_state *s, const arb_action *a, arb_error *err)
         static const uint8_t bit[] = { 0, OPS_OPENED_WEAPON, OPS_OPENED_ARMOR, OPS_OPENED_COVER };
         if (p->opened & bit[slot])
             return ILLEGAL("OPS-SETUP-EQUIP-ONEEACH", "only one of each kind may be equipped before the first turn");
+        if (slot == OPS_SLOT_COVER && p->cover >= 0)
+            return ILLEGAL("OPS-GL-COVER-ONE", "a player may only have one Cover card in play at a time");
         return ARB_OK;
     }
     if (slot == OPS_SLOT_COVER) {
@@ -784,7 +786,7 @@ size_t arb_operator__legal(const void *st, arb_action *out, size_t cap)
             int k = ops_uc(p, p->hand[i])->kind;
             if (k == OPS_K_WEAPON && !(p->opened & OPS_OPENED_WEAPON)) push(&b, OPS_V_EQUIP, 2, p->hand[i], OPS_SLOT_WEAPON);
             if (k == OPS_K_ARMOR && !(p->opened & OPS_OPENED_ARMOR)) push(&b, OPS_V_EQUIP, 2, p->hand[i], OPS_SLOT_ARMOR);
-            if (k == OPS_K_COVER && !(p->opened & OPS_OPENED_COVER)) push(&b, OPS_V_EQUIP, 2, p->hand[i], OPS_SLOT_COVER);
+            if (k == OPS_K_COVER && !(p->opened & OPS_OPENED_COVER) && p->cover < 0) push(&b, OPS_V_EQUIP, 2, p->hand[i], OPS_SLOT_COVER);
         }
         push(&b, OPS_V_DONE, 0, 0, 0);
         break;
