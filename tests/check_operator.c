@@ -197,6 +197,20 @@ START_TEST(t_presets_legal)
     const char *named[] = { "Katana", "Heavy Sniper", "Explosive Rounds", "Armour Piercing Rounds", "Laser Sight",
                             "Dodge", "Duck", "Jump" };
     for (unsigned i = 0; i < 8; i++) ck_assert_int_ge(arb_card_find(G, named[i]), 0);
+    arb_tree *t = arb_tree_new();
+    arb_tnode *r = arb_tree_root(t);
+    G->card_export((unsigned)cid("katana"), t, r);
+    ck_assert_int_eq(arb_tnode_get(r, "power")->i, 5);
+    ck_assert_int_eq(arb_tnode_get(r, "cost")->i, 6);
+    ck_assert_str_eq(arb_tnode_path(r, "keywords.1")->s, "TWO_HANDED");
+    arb_tnode *v = arb_tree_add_map(t, r, "viper");
+    G->card_export((unsigned)cid("viper"), t, v);
+    ck_assert_str_eq(arb_tnode_get(v, "fallback_close")->s, "Combat Knife");
+    ck_assert_int_eq(arb_tnode_get(v, "defense")->i, 1);
+    arb_tnode *w = arb_tree_add_map(t, r, "concrete");
+    G->card_export((unsigned)cid("concrete-barrier"), t, w);
+    ck_assert_int_eq(arb_tnode_get(w, "cover_value")->i, 4);
+    arb_tree_free(t);
 }
 END_TEST
 

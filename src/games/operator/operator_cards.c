@@ -110,16 +110,13 @@ void arb_operator__card_export(unsigned idx, arb_tree *t, arb_tnode *parent)
     arb_tree_add_int(t, parent, "cost", c->cost);
     arb_tree_add_int(t, parent, "points", c->cost);
     switch (c->kind) {
-    case OPS_K_PERSONALITY: {
+    case OPS_K_PERSONALITY:
         arb_tree_add_int(t, parent, "defense", c->defense);
-        arb_tnode *r = arb_tree_add_map(t, parent, "fallback_ranged");
-        arb_tree_add_str(t, r, "name", c->fb_ranged);
-        arb_tree_add_int(t, r, "power", c->fb_ranged_power);
-        arb_tnode *cl = arb_tree_add_map(t, parent, "fallback_close");
-        arb_tree_add_str(t, cl, "name", c->fb_close);
-        arb_tree_add_int(t, cl, "power", c->fb_close_power);
+        arb_tree_add_str(t, parent, "fallback_ranged", c->fb_ranged);
+        arb_tree_add_int(t, parent, "fallback_ranged_power", c->fb_ranged_power);
+        arb_tree_add_str(t, parent, "fallback_close", c->fb_close);
+        arb_tree_add_int(t, parent, "fallback_close_power", c->fb_close_power);
         break;
-    }
     case OPS_K_WEAPON:
         arb_tree_add_int(t, parent, "power", c->power);
         arb_tree_add_str(t, parent, "weapon_type", (c->flags & OPS_F_RANGED) ? "ranged" : "close");
