@@ -156,7 +156,6 @@ extern const char *const arb_operator__event_names[];
 extern const char *const arb_operator__outcome_reasons[];
 extern const char *const arb_operator__phase_names[];
 extern const char *const arb_operator__combat_types[];
-extern const char *const arb_operator__discard_reasons[];
 
 unsigned arb_operator__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap);
 unsigned arb_operator__npresets(void);

@@ -462,7 +462,17 @@ static int load_combat(lctx *L, ops_state *s, const arb_tnode *c)
                            s->p[cb->target].cover >= 0 ? OPS_CT_RANGED_COVER
                            : A->cover >= 0 ? OPS_CT_RANGED_OPEN : OPS_CT_CLOSE, &e);
     cb->type = (uint8_t)e;
-    if (!rc) rc = get_enum(L, c, "mode", mode_names, 2, A->cover >= 0 ? OPS_MODE_RANGED : OPS_MODE_CLOSE, &e);
+    if (!rc) {
+        /* Step 1 fixed the type at the attack; only a Cover broken in Step 3
+         * can make it differ from the present Cover state (then: react). */
+        int now = s->p[cb->target].cover >= 0 ? OPS_CT_RANGED_COVER : A->cover >= 0 ? OPS_CT_RANGED_OPEN : OPS_CT_CLOSE;
+        if (e != now && !(e == OPS_CT_RANGED_COVER && s->phase == OPS_PH_REACT))
+            rc = fail(L, "type", "OPS-COMBAT-TYPES", "the combat type disagrees with the Cover state%s", NULL);
+    }
+    int mode_now = A->cover >= 0 ? OPS_MODE_RANGED : OPS_MODE_CLOSE;
+    if (!rc) rc = get_enum(L, c, "mode", mode_names, 2, mode_now, &e);
+    if (!rc && e != mode_now)
+        rc = fail(L, "mode", "OPS-WPN-PRIMARY", "the weapon mode follows the attacker's Cover (G05)%s", NULL);
     cb->mode = (uint8_t)e;
     int src = 0, wuid = -1;
     if (!rc) {

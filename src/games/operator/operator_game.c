@@ -37,9 +37,6 @@ const char *const arb_operator__outcome_reasons[OPS_R_COUNT] = {
     "none", "elimination", "mutual-elimination", "turn-cap"
 };
 const char *const arb_operator__combat_types[] = { "ranged-cover", "ranged-open", "close" };
-const char *const arb_operator__discard_reasons[OPS_DR_COUNT] = {
-    "opening", "replaced", "moved", "used", "broken", "played"
-};
 
 static const arb_card *card_at(unsigned idx) { return arb_operator__pubcard(idx); }
 static const arb_deck *preset_at(unsigned idx) { return arb_operator__preset(idx); }
