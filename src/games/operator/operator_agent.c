@@ -20,6 +20,38 @@ static int keep_value(const ops_card *c)
     }
 }
 
+static int top_cost(const ops_player *p)
+{
+    return p->ndiscard ? ops_uc(p, p->discard[p->ndiscard - 1])->cost : 0;
+}
+
+/* Would an attack on t pass Step 3 now? Public: both tops, t's Cover;
+ * own: the Laser Sights on the weapon this attack would use. */
+static int breaks_cover(const ops_state *s, int seat, int t)
+{
+    const ops_player *me = &s->p[seat], *tp = &s->p[t];
+    if (tp->cover < 0) return 1;
+    int src, wuid, mode = me->cover >= 0 ? OPS_MODE_RANGED : OPS_MODE_CLOSE;
+    arb_operator__weapon_for(s, seat, mode, &src, &wuid);
+    int slot = src == OPS_SRC_CARD ? OPS_SLOT_WEAPON : OPS_SLOT_PERSONALITY, bonus = 0;
+    for (int i = 0; i < me->nmods[slot]; i++) bonus += ops_uc(me, me->mods[slot][i])->mod_cover;
+    return top_cost(me) + top_cost(tp) + bonus > ops_uc(tp, tp->cover)->cover;
+}
+
+static int any_breakable(const ops_state *s, int seat)
+{
+    for (int t = 0; t < s->players; t++)
+        if (t != seat && !s->p[t].eliminated && breaks_cover(s, seat, t)) return 1;
+    return 0;
+}
+
+static int holds_boost(const ops_player *me)
+{
+    for (int i = 0; i < me->nhand; i++)
+        if (ops_uc(me, me->hand[i])->kind == OPS_K_BOOST) return 1;
+    return 0;
+}
+
 static int score(const ops_state *s, const arb_action *a)
 {
     int seat = s->owner;
@@ -37,10 +69,15 @@ static int score(const ops_state *s, const arb_action *a)
         if (a->args[1] == OPS_SLOT_WEAPON) return 6;
         if (a->args[1] == OPS_SLOT_ARMOR) return 4;
         return 3;
-    case OPS_V_MOVE: return -5;
+    case OPS_V_MOVE:
+        /* Leaving Cover puts the old Cover on top of the discard pile, which
+         * feeds the next Step 3; worth it only when no attack would land. */
+        return a->nargs == 1 && !any_breakable(s, seat) && ops_uc(me, me->cover)->cost > top_cost(me) ? 4 : -5;
     case OPS_V_ATTACK: {
         const ops_player *t = &s->p[a->args[0]];
         int v = 20 + (OPS_START_HEALTH - t->health);
+        if (!breaks_cover(s, seat, a->args[0]) && !holds_boost(me))
+            return a->args[1] == OPS_SRC_CARD ? -3 : 1; /* a sure miss wastes a card weapon */
         if (t->cover < 0) v += 5;
         if (t->armor < 0) v += 2;
         return v;
