@@ -973,6 +973,33 @@ static void check_roundtrip(const arb_match *m, int players)
     arb_tree_free(t);
 }
 
+/* The greedy agent decides from its own view: reshuffling what that seat
+ * cannot see (other seats' hand+deck contents, every deck order) must not
+ * change its choice. */
+static void check_greedy_blind(const arb_match *m, int seat, const arb_action *legal, size_t n, arb_rng *r)
+{
+    static ops_state x;
+    memcpy(&x, arb_match_state(m), sizeof x);
+    for (int q = 0; q < x.players; q++) {
+        ops_player *p = &x.p[q];
+        if (q != seat) {
+            uint8_t pool[2 * OPS_MAX_CARDS];
+            int k = 0;
+            for (int i = 0; i < p->nhand; i++) pool[k++] = p->hand[i];
+            for (int i = 0; i < p->ndeck; i++) pool[k++] = p->deck[i];
+            arb_rng_shuffle(r, pool, (size_t)k, 1);
+            memcpy(p->hand, pool, p->nhand);
+            memcpy(p->deck, pool + p->nhand, p->ndeck);
+        } else arb_rng_shuffle(r, p->deck, p->ndeck, 1);
+    }
+    arb_rng a1, a2;
+    arb_rng_seed(&a1, 99);
+    a2 = a1;
+    size_t k1 = G->greedy(arb_match_state(m), legal, n, &a1);
+    size_t k2 = G->greedy(&x, legal, n, &a2);
+    REQ_MSG(k1 == k2, "greedy choice depends on hidden information (%zu vs %zu)", k1, k2);
+}
+
 static void play_game(uint64_t seed, int players, int greedy, int full)
 {
     arb_setup su;
@@ -1035,6 +1062,7 @@ static void play_game(uint64_t seed, int players, int greedy, int full)
             check_roundtrip(m, players);
         }
         arb_action a;
+        if (greedy) check_greedy_blind(m, d.seat, legal, n, &r);
         REQ_INT_EQ(arb_agent_choose(&ag[d.seat], m, &a), 0);
         REQ_INT_EQ(arb_match_apply(m, &a, &err), 0);
         log[nlog++] = a;
