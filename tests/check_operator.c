@@ -941,6 +941,21 @@ static int same_action(const arb_action *a, const arb_action *b)
     return 1;
 }
 
+static void hide_shuffle(ops_state *x, int seat, arb_rng *r);
+
+/* A seat's view is the same tree whatever that seat cannot see. */
+static void check_view_blind(const arb_match *m, int seat, arb_rng *r)
+{
+    static ops_state x;
+    memcpy(&x, arb_match_state(m), sizeof x);
+    hide_shuffle(&x, seat, r);
+    arb_tree *t1 = arb_match_export(m, seat), *t2 = arb_tree_new();
+    G->export_state(&x, seat, t2, arb_tree_root(t2));
+    REQ_MSG(arb_tnode_equal(arb_tree_root(t1), arb_tree_root(t2)), "seat %d's view reveals hidden information", seat);
+    arb_tree_free(t1);
+    arb_tree_free(t2);
+}
+
 static void check_view(const arb_match *m, int seat)
 {
     arb_tree *t = arb_match_export(m, seat);
@@ -976,12 +991,10 @@ static void check_roundtrip(const arb_match *m, int players)
 /* The greedy agent decides from its own view: reshuffling what that seat
  * cannot see (other seats' hand+deck contents, every deck order) must not
  * change its choice. */
-static void check_greedy_blind(const arb_match *m, int seat, const arb_action *legal, size_t n, arb_rng *r)
+static void hide_shuffle(ops_state *x, int seat, arb_rng *r)
 {
-    static ops_state x;
-    memcpy(&x, arb_match_state(m), sizeof x);
-    for (int q = 0; q < x.players; q++) {
-        ops_player *p = &x.p[q];
+    for (int q = 0; q < x->players; q++) {
+        ops_player *p = &x->p[q];
         if (q != seat) {
             uint8_t pool[2 * OPS_MAX_CARDS];
             int k = 0;
@@ -992,6 +1005,14 @@ static void check_greedy_blind(const arb_match *m, int seat, const arb_action *l
             memcpy(p->deck, pool + p->nhand, p->ndeck);
         } else arb_rng_shuffle(r, p->deck, p->ndeck, 1);
     }
+    x->rng.s[0] ^= 0x9e3779b97f4a7c15ull; /* the PRNG state is hidden too */
+}
+
+static void check_greedy_blind(const arb_match *m, int seat, const arb_action *legal, size_t n, arb_rng *r)
+{
+    static ops_state x;
+    memcpy(&x, arb_match_state(m), sizeof x);
+    hide_shuffle(&x, seat, r);
     arb_rng a1, a2;
     arb_rng_seed(&a1, 99);
     a2 = a1;
@@ -1058,7 +1079,7 @@ static void play_game(uint64_t seed, int players, int greedy, int full)
             }
         }
         if (full && (steps % 11) == 0) {
-            for (int v = 0; v < players; v++) check_view(m, v);
+            for (int v = 0; v < players; v++) { check_view(m, v); check_view_blind(m, v, &r); }
             check_roundtrip(m, players);
         }
         arb_action a;
