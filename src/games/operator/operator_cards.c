@@ -208,7 +208,7 @@ static const preset_def defs[] = {
         { "second-wind", 1 }, { "incendiary-rounds", 1 }, { "explosive-rounds", 1 },
         { "armour-piercing-rounds", 1 }, { "reinforced-lining", 1 }, { "crossfire", 1 },
         { "sprint", 5 }, { NULL, 0 } } },
-    { "bulldog-sniper", "Bulldog: Heavy Sniper and rifles from hard cover",
+    { "bulldog-sniper", "Bulldog: Heavy Sniper and rifles from cover",
       { { "bulldog", 1 }, { "heavy-sniper", 2 }, { "assault-rifle", 2 }, { "explosive-rounds", 2 },
         { "armour-piercing-rounds", 1 }, { "concrete-barrier", 2 }, { "sandbags", 2 },
         { "kevlar-vest", 2 }, { "ceramic-plate", 1 }, { "dodge", 2 }, { "jump", 1 },
