@@ -41,7 +41,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 ARBITER  := $(BUILD)/arbiter
 
-.PHONY: all deps demo check check-unit sanitize install clean bench fuzz valgrind
+.PHONY: all deps demo check check-unit check-conform sanitize install clean bench fuzz valgrind
 .DEFAULT_GOAL := all
 all: $(BUILD)/libarbiter.a $(BUILD)/libarbiter.so $(ARBITER)
 
@@ -116,7 +116,13 @@ check-unit: $(TESTS) $(ARBITER)
 check: deps
 	@$(MAKE) --no-print-directory check-all
 
-check-all: check-unit
+check-all: check-unit check-conform
+
+# Conformance suite: lint every XML file, then run every case of every game
+# that has an engine in this build (others SKIP and are not coverage-gated).
+check-conform: $(ARBITER)
+	@$(ARBITER) conform lint
+	@$(ARBITER) conform --quiet --jobs 4
 
 sanitize: deps
 	@$(MAKE) --no-print-directory BUILD=build/san OPT=-O1 \

@@ -1,0 +1,75 @@
+/* operator_game.c — the OPERATOR TCG vtable (arb_game_operator) and the name
+ * tables it publishes: verbs, decisions, events, outcome reasons, phases.
+ * Verb and event numbers are replay data: append only. */
+#include "games/operator/operator.h"
+
+const arb_verb arb_operator__verbs[OPS_V_COUNT] = {
+    [OPS_V_DISCARD] = { "discard", 1, 1, "UID", "opening: discard one card of the 4 drawn" },
+    [OPS_V_EQUIP] = { "equip", 2, 2, "UID SLOT", "equip a card from hand: SLOT 1 second weapon, 2 armor, 3 cover" },
+    [OPS_V_DONE] = { "done", 0, 0, "", "finish the opening equips, an Equip Phase, the Boost step or the reactions" },
+    [OPS_V_MOVE] = { "move", 1, 2, "MOVE_UID [COVER_UID]", "leave Cover with a MOVE card (Cover to Cover with a new COVER)" },
+    [OPS_V_ATTACH] = { "attach", 2, 2, "MOD_UID SLOT", "attach a Modifier: SLOT 0 Personality (fallback), 1 weapon, 2 armor" },
+    [OPS_V_ATTACK] = { "attack", 2, 2, "SEAT WEAPON", "attack SEAT announcing WEAPON 0 fallback or 1 equipped card" },
+    [OPS_V_PLAY] = { "play", 1, 1, "UID", "Action Phase: use a strategic card" },
+    [OPS_V_PASS] = { "pass", 0, 0, "", "Action Phase: do nothing (or stop attacking)" },
+    [OPS_V_BOOST] = { "boost", 1, 1, "UID", "combat Step 2: play one Boost card" },
+    [OPS_V_REACT] = { "react", 1, 1, "UID", "combat Step 5 (target only): play a MOVE/ACTION reaction" },
+    [OPS_V_TIMEOUT] = { "timeout", 0, 0, "", "arbiter: rejected, OPERATOR has no clock (OPS-G28)" },
+    [OPS_V_DISCONNECT] = { "disconnect", 1, 1, "SEAT", "arbiter: rejected, OPERATOR has no clock (OPS-G28)" },
+    [OPS_V_RECONNECT] = { "reconnect", 1, 1, "SEAT", "arbiter: rejected, OPERATOR has no clock (OPS-G28)" },
+};
+
+/* decision kind = phase + 1; 0 = nobody owes anything. */
+const char *const arb_operator__decision_names[] = {
+    "none", "opening-discard", "opening-equip", "first-equip", "action", "boost", "react",
+    "second-equip", "over"
+};
+const char *const arb_operator__phase_names[OPS_PH_COUNT] = {
+    "opening", "opening", "first-equip", "action", "combat", "combat", "second-equip", "over"
+};
+const char *const arb_operator__event_names[OPS_E_COUNT] = {
+    "setup", "draw", "draw-skip", "reshuffle", "discard", "equip", "first-player", "turn", "phase",
+    "staged-tick", "move", "attach", "strategic", "heal", "pass", "attack", "announce", "boost",
+    "cover-check", "miss", "cover-broken", "attack-power", "react", "damage", "armor-broken",
+    "staged-damage", "eliminated", "end-effect", "game-over", "extra-move", "opening-done"
+};
+const char *const arb_operator__outcome_reasons[OPS_R_COUNT] = {
+    "none", "elimination", "mutual-elimination", "turn-cap"
+};
+const char *const arb_operator__combat_types[] = { "ranged-cover", "ranged-open", "close" };
+
+static const arb_card *card_at(unsigned idx) { return arb_operator__pubcard(idx); }
+static const arb_deck *preset_at(unsigned idx) { return arb_operator__preset(idx); }
+
+const arb_game arb_game_operator = {
+    .id = "operator",
+    .title = "OPERATOR TCG",
+    .rules_version = "ops-1",
+    .engine_version = "1.0.0",
+    .min_players = 2,
+    .max_players = ARB_MAX_SEATS,
+    .state_size = sizeof(ops_state),
+    .verbs = arb_operator__verbs, .nverbs = OPS_V_COUNT,
+    .decision_names = arb_operator__decision_names, .ndecision_names = 9,
+    .event_names = arb_operator__event_names, .nevent_names = OPS_E_COUNT,
+    .outcome_reasons = arb_operator__outcome_reasons, .noutcome_reasons = OPS_R_COUNT,
+    .ncards = 31,
+    .card = card_at,
+    .card_export = arb_operator__card_export,
+    .deck_check = arb_operator__deck_check,
+    .npresets = 4,
+    .preset = preset_at,
+    .setup = arb_operator__setup,
+    .load_position = arb_operator__load,
+    .decision = arb_operator__decision,
+    .legal = arb_operator__legal,
+    .apply = arb_operator__apply,
+    .hash = arb_operator__hash,
+    .outcome = arb_operator__outcome,
+    .turn = arb_operator__turn,
+    .phase = arb_operator__phase,
+    .export_state = arb_operator__export,
+    .event_text = arb_operator__event_text,
+    .action_text = arb_operator__action_text,
+    .greedy = arb_operator__greedy,
+};
