@@ -706,6 +706,38 @@ START_TEST(save_failing_case_as_replay)
 }
 END_TEST
 
+START_TEST(hostile_sizes_bounded)
+{
+    /* A file over the 4 MiB bound is refused unread, not parsed. */
+    char path[400];
+    snprintf(path, sizeof path, "%s/toy/big.xml", tmpdir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("<?xml version=\"1.0\"?>\n<test-set xmlns=\"urn:arbiter:conformance:1\" game=\"toy\" name=\"big\">\n<!--", f);
+    for (int i = 0; i < (5 << 20) / 64; i++) fputs("0123456789012345678901234567890123456789012345678901234567890123", f);
+    fputs("-->\n</test-set>\n", f);
+    fclose(f);
+    /* A position nested deeper than the bound is an ERROR, not a crash. */
+    char deep[4096] = SET_HEAD "  <test-case id=\"deep\" covers=\"TOY-TURN\"><setup><position>";
+    for (int i = 0; i < 40; i++) strcat(deep, "<a>");
+    strcat(deep, "1");
+    for (int i = 0; i < 40; i++) strcat(deep, "</a>");
+    strcat(deep, "</position></setup></test-case>\n"
+                 "  <test-case id=\"huge-repeat\" covers=\"TOY-TURN\"><setup/><act do=\"0 pass\" repeat=\"1000000000\"/></test-case>\n" SET_TAIL);
+    write_file("toy/deep.xml", deep);
+    arb_conform_suite *s = load(NULL);
+    ck_assert(has_diag(s, "toy/big.xml", "larger than"));
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_conform_run(s, &err), ARB_OK);
+    ck_assert_int_eq(ST("deep"), ARB_CF_ERROR);
+    ck_assert(strstr(result(s, "deep")->message, "deeper"));
+    /* the repeat is bounded by the per-case action limit */
+    ck_assert_int_eq(ST("huge-repeat"), ARB_CF_ERROR);
+    ck_assert(strstr(result(s, "huge-repeat")->message, "repeat"));
+    arb_conform_free(s);
+}
+END_TEST
+
 START_TEST(position_values)
 {
     write_file("toy/pos.xml", SET_HEAD
@@ -788,6 +820,7 @@ int main(void)
     tcase_add_test(tc, schema_violation_names_line);
     tcase_add_test(tc, doctype_entities_external_refused);
     tcase_add_test(tc, wrong_root_and_namespace);
+    tcase_add_test(tc, hostile_sizes_bounded);
     tcase_add_test(tc, lint_unknown_rule_ids);
     tcase_add_test(tc, statuses);
     tcase_add_test(tc, order_independent_of_jobs);

@@ -715,7 +715,10 @@ static void do_act(run *R, const xmlNode *n)
     arb_action a;
     if (parse_action(R, n, &a, text, sizeof text)) return;
     long repeat = arb_conform__attr(n, "repeat", v, sizeof v) ? atol(v) : 1;
-    if (repeat < 1 || repeat > CF_ACTIONS_MAX) repeat = 1;
+    if (repeat < 1 || repeat > CF_ACTIONS_MAX) {
+        set_status(R, ARB_CF_ERROR, n, "repeat=\"%s\" is outside 1..%d", v, CF_ACTIONS_MAX);
+        return;
+    }
     R->actwin.n = 0;
     for (long i = 0; i < repeat && !R->done; i++) {
         arb_error err = ARB_ERROR_INIT;
