@@ -237,7 +237,7 @@ static void write_file(const char *rel, const char *text)
 static const char *RULES =
     "<?xml version=\"1.0\"?>\n"
     "<rules xmlns=\"urn:arbiter:conformance:1\" game=\"toy\" prefix=\"TOY\" rulebook=\"toy.txt\">\n"
-    "  <counts entries=\"5\" rule=\"4\" rule-needing-interpretation=\"0\" informational=\"1\" interpretations=\"0\"/>\n"
+    "  <counts entries=\"8\" rule=\"6\" rule-needing-interpretation=\"1\" informational=\"1\" interpretations=\"0\"/>\n"
     "  <entry id=\"TOY-ADD-MAX\" kind=\"rule\"><source file=\"toy.txt\" ref=\"L1\"/><text>at most 3</text><check>c</check></entry>\n"
     "  <entry id=\"TOY-ADD-MIN\" kind=\"rule\"><source file=\"toy.txt\" ref=\"L1\"/><text>at least 1</text><check>c</check></entry>\n"
     "  <entry id=\"TOY-TURN\" kind=\"rule\"><source file=\"toy.txt\" ref=\"L2\"/><text>turns</text><check>c</check></entry>\n"
@@ -333,6 +333,17 @@ START_TEST(doctype_entities_external_refused)
     ck_assert(has_diag(s, "toy/ext.xml:3", "DOCTYPE"));
     ck_assert(has_diag(s, "toy/ent.xml:3", "ENTITY"));
     ck_assert_uint_eq(arb_conform_ncases(s), 0);
+    arb_conform_free(s);
+}
+END_TEST
+
+START_TEST(catalog_counts_checked)
+{
+    write_file("other/rules.xml", "<?xml version=\"1.0\"?>\n<rules xmlns=\"urn:arbiter:conformance:1\" game=\"other\" prefix=\"OTH\" rulebook=\"o\">\n"
+               "  <counts entries=\"2\" rule=\"2\" rule-needing-interpretation=\"0\" informational=\"0\" interpretations=\"0\"/>\n"
+               "  <entry id=\"OTH-X\" kind=\"rule\"><source file=\"o\" ref=\"L1\"/><text>t</text><check>c</check></entry>\n</rules>\n");
+    arb_conform_suite *s = load(NULL);
+    ck_assert(has_diag(s, "other/rules.xml:3", "says 2 entries"));
     arb_conform_free(s);
 }
 END_TEST
@@ -821,6 +832,7 @@ int main(void)
     tcase_add_test(tc, doctype_entities_external_refused);
     tcase_add_test(tc, wrong_root_and_namespace);
     tcase_add_test(tc, hostile_sizes_bounded);
+    tcase_add_test(tc, catalog_counts_checked);
     tcase_add_test(tc, lint_unknown_rule_ids);
     tcase_add_test(tc, statuses);
     tcase_add_test(tc, order_independent_of_jobs);
