@@ -77,6 +77,7 @@ static const char *errtext(const arb_error *e, char *buf, size_t size)
 
 static int ev_push(evbuf *b, const arb_event *e, unsigned n)
 {
+    if (n == 0) return 0; /* e may be NULL: an action with no events */
     if (b->n + n > EV_WINDOW_MAX) return -1;
     if (b->n + n > b->cap) {
         unsigned nc = b->cap ? b->cap : 256;
