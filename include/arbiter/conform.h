@@ -94,6 +94,10 @@ typedef struct arb_conform_suite arb_conform_suite;
  * diagnostics; only a missing schema, an unreadable path or ENOMEM fail. */
 int arb_conform_load(arb_conform_suite **out, const char *const *paths, size_t npaths,
                      const arb_conform_options *opt, arb_error *err);
+/* One document from memory (name is used in diagnostics); options.schema_dir
+ * is required. For fuzzing and for programs that generate cases. */
+int arb_conform_load_mem(arb_conform_suite **out, const char *name, const void *data, size_t len,
+                         const arb_conform_options *opt, arb_error *err);
 void arb_conform_free(arb_conform_suite *s); /* NULL ok */
 
 /* Cross-file checks: case IDs unique per game, every referenced rule ID

@@ -368,16 +368,12 @@ static void load_set(arb_conform_suite *s, unsigned fi, xmlNodePtr root)
     }
 }
 
-static void load_file(arb_conform_suite *s, unsigned fi, xmlSchemaPtr cases_xsd, xmlSchemaPtr rules_xsd)
+/* Parse, validate and index one document held in memory (buf: len bytes,
+ * NUL-terminated); the suite keeps the document. */
+static void load_buffer(arb_conform_suite *s, unsigned fi, char *buf, size_t len, xmlSchemaPtr cases_xsd,
+                        xmlSchemaPtr rules_xsd)
 {
     cf_file *f = &s->files[fi];
-    char *buf;
-    size_t len;
-    arb_error err = ARB_ERROR_INIT;
-    if (read_bounded(f->path, CF_FILE_MAX, &buf, &len, &err)) {
-        arb_conform__diag(s, f->path, 0, "%s", err.msg);
-        return;
-    }
     int line;
     const char *what;
     if (forbidden_markup(buf, len, &line, &what)) {
@@ -435,6 +431,19 @@ static void load_file(arb_conform_suite *s, unsigned fi, xmlSchemaPtr cases_xsd,
     if (kind == CF_RULES) load_rules(s, fi, root);
     else if (kind == CF_SET) load_set(s, fi, root);
     else arb_conform__expectations_load(s, fi);
+}
+
+static void load_file(arb_conform_suite *s, unsigned fi, xmlSchemaPtr cases_xsd, xmlSchemaPtr rules_xsd)
+{
+    cf_file *f = &s->files[fi];
+    char *buf;
+    size_t len;
+    arb_error err = ARB_ERROR_INIT;
+    if (read_bounded(f->path, CF_FILE_MAX, &buf, &len, &err)) {
+        arb_conform__diag(s, f->path, 0, "%s", err.msg);
+        return;
+    }
+    load_buffer(s, fi, buf, len, cases_xsd, rules_xsd);
 }
 
 int arb_conform_load(arb_conform_suite **out, const char *const *paths, size_t npaths,
@@ -509,6 +518,47 @@ int arb_conform_load(arb_conform_suite **out, const char *const *paths, size_t n
     return ARB_OK;
 fail:
     arb_conform_free(s);
+    return rc;
+}
+
+int arb_conform_load_mem(arb_conform_suite **out, const char *name, const void *data, size_t len,
+                         const arb_conform_options *opt, arb_error *err)
+{
+    *out = NULL;
+    if (!opt || !opt->schema_dir)
+        return arb_error_set(err, ARB_EINVAL, NULL, "loading from memory needs options.schema_dir");
+    if (len > CF_FILE_MAX) {
+        arb_error_where(err, "%s", name);
+        return arb_error_set(err, ARB_ELIMIT, NULL, "document is larger than %u bytes", CF_FILE_MAX);
+    }
+    arb_conform_suite *s = calloc(1, sizeof *s);
+    if (!s) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+    s->opt = *opt;
+    int rc = ARB_OK;
+    xmlSchemaPtr cx = NULL, rx = NULL;
+    char *buf = NULL;
+    if (!(cx = load_schema(s, opt->schema_dir, "conformance.xsd", err)) ||
+        !(rx = load_schema(s, opt->schema_dir, "rules.xsd", err))) {
+        rc = err->code ? err->code : ARB_EFORMAT;
+        goto out;
+    }
+    if (GROW(s->files, s->nfiles, s->capfiles) || !(s->files[0].path = arb_conform__strdup(s, name)) ||
+        !(buf = malloc(len + 1))) {
+        rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+        goto out;
+    }
+    s->nfiles = 1;
+    s->partial = 1;
+    memcpy(buf, data, len);
+    buf[len] = '\0';
+    load_buffer(s, 0, buf, len, cx, rx); /* takes buf */
+    buf = NULL;
+out:
+    xmlSchemaFree(cx);
+    xmlSchemaFree(rx);
+    free(buf);
+    if (rc) arb_conform_free(s);
+    else *out = s;
     return rc;
 }
 
