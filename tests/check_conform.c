@@ -817,6 +817,10 @@ START_TEST(cli_statuses_and_exit_codes)
     ck_assert_int_eq(cli_run("conform /nonexistent/suite")->code, 3);
     ck_assert_int_eq(cli_run("conform --no-such-option")->code, 2);
     ck_assert_int_eq(cli_run("conform --jobs 0")->code, 2);
+    snprintf(args, sizeof args, "conform '%s/naramo/t.xml' --game narmo", tmpdir);
+    r = cli_run(args);
+    ck_assert_int_eq(r->code, 2);
+    ck_assert(strstr(r->err, "no case matches"));
     write_file("naramo/bad.xml", "<?xml version=\"1.0\"?>\n<test-set xmlns=\"urn:arbiter:conformance:1\" game=\"naramo\" name=\"b\">\n"
                "  <test-case id=\"x\" covers=\"NAR-NO-SUCH-RULE\"><setup/>\n  <act do=\"0 fly\"/></test-case>\n</test-set>\n");
     snprintf(args, sizeof args, "conform lint '%s'", tmpdir);
