@@ -631,7 +631,11 @@ static int build_setup(run *R, const xmlNode *setup, arb_error *err)
         if (child(L, "position")) { pos = child(L, "position"); decks = NULL; }
     }
     R->r->seed = R->su.seed;
-    if (R->su.players < 1 || R->su.players > ARB_MAX_SEATS) R->su.players = R->su.players < 1 ? 1 : ARB_MAX_SEATS;
+    if (R->su.players < 1 || R->su.players > ARB_MAX_SEATS) {
+        arb_error_where(err, "%s", R->path);
+        return arb_error_set(err, ARB_EINVAL, NULL, "players=\"%d\": a match has 1..%d seats", R->su.players,
+                             ARB_MAX_SEATS);
+    }
     if (pos) {
         R->pos = arb_tree_new();
         if (!R->pos) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
