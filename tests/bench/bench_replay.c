@@ -4,7 +4,7 @@
  * timed; per zlib level), verify actions/s, decode-only actions/s
  * (inflate + MessagePack, no engine) and their ratio. The median of
  * several runs is printed. Build and run:
- *   cc -O2 -Iinclude -Isrc tools/bench_replay.c build/libarbiter.a \
+ *   cc -O2 -Iinclude -Isrc tests/bench/bench_replay.c build/libarbiter.a \
  *      $(pkg-config --libs zlib libxxhash libsodium) -o build/bench_replay
  *   build/bench_replay GAME [MATCHES] [DIR]                                */
 #include <stdio.h>
