@@ -7,6 +7,11 @@ const cli_command cli_commands[] = {
     { "games", "list the games this build knows", cmd_games },
     { "cards", "list a game's card pool (--json)", cmd_cards },
     { "deck", "check a deck file or list preset decks", cmd_deck },
+    { "log", "play-by-play of a replay, optionally as one seat saw it", cmd_log },
+    { "state", "the state after record N (--at N [--as SEAT] [--json])", cmd_state },
+    { "diff", "first difference between two replays of a game", cmd_diff },
+    { "stats", "statistics over many replays, per game", cmd_stats },
+    { "report", "self-contained HTML report of a replay (-o OUT.html)", cmd_report },
     { NULL, NULL, NULL }
 };
 
