@@ -215,7 +215,7 @@ static void chart(FILE *out, const repctx *c, unsigned q)
             }
     if (lo > hi) return;
     if (lo == hi) { lo -= 1; hi += 1; }
-    const double W = 640, H = 220, L = 56, R = 12, T = 12, B = 30;
+    const double W = 560, H = 220, L = 56, R = 12, T = 12, B = 30;
     double pw = W - L - R, ph = H - T - B;
     size_t n = c->ns;
     double dx = n > 1 ? pw / (double)(n - 1) : 0;
@@ -228,11 +228,13 @@ static void chart(FILE *out, const repctx *c, unsigned q)
     arb_an__html_str(out, c->labels[q]);
     fputs(" by turn</title>\n", out);
     fprintf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" class=\"plot\"/>\n", L, T, pw, ph);
-    for (int k = 0; k <= 4; k++) {
-        double y = T + ph - ph * k / 4.0;
-        double val = (double)lo + (double)(hi - lo) * k / 4.0;
+    /* Integer ticks only (counters are integers): at most four steps. */
+    int64_t span = hi - lo, steps = span < 4 ? span : 4;
+    for (int64_t k = 0; k <= steps; k++) {
+        int64_t val = lo + span * k / steps;
+        double y = T + ph - ph * (double)(val - lo) / (double)span;
         fprintf(out, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>"
-                "<text x=\"%.0f\" y=\"%.1f\" class=\"yl\">%.0f</text>\n", L, L + pw, y, y, L - 4, y + 4, val);
+                "<text x=\"%.0f\" y=\"%.1f\" class=\"yl\">%" PRId64 "</text>\n", L, L + pw, y, y, L - 4, y + 4, val);
     }
     size_t step = n > 12 ? (n + 11) / 12 : 1;
     for (size_t i = 0; i < n; i += step) {
@@ -251,8 +253,8 @@ static void chart(FILE *out, const repctx *c, unsigned q)
             fprintf(out, "%.1f,%.1f ", x, y);
         }
         fputs("\"/>\n", out);
-        fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" fill=\"%s\" class=\"lg\">P%d</text>\n", L + 8 + 36.0 * p, T + 14,
-                colors[p], p + 1);
+        fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" style=\"fill:%s\" class=\"lg\">P%d</text>\n", L + 8 + 36.0 * p,
+                T + 14, colors[p], p + 1);
     }
     fputs("</svg></figure>\n", out);
 }
@@ -280,7 +282,10 @@ static const char css[] =
     "figcaption{font-weight:600}figcaption code{font-weight:400;color:#777;font-size:12px}"
     "svg .plot{fill:#fff;stroke:#bbb}svg .grid{stroke:#eee}svg text{font-size:11px;fill:#555}"
     "svg .yl{text-anchor:end}svg .xl{text-anchor:middle}svg .axis{text-anchor:end}svg .lg{font-weight:700}"
-    ".views{margin-top:6px}.views label{margin-right:12px;cursor:pointer}"
+    ".views{margin-top:6px}.views label{margin-right:8px;cursor:pointer;border:1px solid #8aa;border-radius:4px;"
+    "padding:1px 8px}#view-all:checked~header label[for=view-all],#view-0:checked~header label[for=view-0],"
+    "#view-1:checked~header label[for=view-1],#view-2:checked~header label[for=view-2],"
+    "#view-3:checked~header label[for=view-3]{background:#fff;color:#22303c}"
     ".v0,.v1,.v2,.v3{display:none}"
     "#view-0:checked~main .va,#view-1:checked~main .va,#view-2:checked~main .va,#view-3:checked~main .va{display:none}"
     "#view-0:checked~main .v0,#view-1:checked~main .v1,#view-2:checked~main .v2,#view-3:checked~main .v3{display:inline}"
@@ -288,6 +293,17 @@ static const char css[] =
     "{display:none}"
     ".viewnote{display:none}#view-0:checked~main .viewnote,#view-1:checked~main .viewnote,#view-2:checked~main .viewnote,"
     "#view-3:checked~main .viewnote{display:block;color:#555}";
+
+/* " (Name)" after "P2" unless the name is the default "P2". */
+static void seat_name(FILE *out, const arb_an_header *h, int p)
+{
+    char dflt[16];
+    snprintf(dflt, sizeof dflt, "P%d", p + 1);
+    if (!h->names[p][0] || !strcmp(h->names[p], dflt)) return;
+    fputs(" (", out);
+    arb_an__html_str(out, h->names[p]);
+    fputc(')', out);
+}
 
 static void write_head(FILE *out, const char *name, const arb_an_header *h)
 {
@@ -309,8 +325,8 @@ static void write_head(FILE *out, const char *name, const arb_an_header *h)
     arb_an__html_str(out, name);
     fputs("</div><div class=\"views\">Show what is visible to: <label for=\"view-all\">judge (everything)</label>", out);
     for (int p = 0; p < h->players; p++) {
-        fprintf(out, "<label for=\"view-%d\">P%d ", p, p + 1);
-        arb_an__html_str(out, h->names[p]);
+        fprintf(out, "<label for=\"view-%d\">P%d", p, p + 1);
+        seat_name(out, h, p);
         fputs("</label>", out);
     }
     fputs("</div></header>\n<main>\n", out);
@@ -346,8 +362,8 @@ static void write_summary(FILE *out, const arb_an_header *h, const arb_an_walk_r
     if (res->outcome_seen) {
         const arb_an_record *o = &res->outcome;
         if (o->winner >= 0 && o->winner < h->players) {
-            fprintf(out, "<b>P%d ", o->winner + 1);
-            arb_an__html_str(out, h->names[o->winner]);
+            fprintf(out, "<b>P%d", o->winner + 1);
+            seat_name(out, h, o->winner);
             fputs(" wins</b>", out);
         } else fputs("<b>draw</b>", out);
         fputs(" (", out);

@@ -38,6 +38,7 @@ void cli_an_truncated(const char *cmd, const char *path, const arb_an_walk_resul
     if (!res->truncated) return;
     char buf[ARB_MSG_MAX + ARB_WHERE_MAX + ARB_RULE_MAX + 8];
     arb_error_format(&res->trunc, buf, sizeof buf);
-    fprintf(stderr, "arbiter %s: %s: truncated replay, read up to its last complete record (%llu records): %s\n",
-            cmd, path, (unsigned long long)res->records, buf);
+    (void)path; /* the reader's location already names the file */
+    fprintf(stderr, "arbiter %s: %s\narbiter %s: shown up to the last complete record (%llu records)\n", cmd, buf, cmd,
+            (unsigned long long)res->records);
 }

@@ -36,10 +36,13 @@ static void inline_node(const arb_tnode *n, FILE *out)
  * so that a hand or a card reads as a unit. */
 static void print_node(const arb_tnode *n, FILE *out, int depth)
 {
+    unsigned idx = 0;
     for (const arb_tnode *c = n->first; c; c = c->next) {
         fprintf(out, "%*s", depth * 2, "");
         if (n->kind == ARB_T_MAP) fprintf(out, "%s:", c->key);
+        else if (c->kind == ARB_T_ARR || c->kind == ARB_T_MAP) fprintf(out, "- #%u", idx);
         else fputs("-", out);
+        idx++;
         if ((c->kind == ARB_T_ARR || c->kind == ARB_T_MAP) && !(all_scalars(c) && c->n <= 12)) {
             fprintf(out, "%s\n", c->kind == ARB_T_ARR ? (c->n ? "" : " []") : "");
             print_node(c, out, depth + 1);
@@ -116,6 +119,9 @@ int cmd_state(int argc, char **argv)
     arb_an_source_free(src);
     if (rc) return cli_fail("state", &err);
     const arb_tnode *root = arb_tree_root(t);
+    if (arb_tnode_get(root, "truncated")->i)
+        fprintf(stderr, "arbiter state: %s: truncated replay, read up to its last complete record (%" PRId64
+                " records)\n", path, arb_tnode_get(root, "records")->i);
     if (json) {
         arb_tnode_json(root, stdout, 2);
         fputc('\n', stdout);
