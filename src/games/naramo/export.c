@@ -524,7 +524,7 @@ int arb_naramo__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_er
         static const char *const ck[] = {"enabled", "shift_ms", "match_ms", NULL};
         TRY(keys_ok(&L, cl, "clock", ck));
         TRY(get_bool(&L, cl, "clock", "enabled", &s->clock_on));
-        v = 0; TRY(get_int(&L, cl, "clock", "shift_ms", 0, NAR_CLOCK_MS - 1, &v)); s->shift_ms = (uint32_t)v;
+        v = 0; TRY(get_int(&L, cl, "clock", "shift_ms", 0, UINT32_MAX, &v)); s->shift_ms = (uint32_t)v;
         v = s->shift_ms; TRY(get_int(&L, cl, "clock", "match_ms", s->shift_ms, INT64_MAX / 2, &v)); s->match_ms = (uint64_t)v;
     }
     const arb_tnode *dn = arb_tnode_get(pos, "decision");
