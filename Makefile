@@ -41,7 +41,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 ARBITER  := $(BUILD)/arbiter
 
-.PHONY: all deps demo check check-unit check-browser sanitize install clean bench fuzz valgrind
+.PHONY: all deps demo check check-unit sanitize install clean bench fuzz valgrind
 .DEFAULT_GOAL := all
 all: $(BUILD)/libarbiter.a $(BUILD)/libarbiter.so $(ARBITER)
 
@@ -120,6 +120,7 @@ check-all: check-unit
 
 # The HTML report in headless Chromium (Debian package chromium); not part
 # of `make check`, CI runs it separately.
+.PHONY: check-browser
 check-browser: $(ARBITER)
 	@ARBITER=$(ARBITER) sh tests/report_browser.sh
 

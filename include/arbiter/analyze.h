@@ -175,7 +175,8 @@ void arb_an_stats_print(const arb_an_stats *s, FILE *out, int json);
 /* ---------------------------------------------------------------- report */
 
 /* Tracked quantities of a game: tree paths with '*' for the seat, e.g.
- * "players.*.core"; a leading '#' charts an array's length. Returns the
+ * "players.*.core"; a second '*' sums over a list ("players.*.machine.*.charge");
+ * a leading '#' charts a list's length. Returns the
  * number of entries and sets *paths and *labels (static arrays). Games without an
  * entry (or whose paths are absent) chart every integer under players.N
  * that changes during the match. */

@@ -30,6 +30,7 @@ typedef struct repctx {
     const char *paths[FALLBACK_CAND];
     const char *labels[FALLBACK_CAND];
     char fbpaths[FALLBACK_CAND][64];
+    char fblabels[FALLBACK_CAND][48];   /* keys copied: the tree is freed */
     int fallback;
     sample *s;
     size_t ns, cap;
@@ -88,7 +89,8 @@ static void choose_quantities(repctx *c, const arb_match *m)
             if (x->kind != ARB_T_INT || strlen(x->key) > 40) continue;
             snprintf(c->fbpaths[c->nq], sizeof c->fbpaths[0], "players.*.%s", x->key);
             c->paths[c->nq] = c->fbpaths[c->nq];
-            c->labels[c->nq] = x->key;
+            snprintf(c->fblabels[c->nq], sizeof c->fblabels[0], "%s", x->key);
+            c->labels[c->nq] = c->fblabels[c->nq];
             c->nq++;
         }
         if (c->nq > Q_MAX) c->nq = Q_MAX; /* only the first ones are sampled */

@@ -3,11 +3,12 @@
  * game, filled by one replay of each file at a time.
  *
  * Generic definitions (no game is special-cased):
- *   first player  the seat owing the first decision that is not a setup
- *                 decision (decision kind named like review, mulligan, keep,
- *                 setup, draft or pregame), answered by a seat; when the
- *                 full state tree has a top-level integer "first" >= 0 at
- *                 that point, the engine's own value wins.
+ *   first player  found at the first action answering a decision that is
+ *                 not part of the setup (neither the decision kind nor the
+ *                 phase is named like review, mulligan, keep, setup, draft,
+ *                 opening or pregame): the engine's top-level integer
+ *                 "first" in the full state tree when it has one (>= 0),
+ *                 else the seat that owed that decision.
  *   played card   a card named by a card argument (UID/CARD, see
  *                 arb_an__arg_is_card) of an accepted action whose verb is
  *                 play-like (play…, deploy, cast, summon); games with no
@@ -105,7 +106,7 @@ typedef struct filectx {
 static int setup_kind(const char *k)
 {
     return strstr(k, "review") || strstr(k, "mulligan") || strstr(k, "keep") || strstr(k, "setup") ||
-           strstr(k, "draft") || strstr(k, "pregame");
+           strstr(k, "draft") || strstr(k, "opening") || strstr(k, "pregame");
 }
 
 static int on_step(void *ctx, const arb_an_step *st)
@@ -122,7 +123,8 @@ static int on_step(void *ctx, const arb_an_step *st)
     }
     if (c->first < 0 && st->decision_seat == a->seat) {
         char kb[24];
-        if (!setup_kind(arb_an__decision_name(g, st->decision_kind, kb, sizeof kb))) {
+        if (!setup_kind(arb_an__decision_name(g, st->decision_kind, kb, sizeof kb)) &&
+            !setup_kind(st->phase ? st->phase : "")) {
             c->first = a->seat;
             arb_tree *t = arb_match_export(st->m, ARB_VIEW_ALL);
             const arb_tnode *f = t ? arb_tnode_get(arb_tree_root(t), "first") : NULL;

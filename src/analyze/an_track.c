@@ -1,6 +1,6 @@
 /* an_track.c — which quantities the HTML report charts, per game: tree
- * paths into the engine's full state export ('*' = each seat, a leading '#'
- * = the length of a list). This table is the only game-specific knowledge
+ * paths into the engine's full state export ('*' = each seat, a second '*'
+ * = the sum over a list's elements, a leading '#' = the length of a list). This table is the only game-specific knowledge
  * in the analyzer, and it is optional: a game without an entry, or whose
  * paths are absent from its tree, gets a chart of every integer directly
  * under players.N that changes during the match (an_report.c). Paths that
@@ -23,16 +23,14 @@ static const track_entry table[] = {
       { "players.*.core", "players.*.power_orders", "players.*.hack", "#players.*.hand", NULL },
       { "Core temperature (K)", "Power Orders", "HACK counters", "Cards in hand", NULL } },
     { "operator",
-      { "players.*.health", "players.*.hp", "players.*.staged_damage", "#players.*.hand", NULL },
-      { "Health", "Health", "Staged damage", "Cards in hand", NULL } },
+      { "players.*.health", "players.*.staged_damage", "#players.*.hand", NULL },
+      { "Health", "Staged damage", "Cards in hand", NULL } },
     { "catalyst",
-      { "players.*.shards", "#players.*.vault", "#players.*.field", "#players.*.in_play", "#players.*.play",
-        "#players.*.board", "#players.*.hand", NULL },
-      { "Shards", "Cards in the Vault", "Cards in play", "Cards in play", "Cards in play", "Cards in play",
-        "Cards in hand", NULL } },
+      { "players.*.shards", "#players.*.battlefield", "#players.*.vault", "#players.*.hand", NULL },
+      { "Shards", "Cards in play", "Cards in the Vault", "Cards in hand", NULL } },
     { "brainstorm",
-      { "players.*.charge", "players.*.total_charge", "#players.*.hand", NULL },
-      { "Charge", "Charge", "Cards in hand", NULL } },
+      { "players.*.machine.*.charge", "#players.*.machine", "#players.*.hand", NULL },
+      { "Charge (sum over the machine)", "Cards in the machine", "Cards in hand", NULL } },
 };
 
 unsigned arb_an_tracked(const arb_game *g, const char *const **paths, const char *const **labels)
@@ -50,8 +48,11 @@ unsigned arb_an_tracked(const arb_game *g, const char *const **paths, const char
     return 0;
 }
 
-/* Resolve a tracked path for seat under the state root. Returns 1 and the
- * value, or 0 when the path is absent or not a number/list. */
+/* Resolve a tracked path for seat under the state root. A second '*'
+ * sums the rest of the path over every element of that list ("the Charge
+ * on all of a player's Modules"); elements without the field count 0.
+ * Returns 1 and the value, or 0 when the path is absent or not a number
+ * or list. */
 int arb_an__track_value(const arb_tnode *root, const char *path, int seat, int64_t *v)
 {
     char buf[128];
@@ -60,6 +61,19 @@ int arb_an__track_value(const arb_tnode *root, const char *path, int seat, int64
     const char *star = strchr(path, '*');
     if (star) snprintf(buf, sizeof buf, "%.*s%d%s", (int)(star - path), path, seat, star + 1);
     else snprintf(buf, sizeof buf, "%s", path);
+    char *sum = strstr(buf, ".*.");
+    if (sum && !count) {
+        *sum = '\0';
+        const arb_tnode *list = arb_tnode_path(root, buf);
+        if (!list || (list->kind != ARB_T_ARR && list->kind != ARB_T_MAP)) return 0;
+        int64_t total = 0;
+        for (const arb_tnode *e = list->first; e; e = e->next) {
+            const arb_tnode *x = arb_tnode_path(e, sum + 3);
+            if (x && (x->kind == ARB_T_INT || x->kind == ARB_T_BOOL)) total += x->i;
+        }
+        *v = total;
+        return 1;
+    }
     const arb_tnode *n = arb_tnode_path(root, buf);
     if (!n) {
         /* A zone exported as a count only ("hand_count") still charts. */
