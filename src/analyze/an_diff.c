@@ -35,7 +35,9 @@ static int on_diff(void *ctx, const char *path, const arb_tnode *a, const arb_tn
 }
 
 /* A header as a tree in one canonical shape, so that two sources compare
- * the same whether or not their reader kept the raw header. */
+ * the same whether or not their reader kept the raw header. Only what
+ * determines the match is in it: the start time, the writer's flags and a
+ * seed commitment are informational (the verifier checks commitments). */
 static void header_tree(arb_tree *t, arb_tnode *root, const arb_an_header *h)
 {
     arb_tree_add_str(t, root, "game", h->game->id);
@@ -48,6 +50,10 @@ static void header_tree(arb_tree *t, arb_tnode *root, const arb_an_header *h)
     for (int i = 0; i < h->players; i++) {
         arb_tnode *p = arb_tree_add_map(t, pl, NULL);
         arb_tree_add_str(t, p, "name", h->names[i]);
+        /* Deck attributes (a naramo bloc) are part of the setup. */
+        arb_tnode *at = arb_tree_add_map(t, p, "deck_attrs");
+        for (unsigned k = 0; k < h->decks[i].nattrs && k < ARB_DECK_ATTRS; k++)
+            arb_tree_add_str(t, at, h->decks[i].attrs[k].key, h->decks[i].attrs[k].value);
         arb_tnode *dk = arb_tree_add_arr(t, p, "deck");
         for (unsigned k = 0; k < h->decks[i].ncards; k++) {
             const char *id = arb_an__card_id(h, i, (int32_t)k);

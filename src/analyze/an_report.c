@@ -167,9 +167,10 @@ static int on_step(void *ctx, const arb_an_step *st)
     if (r->kind == ARB_AN_ACTION) {
         const arb_action *a = &r->action;
         const char *verb = arb_an__verb_name(g, a->verb, vb, sizeof vb);
-        snprintf(texts[0], sizeof texts[0], "%s", st->action_text[0] ? st->action_text : verb);
+        const char *full = st->action_text[0] ? st->action_text : verb;
+        snprintf(texts[0], sizeof texts[0], "%s", full);
         for (int p = 0; p < c->h->players; p++) {
-            if (a->seat == ARB_SEAT_ARBITER || a->seat == p) snprintf(texts[p + 1], sizeof texts[0], "%s", texts[0]);
+            if (a->seat == ARB_SEAT_ARBITER || a->seat == p) snprintf(texts[p + 1], sizeof texts[0], "%s", full);
             else snprintf(texts[p + 1], sizeof texts[0], "%s: %s", arb_an_seat_name(a->seat, sn, sizeof sn), verb);
         }
         const char *cls = st->rejected ? "act rej" : a->seat == ARB_SEAT_ARBITER ? "act arb" : "act";
