@@ -600,6 +600,81 @@ START_TEST(hostile_inputs)
 }
 END_TEST
 
+/* Memory stays flat in the number of records: 3 million records read with
+ * default limits (the decompressed stream is ~30 MB). */
+START_TEST(flat_memory_long_stream)
+{
+    arb_mpbuf b = { 0 };
+    good_header(&b);
+    const size_t n = 3000000;
+    arb_replay__mp_reserve(&b, 9 * n);
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t rec[9] = { 0x93, 0x01, 0xce, (uint8_t)(i >> 24), (uint8_t)(i >> 16), (uint8_t)(i >> 8),
+                                 (uint8_t)i, 0xcc, (uint8_t)(i & 0x7f) };
+        memcpy(b.p + b.n, rec, 9);
+        b.n += 9;
+    }
+    size_t flen;
+    uint8_t *f = ru_build(b.p, b.n, 1, &flen);
+    arb_replay__mp_free(&b);
+    const char *p = tpath("long.tcgr");
+    ck_assert_int_eq(ru_save(p, f, flen), 0);
+    free(f);
+    long rss0 = maxrss_kb();
+    arb_replay *r;
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_replay_open(&r, p, NULL, &err), ARB_OK);
+    arb_replay_record rec;
+    size_t got = 0;
+    int rc;
+    while ((rc = arb_replay_next(r, &rec, &err)) == 1) {
+        ck_assert_uint_eq(rec.turn, got);
+        got++;
+    }
+    ck_assert_int_eq(rc, 0);
+    ck_assert_uint_eq(got, n);
+    arb_replay_close(r);
+    ck_assert_int_lt(maxrss_kb() - rss0, 4 * 1024);
+}
+END_TEST
+
+/* Readers accept any integer width, not only the shortest. */
+START_TEST(non_canonical_widths)
+{
+    arb_mpbuf b = { 0 };
+    good_header(&b);
+    const uint8_t bytes[] = {
+        0x95, 0xd0, 0x00, 0xce, 0x00, 0x00, 0x01, 0x00, 0xd2, 0xff, 0xff, 0xff, 0xff, 0xcd, 0x00, 0x02, 0xd1, 0xff, 0xfe,
+        0x93, 0xcc, 0x01, 0xd3, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x07, 0xcf, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x09,
+        0xdc, 0x00, 0x05, 0x02, 0xff, 0xd9, 0x01, 'x', 0x03, 0x04,
+    };
+    arb_replay__mp_reserve(&b, sizeof bytes);
+    memcpy(b.p + b.n, bytes, sizeof bytes);
+    b.n += sizeof bytes;
+    size_t flen;
+    uint8_t *f = ru_build(b.p, b.n, 1, &flen);
+    arb_replay__mp_free(&b);
+    static recs R2;
+    int orc;
+    read_all(f, flen, &R2, &orc);
+    free(f);
+    ck_assert_int_eq(orc, 0);
+    ck_assert_int_eq(R2.end_rc, 0);
+    ck_assert_uint_eq(R2.n, 3);
+    ck_assert_int_eq(R2.r[0].kind, ARB_REC_ACTION);
+    ck_assert_uint_eq(R2.r[0].action.elapsed_ms, 256);
+    ck_assert_int_eq(R2.r[0].action.seat, -1);
+    ck_assert_uint_eq(R2.r[0].action.verb, 2);
+    ck_assert_int_eq(R2.r[0].action.nargs, 1);
+    ck_assert_int_eq(R2.r[0].action.args[0], -2);
+    ck_assert_uint_eq(R2.r[1].turn, 7);
+    ck_assert_uint_eq(R2.r[1].hash, 9);
+    ck_assert_int_eq(R2.r[2].kind, ARB_REC_OUTCOME);
+    ck_assert_int_eq(R2.r[2].winner, -1);
+    ck_assert_str_eq(R2.r[2].reason, "x");
+}
+END_TEST
+
 /* A recorder process killed with SIGKILL mid-match: the .part file reads
  * up to its last flush and verifies up to its last checkpoint. */
 START_TEST(killed_recorder)
@@ -708,6 +783,8 @@ static Suite *suite(void)
     tcase_add_test(tc, truncation_every_offset);
     tcase_add_test(tc, hostile_inputs);
     tcase_add_test(tc, killed_recorder);
+    tcase_add_test(tc, flat_memory_long_stream);
+    tcase_add_test(tc, non_canonical_widths);
     tcase_add_test(tc, registered_games_round_trip);
     suite_add_tcase(s, tc);
     return s;

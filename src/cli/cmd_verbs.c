@@ -46,7 +46,7 @@ int cmd_verbs(int argc, char **argv)
         const arb_verb *v = &g->verbs[i];
         char args[16];
         if (v->min_args == v->max_args) snprintf(args, sizeof args, "%u", v->min_args);
-        else snprintf(args, sizeof args, "%u–%u", v->min_args, v->max_args);
+        else snprintf(args, sizeof args, "%u-%u", v->min_args, v->max_args);
         if (json) {
             printf("%s{\"verb\":%u,\"name\":", i ? "," : "", i);
             cli_json_str(stdout, v->name);

@@ -42,7 +42,7 @@ typedef struct cli_match_args {
     "  --names A,B,…     player names for the header (default P1, P2, …)\n" \
     "  --option K=V      a match option (integer), repeatable\n" \
     "  --salt HEX        write the seed commitment BLAKE2b-256(seed||salt)\n" \
-    "  --level N         zlib level 0..9 (default " "6" ")\n" \
+    "  --level N         zlib level 0..9 (default " "1" ")\n" \
     "  -o, --output FILE the replay (written as FILE.part, renamed at the end)\n" \
     "  Start time in the header: SOURCE_DATE_EPOCH when set, else now.\n"
 
