@@ -1044,6 +1044,48 @@ START_TEST(t_clock_disconnect)
 }
 END_TEST
 
+START_TEST(t_clock_off_and_texts)
+{
+    arb_setup su = mk_setup(4, "defense-doe", "assault-noobia");
+    arb_options_set(&su.options, "clock", 0);
+    ck_assert_int_eq(G->setup(&S, &su, NULL, &E), 0);
+    ck_assert_int_eq(G->decision(&S).clock_left_ms, -1);
+    REJ_("NAR-CLOCK-REVIEW90", -1, NV_TIMEOUT, 0, 0, 0, 500000);
+    ck_assert_int_eq(act(0, NV_KEEP, 0, 0, 0, 500000), 0);     /* no 90 s limit */
+    char buf[200];
+    arb_action a;
+    memset(&a, 0, sizeof a);
+    a.seat = 1;
+    a.verb = NV_KEEP;
+    ck_assert_int_gt(G->action_text(&S, &a, buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "P2 keep");
+    a.verb = NV_PLAY;
+    a.nargs = 1;
+    a.args[0] = S.p[1].hand[0];
+    G->action_text(&S, &a, buf, sizeof buf);
+    ck_assert_ptr_nonnull(strstr(buf, arb_naramo__cards[S.p[1].card[a.args[0]]].name));
+    /* card_export gives the stats */
+    arb_tree *t = arb_tree_new();
+    G->card_export((unsigned)card_ix("noobian-raider"), t, arb_tree_root(t));
+    ck_assert_int_eq(arb_tnode_get(arb_tree_root(t), "strike")->i, 150);
+    ck_assert_int_eq(arb_tnode_get(arb_tree_root(t), "cost")->i, 1);
+    ck_assert_str_eq(arb_tnode_get(arb_tree_root(t), "faction")->s, "West Noobia");
+    arb_tree_free(t);
+    t = arb_tree_new();
+    G->card_export((unsigned)card_ix("gubby"), t, arb_tree_root(t));
+    ck_assert_int_eq(arb_tnode_get(arb_tree_root(t), "clear")->i, 2);
+    ck_assert_int_eq(arb_tnode_get(arb_tree_root(t), "duration")->i, -1);
+    arb_tree_free(t);
+    /* the five card types, and the SHIFT START examples */
+    int types[5] = {0};
+    for (unsigned i = 0; i < G->ncards; i++) types[arb_naramo__cards[i].type]++;
+    for (int k = 0; k < 5; k++) ck_assert_int_gt(types[k], 0);  /* NAR-CARDTYPES-FIVE */
+    ck_assert_ptr_nonnull(strstr(G->card((unsigned)card_ix("reactor-hall"))->text, "SHIFT START:")); /* NAR-P1-SSE-EXAMPLES */
+    ck_assert_ptr_nonnull(strstr(G->card((unsigned)card_ix("control-room"))->text, "SHIFT START:"));
+    ck_assert_ptr_nonnull(strstr(G->card((unsigned)card_ix("coolant-pumps"))->text, "SHIFT START:"));
+}
+END_TEST
+
 /* ---- views, export, load ------------------------------------------- */
 
 static arb_tree *export_tree(const void *st, int view)
@@ -1260,6 +1302,28 @@ static void play_one(uint64_t seed, int greedy, int timed, arb_rng *ar, unsigned
             ck_assert_msg(memcmp(cp, s, sizeof *s) == 0, "rejection changed the state bytes");
             ck_assert(G->hash(cp) == h0);
         }
+        if (greedy && d.seat >= 0 && nlog % 7 == 3) {
+            /* the greedy agent decides from its own view: hiding changes
+             * (swap an opponent hand card with one of its deck cards, and
+             * reorder decks) never change its choice */
+            memcpy(cp, s, sizeof *s);
+            nar_player *o = &cp->p[1 - d.seat];
+            if (o->nhand && o->ndeck) {
+                uint8_t t = o->hand[0];
+                o->hand[0] = o->deck[0];
+                o->deck[0] = t;
+            }
+            if (cp->p[d.seat].ndeck > 1) {
+                uint8_t t = cp->p[d.seat].deck[0];
+                cp->p[d.seat].deck[0] = cp->p[d.seat].deck[cp->p[d.seat].ndeck - 1];
+                cp->p[d.seat].deck[cp->p[d.seat].ndeck - 1] = t;
+            }
+            arb_rng r1 = *ar, r2 = *ar;
+            static arb_action legal2[1024];
+            size_t n2 = G->legal(cp, legal2, 1024);
+            ck_assert_uint_eq(n2, n);
+            ck_assert_uint_eq(G->greedy(s, legal, n, &r1), G->greedy(cp, legal2, n2, &r2));
+        }
         arb_action a;
         if (timed) {
             uint32_t think = arb_rng_below(ar, 100) < 97 ? arb_rng_below(ar, 8000) : 60000 + arb_rng_below(ar, 60000);
@@ -1314,6 +1378,70 @@ START_TEST(t_property_selfplay)
     unsigned illegal = 0;
     for (int i = 0; i < games; i++) play_one((uint64_t)i + 1, i % 2, (i % 4) >= 2, &ar, &illegal);
     ck_assert_uint_gt(illegal, (unsigned)games);
+}
+END_TEST
+
+static void mutate(arb_tnode *n, arb_rng *r, int *budget)
+{
+    static const int64_t vals[] = {-3, -1, 0, 1, 2, 3, 7, 8, 40, 63, 64, 255, 256, 2400, 89999, 90000, 1000001};
+    for (arb_tnode *c = n->first; c; c = c->next) {
+        if (*budget <= 0) return;
+        if (c->kind == ARB_T_INT && arb_rng_below(r, 6) == 0) {
+            c->i = vals[arb_rng_below(r, sizeof vals / sizeof vals[0])];
+            (*budget)--;
+        } else if (c->kind == ARB_T_BOOL && arb_rng_below(r, 8) == 0) {
+            c->i = !c->i;
+            (*budget)--;
+        } else if (c->kind == ARB_T_STR && arb_rng_below(r, 20) == 0) {
+            c->s = arb_rng_below(r, 2) ? "gubby" : "operations";
+            (*budget)--;
+        } else if (c->kind == ARB_T_ARR || c->kind == ARB_T_MAP) {
+            mutate(c, r, budget);
+        }
+    }
+}
+
+START_TEST(t_hostile_positions)
+{
+    /* mutated exports: rejected with a path, or accepted and then playable */
+    arb_rng r;
+    arb_rng_seed(&r, 77);
+    unsigned accepted = 0, rejected = 0;
+    static arb_action legal[1024];
+    for (int g = 0; g < 60; g++) {
+        arb_setup su = mk_setup((uint64_t)g + 100, "defense-doe", "assault-bloxian");
+        G->setup(&S, &su, NULL, &E);
+        int steps = (int)arb_rng_below(&r, 80);
+        for (int i = 0; i < steps && G->decision(&S).seat != ARB_SEAT_NONE; i++) {
+            size_t n = G->legal(&S, legal, 1024);
+            ck_assert_int_eq(G->apply(&S, &legal[arb_rng_below(&r, (uint32_t)n)], NULL, &E), 0);
+        }
+        for (int m = 0; m < 20; m++) {
+            arb_tree *t = export_tree(&S, ARB_VIEW_ALL);
+            int budget = 1 + (int)arb_rng_below(&r, 3);
+            mutate(arb_tree_root(t), &r, &budget);
+            nar_state *x = malloc(sizeof *x);
+            arb_error e = ARB_ERROR_INIT;
+            if (G->load_position(x, arb_tree_root(t), &su, &e) != 0) {
+                ck_assert_msg(e.where[0] || e.rule[0], "rejection names neither a path nor a rule: %s", e.msg);
+                rejected++;
+            } else {
+                accepted++;
+                char why[400];
+                for (int i = 0; i < 40 && G->decision(x).seat != ARB_SEAT_NONE; i++) {
+                    size_t n = G->legal(x, legal, 1024);
+                    ck_assert_uint_gt(n, 0);
+                    arb_action a = legal[arb_rng_below(&r, (uint32_t)n)];
+                    ck_assert_msg(G->apply(x, &a, NULL, &e) == 0, "loaded position: legal action rejected %s %s", e.rule, e.msg);
+                }
+                ck_assert_msg(roundtrip_ok(x, why, sizeof why), "%s", why);
+            }
+            free(x);
+            arb_tree_free(t);
+        }
+    }
+    ck_assert_uint_gt(accepted, 0);
+    ck_assert_uint_gt(rejected, 0);
 }
 END_TEST
 
@@ -1378,10 +1506,12 @@ static Suite *suite(void)
     tcase_add_test(tc, t_clock_shift);
     tcase_add_test(tc, t_clock_defaults);
     tcase_add_test(tc, t_clock_disconnect);
+    tcase_add_test(tc, t_clock_off_and_texts);
     tcase_add_test(tc, t_views_and_roundtrip);
     tcase_add_test(tc, t_load_position);
     tcase_add_test(tc, t_property_selfplay);
     tcase_add_test(tc, t_match_and_agents);
+    tcase_add_test(tc, t_hostile_positions);
     suite_add_tcase(s, tc);
     return s;
 }
