@@ -649,6 +649,92 @@ START_TEST(report_shows_rejections_and_truncation)
 }
 END_TEST
 
+/* Hostile records for every registered game: a real match's actions with
+ * some replaced by random seats, verbs and arguments. Every command reads
+ * on (rejected actions flagged, state untouched), nothing crashes, and the
+ * sanitizer build checks the memory. */
+START_TEST(hostile_records_every_game)
+{
+    static fixture hf;
+    for (unsigned gi = 0; gi < arb_game_count(); gi++) {
+        const arb_game *g = arb_game_at(gi);
+        memset(&hf, 0, sizeof hf);
+        hf.h.game = g;
+        hf.h.seed = 99;
+        hf.h.players = g->min_players;
+        snprintf(hf.h.rules, sizeof hf.h.rules, "%s", g->rules_version);
+        arb_setup su = { .seed = 99, .players = g->min_players };
+        for (int i = 0; i < hf.h.players; i++) {
+            hf.h.decks[i] = *g->preset((unsigned)i % g->npresets);
+            su.decks[i] = &hf.h.decks[i];
+        }
+        arb_match *m;
+        arb_error err = ARB_ERROR_INIT;
+        ck_assert_int_eq(arb_match_new(&m, g, &su, &err), 0);
+        static arb_agent ag[ARB_MAX_SEATS];
+        for (int i = 0; i < hf.h.players; i++) arb_agent_init(&ag[i], ARB_AGENT_RANDOM, 99, i, 0);
+        arb_rng rng;
+        arb_rng_seed(&rng, 4242 + gi);
+        unsigned forged = 0;
+        while (hf.n < 400 && arb_match_decision(m).seat != ARB_SEAT_NONE) {
+            int seat = arb_match_decision(m).seat;
+            arb_an_record r;
+            memset(&r, 0, sizeof r);
+            r.kind = ARB_AN_ACTION;
+            ck_assert_int_eq(arb_agent_choose(&ag[seat < 0 ? 0 : seat], m, &r.action), 0);
+            ck_assert_int_eq(arb_match_apply(m, &r.action, &err), 0);
+            push(&hf, r);
+            if (arb_rng_below(&rng, 4) == 0) {
+                memset(&r, 0, sizeof r);
+                r.kind = arb_rng_below(&rng, 8) == 0 ? 7 : ARB_AN_ACTION; /* an unknown record tag too */
+                r.action.seat = (int8_t)((int)arb_rng_below(&rng, 9) - 3);
+                r.action.verb = (uint8_t)arb_rng_below(&rng, 256);
+                r.action.nargs = (uint8_t)arb_rng_below(&rng, ARB_ARGS_MAX + 1);
+                for (int k = 0; k < ARB_ARGS_MAX; k++) r.action.args[k] = (int32_t)arb_rng_next(&rng);
+                if (arb_rng_below(&rng, 2)) r.action.args[0] = (int32_t)arb_rng_below(&rng, 100);
+                r.action.elapsed_ms = (uint32_t)arb_rng_next(&rng);
+                push(&hf, r);
+                /* The forged action may be legal by chance: keep the
+                 * reference match in step with what the analyzer sees. */
+                if (r.kind == ARB_AN_ACTION && arb_match_apply(m, &r.action, &err) == 0) continue;
+                forged++;
+            }
+        }
+        arb_match_free(m);
+        ck_assert_uint_gt(forged, 0);
+        arb_an_walk_result res;
+        FILE *null = fopen("/dev/null", "w");
+        arb_an_source *s = open_fx(&hf, hf.n, 0);
+        arb_an_log_opts o = ARB_AN_LOG_OPTS_INIT;
+        o.json = 1;
+        ck_assert_int_eq(arb_an_log(s, &o, null, &res, &err), 0);
+        arb_an_source_free(s);
+        ck_assert_uint_ge(res.rejected, 1);
+        ck_assert_uint_eq(res.records, hf.n);
+        o.view = 1;
+        o.json = 0;
+        s = open_fx(&hf, hf.n, 0);
+        ck_assert_int_eq(arb_an_log(s, &o, null, &res, &err), 0);
+        arb_an_source_free(s);
+        s = open_fx(&hf, hf.n, 1);
+        ck_assert_int_eq(arb_an_report(s, null, &res, &err), 0);
+        arb_an_source_free(s);
+        arb_tree *t;
+        s = open_fx(&hf, hf.n, 0);
+        ck_assert_int_eq(arb_an_state(s, INT64_MAX, 0, &t, &err), 0);
+        arb_tree_free(t);
+        arb_an_source_free(s);
+        arb_an_stats *st = arb_an_stats_new();
+        s = open_fx(&hf, hf.n, 0);
+        ck_assert_int_eq(arb_an_stats_add(st, s, &err), 0);
+        arb_an_source_free(s);
+        arb_an_stats_print(st, null, 1);
+        arb_an_stats_free(st);
+        fclose(null);
+    }
+}
+END_TEST
+
 /* --------------------------------------------------- CLI, every game */
 
 #include "cli_run.h"
@@ -1106,6 +1192,7 @@ int main(void)
     tcase_add_test(lib, stats_aggregate_fields);
     tcase_add_test(lib, report_is_self_contained_with_charts_and_timeline);
     tcase_add_test(lib, report_shows_rejections_and_truncation);
+    tcase_add_test(lib, hostile_records_every_game);
     suite_add_tcase(s, lib);
     TCase *cli = tcase_create("cli");
     tcase_set_timeout(cli, 120);
