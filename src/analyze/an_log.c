@@ -39,7 +39,9 @@ static void emit(logctx *c, const line *l)
     FILE *out = c->out;
     char clk[32], seat[16];
     arb_an_clock(l->clock_ms, clk, sizeof clk);
-    arb_an_seat_name(l->seat, seat, sizeof seat);
+    /* An event's seat -1 means "no seat", not the arbiter. */
+    if (l->event && l->seat < 0) snprintf(seat, sizeof seat, "-");
+    else arb_an_seat_name(l->seat, seat, sizeof seat);
     if (c->o->json) {
         fprintf(out, "%s\n{\"record\":%" PRId64 ",\"kind\":\"%s\",\"turn\":%" PRIu32 ",\"phase\":",
                 c->entries ? "," : "", l->record, l->kind, l->turn);

@@ -121,6 +121,7 @@ static void view_text(FILE *out, int players, char texts[][384])
 static void row_start(repctx *c, const char *cls, int64_t rec, const arb_an_step *st, int seat)
 {
     char clk[32], sn[16];
+    if (seat < 0 && !strncmp(cls, "ev", 2)) seat = -2; /* an event's -1 is "no seat" */
     fprintf(c->tl, "<tr class=\"%s\" data-rec=\"%" PRId64 "\"><td>", cls, rec);
     if (rec < 0) fputs("setup", c->tl);
     else fprintf(c->tl, "#%" PRId64, rec);
@@ -218,7 +219,7 @@ static void chart(FILE *out, const repctx *c, unsigned q)
             }
     if (lo > hi) return;
     if (lo == hi) { lo -= 1; hi += 1; }
-    const double W = 560, H = 220, L = 56, R = 12, T = 12, B = 30;
+    const double W = 560, H = 230, L = 56, R = 12, T = 22, B = 30;
     double pw = W - L - R, ph = H - T - B;
     size_t n = c->ns;
     double dx = n > 1 ? pw / (double)(n - 1) : 0;
@@ -247,7 +248,7 @@ static void chart(FILE *out, const repctx *c, unsigned q)
     }
     fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" class=\"axis\">turn</text>\n", L + pw, H - 1);
     for (int p = 0; p < c->h->players; p++) {
-        fprintf(out, "<polyline class=\"series\" data-seat=\"%d\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
+        fprintf(out, "<polyline class=\"series\" data-seat=\"%d\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-opacity=\"0.85\" points=\"",
                 p, colors[p]);
         for (size_t i = 0; i < n; i++) {
             if (!c->s[i].have[q][p]) continue;
@@ -256,8 +257,8 @@ static void chart(FILE *out, const repctx *c, unsigned q)
             fprintf(out, "%.1f,%.1f ", x, y);
         }
         fputs("\"/>\n", out);
-        fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" style=\"fill:%s\" class=\"lg\">P%d</text>\n", L + 8 + 36.0 * p,
-                T + 14, colors[p], p + 1);
+        fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" style=\"fill:%s\" class=\"lg\">P%d</text>\n", L + 36.0 * p, T - 8,
+                colors[p], p + 1);
     }
     fputs("</svg></figure>\n", out);
 }
