@@ -133,10 +133,13 @@ int arb_an_log(arb_an_source *src, const arb_an_log_opts *o, FILE *out,
 /* ----------------------------------------------------------------- state */
 
 /* The state after record `at` (-1: after setup; INT64_MAX: the last
- * record) seen by view, exported under a fresh tree: {record, turn, phase,
- * decision:{seat,kind,clock_left_ms}, outcome, view, state:{…}}. Costs one
- * replay up to `at`. ARB_ENOTFOUND when the source has fewer records
- * (err says how many, and whether it was truncated). */
+ * complete record) seen by view, exported under a fresh tree: {file, game,
+ * record, records, truncated, turn, phase, clock_ms, clock, rejected?,
+ * decision:{seat,kind,clock_left_ms}, outcome:{over,winner,reason,turns},
+ * view, hash (full view only), state:{the engine's export}}. Costs one
+ * replay up to `at`. ARB_ENOTFOUND when the source has fewer records (err
+ * says how many, and whether it was truncated); ARB_EINVAL for a seat
+ * outside the match. */
 int arb_an_state(arb_an_source *src, int64_t at, int view, arb_tree **out,
                  arb_error *err);
 
@@ -175,15 +178,18 @@ void arb_an_stats_print(const arb_an_stats *s, FILE *out, int json);
 /* ---------------------------------------------------------------- report */
 
 /* Tracked quantities of a game: tree paths with '*' for the seat, e.g.
- * "players.*.core"; a second '*' sums over a list ("players.*.machine.*.charge");
- * a leading '#' charts a list's length. Returns the
- * number of entries and sets *paths and *labels (static arrays). Games without an
- * entry (or whose paths are absent) chart every integer under players.N
- * that changes during the match. */
+ * "players.*.core"; a second '*' sums over a list
+ * ("players.*.machine.*.charge"); a leading '#' charts a list's length.
+ * Returns the number of entries and sets *paths and *labels (static
+ * arrays). Games without an entry (or whose paths are absent) chart every
+ * integer under players.N that changes during the match. */
 unsigned arb_an_tracked(const arb_game *g, const char *const **paths,
                         const char *const **labels);
 
-/* Write a self-contained HTML report of src to out. */
+/* Write a self-contained HTML report of src to out: header and players,
+ * outcome, an SVG chart per tracked quantity sampled at every turn change,
+ * a timeline of every action and event with rejections' rule IDs, and a
+ * CSS-only per-seat toggle whose texts come from event_text(view). */
 int arb_an_report(arb_an_source *src, FILE *out, arb_an_walk_result *res,
                   arb_error *err);
 
