@@ -735,6 +735,79 @@ START_TEST(hostile_records_every_game)
 }
 END_TEST
 
+/* The golden corpus (replays/golden/GAME/NAME.tcgr, when it exists): every
+ * command reads every file to its recorded outcome with no rejection or
+ * mismatch, and stats counts them all. In-process, so it stays fast. */
+#include <dirent.h>
+
+START_TEST(golden_corpus)
+{
+    DIR *top = opendir("replays/golden");
+    if (!top) return; /* no corpus in this tree yet */
+    arb_an_stats *st = arb_an_stats_new();
+    FILE *null = fopen("/dev/null", "w");
+    unsigned files = 0;
+    struct dirent *ge;
+    while ((ge = readdir(top)) != NULL) {
+        if (ge->d_name[0] == '.') continue;
+        char dir[512];
+        snprintf(dir, sizeof dir, "replays/golden/%s", ge->d_name);
+        DIR *d = opendir(dir);
+        if (!d) continue;
+        struct dirent *fe;
+        while ((fe = readdir(d)) != NULL) {
+            size_t l = strlen(fe->d_name);
+            if (l < 6 || strcmp(fe->d_name + l - 5, ".tcgr")) continue;
+            char path[1024];
+            snprintf(path, sizeof path, "%s/%s", dir, fe->d_name);
+            arb_error err = ARB_ERROR_INIT;
+            arb_an_source *s;
+            ck_assert_msg(arb_an_open_file(&s, path, &err) == 0, "%s: %s", path, err.msg);
+            arb_an_walk_result res;
+            arb_an_log_opts o = ARB_AN_LOG_OPTS_INIT;
+            o.json = 1;
+            ck_assert_msg(arb_an_log(s, &o, null, &res, &err) == 0, "%s: %s", path, err.msg);
+            ck_assert_msg(res.outcome_seen && !res.truncated && !res.rejected && !res.mismatches,
+                          "%s: outcome %d truncated %d rejected %" PRIu64 " mismatches %" PRIu64, path,
+                          res.outcome_seen, res.truncated, res.rejected, res.mismatches);
+            arb_an_source_free(s);
+            ck_assert_int_eq(arb_an_open_file(&s, path, &err), 0);
+            arb_tree *t;
+            ck_assert_msg(arb_an_state(s, INT64_MAX, ARB_VIEW_ALL, &t, &err) == 0, "%s: %s", path, err.msg);
+            ck_assert_int_eq(arb_tnode_path(arb_tree_root(t), "outcome.over")->i, 1);
+            arb_tree_free(t);
+            arb_an_source_free(s);
+            ck_assert_int_eq(arb_an_open_file(&s, path, &err), 0);
+            ck_assert_msg(arb_an_report(s, null, NULL, &err) == 0, "%s: %s", path, err.msg);
+            arb_an_source_free(s);
+            ck_assert_int_eq(arb_an_open_file(&s, path, &err), 0);
+            ck_assert_int_eq(arb_an_stats_add(st, s, &err), 0);
+            arb_an_source_free(s);
+            files++;
+        }
+        closedir(d);
+    }
+    closedir(top);
+    ck_assert_uint_eq(arb_an_stats_errors(st), 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    arb_an_stats_print(st, out, 1);
+    fclose(out);
+    arb_tree *t = json_parse(buf, len, NULL);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_int_eq(arb_tnode_get(json_doc(t), "files")->i, files);
+    int64_t matches = 0;
+    for (const arb_tnode *g = arb_tnode_get(json_doc(t), "games")->first; g; g = g->next)
+        matches += arb_tnode_get(g, "complete")->i;
+    ck_assert_int_eq(matches, files);
+    arb_tree_free(t);
+    free(buf);
+    fclose(null);
+    arb_an_stats_free(st);
+}
+END_TEST
+
 /* --------------------------------------------------- CLI, every game */
 
 #include "cli_run.h"
@@ -1196,6 +1269,7 @@ int main(void)
     tcase_add_test(lib, report_is_self_contained_with_charts_and_timeline);
     tcase_add_test(lib, report_shows_rejections_and_truncation);
     tcase_add_test(lib, hostile_records_every_game);
+    tcase_add_test(lib, golden_corpus);
     suite_add_tcase(s, lib);
     TCase *cli = tcase_create("cli");
     tcase_set_timeout(cli, 120);
