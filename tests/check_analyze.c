@@ -169,6 +169,7 @@ START_TEST(log_json_has_every_record_and_event)
             ck_assert_int_eq(arb_tnode_get(e, "seat")->i, r->action.seat);
             ck_assert_str_eq(arb_tnode_get(e, "verb")->s, toy_verbs[r->action.verb].name);
             ck_assert_uint_eq(arb_tnode_get(e, "args")->n, r->action.nargs);
+            ck_assert_str_eq(arb_tnode_get(e, "decision")->s, r->action.verb == TV_KEEP ? "mulligan" : "main");
             if (r->action.verb == TV_PLAY)
                 ck_assert_ptr_nonnull(strstr(arb_tnode_get(e, "text")->s, "plays "));
             actions++;
@@ -228,6 +229,8 @@ START_TEST(log_range_and_text)
 {
     play(&fx, 5, 3, 0);
     arb_tree *t = log_json(&fx, fx.n, 0, ARB_VIEW_ALL, 4, 9, NULL);
+    ck_assert_int_eq(arb_tnode_get(json_doc(t), "stopped")->i, 1);
+    ck_assert_int_eq(arb_tnode_get(json_doc(t), "complete")->i, 0);
     int64_t lo = INT64_MAX, hi = -1;
     for (const arb_tnode *e = arb_tnode_get(json_doc(t), "entries")->first; e; e = e->next) {
         int64_t r = arb_tnode_get(e, "record")->i;

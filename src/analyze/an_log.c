@@ -30,6 +30,7 @@ typedef struct line {
     const char *verb;           /* action: verb name */
     const arb_action *action;   /* args */
     const char *event;          /* event name */
+    const char *decision;       /* action: the decision it answered */
     int hidden;                 /* hidden event */
     int ok;                     /* checkpoint/outcome match: 1/0, -1 n/a */
 } line;
@@ -61,6 +62,10 @@ static void emit(logctx *c, const line *l)
                     fprintf(out, "%s%" PRId32, i ? "," : "", l->action->args[i]);
                 fprintf(out, "],\"elapsed_ms\":%" PRIu32, l->action->elapsed_ms);
             }
+        }
+        if (l->decision) {
+            fputs(",\"decision\":", out);
+            arb_an__json_str(out, l->decision);
         }
         if (l->rule) {
             fputs(",\"rejected\":true,\"rule\":", out);
@@ -144,6 +149,7 @@ static int on_step(void *ctx, const arb_an_step *st)
         l.kind = "action";
         l.seat = act->seat;
         l.verb = arb_an__verb_name(g, act->verb, vbuf, sizeof vbuf);
+        if (st->decision_seat != ARB_SEAT_NONE) l.decision = arb_an__decision_name(g, st->decision_kind, b, sizeof b);
         l.action = act;
         int masked = c->o->view != ARB_VIEW_ALL && act->seat != ARB_SEAT_ARBITER && act->seat != c->o->view;
         if (masked) snprintf(text, sizeof text, "%s: %s", arb_an_seat_name(act->seat, a, sizeof a), l.verb);
@@ -192,7 +198,6 @@ static int on_step(void *ctx, const arb_an_step *st)
         l.seat = -2;
         snprintf(text, sizeof text, "record of unknown kind %d (skipped)", r->kind);
         l.text = text;
-        (void)b;
         emit(c, &l);
     }
     return 0;
@@ -236,9 +241,10 @@ int arb_an_log(arb_an_source *src, const arb_an_log_opts *o, FILE *out, arb_an_w
     char where[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
     if (o->json) {
         fprintf(out, "\n],\"records\":%" PRIu64 ",\"actions\":%" PRIu64 ",\"rejected\":%" PRIu64
-                ",\"mismatches\":%" PRIu64 ",\"complete\":%s,\"truncated\":%s",
+                ",\"mismatches\":%" PRIu64 ",\"complete\":%s,\"stopped\":%s,\"truncated\":%s",
                 res->records, res->actions, res->rejected, res->mismatches,
-                !rc && res->outcome_seen ? "true" : "false", res->truncated ? "true" : "false");
+                !rc && res->outcome_seen ? "true" : "false", res->stopped ? "true" : "false",
+                res->truncated ? "true" : "false");
         if (res->truncated) {
             arb_error_format(&res->trunc, where, sizeof where);
             fputs(",\"truncation\":", out);

@@ -52,8 +52,10 @@ int cmd_log(int argc, char **argv)
                    "  --to N      stop after record N\n"
                    "  --json      one JSON object: {file, game, seed, view, players, entries:[{record,\n"
                    "              kind, turn, phase, clock_ms, clock, seat, seat_name, text, flags,\n"
-                   "              verb, args, rule, event, hidden, ok}], records, actions,\n"
-                   "              rejected, mismatches, complete, truncated, truncation}\n\n"
+                   "              verb, args, elapsed_ms, decision, rejected, rule, event, hidden,\n"
+                   "              ok}], records, actions, rejected, mismatches, complete (the\n"
+                   "              outcome was read), stopped (--to ended the walk), truncated,\n"
+                   "              truncation}\n\n"
                    "A truncated replay is shown up to its last complete record (noted on stderr).\n"
                    "Exit: 0 shown, 2 usage, 3 missing/corrupt/unsupported file.\n");
             return EXIT_OK;
