@@ -614,6 +614,9 @@ START_TEST(hostile_inputs)
     const uint8_t nomagic[8] = { 'P', 'K', 3, 4, 0, 0, 0, 0 };
     ck_assert_int_eq(arb_replay_open_mem(&r, nomagic, sizeof nomagic, "x.zip", NULL, &err), ARB_EFORMAT);
     ck_assert_int_eq(arb_replay_open(&r, "/nonexistent/x.tcgr", NULL, &err), ARB_EIO);
+    ck_assert_int_eq(arb_replay_open_mem(&r, NULL, 0, "empty.tcgr", NULL, &err), ARB_EFORMAT);
+    ck_assert_int_eq(arb_replay_open_mem(&r, "TC", 2, "short.tcgr", NULL, &err), ARB_ETRUNC);
+    ck_assert_int_eq(arb_replay_open_mem(&r, "TCGR\1\0\0\0", 8, "env-only.tcgr", NULL, &err), ARB_ETRUNC);
     /* trailing garbage after a complete stream */
     const char *p = tpath("g.tcgr");
     ck_assert_int_gt(record_tg(p, 5, 0), 0);
