@@ -20,6 +20,19 @@
 
 static char tmpdir[64];
 
+/* ASan's allocator and shadow memory make resident-set figures meaningless:
+ * memory bounds are asserted in the plain build only. */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
 static const char *tpath(const char *name)
 {
     static char buf[4][256];
@@ -450,8 +463,27 @@ START_TEST(truncation_every_offset)
 }
 END_TEST
 
+/* Peak resident set in KiB since the last reset_peak(): VmHWM, reset by
+ * writing 5 to /proc/self/clear_refs (Linux), so each measurement covers
+ * only the code under test; getrusage's lifetime peak as a fallback. */
+static void reset_peak(void)
+{
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (f) {
+        fputs("5", f);
+        fclose(f);
+    }
+}
+
 static long maxrss_kb(void)
 {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmHWM: %ld kB", &kb) == 1) break;
+    if (f) fclose(f);
+    if (kb >= 0) return kb;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     return ru.ru_maxrss;
@@ -492,6 +524,7 @@ START_TEST(hostile_inputs)
 {
     arb_error err = ARB_ERROR_INIT;
     int nrc;
+    reset_peak();
     long rss0 = maxrss_kb();
     /* forged array32 count in the header: 5 bytes claiming 4 billion */
     const uint8_t forged[] = { 0x81, 0xa7, 'p', 'l', 'a', 'y', 'e', 'r', 's', 0xdd, 0xff, 0xff, 0xff, 0xff, 0x01 };
@@ -571,7 +604,7 @@ START_TEST(hostile_inputs)
     ck_assert_ptr_nonnull(strstr(err.msg, "seat"));
     arb_replay__mp_free(&b);
     /* memory stayed bounded through all of it */
-    ck_assert_int_lt(maxrss_kb() - rss0, 64 * 1024);
+    if (!UNDER_ASAN) ck_assert_int_lt(maxrss_kb() - rss0, 32 * 1024);
 
     /* envelope problems */
     arb_replay *r;
@@ -581,6 +614,9 @@ START_TEST(hostile_inputs)
     const uint8_t nomagic[8] = { 'P', 'K', 3, 4, 0, 0, 0, 0 };
     ck_assert_int_eq(arb_replay_open_mem(&r, nomagic, sizeof nomagic, "x.zip", NULL, &err), ARB_EFORMAT);
     ck_assert_int_eq(arb_replay_open(&r, "/nonexistent/x.tcgr", NULL, &err), ARB_EIO);
+    ck_assert_int_eq(arb_replay_open_mem(&r, NULL, 0, "empty.tcgr", NULL, &err), ARB_EFORMAT);
+    ck_assert_int_eq(arb_replay_open_mem(&r, "TC", 2, "short.tcgr", NULL, &err), ARB_ETRUNC);
+    ck_assert_int_eq(arb_replay_open_mem(&r, "TCGR\1\0\0\0", 8, "env-only.tcgr", NULL, &err), ARB_ETRUNC);
     /* trailing garbage after a complete stream */
     const char *p = tpath("g.tcgr");
     ck_assert_int_gt(record_tg(p, 5, 0), 0);
@@ -620,6 +656,7 @@ START_TEST(flat_memory_long_stream)
     const char *p = tpath("long.tcgr");
     ck_assert_int_eq(ru_save(p, f, flen), 0);
     free(f);
+    reset_peak();
     long rss0 = maxrss_kb();
     arb_replay *r;
     arb_error err = ARB_ERROR_INIT;
@@ -634,7 +671,7 @@ START_TEST(flat_memory_long_stream)
     ck_assert_int_eq(rc, 0);
     ck_assert_uint_eq(got, n);
     arb_replay_close(r);
-    ck_assert_int_lt(maxrss_kb() - rss0, 4 * 1024);
+    if (!UNDER_ASAN) ck_assert_int_lt(maxrss_kb() - rss0, 4 * 1024);
 }
 END_TEST
 
@@ -741,7 +778,7 @@ START_TEST(killed_recorder)
     /* setup + 6 turns, + 1 if the extra action ended a turn too */
     ck_assert(res.status.checkpoints == 7 || res.status.checkpoints == 8);
     ck_assert_uint_eq(res.last_turn, res.status.checkpoints);
-    ck_assert_uint_eq(res.last_good_record, res.status.records - (res.status.checkpoints == 7));
+    ck_assert_uint_eq(res.last_good_record, res.status.records);
     ck_assert_uint_eq(res.kind, ARB_DIV_NONE);
 }
 END_TEST
