@@ -72,7 +72,7 @@ int cmd_diff(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
-/* Analyzer helpers (an_util.c). cli_an_open prints the error and returns
+/* Analyzer helpers (cli_analyze.c). cli_an_open prints the error and returns
  * its exit code; cli_an_seat parses "0".."3", "P1".."P4" or "all" (-3 when
  * invalid); cli_an_truncated notes a truncated replay on stderr. */
 int cli_an_open(const char *cmd, const char *path, arb_an_source **out);

@@ -1,4 +1,4 @@
-/* an_util.c — what the analyzer commands (log, state, diff, stats, report)
+/* cli_analyze.c — what the analyzer commands (log, state, diff, stats, report)
  * share: opening a replay with a clear error, parsing --as, and telling
  * the user on stderr that a replay was truncated. */
 #include <ctype.h>
