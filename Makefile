@@ -124,6 +124,12 @@ check-conform: $(ARBITER)
 	@$(ARBITER) conform lint
 	@$(ARBITER) conform --quiet --jobs 4
 
+# The HTML report in headless Chromium (Debian package chromium); not part
+# of `make check`, CI runs it separately.
+.PHONY: check-browser
+check-browser: $(ARBITER)
+	@ARBITER=$(ARBITER) sh tests/report_browser.sh
+
 sanitize: deps
 	@$(MAKE) --no-print-directory BUILD=build/san OPT=-O1 \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \

@@ -236,7 +236,8 @@ typedef struct arb_verify_result {
     uint32_t turns;
     uint64_t final_hash;
     uint32_t last_turn;         /* turn of the last matching checkpoint */
-    uint64_t last_good_record;  /* records verified before the end/divergence */
+    uint64_t last_good_record;  /* records replayed without divergence
+                                   (all complete ones of a truncated file) */
     /* The first divergence (kind != ARB_DIV_NONE). */
     arb_verify_kind kind;
     uint64_t record;            /* index of the record that diverges */

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "arbiter/analyze.h"
 #include "arbiter/arbiter.h"
 
 /* Exit codes, documented in `arbiter --help` and the README. */
@@ -66,5 +67,17 @@ int cmd_verify(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_verbs(int argc, char **argv);
 int cmd_conform(int argc, char **argv);
+int cmd_log(int argc, char **argv);
+int cmd_state(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+/* Analyzer helpers (cli_analyze.c). cli_an_open prints the error and returns
+ * its exit code; cli_an_seat parses "0".."3", "P1".."P4" or "all" (-3 when
+ * invalid); cli_an_truncated notes a truncated replay on stderr. */
+int cli_an_open(const char *cmd, const char *path, arb_an_source **out);
+int cli_an_seat(const char *s, int players);
+void cli_an_truncated(const char *cmd, const char *path, const arb_an_walk_result *res);
 
 #endif

@@ -126,7 +126,8 @@ static void print_text(const vjob *j, int quiet)
     printf("%s: %s: %s\n", j->path, j->rc == ARB_ETRUNC ? "TRUNCATED" : j->rc == ARB_EUNSUPPORTED ? "UNSUPPORTED" : "UNREADABLE",
            buf);
     if (j->rc == ARB_ETRUNC && r->status.records)
-        printf("%s: the %" PRIu64 " complete record(s) before the cut verified (last checkpoint: turn %" PRIu32 ")\n",
+        printf("%s: the %" PRIu64 " complete record(s) before the cut replay without divergence (last matching "
+               "checkpoint: turn %" PRIu32 ")\n",
                j->path, r->last_good_record, r->last_turn);
 }
 

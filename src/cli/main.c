@@ -13,6 +13,11 @@ const cli_command cli_commands[] = {
     { "verify", "replay .tcgr files and report the first divergence", cmd_verify },
     { "info", "print a replay's header, counts and outcome", cmd_info },
     { "conform", "run the XML conformance suite (lint, coverage, TAP/JUnit/JSON)", cmd_conform },
+    { "log", "play-by-play of a replay, optionally as one seat saw it", cmd_log },
+    { "state", "the state after record N (--at N [--as SEAT] [--json])", cmd_state },
+    { "diff", "first difference between two replays of a game", cmd_diff },
+    { "stats", "statistics over many replays, per game", cmd_stats },
+    { "report", "self-contained HTML report of a replay (-o OUT.html)", cmd_report },
     { NULL, NULL, NULL }
 };
 

@@ -62,7 +62,7 @@ static int read_in(arb_replay *r, arb_error *err)
     } else {
         n = r->mem_len - r->mem_pos;
         if (n > IN_CAP) n = IN_CAP;
-        r->zs.next_in = (Bytef *)(uintptr_t)(r->mem + r->mem_pos);
+        r->zs.next_in = n ? (Bytef *)(uintptr_t)(r->mem + r->mem_pos) : r->zs.next_in;
         r->mem_pos += n;
     }
     r->zs.avail_in = (uInt)n;
@@ -157,12 +157,12 @@ static int open_common(arb_replay *r, const arb_replay_limits *lim, arb_error *e
     if (r->f) n = fread(env, 1, sizeof env, r->f);
     else {
         n = r->mem_len < sizeof env ? r->mem_len : sizeof env;
-        memcpy(env, r->mem, n);
+        if (n) memcpy(env, r->mem, n);
         r->mem_pos = n;
     }
     r->file_bytes = n;
     if (n < 4 || memcmp(env, ARB_REPLAY_MAGIC, 4) != 0) {
-        if (n < 4 && memcmp(env, ARB_REPLAY_MAGIC, n) == 0 && n > 0)
+        if (n > 0 && n < 4 && memcmp(env, ARB_REPLAY_MAGIC, n) == 0)
             return fail_at(r, err, ARB_ETRUNC, n, "truncated: the file ends inside the 8-byte envelope");
         return fail_at(r, err, ARB_EFORMAT, 0, "not a .tcgr replay (no TCGR magic)");
     }

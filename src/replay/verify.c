@@ -211,7 +211,6 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
             need_cp = 0;
             after_cp = rec.index + 1;
             res->last_turn = t;
-            res->last_good_record = rec.index + 1;
             break;
         }
         case ARB_REC_OUTCOME: {
@@ -247,12 +246,12 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
             snprintf(res->reason, sizeof res->reason, "%s", reason);
             res->turns = o.turns;
             res->final_hash = hv;
-            res->last_good_record = rec.index + 1;
             break;
         }
         default: /* unknown kinds from later writers carry nothing to check */
             break;
         }
+        res->last_good_record = rec.index + 1;
     }
     if (!seen_outcome) {
         arb_replay_get_status(r, &res->status);

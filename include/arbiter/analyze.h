@@ -1,0 +1,199 @@
+/* arbiter/analyze.h — the analyzer: narration, state at any record, player
+ * views, differences between two replays, statistics and HTML reports.
+ *
+ * Everything here works for every registered game through the game contract
+ * only. The input is an abstract *source*: a header (game, seed, players,
+ * decks, options, optional start position) followed by a sequence of
+ * records (actions, checkpoints, outcome). A source is opened from a .tcgr
+ * file (arb_an_open_file) or built from memory (arb_an_open_mem, used by
+ * tests and by callers that hold records already). The analyzer replays the
+ * records through an arb_match, so every command costs at most one replay
+ * from the start, and memory does not grow with the number of records
+ * except where a command must keep them (the HTML report's timeline). */
+#ifndef ARBITER_ANALYZE_H
+#define ARBITER_ANALYZE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "arbiter/game.h"
+#include "arbiter/match.h"
+#include "arbiter/tree.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Record kinds, the same tags as the replay format. */
+enum { ARB_AN_ACTION = 0, ARB_AN_CHECKPOINT = 1, ARB_AN_OUTCOME = 2 };
+
+typedef struct arb_an_header {
+    const arb_game *game;           /* the registered engine */
+    char rules[32], engine[64], started[40];
+    uint64_t seed;
+    int players;
+    char names[ARB_MAX_SEATS][64];
+    arb_deck decks[ARB_MAX_SEATS];  /* resolved to pool indexes */
+    arb_options options;
+    const arb_tnode *position;      /* NULL: seeded setup */
+    const arb_tnode *tree;          /* the whole header as read, or NULL */
+} arb_an_header;
+
+typedef struct arb_an_record {
+    int kind;                       /* ARB_AN_*, or an unknown tag */
+    uint64_t index;                 /* 0-based, header excluded */
+    uint64_t offset;                /* decompressed byte offset */
+    arb_action action;              /* ACTION */
+    uint32_t turn;                  /* CHECKPOINT: turn; OUTCOME: turns */
+    uint64_t hash;                  /* CHECKPOINT, OUTCOME */
+    int winner;                     /* OUTCOME: seat, -1 draw */
+    char reason[64];                /* OUTCOME */
+} arb_an_record;
+
+typedef struct arb_an_source arb_an_source;
+
+/* Open a .tcgr file. Errors name the file and the offset: ARB_EIO,
+ * ARB_EFORMAT, ARB_ETRUNC (not even a header), ARB_ELIMIT,
+ * ARB_EUNSUPPORTED (unknown game or rules version). */
+int arb_an_open_file(arb_an_source **out, const char *path, arb_error *err);
+/* A source over caller-owned memory (hdr and recs borrowed until free).
+ * truncated != 0 makes the source end with ARB_ETRUNC after the records,
+ * as a truncated file would. */
+int arb_an_open_mem(arb_an_source **out, const char *name, const arb_an_header *hdr,
+                    const arb_an_record *recs, size_t n, int truncated, arb_error *err);
+void arb_an_source_free(arb_an_source *s); /* NULL ok */
+const arb_an_header *arb_an_source_header(const arb_an_source *s);
+const char *arb_an_source_name(const arb_an_source *s);
+/* 1 rec filled, 0 clean end, ARB_ETRUNC (every record before was complete;
+ * err names the offset), or another negative code. */
+int arb_an_source_next(arb_an_source *s, arb_an_record *rec, arb_error *err);
+
+/* ------------------------------------------------------------------ walk */
+
+/* One step of a replay: the setup (rec == NULL) or one record. */
+typedef struct arb_an_step {
+    const arb_an_record *rec;       /* NULL for the setup step */
+    const arb_match *m;             /* the match after the step */
+    /* For an action: the decision it answered and the state it was made in. */
+    uint32_t turn;                  /* turn when the record was reached */
+    const char *phase;              /* phase when the record was reached */
+    int decision_seat;              /* seat owing the decision then */
+    uint16_t decision_kind;
+    uint64_t clock_ms;              /* cumulative elapsed_ms, this action included */
+    char action_text[192];          /* engine's action_text (full view), "" */
+    int rejected;                   /* the engine rejected the action */
+    arb_error reject;               /* its code, rule ID and sentence */
+    const arb_event *events;        /* setup or apply events */
+    unsigned nevents;
+    int check;                      /* CHECKPOINT/OUTCOME: 1 match, 0 mismatch */
+    uint64_t computed_hash;
+} arb_an_step;
+
+/* Return non-zero to stop the walk early (not an error). */
+typedef int (*arb_an_step_fn)(void *ctx, const arb_an_step *st);
+
+typedef struct arb_an_walk_result {
+    uint64_t records, actions, rejected, mismatches;
+    int stopped;                    /* fn asked to stop */
+    int truncated;                  /* the source ended inside the stream */
+    arb_error trunc;                /* where */
+    int outcome_seen;               /* an outcome record was read */
+    arb_an_record outcome;          /* the recorded outcome */
+    uint64_t last_index;            /* index of the last record read */
+    uint64_t clock_ms;
+} arb_an_walk_result;
+
+/* Replay src through a new match, calling fn for the setup and for every
+ * record. On return *mout (when non-NULL) holds the match as it was at the
+ * last step (the caller frees it). Truncation is not an error: the result
+ * says so. Errors: setup rejected (ARB_EILLEGAL with the rule ID), the
+ * reader's codes other than ARB_ETRUNC, ARB_ENOMEM. */
+int arb_an_walk(arb_an_source *src, arb_an_step_fn fn, void *ctx, arb_match **mout,
+                arb_an_walk_result *res, arb_error *err);
+
+/* Clock time as m:ss.mmm (h:mm:ss.mmm past an hour). */
+const char *arb_an_clock(uint64_t ms, char *buf, size_t size);
+/* "P1".."P4", "arbiter", "-" for a seat number. */
+const char *arb_an_seat_name(int seat, char *buf, size_t size);
+
+/* ------------------------------------------------------------------- log */
+
+typedef struct arb_an_log_opts {
+    int view;                       /* ARB_VIEW_ALL or a seat */
+    int64_t from, to;               /* record index range, inclusive; -1 open */
+    int json;
+} arb_an_log_opts;
+#define ARB_AN_LOG_OPTS_INIT { ARB_VIEW_ALL, -1, -1, 0 }
+
+/* Play-by-play of src on out. Returns ARB_OK (also on a truncated source,
+ * noted in the output and in *res) or an error. */
+int arb_an_log(arb_an_source *src, const arb_an_log_opts *o, FILE *out,
+               arb_an_walk_result *res, arb_error *err);
+
+/* ----------------------------------------------------------------- state */
+
+/* The state after record `at` (-1: after setup; INT64_MAX: the last
+ * complete record) seen by view, exported under a fresh tree: {file, game,
+ * record, records, truncated, turn, phase, clock_ms, clock, rejected?,
+ * decision:{seat,kind,clock_left_ms}, outcome:{over,winner,reason,turns},
+ * view, hash (full view only), state:{the engine's export}}. Costs one
+ * replay up to `at`. ARB_ENOTFOUND when the source has fewer records (err
+ * says how many, and whether it was truncated); ARB_EINVAL for a seat
+ * outside the match. */
+int arb_an_state(arb_an_source *src, int64_t at, int view, arb_tree **out,
+                 arb_error *err);
+
+/* ------------------------------------------------------------------ diff */
+
+typedef struct arb_an_diff {
+    int differ;                     /* 0 identical */
+    int64_t record;                 /* first differing record; -1 header */
+    char what[32];                  /* "header", "action", "checkpoint", … */
+    char detail[512];               /* one sentence */
+    arb_tree *tree;                 /* JSON-ready report; the caller frees
+                                       it even when the call fails */
+} arb_an_diff;
+
+/* Compare two sources. Fills d; returns ARB_OK whether or not they
+ * differ, or an error when a source cannot be read at all. */
+int arb_an_diff_run(arb_an_source *a, arb_an_source *b, arb_an_diff *d, arb_error *err);
+
+/* ----------------------------------------------------------------- stats */
+
+typedef struct arb_an_stats arb_an_stats;
+
+arb_an_stats *arb_an_stats_new(void);
+void arb_an_stats_free(arb_an_stats *s); /* NULL ok */
+/* Add one replay. A file that cannot be read is counted as an error and
+ * its message returned in err (the statistics stay valid). */
+int arb_an_stats_add(arb_an_stats *s, arb_an_source *src, arb_error *err);
+/* Files counted as errors so far. */
+uint64_t arb_an_stats_errors(const arb_an_stats *s);
+/* Count a file that could not even be opened. */
+void arb_an_stats_add_error(arb_an_stats *s, const arb_error *err);
+/* The aggregate per game, as text or as one JSON object (rates are JSON
+ * numbers in 0..1, so this is printed directly rather than as a tree). */
+void arb_an_stats_print(const arb_an_stats *s, FILE *out, int json);
+
+/* ---------------------------------------------------------------- report */
+
+/* Tracked quantities of a game: tree paths with '*' for the seat, e.g.
+ * "players.*.core"; a second '*' sums over a list
+ * ("players.*.machine.*.charge"); a leading '#' charts a list's length.
+ * Returns the number of entries and sets *paths and *labels (static
+ * arrays). Games without an entry (or whose paths are absent) chart every
+ * integer under players.N that changes during the match. */
+unsigned arb_an_tracked(const arb_game *g, const char *const **paths,
+                        const char *const **labels);
+
+/* Write a self-contained HTML report of src to out: header and players,
+ * outcome, an SVG chart per tracked quantity sampled at every turn change,
+ * a timeline of every action and event with rejections' rule IDs, and a
+ * CSS-only per-seat toggle whose texts come from event_text(view). */
+int arb_an_report(arb_an_source *src, FILE *out, arb_an_walk_result *res,
+                  arb_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

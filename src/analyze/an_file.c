@@ -1,0 +1,94 @@
+/* an_file.c — the analyzer's source over a .tcgr file: the replay layer's
+ * bounded streaming reader (arbiter/replay.h) behind the source vtable.
+ * The header is checked the way the verifier checks it (registered game,
+ * same rules version and PRNG) so that analysis never narrates a match
+ * under rules it was not played with; every error names the file and, from
+ * the reader, the offset. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/an_int.h"
+#include "arbiter/replay.h"
+
+static int file_next(void *self, arb_an_record *rec, arb_error *err)
+{
+    arb_replay_record r;
+    int rc = arb_replay_next(self, &r, err);
+    if (rc <= 0) return rc;
+    memset(rec, 0, sizeof *rec);
+    rec->kind = r.kind == ARB_REC_ACTION ? ARB_AN_ACTION
+              : r.kind == ARB_REC_CHECKPOINT ? ARB_AN_CHECKPOINT
+              : r.kind == ARB_REC_OUTCOME ? ARB_AN_OUTCOME : r.kind;
+    rec->index = r.index;
+    rec->offset = r.offset;
+    rec->action = r.action;
+    rec->turn = r.turn;
+    rec->hash = r.hash;
+    rec->winner = r.winner;
+    memcpy(rec->reason, r.reason, sizeof rec->reason);
+    rec->reason[sizeof rec->reason - 1] = '\0';
+    return 1;
+}
+
+static void file_close(void *self) { arb_replay_close(self); }
+
+static const arb_an_source_ops file_ops = { file_next, file_close };
+
+int arb_an_open_file(arb_an_source **out, const char *path, arb_error *err)
+{
+    *out = NULL;
+    arb_replay *r = NULL;
+    int rc = arb_replay_open(&r, path, NULL, err);
+    if (rc) return rc;
+    const arb_replay_header *rh = arb_replay_get_header(r);
+    const arb_game *g = arb_game_find(rh->game);
+    if (!g) {
+        rc = arb_error_set(err, ARB_EUNSUPPORTED, NULL, "game '%s' is not compiled into this build", rh->game);
+        goto fail;
+    }
+    if (strcmp(g->rules_version, rh->rules)) {
+        rc = arb_error_set(err, ARB_EUNSUPPORTED, NULL,
+                           "recorded under %s rules version '%s'; this build implements '%s'", g->id, rh->rules,
+                           g->rules_version);
+        goto fail;
+    }
+    if (strcmp(rh->rng, ARB_RNG_NAME)) {
+        rc = arb_error_set(err, ARB_EUNSUPPORTED, NULL, "unsupported rng '%s' (this build implements %s)", rh->rng,
+                           ARB_RNG_NAME);
+        goto fail;
+    }
+    arb_an_source *s;
+    if (arb_an__source_new(&s, path, &file_ops, r)) {
+        rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+        goto fail;
+    }
+    arb_an_header *h = &s->hdr;
+    arb_setup su;
+    rc = arb_replay_setup(r, g, &su, h->decks, err);
+    if (rc) {
+        s->self = NULL;
+        arb_an_source_free(s);
+        goto fail_where;
+    }
+    h->game = g;
+    h->seed = rh->seed;
+    h->players = rh->players;
+    h->options = rh->options;
+    h->position = rh->position;
+    h->tree = rh->tree;
+    snprintf(h->rules, sizeof h->rules, "%s", rh->rules);
+    snprintf(h->engine, sizeof h->engine, "%s", rh->engine);
+    snprintf(h->started, sizeof h->started, "%s", rh->started);
+    for (int i = 0; i < rh->players && i < ARB_MAX_SEATS; i++) {
+        if (rh->player[i].name[0]) snprintf(h->names[i], sizeof h->names[i], "%s", rh->player[i].name);
+        else snprintf(h->names[i], sizeof h->names[i], "P%d", i + 1);
+    }
+    *out = s;
+    return ARB_OK;
+fail:
+    arb_error_where(err, "%s: header", path);
+fail_where:
+    if (!err->where[0]) arb_error_where(err, "%s: header", path);
+    arb_replay_close(r);
+    return rc;
+}

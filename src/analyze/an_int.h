@@ -1,0 +1,55 @@
+/* an_int.h — what the analyzer's files share and nobody else sees: the
+ * source vtable, growable buffers, JSON and HTML escaping, the tree walk
+ * helpers. */
+#ifndef ARBITER_ANALYZE_AN_INT_H
+#define ARBITER_ANALYZE_AN_INT_H
+
+#include <stdio.h>
+
+#include "arbiter/analyze.h"
+
+typedef struct arb_an_source_ops {
+    int (*next)(void *self, arb_an_record *rec, arb_error *err);
+    void (*close)(void *self);
+} arb_an_source_ops;
+
+struct arb_an_source {
+    const arb_an_source_ops *ops;
+    void *self;
+    arb_an_header hdr;
+    char name[256];
+    int done, done_rc;
+    arb_error done_err;
+};
+
+int arb_an__source_new(arb_an_source **out, const char *name, const arb_an_source_ops *ops,
+                       void *self);
+
+/* Text escaping for the two output languages. */
+void arb_an__json_str(FILE *out, const char *s);
+void arb_an__html_str(FILE *out, const char *s);
+
+/* The name of a decision kind, outcome reason, event type or verb, with a
+ * numeric fallback for out-of-range values from hostile files. */
+const char *arb_an__decision_name(const arb_game *g, unsigned kind, char *buf, size_t size);
+const char *arb_an__event_name(const arb_game *g, unsigned type, char *buf, size_t size);
+const char *arb_an__verb_name(const arb_game *g, unsigned verb, char *buf, size_t size);
+
+/* Card ID of seat's card uid per the header's deck lists, or NULL. */
+const char *arb_an__card_id(const arb_an_header *h, int seat, int32_t uid);
+/* Whether arg i of verb v names a card of the acting seat (its help token
+ * is UID, CARD or HAND_UID…: see an_util.c). */
+int arb_an__arg_is_card(const arb_game *g, unsigned verb, unsigned i);
+
+/* Event flags for narration: arbiter/clock events. */
+int arb_an__event_is_clock(const arb_game *g, const arb_event *e);
+
+/* A tracked path's value for seat ('*' replaced, '#' = list length). */
+int arb_an__track_value(const arb_tnode *root, const char *path, int seat, int64_t *v);
+
+/* arb_an_walk with the action descriptions optional (they cost a state
+ * copy per action; `state --at` and stats do without). */
+int arb_an__walk(arb_an_source *src, int want_text, arb_an_step_fn fn, void *ctx,
+                 arb_match **mout, arb_an_walk_result *res, arb_error *err);
+
+#endif

@@ -1,0 +1,100 @@
+/* an_state.c — the state after record N, full or as one seat sees it.
+ * It replays from the start once and stops at N (no action text, no state
+ * copies), then exports the engine's state tree with the seat's view, so
+ * the masking is the engine's own. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "analyze/an_int.h"
+
+typedef struct statectx {
+    int64_t at;
+    int64_t reached;        /* index of the last step seen, -1 setup */
+    uint64_t clock_ms;
+    int rejected;
+    arb_error reject;
+} statectx;
+
+static int on_step(void *ctx, const arb_an_step *st)
+{
+    statectx *c = ctx;
+    c->reached = st->rec ? (int64_t)st->rec->index : -1;
+    c->clock_ms = st->clock_ms;
+    c->rejected = st->rejected;
+    if (st->rejected) c->reject = st->reject;
+    return c->reached >= c->at;
+}
+
+int arb_an_state(arb_an_source *src, int64_t at, int view, arb_tree **out, arb_error *err)
+{
+    *out = NULL;
+    const arb_an_header *h = &src->hdr;
+    if (view != ARB_VIEW_ALL && (view < 0 || view >= h->players))
+        return arb_error_set(err, ARB_EINVAL, NULL, "seat %d is not in this %d-player match", view, h->players);
+    statectx c = { at, -1, 0, 0, ARB_ERROR_INIT };
+    arb_match *m = NULL;
+    arb_an_walk_result res;
+    int rc = arb_an__walk(src, 0, on_step, &c, &m, &res, err);
+    if (rc) return rc;
+    if (at != INT64_MAX && c.reached < at) {
+        arb_match_free(m);
+        if (res.truncated)
+            return arb_error_set(err, ARB_ENOTFOUND, NULL,
+                                 "record %" PRId64 " is past the end: the replay is truncated after %" PRIu64
+                                 " complete records (%s)", at, res.records, res.trunc.where);
+        return arb_error_set(err, ARB_ENOTFOUND, NULL, "record %" PRId64 " is past the end: the replay has %" PRIu64
+                             " records (0..%" PRIu64 ")", at, res.records, res.records ? res.records - 1 : 0);
+    }
+    const arb_game *g = h->game;
+    arb_tree *t = arb_tree_new();
+    if (!t) {
+        arb_match_free(m);
+        return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+    }
+    arb_tnode *root = arb_tree_root(t);
+    arb_tree_add_str(t, root, "file", src->name);
+    arb_tree_add_str(t, root, "game", g->id);
+    arb_tree_add_int(t, root, "record", c.reached);
+    arb_tree_add_int(t, root, "records", (int64_t)res.records);
+    arb_tree_add_bool(t, root, "truncated", res.truncated);
+    arb_tree_add_int(t, root, "turn", arb_match_turn(m));
+    arb_tree_add_str(t, root, "phase", g->phase(arb_match_state(m)));
+    arb_tree_add_int(t, root, "clock_ms", (int64_t)c.clock_ms);
+    char buf[32];
+    arb_tree_add_str(t, root, "clock", arb_an_clock(c.clock_ms, buf, sizeof buf));
+    if (c.rejected) {
+        arb_tnode *rj = arb_tree_add_map(t, root, "rejected");
+        arb_tree_add_str(t, rj, "rule", c.reject.rule);
+        arb_tree_add_str(t, rj, "msg", c.reject.msg);
+    }
+    arb_decision d = arb_match_decision(m);
+    arb_tnode *dn = arb_tree_add_map(t, root, "decision");
+    arb_tree_add_int(t, dn, "seat", d.seat);
+    if (d.seat != ARB_SEAT_NONE)
+        arb_tree_add_str(t, dn, "kind", arb_an__decision_name(g, d.kind, buf, sizeof buf));
+    else
+        arb_tree_add_null(t, dn, "kind");
+    arb_tree_add_int(t, dn, "clock_left_ms", d.clock_left_ms);
+    arb_outcome o;
+    memset(&o, 0, sizeof o);
+    arb_tnode *on = arb_tree_add_map(t, root, "outcome");
+    arb_tree_add_bool(t, on, "over", arb_match_outcome(m, &o));
+    if (o.over) {
+        arb_tree_add_int(t, on, "winner", o.winner);
+        arb_tree_add_str(t, on, "reason", o.reason < g->noutcome_reasons ? g->outcome_reasons[o.reason] : "");
+        arb_tree_add_int(t, on, "turns", o.turns);
+    }
+    if (view == ARB_VIEW_ALL) arb_tree_add_str(t, root, "view", "all");
+    else arb_tree_add_int(t, root, "view", view);
+    snprintf(buf, sizeof buf, "%016" PRIx64, arb_match_hash(m));
+    if (view == ARB_VIEW_ALL) arb_tree_add_str(t, root, "hash", buf);
+    arb_tnode *sn = arb_tree_add_map(t, root, "state");
+    g->export_state(arb_match_state(m), view, t, sn);
+    arb_match_free(m);
+    if (arb_tree_failed(t)) {
+        arb_tree_free(t);
+        return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+    }
+    *out = t;
+    return ARB_OK;
+}

@@ -1,0 +1,358 @@
+/* an_stats.c — statistics over many replays, per game, in memory that does
+ * not grow with the number of files: one fixed aggregate per registered
+ * game, filled by one replay of each file at a time.
+ *
+ * Generic definitions (no game is special-cased):
+ *   first player  found at the first action answering a decision that is
+ *                 not part of the setup (neither the decision kind nor the
+ *                 phase is named like review, mulligan, keep, setup, draft,
+ *                 opening or pregame): the engine's top-level integer
+ *                 "first" in the full state tree when it has one (>= 0),
+ *                 else the seat that owed that decision.
+ *   played card   a card named by a card argument (UID/CARD, see
+ *                 arb_an__arg_is_card) of an accepted action whose verb is
+ *                 play-like (play…, deploy, cast, summon); games with no
+ *                 play-like verb count every card argument.
+ *   timeout       an accepted arbiter action "timeout"; disconnects alike.
+ *   forfeit       a finished match whose outcome reason names a timeout,
+ *                 forfeit, clock, disconnect or concession. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/an_int.h"
+
+#define REASONS_MAX 32
+
+static int playlike(const char *v)
+{
+    return !strncmp(v, "play", 4) || !strcmp(v, "deploy") || !strcmp(v, "cast") || !strcmp(v, "summon");
+}
+#define ERRORS_KEPT 8
+#define TOP_CARDS 10
+
+typedef struct game_stats {
+    const arb_game *g;
+    uint64_t matches, complete, truncated, unverified, rejected;
+    uint64_t by_players[ARB_MAX_SEATS + 1];
+    uint64_t seat_matches[ARB_MAX_SEATS], seat_wins[ARB_MAX_SEATS];
+    uint64_t wins, draws, unfinished;
+    uint64_t reasons[REASONS_MAX + 1]; /* last: a reason the engine does not name */
+    uint64_t first_known, first_wins, first_decided, first_seat[ARB_MAX_SEATS];
+    uint64_t turns, actions;
+    uint64_t timeouts, disconnects, forfeits;
+    uint64_t card_actions;
+    uint32_t *cards;                   /* per pool index */
+    int playlike_any;                  /* the game has play-like verbs */
+} game_stats;
+
+/* Engines not in the registry (tests, embedders) get one of a few spare
+ * slots, so the memory stays fixed. */
+#define SPARE_GAMES 4
+
+struct arb_an_stats {
+    uint64_t files, errors;
+    unsigned nkept;
+    char kept[ERRORS_KEPT][ARB_MSG_MAX + ARB_WHERE_MAX + 8];
+    unsigned ngames, cap;
+    game_stats *games;
+};
+
+static void game_init(game_stats *gs, const arb_game *g)
+{
+    gs->g = g;
+    for (unsigned v = 0; v < g->nverbs; v++)
+        if (g->verbs[v].name && playlike(g->verbs[v].name)) gs->playlike_any = 1;
+}
+
+
+arb_an_stats *arb_an_stats_new(void)
+{
+    arb_an_stats *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->ngames = arb_game_count();
+    s->cap = s->ngames + SPARE_GAMES;
+    s->games = calloc(s->cap, sizeof *s->games);
+    if (!s->games) { free(s); return NULL; }
+    for (unsigned i = 0; i < s->ngames; i++) game_init(&s->games[i], arb_game_at(i));
+    return s;
+}
+
+void arb_an_stats_free(arb_an_stats *s)
+{
+    if (!s) return;
+    for (unsigned i = 0; i < s->ngames; i++) free(s->games[i].cards);
+    free(s->games);
+    free(s);
+}
+
+uint64_t arb_an_stats_errors(const arb_an_stats *s) { return s->errors; }
+
+void arb_an_stats_add_error(arb_an_stats *s, const arb_error *err)
+{
+    s->files++;
+    s->errors++;
+    if (s->nkept < ERRORS_KEPT) arb_error_format(err, s->kept[s->nkept++], sizeof s->kept[0]);
+}
+
+typedef struct filectx {
+    game_stats *gs;
+    const arb_an_header *h;
+    int first;                  /* -1 unknown */
+    uint64_t timeouts, disconnects, card_actions;
+    int verb_timeout, verb_disconnect;
+} filectx;
+
+static int setup_kind(const char *k)
+{
+    return strstr(k, "review") || strstr(k, "mulligan") || strstr(k, "keep") || strstr(k, "setup") ||
+           strstr(k, "draft") || strstr(k, "opening") || strstr(k, "pregame");
+}
+
+static int on_step(void *ctx, const arb_an_step *st)
+{
+    filectx *c = ctx;
+    const arb_an_record *r = st->rec;
+    if (!r || r->kind != ARB_AN_ACTION || st->rejected) return 0;
+    const arb_game *g = c->h->game;
+    const arb_action *a = &r->action;
+    if (a->seat == ARB_SEAT_ARBITER) {
+        if (a->verb == c->verb_timeout) c->timeouts++;
+        if (a->verb == c->verb_disconnect) c->disconnects++;
+        return 0;
+    }
+    if (c->first < 0 && st->decision_seat == a->seat) {
+        char kb[24];
+        if (!setup_kind(arb_an__decision_name(g, st->decision_kind, kb, sizeof kb)) &&
+            !setup_kind(st->phase ? st->phase : "")) {
+            c->first = a->seat;
+            arb_tree *t = arb_match_export(st->m, ARB_VIEW_ALL);
+            const arb_tnode *f = t ? arb_tnode_get(arb_tree_root(t), "first") : NULL;
+            if (f && f->kind == ARB_T_INT && f->i >= 0 && f->i < c->h->players) c->first = (int)f->i;
+            arb_tree_free(t);
+        }
+    }
+    const char *vn = a->verb < g->nverbs ? g->verbs[a->verb].name : NULL;
+    if (!vn || (c->gs->playlike_any && !playlike(vn))) return 0;
+    for (unsigned i = 0; i < a->nargs && i < ARB_ARGS_MAX; i++) {
+        if (!arb_an__arg_is_card(g, a->verb, i)) continue;
+        if (a->seat < 0 || a->seat >= c->h->players) break;
+        const arb_deck *d = &c->h->decks[a->seat];
+        if (a->args[i] < 0 || a->args[i] >= d->ncards || d->cards[a->args[i]] >= g->ncards) continue;
+        c->gs->cards[d->cards[a->args[i]]]++;
+        c->card_actions++;
+        break; /* one card per action: the one played */
+    }
+    return 0;
+}
+
+static int forfeit_reason(const char *r)
+{
+    return strstr(r, "timeout") || strstr(r, "forfeit") || strstr(r, "clock") || strstr(r, "disconnect") ||
+           strstr(r, "conce");
+}
+
+int arb_an_stats_add(arb_an_stats *s, arb_an_source *src, arb_error *err)
+{
+    const arb_an_header *h = &src->hdr;
+    game_stats *gs = NULL;
+    for (unsigned i = 0; i < s->ngames; i++)
+        if (s->games[i].g == h->game) gs = &s->games[i];
+    if (!gs && s->ngames < s->cap) {
+        gs = &s->games[s->ngames++];
+        game_init(gs, h->game);
+    }
+    if (!gs) {
+        arb_error_set(err, ARB_EUNSUPPORTED, NULL, "game '%s' is not registered and the spare slots are used", h->game->id);
+        arb_error_where(err, "%s", src->name);
+        arb_an_stats_add_error(s, err);
+        return ARB_EUNSUPPORTED;
+    }
+    if (!gs->cards && gs->g->ncards) {
+        gs->cards = calloc(gs->g->ncards, sizeof *gs->cards);
+        if (!gs->cards) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+    }
+    filectx c = { gs, h, -1, 0, 0, 0, arb_verb_find(h->game, "timeout"), arb_verb_find(h->game, "disconnect") };
+    arb_an_walk_result res;
+    arb_match *m = NULL;
+    int rc = arb_an__walk(src, 0, on_step, &c, &m, &res, err);
+    if (rc) {
+        arb_an_stats_add_error(s, err);
+        return rc;
+    }
+    s->files++;
+    gs->matches++;
+    gs->by_players[h->players]++;
+    gs->truncated += res.truncated != 0;
+    gs->unverified += res.mismatches != 0 || res.rejected != 0;
+    gs->rejected += res.rejected;
+    gs->actions += res.actions;
+    gs->turns += arb_match_turn(m);
+    gs->timeouts += c.timeouts;
+    gs->disconnects += c.disconnects;
+    gs->card_actions += c.card_actions;
+    for (int i = 0; i < h->players; i++) gs->seat_matches[i]++;
+    if (c.first >= 0) {
+        gs->first_known++;
+        gs->first_seat[c.first]++;
+    }
+    if (res.outcome_seen) {
+        const arb_an_record *o = &res.outcome;
+        gs->complete++;
+        if (o->winner >= 0 && o->winner < h->players) {
+            gs->wins++;
+            gs->seat_wins[o->winner]++;
+            if (c.first >= 0) {
+                gs->first_decided++;
+                gs->first_wins += o->winner == c.first;
+            }
+        } else {
+            gs->draws++;
+            if (c.first >= 0) gs->first_decided++;
+        }
+        unsigned k = REASONS_MAX;
+        for (unsigned i = 0; i < gs->g->noutcome_reasons && i < REASONS_MAX; i++)
+            if (!strcmp(gs->g->outcome_reasons[i], o->reason)) k = i;
+        gs->reasons[k]++;
+        gs->forfeits += forfeit_reason(o->reason) != 0;
+    } else {
+        gs->unfinished++;
+    }
+    arb_match_free(m);
+    return ARB_OK;
+}
+
+static double rate(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
+
+typedef struct topcard { unsigned idx; uint32_t n; } topcard;
+
+static unsigned top_cards(const game_stats *gs, topcard *top)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; gs->cards && i < gs->g->ncards; i++) {
+        if (!gs->cards[i]) continue;
+        topcard c = { i, gs->cards[i] };
+        unsigned j = n < TOP_CARDS ? n++ : TOP_CARDS;
+        if (j == TOP_CARDS) {
+            if (c.n <= top[TOP_CARDS - 1].n) continue;
+            j = TOP_CARDS - 1;
+        }
+        while (j > 0 && top[j - 1].n < c.n) { top[j] = top[j - 1]; j--; }
+        top[j] = c;
+    }
+    return n;
+}
+
+static void print_json(const arb_an_stats *s, FILE *out)
+{
+    fprintf(out, "{\"files\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"error_messages\":[", s->files, s->errors);
+    for (unsigned i = 0; i < s->nkept; i++) {
+        fputs(i ? "," : "", out);
+        arb_an__json_str(out, s->kept[i]);
+    }
+    fputs("],\"games\":[", out);
+    int firstg = 1;
+    for (unsigned gi = 0; gi < s->ngames; gi++) {
+        const game_stats *gs = &s->games[gi];
+        if (!gs->matches) continue;
+        const arb_game *g = gs->g;
+        fprintf(out, "%s{\"game\":", firstg ? "" : ",");
+        firstg = 0;
+        arb_an__json_str(out, g->id);
+        fprintf(out, ",\"matches\":%" PRIu64 ",\"complete\":%" PRIu64 ",\"unfinished\":%" PRIu64
+                ",\"truncated\":%" PRIu64 ",\"unverified\":%" PRIu64 ",\"rejected_actions\":%" PRIu64,
+                gs->matches, gs->complete, gs->unfinished, gs->truncated, gs->unverified, gs->rejected);
+        fputs(",\"players\":{", out);
+        int f = 1;
+        for (int p = 1; p <= ARB_MAX_SEATS; p++)
+            if (gs->by_players[p]) {
+                fprintf(out, "%s\"%d\":%" PRIu64, f ? "" : ",", p, gs->by_players[p]);
+                f = 0;
+            }
+        fprintf(out, "},\"wins\":%" PRIu64 ",\"draws\":%" PRIu64 ",\"reasons\":{", gs->wins, gs->draws);
+        f = 1;
+        for (unsigned k = 0; k <= REASONS_MAX; k++) {
+            if (!gs->reasons[k]) continue;
+            fputs(f ? "" : ",", out);
+            arb_an__json_str(out, k < REASONS_MAX ? g->outcome_reasons[k] : "other");
+            fprintf(out, ":%" PRIu64, gs->reasons[k]);
+            f = 0;
+        }
+        fputs("},\"by_seat\":[", out);
+        for (int p = 0; p < ARB_MAX_SEATS; p++) {
+            if (!gs->seat_matches[p]) continue;
+            fprintf(out, "%s{\"seat\":%d,\"matches\":%" PRIu64 ",\"wins\":%" PRIu64 ",\"win_rate\":%.4f}",
+                    p ? "," : "", p, gs->seat_matches[p], gs->seat_wins[p], rate(gs->seat_wins[p], gs->seat_matches[p]));
+        }
+        fprintf(out, "],\"first_player\":{\"known\":%" PRIu64 ",\"decided\":%" PRIu64 ",\"wins\":%" PRIu64
+                ",\"win_rate\":%.4f,\"by_seat\":[", gs->first_known, gs->first_decided, gs->first_wins,
+                rate(gs->first_wins, gs->first_decided));
+        for (int p = 0; p < ARB_MAX_SEATS; p++)
+            if (gs->seat_matches[p]) fprintf(out, "%s%" PRIu64, p ? "," : "", gs->first_seat[p]);
+        fprintf(out, "]},\"avg_turns\":%.2f,\"avg_actions\":%.2f,\"total_actions\":%" PRIu64
+                ",\"timeouts\":%" PRIu64 ",\"disconnects\":%" PRIu64 ",\"forfeits\":%" PRIu64
+                ",\"card_plays\":%" PRIu64 ",\"top_cards\":[",
+                rate(gs->turns, gs->matches), rate(gs->actions, gs->matches), gs->actions, gs->timeouts,
+                gs->disconnects, gs->forfeits, gs->card_actions);
+        topcard top[TOP_CARDS];
+        unsigned n = top_cards(gs, top);
+        for (unsigned i = 0; i < n; i++) {
+            const arb_card *c = g->card(top[i].idx);
+            fputs(i ? ",{\"card\":" : "{\"card\":", out);
+            arb_an__json_str(out, c ? c->id : "?");
+            fputs(",\"name\":", out);
+            arb_an__json_str(out, c ? c->name : "?");
+            fprintf(out, ",\"count\":%" PRIu32 "}", top[i].n);
+        }
+        fputs("]}", out);
+    }
+    fputs("]}\n", out);
+}
+
+static void print_text(const arb_an_stats *s, FILE *out)
+{
+    fprintf(out, "%" PRIu64 " file%s, %" PRIu64 " unreadable\n", s->files, s->files == 1 ? "" : "s", s->errors);
+    for (unsigned i = 0; i < s->nkept; i++) fprintf(out, "  error: %s\n", s->kept[i]);
+    if (s->errors > s->nkept) fprintf(out, "  … and %" PRIu64 " more errors\n", s->errors - s->nkept);
+    for (unsigned gi = 0; gi < s->ngames; gi++) {
+        const game_stats *gs = &s->games[gi];
+        if (!gs->matches) continue;
+        const arb_game *g = gs->g;
+        fprintf(out, "\n%s (%s): %" PRIu64 " matches, %" PRIu64 " finished, %" PRIu64 " unfinished",
+                g->title, g->id, gs->matches, gs->complete, gs->unfinished);
+        if (gs->truncated) fprintf(out, ", %" PRIu64 " truncated", gs->truncated);
+        if (gs->unverified) fprintf(out, ", %" PRIu64 " do not verify", gs->unverified);
+        fputc('\n', out);
+        fprintf(out, "  outcomes: %" PRIu64 " wins, %" PRIu64 " draws\n", gs->wins, gs->draws);
+        for (unsigned k = 0; k <= REASONS_MAX; k++)
+            if (gs->reasons[k])
+                fprintf(out, "    %-16s %6" PRIu64 "  %5.1f%%\n", k < REASONS_MAX ? g->outcome_reasons[k] : "other",
+                        gs->reasons[k], 100 * rate(gs->reasons[k], gs->complete));
+        fputs("  win rate by seat:", out);
+        for (int p = 0; p < ARB_MAX_SEATS; p++)
+            if (gs->seat_matches[p])
+                fprintf(out, "  P%d %.1f%% (%" PRIu64 "/%" PRIu64 ")", p + 1,
+                        100 * rate(gs->seat_wins[p], gs->seat_matches[p]), gs->seat_wins[p], gs->seat_matches[p]);
+        fprintf(out, "\n  first player wins: %.1f%% (%" PRIu64 "/%" PRIu64 "); first player was", 
+                100 * rate(gs->first_wins, gs->first_decided), gs->first_wins, gs->first_decided);
+        for (int p = 0; p < ARB_MAX_SEATS; p++)
+            if (gs->seat_matches[p]) fprintf(out, " P%d ×%" PRIu64, p + 1, gs->first_seat[p]);
+        fprintf(out, "\n  average length: %.1f turns, %.1f actions\n", rate(gs->turns, gs->matches),
+                rate(gs->actions, gs->matches));
+        fprintf(out, "  clock: %" PRIu64 " timeouts, %" PRIu64 " disconnects, %" PRIu64 " forfeits\n", gs->timeouts,
+                gs->disconnects, gs->forfeits);
+        topcard top[TOP_CARDS];
+        unsigned n = top_cards(gs, top);
+        if (n) fprintf(out, "  most played cards (%" PRIu64 " plays):\n", gs->card_actions);
+        for (unsigned i = 0; i < n; i++) {
+            const arb_card *c = g->card(top[i].idx);
+            fprintf(out, "    %6" PRIu32 "  %s\n", top[i].n, c ? c->name : "?");
+        }
+    }
+}
+
+void arb_an_stats_print(const arb_an_stats *s, FILE *out, int json)
+{
+    if (json) print_json(s, out);
+    else print_text(s, out);
+}

@@ -1,0 +1,142 @@
+/* an_walk.c — replays a source through an arb_match and hands every step
+ * (setup, each record) to a callback with what the analyzer needs: the
+ * turn, phase and decision the record was made in, the cumulative clock,
+ * the engine's own description of the action, the events it caused, and
+ * whether checkpoints and the outcome match. A rejected action is reported
+ * with its rule ID and skipped (the state is unchanged, per the contract),
+ * so a tampered or client-side log can still be read to its end. */
+#include <string.h>
+
+#include "analyze/an_int.h"
+
+static int setup_match(const arb_an_header *h, arb_match **m, arb_error *err)
+{
+    arb_setup su;
+    memset(&su, 0, sizeof su);
+    su.seed = h->seed;
+    su.players = h->players;
+    su.options = h->options;
+    for (int i = 0; i < h->players && i < ARB_MAX_SEATS; i++) su.decks[i] = &h->decks[i];
+    int rc = h->position ? arb_match_from_position(m, h->game, h->position, &su, err)
+                         : arb_match_new(m, h->game, &su, err);
+    if (rc && !err->msg[0]) arb_error_set(err, rc, NULL, "the header's setup is rejected");
+    return rc;
+}
+
+static int outcome_matches(const arb_match *m, const arb_an_record *r)
+{
+    arb_outcome o;
+    const arb_game *g = arb_match_game(m);
+    if (!arb_match_outcome(m, &o)) return 0;
+    const char *reason = o.reason < g->noutcome_reasons ? g->outcome_reasons[o.reason] : "";
+    return o.winner == r->winner && o.turns == r->turn && strcmp(reason, r->reason) == 0 &&
+           arb_match_hash(m) == r->hash;
+}
+
+int arb_an__walk(arb_an_source *src, int want_text, arb_an_step_fn fn, void *ctx,
+                 arb_match **mout, arb_an_walk_result *res, arb_error *err)
+{
+    arb_an_walk_result dummy;
+    if (!res) res = &dummy;
+    memset(res, 0, sizeof *res);
+    if (mout) *mout = NULL;
+    const arb_an_header *h = &src->hdr;
+    const arb_game *g = h->game;
+    arb_match *m = NULL, *prev = NULL;
+    int rc = setup_match(h, &m, err);
+    if (rc) {
+        arb_error_where(err, "%s: header", src->name);
+        return rc;
+    }
+    if (want_text && arb_match_clone(&prev, m)) {
+        rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+        goto done;
+    }
+
+    arb_an_step st;
+    memset(&st, 0, sizeof st);
+    st.m = m;
+    st.turn = arb_match_turn(m);
+    st.phase = g->phase(arb_match_state(m));
+    arb_decision d = arb_match_decision(m);
+    st.decision_seat = d.seat;
+    st.decision_kind = d.kind;
+    st.check = -1;
+    st.events = arb_match_events(m, &st.nevents);
+    if (fn && fn(ctx, &st)) {
+        res->stopped = 1;
+        goto done;
+    }
+
+    arb_an_record rec;
+    uint64_t clock = 0;
+    for (;;) {
+        rc = arb_an_source_next(src, &rec, err);
+        if (rc == 0) break;
+        if (rc == ARB_ETRUNC) {
+            res->truncated = 1;
+            res->trunc = *err;
+            arb_error_clear(err);
+            rc = ARB_OK;
+            break;
+        }
+        if (rc < 0) goto done;
+        rc = ARB_OK;
+        res->records++;
+        res->last_index = rec.index;
+        memset(&st, 0, sizeof st);
+        st.rec = &rec;
+        st.m = m;
+        st.check = -1;
+        st.turn = arb_match_turn(m);
+        st.phase = g->phase(arb_match_state(m));
+        d = arb_match_decision(m);
+        st.decision_seat = d.seat;
+        st.decision_kind = d.kind;
+        if (rec.kind == ARB_AN_ACTION) {
+            res->actions++;
+            clock += rec.action.elapsed_ms;
+            if (want_text) arb_match_copy(prev, m);
+            arb_error e = ARB_ERROR_INIT;
+            int arc = arb_match_apply(m, &rec.action, &e);
+            if (arc) {
+                st.rejected = 1;
+                st.reject = e;
+                if (!st.reject.code) st.reject.code = arc;
+                res->rejected++;
+                if (want_text) arb_action_format(g, &rec.action, st.action_text, sizeof st.action_text);
+            } else {
+                st.events = arb_match_events(m, &st.nevents);
+                if (want_text && g->action_text)
+                    g->action_text(arb_match_state(prev), &rec.action, st.action_text,
+                                   sizeof st.action_text);
+            }
+        } else if (rec.kind == ARB_AN_CHECKPOINT) {
+            st.computed_hash = arb_match_hash(m);
+            st.check = st.computed_hash == rec.hash && rec.turn == arb_match_turn(m);
+        } else if (rec.kind == ARB_AN_OUTCOME) {
+            st.computed_hash = arb_match_hash(m);
+            st.check = outcome_matches(m, &rec);
+            res->outcome_seen = 1;
+            res->outcome = rec;
+        }
+        if (st.check == 0) res->mismatches++;
+        st.clock_ms = clock;
+        res->clock_ms = clock;
+        if (fn && fn(ctx, &st)) {
+            res->stopped = 1;
+            break;
+        }
+    }
+done:
+    arb_match_free(prev);
+    if (rc || !mout) arb_match_free(m);
+    else *mout = m;
+    return rc;
+}
+
+int arb_an_walk(arb_an_source *src, arb_an_step_fn fn, void *ctx, arb_match **mout,
+                arb_an_walk_result *res, arb_error *err)
+{
+    return arb_an__walk(src, 1, fn, ctx, mout, res, err);
+}

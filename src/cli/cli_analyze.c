@@ -1,0 +1,44 @@
+/* cli_analyze.c — what the analyzer commands (log, state, diff, stats, report)
+ * share: opening a replay with a clear error, parsing --as, and telling
+ * the user on stderr that a replay was truncated. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+int cli_an_open(const char *cmd, const char *path, arb_an_source **out)
+{
+    arb_error err = ARB_ERROR_INIT;
+    int rc = arb_an_open_file(out, path, &err);
+    if (rc) return cli_fail(cmd, &err);
+    return EXIT_OK;
+}
+
+int cli_an_seat(const char *s, int players)
+{
+    long v;
+    char *end;
+    if (!s || !*s) return -3;
+    if (!strcmp(s, "all")) return ARB_VIEW_ALL;
+    if (s[0] == 'P' || s[0] == 'p') {
+        v = strtol(s + 1, &end, 10);
+        if (*end || v < 1) return -3;
+        v -= 1;
+    } else {
+        v = strtol(s, &end, 10);
+        if (*end || v < 0) return -3;
+    }
+    if (players > 0 && v >= players) return -3;
+    return (int)v;
+}
+
+void cli_an_truncated(const char *cmd, const char *path, const arb_an_walk_result *res)
+{
+    if (!res->truncated) return;
+    char buf[ARB_MSG_MAX + ARB_WHERE_MAX + ARB_RULE_MAX + 8];
+    arb_error_format(&res->trunc, buf, sizeof buf);
+    (void)path; /* the reader's location already names the file */
+    fprintf(stderr, "arbiter %s: %s\narbiter %s: shown up to the last complete record (%llu records)\n", cmd, buf, cmd,
+            (unsigned long long)res->records);
+}

@@ -1,0 +1,157 @@
+/* cmd_state.c — `arbiter state FILE --at N`: the state after record N, full
+ * or as one seat sees it, as JSON or as an indented listing. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static int all_scalars(const arb_tnode *n)
+{
+    for (const arb_tnode *c = n->first; c; c = c->next)
+        if (c->kind == ARB_T_ARR || c->kind == ARB_T_MAP) return 0;
+    return 1;
+}
+
+static void inline_node(const arb_tnode *n, FILE *out)
+{
+    char buf[256];
+    if (n->kind == ARB_T_ARR || n->kind == ARB_T_MAP) {
+        fputc(n->kind == ARB_T_ARR ? '[' : '{', out);
+        for (const arb_tnode *c = n->first; c; c = c->next) {
+            if (c != n->first) fputs(", ", out);
+            if (n->kind == ARB_T_MAP) fprintf(out, "%s: ", c->key);
+            inline_node(c, out);
+        }
+        fputc(n->kind == ARB_T_ARR ? ']' : '}', out);
+    } else if (n->kind == ARB_T_STR) {
+        cli_json_str(out, n->s);
+    } else {
+        fputs(arb_tnode_text(n, buf, sizeof buf), out);
+    }
+}
+
+/* Maps one field a line; lists of scalars and small flat maps on one line,
+ * so that a hand or a card reads as a unit. */
+static void print_node(const arb_tnode *n, FILE *out, int depth)
+{
+    unsigned idx = 0;
+    for (const arb_tnode *c = n->first; c; c = c->next) {
+        fprintf(out, "%*s", depth * 2, "");
+        if (n->kind == ARB_T_MAP) fprintf(out, "%s:", c->key);
+        else if (c->kind == ARB_T_ARR || c->kind == ARB_T_MAP) fprintf(out, "- #%u", idx);
+        else fputs("-", out);
+        idx++;
+        if ((c->kind == ARB_T_ARR || c->kind == ARB_T_MAP) && !(all_scalars(c) && c->n <= 12)) {
+            fprintf(out, "%s\n", c->kind == ARB_T_ARR ? (c->n ? "" : " []") : "");
+            print_node(c, out, depth + 1);
+        } else {
+            fputc(' ', out);
+            inline_node(c, out);
+            fputc('\n', out);
+        }
+    }
+}
+
+int cmd_state(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "at", required_argument, NULL, 'n' },
+        { "as", required_argument, NULL, 'a' },
+        { "json", no_argument, NULL, 'j' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 }
+    };
+    const char *at = NULL, *as = NULL;
+    int json = 0, c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "n:a:jh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'n': at = optarg; break;
+        case 'a': as = optarg; break;
+        case 'j': json = 1; break;
+        case 'h':
+            printf("usage: arbiter state FILE --at N [--as SEAT] [--json]\n\n"
+                   "The full state after record N: every zone, counter and the pending\n"
+                   "decision, as the engine exports it (the same tree conformance cases\n"
+                   "assert on), or only what SEAT could see. Costs one replay from the start.\n\n"
+                   "  --at N      a record index (0-based), 'setup' (before record 0) or 'last'\n"
+                   "  --as SEAT   that seat's view (0-based number or P1..P4)\n"
+                   "  --json      {file, game, record, records, truncated, turn, phase, clock_ms,\n"
+                   "              clock, decision:{seat,kind,clock_left_ms}, outcome, view, hash,\n"
+                   "              state:{…}}\n\n"
+                   "Exit: 0 shown, 2 usage, 3 missing/corrupt file or N past the end.\n");
+            return EXIT_OK;
+        default: return cli_usage("state", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc) return cli_usage("state", "a replay FILE is required");
+    if (optind + 1 < argc) return cli_usage("state", "unexpected argument '%s'", argv[optind + 1]);
+    if (!at) return cli_usage("state", "--at N is required");
+    int64_t n;
+    if (!strcmp(at, "last") || !strcmp(at, "end")) n = INT64_MAX;
+    else if (!strcmp(at, "setup")) n = -1;
+    else {
+        char *end;
+        long long v = strtoll(at, &end, 10);
+        if (!*at || *end || v < -1) return cli_usage("state", "--at wants a record index, 'setup' or 'last', not '%s'", at);
+        n = v;
+    }
+    const char *path = argv[optind];
+    arb_an_source *src;
+    int ec = cli_an_open("state", path, &src);
+    if (ec) return ec;
+    int view = ARB_VIEW_ALL;
+    if (as) {
+        int players = arb_an_source_header(src)->players;
+        view = cli_an_seat(as, players);
+        if (view == -3) {
+            arb_an_source_free(src);
+            return cli_usage("state", "--as wants a seat of this %d-player match (0..%d or P1..P%d), not '%s'", players,
+                             players - 1, players, as);
+        }
+    }
+    arb_error err = ARB_ERROR_INIT;
+    arb_tree *t;
+    int rc = arb_an_state(src, n, view, &t, &err);
+    arb_an_source_free(src);
+    if (rc) return cli_fail("state", &err);
+    const arb_tnode *root = arb_tree_root(t);
+    if (arb_tnode_get(root, "truncated")->i)
+        fprintf(stderr, "arbiter state: %s: truncated replay, read up to its last complete record (%" PRId64
+                " records)\n", path, arb_tnode_get(root, "records")->i);
+    if (json) {
+        arb_tnode_json(root, stdout, 2);
+        fputc('\n', stdout);
+    } else {
+        char buf[64];
+        const arb_tnode *rec = arb_tnode_get(root, "record");
+        if (rec->i < 0) printf("%s: after setup", path);
+        else printf("%s: after record #%" PRId64, path, rec->i);
+        printf(" — turn %s, phase %s, clock %s", arb_tnode_text(arb_tnode_get(root, "turn"), buf, sizeof buf),
+               arb_tnode_get(root, "phase")->s, arb_tnode_get(root, "clock")->s);
+        if (view != ARB_VIEW_ALL) printf(", as seen by P%d", view + 1);
+        putchar('\n');
+        const arb_tnode *d = arb_tnode_get(root, "decision");
+        int64_t ds = arb_tnode_get(d, "seat")->i;
+        if (ds == ARB_SEAT_NONE) printf("decision: none (the match is over)\n");
+        else printf("decision: %s owes '%s'\n", arb_an_seat_name((int)ds, buf, sizeof buf), arb_tnode_get(d, "kind")->s);
+        const arb_tnode *o = arb_tnode_get(root, "outcome");
+        if (arb_tnode_get(o, "over")->i) {
+            int64_t w = arb_tnode_get(o, "winner")->i;
+            printf("outcome: %s%s (%s)\n", w >= 0 ? arb_an_seat_name((int)w, buf, sizeof buf) : "draw", w >= 0 ? " wins" : "",
+                   arb_tnode_get(o, "reason")->s);
+        }
+        const arb_tnode *rj = arb_tnode_get(root, "rejected");
+        if (rj) printf("note: record #%" PRId64 " was rejected by the engine: %s %s\n", rec->i,
+                       arb_tnode_get(rj, "rule")->s, arb_tnode_get(rj, "msg")->s);
+        const arb_tnode *h = arb_tnode_get(root, "hash");
+        if (h) printf("hash: %s\n", h->s);
+        printf("state:\n");
+        print_node(arb_tnode_get(root, "state"), stdout, 1);
+    }
+    arb_tree_free(t);
+    return EXIT_OK;
+}
