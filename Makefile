@@ -116,7 +116,20 @@ check-unit: $(TESTS) $(ARBITER)
 check: deps
 	@$(MAKE) --no-print-directory check-all
 
-check-all: check-unit check-conform
+check-all: check-unit check-conform check-golden check-hostile
+
+# The golden corpus (replays/golden/<game>/MANIFEST): every replay verifies
+# and reproduces its manifest outcome and final hash under this engine.
+# tests/golden/generate.sh rebuilds it; README "Changing a rule" has the
+# engine developer's workflow (arbiter reseal, tests/golden/manifest.sh).
+.PHONY: check-golden check-hostile
+check-golden: $(ARBITER)
+	@ARBITER=$(ARBITER) bash tests/golden/check.sh
+
+# Hostile inputs (tests/hostile/): each gets its documented exit code and
+# error, within a memory limit, without a crash.
+check-hostile: $(ARBITER)
+	@ARBITER=$(ARBITER) bash tests/hostile/run.sh
 
 # Conformance suite: lint every XML file, then run every case of every game
 # that has an engine in this build (others SKIP and are not coverage-gated).

@@ -65,6 +65,7 @@ int cmd_play(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_reseal(int argc, char **argv);
 int cmd_verbs(int argc, char **argv);
 int cmd_conform(int argc, char **argv);
 int cmd_log(int argc, char **argv);

@@ -28,8 +28,16 @@ int cmd_games(int argc, char **argv)
             cli_json_str(stdout, g->rules_version);
             printf(",\"engine\":");
             cli_json_str(stdout, g->engine_version);
-            printf(",\"min_players\":%d,\"max_players\":%d,\"cards\":%u,\"presets\":%u}", g->min_players,
-                   g->max_players, g->ncards, g->npresets);
+            printf(",\"min_players\":%d,\"max_players\":%d,\"cards\":%u,\"presets\":%u,\"outcomes\":[",
+                   g->min_players, g->max_players, g->ncards, g->npresets);
+            /* every way a match can end; "none"/"" mean it goes on */
+            for (unsigned r = 0, k = 0; r < g->noutcome_reasons; r++) {
+                const char *rn = g->outcome_reasons[r];
+                if (!rn || !*rn || strcmp(rn, "none") == 0) continue;
+                printf("%s", k++ ? "," : "");
+                cli_json_str(stdout, rn);
+            }
+            printf("]}");
         }
         printf("]\n");
         return EXIT_OK;

@@ -23,6 +23,10 @@ static void play_help(void)
            "  --timed           seeded think times (elapsed_ms) and clock events\n"
            "  --max-actions N   stop an endless match after N actions (default 10000000)\n"
            "  --no-record       play without recording (to measure recorder overhead)\n"
+           "  --disconnect N[:MS]  after N actions the arbiter disconnects the seat\n"
+           "                    that owes the decision and reconnects it MS ms later\n"
+           "                    (default 60000, naramo's reconnect grace: it forfeits);\n"
+           "                    only for games with clock rules\n"
            "  --json            print the summary as one JSON object\n"
            "\n"
            "Exit: 0 recorded, 2 usage, 3 bad deck/game, 4 an engine fault.\n");
@@ -35,6 +39,7 @@ int cmd_play(int argc, char **argv)
         { "agents", required_argument, NULL, 'a' },
         { "max-actions", required_argument, NULL, 'M' },
         { "no-record", no_argument, NULL, 'N' },
+        { "disconnect", required_argument, NULL, 'D' },
         { "json", no_argument, NULL, 'j' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
@@ -45,6 +50,8 @@ int cmd_play(int argc, char **argv)
     const char *agents = NULL;
     unsigned long long max_actions = 10000000ULL;
     int json = 0, c, rc;
+    unsigned long long disc_at = 0, disc_ms = 60000;
+    int disc = 0;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
@@ -59,6 +66,15 @@ int cmd_play(int argc, char **argv)
                 return cli_usage("play", "--max-actions '%s' is not a positive integer", optarg);
             break;
         case 'N': a.no_record = 1; break;
+        case 'D': {
+            char dbuf[64], *colon;
+            snprintf(dbuf, sizeof dbuf, "%s", optarg);
+            if ((colon = strchr(dbuf, ':'))) *colon++ = '\0';
+            if (cli_parse_u64(dbuf, &disc_at) || (colon && (cli_parse_u64(colon, &disc_ms) || disc_ms > 86400000ULL)))
+                return cli_usage("play", "--disconnect '%s' is not N[:MS]", optarg);
+            disc = 1;
+            break;
+        }
         case 'j': json = 1; break;
         case 'h': play_help(); return EXIT_OK;
         default: return cli_usage("play", "unknown option '%s'", argv[optind - 1]);
@@ -96,6 +112,26 @@ int cmd_play(int argc, char **argv)
     for (; n < max_actions; n++) {
         arb_decision d = arb_match_decision(a.m);
         if (d.seat == ARB_SEAT_NONE) break;
+        if (disc && n >= disc_at && d.seat >= 0) {
+            /* The injected disconnect: the arbiter's two actions go through
+             * the same parser and recorder step as `record` input. */
+            disc = 0;
+            char line[2][64];
+            snprintf(line[0], sizeof line[0], "arbiter disconnect %d", d.seat);
+            snprintf(line[1], sizeof line[1], "+%llu arbiter reconnect %d", disc_ms, d.seat);
+            for (int k = 0; k < 2 && arb_match_decision(a.m).seat != ARB_SEAT_NONE; k++) {
+                arb_action da;
+                int r1 = arb_action_parse(a.g, line[k], &da, &err);
+                if (!r1) r1 = a.w ? arb_replay_record_step(a.w, a.m, &da, &err) : arb_match_apply(a.m, &da, &err);
+                if (r1) {
+                    rc = cli_fail("play", &err);
+                    goto done;
+                }
+                n++;
+            }
+            n--;
+            continue;
+        }
         arb_action act;
         int seat = d.seat >= 0 && d.seat < players ? d.seat : 0;
         if (arb_agent_choose(&ag[seat], a.m, &act)) {

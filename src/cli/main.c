@@ -11,6 +11,7 @@ const cli_command cli_commands[] = {
     { "play", "self-play between built-in agents, recorded to a .tcgr", cmd_play },
     { "record", "drive a match from actions on stdin, recorded live", cmd_record },
     { "verify", "replay .tcgr files and report the first divergence", cmd_verify },
+    { "reseal", "re-record checkpoints and outcome after an intentional rules change", cmd_reseal },
     { "info", "print a replay's header, counts and outcome", cmd_info },
     { "conform", "run the XML conformance suite (lint, coverage, TAP/JUnit/JSON)", cmd_conform },
     { "log", "play-by-play of a replay, optionally as one seat saw it", cmd_log },

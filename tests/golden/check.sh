@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# check.sh — the golden gate (`make check-golden`): every replay listed in
+# replays/golden/<game>/MANIFEST must verify under the current engine and
+# reproduce the manifest's winner, reason, turns, action count and final
+# hash; a file in the directory that the manifest does not list, or a listed
+# file that is missing, fails too. For each affected replay it prints the
+# verifier's first divergence (record, turn, seat, action, rule ID or
+# hashes). Games not compiled into $ARBITER are skipped with a note.
+#
+#   ARBITER=build/arbiter tests/golden/check.sh [GOLDEN_DIR]   (exit 0 / 1)
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+ARBITER=${ARBITER:-build/arbiter}
+GOLDEN=${1:-replays/golden}
+JOBS=${JOBS:-2}
+
+json_field() {
+    sed -n 's/.*"'"$1"'":"\{0,1\}\([^",}]*\)"\{0,1\}[,}].*/\1/p' <<<"$2" | head -n 1
+}
+
+known=$("$ARBITER" games --json | tr '{' '\n' | sed -n 's/^"id":"\([^"]*\)".*/\1/p')
+fail=0 total=0
+for man in "$GOLDEN"/*/MANIFEST; do
+    [ -f "$man" ] || continue
+    dir=$(dirname "$man")
+    g=$(basename "$dir")
+    if ! grep -qx "$g" <<<"$known"; then
+        echo "golden: $g: SKIP (no $g engine in this build)"
+        continue
+    fi
+    files=() exp=()
+    while IFS=$'\t' read -r f w r t a h _; do
+        case $f in '#'* | '') continue ;; esac
+        files+=("$dir/$f")
+        exp+=("$w $r $t $a $h")
+    done <"$man"
+    for f in "$dir"/*.tcgr; do
+        [ -e "$f" ] || continue
+        grep -q "^$(basename "$f")	" "$man" || { echo "golden: $f: not listed in $man"; fail=1; }
+    done
+    n=0 bad=0
+    while IFS= read -r v; do
+        f=${files[$n]} e=${exp[$n]}
+        n=$((n + 1))
+        got="$(json_field winner "$v") $(json_field reason "$v") $(json_field turns "$v") $(json_field actions "$v") $(json_field final_hash "$v")"
+        if [ "$(json_field status "$v")" = ok ] && [ "$got" = "$e" ]; then continue; fi
+        bad=$((bad + 1))
+        if [ "$(json_field status "$v")" = ok ]; then
+            echo "golden: $f: verifies, but not as the manifest says: expected winner/reason/turns/actions/hash '$e', got '$got'"
+        else
+            "$ARBITER" verify "$f" | sed 's/^/golden: /'
+        fi
+    done < <("$ARBITER" verify --json --jobs "$JOBS" "${files[@]}" 2>&1)
+    if [ "$n" -ne "${#files[@]}" ]; then
+        echo "golden: $g: the verifier answered for $n of ${#files[@]} files"
+        bad=$((bad + 1))
+    fi
+    total=$((total + n))
+    if [ $bad -ne 0 ]; then
+        echo "golden: $g: $bad of ${#files[@]} replays differ from $man"
+        echo "golden: intentional rules change? see README 'Changing a rule': arbiter reseal, then tests/golden/manifest.sh"
+        fail=1
+    else
+        echo "golden: $g: ${#files[@]} replays verified, outcomes and hashes as in the manifest"
+    fi
+done
+[ $total -gt 0 ] || { echo "golden: no replay found under $GOLDEN"; exit 1; }
+exit $fail
