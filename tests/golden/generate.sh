@@ -12,19 +12,20 @@
 # `arbiter play`. It keeps up to PER_REASON matches of every ending the
 # engine declares (`arbiter games --json` "outcomes"), searching up to
 # BUDGET candidates for rare endings, then fills the corpus in candidate
-# order to TARGET files. The start time is SOURCE_DATE_EPOCH (fixed), so the
+# order to TARGET files. Matches listed in tests/golden/rare.tsv (rare
+# endings found by a wider search) are candidates before the walk. The start time is SOURCE_DATE_EPOCH (fixed), so the
 # same engine gives byte-identical files. Endings no candidate reached are
 # listed at the end of the MANIFEST and on stderr.
 #
 #   ARBITER=build/arbiter tests/golden/generate.sh [GAME...]
-#   env: OUT (default replays/golden), TARGET (54), PER_REASON (4), BUDGET (6000)
+#   env: OUT (default replays/golden), TARGET (54), PER_REASON (4), BUDGET (3000)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ARBITER=${ARBITER:-build/arbiter}
 OUT=${OUT:-replays/golden}
 TARGET=${TARGET:-54}
 PER_REASON=${PER_REASON:-4}
-BUDGET=${BUDGET:-6000}
+BUDGET=${BUDGET:-3000}
 export SOURCE_DATE_EPOCH=1764000000   # 2025-11-24T16:00:00Z, informational only
 
 json_field() { # json_field KEY LINE → value of a flat string or number field
@@ -55,6 +56,19 @@ for g in "${games[@]}"; do
     for r in "${reasons[@]}"; do count[$r]=0; done
     : >"$tmp/cands"
     missing=${#reasons[@]}
+    # Known matches for rare endings first (tests/golden/rare.tsv).
+    while IFS=$'\t' read -r rg tag argv; do
+        [ "$rg" = "$g" ] || continue
+        read -r -a rargs <<<"$argv"
+        res=$("$ARBITER" play --game "$g" "${rargs[@]}" --json -o "$tmp/$tag.tcgr" 2>/dev/null) || continue
+        reason=$(json_field reason "$res")
+        printf '%s\t%s\t%s\n' "$tag" "$reason" "--game $g $argv" >>"$tmp/cands"
+        c=${count[$reason]:-0}
+        count[$reason]=$((c + 1))
+        if [ "$c" -eq 0 ]; then
+            for r in "${reasons[@]}"; do [ "$r" = "$reason" ] && missing=$((missing - 1)); done
+        fi
+    done < <(grep -v '^#' tests/golden/rare.tsv)
     i=0
     while [ $i -lt "$BUDGET" ]; do
         if [ $missing -eq 0 ] && [ "$(wc -l <"$tmp/cands")" -ge $((TARGET * 2)) ]; then break; fi
@@ -83,7 +97,7 @@ for g in "${games[@]}"; do
         printf '%s\t%s\t%s\n' "$tag" "$reason" "${args[*]}" >>"$tmp/cands"
         c=${count[$reason]:-0}
         count[$reason]=$((c + 1))
-        if [ "$c" -eq 0 ] && [ -n "${count[$reason]+x}" ]; then
+        if [ "$c" -eq 0 ]; then
             for r in "${reasons[@]}"; do [ "$r" = "$reason" ] && missing=$((missing - 1)); done
         fi
     done
