@@ -148,6 +148,20 @@ sanitize: deps
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  check-all
 
+# Unit tests and a verify of every golden replay under valgrind: any memory
+# error or definite/indirect leak fails (exit 99). Check runs in-process
+# (CK_FORK=no) so valgrind sees the tests themselves.
+VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
+valgrind: deps
+	@command -v valgrind >/dev/null 2>&1 || { echo "valgrind: install the valgrind package"; exit 1; }
+	@$(MAKE) --no-print-directory $(TESTS) $(ARBITER)
+	@fail=0; for t in $(TESTS); do echo "  VALGRIND $$t"; \
+	  CK_FORK=no ARBITER=$(ARBITER) $(VALGRIND) ./$$t >$$t.vg.log 2>&1 || { fail=1; tail -n 30 $$t.vg.log; }; \
+	  grep -h "^[0-9]*%: Checks" $$t.vg.log || true; done; \
+	echo "  VALGRIND arbiter verify replays/golden/*/*.tcgr"; \
+	$(VALGRIND) $(ARBITER) verify --quiet replays/golden/*/*.tcgr || fail=1; \
+	exit $$fail
+
 # --- main job ---------------------------------------------------------------
 # Play a seeded naramo match between the greedy agents, record it under
 # $(BUILD)/demo, verify it, print its info and the first lines of the
@@ -181,14 +195,18 @@ fuzz: deps
 	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "fuzz: $(FUZZ_CC) is required (libFuzzer)"; exit 1; }
 	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) BUILD=$(BUILD)/fuzz OPT=-O1 \
 	  SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(BUILD)/fuzz/libarbiter.a
-	@set -e; for f in $(FUZZ_SRC); do n=$$(basename $$f .c); t=$${n#fuzz_}; \
+	@set -e; fail=0; for f in $(FUZZ_SRC); do n=$$(basename $$f .c); t=$${n#fuzz_}; \
 	  echo "  FUZZ    $$n ($(FUZZ_SECONDS) s)"; \
 	  $(FUZZ_CC) $(CFLAGS_BASE) $(PKG_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $(BUILD)/fuzz/$$n $$f \
 	    $(BUILD)/fuzz/libarbiter.a $(LIBS); \
 	  rm -rf $(BUILD)/fuzz/corpus_$$t; mkdir -p $(BUILD)/fuzz/corpus_$$t; \
 	  if [ -d tests/fuzz/corpus_$$t ]; then cp tests/fuzz/corpus_$$t/* $(BUILD)/fuzz/corpus_$$t/ 2>/dev/null || true; fi; \
-	  (cd $(BUILD)/fuzz && ./$$n -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=512 -timeout=10 \
-	     -print_final_stats=1 corpus_$$t 2>&1 | tail -n 12); done
+	  rc=0; (cd $(BUILD)/fuzz && ./$$n -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=512 -timeout=10 \
+	     -print_final_stats=1 corpus_$$t >$$n.log 2>&1) || rc=$$?; \
+	  tail -n 6 $(BUILD)/fuzz/$$n.log; \
+	  if [ $$rc -ne 0 ]; then echo "fuzz: $$n FAILED (exit $$rc): see $(BUILD)/fuzz/$$n.log and the crash-* file there;"; \
+	    echo "      add the input to tests/fuzz/corpus_$$t/ and a regression test"; fail=1; fi; done; \
+	exit $$fail
 
 # --- benchmarks (never asserted by a test) ---------------------------------
 $(BUILD)/bench: tests/bench/bench.c $(BUILD)/libarbiter.a
@@ -197,7 +215,7 @@ $(BUILD)/bench: tests/bench/bench.c $(BUILD)/libarbiter.a
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BUILD)/bench $(ARBITER)
-	@$(BUILD)/bench
+	@$(BUILD)/bench --arbiter $(ARBITER)
 
 # --- install ----------------------------------------------------------------
 install: all

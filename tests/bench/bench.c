@@ -1,23 +1,62 @@
-/* bench.c — `make bench`: speed and size figures per game, measured in one
- * run on this machine and printed as one table per game with each figure
- * beside its target. Medians of several runs. Never part of a test: speed
- * is reported, not asserted.
+/* bench.c — `make bench`: the speed and size figures of every game in the
+ * registry, measured in one run on this machine and printed as one table
+ * per game with each figure beside its target (DESIGN §7, issue 10). Every
+ * rate is the median of RUNS runs. Never part of a test: speed is reported,
+ * not asserted.
  *
- * Self-play: random agents, untimed, no recording; actions/s counts every
- * applied action (setup excluded). */
+ * In-process rates are CPU time (the machine may be shared); the child
+ * process figures are wall time.
+ *
+ *   self-play     random agents, untimed, no recording; actions applied/s
+ *   recorded      the same matches through arb_replay_record_step into
+ *                 files: overhead = recorded time / unrecorded time - 1
+ *   verify        arb_replay_verify_file over those files, in process
+ *   decode-only   arb_replay_open + arb_replay_next over them (inflate +
+ *                 MessagePack, no engine); ratio = verify time / decode time
+ *   bytes/action  file bytes / actions, untimed and --timed matches
+ *   peak RSS      of `arbiter verify` (ru_maxrss of the child) on the
+ *                 shortest and the longest golden replay of the game: flat
+ *                 in replay length when both are about the same
+ *   --jobs        `arbiter verify --jobs 1` / `--jobs 2` wall time over the
+ *                 game's golden corpus (listed REPEAT times)
+ *   conformance   `arbiter conform --quiet --game G` wall time, and the whole
+ *                 suite at the end
+ *
+ * usage: bench [--arbiter PATH] [--golden DIR] [--conformance DIR] [GAME]  */
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "arbiter/arbiter.h"
 
 #define RUNS 5
+#define REPEAT 20
+#define MAXFILES 1000
+
+static const char *arbiter_bin = "build/arbiter";
+static const char *golden_dir = "replays/golden";
+static const char *conform_dir = "conformance";
+static char tmpdir[64];
 
 static double now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* In-process figures use CPU time: the machine may be shared. */
+static double cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
@@ -33,67 +72,325 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Plays `games` seeded random games; returns actions applied. */
-static long selfplay(const arb_game *g, uint64_t seed0, int games, int players)
+static void die(const char *what, const arb_error *err)
 {
+    char buf[700];
+    arb_error_format(err, buf, sizeof buf);
+    fprintf(stderr, "bench: %s: %s\n", what, buf);
+    exit(1);
+}
+
+/* Play `games` seeded random matches from seed0; record into tmpdir/tag-K
+ * when tag != NULL. Returns actions applied; *bytes gets the file bytes. */
+static unsigned long long header_bytes;
+
+static long selfplay(const arb_game *g, uint64_t seed0, int games, const char *tag, int timed,
+                     unsigned long long *bytes)
+{
+    header_bytes = 0;
     static arb_agent ag[ARB_MAX_SEATS];
     long actions = 0;
+    if (bytes) *bytes = 0;
     for (int k = 0; k < games; k++) {
-        arb_setup su = { 0 };
+        arb_setup su;
+        memset(&su, 0, sizeof su);
         su.seed = seed0 + (uint64_t)k;
-        su.players = players;
-        for (int s = 0; s < players; s++) su.decks[s] = g->preset((unsigned)s % g->npresets);
+        su.players = g->min_players;
+        for (int s = 0; s < su.players; s++) su.decks[s] = g->preset((unsigned)s % g->npresets);
         arb_match *m;
         arb_error err = ARB_ERROR_INIT;
-        if (arb_match_new(&m, g, &su, &err)) {
-            char buf[600];
-            arb_error_format(&err, buf, sizeof buf);
-            fprintf(stderr, "bench: %s setup: %s\n", g->id, buf);
-            exit(1);
+        if (arb_match_new(&m, g, &su, &err)) die("setup", &err);
+        for (int s = 0; s < su.players; s++) arb_agent_init(&ag[s], ARB_AGENT_RANDOM, su.seed, s, timed);
+        arb_replay_writer *w = NULL;
+        char path[256];
+        if (tag) {
+            arb_replay_meta meta;
+            memset(&meta, 0, sizeof meta);
+            meta.game = g;
+            meta.setup = &su;
+            meta.started = "2026-11-29T12:00:00Z";
+            meta.level = -1;
+            meta.flags = timed ? ARB_REPLAY_FLAG_TIMED : 0;
+            snprintf(path, sizeof path, "%s/%s-%d.tcgr", tmpdir, tag, k);
+            if (arb_replay_writer_open(&w, path, &meta, &err) || arb_replay_record_start(w, m, &err))
+                die("record", &err);
+            header_bytes += arb_replay_writer_bytes(w);
         }
-        for (int s = 0; s < players; s++) arb_agent_init(&ag[s], ARB_AGENT_RANDOM, su.seed, s, 0);
         for (;;) {
             arb_decision d = arb_match_decision(m);
             if (d.seat == ARB_SEAT_NONE) break;
             arb_action a;
-            int seat = d.seat >= 0 ? d.seat : 0;
-            if (arb_agent_choose(&ag[seat], m, &a)) break;
-            if (arb_match_apply(m, &a, &err)) {
-                fprintf(stderr, "bench: %s: legal action rejected: %s %s\n", g->id, err.rule, err.msg);
-                exit(1);
-            }
+            if (arb_agent_choose(&ag[d.seat >= 0 ? d.seat : 0], m, &a)) break;
+            if (w ? arb_replay_record_step(w, m, &a, &err) : arb_match_apply(m, &a, &err)) die("apply", &err);
             actions++;
+        }
+        if (w) {
+            if (arb_replay_writer_close(w, &err)) die("close", &err);
+            struct stat sb;
+            if (bytes && stat(path, &sb) == 0) *bytes += (unsigned long long)sb.st_size;
         }
         arb_match_free(m);
     }
     return actions;
 }
 
+/* Verify (or only decode) tmpdir/tag-0..games-1; returns actions seen. */
+static long replay_all(const char *tag, int games, int decode_only)
+{
+    long actions = 0;
+    char path[256];
+    for (int k = 0; k < games; k++) {
+        snprintf(path, sizeof path, "%s/%s-%d.tcgr", tmpdir, tag, k);
+        arb_error err = ARB_ERROR_INIT;
+        if (decode_only) {
+            arb_replay *r;
+            if (arb_replay_open(&r, path, NULL, &err)) die(path, &err);
+            arb_replay_record rec;
+            int rc;
+            while ((rc = arb_replay_next(r, &rec, &err)) == 1) actions += rec.kind == ARB_REC_ACTION;
+            if (rc < 0) die(path, &err);
+            arb_replay_close(r);
+        } else {
+            arb_verify_result res;
+            if (arb_replay_verify_file(path, NULL, &res, &err)) die(path, &err);
+            actions += (long)res.status.actions;
+        }
+    }
+    return actions;
+}
+
+/* Run argv (stdout/stderr to /dev/null); wall seconds, peak RSS in KiB. */
+static double run_child(char **argv, long *maxrss_kb, int *status)
+{
+    double t0 = now();
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open("/dev/null", O_WRONLY);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+        }
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int st = 0;
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    if (pid < 0 || wait4(pid, &st, 0, &ru) < 0) st = -1;
+    if (maxrss_kb) *maxrss_kb = ru.ru_maxrss;
+    if (status) *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return now() - t0;
+}
+
+typedef struct gfile {
+    char path[512];
+    long long size;
+} gfile;
+
+static int list_golden(const char *game, gfile *out, int cap)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/%s", golden_dir, game);
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < cap) {
+        size_t l = strlen(e->d_name);
+        if (l < 6 || strcmp(e->d_name + l - 5, ".tcgr")) continue;
+        if (strlen(dir) + l + 2 > sizeof out[n].path) continue;
+        memcpy(out[n].path, dir, strlen(dir));
+        out[n].path[strlen(dir)] = '/';
+        memcpy(out[n].path + strlen(dir) + 1, e->d_name, l + 1);
+        struct stat sb;
+        out[n].size = stat(out[n].path, &sb) == 0 ? (long long)sb.st_size : 0;
+        n++;
+    }
+    closedir(d);
+    return n;
+}
+
+static long golden_actions(const char *path)
+{
+    arb_error err = ARB_ERROR_INIT;
+    arb_replay *r;
+    if (arb_replay_open(&r, path, NULL, &err)) return -1;
+    arb_replay_record rec;
+    long n = 0;
+    while (arb_replay_next(r, &rec, &err) == 1) n += rec.kind == ARB_REC_ACTION;
+    arb_replay_close(r);
+    return n;
+}
+
+static void row(const char *figure, const char *measured, const char *target, int ok)
+{
+    printf("  %-46s %16s   %-18s %s\n", figure, measured, target, ok < 0 ? "" : ok ? "ok" : "MISSED");
+}
+
+static double conform_time(const char *game)
+{
+    char *argv[10];
+    int k = 0;
+    argv[k++] = (char *)arbiter_bin;
+    argv[k++] = "conform";
+    argv[k++] = "--quiet";
+    if (game) {
+        argv[k++] = "--game";
+        argv[k++] = (char *)game;
+    }
+    argv[k++] = (char *)conform_dir;
+    argv[k] = NULL;
+    double t[3];
+    int st = 0;
+    for (int r = 0; r < 3; r++) t[r] = run_child(argv, NULL, &st);
+    return st == 0 ? median(t, 3) : -1;
+}
+
+static void bench_game(const arb_game *g)
+{
+    char buf[64], tgt[64];
+    /* Size the run to about 0.25 s of unrecorded self-play. */
+    int games = 8;
+    for (;;) {
+        double t0 = cpu();
+        selfplay(g, 1, games, NULL, 0, NULL);
+        if (cpu() - t0 > 0.25 || games >= 1 << 16) break;
+        games *= 2;
+    }
+    if (games > MAXFILES) games = MAXFILES;
+    double plain[RUNS], rec[RUNS], ver[RUNS], dec[RUNS];
+    long acts = 0, va = 0, da = 0;
+    unsigned long long bytes = 0, tbytes = 0;
+    for (int r = 0; r < RUNS; r++) {
+        double t0 = cpu();
+        acts = selfplay(g, 1000, games, NULL, 0, NULL);
+        plain[r] = cpu() - t0;
+        t0 = cpu();
+        selfplay(g, 1000, games, "u", 0, &bytes);
+        rec[r] = cpu() - t0;
+    }
+    for (int r = 0; r < RUNS; r++) {
+        double t0 = cpu();
+        va = replay_all("u", games, 0);
+        ver[r] = cpu() - t0;
+        t0 = cpu();
+        da = replay_all("u", games, 1);
+        dec[r] = cpu() - t0;
+    }
+    unsigned long long hb = header_bytes;
+    long tacts = selfplay(g, 1000, games, "t", 1, &tbytes);
+    unsigned long long thb = header_bytes;
+    double mp = median(plain, RUNS), mr = median(rec, RUNS), mv = median(ver, RUNS), md = median(dec, RUNS);
+
+    printf("\n%s (%s, rules %s): %d random matches, %.1f actions each; medians of %d runs\n", g->id, g->title,
+           g->rules_version, games, (double)acts / games, RUNS);
+    printf("  %-46s %16s   %-18s\n", "figure", "measured", "target");
+    snprintf(buf, sizeof buf, "%.0f", acts / mp);
+    row("self-play actions/s (random, 1 core)", buf, ">= 1,000,000", acts / mp >= 1e6);
+    snprintf(buf, sizeof buf, "%.0f", va / mv);
+    row("verify actions/s (1 core)", buf, ">= 3,000,000", va / mv >= 3e6);
+    snprintf(buf, sizeof buf, "%.0f", da / md);
+    row("decode-only actions/s (inflate+msgpack)", buf, "-", -1);
+    snprintf(buf, sizeof buf, "%.2f", mv / md);
+    row("ratio verify / decode-only (time)", buf, "<= 3", mv / md <= 3);
+    snprintf(buf, sizeof buf, "%+.1f %%", 100.0 * (mr / mp - 1));
+    row("recorder overhead vs unrecorded self-play", buf, "<= 10 %", mr / mp - 1 <= 0.10);
+    snprintf(buf, sizeof buf, "%.3f", (double)bytes / (double)acts);
+    row("compressed bytes/action, untimed, whole file", buf, "<= 2.0", (double)bytes / (double)acts <= 2.0);
+    snprintf(buf, sizeof buf, "%.3f", (double)(bytes - hb) / (double)acts);
+    row("  untimed, records only (header excluded)", buf, "<= 2.0", (double)(bytes - hb) / (double)acts <= 2.0);
+    snprintf(buf, sizeof buf, "%.3f", (double)tbytes / (double)tacts);
+    row("compressed bytes/action, --timed, whole file", buf, "-", -1);
+    snprintf(buf, sizeof buf, "%.3f", (double)(tbytes - thb) / (double)tacts);
+    row("  --timed, records only", buf, "-", -1);
+
+    static gfile gf[1024];
+    int ng = list_golden(g->id, gf, 1024);
+    if (ng == 0) {
+        row("golden corpus figures", "no corpus", "-", -1);
+    } else {
+        int lo = 0, hi = 0;
+        for (int i = 1; i < ng; i++) {
+            if (gf[i].size < gf[lo].size) lo = i;
+            if (gf[i].size > gf[hi].size) hi = i;
+        }
+        long rss[2][RUNS];
+        double rs[2];
+        for (int w = 0; w < 2; w++) {
+            char *argv[] = { (char *)arbiter_bin, "verify", gf[w ? hi : lo].path, NULL };
+            double v[RUNS];
+            for (int r = 0; r < RUNS; r++) {
+                run_child(argv, &rss[w][r], NULL);
+                v[r] = (double)rss[w][r];
+            }
+            rs[w] = median(v, RUNS);
+        }
+        snprintf(buf, sizeof buf, "%.1f MiB", rs[1] / 1024);
+        snprintf(tgt, sizeof tgt, "longest (%ld act.)", golden_actions(gf[hi].path));
+        row("peak RSS of arbiter verify, longest golden", buf, "<= 16 MiB", rs[1] / 1024 <= 16);
+        snprintf(buf, sizeof buf, "%.1f MiB", rs[0] / 1024);
+        char fig[96];
+        snprintf(fig, sizeof fig, "  same, shortest golden (%ld vs %ld actions)", golden_actions(gf[lo].path),
+                 golden_actions(gf[hi].path));
+        row(fig, buf, "flat: ~ the same", rs[1] <= rs[0] * 1.1 + 512);
+        /* --jobs 1 vs --jobs 2 over the corpus, listed REPEAT times */
+        int nargs = ng * REPEAT;
+        char **argv = calloc((size_t)nargs + 5, sizeof *argv);
+        if (!argv) exit(1);
+        argv[0] = (char *)arbiter_bin;
+        argv[1] = "verify";
+        argv[2] = "--quiet";
+        for (int i = 0; i < nargs; i++) argv[4 + i] = gf[i % ng].path;
+        double tj[2][RUNS];
+        for (int r = 0; r < RUNS; r++)
+            for (int j = 0; j < 2; j++) {
+                argv[3] = j ? "--jobs=2" : "--jobs=1";
+                tj[j][r] = run_child(argv, NULL, NULL);
+            }
+        double j1 = median(tj[0], RUNS), j2 = median(tj[1], RUNS);
+        free(argv);
+        snprintf(buf, sizeof buf, "%.2fx", j1 / j2);
+        snprintf(fig, sizeof fig, "verify --jobs 2 speed-up (%d files)", nargs);
+        row(fig, buf, ">= 1.8", j1 / j2 >= 1.8);
+    }
+    double ct = conform_time(g->id);
+    if (ct < 0) row("conformance suite wall time (this game)", "failed", "-", -1);
+    else {
+        snprintf(buf, sizeof buf, "%.3f s", ct);
+        row("conformance suite wall time (this game)", buf, "-", -1);
+    }
+}
+
 int main(int argc, char **argv)
 {
-    const char *only = argc > 1 ? argv[1] : NULL;
+    const char *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--arbiter") && i + 1 < argc) arbiter_bin = argv[++i];
+        else if (!strcmp(argv[i], "--golden") && i + 1 < argc) golden_dir = argv[++i];
+        else if (!strcmp(argv[i], "--conformance") && i + 1 < argc) conform_dir = argv[++i];
+        else only = argv[i];
+    }
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/arbiter-bench-XXXXXX");
+    if (!mkdtemp(tmpdir)) return 2;
+    printf("arbiter %s bench on %ld online core(s); figures beside their targets (never asserted)\n", arb_version(),
+           sysconf(_SC_NPROCESSORS_ONLN));
     for (unsigned i = 0; i < arb_game_count(); i++) {
         const arb_game *g = arb_game_at(i);
         if (only && strcmp(only, g->id)) continue;
-        /* Size the run to about 0.3 s per measurement. */
-        int games = 10;
-        for (;;) {
-            double t0 = now();
-            selfplay(g, 1, games, g->min_players);
-            if (now() - t0 > 0.3 || games > 1000000) break;
-            games *= 2;
-        }
-        double rate[RUNS];
-        long per_run = 0;
-        for (int r = 0; r < RUNS; r++) {
-            double t0 = now();
-            per_run = selfplay(g, 1000 + (uint64_t)r * games, games, g->min_players);
-            rate[r] = per_run / (now() - t0);
-        }
-        printf("\n%s (%s, rules %s) — medians of %d runs\n", g->id, g->title, g->rules_version, RUNS);
-        printf("  %-44s %14s   %s\n", "figure", "measured", "target");
-        printf("  %-44s %14.0f   >= 1,000,000\n", "self-play actions/s (random, 1 core)", median(rate, RUNS));
-        printf("  %-44s %14.1f\n", "  actions per game", (double)per_run / games);
+        bench_game(g);
     }
+    if (!only) {
+        double ct = conform_time(NULL);
+        char buf[64];
+        printf("\nall games\n");
+        if (ct < 0) row("conformance suite wall time (all games)", "failed", "< 2 s", -1);
+        else {
+            snprintf(buf, sizeof buf, "%.3f s", ct);
+            row("conformance suite wall time (all games)", buf, "< 2 s", ct < 2);
+        }
+    }
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd)) {}
     return 0;
 }
