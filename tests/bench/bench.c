@@ -22,7 +22,12 @@
  *   conformance   `arbiter conform --quiet --game G` wall time, and the whole
  *                 suite at the end
  *
- * usage: bench [--arbiter PATH] [--golden DIR] [--conformance DIR] [GAME]  */
+ * --levels adds, per game, the sweep behind the writer's zlib level
+ * (replays/FORMAT.md §9): bytes/action and recorded self-play actions/s at
+ * levels 1, 6 and 9, untimed and timed.
+ *
+ * usage: bench [--arbiter PATH] [--golden DIR] [--conformance DIR]
+ *              [--levels] [GAME]                                          */
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -83,6 +88,7 @@ static void die(const char *what, const arb_error *err)
 /* Play `games` seeded random matches from seed0; record into tmpdir/tag-K
  * when tag != NULL. Returns actions applied; *bytes gets the file bytes. */
 static unsigned long long header_bytes;
+static int zlevel = -1; /* the writer's default unless --levels sweeps it */
 
 static long selfplay(const arb_game *g, uint64_t seed0, int games, const char *tag, int timed,
                      unsigned long long *bytes)
@@ -109,7 +115,7 @@ static long selfplay(const arb_game *g, uint64_t seed0, int games, const char *t
             meta.game = g;
             meta.setup = &su;
             meta.started = "2026-11-29T12:00:00Z";
-            meta.level = -1;
+            meta.level = zlevel;
             meta.flags = timed ? ARB_REPLAY_FLAG_TIMED : 0;
             snprintf(path, sizeof path, "%s/%s-%d.tcgr", tmpdir, tag, k);
             if (arb_replay_writer_open(&w, path, &meta, &err) || arb_replay_record_start(w, m, &err))
@@ -246,6 +252,30 @@ static double conform_time(const char *game)
     return st == 0 ? median(t, 3) : -1;
 }
 
+static void level_sweep(const arb_game *g, int games)
+{
+    static const int levels[] = { 1, 6, 9 };
+    printf("  zlib level sweep (%d matches; CPU time, median of 3):\n", games);
+    for (int timed = 0; timed < 2; timed++)
+        for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+            double t[3];
+            long acts = 0;
+            unsigned long long bytes = 0;
+            zlevel = levels[l];
+            for (int r = 0; r < 3; r++) {
+                double t0 = cpu();
+                acts = selfplay(g, 1000, games, "l", timed, &bytes);
+                t[r] = cpu() - t0;
+            }
+            printf("    level %d %-8s %7.3f B/action whole file, %7.3f records only, recorded play %10.0f actions/s\n",
+                   levels[l], timed ? "timed" : "untimed", (double)bytes / (double)acts,
+                   (double)(bytes - header_bytes) / (double)acts, acts / median(t, 3));
+        }
+    zlevel = -1;
+}
+
+static int want_levels;
+
 static void bench_game(const arb_game *g)
 {
     char buf[64], tgt[64];
@@ -353,6 +383,7 @@ static void bench_game(const arb_game *g)
         snprintf(fig, sizeof fig, "verify --jobs 2 speed-up (%d files)", nargs);
         row(fig, buf, ">= 1.8", j1 / j2 >= 1.8);
     }
+    if (want_levels) level_sweep(g, games);
     double ct = conform_time(g->id);
     if (ct < 0) row("conformance suite wall time (this game)", "failed", "-", -1);
     else {
@@ -368,6 +399,7 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--arbiter") && i + 1 < argc) arbiter_bin = argv[++i];
         else if (!strcmp(argv[i], "--golden") && i + 1 < argc) golden_dir = argv[++i];
         else if (!strcmp(argv[i], "--conformance") && i + 1 < argc) conform_dir = argv[++i];
+        else if (!strcmp(argv[i], "--levels")) want_levels = 1;
         else only = argv[i];
     }
     snprintf(tmpdir, sizeof tmpdir, "/tmp/arbiter-bench-XXXXXX");
