@@ -29,7 +29,8 @@ static void play_help(void)
            "                    only for games with clock rules\n"
            "  --json            print the summary as one JSON object\n"
            "\n"
-           "Exit: 0 recorded, 2 usage, 3 bad deck/game, 4 an engine fault.\n");
+           "Exit: 0 recorded, 2 usage, 3 bad deck/game (or --disconnect refused by\n"
+           "the game, with its rule ID), 4 an engine fault.\n");
 }
 
 int cmd_play(int argc, char **argv)
@@ -123,8 +124,9 @@ int cmd_play(int argc, char **argv)
                 arb_action da;
                 int r1 = arb_action_parse(a.g, line[k], &da, &err);
                 if (!r1) r1 = a.w ? arb_replay_record_step(a.w, a.m, &da, &err) : arb_match_apply(a.m, &da, &err);
-                if (r1) {
+                if (r1) { /* the game has no clock rules, or refuses it here */
                     rc = cli_fail("play", &err);
+                    if (err.code == ARB_EILLEGAL) rc = EXIT_INPUT;
                     goto done;
                 }
                 n++;

@@ -9,8 +9,11 @@
  *
  *   self-play     random agents, untimed, no recording; actions applied/s
  *   recorded      the same matches through arb_replay_record_step into
- *                 files: overhead = recorded time / unrecorded time - 1
+ *                 files: overhead = recorded time / unrecorded time - 1,
+ *                 with the files in the temporary directory and on tmpfs
  *   verify        arb_replay_verify_file over those files, in process
+ *                 (and over the longest golden replay, where the per-file
+ *                 cost of opening and setup matters least)
  *   decode-only   arb_replay_open + arb_replay_next over them (inflate +
  *                 MessagePack, no engine); ratio = verify time / decode time
  *   bytes/action  file bytes / actions, untimed and --timed matches
@@ -48,7 +51,7 @@
 static const char *arbiter_bin = "build/arbiter";
 static const char *golden_dir = "replays/golden";
 static const char *conform_dir = "conformance";
-static char tmpdir[64];
+static char tmpdir[64], shmdir[64]; /* shmdir: tmpfs, "" when none */
 
 static double now(void)
 {
@@ -307,6 +310,19 @@ static void bench_game(const arb_game *g)
         da = replay_all("u", games, 1);
         dec[r] = cpu() - t0;
     }
+    double shm[RUNS], mshm = -1;
+    if (shmdir[0]) { /* the same recording into tmpfs: the recorder without the disk */
+        char keep[64];
+        memcpy(keep, tmpdir, sizeof keep);
+        memcpy(tmpdir, shmdir, sizeof tmpdir);
+        for (int r = 0; r < RUNS; r++) {
+            double t0 = cpu();
+            selfplay(g, 1000, games, "s", 0, NULL);
+            shm[r] = cpu() - t0;
+        }
+        memcpy(tmpdir, keep, sizeof tmpdir);
+        mshm = median(shm, RUNS);
+    }
     unsigned long long hb = header_bytes;
     long tacts = selfplay(g, 1000, games, "t", 1, &tbytes);
     unsigned long long thb = header_bytes;
@@ -325,6 +341,10 @@ static void bench_game(const arb_game *g)
     row("ratio verify / decode-only (time)", buf, "<= 3", mv / md <= 3);
     snprintf(buf, sizeof buf, "%+.1f %%", 100.0 * (mr / mp - 1));
     row("recorder overhead vs unrecorded self-play", buf, "<= 10 %", mr / mp - 1 <= 0.10);
+    if (mshm >= 0) {
+        snprintf(buf, sizeof buf, "%+.1f %%", 100.0 * (mshm / mp - 1));
+        row("  same, files on tmpfs (/dev/shm)", buf, "<= 10 %", mshm / mp - 1 <= 0.10);
+    }
     snprintf(buf, sizeof buf, "%.3f", (double)bytes / (double)acts);
     row("compressed bytes/action, untimed, whole file", buf, "<= 2.0", (double)bytes / (double)acts <= 2.0);
     snprintf(buf, sizeof buf, "%.3f", (double)(bytes - hb) / (double)acts);
@@ -363,6 +383,36 @@ static void bench_game(const arb_game *g)
         snprintf(fig, sizeof fig, "  same, shortest golden (%ld vs %ld actions)", golden_actions(gf[lo].path),
                  golden_actions(gf[hi].path));
         row(fig, buf, "flat: ~ the same", rs[1] <= rs[0] * 1.1 + 512);
+        /* verify speed without the per-file cost: the longest replay */
+        {
+            double v[RUNS];
+            long a = 0;
+            int reps = 1;
+            for (;;) {
+                double t0 = cpu();
+                for (int k = 0; k < reps; k++) {
+                    arb_verify_result res;
+                    arb_error err = ARB_ERROR_INIT;
+                    if (arb_replay_verify_file(gf[hi].path, NULL, &res, &err)) die(gf[hi].path, &err);
+                    a = (long)res.status.actions;
+                }
+                if (cpu() - t0 > 0.05 || reps > 1 << 20) break;
+                reps *= 2;
+            }
+            for (int r = 0; r < RUNS; r++) {
+                double t0 = cpu();
+                for (int k = 0; k < reps; k++) {
+                    arb_verify_result res;
+                    arb_error err = ARB_ERROR_INIT;
+                    arb_replay_verify_file(gf[hi].path, NULL, &res, &err);
+                }
+                v[r] = (double)a * reps / (cpu() - t0);
+            }
+            char vfig[96];
+            snprintf(buf, sizeof buf, "%.0f", median(v, RUNS));
+            snprintf(vfig, sizeof vfig, "  verify actions/s, longest golden (%ld actions)", a);
+            row(vfig, buf, ">= 3,000,000", median(v, RUNS) >= 3e6);
+        }
         /* --jobs 1 vs --jobs 2 over the corpus, listed REPEAT times */
         int nargs = ng * REPEAT;
         char **argv = calloc((size_t)nargs + 5, sizeof *argv);
@@ -404,6 +454,8 @@ int main(int argc, char **argv)
     }
     snprintf(tmpdir, sizeof tmpdir, "/tmp/arbiter-bench-XXXXXX");
     if (!mkdtemp(tmpdir)) return 2;
+    snprintf(shmdir, sizeof shmdir, "/dev/shm/arbiter-bench-XXXXXX");
+    if (!mkdtemp(shmdir)) shmdir[0] = '\0';
     printf("arbiter %s bench on %ld online core(s); figures beside their targets (never asserted)\n", arb_version(),
            sysconf(_SC_NPROCESSORS_ONLN));
     for (unsigned i = 0; i < arb_game_count(); i++) {
@@ -424,5 +476,9 @@ int main(int argc, char **argv)
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd)) {}
+    if (shmdir[0]) {
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", shmdir);
+        if (system(cmd)) {}
+    }
     return 0;
 }

@@ -64,5 +64,8 @@ for man in "$GOLDEN"/*/MANIFEST; do
         echo "golden: $g: ${#files[@]} replays verified, outcomes and hashes as in the manifest"
     fi
 done
+for g in $known; do
+    [ -f "$GOLDEN/$g/MANIFEST" ] || echo "golden: $g: no corpus yet (tests/golden/generate.sh $g writes it)"
+done
 [ $total -gt 0 ] || { echo "golden: no replay found under $GOLDEN"; exit 1; }
 exit $fail

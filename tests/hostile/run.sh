@@ -109,6 +109,10 @@ check 3 'deck-huge.deck: deck file is [0-9]+ bytes, more than 65536' deck-huge.d
 check 3 'deck-long-line.deck:1: ' deck-long-line.deck deck check --game naramo "$tmp/deck-long-line.deck"
 check 3 'deck-nul.deck:2: NUL byte' deck-nul.deck play --game naramo --seed 1 --decks deck-nul.deck --no-record
 
+# --- play --disconnect on a game without clock rules: refused with the rule ID
+check 3 'OPS-G28: .*no clock' operator play --game operator --seed 1 --disconnect 3 --no-record
+check 2 "--disconnect 'x' is not N\[:MS\]" naramo play --game naramo --seed 1 --disconnect x --no-record
+
 # --- record action syntax: each bad line gets an error with its column, the
 # good ones are applied; stdin ends before the match (3)
 feed 3 'error: line 1: column 3: unknown naramo verb.*error: line 2: column 1: seat .* is not.*line 5: column 1: elapsed time.*line 7: column 8: .keep. takes at most 0.*ok 0: P1 keep' \
