@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/setup.h"
+#include "cli/match_args.h"
 
 static void play_help(void)
 {

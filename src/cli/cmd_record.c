@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/setup.h"
+#include "cli/match_args.h"
 
 #define LINE_MAX_BYTES 4096
 

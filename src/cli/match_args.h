@@ -1,6 +1,6 @@
-/* setup.h — shared setup of `play` and `record` (see setup.c). */
-#ifndef ARBITER_CLI_SETUP_H
-#define ARBITER_CLI_SETUP_H
+/* match_args.h — shared setup of `play` and `record` (see match_args.c). */
+#ifndef ARBITER_CLI_MATCH_ARGS_H
+#define ARBITER_CLI_MATCH_ARGS_H
 
 #include "cli/cli.h"
 

@@ -1,10 +1,10 @@
-/* setup.c — what `play` and `record` share: turning --game/--seed/
+/* match_args.c — what `play` and `record` share: turning --game/--seed/
  * --players/--decks/--option/--names/--salt into an arb_setup, a started
  * match and an open replay writer with its header. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/setup.h"
+#include "cli/match_args.h"
 
 int cli_match_start(cli_match_args *a, const char *cmd)
 {
