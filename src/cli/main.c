@@ -12,6 +12,8 @@ const cli_command cli_commands[] = {
     { "record", "drive a match from actions on stdin, recorded live", cmd_record },
     { "verify", "replay .tcgr files and report the first divergence", cmd_verify },
     { "info", "print a replay's header, counts and outcome", cmd_info },
+    { "merge", "merge sharded `verify --json` outputs into one summary", cmd_merge },
+    { "slurm-script", "print the sbatch job script for bulk verification", cmd_slurm_script },
     { "conform", "run the XML conformance suite (lint, coverage, TAP/JUnit/JSON)", cmd_conform },
     { "log", "play-by-play of a replay, optionally as one seat saw it", cmd_log },
     { "state", "the state after record N (--at N [--as SEAT] [--json])", cmd_state },

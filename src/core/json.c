@@ -171,7 +171,7 @@ static int value(jp *p, arb_tnode *parent, const char *key, int depth)
             if (obj) {
                 ws(p);
                 if (p->i >= p->n || p->s[p->i] != '"') return fail(p, "expected a key string");
-                size_t len;
+                size_t len, kpos = p->i;
                 if (string(p, &len)) return -1;
                 char keybuf[256];
                 if (len >= sizeof keybuf) return fail(p, "key too long");
@@ -179,7 +179,7 @@ static int value(jp *p, arb_tnode *parent, const char *key, int depth)
                 ws(p);
                 if (p->i >= p->n || p->s[p->i] != ':') return fail(p, "expected ':'");
                 p->i++;
-                if (arb_tnode_get(n, keybuf)) return fail(p, "duplicate key");
+                if (arb_tnode_get(n, keybuf)) { p->i = kpos; return fail(p, "duplicate key"); }
                 if (value(p, n, keybuf, depth + 1)) return -1;
             } else if (value(p, n, NULL, depth + 1)) {
                 return -1;
