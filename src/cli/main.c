@@ -31,7 +31,7 @@ static void help(FILE *out)
             "Record, replay, verify and analyze trading-card-game matches.\n"
             "\n"
             "Commands:\n");
-    for (const cli_command *c = cli_commands; c->name; c++) fprintf(out, "  %-10s %s\n", c->name, c->summary);
+    for (const cli_command *c = cli_commands; c->name; c++) fprintf(out, "  %-13s %s\n", c->name, c->summary);
     fprintf(out,
             "\n"
             "'arbiter COMMAND --help' describes one command.\n"
