@@ -58,7 +58,7 @@ typedef struct brn_carddef {
     uint8_t transfer_bonus;/* +N Charge whenever Charge is transferred to it */
 } brn_carddef;
 
-#define BRN_NCARDS 17
+#define BRN_NCARDS 18
 extern const brn_carddef arb_brn__cards[BRN_NCARDS];
 extern const unsigned arb_brn__ncards;
 

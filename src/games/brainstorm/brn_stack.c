@@ -26,6 +26,19 @@ static int target_ok(const brn_state *s, const brn_item *it)
            s->p[it->tseat].c[it->tuid].zone == BRN_Z_MACHINE;
 }
 
+/* Power Cell: "When this Cell becomes active, your Generator gets 1 Charge"
+ * (a non-Research Cell is always inactive again at the next Start). */
+static void on_active(brn_state *s, int seat, int uid, arb_events *ev)
+{
+    const brn_carddef *d = arb_brn__def(s, seat, uid);
+    brn_player *p = &s->p[seat];
+    if (d->research || !d->mod_gen || p->gen == BRN_NONE) return;
+    int v = p->c[p->gen].charge + d->mod_gen;
+    if (v > BRN_CHARGE_MAX) v = BRN_CHARGE_MAX;
+    p->c[p->gen].charge = (uint8_t)v;
+    arb_events_push(ev, BRN_E_GEN_BONUS, seat, 0, p->gen, d->mod_gen, v);
+}
+
 static void effect(brn_state *s, const brn_item *it, const brn_carddef *d, arb_events *ev)
 {
     int seat = it->seat;
@@ -52,6 +65,7 @@ static void effect(brn_state *s, const brn_item *it, const brn_carddef *d, arb_e
         }
         t->flags |= BRN_F_ACTIVE;
         arb_events_push(ev, BRN_E_CELL_ON, seat, 0, it->tuid, t->id, 0);
+        on_active(s, seat, it->tuid, ev);
         return;
     }
     case BRN_FX_GEN_CHARGE: {
@@ -84,6 +98,7 @@ void arb_brn__resolve_top(brn_state *s, arb_events *ev)
         arb_brn__zone_add(p, it.uid, BRN_Z_MACHINE);
         p->c[it.uid].flags = BRN_F_ACTIVE;
         arb_events_push(ev, BRN_E_CELL_ON, it.seat, 0, it.uid, p->c[it.uid].id, 0);
+        on_active(s, it.seat, it.uid, ev);
         return;
     }
     effect(s, &it, d, ev);
