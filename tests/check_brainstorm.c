@@ -726,6 +726,12 @@ START_TEST(t_load_strict)
     pos_bad("{'phase':'bootstrap','decision':{'seat':1},'players':[{},{}]}", "decision.seat", "BRN-ACTION-REQUIRED");
     pos_bad("{'players':[{'machine':[{'card':'relay-module','used':[true,true,true]}]},{}]}", "players.0.machine.0.used", NULL);
     pos_bad("{'players':[{'machine':[{'card':'power-cell','focused':true}]},{}]}", "players.0.machine.0.focused", "BRN-BOOT-FOCUS");
+    /* bare card ids (the conformance XML's inline lists) get uids in reading order */
+    pos("{'players':[{'deck':['firewall','overload'],'hand':['relay-module'],'machine':['basic-generator']},{}]}");
+    ck_assert_str_eq(gets_("players.0.hand.0.card"), "relay-module");
+    ck_assert_int_eq(geti("players.0.hand.0.uid"), 2);
+    ck_assert_int_eq(geti("players.0.deck.0.uid"), 0);
+    ck_assert_int_eq(geti("players.0.machine.0.uid"), 3);
     /* a minimal position is fine, with documented defaults */
     pos("{'players':[{},{}]}");
     ck_assert_str_eq(G->phase(&S), "expansion");
@@ -734,6 +740,10 @@ START_TEST(t_load_strict)
 END_TEST
 
 /* ---- property test ----------------------------------------------------- */
+/* Check records every passing ck_assert through the fork channel, which
+ * would dominate a hot loop; REQ only talks to Check when it fails. */
+#define REQ(c) do { if (!(c)) ck_abort_msg("%s:%d: %s", __FILE__, __LINE__, #c); } while (0)
+
 static int in_list(const arb_action *l, size_t n, const arb_action *a)
 {
     for (size_t i = 0; i < n; i++)
@@ -760,13 +770,13 @@ static void check_view(const brn_state *s, int seat)
     G->export_state(s, seat, t, arb_tree_root(t));
     const arb_tnode *root = arb_tree_root(t);
     char p[64];
-    ck_assert(arb_tnode_get(root, "rng") == NULL);
+    REQ(arb_tnode_get(root, "rng") == NULL);
     for (int k = 0; k < 2; k++) {
         snprintf(p, sizeof p, "players.%d.deck", k);
-        ck_assert(arb_tnode_path(root, p) == NULL);
+        REQ(arb_tnode_path(root, p) == NULL);
     }
     snprintf(p, sizeof p, "players.%d.hand", seat ^ 1);
-    ck_assert(arb_tnode_path(root, p) == NULL);
+    REQ(arb_tnode_path(root, p) == NULL);
     /* nothing in the view names a card that sits in a hidden zone */
     arb_tree_free(t);
 }
@@ -777,7 +787,7 @@ START_TEST(t_property)
     static brn_state start, copy;
     arb_rng r;
     arb_rng_seed(&r, 2026);
-    unsigned games = 1500, total = 0, max_cycles = 0, illegal_checked = 0, roundtrips = 0;
+    unsigned games = 3000, total = 0, max_cycles = 0, illegal_checked = 0, roundtrips = 0;
     for (unsigned gi = 0; gi < games; gi++) {
         arb_setup su;
         memset(&su, 0, sizeof su);
@@ -785,7 +795,7 @@ START_TEST(t_property)
         su.decks[0] = G->preset(gi % G->npresets);
         su.decks[1] = G->preset((gi / G->npresets) % G->npresets);
         arb_error err = ARB_ERROR_INIT;
-        ck_assert_int_eq(G->setup(&S, &su, NULL, &err), 0);
+        REQ(G->setup(&S, &su, NULL, &err) == 0);
         start = S;
         int greedy = gi % 3 == 0;
         unsigned nlog = 0;
@@ -793,17 +803,17 @@ START_TEST(t_property)
         uint16_t last_cycle = S.cycle;
         int runs_this_cycle = 0;
         while (!G->outcome(&S, &o)) {
-            ck_assert_uint_lt(nlog, 20000);
+            REQ((nlog) < (20000));
             size_t n = G->legal(&S, legal, 4096);
-            ck_assert_uint_ge(n, 1);
-            ck_assert_uint_le(n, 4096);
+            REQ((n) >= (1));
+            REQ((n) <= (4096));
             arb_decision d = G->decision(&S);
-            ck_assert_int_eq(d.seat, S.actor);
+            REQ((d.seat) == (S.actor));
             /* legal ⇒ accepted (all of them, in a share of the games) */
             if (gi % 50 == 0)
                 for (size_t i = 0; i < n; i++) {
                     copy = S;
-                    ck_assert_int_eq(G->apply(&copy, &legal[i], NULL, &err), 0);
+                    REQ(G->apply(&copy, &legal[i], NULL, &err) == 0);
                 }
             /* sampled actions: accepted ⇔ legal; a rejection names a BRN rule and changes nothing */
             for (int k = 0; k < 2; k++) {
@@ -814,11 +824,11 @@ START_TEST(t_property)
                 arb_error_clear(&err);
                 int rc = G->apply(&copy, &x, NULL, &err);
                 int il = x.seat >= 0 && in_list(legal, n, &x);
-                ck_assert_msg((rc == 0) == il, "verb %u accepted=%d legal=%d (%s)", x.verb, rc == 0, il, err.msg);
+                if ((rc == 0) != il) ck_abort_msg( "verb %u accepted=%d legal=%d (%s)", x.verb, rc == 0, il, err.msg);
                 if (rc) {
-                    ck_assert(strncmp(err.rule, "BRN-", 4) == 0);
-                    ck_assert(memcmp(&copy, &S, sizeof S) == 0);
-                    ck_assert(G->hash(&copy) == h);
+                    REQ(strncmp(err.rule, "BRN-", 4) == 0);
+                    REQ(memcmp(&copy, &S, sizeof S) == 0);
+                    REQ(G->hash(&copy) == h);
                     illegal_checked++;
                 }
             }
@@ -829,36 +839,43 @@ START_TEST(t_property)
                 arb_setup s2;
                 memset(&s2, 0, sizeof s2);
                 s2.players = 2; s2.seed = 5;
-                ck_assert_int_eq(G->load_position(&copy, arb_tree_root(t), &s2, &err), 0);
-                ck_assert_msg(G->hash(&copy) == G->hash(&S), "round trip differs in %s", G->phase(&S));
+                REQ(G->load_position(&copy, arb_tree_root(t), &s2, &err) == 0);
+                if (G->hash(&copy) != G->hash(&S)) ck_abort_msg("round trip differs in %s", G->phase(&S));
                 arb_tree_free(t);
                 roundtrips++;
             }
             size_t pick = greedy ? G->greedy(&S, legal, n, &r) : arb_rng_below(&r, (uint32_t)n);
             log_[nlog++] = legal[pick];
             ev_reset();
-            ck_assert_int_eq(G->apply(&S, &legal[pick], &EV, &err), 0);
-            ck_assert_uint_eq(EV.dropped, 0);
+            REQ(G->apply(&S, &legal[pick], &EV, &err) == 0);
+            REQ((EV.dropped) == (0));
             for (unsigned i = 0; i < EV.n; i++) {
                 char buf[256];
-                ck_assert_int_gt(G->event_text(&EV.buf[i], ARB_VIEW_ALL, buf, sizeof buf), 0);
+                REQ(G->event_text(&EV.buf[i], ARB_VIEW_ALL, buf, sizeof buf) > 0);
                 if (EV.buf[i].hidden) {
                     G->event_text(&EV.buf[i], EV.buf[i].seat ^ 1, buf, sizeof buf);
-                    ck_assert(strstr(buf, G->card(EV.buf[i].b)->name) == NULL);
+                    REQ(strstr(buf, G->card(EV.buf[i].b)->name) == NULL);
                 }
                 if (EV.buf[i].type == BRN_E_RUN) runs_this_cycle++;
             }
             if (S.cycle != last_cycle) { last_cycle = S.cycle; runs_this_cycle = 0; }
-            ck_assert_int_le(runs_this_cycle, 2 * (BRN_MACHINE_MODULES * 3 + 3) + 1);  /* Run terminates */
-            for (int seat = 0; seat < 2; seat++) ck_assert_int_le(zone_total(seat), 41);
+            REQ((runs_this_cycle) <= (2 * (BRN_MACHINE_MODULES * 3 + 3) + 1));  /* Run terminates */
+            for (int seat = 0; seat < 2; seat++) REQ((zone_total(seat)) <= (41));
         }
-        ck_assert_int_le(o.turns, BRN_CYCLE_CAP);
+        REQ((o.turns) <= (BRN_CYCLE_CAP));
+        if (gi % 10 == 0) {                        /* round trip of a finished match */
+            arb_tree *t = arb_tree_new();
+            G->export_state(&S, ARB_VIEW_ALL, t, arb_tree_root(t));
+            if (G->load_position(&copy, arb_tree_root(t), &su, &err)) ck_abort_msg("final load: %s %s %s", err.where, err.rule, err.msg);
+            REQ(G->hash(&copy) == G->hash(&S));
+            arb_tree_free(t);
+        }
         if (o.turns > max_cycles) max_cycles = o.turns;
         total += nlog;
         /* a copy of the start replays to the same final hash */
         copy = start;
-        for (unsigned i = 0; i < nlog; i++) ck_assert_int_eq(G->apply(&copy, &log_[i], NULL, &err), 0);
-        ck_assert(G->hash(&copy) == G->hash(&S));
+        for (unsigned i = 0; i < nlog; i++) REQ(G->apply(&copy, &log_[i], NULL, &err) == 0);
+        REQ(G->hash(&copy) == G->hash(&S));
     }
     fprintf(stderr, "brainstorm property: %u games, %u actions, %u rejections checked, %u round trips, max %u cycles\n",
             games, total, illegal_checked, roundtrips, max_cycles);

@@ -48,6 +48,25 @@ int main(int argc, char **argv)
            games, actions, sec, (double)actions / sec);
     printf("  mean %.1f actions/game, %.1f cycles/game, max legal %llu, draws %d, P1 %d, P2 %d\n",
            (double)actions / games, (double)cycles / games, maxlegal, wins[0], wins[1], wins[2]);
+    /* greedy (seat 0) against random (seat 1), not timed */
+    int gw[3] = { 0, 0, 0 };
+    for (int i = 0; i < 2000; i++) {
+        arb_setup su;
+        memset(&su, 0, sizeof su);
+        su.seed = (uint64_t)i + 99; su.players = 2;
+        su.decks[0] = g->preset((unsigned)i % g->npresets);
+        su.decks[1] = g->preset((unsigned)(i / 4) % g->npresets);
+        arb_error err = ARB_ERROR_INIT;
+        g->setup(st, &su, NULL, &err);
+        arb_outcome o;
+        while (!g->outcome(st, &o)) {
+            size_t n = g->legal(st, legal, 4096);
+            size_t k = g->decision(st).seat == 0 ? g->greedy(st, legal, n, &ag) : arb_rng_below(&ag, (uint32_t)n);
+            g->apply(st, &legal[k], NULL, &err);
+        }
+        gw[o.winner + 1]++;
+    }
+    printf("  greedy (P1) vs random (P2), 2000 games: greedy %d, random %d, draws %d\n", gw[1], gw[2], gw[0]);
     free(st);
     return 0;
 }

@@ -176,14 +176,18 @@ typedef struct {
 static int ld_card(ld *L, brn_state *s, ld_seat *ls, int seat, const arb_tnode *o,
                    const char *base, int zone, const char *const *keys)
 {
-    if (ld_keys(L, o, base, keys)) return -1;
-    const arb_tnode *cn = arb_tnode_get(o, "card");
+    /* A bare string is a card id with no uid and default state. */
+    const arb_tnode *cn = o;
+    if (!o || o->kind != ARB_T_STR) {
+        if (ld_keys(L, o, base, keys)) return -1;
+        cn = arb_tnode_get(o, "card");
+    }
     snprintf(L->path, sizeof L->path, "%s.card", base);
     if (!cn || cn->kind != ARB_T_STR) LD_FAIL(L, "BRN-ZONE-FIVE", "a card needs \"card\": a card id");
     int id = arb_brn__card_by_slug(cn->s);
     if (id < 0) LD_FAIL(L, "BRN-ZONE-FIVE", "unknown card id '%s'", cn->s);
     int64_t uid = -1;
-    int has = ld_int(L, o, "uid", base, 0, BRN_CARDS_MAX - 1, &uid);
+    int has = o->kind == ARB_T_STR ? 1 : ld_int(L, o, "uid", base, 0, BRN_CARDS_MAX - 1, &uid);
     if (has < 0) return -1;
     int expl = has == 0;
     if (ls->explicit_uids >= 0 && ls->explicit_uids != expl) {
@@ -288,7 +292,7 @@ static int ld_player(ld *L, brn_state *s, ld_seat *ls, int seat, const arb_tnode
             snprintf(eb, sizeof eb, "%s.%s.%d", base, zk[k], i);
             int uid = ld_card(L, s, ls, seat, o, eb, zz[k], zz[k] == BRN_Z_MACHINE ? k_mach : k_card);
             if (uid < 0) return -1;
-            if (zz[k] == BRN_Z_MACHINE && ld_machine_state(L, s, seat, uid, o, eb)) return -1;
+            if (zz[k] == BRN_Z_MACHINE && o->kind == ARB_T_MAP && ld_machine_state(L, s, seat, uid, o, eb)) return -1;
         }
         if (zz[k] == BRN_Z_DECK) {  /* exported top first; stored top last */
             for (int a = 0, b = p->nz[BRN_Z_DECK] - 1; a < b; a++, b--) {
@@ -347,7 +351,9 @@ static int ld_stack(ld *L, brn_state *s, ld_seat *ls, const arb_tnode *arr)
     char base[64];
     snprintf(L->path, sizeof L->path, "stack");
     if (arr->kind != ARB_T_ARR) LD_FAIL(L, "BRN-ZONE-STACK", "expected a list");
-    if (arr->n && s->phase != BRN_P_ASSEMBLY && s->phase != BRN_P_PLUG && s->phase != BRN_P_SHOWDOWN)
+    /* A match can end mid-resolution (a deck-out draw), leaving items behind. */
+    if (arr->n && s->phase != BRN_P_ASSEMBLY && s->phase != BRN_P_PLUG && s->phase != BRN_P_SHOWDOWN &&
+        s->phase != BRN_P_OVER)
         LD_FAIL(L, "BRN-ZONE-STACK", "the Stack is empty outside Assembly, Plug and Showdown");
     int i = 0;
     for (const arb_tnode *o = arr->first; o; o = o->next, i++) {
