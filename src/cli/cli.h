@@ -50,5 +50,6 @@ int cli_progress_enabled(void);
 int cmd_games(int argc, char **argv);
 int cmd_cards(int argc, char **argv);
 int cmd_deck(int argc, char **argv);
+int cmd_conform(int argc, char **argv);
 
 #endif

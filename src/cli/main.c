@@ -7,6 +7,7 @@ const cli_command cli_commands[] = {
     { "games", "list the games this build knows", cmd_games },
     { "cards", "list a game's card pool (--json)", cmd_cards },
     { "deck", "check a deck file or list preset decks", cmd_deck },
+    { "conform", "run the XML conformance suite (lint, coverage, TAP/JUnit/JSON)", cmd_conform },
     { NULL, NULL, NULL }
 };
 
