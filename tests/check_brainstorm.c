@@ -144,7 +144,7 @@ START_TEST(t_setup)
     bad.ncards--;
     su.players = 2; su.decks[0] = &bad;
     ck_assert_int_ne(G->setup(&S, &su, NULL, &err), 0);
-    ck_assert_str_eq(err.rule, "BRN-G01");
+    ck_assert_str_eq(err.rule, "BRN-PLAYERS");
     su.decks[0] = G->preset(0);
     ev_reset();
     ck_assert_int_eq(G->setup(&S, &su, &EV, &err), 0);
@@ -186,7 +186,7 @@ START_TEST(t_decks)
     unsigned n = G->deck_check(&d, is, 8);
     ck_assert_uint_ge(n, 1);
     ck_assert_int_eq(is[0].warning, 0);
-    ck_assert_str_eq(is[0].rule, "BRN-G01");
+    ck_assert_str_eq(is[0].rule, "BRN-PLAYERS");
     arb_deck e;
     memset(&e, 0, sizeof e);
     e.cards[e.ncards++] = (uint16_t)arb_card_find(G, "basic-generator");
@@ -343,7 +343,7 @@ START_TEST(t_deckout)
     ck_assert_str_eq(G->phase(&S), "over");
     ck_assert_int_eq(G->decision(&S).seat, ARB_SEAT_NONE);
     ck_assert_int_eq(act("0 pass"), ARB_EOVER);
-    ck_assert_str_eq(ERR.rule, "BRN-G02");
+    ck_assert_str_eq(ERR.rule, "BRN-ZONE-DECK-DRAW");
     size_t n = G->legal(&S, NULL, 0);
     ck_assert_uint_eq(n, 0);
     /* only P2's Deck is empty → P1 wins */
@@ -714,7 +714,7 @@ START_TEST(t_load_strict)
     pos_bad("{'players':[{},{'machine':[{'card':'basic-generator','foo':1}]}]}", "players.1.machine.0.foo", NULL);
     pos_bad("{'players':[{},{'hand':[{'card':'no-such-card'}]}]}", "players.1.hand.0.card", NULL);
     pos_bad("{'players':[{'machine':[{'card':'firewall'}]},{}]}", "players.0.machine.0", "BRN-ZONE-MACHINE");
-    pos_bad("{'players':[{'hand':[{'card':'basic-generator'}]},{}]}", "players.0.hand.0", "BRN-G01");
+    pos_bad("{'players':[{'hand':[{'card':'basic-generator'}]},{}]}", "players.0.hand.0", "BRN-ZONE-MACHINE");
     pos_bad("{'players':[{'hand':[{'uid':0,'card':'firewall'},{'uid':0,'card':'firewall'}]},{}]}", "players.0.hand.1.uid", NULL);
     pos_bad("{'players':[{'hand':[{'uid':1,'card':'firewall'}]},{}]}", "players.0", "BRN-ZONE-FIVE");
     pos_bad("{'phase':'reset','players':[{},{}]}", "phase", NULL);

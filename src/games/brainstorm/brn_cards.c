@@ -170,16 +170,16 @@ unsigned arb_brn__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned ca
     }
     if (bad) {
         snprintf(msg, sizeof msg, "%u card(s) are not in the Brainstorm pool", bad);
-        n = issue(out, cap, n, 0, "BRN-G01", msg);
+        n = issue(out, cap, n, 0, "BRN-PLAYERS", msg);
     }
     if (gens != 1) {
         snprintf(msg, sizeof msg, "a deck holds exactly one Generator (found %u)", gens);
-        n = issue(out, cap, n, 0, "BRN-G01", msg);
+        n = issue(out, cap, n, 0, "BRN-PLAYERS", msg);
     }
     if (others != BRN_DECK_OTHERS) {
         snprintf(msg, sizeof msg, "a deck holds exactly %d cards besides its Generator (found %u)",
                  BRN_DECK_OTHERS, others);
-        n = issue(out, cap, n, 0, "BRN-G01", msg);
+        n = issue(out, cap, n, 0, "BRN-PLAYERS", msg);
     }
     if (modules == 0)
         n = issue(out, cap, n, 1, "BRN-BOOT-CHOOSE",

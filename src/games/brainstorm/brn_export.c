@@ -211,13 +211,13 @@ static int ld_card(ld *L, brn_state *s, ld_seat *ls, int seat, const arb_tnode *
     const brn_carddef *d = &arb_brn__cards[id];
     snprintf(L->path, sizeof L->path, "%s", base);
     if (d->type == BRN_T_GENERATOR && zone != BRN_Z_MACHINE)
-        LD_FAIL(L, "BRN-G01", "a Generator is always on its owner's Machine");
+        LD_FAIL(L, "BRN-ZONE-MACHINE", "a Generator is always on its owner's Machine");
     if (zone == BRN_Z_MACHINE && d->type == BRN_T_TACTIC)
         LD_FAIL(L, "BRN-ZONE-MACHINE", "a Tactic cannot be on the Machine");
     if (zone == BRN_Z_STACK && d->type != BRN_T_TACTIC && d->type != BRN_T_CELL)
         LD_FAIL(L, "BRN-ZONE-STACK", "only Tactics and Cells are played onto the Stack");
     if (zone == BRN_Z_MACHINE && d->type == BRN_T_GENERATOR) {
-        if (p->gen != BRN_NONE) LD_FAIL(L, "BRN-G01", "a Machine holds one Generator");
+        if (p->gen != BRN_NONE) LD_FAIL(L, "BRN-ZONE-MACHINE", "a Machine holds one Generator");
         p->gen = (uint8_t)uid;
     }
     arb_brn__zone_add(p, (int)uid, zone);
@@ -240,12 +240,12 @@ static int ld_machine_state(ld *L, brn_state *s, int seat, int uid, const arb_tn
     int64_t v; int b, r;
     if ((r = ld_int(L, o, "charge", base, 0, BRN_CHARGE_MAX, &v)) < 0) return -1;
     if (r == 0) {
-        if (d->type == BRN_T_CELL) LD_FAIL(L, "BRN-G05", "a Cell holds no Charge");
+        if (d->type == BRN_T_CELL) LD_FAIL(L, "BRN-START-CHARGE", "a Cell holds no Charge");
         c->charge = (uint8_t)v;
     }
     if ((r = ld_bool(L, o, "active", base, &b)) < 0) return -1;
     if (r == 0 && b) {
-        if (d->type != BRN_T_CELL) LD_FAIL(L, "BRN-G07", "only Cells are active");
+        if (d->type != BRN_T_CELL) LD_FAIL(L, "BRN-RESET-CELLS", "only Cells are active");
         c->flags |= BRN_F_ACTIVE;
     }
     if ((r = ld_bool(L, o, "focused", base, &b)) < 0) return -1;
@@ -515,7 +515,7 @@ int arb_brn__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error
             snprintf(L->path, sizeof L->path, "outcome.reason");
             int rs = rn ? (rn->kind == ARB_T_STR ? name_index(arb_brn__reason_names, BRN_NREASONS, rn->s) : -1)
                         : BRN_R_DECKOUT;
-            if (rs < 0) LD_FAIL(L, "BRN-G02", "unknown reason");
+            if (rs < 0) LD_FAIL(L, "BRN-ZONE-DECK-DRAW", "unknown reason");
             s->reason = (uint8_t)rs;
             s->over = 1;
             s->phase = BRN_P_OVER;
@@ -524,7 +524,7 @@ int arb_brn__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error
     }
     if (s->phase == BRN_P_OVER && !s->over) {
         snprintf(L->path, sizeof L->path, "phase");
-        LD_FAIL(L, "BRN-G02", "phase over needs outcome.over = true");
+        LD_FAIL(L, "BRN-ZONE-DECK-DRAW", "phase over needs outcome.over = true");
     }
     /* derived counts, when given, must agree */
     seat = 0;

@@ -409,7 +409,7 @@ static int validate_link(const brn_state *s, const arb_action *a, arb_error *err
 
 int arb_brn__validate(const brn_state *s, const arb_action *a, arb_error *err)
 {
-    if (s->over) REJECT(ARB_EOVER, "BRN-G02", "the match is over");
+    if (s->over) REJECT(ARB_EOVER, "BRN-ZONE-DECK-DRAW", "the match is over");
     if (a->verb >= BRN_NVERBS)
         REJECT(ARB_EINVAL, "BRN-ACTION-REQUIRED", "unknown verb %u", (unsigned)a->verb);
     const arb_verb *v = &arb_brn__verbs[a->verb];
@@ -718,7 +718,7 @@ int arb_brn__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err
                              su->players);
     for (int seat = 0; seat < BRN_PLAYERS; seat++) {
         const arb_deck *d = su->decks[seat];
-        if (!d) return arb_error_set(err, ARB_EINVAL, "BRN-G01", "seat %d has no deck", seat);
+        if (!d) return arb_error_set(err, ARB_EINVAL, "BRN-PLAYERS", "seat %d has no deck", seat);
         arb_deck_issue is[4];
         unsigned n = arb_brn__deck_check(d, is, 4);
         for (unsigned i = 0; i < n && i < 4; i++)
