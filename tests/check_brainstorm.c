@@ -10,9 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "arbiter/game.h"
 #include "arbiter/deck.h"
+#include "arbiter/agent.h"
+#include "arbiter/replay.h"
 #include "brn_json.h"
 #include "games/brainstorm/brn_int.h"
 
@@ -882,6 +885,54 @@ START_TEST(t_property)
 }
 END_TEST
 
+/* ---- replays: self-play recorded as .tcgr, verified by the verifier ---- */
+START_TEST(t_replays)
+{
+    char dir[] = "/tmp/brn_replays_XXXXXX", path[128];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    static arb_agent ag[2];
+    for (int i = 0; i < 60; i++) {
+        arb_setup su;
+        memset(&su, 0, sizeof su);
+        su.seed = 900 + (uint64_t)i; su.players = 2;
+        su.decks[0] = G->preset((unsigned)i % G->npresets);
+        su.decks[1] = G->preset((unsigned)(i + 1) % G->npresets);
+        arb_error err = ARB_ERROR_INIT;
+        arb_match *m = NULL;
+        ck_assert_int_eq(arb_match_new(&m, G, &su, &err), 0);
+        snprintf(path, sizeof path, "%s/%d.tcgr", dir, i);
+        arb_replay_meta meta;
+        memset(&meta, 0, sizeof meta);
+        meta.game = G; meta.setup = &su; meta.level = -1;
+        arb_replay_writer *w = NULL;
+        ck_assert_int_eq(arb_replay_writer_open(&w, path, &meta, &err), 0);
+        ck_assert_int_eq(arb_replay_record_start(w, m, &err), 0);
+        for (int k = 0; k < 2; k++) arb_agent_init(&ag[k], i % 2 ? ARB_AGENT_GREEDY : ARB_AGENT_RANDOM, su.seed, k, 0);
+        arb_outcome o;
+        unsigned n = 0;
+        while (!arb_match_outcome(m, &o)) {
+            arb_action a;
+            if (arb_agent_choose(&ag[arb_match_decision(m).seat], m, &a)) ck_abort_msg("agent found no action");
+            if (arb_replay_record_step(w, m, &a, &err)) ck_abort_msg("record: %s %s", err.rule, err.msg);
+            n++;
+        }
+        ck_assert_uint_gt(n, 0);
+        ck_assert_int_eq(arb_replay_writer_close(w, &err), 0);
+        uint64_t final = arb_match_hash(m);
+        arb_match_free(m);
+        arb_verify_opts vo = ARB_VERIFY_OPTS_INIT;
+        arb_verify_result res;
+        int rc = arb_replay_verify_file(path, &vo, &res, &err);
+        ck_assert_msg(rc == 0, "%s: %s / %s", path, err.msg, res.detail);
+        ck_assert(res.over);
+        ck_assert(res.final_hash == final);
+        ck_assert_int_eq(res.winner, o.winner);
+        remove(path);
+    }
+    rmdir(dir);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("brainstorm");
@@ -912,6 +963,7 @@ static Suite *suite(void)
     tcase_add_checked_fixture(tp, setup_game, NULL);
     tcase_set_timeout(tp, 600);
     tcase_add_test(tp, t_property);
+    tcase_add_test(tp, t_replays);
     suite_add_tcase(s, tp);
     return s;
 }

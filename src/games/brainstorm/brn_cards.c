@@ -97,52 +97,38 @@ void arb_brn__card_export(unsigned idx, arb_tree *t, arb_tnode *parent)
 }
 
 /* ---- presets ----------------------------------------------------------- */
-typedef struct { const char *slug; int n; } brn_row;
-
-static const brn_row preset_rows[BRN_NPRESETS][20] = {
-    { {"basic-generator",1}, {"relay-module",4}, {"sink-module",3}, {"shredder-module",3},
-      {"amplifier-module",2}, {"power-cell",3}, {"research-cell",2}, {"hoarder",2},
-      {"echo-trigger",2}, {"splice-cell",2}, {"library-cell",2}, {"fusion-cell",1}, {"firewall",4},
-      {"overload",4}, {"reactivate",3}, {"jumpstart",3}, {NULL,0} },
-    { {"surge-generator",1}, {"relay-module",3}, {"shredder-module",4}, {"amplifier-module",3},
-      {"bus-module",2}, {"power-cell",4}, {"echo-trigger",3}, {"splice-cell",3},
-      {"research-cell",2}, {"firewall",4}, {"overload",5}, {"jumpstart",4}, {"reactivate",3},
-      {NULL,0} },
-    { {"basic-generator",1}, {"relay-module",3}, {"sink-module",4}, {"bus-module",3},
-      {"amplifier-module",2}, {"research-cell",4}, {"library-cell",3}, {"hoarder",3},
-      {"fusion-cell",2}, {"echo-trigger",2}, {"firewall",5}, {"overload",4}, {"reactivate",2},
-      {"jumpstart",3}, {NULL,0} },
-    /* Only the catalog's minimal pool (§4). */
-    { {"basic-generator",1}, {"relay-module",6}, {"sink-module",6}, {"power-cell",6},
-      {"research-cell",5}, {"hoarder",4}, {"echo-trigger",5}, {"firewall",4}, {"overload",4},
-      {NULL,0} },
+/* Compile-time constants (no lazy initialisation: the conformance runner
+ * reads presets from several threads). Card indexes as in the table above. */
+static const arb_deck presets[BRN_NPRESETS] = {
+    /* 1 basic-generator, 4 relay-module, 3 sink-module, 3 shredder-module, 2 amplifier-module, 3 power-cell, 2 research-cell, 2 hoarder, 2 echo-trigger, 2 splice-cell, 2 library-cell, 1 fusion-cell, 4 firewall, 4 overload, 3 reactivate, 3 jumpstart */
+    { .name = "brainstorm-circuit", .ncards = 41, .cards = {
+        0, 2, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 7, 7, 7, 8, 8, 9, 9,
+        10, 10, 11, 11, 12, 12, 13, 14, 14, 14, 14, 15, 15, 15, 15, 16, 16, 16, 17, 17,
+        17,
+    } },
+    /* 1 surge-generator, 3 relay-module, 4 shredder-module, 3 amplifier-module, 2 bus-module, 4 power-cell, 3 echo-trigger, 3 splice-cell, 2 research-cell, 4 firewall, 5 overload, 4 jumpstart, 3 reactivate */
+    { .name = "brainstorm-surge", .ncards = 41, .cards = {
+        1, 2, 2, 2, 4, 4, 4, 4, 5, 5, 5, 6, 6, 7, 7, 7, 7, 10, 10, 10,
+        11, 11, 11, 8, 8, 14, 14, 14, 14, 15, 15, 15, 15, 15, 17, 17, 17, 17, 16, 16,
+        16,
+    } },
+    /* 1 basic-generator, 3 relay-module, 4 sink-module, 3 bus-module, 2 amplifier-module, 4 research-cell, 3 library-cell, 3 hoarder, 2 fusion-cell, 2 echo-trigger, 5 firewall, 4 overload, 2 reactivate, 3 jumpstart */
+    { .name = "brainstorm-research", .ncards = 41, .cards = {
+        0, 2, 2, 2, 3, 3, 3, 3, 6, 6, 6, 5, 5, 8, 8, 8, 8, 12, 12, 12,
+        9, 9, 9, 13, 13, 10, 10, 14, 14, 14, 14, 14, 15, 15, 15, 15, 16, 16, 17, 17,
+        17,
+    } },
+    /* 1 basic-generator, 6 relay-module, 6 sink-module, 6 power-cell, 5 research-cell, 4 hoarder, 5 echo-trigger, 4 firewall, 4 overload */
+    { .name = "brainstorm-catalog", .ncards = 41, .cards = {
+        0, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 7, 7, 7, 7, 7, 7, 8,
+        8, 8, 8, 8, 9, 9, 9, 9, 10, 10, 10, 10, 10, 14, 14, 14, 14, 15, 15, 15,
+        15,
+    } },
 };
-static const char *const preset_names[BRN_NPRESETS] = {
-    "brainstorm-circuit", "brainstorm-surge", "brainstorm-research", "brainstorm-catalog"
-};
 
-static arb_deck presets[BRN_NPRESETS];
-static int presets_built;
-
-/* Built once from the rows; the same bytes every time, so concurrent first
- * calls write identical data. */
 const arb_deck *arb_brn__preset(unsigned idx)
 {
-    if (idx >= BRN_NPRESETS) return NULL;
-    if (!presets_built) {
-        for (unsigned p = 0; p < BRN_NPRESETS; p++) {
-            arb_deck *d = &presets[p];
-            memset(d, 0, sizeof *d);
-            snprintf(d->name, sizeof d->name, "%s", preset_names[p]);
-            for (const brn_row *r = preset_rows[p]; r->slug; r++) {
-                int id = arb_brn__card_by_slug(r->slug);
-                for (int k = 0; k < r->n && id >= 0 && d->ncards < ARB_DECK_MAX; k++)
-                    d->cards[d->ncards++] = (uint16_t)id;
-            }
-        }
-        presets_built = 1;
-    }
-    return &presets[idx];
+    return idx < BRN_NPRESETS ? &presets[idx] : NULL;
 }
 
 /* ---- deck check (interpretation G01) ----------------------------------- */
