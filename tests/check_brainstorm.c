@@ -848,6 +848,24 @@ START_TEST(t_property)
                 roundtrips++;
             }
             size_t pick = greedy ? G->greedy(&S, legal, n, &r) : arb_rng_below(&r, (uint32_t)n);
+            if (greedy && nlog % 7 == 0) {
+                /* The greedy agent decides from its own view: reshuffling what
+                 * it cannot see (the opponent's Hand and Deck contents, its own
+                 * Deck order) must not change its choice. */
+                copy = S;
+                int me = S.actor, op = me ^ 1;
+                brn_player *opp = &copy.p[op];
+                uint8_t ids[2 * BRN_CARDS_MAX];
+                int k = 0;
+                for (int z = BRN_Z_DECK; z <= BRN_Z_HAND; z++)
+                    for (int i = 0; i < opp->nz[z]; i++) ids[k++] = opp->c[opp->z[z][i]].id;
+                arb_rng_shuffle(&r, ids, (size_t)k, 1);
+                k = 0;
+                for (int z = BRN_Z_DECK; z <= BRN_Z_HAND; z++)
+                    for (int i = 0; i < opp->nz[z]; i++) opp->c[opp->z[z][i]].id = ids[k++];
+                arb_rng_shuffle(&r, copy.p[me].z[BRN_Z_DECK], copy.p[me].nz[BRN_Z_DECK], 1);
+                REQ(G->greedy(&copy, legal, n, &r) == pick);
+            }
             log_[nlog++] = legal[pick];
             ev_reset();
             REQ(G->apply(&S, &legal[pick], &EV, &err) == 0);
