@@ -903,6 +903,84 @@ START_TEST(t_property)
 }
 END_TEST
 
+/* ---- hostile positions: mutated exports never crash load_position ------ */
+static unsigned count_nodes(const arb_tnode *n)
+{
+    unsigned k = 1;
+    for (const arb_tnode *c = n->first; c; c = c->next) k += count_nodes(c);
+    return k;
+}
+
+static arb_tnode *nth_node(arb_tnode *n, unsigned *i)
+{
+    if ((*i)-- == 0) return n;
+    for (arb_tnode *c = n->first; c; c = c->next) {
+        arb_tnode *r = nth_node(c, i);
+        if (r) return r;
+    }
+    return NULL;
+}
+
+START_TEST(t_hostile_positions)
+{
+    static const char *const strs[] = { "bogus", "firewall", "basic-generator", "relay-module", "focus", "end",
+                                        "over", "trigger", "card", "" };
+    arb_rng r;
+    arb_rng_seed(&r, 77);
+    unsigned accepted = 0, rejected = 0;
+    static brn_state st;
+    static arb_action legal[4096];
+    for (unsigned gi = 0; gi < 300; gi++) {
+        arb_setup su;
+        memset(&su, 0, sizeof su);
+        su.seed = 300 + gi; su.players = 2;
+        su.decks[0] = G->preset(gi % G->npresets); su.decks[1] = G->preset((gi + 1) % G->npresets);
+        arb_error err = ARB_ERROR_INIT;
+        ck_assert_int_eq(G->setup(&S, &su, NULL, &err), 0);
+        unsigned steps = arb_rng_below(&r, 400);
+        for (unsigned k = 0; k < steps && !S.over; k++) {
+            size_t n = G->legal(&S, legal, 4096);
+            G->apply(&S, &legal[arb_rng_below(&r, (uint32_t)n)], NULL, &err);
+        }
+        for (int rep = 0; rep < 10; rep++) {
+            arb_tree *t = arb_tree_new();
+            G->export_state(&S, ARB_VIEW_ALL, t, arb_tree_root(t));
+            arb_tnode *root = arb_tree_root(t);
+            int muts = 1 + (int)arb_rng_below(&r, 3);
+            for (int m = 0; m < muts; m++) {
+                unsigned i = arb_rng_below(&r, count_nodes(root));
+                arb_tnode *x = nth_node(root, &i);
+                if (!x || x == root) continue;
+                switch (arb_rng_below(&r, 4)) {
+                case 0: x->kind = ARB_T_INT; x->i = (int64_t)arb_rng_below(&r, 80) - 3; break;
+                case 1: x->kind = ARB_T_BOOL; x->i = arb_rng_below(&r, 2); break;
+                case 2: x->kind = ARB_T_STR; x->s = strs[arb_rng_below(&r, 10)]; break;
+                default: x->i = x->i + 1; break;
+                }
+            }
+            arb_error_clear(&err);
+            int rc = G->load_position(&st, root, &su, &err);
+            if (rc) {
+                REQ(err.where[0] != 0 || err.rule[0] != 0);
+                REQ(strncmp(err.rule, "BRN-", 4) == 0);
+                rejected++;
+            } else {
+                /* an accepted position is a playable state */
+                accepted++;
+                for (int k = 0; k < 200 && !st.over; k++) {
+                    size_t n = G->legal(&st, legal, 4096);
+                    REQ(n >= 1 && n <= 4096);
+                    REQ(G->apply(&st, &legal[arb_rng_below(&r, (uint32_t)n)], NULL, &err) == 0);
+                }
+            }
+            arb_tree_free(t);
+        }
+    }
+    fprintf(stderr, "brainstorm hostile positions: %u accepted, %u rejected\n", accepted, rejected);
+    ck_assert_uint_gt(rejected, 0);
+}
+END_TEST
+
 /* ---- replays: self-play recorded as .tcgr, verified by the verifier ---- */
 START_TEST(t_replays)
 {
@@ -982,6 +1060,7 @@ static Suite *suite(void)
     tcase_set_timeout(tp, 600);
     tcase_add_test(tp, t_property);
     tcase_add_test(tp, t_replays);
+    tcase_add_test(tp, t_hostile_positions);
     suite_add_tcase(s, tp);
     return s;
 }
