@@ -763,7 +763,15 @@ static void random_action(arb_rng *r, const brn_state *s, arb_action *a)
     a->seat = (int8_t)(arb_rng_below(r, 8) == 0 ? -1 : (arb_rng_below(r, 4) ? s->actor : (s->actor ^ 1)));
     const arb_verb *v = &G->verbs[a->verb];
     a->nargs = (uint8_t)(v->min_args + arb_rng_below(r, (uint32_t)(v->max_args - v->min_args + 1)));
-    for (int i = 0; i < a->nargs; i++) a->args[i] = (int32_t)arb_rng_below(r, 12) - 1;
+    /* Arguments: small numbers (ports, amounts, seats) or real uids of the
+     * actor's Hand and Machine, so near-legal actions are sampled too. */
+    const brn_player *p = a->seat >= 0 ? &s->p[a->seat] : &s->p[0];
+    for (int i = 0; i < a->nargs; i++) {
+        uint32_t k = arb_rng_below(r, 3);
+        if (k == 1 && p->nz[BRN_Z_MACHINE]) a->args[i] = p->z[BRN_Z_MACHINE][arb_rng_below(r, p->nz[BRN_Z_MACHINE])];
+        else if (k == 2 && p->nz[BRN_Z_HAND]) a->args[i] = p->z[BRN_Z_HAND][arb_rng_below(r, p->nz[BRN_Z_HAND])];
+        else a->args[i] = (int32_t)arb_rng_below(r, 6) - 1;
+    }
     if (a->verb == BRN_V_PLAY && a->nargs == 2) a->nargs = 3;
 }
 
@@ -834,6 +842,23 @@ START_TEST(t_property)
                     REQ(G->hash(&copy) == h);
                     illegal_checked++;
                 }
+            }
+            if (S.phase == BRN_P_ROUTING && gi % 25 == 0 && nlog % 4 == 0) {
+                /* exhaustive: every link over the actor's Machine and ports -1..2 */
+                const brn_player *pp = &S.p[S.actor];
+                for (int i = 0; i < pp->nz[BRN_Z_MACHINE]; i++)
+                    for (int j = 0; j < pp->nz[BRN_Z_MACHINE]; j++)
+                        for (int o = -1; o < 3; o++)
+                            for (int in = -1; in < 3; in++) {
+                                arb_action x;
+                                memset(&x, 0, sizeof x);
+                                x.seat = (int8_t)S.actor; x.verb = BRN_V_LINK; x.nargs = 4;
+                                x.args[0] = pp->z[BRN_Z_MACHINE][i]; x.args[1] = o;
+                                x.args[2] = pp->z[BRN_Z_MACHINE][j]; x.args[3] = in;
+                                copy = S;
+                                int ok = G->apply(&copy, &x, NULL, &err) == 0;
+                                REQ(ok == in_list(legal, n, &x));
+                            }
             }
             if (nlog % 97 == 0) check_view(&S, (int)(nlog / 97) % 2);
             if (gi % 10 == 0 && nlog % 41 == 0) {      /* load(export(s)) reproduces the hash */
