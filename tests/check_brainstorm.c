@@ -848,12 +848,12 @@ START_TEST(t_property)
                 const brn_player *pp = &S.p[S.actor];
                 for (int i = 0; i < pp->nz[BRN_Z_MACHINE]; i++)
                     for (int j = 0; j < pp->nz[BRN_Z_MACHINE]; j++)
-                        for (int o = -1; o < 3; o++)
+                        for (int port = -1; port < 3; port++)
                             for (int in = -1; in < 3; in++) {
                                 arb_action x;
                                 memset(&x, 0, sizeof x);
                                 x.seat = (int8_t)S.actor; x.verb = BRN_V_LINK; x.nargs = 4;
-                                x.args[0] = pp->z[BRN_Z_MACHINE][i]; x.args[1] = o;
+                                x.args[0] = pp->z[BRN_Z_MACHINE][i]; x.args[1] = port;
                                 x.args[2] = pp->z[BRN_Z_MACHINE][j]; x.args[3] = in;
                                 copy = S;
                                 int ok = G->apply(&copy, &x, NULL, &err) == 0;
