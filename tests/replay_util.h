@@ -15,7 +15,7 @@
 /* Play agents of kind against each other and record to path. Returns the
  * number of actions, or -1. flush_points (may be NULL) receives the file
  * size after each checkpoint flush. */
-static long ru_record(const arb_game *g, const char *path, uint64_t seed, int players, int kind, int timed,
+static inline long ru_record(const arb_game *g, const char *path, uint64_t seed, int players, int kind, int timed,
                       const arb_options *opt, const uint8_t *salt, size_t salt_len, long *flush_points,
                       size_t nflush_max, size_t *nflush)
 {
@@ -66,8 +66,9 @@ fail:
     return -1;
 }
 
-static uint8_t *ru_load(const char *path, size_t *len)
+static inline uint8_t *ru_load(const char *path, size_t *len)
 {
+    *len = 0;
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     fseek(f, 0, SEEK_END);
@@ -80,7 +81,7 @@ static uint8_t *ru_load(const char *path, size_t *len)
     return b;
 }
 
-static int ru_save(const char *path, const void *p, size_t n)
+static inline int ru_save(const char *path, const void *p, size_t n)
 {
     FILE *f = fopen(path, "wb");
     if (!f) return -1;
@@ -88,7 +89,7 @@ static int ru_save(const char *path, const void *p, size_t n)
     return fclose(f) == 0 && ok ? 0 : -1;
 }
 
-static uint8_t *ru_find(const uint8_t *hay, size_t n, const char *needle, size_t k)
+static inline uint8_t *ru_find(const uint8_t *hay, size_t n, const char *needle, size_t k)
 {
     for (size_t i = 0; i + k <= n; i++)
         if (memcmp(hay + i, needle, k) == 0) return (uint8_t *)(uintptr_t)(hay + i);
@@ -96,10 +97,12 @@ static uint8_t *ru_find(const uint8_t *hay, size_t n, const char *needle, size_t
 }
 
 /* The decompressed stream of a .tcgr file (malloc'd). */
-static uint8_t *ru_inflate(const uint8_t *file, size_t len, size_t *out_len)
+static inline uint8_t *ru_inflate(const uint8_t *file, size_t len, size_t *out_len)
 {
     size_t cap = 1 << 16, n = 0;
     uint8_t *out = malloc(cap);
+    *out_len = 0;
+    if (len < 8) return out;
     z_stream zs;
     memset(&zs, 0, sizeof zs);
     inflateInit(&zs);
@@ -119,7 +122,7 @@ static uint8_t *ru_inflate(const uint8_t *file, size_t len, size_t *out_len)
 }
 
 /* envelope (version, flags) + zlib(raw) → file bytes (malloc'd). */
-static uint8_t *ru_build(const uint8_t *raw, size_t n, uint8_t version, size_t *out_len)
+static inline uint8_t *ru_build(const uint8_t *raw, size_t n, uint8_t version, size_t *out_len)
 {
     uLongf cap = compressBound((uLong)n) + 8;
     uint8_t *out = malloc(cap + 8);

@@ -31,7 +31,7 @@ extern "C" {
 #define ARB_REPLAY_FORMAT "tcgr-1"          /* header "format" value */
 #define ARB_REPLAY_FLAG_TIMED 0x01u         /* elapsed_ms carry think time */
 /* zlib level of the writer, chosen by measurement (replays/FORMAT.md §8). */
-#define ARB_REPLAY_LEVEL_DEFAULT 6
+#define ARB_REPLAY_LEVEL_DEFAULT 1
 #define ARB_REPLAY_SALT_MAX 64
 #define ARB_REPLAY_COMMIT_BYTES 32
 

@@ -65,6 +65,7 @@ struct arb_conform_suite {
     arb_conform_entry *cov; unsigned ncov;
     char *covstr;                  /* storage of arb_conform_entry.cases */
     int ran, gated;
+    int partial;                   /* a path named a single file */
     char **strs; unsigned nstrs, capstrs;  /* owned strings */
 };
 

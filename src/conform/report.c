@@ -245,7 +245,8 @@ int arb_conform_write_coverage(const arb_conform_suite *s, FILE *f)
                 s->cov[i].engine ? "" : " — no engine in this build, not gated");
         for (unsigned k = i; k < j; k++) {
             const arb_conform_entry *c = &s->cov[k];
-            const char *mark = !c->testable ? "-" : c->npassing ? "ok" : c->uncovered_reason ? "KNOWN" : "MISSING";
+            const char *mark = !c->testable ? "-" : c->npassing ? "ok" : c->uncovered_reason ? "KNOWN"
+                             : c->engine ? "MISSING" : "todo";
             fprintf(f, "  %-7s %-2s %-34s %s", mark, short_kind(c->kind), c->id, c->cases[0] ? c->cases : "");
             if (!c->npassing && c->uncovered_reason) fprintf(f, "(uncovered: %s)", c->uncovered_reason);
             fputc('\n', f);

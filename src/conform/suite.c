@@ -73,7 +73,7 @@ int arb_conform_run(arb_conform_suite *s, arb_error *err)
     s->nresults = n;
     for (unsigned i = 0; i < n; i++) arb_conform__expectations_apply(s, &s->results[i]);
     s->ran = 1;
-    s->gated = !s->opt.set && !s->opt.case_glob && !s->opt.rule;
+    s->gated = !s->opt.set && !s->opt.case_glob && !s->opt.rule && !s->partial;
     if (arb_conform__coverage(s)) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory computing coverage");
     return ARB_OK;
 }

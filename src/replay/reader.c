@@ -399,8 +399,16 @@ int arb_replay_deck(const arb_replay *r, const arb_game *g, int seat, arb_deck *
     if (seat < 0 || seat >= r->h.players) return arb_error_set(err, ARB_EINVAL, NULL, "no seat %d", seat);
     const arb_replay_player *P = &r->h.player[seat];
     snprintf(out->name, sizeof out->name, "%s", P->deck_name);
+    int c = -1;
     for (unsigned i = 0; i < P->ncards; i++) {
-        int c = arb_card_find(g, P->cards[i]);
+        /* Decks list copies together: reuse the previous lookup, then try
+         * the exact ID before the case-insensitive name search. */
+        if (i == 0 || strcmp(P->cards[i], P->cards[i - 1]) != 0) {
+            c = -1;
+            for (unsigned k = 0; k < g->ncards && c < 0; k++)
+                if (strcmp(g->card(k)->id, P->cards[i]) == 0) c = (int)k;
+            if (c < 0) c = arb_card_find(g, P->cards[i]);
+        }
         if (c < 0) {
             arb_error_where(err, "%s: header key 'players.%d.deck.%u'", r->name, seat, i);
             return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "card '%s' is not in the %s %s card pool",

@@ -17,6 +17,12 @@
 #define RAW_CAP (32 * 1024)
 #define OUT_CAP (32 * 1024)
 #define REC_MAX 96 /* bytes of the largest record the writer emits */
+/* An 8 KiB window and memLevel 7 keep zlib's state under glibc's mmap
+ * threshold: the default 32 KiB / 8 costs ~43 us of mmap and page faults
+ * per replay, four times a whole unrecorded naramo match, for no gain on
+ * files of a few KiB (measured: FORMAT.md §9). */
+#define ARB_REPLAY__WBITS 13
+#define ARB_REPLAY__MEMLEVEL 7
 
 struct arb_replay_writer {
     FILE *f;
@@ -117,7 +123,7 @@ int arb_replay_writer_open(arb_replay_writer **out, const char *path, const arb_
     memcpy(w->part + plen, ".part", 6);
     w->g = meta->game;
     int level = meta->level < 0 || meta->level > 9 ? ARB_REPLAY_LEVEL_DEFAULT : meta->level;
-    if (deflateInit2(&w->zs, level, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    if (deflateInit2(&w->zs, level, Z_DEFLATED, ARB_REPLAY__WBITS, ARB_REPLAY__MEMLEVEL, Z_DEFAULT_STRATEGY) != Z_OK) {
         rc = arb_error_set(err, ARB_ENOMEM, NULL, "zlib deflateInit failed");
         goto fail;
     }

@@ -388,7 +388,7 @@ static int load_board(lctx *L, int q, const arb_tnode *pm, const char *pp, int64
         int64_t dur = c->duration, seq = *maxseq + 1;
         if (em) {
             TRY(get_int(L, em, w, "duration", -1, 100, &dur));
-            TRY(get_int(L, em, w, "seq", 0, 1000000, &seq));
+            TRY(get_int(L, em, w, "seq", 0, INT32_MAX, &seq));
         }
         if (dur == 0) return failp(L, "NAR-P4-DURATION-DISCARD", w, "an Incident at DURATION 0 is already discarded");
         for (int b = 0; b < 2; b++)
@@ -421,7 +421,7 @@ static int load_player_scalars(lctx *L, int q, const arb_tnode *pm, const char *
     v = 0; TRY(get_int(L, pm, pp, "hack", 0, 255, &v)); p->hack = (uint8_t)v;
     v = 0; TRY(get_int(L, pm, pp, "power_orders", 0, 255, &v)); p->po = (uint8_t)v;
     v = NAR_SWIPES_BASE; TRY(get_int(L, pm, pp, "swipes", 0, NAR_SWIPES_CAP + 1, &v)); p->swipes = (uint8_t)v;
-    v = 0; TRY(get_int(L, pm, pp, "shutdown_until", 0, 100000000, &v)); p->shutdown_until = (uint32_t)v;
+    v = 0; TRY(get_int(L, pm, pp, "shutdown_until", 0, UINT32_MAX, &v)); p->shutdown_until = (uint32_t)v;
     v = 0; TRY(get_int(L, pm, pp, "timeouts", 0, NAR_FORFEIT_TIMEOUTS, &v)); p->timeouts = (uint8_t)v;
     v = -1; TRY(get_int(L, pm, pp, "disconnected_at", -1, INT64_MAX / 2, &v)); p->disc_at = v;
     const arb_tnode *c = arb_tnode_get(pm, "clearance");
@@ -468,7 +468,7 @@ static int load_effects(lctx *L, int q, const arb_tnode *pm, const char *pp)
         TRY(keys_ok(L, e, w, ek));
         int64_t uid = -1, until = 0;
         TRY(get_int(L, e, w, "uid", 0, p->ncards ? p->ncards - 1 : 0, &uid));
-        TRY(get_int(L, e, w, "until_shift", 0, 100000000, &until));
+        TRY(get_int(L, e, w, "until_shift", 0, UINT32_MAX, &until));
         if (uid < 0 || uid >= p->ncards || nar_def(p, (int)uid)->effect != NAR_E_PR_DID)
             return failp(L, NULL, w, "uid must name this seat's Defense in Depth");
         p->effects[p->neffects].uid = (uint8_t)uid;
@@ -504,7 +504,7 @@ int arb_naramo__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_er
     int64_t v;
     const arb_tnode *g = arb_tnode_get(pos, "game");
     if (g && (g->kind != ARB_T_STR || strcmp(g->s, "naramo") != 0)) return failp(&L, NULL, "game", "this is a naramo position");
-    v = 1; TRY(get_int(&L, pos, "", "shift", 0, 100000000, &v)); s->shift = (uint32_t)v;
+    v = 1; TRY(get_int(&L, pos, "", "shift", 0, INT32_MAX - 65536, &v)); s->shift = (uint32_t)v;
     v = 0; TRY(get_int(&L, pos, "", "active", 0, 1, &v)); s->active = (int8_t)v;
     v = s->shift ? s->active : -1; TRY(get_int(&L, pos, "", "first", -1, 1, &v)); s->first = (int8_t)v;
     if ((s->shift == 0) != (s->first < 0)) return failp(&L, "NAR-SETUP-ORDER", "first", "the first player is drawn after the Reviews (shift 0 <=> first -1)");
@@ -524,7 +524,7 @@ int arb_naramo__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_er
         static const char *const ck[] = {"enabled", "shift_ms", "match_ms", NULL};
         TRY(keys_ok(&L, cl, "clock", ck));
         TRY(get_bool(&L, cl, "clock", "enabled", &s->clock_on));
-        v = 0; TRY(get_int(&L, cl, "clock", "shift_ms", 0, NAR_CLOCK_MS - 1, &v)); s->shift_ms = (uint32_t)v;
+        v = 0; TRY(get_int(&L, cl, "clock", "shift_ms", 0, UINT32_MAX, &v)); s->shift_ms = (uint32_t)v;
         v = s->shift_ms; TRY(get_int(&L, cl, "clock", "match_ms", s->shift_ms, INT64_MAX / 2, &v)); s->match_ms = (uint64_t)v;
     }
     const arb_tnode *dn = arb_tnode_get(pos, "decision");
@@ -603,7 +603,7 @@ int arb_naramo__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_er
             return failp(&L, "NAR-CLOCK-DISCONNECT", w, "the reconnect grace has already expired");
         }
     }
-    v = maxseq + 1; TRY(get_int(&L, pos, "", "next_seq", maxseq + 1, 100000000, &v)); s->next_seq = (uint32_t)v;
+    v = maxseq + 1; TRY(get_int(&L, pos, "", "next_seq", maxseq + 1, INT32_MAX - 65536, &v)); s->next_seq = (uint32_t)v;
     /* step and pending */
     int kind = s->over ? NK_OVER : s->shift == 0 ? NK_REVIEW : NK_OPS;
     const arb_tnode *stp = arb_tnode_get(pos, "step");
@@ -624,7 +624,7 @@ int arb_naramo__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_er
         TRY(keys_ok(&L, pe, "pending", pk));
         v = -1; TRY(get_int(&L, pe, "pending", "strike_uid", -1, NAR_CARDS - 1, &v)); s->strike_uid = (int8_t)v;
         v = 0; TRY(get_int(&L, pe, "pending", "strike_value", 0, 30000, &v)); s->strike_value = (int16_t)v;
-        v = -1; TRY(get_int(&L, pe, "pending", "alarm_seq", -1, 100000000, &v)); s->alarm_seq = (int32_t)v;
+        v = -1; TRY(get_int(&L, pe, "pending", "alarm_seq", -1, INT32_MAX, &v)); s->alarm_seq = (int32_t)v;
         v = -1; TRY(get_int(&L, pe, "pending", "alarm_owner", -1, 1, &v)); s->alarm_owner = (int8_t)v;
         v = -1; TRY(get_int(&L, pe, "pending", "alarm_uid", -1, NAR_CARDS - 1, &v)); s->alarm_uid = (int8_t)v;
         v = 0; TRY(get_int(&L, pe, "pending", "deployed", 0, 2, &v)); s->deployed = (uint8_t)v;

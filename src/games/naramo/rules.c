@@ -203,7 +203,11 @@ static void game_over(nar_state *s, int winner, int reason, arb_events *ev)
     s->winner = (int8_t)winner;
     s->reason = (uint8_t)reason;
     s->kind = NK_OVER;
-    s->strike_uid = -1;
+    s->strike_uid = -1; /* no prompt stays open after the end */
+    s->strike_value = 0;
+    s->alarm_owner = s->alarm_uid = -1;
+    s->alarm_seq = -1;
+    s->order_n = 0;
     EV(NE_GAME_OVER, winner, 0, reason, 0, 0);
 }
 

@@ -1,7 +1,7 @@
-/* brn_bench.c — random self-play throughput of the brainstorm engine
+/* brn_selfplay.c — random self-play throughput of the brainstorm engine
  * (a timing loop, not a test): legal() + apply() per action, no recording.
- * Build after `make`: cc -O2 -Iinclude -Isrc tools/brn_bench.c build/libarbiter.a \
- *   $(pkg-config --libs zlib msgpack libxml-2.0 libxxhash libsodium) -lm -o build/brn_bench */
+ * Build after `make`: cc -O2 -Iinclude -Isrc tests/bench/brn_selfplay.c build/libarbiter.a \
+ *   $(pkg-config --libs zlib msgpack libxml-2.0 libxxhash libsodium) -lm -o build/brn_selfplay */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

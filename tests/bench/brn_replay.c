@@ -1,6 +1,6 @@
-/* brn_replay_bench.c — records brainstorm self-play games (random and
+/* brn_replay.c — records brainstorm self-play games (random and
  * greedy agents) as .tcgr files and verifies them, timing the verifier
- * (a measurement, not a test). Usage: brn_replay_bench [GAMES] [DIR] */
+ * (a measurement, not a test). Usage: brn_replay [GAMES] [DIR] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
