@@ -717,14 +717,19 @@ size_t arb_catalyst__legal(const void *st, arb_action *out, size_t cap)
                 cand(&b, CAT_V_DECLINE, 1, pl->field[p], 0, 0);
             }
         break;
-    case CAT_D_ACTION:
+    case CAT_D_ACTION: {
+        /* Candidates are pre-filtered with the cheap necessary conditions
+         * (Actions, Shards, Battle Map, Range); the validator still decides. */
+        int act = s->actions > 0;
         for (unsigned h = 0; h < pl->nhand; h++) {
             unsigned u = pl->hand[h];
-            if (cat_defof(pl, u)->kind != CAT_KIND_UNIT) continue;
+            const cat_def *d = cat_defof(pl, u);
+            if (d->kind != CAT_KIND_UNIT) continue;
+            int up = s->actions >= d->acost && act && pl->shards >= d->cost, down = act && pl->shards >= 1;
             for (unsigned p = 0; p < CAT_POSITIONS; p++)
                 if (pl->field[p] == CAT_NOCARD) {
-                    cand(&b, CAT_V_DEPLOY, 2, (int)u, (int)p, 0);
-                    cand(&b, CAT_V_DEPLOY_FD, 2, (int)u, (int)p, 0);
+                    if (up && (d->map & (1u << p))) cand(&b, CAT_V_DEPLOY, 2, (int)u, (int)p, 0);
+                    if (down) cand(&b, CAT_V_DEPLOY_FD, 2, (int)u, (int)p, 0);
                 }
         }
         legal_impulses(&b, pl);
@@ -732,29 +737,34 @@ size_t arb_catalyst__legal(const void *st, arb_action *out, size_t cap)
             int u = pl->field[p];
             if (u == CAT_NOCARD) continue;
             const cat_card *c = &pl->c[u];
+            const cat_def *d = cat_defof(pl, (unsigned)u);
             if (!(c->flags & CAT_F_FACEDOWN)) {
-                if (cat_defof(pl, (unsigned)u)->abilities) {
-                    cand(&b, CAT_V_ABILITY, 2, u, 0, 0);
-                    cand(&b, CAT_V_ABILITY, 2, u, 1, 0);
-                }
-                if (!(c->flags & (CAT_F_ACTIVATED | CAT_F_UNSTABLE)))
+                if ((d->abilities & CAT_AB_ACTION_GAIN) && act) cand(&b, CAT_V_ABILITY, 2, u, 0, 0);
+                if ((d->abilities & CAT_AB_PAY_POWER) && pl->shards >= 1) cand(&b, CAT_V_ABILITY, 2, u, 1, 0);
+                if (act && !(c->flags & (CAT_F_ACTIVATED | CAT_F_UNSTABLE)) && arb_catalyst__power(pl, (unsigned)u) > 0)
                     for (unsigned t = 0; t < s->nplayers; t++)
                         if (t != s->dseat && s->p[t].alive)
                             for (unsigned q = 0; q < CAT_POSITIONS; q++)
-                                if (s->p[t].field[q] != CAT_NOCARD) cand(&b, CAT_V_STRIKE, 3, u, (int)t, (int)q);
+                                if (s->p[t].field[q] != CAT_NOCARD && arb_catalyst__distance(p, q) <= d->range)
+                                    cand(&b, CAT_V_STRIKE, 3, u, (int)t, (int)q);
             } else {
                 cand(&b, CAT_V_ENGAGE, 1, u, 0, 0);
-                cand(&b, CAT_V_REINFORCE, 1, u, 0, 0);
+                if (!(c->flags & (CAT_F_ACTIVATED | CAT_F_UNSTABLE))) cand(&b, CAT_V_REINFORCE, 1, u, 0, 0);
             }
-            for (unsigned q = 0; q < CAT_POSITIONS; q++) {
-                if (pl->field[q] == CAT_NOCARD) cand(&b, CAT_V_MOVE, 2, u, (int)q, 0);
-                else if (q != p) cand(&b, CAT_V_SWAP, 2, u, pl->field[q], 0);
+            if (act) {
+                int map = (c->flags & CAT_F_FACEDOWN) ? CAT_MAP_ALL : d->map;
+                for (unsigned q = 0; q < CAT_POSITIONS; q++) {
+                    if (q == p || !(map & (1 << q))) continue;
+                    if (pl->field[q] == CAT_NOCARD) cand(&b, CAT_V_MOVE, 2, u, (int)q, 0);
+                    else cand(&b, CAT_V_SWAP, 2, u, pl->field[q], 0);
+                }
+                if (d->kind != CAT_KIND_CATALYST) cand(&b, CAT_V_RETREAT, 1, u, 0, 0);
             }
-            cand(&b, CAT_V_RETREAT, 1, u, 0, 0);
         }
-        cand(&b, CAT_V_DRAW, 0, 0, 0, 0);
+        if (act) cand(&b, CAT_V_DRAW, 0, 0, 0, 0);
         cand(&b, CAT_V_END, 0, 0, 0, 0);
         break;
+    }
     case CAT_D_REACTION:
         legal_impulses(&b, pl);
         for (unsigned p = 0; p < CAT_POSITIONS; p++)
