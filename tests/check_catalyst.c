@@ -747,6 +747,25 @@ START_TEST(victory_multiplayer_and_empty_vault)
 }
 END_TEST
 
+START_TEST(turns_unbounded_and_cap)
+{
+    /* CAT-TURN-UNBOUNDED: turn 200 with no victory → the match goes on. */
+    cat_state s;
+    scen(&s, 2);
+    s.turn = 200;
+    OK(&s, 0, CAT_V_END, 0, 0, 0, 0);
+    ck_assert(!s.over);
+    ck_assert_uint_eq(s.turn, 201);
+    /* I-TURNCAP: the safety net ends turn 1000 in a draw. */
+    scen(&s, 2);
+    s.turn = CAT_TURN_CAP;
+    OK(&s, 0, CAT_V_END, 0, 0, 0, 0);
+    ck_assert(s.over);
+    ck_assert_int_eq(s.winner, -1);
+    ck_assert_int_eq(s.reason, CAT_R_TURN_CAP);
+}
+END_TEST
+
 START_TEST(arbiter_and_malformed)
 {
     cat_state s;
@@ -1105,6 +1124,7 @@ int main(void)
     tcase_add_test(tc, hand_adjust_readings);
     tcase_add_test(tc, victory_after_cleanup);
     tcase_add_test(tc, victory_multiplayer_and_empty_vault);
+    tcase_add_test(tc, turns_unbounded_and_cap);
     tcase_add_test(tc, arbiter_and_malformed);
     tcase_add_test(tc, export_load_roundtrip_and_views);
     tcase_add_test(tc, load_rejects);
