@@ -41,7 +41,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 ARBITER  := $(BUILD)/arbiter
 
-.PHONY: all deps demo check check-unit sanitize install clean bench fuzz valgrind
+.PHONY: all deps demo check check-unit check-conform sanitize install clean bench fuzz valgrind
 .DEFAULT_GOAL := all
 all: $(BUILD)/libarbiter.a $(BUILD)/libarbiter.so $(ARBITER)
 
@@ -80,20 +80,23 @@ $(BUILD)/gen/games.c: Makefile | $(BUILD)/.dirs
 
 $(BUILD)/obj/gen/games.o: $(BUILD)/gen/games.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	@$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/.dirs:
 	@mkdir -p $(BUILD) && touch $@
 
 $(BUILD)/libarbiter.a: $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	@echo "  AR      $@"
+	@ar rcs $@ $^
 
 $(BUILD)/libarbiter.so: $(LIB_OBJ)
-	$(CC) -shared $(SAN) -o $@ $^ $(LIBS)
+	@echo "  LD      $@"
+	@$(CC) -shared $(SAN) -o $@ $^ $(LIBS)
 
 $(ARBITER): $(CLI_OBJ) $(BUILD)/libarbiter.a
-	$(CC) $(SAN) -o $@ $(CLI_OBJ) $(BUILD)/libarbiter.a $(LIBS)
+	@echo "  LD      $@"
+	@$(CC) $(SAN) -o $@ $(CLI_OBJ) $(BUILD)/libarbiter.a $(LIBS)
 
 # Regenerate the registry when the set of games changes.
 $(shell mkdir -p $(BUILD); echo '$(GAMES)' | cmp -s - $(BUILD)/.games || echo '$(GAMES)' > $(BUILD)/.games)
@@ -113,7 +116,13 @@ check-unit: $(TESTS) $(ARBITER)
 check: deps
 	@$(MAKE) --no-print-directory check-all
 
-check-all: check-unit
+check-all: check-unit check-conform
+
+# Conformance suite: lint every XML file, then run every case of every game
+# that has an engine in this build (others SKIP and are not coverage-gated).
+check-conform: $(ARBITER)
+	@$(ARBITER) conform lint
+	@$(ARBITER) conform --quiet --jobs 4
 
 sanitize: deps
 	@$(MAKE) --no-print-directory BUILD=build/san OPT=-O1 \
@@ -124,6 +133,15 @@ sanitize: deps
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@$(ARBITER) games
+
+# --- benchmarks (never asserted by a test) ---------------------------------
+$(BUILD)/bench: tests/bench/bench.c $(BUILD)/libarbiter.a
+	@echo "  BENCH   $<"
+	@$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libarbiter.a $(LIBS)
+
+bench: deps
+	@$(MAKE) --no-print-directory $(BUILD)/bench $(ARBITER)
+	@$(BUILD)/bench
 
 # --- install ----------------------------------------------------------------
 install: all

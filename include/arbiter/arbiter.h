@@ -12,6 +12,7 @@
 #include "arbiter/match.h"
 #include "arbiter/agent.h"
 #include "arbiter/deck.h"
+#include "arbiter/replay.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -47,8 +47,24 @@ void cli_json_str(FILE *out, const char *s);
 /* Whether stderr is a terminal (progress goes there only then). */
 int cli_progress_enabled(void);
 
+/* ISO-8601 UTC start time: SOURCE_DATE_EPOCH when set, else now. 0 ok. */
+int cli_started(char *buf, size_t size);
+/* Hex string → bytes (at most cap). 0 on success. */
+int cli_parse_hex(const char *s, uint8_t *out, size_t cap, size_t *len);
+void cli_hex(FILE *out, const uint8_t *p, size_t n);
+/* Split a comma list in place; returns the count or -1 above max. */
+int cli_split(char *s, char **parts, int max);
+/* "key=integer" into o; 0 on success. */
+int cli_option(arb_options *o, const char *kv);
+
 int cmd_games(int argc, char **argv);
 int cmd_cards(int argc, char **argv);
 int cmd_deck(int argc, char **argv);
+int cmd_play(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_verbs(int argc, char **argv);
+int cmd_conform(int argc, char **argv);
 
 #endif

@@ -7,6 +7,12 @@ const cli_command cli_commands[] = {
     { "games", "list the games this build knows", cmd_games },
     { "cards", "list a game's card pool (--json)", cmd_cards },
     { "deck", "check a deck file or list preset decks", cmd_deck },
+    { "verbs", "list a game's action verbs (the text and replay syntax)", cmd_verbs },
+    { "play", "self-play between built-in agents, recorded to a .tcgr", cmd_play },
+    { "record", "drive a match from actions on stdin, recorded live", cmd_record },
+    { "verify", "replay .tcgr files and report the first divergence", cmd_verify },
+    { "info", "print a replay's header, counts and outcome", cmd_info },
+    { "conform", "run the XML conformance suite (lint, coverage, TAP/JUnit/JSON)", cmd_conform },
     { NULL, NULL, NULL }
 };
 

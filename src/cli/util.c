@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -75,3 +76,69 @@ void cli_json_str(FILE *out, const char *s)
 }
 
 int cli_progress_enabled(void) { return isatty(STDERR_FILENO); }
+
+int cli_started(char *buf, size_t size)
+{
+    /* The reproducible-builds convention: a fixed start time makes the
+     * whole file reproducible. Only the CLI reads the clock. */
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    time_t t;
+    if (sde && *sde) {
+        unsigned long long v;
+        if (cli_parse_u64(sde, &v)) return -1;
+        t = (time_t)v;
+    } else {
+        t = time(NULL);
+    }
+    struct tm tm;
+    if (!gmtime_r(&t, &tm)) return -1;
+    return strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm) ? 0 : -1;
+}
+
+int cli_parse_hex(const char *s, uint8_t *out, size_t cap, size_t *len)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n % 2 || n / 2 > cap) return -1;
+    for (size_t i = 0; i < n / 2; i++) {
+        int v = 0;
+        for (int k = 0; k < 2; k++) {
+            char c = s[2 * i + (size_t)k];
+            int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                  : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+            if (d < 0) return -1;
+            v = v * 16 + d;
+        }
+        out[i] = (uint8_t)v;
+    }
+    *len = n / 2;
+    return 0;
+}
+
+void cli_hex(FILE *out, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) fprintf(out, "%02x", p[i]);
+}
+
+int cli_split(char *s, char **parts, int max)
+{
+    int n = 0;
+    for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
+        if (n >= max) return -1;
+        parts[n++] = tok;
+    }
+    return n;
+}
+
+int cli_option(arb_options *o, const char *kv)
+{
+    const char *eq = strchr(kv, '=');
+    if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof o->kv[0].key) return -1;
+    char key[sizeof o->kv[0].key];
+    memcpy(key, kv, (size_t)(eq - kv));
+    key[eq - kv] = '\0';
+    char *end;
+    errno = 0;
+    long long v = strtoll(eq + 1, &end, 0);
+    if (errno || end == eq + 1 || *end) return -1;
+    return arb_options_set(o, key, v) ? -1 : 0;
+}

@@ -1,0 +1,267 @@
+/* arbiter/replay.h — .tcgr replays: the recorder, the bounded reader and the
+ * verifier. The byte format is specified in replays/FORMAT.md.
+ *
+ * A replay is the seed, decks and options of a match (the header) followed
+ * by every action, a checkpoint (turn, state hash) at the end of each turn,
+ * and the outcome. The writer streams into NAME.part and renames it to NAME
+ * on close; it flushes at every checkpoint, so a recorder killed mid-match
+ * leaves a .part file readable up to its last flush. The reader is
+ * streaming and bounded by arb_replay_limits: a hostile file gets an error,
+ * never an unbounded allocation. The verifier replays the actions against
+ * the engine named in the header and reports the first divergence.
+ *
+ * Nothing here is specific to one game: the engine is looked up in the
+ * registry by the header's "game" key (or given explicitly). */
+#ifndef ARBITER_REPLAY_H
+#define ARBITER_REPLAY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "arbiter/game.h"
+#include "arbiter/hash.h"
+#include "arbiter/match.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ARB_REPLAY_MAGIC "TCGR"
+#define ARB_REPLAY_VERSION 1
+#define ARB_REPLAY_FORMAT "tcgr-1"          /* header "format" value */
+#define ARB_REPLAY_FLAG_TIMED 0x01u         /* elapsed_ms carry think time */
+/* zlib level of the writer, chosen by measurement (replays/FORMAT.md §8). */
+#define ARB_REPLAY_LEVEL_DEFAULT 1
+#define ARB_REPLAY_SALT_MAX 64
+#define ARB_REPLAY_COMMIT_BYTES 32
+
+/* Record kinds: the small integer tag that starts each record array. */
+enum { ARB_REC_ACTION = 0, ARB_REC_CHECKPOINT = 1, ARB_REC_OUTCOME = 2 };
+
+/* ---------------------------------------------------------------- limits */
+
+/* Every bound the reader enforces. Start from ARB_REPLAY_LIMITS_INIT and
+ * override fields; 0 in a field means "use the default". */
+typedef struct arb_replay_limits {
+    uint64_t max_decompressed;  /* total decompressed bytes of one file */
+    uint32_t max_header;        /* bytes of the header object */
+    uint32_t max_record;        /* bytes of one record object */
+    uint32_t max_depth;         /* nesting of arrays/maps in the header */
+    uint32_t max_count;         /* entries of one array or map */
+    uint32_t max_string;        /* bytes of one string or binary */
+    uint32_t max_nodes;         /* values in the whole header */
+    uint32_t max_players;       /* entries of "players" (<= ARB_MAX_SEATS) */
+    uint32_t max_deck;          /* cards in one deck (<= ARB_DECK_MAX) */
+} arb_replay_limits;
+
+#define ARB_REPLAY_LIMITS_INIT { \
+    (uint64_t)1 << 30,  /* max_decompressed: 1 GiB */ \
+    1u << 20,           /* max_header: 1 MiB */ \
+    4096u,              /* max_record */ \
+    32u,                /* max_depth */ \
+    65536u,             /* max_count */ \
+    65536u,             /* max_string */ \
+    200000u,            /* max_nodes */ \
+    ARB_MAX_SEATS,      /* max_players */ \
+    ARB_DECK_MAX        /* max_deck */ }
+
+/* ---------------------------------------------------------------- writer */
+
+/* What goes into the header. names/started/salt/position may be NULL. */
+typedef struct arb_replay_meta {
+    const arb_game *game;
+    const arb_setup *setup;         /* seed, players, decks, options */
+    const char *names[ARB_MAX_SEATS];   /* NULL → "P1", "P2", … */
+    const char *started;            /* ISO-8601 UTC; NULL → omitted */
+    const arb_tnode *position;      /* the match starts from this position */
+    const uint8_t *salt;            /* non-NULL: write salt + commit */
+    size_t salt_len;                /* 1..ARB_REPLAY_SALT_MAX */
+    uint8_t flags;                  /* ARB_REPLAY_FLAG_* */
+    int level;                      /* zlib level 0..9; -1 → default */
+} arb_replay_meta;
+
+typedef struct arb_replay_writer arb_replay_writer;
+
+/* Create PATH.part and write the envelope and header. */
+int arb_replay_writer_open(arb_replay_writer **out, const char *path,
+                           const arb_replay_meta *meta, arb_error *err);
+int arb_replay_write_action(arb_replay_writer *w, const arb_action *a, arb_error *err);
+/* Writes the record and flushes (Z_SYNC_FLUSH + fflush). */
+int arb_replay_write_checkpoint(arb_replay_writer *w, uint32_t turn, uint64_t hash,
+                                arb_error *err);
+/* reason is the outcome reason's name (arb_game.outcome_reasons). */
+int arb_replay_write_outcome(arb_replay_writer *w, int winner, const char *reason,
+                             uint32_t turns, uint64_t final_hash, arb_error *err);
+/* Flush the whole stream. */
+int arb_replay_writer_flush(arb_replay_writer *w, arb_error *err);
+/* Finish the zlib stream, close, rename PATH.part to PATH, free. */
+int arb_replay_writer_close(arb_replay_writer *w, arb_error *err);
+/* Abandon: close PATH.part as it is (flushed, not finished) and free. NULL ok. */
+void arb_replay_writer_free(arb_replay_writer *w);
+/* Bytes written to the file so far (envelope included). */
+uint64_t arb_replay_writer_bytes(const arb_replay_writer *w);
+
+/* The recorder's step: apply a to m; when accepted, record it, then a
+ * checkpoint if the turn changed and the outcome if the match ended.
+ * A rejected action is not recorded (the engine's code and rule ID are
+ * returned in err) and the match is unchanged. */
+int arb_replay_record_step(arb_replay_writer *w, arb_match *m, const arb_action *a,
+                           arb_error *err);
+/* The first checkpoint (turn and hash of the state after setup); call once
+ * after arb_replay_writer_open. */
+int arb_replay_record_start(arb_replay_writer *w, const arb_match *m, arb_error *err);
+
+/* ---------------------------------------------------------------- reader */
+
+typedef struct arb_replay_player {
+    char name[64];
+    char deck_name[64];
+    uint16_t ncards;
+    const char *cards[ARB_DECK_MAX];    /* card IDs, borrowed from the reader */
+    uint8_t nattrs;
+    arb_deck_attr attrs[ARB_DECK_ATTRS];
+} arb_replay_player;
+
+typedef struct arb_replay_header {
+    uint8_t version, flags;
+    char format[32];
+    char game[32];
+    char rules[32];
+    char rng[64];
+    char hash[32];              /* "" when absent */
+    char engine[64];
+    char started[40];
+    uint64_t seed;
+    int players;
+    arb_replay_player player[ARB_MAX_SEATS];
+    arb_options options;
+    const arb_tnode *position;  /* NULL for a seeded setup */
+    int has_commit;
+    uint8_t commit[ARB_REPLAY_COMMIT_BYTES];
+    size_t salt_len;
+    uint8_t salt[ARB_REPLAY_SALT_MAX];
+    const arb_tnode *tree;      /* the whole header map, unknown keys too */
+    uint64_t size;              /* bytes of the header object */
+} arb_replay_header;
+
+typedef struct arb_replay_record {
+    int kind;                   /* ARB_REC_*, or the unknown tag */
+    uint64_t index;             /* 0-based, the header excluded */
+    uint64_t offset;            /* decompressed offset of the record */
+    arb_action action;          /* ARB_REC_ACTION */
+    uint32_t turn;              /* CHECKPOINT: turn; OUTCOME: turns */
+    uint64_t hash;              /* CHECKPOINT and OUTCOME */
+    int winner;                 /* OUTCOME: seat or -1 for a draw */
+    char reason[64];            /* OUTCOME */
+} arb_replay_record;
+
+typedef struct arb_replay arb_replay;
+
+/* Open and read the envelope and header. lim NULL → defaults. Errors:
+ * ARB_EIO, ARB_EFORMAT (not a .tcgr / corrupt), ARB_EUNSUPPORTED (future
+ * format version), ARB_ETRUNC, ARB_ELIMIT; err->where names the file and
+ * the offset. */
+int arb_replay_open(arb_replay **out, const char *path, const arb_replay_limits *lim,
+                    arb_error *err);
+/* The same over a memory buffer (borrowed until close). */
+int arb_replay_open_mem(arb_replay **out, const void *buf, size_t len, const char *name,
+                        const arb_replay_limits *lim, arb_error *err);
+void arb_replay_close(arb_replay *r); /* NULL ok */
+
+const arb_replay_header *arb_replay_get_header(const arb_replay *r);
+/* The path or name the replay was opened with (used in error locations). */
+const char *arb_replay_name(const arb_replay *r);
+/* Next record: 1 when rec is filled, 0 at the clean end of the stream, or
+ * a negative code. ARB_ETRUNC means the input ended inside the stream:
+ * every record before it was complete and returned (see status). */
+int arb_replay_next(arb_replay *r, arb_replay_record *rec, arb_error *err);
+
+typedef struct arb_replay_status {
+    uint64_t records, actions, checkpoints, outcomes, unknown;
+    int ended;                  /* the zlib stream ended cleanly */
+    int truncated;              /* the input ended inside the stream */
+    uint64_t file_bytes;        /* bytes of the file consumed */
+    uint64_t good_offset;       /* decompressed offset after the last complete record */
+    uint64_t decompressed;      /* decompressed bytes produced */
+} arb_replay_status;
+
+void arb_replay_get_status(const arb_replay *r, arb_replay_status *st);
+
+/* Resolve player seat's deck (card IDs → pool indexes) for game g. */
+int arb_replay_deck(const arb_replay *r, const arb_game *g, int seat, arb_deck *out,
+                    arb_error *err);
+/* The arb_setup the header describes (decks resolved into decks[]). */
+int arb_replay_setup(const arb_replay *r, const arb_game *g, arb_setup *su,
+                     arb_deck decks[ARB_MAX_SEATS], arb_error *err);
+
+/* ---------------------------------------------------------------- commit */
+
+/* BLAKE2b-256 over the seed (8 bytes, little-endian) followed by the salt. */
+int arb_replay_commit(uint8_t out[ARB_REPLAY_COMMIT_BYTES], uint64_t seed,
+                      const uint8_t *salt, size_t salt_len);
+
+/* -------------------------------------------------------------- verifier */
+
+typedef enum arb_verify_kind {
+    ARB_DIV_NONE = 0,
+    ARB_DIV_ILLEGAL,            /* an action the engine rejects */
+    ARB_DIV_CHECKPOINT_TURN,    /* checkpoint turn differs */
+    ARB_DIV_CHECKPOINT_HASH,    /* checkpoint hash differs */
+    ARB_DIV_MISSING_CHECKPOINT, /* the turn changed, no checkpoint followed */
+    ARB_DIV_OUTCOME,            /* winner, reason or turns differ */
+    ARB_DIV_FINAL_HASH,         /* outcome's final hash differs */
+    ARB_DIV_NOT_OVER,           /* outcome recorded, the engine goes on */
+    ARB_DIV_NO_OUTCOME,         /* the stream ends without an outcome */
+    ARB_DIV_AFTER_OUTCOME,      /* records follow the outcome */
+    ARB_DIV_COMMIT,             /* seed commitment does not match */
+    ARB_DIV_SETUP               /* the header's setup is rejected */
+} arb_verify_kind;
+
+const char *arb_verify_kind_name(arb_verify_kind k);
+
+typedef struct arb_verify_opts {
+    const arb_game *game;       /* NULL: the registered game the header names */
+    arb_replay_limits limits;
+} arb_verify_opts;
+
+#define ARB_VERIFY_OPTS_INIT { NULL, ARB_REPLAY_LIMITS_INIT }
+
+typedef struct arb_verify_result {
+    int code;                   /* ARB_OK, ARB_EVERIFY, or the reader's error */
+    arb_replay_status status;
+    int commit;                 /* 0 absent, 1 checked and matching, -1 mismatch */
+    int over;                   /* the outcome was reproduced */
+    int winner;
+    char reason[64];
+    uint32_t turns;
+    uint64_t final_hash;
+    uint32_t last_turn;         /* turn of the last matching checkpoint */
+    uint64_t last_good_record;  /* records verified before the end/divergence */
+    /* The first divergence (kind != ARB_DIV_NONE). */
+    arb_verify_kind kind;
+    uint64_t record;            /* index of the record that diverges */
+    uint64_t span_first;        /* first record after the last matching
+                                   checkpoint: a hash mismatch lies in
+                                   records span_first..record */
+    uint32_t turn;              /* the engine's turn there */
+    int seat;                   /* the acting seat, or -1 / -2 */
+    char action[160];           /* the action as text, "" for none */
+    char rule[ARB_RULE_MAX];
+    uint64_t expected, computed; /* hashes, or turns for CHECKPOINT_TURN */
+    char detail[ARB_MSG_MAX];   /* one sentence */
+} arb_verify_result;
+
+/* Verify an opened replay (records not yet consumed). Returns ARB_OK when
+ * every record matched and the outcome was reproduced, ARB_EVERIFY at the
+ * first divergence (res filled), ARB_EUNSUPPORTED for an unknown game,
+ * rules version, rng or hash, or the reader's code (ARB_ETRUNC: the prefix
+ * before the truncation verified, see res->last_good_record). */
+int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_result *res,
+                      arb_error *err);
+int arb_replay_verify_file(const char *path, const arb_verify_opts *opts,
+                           arb_verify_result *res, arb_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

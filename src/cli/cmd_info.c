@@ -1,0 +1,200 @@
+/* cmd_info.c — `arbiter info FILE`: the header, record counts and outcome
+ * of a replay, read with the bounded reader and no engine, so it works for
+ * games this build does not know. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+typedef struct info_sum {
+    uint64_t elapsed_total;
+    int has_outcome, winner;
+    char reason[64];
+    uint32_t turns, last_turn;
+    uint64_t final_hash;
+    int rc;
+    arb_error err;
+    arb_replay_status st;
+} info_sum;
+
+static void json_header(const arb_replay_header *h)
+{
+    printf("\"version\":%u,\"flags\":%u,\"timed\":%s,\"format\":", h->version, h->flags,
+           (h->flags & ARB_REPLAY_FLAG_TIMED) ? "true" : "false");
+    cli_json_str(stdout, h->format);
+    printf(",\"game\":");
+    cli_json_str(stdout, h->game);
+    printf(",\"rules\":");
+    cli_json_str(stdout, h->rules);
+    printf(",\"rng\":");
+    cli_json_str(stdout, h->rng);
+    printf(",\"hash\":");
+    cli_json_str(stdout, h->hash);
+    printf(",\"engine\":");
+    cli_json_str(stdout, h->engine);
+    printf(",\"seed\":%" PRIu64 ",\"started\":", h->seed);
+    cli_json_str(stdout, h->started);
+    printf(",\"players\":[");
+    for (int s = 0; s < h->players; s++) {
+        const arb_replay_player *P = &h->player[s];
+        printf("%s{\"name\":", s ? "," : "");
+        cli_json_str(stdout, P->name);
+        printf(",\"deck_name\":");
+        cli_json_str(stdout, P->deck_name);
+        printf(",\"deck\":[");
+        for (unsigned i = 0; i < P->ncards; i++) {
+            if (i) putchar(',');
+            cli_json_str(stdout, P->cards[i]);
+        }
+        printf("],\"attrs\":{");
+        for (unsigned i = 0; i < P->nattrs; i++) {
+            if (i) putchar(',');
+            cli_json_str(stdout, P->attrs[i].key);
+            putchar(':');
+            cli_json_str(stdout, P->attrs[i].value);
+        }
+        printf("}}");
+    }
+    printf("],\"options\":{");
+    for (unsigned i = 0; i < h->options.n; i++) {
+        if (i) putchar(',');
+        cli_json_str(stdout, h->options.kv[i].key);
+        printf(":%" PRId64, h->options.kv[i].value);
+    }
+    printf("},\"position\":%s", h->position ? "true" : "false");
+    if (h->has_commit) {
+        printf(",\"commit\":\"");
+        cli_hex(stdout, h->commit, sizeof h->commit);
+        printf("\",\"salt\":\"");
+        cli_hex(stdout, h->salt, h->salt_len);
+        printf("\"");
+    }
+}
+
+int cmd_info(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "json", no_argument, NULL, 'x' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 }
+    };
+    int json = 0, c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'x': json = 1; break;
+        case 'h':
+            printf("usage: arbiter info [--json] FILE\n"
+                   "\n"
+                   "Print a replay's header (game, rules version, rng, engine, seed, players\n"
+                   "and decks, options, start time, commitment), its record counts, sizes and\n"
+                   "recorded outcome. No engine is run: see 'arbiter verify' for that.\n"
+                   "\n"
+                   "Exit: 0 read completely; 3 unreadable, truncated or corrupt (what could\n"
+                   "be read is still printed); 2 usage.\n");
+            return EXIT_OK;
+        default: return cli_usage("info", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (argc - optind != 1) return cli_usage("info", "give exactly one replay file");
+    const char *path = argv[optind];
+    arb_replay *r;
+    info_sum s;
+    memset(&s, 0, sizeof s);
+    s.winner = -1;
+    int rc = arb_replay_open(&r, path, NULL, &s.err);
+    if (rc) return cli_fail("info", &s.err);
+    const arb_replay_header *h = arb_replay_get_header(r);
+    arb_replay_record rec;
+    while ((rc = arb_replay_next(r, &rec, &s.err)) == 1) {
+        if (rec.kind == ARB_REC_ACTION) s.elapsed_total += rec.action.elapsed_ms;
+        else if (rec.kind == ARB_REC_CHECKPOINT) s.last_turn = rec.turn;
+        else if (rec.kind == ARB_REC_OUTCOME) {
+            s.has_outcome = 1;
+            s.winner = rec.winner;
+            snprintf(s.reason, sizeof s.reason, "%s", rec.reason);
+            s.turns = rec.turn;
+            s.final_hash = rec.hash;
+        }
+    }
+    s.rc = rc;
+    arb_replay_get_status(r, &s.st);
+    double bpa = s.st.actions ? (double)s.st.file_bytes / (double)s.st.actions : 0.0;
+    if (json) {
+        printf("{\"file\":");
+        cli_json_str(stdout, path);
+        putchar(',');
+        json_header(h);
+        printf(",\"records\":%" PRIu64 ",\"actions\":%" PRIu64 ",\"checkpoints\":%" PRIu64 ",\"outcomes\":%" PRIu64
+               ",\"unknown_records\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"decompressed\":%" PRIu64
+               ",\"bytes_per_action\":%.3f,\"elapsed_ms\":%" PRIu64 ",\"complete\":%s,\"truncated\":%s",
+               s.st.records, s.st.actions, s.st.checkpoints, s.st.outcomes, s.st.unknown, s.st.file_bytes,
+               s.st.decompressed, bpa, s.elapsed_total, rc == 0 ? "true" : "false", s.st.truncated ? "true" : "false");
+        if (s.has_outcome) {
+            printf(",\"outcome\":{\"winner\":%d,\"reason\":", s.winner);
+            cli_json_str(stdout, s.reason);
+            printf(",\"turns\":%" PRIu32 ",\"final_hash\":\"0x%016" PRIx64 "\"}", s.turns, s.final_hash);
+        }
+        if (rc < 0) {
+            char buf[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
+            arb_error_format(&s.err, buf, sizeof buf);
+            printf(",\"error\":");
+            cli_json_str(stdout, buf);
+        }
+        printf("}\n");
+    } else {
+        printf("file:       %s\n", path);
+        printf("format:     %s (envelope version %u, flags 0x%02x%s)\n", h->format, h->version, h->flags,
+               (h->flags & ARB_REPLAY_FLAG_TIMED) ? ": timed" : "");
+        const arb_game *g = arb_game_find(h->game);
+        printf("game:       %s%s%s, rules %s, engine %s\n", h->game, g ? " — " : " (not in this build)",
+               g ? g->title : "", h->rules, h->engine[0] ? h->engine : "?");
+        printf("rng:        %s; hash %s\n", h->rng, h->hash[0] ? h->hash : "?");
+        printf("seed:       %" PRIu64 "\n", h->seed);
+        if (h->has_commit) {
+            printf("commit:     ");
+            cli_hex(stdout, h->commit, sizeof h->commit);
+            printf("\nsalt:       ");
+            cli_hex(stdout, h->salt, h->salt_len);
+            putchar('\n');
+        }
+        printf("started:    %s\n", h->started[0] ? h->started : "?");
+        if (h->position) printf("start:      from an explicit position (header key 'position')\n");
+        for (int p = 0; p < h->players; p++) {
+            const arb_replay_player *P = &h->player[p];
+            printf("seat %d:     %s, deck %s%s%u cards", p, P->name, P->deck_name[0] ? P->deck_name : "", P->deck_name[0] ? ", " : "",
+                   P->ncards);
+            for (unsigned i = 0; i < P->nattrs; i++) printf(", %s: %s", P->attrs[i].key, P->attrs[i].value);
+            putchar('\n');
+        }
+        if (h->options.n) {
+            printf("options:   ");
+            for (unsigned i = 0; i < h->options.n; i++) printf(" %s=%" PRId64, h->options.kv[i].key, h->options.kv[i].value);
+            putchar('\n');
+        }
+        printf("records:    %" PRIu64 " (%" PRIu64 " actions, %" PRIu64 " checkpoints, %" PRIu64 " outcome)\n",
+               s.st.records, s.st.actions, s.st.checkpoints, s.st.outcomes);
+        printf("size:       %" PRIu64 " bytes (%" PRIu64 " decompressed), %.2f bytes/action\n", s.st.file_bytes,
+               s.st.decompressed, bpa);
+        if (h->flags & ARB_REPLAY_FLAG_TIMED) printf("clock:      %.1f s of recorded think time\n", (double)s.elapsed_total / 1000.0);
+        if (s.has_outcome) {
+            if (s.winner >= 0)
+                printf("outcome:    %s (seat %d) wins by %s after %" PRIu32 " turns; final hash 0x%016" PRIx64 "\n",
+                       h->player[s.winner < h->players ? s.winner : 0].name, s.winner, s.reason, s.turns, s.final_hash);
+            else
+                printf("outcome:    draw (%s) after %" PRIu32 " turns; final hash 0x%016" PRIx64 "\n", s.reason, s.turns,
+                       s.final_hash);
+        } else {
+            printf("outcome:    none recorded (last checkpoint: turn %" PRIu32 ")\n", s.last_turn);
+        }
+        if (rc < 0) {
+            char buf[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
+            arb_error_format(&s.err, buf, sizeof buf);
+            printf("status:     %s\n", buf);
+        }
+    }
+    arb_replay_close(r);
+    return rc < 0 ? cli_exit_for(rc) == EXIT_INTERNAL ? EXIT_INTERNAL : EXIT_INPUT : EXIT_OK;
+}

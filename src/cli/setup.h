@@ -1,0 +1,55 @@
+/* setup.h — shared setup of `play` and `record` (see setup.c). */
+#ifndef ARBITER_CLI_SETUP_H
+#define ARBITER_CLI_SETUP_H
+
+#include "cli/cli.h"
+
+typedef struct cli_match_args {
+    const char *game, *decks, *names, *out;
+    uint64_t seed;
+    int have_seed, players, timed, no_record, level;
+    arb_options options;
+    uint8_t salt[ARB_REPLAY_SALT_MAX];
+    size_t salt_len;
+    /* results */
+    const arb_game *g;
+    arb_setup su;
+    arb_deck decks_buf[ARB_MAX_SEATS];
+    char names_buf[512];
+    char started[40];
+    arb_match *m;
+    arb_replay_writer *w;
+} cli_match_args;
+
+/* The long options both commands take; their getopt codes. */
+#define CLI_MATCH_LONGOPTS \
+    { "game", required_argument, NULL, 'g' }, \
+    { "seed", required_argument, NULL, 's' }, \
+    { "players", required_argument, NULL, 'p' }, \
+    { "decks", required_argument, NULL, 'd' }, \
+    { "names", required_argument, NULL, 'n' }, \
+    { "output", required_argument, NULL, 'o' }, \
+    { "option", required_argument, NULL, 'O' }, \
+    { "salt", required_argument, NULL, 'S' }, \
+    { "level", required_argument, NULL, 'L' }, \
+    { "timed", no_argument, NULL, 't' }
+#define CLI_MATCH_HELP \
+    "  --game G          the game (see 'arbiter games')\n" \
+    "  --seed S          the match seed (decimal or 0x hex, 64-bit)\n" \
+    "  --players N       seats (default: the game's minimum)\n" \
+    "  --decks D1,D2,…   preset names or deck files, one for all or one per\n" \
+    "                    seat (default: the game's presets in order)\n" \
+    "  --names A,B,…     player names for the header (default P1, P2, …)\n" \
+    "  --option K=V      a match option (integer), repeatable\n" \
+    "  --salt HEX        write the seed commitment BLAKE2b-256(seed||salt)\n" \
+    "  --level N         zlib level 0..9 (default " "1" ")\n" \
+    "  -o, --output FILE the replay (written as FILE.part, renamed at the end)\n" \
+    "  Start time in the header: SOURCE_DATE_EPOCH when set, else now.\n"
+
+/* Handle one of the shared options: 0 handled, -1 not ours, else an exit code. */
+int cli_match_arg(cli_match_args *a, const char *cmd, int c, const char *arg);
+/* Resolve decks, set up the match and open the writer (unless no_record).
+ * Returns EXIT_OK or an exit code after printing the error. */
+int cli_match_start(cli_match_args *a, const char *cmd);
+
+#endif

@@ -1,0 +1,163 @@
+/* agent.c — the greedy NARAMO heuristic. It scores each legal action from
+ * what the acting seat may see (its own hand and zones, both Reactors, the
+ * public boards; never the opponent's hand or any deck order) and picks the
+ * best, breaking ties with the agent's own PRNG. It keeps its core inside
+ * the Power Order band, SCRAMs when overheated, builds its Site, strikes,
+ * blocks, and pays CLEAR costs with Swipes that would be lost anyway. */
+#include "games/naramo/naramo.h"
+
+static int card_value(const nar_carddef *c)
+{
+    switch (c->type) {
+    case NAR_T_INCIDENT: return 50;
+    case NAR_T_FACILITY: return 45 + c->cost;
+    case NAR_T_PERSONNEL: return 35 + c->cost + c->strike / 50;
+    case NAR_T_EQUIPMENT: return 15;
+    default: return c->effect == NAR_E_PR_DRAW ? 10 : 25;
+    }
+}
+
+static int own_exhausted_raiders(const nar_player *p)
+{
+    int n = 0;
+    for (int i = 0; i < p->nroster; i++)
+        if ((nar_def(p, p->roster[i])->flags & NAR_RAIDER) && (p->flags[p->roster[i]] & NAR_F_EXHAUSTED)) n++;
+    return n;
+}
+
+static int opp_raiders(const nar_player *o)
+{
+    int n = 0;
+    for (int i = 0; i < o->nroster; i++) n += (nar_def(o, o->roster[i])->flags & NAR_RAIDER) != 0;
+    return n;
+}
+
+static int count_commanders(const nar_player *p)
+{
+    int n = 0;
+    for (int i = 0; i < p->nroster; i++) n += (nar_def(p, p->roster[i])->flags & NAR_COMMANDER) != 0;
+    return n;
+}
+
+static int score_play(const nar_state *s, const nar_player *p, const nar_player *o, int uid, int target)
+{
+    const nar_carddef *c = nar_def(p, uid);
+    int core = p->core;
+    switch (c->type) {
+    case NAR_T_FACILITY:
+        switch (c->effect) {
+        case NAR_E_SS_CORE100: case NAR_E_SS_CORE50: return core >= 1800 ? 150 : 80;
+        case NAR_E_SS_REACTOR_HALL: return 120;
+        case NAR_E_SS_CLEARANCE: return p->clearance < 3 ? 90 : 30;
+        case NAR_E_EDG: return 85;
+        default: return 95;
+        }
+    case NAR_T_PERSONNEL:
+        if (c->flags & NAR_RAIDER) return 110 + c->strike / 10;
+        if (c->flags & NAR_COMMANDER) return count_commanders(p) ? 25 : 75;
+        if (c->effect == NAR_E_EXH_CORE50 || c->effect == NAR_E_EXH_CORE100) return 90;
+        if (c->effect == NAR_E_EXH_HACK) return 60 + 10 * p->hack;
+        return 55;
+    case NAR_T_EQUIPMENT:
+        if (c->effect == NAR_E_EQ_STRIKE)
+            return (nar_def(p, target)->flags & NAR_RAIDER) ? 80 : 5;
+        return 12;
+    case NAR_T_PROCEDURE:
+        switch (c->effect) {
+        case NAR_E_PR_CORE100: case NAR_E_PR_CORE50: case NAR_E_PR_CORE150:
+            return core >= 2000 ? 180 : core >= 1850 ? 60 : -5;
+        case NAR_E_PR_DID: return opp_raiders(o) ? 60 : 5;
+        case NAR_E_PR_DRAW: return p->ndeck > 3 ? 70 : -20;
+        case NAR_E_PR_HACK: return p->hack >= 2 ? 140 : -5;
+        case NAR_E_PR_OPP_HACK: return 90;
+        case NAR_E_PR_READY_RAIDERS: return own_exhausted_raiders(p) * 60 - 10;
+        case NAR_E_PR_REASSIGN: return -50;
+        default: return 10;
+        }
+    default: return -100;
+    }
+    (void)s;
+}
+
+static int score(const nar_state *s, const arb_action *a)
+{
+    int me = a->seat;
+    if (me < 0 || me > 1) return 0; /* arbiter: reconnect is the only option */
+    const nar_player *p = &s->p[me], *o = &s->p[1 - me];
+    int x = a->nargs ? a->args[0] : -1;
+    switch (a->verb) {
+    case NV_REVIEW: {
+        int fac = 0, per = 0;
+        for (int i = 0; i < p->nhand; i++) {
+            const nar_carddef *c = nar_def(p, p->hand[i]);
+            fac += c->type == NAR_T_FACILITY;
+            per += c->type == NAR_T_PERSONNEL;
+        }
+        return (fac >= 1 || per >= 2) ? -10 : 10;
+    }
+    case NV_KEEP: return 0;
+    case NV_ORDER: {
+        const nar_carddef *c = nar_def(p, x);
+        if (c->effect == NAR_E_SS_REACTOR_HALL) return p->core >= 1600 ? 100 : 10;
+        if (c->effect == NAR_E_SS_CLEARANCE) return 80;
+        return 50;
+    }
+    case NV_PLAY: return score_play(s, p, o, x, a->nargs == 2 ? a->args[1] : -1);
+    case NV_STATION: case NV_RECALL: return -100;
+    case NV_STRIKE: return 130 + arb_naramo__strike_value(s, me, x) / 10;
+    case NV_EXHAUST: {
+        const nar_carddef *c = nar_def(p, x);
+        if (c->effect == NAR_E_EXH_HACK) return p->hack >= 1 ? 150 : -10;
+        return p->core >= 1900 ? 200 : p->core >= 1750 ? 30 : -10;
+    }
+    case NV_SCRAM: return 1000;
+    case NV_EDG: {
+        for (int i = 0; i < p->nhand; i++)
+            if (nar_def(p, p->hand[i])->cost == p->swipes + 1 && s->kind == NK_OPS) return 50;
+        if (s->kind == NK_CLEAR)
+            for (int i = 0; i < p->nboard; i++)
+                if (nar_def(&s->p[p->board[i].owner], p->board[i].uid)->clear == p->swipes + 1) return 40;
+        return -20;
+    }
+    case NV_END: case NV_DONE: case NV_DECLINE: case NV_NOBLOCK: return 0;
+    case NV_GUBBY_HEAT: return p->core + 100 >= 2350 ? -50 : 20;
+    case NV_GUBBY_DISCARD: return 40 - card_value(nar_def(p, x)) / 2;
+    case NV_DEPLOY: {
+        int onto = a->args[1];
+        if (onto == me) return -100;
+        return 100 + (nar_def(p, x)->effect == NAR_E_AL_GUBBY ? 20 : 0);
+    }
+    case NV_CLEAR: {
+        const nar_bentry *e = &p->board[x];
+        return 50 + 10 * nar_def(&s->p[e->owner], e->uid)->clear;
+    }
+    case NV_BLOCK: {
+        const nar_carddef *c = nar_def(p, x);
+        return 100 - c->cost - ((c->flags & NAR_RAIDER) ? 5 : 0);
+    }
+    case NV_HEAT: case NV_HACK: {
+        int v = s->strike_value;
+        for (int i = 0; i < p->neffects; i++) v -= NAR_DID_REDUCE_K;
+        if (v < 0) v = 0;
+        int heat_bad = p->core + v >= 2300;
+        int hack_bad = p->hack + 1 >= NAR_HACK_THRESHOLD;
+        int prefer_hack = heat_bad && (!hack_bad || p->core + v >= 2600);
+        return (a->verb == NV_HACK) == prefer_hack ? 10 : 0;
+    }
+    case NV_DISCARD: return -card_value(nar_def(p, x));
+    default: return 0;
+    }
+}
+
+size_t arb_naramo__greedy(const void *st, const arb_action *legal, size_t n, arb_rng *rng)
+{
+    const nar_state *s = st;
+    size_t best = 0, ties = 0;
+    int bs = 0;
+    for (size_t i = 0; i < n; i++) {
+        int sc = score(s, &legal[i]);
+        if (i == 0 || sc > bs) { bs = sc; best = i; ties = 1; }
+        else if (sc == bs && arb_rng_below(rng, (uint32_t)++ties) == 0) best = i;
+    }
+    return best;
+}

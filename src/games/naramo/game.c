@@ -1,0 +1,83 @@
+/* game.c — the NARAMO vtable and its name tables (verbs, decisions, events,
+ * outcome reasons). Verb, event and reason numbers are part of the replay
+ * format and of conformance cases: append, never renumber. */
+#include "games/naramo/naramo.h"
+
+const arb_verb arb_naramo__verbs[NV__COUNT] = {
+    {"review", 0, 0, "", "Roster Review: shuffle your hand back and draw 6 (once)"},
+    {"keep", 0, 0, "", "keep the opening hand"},
+    {"order", 1, 1, "UID", "resolve that Facility's SHIFT START effect next"},
+    {"play", 1, 2, "UID [TARGET]", "play a card from hand (TARGET: your Personnel, for Equipment)"},
+    {"station", 1, 1, "UID", "station one of your Personnel"},
+    {"recall", 1, 1, "UID", "recall a stationed Personnel"},
+    {"strike", 1, 1, "UID", "a READY RAIDER strikes the opponent"},
+    {"exhaust", 1, 1, "UID", "use a READY Personnel's Exhaust: ability"},
+    {"scram", 0, 0, "", "SCRAM the reactor (core >= 2,400 K, once per match)"},
+    {"edg", 0, 0, "", "Emergency Diesel Generators: +1 Swipe, once per shift"},
+    {"end", 0, 0, "", "end the shift: Incident phase and Shift End run in one go"},
+    {"gubby_discard", 1, 1, "UID", "answer Gubby's alarm by discarding that card"},
+    {"gubby_heat", 0, 0, "", "answer Gubby's alarm by taking +100 K"},
+    {"deploy", 2, 2, "UID SEAT", "deploy an Incident from hand onto SEAT's shift"},
+    {"decline", 0, 0, "", "deploy nothing this Incident phase"},
+    {"clear", 1, 1, "BOARD_INDEX", "pay the CLEAR cost of the Incident at that index of your board"},
+    {"done", 0, 0, "", "stop paying CLEAR costs"},
+    {"block", 1, 1, "UID", "block the strike with a READY Personnel"},
+    {"noblock", 0, 0, "", "let the strike through"},
+    {"heat", 0, 0, "", "take the strike's heat"},
+    {"hack", 0, 0, "", "take a HACK counter instead of the heat"},
+    {"discard", 1, 1, "UID", "discard a card at Shift End (down to 7)"},
+    {"timeout", 0, 0, "", "arbiter: the running clock or a reconnect grace ran out"},
+    {"disconnect", 1, 1, "SEAT", "arbiter: SEAT's connection dropped"},
+    {"reconnect", 1, 1, "SEAT", "arbiter: SEAT reconnected"},
+};
+
+const char *const arb_naramo__decision_names[NK__COUNT] = {
+    "review", "order", "operations", "block", "strike", "alarm", "deploy", "clear",
+    "discard", "reconnect", "over"};
+
+const char *const arb_naramo__event_names[NE__COUNT] = {
+    "init_reactors", "shuffle", "draw", "draw_empty", "review", "keep", "first_player",
+    "seventh_card", "shift_begin", "report_in", "base_load", "base_load_skipped",
+    "shift_start_effect", "core", "clearance", "power_orders", "hack", "swipes", "play",
+    "station", "recall", "strike", "block", "noblock", "take_heat", "take_hack", "exhaust",
+    "scram", "edg", "end_shift", "alarm", "deploy", "decline", "clear", "clears_done",
+    "po_check", "overheat", "duration", "incident_discard", "discard", "effect_end",
+    "shutdown_end", "leave_play", "timeout", "forfeit", "disconnect", "reconnect", "game_over"};
+
+const char *const arb_naramo__outcome_names[NR__COUNT] = {
+    "none", "meltdown", "power_orders", "deck_out", "timeouts", "disconnect", "draw"};
+
+const char *const arb_naramo__clearance_names[4] = {"D", "C", "B", "A"};
+
+const arb_game arb_game_naramo = {
+    .id = "naramo",
+    .title = "NARAMO TCG",
+    .rules_version = "naramo-1",
+    .engine_version = "naramo-engine-1.0",
+    .min_players = 2,
+    .max_players = 2,
+    .state_size = sizeof(nar_state),
+    .verbs = arb_naramo__verbs, .nverbs = NV__COUNT,
+    .decision_names = arb_naramo__decision_names, .ndecision_names = NK__COUNT,
+    .event_names = arb_naramo__event_names, .nevent_names = NE__COUNT,
+    .outcome_reasons = arb_naramo__outcome_names, .noutcome_reasons = NR__COUNT,
+    .ncards = NAR_NCARDS,
+    .card = arb_naramo__card,
+    .card_export = arb_naramo__card_export,
+    .deck_check = arb_naramo__deck_check,
+    .npresets = NAR_NPRESETS,
+    .preset = arb_naramo__preset,
+    .setup = arb_naramo__setup,
+    .load_position = arb_naramo__load,
+    .decision = arb_naramo__decision,
+    .legal = arb_naramo__legal,
+    .apply = arb_naramo__apply,
+    .hash = arb_naramo__hash,
+    .outcome = arb_naramo__outcome,
+    .turn = arb_naramo__turn,
+    .phase = arb_naramo__phase,
+    .export_state = arb_naramo__export,
+    .event_text = arb_naramo__event_text,
+    .action_text = arb_naramo__action_text,
+    .greedy = arb_naramo__greedy,
+};

@@ -1,0 +1,276 @@
+/* header.c — the .tcgr header map: encoding it from a game, a setup and the
+ * recorder's metadata, and decoding it back into arb_replay_header with a
+ * clear error (naming the key path) for every missing, mistyped or
+ * oversized field. Unknown keys are kept in the tree and otherwise ignored,
+ * so later writers can add keys without breaking version-1 readers. */
+#include <stdio.h>
+#include <string.h>
+
+#include "replay/internal.h"
+
+void arb_replay__limits(arb_replay_limits *out, const arb_replay_limits *lim)
+{
+    static const arb_replay_limits dflt = ARB_REPLAY_LIMITS_INIT;
+    *out = lim ? *lim : dflt;
+    if (!out->max_decompressed) out->max_decompressed = dflt.max_decompressed;
+    if (!out->max_header) out->max_header = dflt.max_header;
+    if (!out->max_record) out->max_record = dflt.max_record;
+    if (!out->max_depth) out->max_depth = dflt.max_depth;
+    if (!out->max_count) out->max_count = dflt.max_count;
+    if (!out->max_string) out->max_string = dflt.max_string;
+    if (!out->max_nodes) out->max_nodes = dflt.max_nodes;
+    if (!out->max_players || out->max_players > ARB_MAX_SEATS) out->max_players = ARB_MAX_SEATS;
+    if (!out->max_deck || out->max_deck > ARB_DECK_MAX) out->max_deck = ARB_DECK_MAX;
+    if (out->max_record < 64) out->max_record = 64;
+    if (out->max_header < 64) out->max_header = 64;
+}
+
+int arb_replay__header_encode(arb_mpbuf *b, const arb_replay_meta *meta, arb_error *err)
+{
+    const arb_game *g = meta->game;
+    const arb_setup *su = meta->setup;
+    if (su->players < 1 || su->players > ARB_MAX_SEATS)
+        return arb_error_set(err, ARB_EINVAL, NULL, "%d players: a replay holds 1 to %d", su->players,
+                             ARB_MAX_SEATS);
+    if (meta->salt && (meta->salt_len < 1 || meta->salt_len > ARB_REPLAY_SALT_MAX))
+        return arb_error_set(err, ARB_EINVAL, NULL, "salt of %zu bytes: 1 to %d allowed", meta->salt_len,
+                             ARB_REPLAY_SALT_MAX);
+    uint32_t nkeys = 9 + (meta->started ? 1 : 0) + (meta->position ? 1 : 0) + (meta->salt ? 2 : 0);
+    arb_replay__mp_map(b, nkeys);
+    arb_replay__mp_cstr(b, "format");
+    arb_replay__mp_cstr(b, ARB_REPLAY_FORMAT);
+    arb_replay__mp_cstr(b, "game");
+    arb_replay__mp_cstr(b, g->id);
+    arb_replay__mp_cstr(b, "rules");
+    arb_replay__mp_cstr(b, g->rules_version);
+    arb_replay__mp_cstr(b, "rng");
+    arb_replay__mp_cstr(b, ARB_RNG_NAME);
+    arb_replay__mp_cstr(b, "hash");
+    arb_replay__mp_cstr(b, ARB_HASH_NAME);
+    arb_replay__mp_cstr(b, "engine");
+    arb_replay__mp_cstr(b, g->engine_version);
+    arb_replay__mp_cstr(b, "seed");
+    arb_replay__mp_uint(b, su->seed);
+    arb_replay__mp_cstr(b, "players");
+    arb_replay__mp_array(b, (uint32_t)su->players);
+    for (int s = 0; s < su->players; s++) {
+        const arb_deck *d = su->decks[s];
+        char dflt[16];
+        snprintf(dflt, sizeof dflt, "P%d", s + 1);
+        arb_replay__mp_map(b, d ? 4 : 1);
+        arb_replay__mp_cstr(b, "name");
+        arb_replay__mp_cstr(b, meta->names[s] ? meta->names[s] : dflt);
+        if (!d) continue;
+        arb_replay__mp_cstr(b, "deck_name");
+        arb_replay__mp_cstr(b, d->name);
+        arb_replay__mp_cstr(b, "deck");
+        arb_replay__mp_array(b, d->ncards);
+        for (unsigned i = 0; i < d->ncards; i++) {
+            if (d->cards[i] >= g->ncards)
+                return arb_error_set(err, ARB_EINVAL, NULL, "seat %d deck card %u is index %u, outside the %s pool",
+                                     s, i, d->cards[i], g->id);
+            arb_replay__mp_cstr(b, g->card(d->cards[i])->id);
+        }
+        arb_replay__mp_cstr(b, "attrs");
+        arb_replay__mp_map(b, d->nattrs);
+        for (unsigned i = 0; i < d->nattrs; i++) {
+            arb_replay__mp_cstr(b, d->attrs[i].key);
+            arb_replay__mp_cstr(b, d->attrs[i].value);
+        }
+    }
+    arb_replay__mp_cstr(b, "options");
+    arb_replay__mp_map(b, su->options.n);
+    for (unsigned i = 0; i < su->options.n; i++) {
+        arb_replay__mp_cstr(b, su->options.kv[i].key);
+        arb_replay__mp_int(b, su->options.kv[i].value);
+    }
+    if (meta->started) {
+        arb_replay__mp_cstr(b, "started");
+        arb_replay__mp_cstr(b, meta->started);
+    }
+    if (meta->position) {
+        arb_replay__mp_cstr(b, "position");
+        arb_replay__mp_tree(b, meta->position);
+    }
+    if (meta->salt) {
+        uint8_t c[ARB_REPLAY_COMMIT_BYTES];
+        arb_replay_commit(c, su->seed, meta->salt, meta->salt_len);
+        arb_replay__mp_cstr(b, "salt");
+        arb_replay__mp_bin(b, meta->salt, meta->salt_len);
+        arb_replay__mp_cstr(b, "commit");
+        arb_replay__mp_bin(b, c, sizeof c);
+    }
+    if (b->failed) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory encoding the header");
+    return ARB_OK;
+}
+
+/* ---- decoding */
+
+typedef struct hdec {
+    const char *name;
+    arb_error *err;
+} hdec;
+
+static int bad(hdec *d, int code, const char *path, const char *fmt, const char *arg)
+{
+    arb_error_where(d->err, "%s: header key '%s'", d->name, path);
+    return arb_error_set(d->err, code, NULL, fmt, arg);
+}
+
+static int get_str(hdec *d, const arb_tnode *m, const char *key, const char *path, char *dst, size_t size,
+                   int required)
+{
+    const arb_tnode *n = arb_tnode_get(m, key);
+    if (!n) {
+        dst[0] = '\0';
+        return required ? bad(d, ARB_EFORMAT, path, "the header has no '%s' string", key) : ARB_OK;
+    }
+    if (n->kind != ARB_T_STR) return bad(d, ARB_EFORMAT, path, "'%s' is not a string", key);
+    if (strlen(n->s) >= size) return bad(d, ARB_ELIMIT, path, "'%s' is longer than this field allows", key);
+    memcpy(dst, n->s, strlen(n->s) + 1);
+    return ARB_OK;
+}
+
+/* Raw top-level values the tree cannot hold exactly: uint64 seed, binaries. */
+static int raw_fields(arb_replay_header *h, const uint8_t *p, size_t n, hdec *d, int *has_seed)
+{
+    const uint8_t *end = p + n, *s;
+    uint32_t cnt, len;
+    int is_bin;
+    if (arb_mp_rd_map(&p, end, &cnt)) return bad(d, ARB_EFORMAT, "", "%sthe header is not a map", "");
+    for (uint32_t i = 0; i < cnt; i++) {
+        if (arb_mp_rd_str(&p, end, &s, &len, &is_bin) || is_bin)
+            return bad(d, ARB_EFORMAT, "", "%sa header key is not a string", "");
+        if (len == 4 && memcmp(s, "seed", 4) == 0) {
+            if (arb_mp_rd_u64(&p, end, &h->seed))
+                return bad(d, ARB_EFORMAT, "seed", "'%s' is not an unsigned integer", "seed");
+            *has_seed = 1;
+            continue;
+        }
+        int salt = len == 4 && memcmp(s, "salt", 4) == 0;
+        int commit = len == 6 && memcmp(s, "commit", 6) == 0;
+        if (salt || commit) {
+            const uint8_t *v;
+            uint32_t vlen;
+            const char *k = salt ? "salt" : "commit";
+            if (arb_mp_rd_str(&p, end, &v, &vlen, &is_bin) || !is_bin)
+                return bad(d, ARB_EFORMAT, k, "'%s' is not a binary", k);
+            if (salt) {
+                if (vlen < 1 || vlen > ARB_REPLAY_SALT_MAX)
+                    return bad(d, ARB_ELIMIT, k, "'%s' must be 1 to 64 bytes", k);
+                memcpy(h->salt, v, vlen);
+                h->salt_len = vlen;
+            } else {
+                if (vlen != ARB_REPLAY_COMMIT_BYTES) return bad(d, ARB_EFORMAT, k, "'%s' must be 32 bytes", k);
+                memcpy(h->commit, v, vlen);
+                h->has_commit = 1;
+            }
+            continue;
+        }
+        if (arb_replay__mp_skip(&p, end)) return bad(d, ARB_EFORMAT, "", "%smalformed header value", "");
+    }
+    return ARB_OK;
+}
+
+int arb_replay__header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, size_t n,
+                              const arb_replay_limits *lim, const char *name, arb_error *err)
+{
+    hdec d = { name, err };
+    char path[64];
+    const uint8_t *q = p;
+    arb_tnode *root = arb_tree_root(t);
+    /* The root is a map already: decode the entries into it. */
+    {
+        uint32_t cnt, len;
+        const uint8_t *s;
+        int is_bin;
+        if (arb_mp_rd_map(&q, p + n, &cnt)) return bad(&d, ARB_EFORMAT, "", "%sthe first object of the stream is not the header map", "");
+        for (uint32_t i = 0; i < cnt; i++) {
+            char k[256];
+            if (arb_mp_rd_str(&q, p + n, &s, &len, &is_bin) || is_bin || len >= sizeof k || memchr(s, 0, len))
+                return bad(&d, ARB_EFORMAT, "", "%sa header key is not a short string", "");
+            memcpy(k, s, len);
+            k[len] = '\0';
+            if (arb_replay__mp_to_tree(&q, p + n, t, root, k, 1))
+                return bad(&d, ARB_EFORMAT, k, "the value of '%s' is malformed", k);
+        }
+    }
+    if (arb_tree_failed(t)) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory reading the header");
+    h->tree = root;
+    h->size = n;
+    int has_seed = 0, rc;
+    if ((rc = raw_fields(h, p, n, &d, &has_seed))) return rc;
+    if (!has_seed) return bad(&d, ARB_EFORMAT, "seed", "the header has no '%s' unsigned integer", "seed");
+    if (h->has_commit && !h->salt_len)
+        return bad(&d, ARB_EFORMAT, "salt", "'commit' is present without its '%s'", "salt");
+    if ((rc = get_str(&d, root, "format", "format", h->format, sizeof h->format, 1))) return rc;
+    if (strcmp(h->format, ARB_REPLAY_FORMAT) != 0) {
+        arb_error_where(err, "%s: header key 'format'", name);
+        return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "header format '%s' is not %s", h->format,
+                             ARB_REPLAY_FORMAT);
+    }
+    if ((rc = get_str(&d, root, "game", "game", h->game, sizeof h->game, 1))) return rc;
+    if ((rc = get_str(&d, root, "rules", "rules", h->rules, sizeof h->rules, 1))) return rc;
+    if ((rc = get_str(&d, root, "rng", "rng", h->rng, sizeof h->rng, 1))) return rc;
+    if ((rc = get_str(&d, root, "hash", "hash", h->hash, sizeof h->hash, 0))) return rc;
+    if ((rc = get_str(&d, root, "engine", "engine", h->engine, sizeof h->engine, 0))) return rc;
+    if ((rc = get_str(&d, root, "started", "started", h->started, sizeof h->started, 0))) return rc;
+
+    const arb_tnode *pl = arb_tnode_get(root, "players");
+    if (!pl || pl->kind != ARB_T_ARR) return bad(&d, ARB_EFORMAT, "players", "the header has no '%s' array", "players");
+    if (pl->n < 1 || pl->n > lim->max_players)
+        return bad(&d, ARB_ELIMIT, "players", "'%s' must hold 1 to max_players entries", "players");
+    h->players = (int)pl->n;
+    int seat = 0;
+    for (const arb_tnode *m = pl->first; m; m = m->next, seat++) {
+        arb_replay_player *P = &h->player[seat];
+        snprintf(path, sizeof path, "players.%d", seat);
+        if (m->kind != ARB_T_MAP) return bad(&d, ARB_EFORMAT, path, "%s is not a map", path);
+        snprintf(path, sizeof path, "players.%d.name", seat);
+        if ((rc = get_str(&d, m, "name", path, P->name, sizeof P->name, 0))) return rc;
+        if (!P->name[0]) snprintf(P->name, sizeof P->name, "P%d", seat + 1);
+        snprintf(path, sizeof path, "players.%d.deck_name", seat);
+        if ((rc = get_str(&d, m, "deck_name", path, P->deck_name, sizeof P->deck_name, 0))) return rc;
+        const arb_tnode *deck = arb_tnode_get(m, "deck");
+        snprintf(path, sizeof path, "players.%d.deck", seat);
+        if (deck) {
+            if (deck->kind != ARB_T_ARR) return bad(&d, ARB_EFORMAT, path, "%s is not an array", path);
+            if (deck->n > lim->max_deck) return bad(&d, ARB_ELIMIT, path, "%s holds more cards than max_deck", path);
+            for (const arb_tnode *c = deck->first; c; c = c->next) {
+                if (c->kind != ARB_T_STR) return bad(&d, ARB_EFORMAT, path, "%s holds a card ID that is not a string", path);
+                P->cards[P->ncards++] = c->s;
+            }
+        }
+        const arb_tnode *attrs = arb_tnode_get(m, "attrs");
+        snprintf(path, sizeof path, "players.%d.attrs", seat);
+        if (attrs) {
+            if (attrs->kind != ARB_T_MAP) return bad(&d, ARB_EFORMAT, path, "%s is not a map", path);
+            if (attrs->n > ARB_DECK_ATTRS) return bad(&d, ARB_ELIMIT, path, "%s has more than 4 attributes", path);
+            for (const arb_tnode *a = attrs->first; a; a = a->next) {
+                if (a->kind != ARB_T_STR) return bad(&d, ARB_EFORMAT, path, "%s holds a value that is not a string", path);
+                if (strlen(a->key) >= sizeof P->attrs[0].key || strlen(a->s) >= sizeof P->attrs[0].value)
+                    return bad(&d, ARB_ELIMIT, path, "%s holds an attribute too long for a deck", path);
+                snprintf(P->attrs[P->nattrs].key, sizeof P->attrs[0].key, "%s", a->key);
+                snprintf(P->attrs[P->nattrs].value, sizeof P->attrs[0].value, "%s", a->s);
+                P->nattrs++;
+            }
+        }
+    }
+    const arb_tnode *opt = arb_tnode_get(root, "options");
+    if (opt) {
+        if (opt->kind != ARB_T_MAP) return bad(&d, ARB_EFORMAT, "options", "'%s' is not a map", "options");
+        if (opt->n > ARB_OPTIONS_MAX) return bad(&d, ARB_ELIMIT, "options", "'%s' has more than 8 entries", "options");
+        for (const arb_tnode *o = opt->first; o; o = o->next) {
+            if (o->kind != ARB_T_INT && o->kind != ARB_T_BOOL)
+                return bad(&d, ARB_EFORMAT, "options", "option '%s' is not an integer", o->key);
+            if (arb_options_set(&h->options, o->key, o->i))
+                return bad(&d, ARB_ELIMIT, "options", "option name '%s' is too long", o->key);
+        }
+    }
+    const arb_tnode *pos = arb_tnode_get(root, "position");
+    if (pos) {
+        if (pos->kind != ARB_T_MAP) return bad(&d, ARB_EFORMAT, "position", "'%s' is not a map", "position");
+        h->position = pos;
+    }
+    return ARB_OK;
+}

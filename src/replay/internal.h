@@ -1,0 +1,23 @@
+/* internal.h — what the replay layer's files share: the header codec
+ * between writer/reader and header.c. Not installed. */
+#ifndef ARBITER_REPLAY_INTERNAL_H
+#define ARBITER_REPLAY_INTERNAL_H
+
+#include "arbiter/replay.h"
+#include "replay/mpack.h"
+
+#define ARB_REPLAY_ENVELOPE 8 /* "TCGR", version, flags, 2 reserved */
+
+/* Encode the header map of meta into b. Returns ARB_OK or an error in err
+ * (a card index outside the pool, too many players, …). */
+int arb_replay__header_encode(arb_mpbuf *b, const arb_replay_meta *meta, arb_error *err);
+
+/* Decode the measured header object p[0..n) into h, building the generic
+ * tree in t. name labels errors. */
+int arb_replay__header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, size_t n,
+                              const arb_replay_limits *lim, const char *name, arb_error *err);
+
+/* Fill zero fields of lim from the defaults into out. */
+void arb_replay__limits(arb_replay_limits *out, const arb_replay_limits *lim);
+
+#endif

@@ -1,0 +1,436 @@
+/* reader.c — the streaming, bounded .tcgr reader. It inflates the zlib
+ * stream into a window, sizes each object before using it (every count,
+ * length and depth checked against the limits and against the bytes
+ * actually present), and hands out records one at a time, so memory stays
+ * flat whatever the replay's length. When the input ends inside the stream
+ * every complete record before that point is still returned, and the end
+ * is reported as ARB_ETRUNC with the file offset. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "replay/internal.h"
+
+#define IN_CAP (64 * 1024)
+#define WIN_MIN (64 * 1024)
+
+struct arb_replay {
+    char name[200];
+    FILE *f;
+    const uint8_t *mem;
+    size_t mem_len, mem_pos;
+    arb_replay_limits lim;
+    z_stream zs;
+    int zinit, in_eof, z_end, failed;
+    uint8_t *in;
+    uint8_t *win;
+    size_t cap, start, end;     /* window: unread bytes are win[start..end) */
+    uint64_t base;              /* decompressed offset of win[0] */
+    uint64_t file_bytes;        /* compressed bytes read (envelope included) */
+    arb_replay_status st;
+    arb_replay_header h;
+    arb_tree *tree;
+};
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 5, 6)))
+#endif
+static int fail_at(arb_replay *r, arb_error *err, int code, uint64_t off, const char *fmt, ...)
+{
+    char msg[ARB_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    r->failed = code;
+    arb_error_where(err, "%s: offset %llu", r->name, (unsigned long long)off);
+    return arb_error_set(err, code, NULL, "%s", msg);
+}
+
+/* Read more compressed input. */
+static int read_in(arb_replay *r, arb_error *err)
+{
+    size_t n;
+    if (r->f) {
+        n = fread(r->in, 1, IN_CAP, r->f);
+        if (n == 0 && ferror(r->f))
+            return fail_at(r, err, ARB_EIO, r->file_bytes, "read failed: %s", strerror(errno));
+        r->zs.next_in = r->in;
+    } else {
+        n = r->mem_len - r->mem_pos;
+        if (n > IN_CAP) n = IN_CAP;
+        r->zs.next_in = (Bytef *)(uintptr_t)(r->mem + r->mem_pos);
+        r->mem_pos += n;
+    }
+    r->zs.avail_in = (uInt)n;
+    r->file_bytes += n;
+    if (n == 0) r->in_eof = 1;
+    return ARB_OK;
+}
+
+/* Compressed offset of the next byte zlib would read. */
+static uint64_t zoff(const arb_replay *r) { return r->file_bytes - r->zs.avail_in; }
+
+/* Make room and inflate more into the window. Returns >0 bytes produced,
+ * 0 when nothing more can come (stream ended or input ended), <0 error.
+ * want: bytes the caller needs present from start (the window may grow to
+ * hold them, up to the limit the caller checked). */
+static int more(arb_replay *r, size_t want, arb_error *err)
+{
+    if (r->z_end) return 0;
+    if (r->start > 0 && (r->cap - r->end < WIN_MIN / 4 || r->start == r->end)) {
+        memmove(r->win, r->win + r->start, r->end - r->start);
+        r->base += r->start;
+        r->end -= r->start;
+        r->start = 0;
+    }
+    if (r->cap == r->end || r->cap - r->start < want) {
+        size_t ncap = r->cap * 2;
+        while (ncap < want + WIN_MIN / 4) ncap *= 2;
+        uint8_t *nw = realloc(r->win, ncap);
+        if (!nw) return fail_at(r, err, ARB_ENOMEM, r->file_bytes, "out of memory (%zu bytes)", ncap);
+        r->win = nw;
+        r->cap = ncap;
+    }
+    for (;;) {
+        if (r->zs.avail_in == 0 && !r->in_eof) {
+            int rc = read_in(r, err);
+            if (rc) return rc;
+        }
+        r->zs.next_out = r->win + r->end;
+        r->zs.avail_out = (uInt)(r->cap - r->end);
+        int zr = inflate(&r->zs, Z_NO_FLUSH);
+        size_t got = (r->cap - r->end) - r->zs.avail_out;
+        r->end += got;
+        r->st.decompressed += got;
+        if (r->st.decompressed > r->lim.max_decompressed)
+            return fail_at(r, err, ARB_ELIMIT, zoff(r),
+                           "more than max_decompressed (%llu bytes) of decompressed data: refusing a possible "
+                           "decompression bomb", (unsigned long long)r->lim.max_decompressed);
+        if (zr == Z_STREAM_END) {
+            r->z_end = 1;
+            r->st.ended = 1;
+            /* Bytes after the stream are not part of any version-1 file. */
+            if (r->zs.avail_in == 0 && !r->in_eof) {
+                int rc = read_in(r, err);
+                if (rc) return rc;
+            }
+            if (r->zs.avail_in > 0)
+                return fail_at(r, err, ARB_EFORMAT, zoff(r), "%u unexpected byte(s) after the end of the zlib stream",
+                               (unsigned)r->zs.avail_in);
+            return (int)(got > 0);
+        }
+        if (zr == Z_DATA_ERROR || zr == Z_NEED_DICT)
+            return fail_at(r, err, ARB_EFORMAT, zoff(r), "corrupt zlib stream: %s",
+                           r->zs.msg ? r->zs.msg : "bad data");
+        if (zr == Z_MEM_ERROR) return fail_at(r, err, ARB_ENOMEM, zoff(r), "out of memory in zlib");
+        if (got > 0) return 1;
+        if (r->in_eof && r->zs.avail_in == 0) return 0;
+    }
+}
+
+static int truncated(arb_replay *r, arb_error *err, const char *what)
+{
+    r->st.truncated = 1;
+    r->failed = ARB_ETRUNC;
+    arb_error_where(err, "%s: offset %llu", r->name, (unsigned long long)r->file_bytes);
+    return arb_error_set(err, ARB_ETRUNC, NULL,
+                         "truncated: the file ends inside the zlib stream (%s); %llu complete record(s) read, "
+                         "the last ending at decompressed offset %llu",
+                         what, (unsigned long long)r->st.records, (unsigned long long)r->st.good_offset);
+}
+
+static int open_common(arb_replay *r, const arb_replay_limits *lim, arb_error *err)
+{
+    arb_replay__limits(&r->lim, lim);
+    r->in = r->f ? malloc(IN_CAP) : NULL;
+    r->cap = WIN_MIN;
+    r->win = malloc(r->cap);
+    r->tree = arb_tree_new();
+    if ((r->f && !r->in) || !r->win || !r->tree) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening %s", r->name);
+    /* Envelope. */
+    uint8_t env[ARB_REPLAY_ENVELOPE];
+    size_t n;
+    if (r->f) n = fread(env, 1, sizeof env, r->f);
+    else {
+        n = r->mem_len < sizeof env ? r->mem_len : sizeof env;
+        memcpy(env, r->mem, n);
+        r->mem_pos = n;
+    }
+    r->file_bytes = n;
+    if (n < 4 || memcmp(env, ARB_REPLAY_MAGIC, 4) != 0) {
+        if (n < 4 && memcmp(env, ARB_REPLAY_MAGIC, n) == 0 && n > 0)
+            return fail_at(r, err, ARB_ETRUNC, n, "truncated: the file ends inside the 8-byte envelope");
+        return fail_at(r, err, ARB_EFORMAT, 0, "not a .tcgr replay (no TCGR magic)");
+    }
+    if (n < sizeof env) {
+        r->st.truncated = 1;
+        return fail_at(r, err, ARB_ETRUNC, n, "truncated: the file ends inside the 8-byte envelope");
+    }
+    r->h.version = env[4];
+    r->h.flags = env[5];
+    if (env[4] != ARB_REPLAY_VERSION)
+        return fail_at(r, err, ARB_EUNSUPPORTED, 4,
+                       "format version %u is not supported: this reader reads version 1 only; a newer arbiter "
+                       "may read it", env[4]);
+    if (inflateInit(&r->zs) != Z_OK) return arb_error_set(err, ARB_ENOMEM, NULL, "zlib inflateInit failed");
+    r->zinit = 1;
+    /* Header: size it (growing the window up to max_header), then decode. */
+    for (;;) {
+        size_t size;
+        const char *what;
+        int mr = arb_replay__mp_measure(r->win + r->start, r->end - r->start, &r->lim, &size, &what);
+        if (mr == ARB_MP_OK) {
+            if (size > r->lim.max_header)
+                return fail_at(r, err, ARB_ELIMIT, 0, "the header is larger than max_header (%u bytes)", r->lim.max_header);
+            int rc = arb_replay__header_decode(&r->h, r->tree, r->win + r->start, size, &r->lim, r->name, err);
+            if (rc) { r->failed = rc; return rc; }
+            r->start += size;
+            r->st.good_offset = size;
+            return ARB_OK;
+        }
+        if (mr == ARB_MP_LIMIT)
+            return fail_at(r, err, ARB_ELIMIT, r->base + r->start,
+                           "the header exceeds the reader's limit on %s", what);
+        if (mr == ARB_MP_BAD)
+            return fail_at(r, err, ARB_EFORMAT, r->base + r->start, "malformed MessagePack in the header: %s", what);
+        if (r->end - r->start > r->lim.max_header)
+            return fail_at(r, err, ARB_ELIMIT, 0, "the header is larger than max_header (%u bytes)", r->lim.max_header);
+        int rc = more(r, r->end - r->start + 1, err);
+        if (rc < 0) return rc;
+        if (rc == 0) {
+            if (r->z_end) return fail_at(r, err, ARB_EFORMAT, r->base + r->start, "the stream ends inside the header");
+            if (r->end == r->start && r->base + r->start == 0) {
+                r->st.truncated = 1;
+                return truncated(r, err, "no header");
+            }
+            r->st.truncated = 1;
+            return truncated(r, err, "inside the header");
+        }
+    }
+}
+
+static int finish_open(arb_replay **out, arb_replay *r, int rc)
+{
+    if (rc) {
+        arb_replay_close(r);
+        return rc;
+    }
+    *out = r;
+    return ARB_OK;
+}
+
+int arb_replay_open(arb_replay **out, const char *path, const arb_replay_limits *lim, arb_error *err)
+{
+    *out = NULL;
+    arb_replay *r = calloc(1, sizeof *r);
+    if (!r) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening %s", path);
+    snprintf(r->name, sizeof r->name, "%s", path);
+    r->f = fopen(path, "rb");
+    if (!r->f) {
+        arb_error_where(err, "%s", path);
+        int rc = arb_error_set(err, ARB_EIO, NULL, "cannot open: %s", strerror(errno));
+        free(r);
+        return rc;
+    }
+    return finish_open(out, r, open_common(r, lim, err));
+}
+
+int arb_replay_open_mem(arb_replay **out, const void *buf, size_t len, const char *name,
+                        const arb_replay_limits *lim, arb_error *err)
+{
+    *out = NULL;
+    arb_replay *r = calloc(1, sizeof *r);
+    if (!r) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening %s", name);
+    snprintf(r->name, sizeof r->name, "%s", name ? name : "<memory>");
+    r->mem = buf;
+    r->mem_len = len;
+    return finish_open(out, r, open_common(r, lim, err));
+}
+
+void arb_replay_close(arb_replay *r)
+{
+    if (!r) return;
+    if (r->f) fclose(r->f);
+    if (r->zinit) inflateEnd(&r->zs);
+    arb_tree_free(r->tree);
+    free(r->in);
+    free(r->win);
+    free(r);
+}
+
+const arb_replay_header *arb_replay_get_header(const arb_replay *r) { return &r->h; }
+const char *arb_replay_name(const arb_replay *r) { return r->name; }
+
+void arb_replay_get_status(const arb_replay *r, arb_replay_status *st)
+{
+    *st = r->st;
+    st->file_bytes = r->file_bytes;
+}
+
+/* Decode one record from p[0..n). */
+static int decode_record(const uint8_t *p, size_t n, arb_replay_record *rec, size_t *used, const char **what)
+{
+    const uint8_t *s = p, *end = p + n;
+    uint32_t cnt;
+    int64_t v;
+    int rc = arb_mp_rd_array(&p, end, &cnt);
+    if (rc) { *what = "a record is not an array"; return rc; }
+    if (cnt == 0) { *what = "an empty record"; return ARB_MP_BAD; }
+    if ((rc = arb_mp_rd_int(&p, end, &v))) { *what = "a record tag is not an integer"; return rc; }
+    rec->kind = v < 0 || v > 127 ? -1 : (int)v;
+    if (v < 0 || v > 127) { *what = "a record tag outside 0..127"; return ARB_MP_BAD; }
+    switch (v) {
+    case ARB_REC_ACTION: {
+        arb_action *a = &rec->action;
+        if (cnt < 4 || cnt - 4 > ARB_ARGS_MAX) { *what = "an action record with a wrong number of fields"; return ARB_MP_BAD; }
+        a->nargs = (uint8_t)(cnt - 4);
+        a->pad_ = 0;
+        if ((rc = arb_mp_rd_int(&p, end, &v))) { *what = "elapsed_ms is not an integer"; return rc; }
+        if (v < 0 || v > UINT32_MAX) { *what = "elapsed_ms outside 0..4294967295"; return ARB_MP_BAD; }
+        a->elapsed_ms = (uint32_t)v;
+        if ((rc = arb_mp_rd_int(&p, end, &v))) { *what = "the seat is not an integer"; return rc; }
+        if (v < ARB_SEAT_ARBITER || v >= ARB_MAX_SEATS) { *what = "a seat outside -1..3"; return ARB_MP_BAD; }
+        a->seat = (int8_t)v;
+        if ((rc = arb_mp_rd_int(&p, end, &v))) { *what = "the verb is not an integer"; return rc; }
+        if (v < 0 || v > 255) { *what = "a verb outside 0..255"; return ARB_MP_BAD; }
+        a->verb = (uint8_t)v;
+        for (unsigned i = 0; i < a->nargs; i++) {
+            if ((rc = arb_mp_rd_int(&p, end, &v))) { *what = "an argument is not an integer"; return rc; }
+            if (v < INT32_MIN || v > INT32_MAX) { *what = "an argument outside int32"; return ARB_MP_BAD; }
+            a->args[i] = (int32_t)v;
+        }
+        for (unsigned i = a->nargs; i < ARB_ARGS_MAX; i++) a->args[i] = 0;
+        *used = (size_t)(p - s);
+        return ARB_MP_OK;
+    }
+    case ARB_REC_CHECKPOINT:
+        if (cnt < 3) { *what = "a checkpoint with fewer than 3 fields"; return ARB_MP_BAD; }
+        if ((rc = arb_mp_rd_int(&p, end, &v))) { *what = "the checkpoint turn is not an integer"; return rc; }
+        if (v < 0 || v > UINT32_MAX) { *what = "a checkpoint turn outside uint32"; return ARB_MP_BAD; }
+        rec->turn = (uint32_t)v;
+        if ((rc = arb_mp_rd_u64(&p, end, &rec->hash))) { *what = "the checkpoint hash is not a uint64"; return rc; }
+        break;
+    case ARB_REC_OUTCOME: {
+        if (cnt < 5) { *what = "an outcome with fewer than 5 fields"; return ARB_MP_BAD; }
+        if ((rc = arb_mp_rd_int(&p, end, &v))) { *what = "the winner is not an integer"; return rc; }
+        if (v < -1 || v >= ARB_MAX_SEATS) { *what = "a winner outside -1..3"; return ARB_MP_BAD; }
+        rec->winner = (int)v;
+        const uint8_t *str;
+        uint32_t len;
+        int is_bin;
+        if ((rc = arb_mp_rd_str(&p, end, &str, &len, &is_bin))) { *what = "the reason is not a string"; return rc; }
+        if (is_bin || len >= sizeof rec->reason || memchr(str, 0, len)) { *what = "the reason is not a short string"; return ARB_MP_BAD; }
+        memcpy(rec->reason, str, len);
+        rec->reason[len] = '\0';
+        if ((rc = arb_mp_rd_int(&p, end, &v))) { *what = "the outcome turns is not an integer"; return rc; }
+        if (v < 0 || v > UINT32_MAX) { *what = "outcome turns outside uint32"; return ARB_MP_BAD; }
+        rec->turn = (uint32_t)v;
+        if ((rc = arb_mp_rd_u64(&p, end, &rec->hash))) { *what = "the final hash is not a uint64"; return rc; }
+        break;
+    }
+    default: /* an unknown record kind from a later writer */
+        break;
+    }
+    /* Fields a later version may add after the known ones are skipped. */
+    uint32_t consumed = rec->kind == ARB_REC_CHECKPOINT ? 3 : rec->kind == ARB_REC_OUTCOME ? 5 : 1;
+    for (uint32_t i = consumed; i < cnt; i++)
+        if ((rc = arb_replay__mp_skip(&p, end))) { *what = "a malformed extra field"; return rc; }
+    *used = (size_t)(p - s);
+    return ARB_MP_OK;
+}
+
+int arb_replay_next(arb_replay *r, arb_replay_record *rec, arb_error *err)
+{
+    if (r->failed) {
+        if (r->failed == ARB_ETRUNC) return truncated(r, err, "at the end of the data");
+        return arb_error_set(err, r->failed, NULL, "the reader failed earlier");
+    }
+    for (;;) {
+        size_t avail = r->end - r->start, used = 0;
+        if (avail) {
+            const char *what = "";
+            size_t lim = avail < r->lim.max_record ? avail : r->lim.max_record;
+            int rc = decode_record(r->win + r->start, lim, rec, &used, &what);
+            if (rc == ARB_MP_OK) {
+                rec->index = r->st.records++;
+                rec->offset = r->base + r->start;
+                r->start += used;
+                r->st.good_offset = r->base + r->start;
+                switch (rec->kind) {
+                case ARB_REC_ACTION: r->st.actions++; break;
+                case ARB_REC_CHECKPOINT: r->st.checkpoints++; break;
+                case ARB_REC_OUTCOME: r->st.outcomes++; break;
+                default: r->st.unknown++; break;
+                }
+                return 1;
+            }
+            if (rc == ARB_MP_BAD || rc == ARB_MP_LIMIT)
+                return fail_at(r, err, ARB_EFORMAT, r->base + r->start,
+                               "record %llu is malformed: %s (decompressed offset shown)",
+                               (unsigned long long)r->st.records, what);
+            if (avail >= r->lim.max_record)
+                return fail_at(r, err, ARB_ELIMIT, r->base + r->start,
+                               "record %llu is larger than max_record (decompressed offset shown)",
+                               (unsigned long long)r->st.records);
+        }
+        int rc = more(r, avail + 1, err);
+        if (rc < 0) return rc;
+        if (rc == 0) {
+            if (r->end > r->start) {
+                if (r->z_end)
+                    return fail_at(r, err, ARB_EFORMAT, r->base + r->start,
+                                   "the zlib stream ends inside record %llu (decompressed offset shown)",
+                                   (unsigned long long)r->st.records);
+                return truncated(r, err, "inside a record");
+            }
+            if (r->z_end) return 0;
+            return truncated(r, err, "between records");
+        }
+    }
+}
+
+int arb_replay_deck(const arb_replay *r, const arb_game *g, int seat, arb_deck *out, arb_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (seat < 0 || seat >= r->h.players) return arb_error_set(err, ARB_EINVAL, NULL, "no seat %d", seat);
+    const arb_replay_player *P = &r->h.player[seat];
+    snprintf(out->name, sizeof out->name, "%s", P->deck_name);
+    int c = -1;
+    for (unsigned i = 0; i < P->ncards; i++) {
+        /* Decks list copies together: reuse the previous lookup, then try
+         * the exact ID before the case-insensitive name search. */
+        if (i == 0 || strcmp(P->cards[i], P->cards[i - 1]) != 0) {
+            c = -1;
+            for (unsigned k = 0; k < g->ncards && c < 0; k++)
+                if (strcmp(g->card(k)->id, P->cards[i]) == 0) c = (int)k;
+            if (c < 0) c = arb_card_find(g, P->cards[i]);
+        }
+        if (c < 0) {
+            arb_error_where(err, "%s: header key 'players.%d.deck.%u'", r->name, seat, i);
+            return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "card '%s' is not in the %s %s card pool",
+                                 P->cards[i], g->id, g->rules_version);
+        }
+        out->cards[out->ncards++] = (uint16_t)c;
+    }
+    for (unsigned i = 0; i < P->nattrs; i++) arb_deck_attr_set(out, P->attrs[i].key, P->attrs[i].value);
+    return ARB_OK;
+}
+
+int arb_replay_setup(const arb_replay *r, const arb_game *g, arb_setup *su, arb_deck decks[ARB_MAX_SEATS],
+                     arb_error *err)
+{
+    memset(su, 0, sizeof *su);
+    su->seed = r->h.seed;
+    su->players = r->h.players;
+    su->options = r->h.options;
+    for (int s = 0; s < r->h.players; s++) {
+        int rc = arb_replay_deck(r, g, s, &decks[s], err);
+        if (rc) return rc;
+        su->decks[s] = r->h.position && decks[s].ncards == 0 ? NULL : &decks[s];
+    }
+    return ARB_OK;
+}

@@ -1,0 +1,294 @@
+/* verify.c — the verifier: rebuild the match from the header (seeded setup
+ * or explicit position) with the engine the header names, replay every
+ * action, and compare every checkpoint and the outcome with what the engine
+ * computes. It stops at the first divergence and says precisely where:
+ * record index, turn, seat, the action as text, the rule ID the engine
+ * cites, or the expected and computed hashes. An unknown game, rules
+ * version, rng or hash is a refusal (ARB_EUNSUPPORTED), never a divergence.
+ * The hot loop calls the engine's vtable directly with no event buffer. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay/internal.h"
+
+const char *arb_verify_kind_name(arb_verify_kind k)
+{
+    switch (k) {
+    case ARB_DIV_NONE: return "none";
+    case ARB_DIV_ILLEGAL: return "illegal-action";
+    case ARB_DIV_CHECKPOINT_TURN: return "checkpoint-turn";
+    case ARB_DIV_CHECKPOINT_HASH: return "checkpoint-hash";
+    case ARB_DIV_MISSING_CHECKPOINT: return "missing-checkpoint";
+    case ARB_DIV_OUTCOME: return "outcome";
+    case ARB_DIV_FINAL_HASH: return "final-hash";
+    case ARB_DIV_NOT_OVER: return "not-over";
+    case ARB_DIV_NO_OUTCOME: return "no-outcome";
+    case ARB_DIV_AFTER_OUTCOME: return "after-outcome";
+    case ARB_DIV_COMMIT: return "commit";
+    case ARB_DIV_SETUP: return "setup";
+    }
+    return "unknown";
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 5, 6)))
+#endif
+static int diverge(arb_verify_result *res, arb_error *err, const char *name, arb_verify_kind kind,
+                   const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(res->detail, sizeof res->detail, fmt, ap);
+    va_end(ap);
+    res->kind = kind;
+    res->code = ARB_EVERIFY;
+    if (kind == ARB_DIV_COMMIT || kind == ARB_DIV_SETUP) arb_error_where(err, "%s: header", name);
+    else arb_error_where(err, "%s: record %" PRIu64 " (turn %" PRIu32 ")", name, res->record, res->turn);
+    return arb_error_set(err, ARB_EVERIFY, res->rule[0] ? res->rule : NULL, "%s: %s",
+                         arb_verify_kind_name(kind), res->detail);
+}
+
+static int refuse(arb_error *err, const char *name, const char *fmt, const char *a, const char *b, const char *c)
+{
+    arb_error_where(err, "%s: header", name);
+    return arb_error_set(err, ARB_EUNSUPPORTED, NULL, fmt, a, b, c);
+}
+
+static const char *reason_name(const arb_game *g, uint16_t r)
+{
+    return r < g->noutcome_reasons ? g->outcome_reasons[r] : "unknown";
+}
+
+int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_result *res, arb_error *err)
+{
+    static const arb_verify_opts dflt = ARB_VERIFY_OPTS_INIT;
+    if (!opts) opts = &dflt;
+    memset(res, 0, sizeof *res);
+    res->winner = -1;
+    res->seat = ARB_SEAT_NONE;
+    const arb_replay_header *h = arb_replay_get_header(r);
+    const arb_game *g = opts->game ? opts->game : arb_game_find(h->game);
+    int rc;
+    if (!g) {
+        char known[160] = "";
+        size_t used = 0;
+        for (unsigned i = 0; i < arb_game_count() && used < sizeof known; i++)
+            used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "", arb_game_at(i)->id);
+        res->code = refuse(err, arb_replay_name(r), "game '%s' is not compiled into this build (known: %s)%s", h->game,
+                           known[0] ? known : "none", "");
+        return res->code;
+    }
+    if (strcmp(g->id, h->game) != 0) {
+        res->code = refuse(err, arb_replay_name(r), "the replay is a '%s' match; the verifier was given the '%s' engine%s",
+                           h->game, g->id, "");
+        return res->code;
+    }
+    if (strcmp(g->rules_version, h->rules) != 0) {
+        res->code = refuse(err, arb_replay_name(r),
+                           "recorded under %s rules version '%s'; this build implements '%s' and cannot replay it",
+                           g->id, h->rules, g->rules_version);
+        return res->code;
+    }
+    if (strcmp(h->rng, ARB_RNG_NAME) != 0) {
+        res->code = refuse(err, arb_replay_name(r), "unsupported rng '%s' (this build implements %s)%s", h->rng,
+                           ARB_RNG_NAME, "");
+        return res->code;
+    }
+    if (h->hash[0] && strcmp(h->hash, ARB_HASH_NAME) != 0) {
+        res->code = refuse(err, arb_replay_name(r), "unsupported state hash '%s' (this build implements %s)%s",
+                           h->hash, ARB_HASH_NAME, "");
+        return res->code;
+    }
+    const char *rn = arb_replay_name(r);
+    if (h->has_commit) {
+        uint8_t c[ARB_REPLAY_COMMIT_BYTES];
+        arb_replay_commit(c, h->seed, h->salt, h->salt_len);
+        if (memcmp(c, h->commit, sizeof c) != 0) {
+            res->commit = -1;
+            return diverge(res, err, rn, ARB_DIV_COMMIT,
+                           "the seed commitment does not match BLAKE2b-256(seed || salt): the seed or salt was changed");
+        }
+        res->commit = 1;
+    }
+    arb_setup su;
+    arb_deck decks[ARB_MAX_SEATS];
+    if ((rc = arb_replay_setup(r, g, &su, decks, err))) return res->code = rc;
+    /* The bare state, no event buffer: the verifier needs no events. */
+    void *st = malloc(g->state_size);
+    arb_error e = ARB_ERROR_INIT;
+    if (!st) return res->code = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory for a %s match", g->id);
+    if (h->position) rc = g->load_position(st, h->position, &su, &e);
+    else rc = g->setup(st, &su, NULL, &e);
+    if (rc) {
+        free(st);
+        snprintf(res->rule, sizeof res->rule, "%s", e.rule);
+        return diverge(res, err, rn, ARB_DIV_SETUP, "the engine rejects the header's %s: %s%s%s",
+                       h->position ? "position" : "setup", e.msg, e.where[0] ? " at " : "", e.where);
+    }
+
+    uint32_t turn = g->turn(st);
+    int need_cp = 0, over = 0, seen_outcome = 0;
+    uint64_t after_cp = 0;
+    arb_outcome o = { 0 };
+    arb_replay_record rec;
+    for (;;) {
+        rc = arb_replay_next(r, &rec, err);
+        if (rc == 0) break;
+        if (rc < 0) {
+            res->code = rc;
+            goto out;
+        }
+        res->record = rec.index;
+        res->turn = turn;
+        if (seen_outcome) {
+            diverge(res, err, rn, ARB_DIV_AFTER_OUTCOME, "a record follows the outcome");
+            goto out;
+        }
+        switch (rec.kind) {
+        case ARB_REC_ACTION: {
+            const arb_action *a = &rec.action;
+            res->seat = a->seat;
+            if (over) {
+                arb_action_format(g, a, res->action, sizeof res->action);
+                diverge(res, err, rn, ARB_DIV_OUTCOME,
+                        "the engine ended the match (winner %d, %s) but the log goes on with another action",
+                        o.winner, reason_name(g, o.reason));
+                goto out;
+            }
+            if (need_cp) {
+                arb_action_format(g, a, res->action, sizeof res->action);
+                diverge(res, err, rn, ARB_DIV_MISSING_CHECKPOINT,
+                        "turn %" PRIu32 " began but no checkpoint was recorded before this action", turn);
+                goto out;
+            }
+            e.code = ARB_OK;
+            e.rule[0] = '\0';
+            rc = g->apply(st, a, NULL, &e);
+            if (rc) {
+                char txt[160] = "";
+                arb_action_format(g, a, res->action, sizeof res->action);
+                if (a->verb < g->nverbs) g->action_text(st, a, txt, sizeof txt);
+                snprintf(res->rule, sizeof res->rule, "%s", e.rule);
+                diverge(res, err, rn, ARB_DIV_ILLEGAL, "%s%s%s", txt, txt[0] ? ": " : "", e.msg);
+                goto out;
+            }
+            if (g->outcome(st, &o)) over = 1;
+            else {
+                uint32_t t = g->turn(st);
+                if (t != turn) {
+                    turn = t;
+                    need_cp = 1;
+                }
+            }
+            break;
+        }
+        case ARB_REC_CHECKPOINT: {
+            res->seat = g->decision(st).seat;
+            uint32_t t = g->turn(st);
+            res->span_first = after_cp;
+            if (rec.turn != t) {
+                res->expected = rec.turn;
+                res->computed = t;
+                diverge(res, err, rn, ARB_DIV_CHECKPOINT_TURN,
+                        "the checkpoint records turn %" PRIu32 ", the engine is at turn %" PRIu32
+                        " (records %" PRIu64 "..%" PRIu64 ")",
+                        rec.turn, t, after_cp, rec.index);
+                goto out;
+            }
+            uint64_t hv = g->hash(st);
+            if (rec.hash != hv) {
+                res->expected = rec.hash;
+                res->computed = hv;
+                diverge(res, err, rn, ARB_DIV_CHECKPOINT_HASH,
+                        "state hash differs at the checkpoint of turn %" PRIu32 ": recorded 0x%016" PRIx64
+                        ", computed 0x%016" PRIx64 "; the divergence lies in records %" PRIu64 "..%" PRIu64,
+                        t, rec.hash, hv, after_cp, rec.index);
+                goto out;
+            }
+            need_cp = 0;
+            after_cp = rec.index + 1;
+            res->last_turn = t;
+            res->last_good_record = rec.index + 1;
+            break;
+        }
+        case ARB_REC_OUTCOME: {
+            res->seat = ARB_SEAT_NONE;
+            res->span_first = after_cp;
+            if (!over) {
+                diverge(res, err, rn, ARB_DIV_NOT_OVER,
+                        "the log records an outcome (winner %d, %s) but the engine's match goes on (turn %" PRIu32 ")",
+                        rec.winner, rec.reason, turn);
+                goto out;
+            }
+            const char *reason = reason_name(g, o.reason);
+            if (rec.winner != o.winner || strcmp(rec.reason, reason) != 0 || rec.turn != o.turns) {
+                diverge(res, err, rn, ARB_DIV_OUTCOME,
+                        "recorded outcome: winner %d, %s, %" PRIu32 " turns; computed: winner %d, %s, %" PRIu32
+                        " turns",
+                        rec.winner, rec.reason, rec.turn, o.winner, reason, o.turns);
+                goto out;
+            }
+            uint64_t hv = g->hash(st);
+            if (rec.hash != hv) {
+                res->expected = rec.hash;
+                res->computed = hv;
+                diverge(res, err, rn, ARB_DIV_FINAL_HASH,
+                        "final state hash: recorded 0x%016" PRIx64 ", computed 0x%016" PRIx64
+                        "; the divergence lies in records %" PRIu64 "..%" PRIu64,
+                        rec.hash, hv, after_cp, rec.index);
+                goto out;
+            }
+            seen_outcome = 1;
+            res->over = 1;
+            res->winner = o.winner;
+            snprintf(res->reason, sizeof res->reason, "%s", reason);
+            res->turns = o.turns;
+            res->final_hash = hv;
+            res->last_good_record = rec.index + 1;
+            break;
+        }
+        default: /* unknown kinds from later writers carry nothing to check */
+            break;
+        }
+    }
+    if (!seen_outcome) {
+        arb_replay_get_status(r, &res->status);
+        res->record = res->status.records;
+        res->turn = turn;
+        res->seat = g->decision(st).seat;
+        res->span_first = after_cp;
+        if (over)
+            diverge(res, err, rn, ARB_DIV_NO_OUTCOME,
+                    "the stream ends without the outcome record, though the engine ended the match");
+        else
+            diverge(res, err, rn, ARB_DIV_NO_OUTCOME,
+                    "the stream ends without an outcome: the match is unfinished at turn %" PRIu32, turn);
+        goto out;
+    }
+    res->code = ARB_OK;
+out:
+    arb_replay_get_status(r, &res->status);
+    free(st);
+    return res->code;
+}
+
+int arb_replay_verify_file(const char *path, const arb_verify_opts *opts, arb_verify_result *res, arb_error *err)
+{
+    static const arb_verify_opts dflt = ARB_VERIFY_OPTS_INIT;
+    if (!opts) opts = &dflt;
+    arb_replay *r;
+    int rc = arb_replay_open(&r, path, &opts->limits, err);
+    if (rc) {
+        memset(res, 0, sizeof *res);
+        res->code = rc;
+        res->winner = -1;
+        res->status.truncated = rc == ARB_ETRUNC;
+        return rc;
+    }
+    rc = arb_replay_verify(r, opts, res, err);
+    arb_replay_close(r);
+    return rc;
+}

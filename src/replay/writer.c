@@ -1,0 +1,271 @@
+/* writer.c — the recorder: the 8-byte envelope, then one zlib stream of
+ * MessagePack objects written to NAME.part and renamed to NAME on close.
+ * Records are encoded straight into a raw buffer and deflated in blocks;
+ * each checkpoint (the end of a turn) is followed by Z_SYNC_FLUSH + fflush
+ * so that a recorder killed mid-match leaves a file the reader recovers up
+ * to that turn. arb_replay_record_step ties the writer to a running match:
+ * it records only actions the engine accepted, and adds the checkpoints
+ * and the outcome itself, so every caller writes the same records. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "replay/internal.h"
+
+#define RAW_CAP (32 * 1024)
+#define OUT_CAP (32 * 1024)
+#define REC_MAX 96 /* bytes of the largest record the writer emits */
+/* An 8 KiB window and memLevel 7 keep zlib's state under glibc's mmap
+ * threshold: the default 32 KiB / 8 costs ~43 us of mmap and page faults
+ * per replay, four times a whole unrecorded naramo match, for no gain on
+ * files of a few KiB (measured: FORMAT.md §9). */
+#define ARB_REPLAY__WBITS 13
+#define ARB_REPLAY__MEMLEVEL 7
+
+struct arb_replay_writer {
+    FILE *f;
+    char *path, *part;
+    z_stream zs;
+    int zinit, failed, closed_outcome;
+    const arb_game *g;
+    uint32_t last_turn;
+    uint64_t bytes;
+    size_t nraw;
+    uint8_t raw[RAW_CAP];
+    uint8_t out[OUT_CAP];
+};
+
+static int io_fail(arb_replay_writer *w, arb_error *err, const char *what)
+{
+    w->failed = 1;
+    arb_error_where(err, "%s", w->part);
+    return arb_error_set(err, ARB_EIO, NULL, "%s: %s", what, strerror(errno));
+}
+
+/* Deflate the raw buffer with the given flush mode and write the output. */
+static int pump(arb_replay_writer *w, int flush, arb_error *err)
+{
+    if (w->failed) return arb_error_set(err, ARB_EIO, NULL, "the replay writer failed earlier");
+    w->zs.next_in = w->raw;
+    w->zs.avail_in = (uInt)w->nraw;
+    for (;;) {
+        w->zs.next_out = w->out;
+        w->zs.avail_out = OUT_CAP;
+        int zr = deflate(&w->zs, flush);
+        if (zr == Z_STREAM_ERROR) {
+            w->failed = 1;
+            return arb_error_set(err, ARB_EIO, NULL, "zlib deflate failed");
+        }
+        size_t have = OUT_CAP - w->zs.avail_out;
+        if (have && fwrite(w->out, 1, have, w->f) != have) return io_fail(w, err, "write failed");
+        w->bytes += have;
+        if (flush == Z_FINISH ? zr == Z_STREAM_END : w->zs.avail_out != 0) break;
+    }
+    w->nraw = 0;
+    if (flush != Z_NO_FLUSH && fflush(w->f)) return io_fail(w, err, "flush failed");
+    return ARB_OK;
+}
+
+static int room(arb_replay_writer *w, size_t n, arb_error *err)
+{
+    if (w->failed) return arb_error_set(err, ARB_EIO, NULL, "the replay writer failed earlier");
+    if (RAW_CAP - w->nraw < n) return pump(w, Z_NO_FLUSH, err);
+    return ARB_OK;
+}
+
+/* Minimal MessagePack integer into p (same encoding as mpack.c). */
+static uint8_t *put_uint(uint8_t *p, uint64_t v)
+{
+    if (v <= 0x7f) { *p++ = (uint8_t)v; return p; }
+    unsigned w;
+    if (v <= 0xff) { *p++ = 0xcc; w = 1; }
+    else if (v <= 0xffff) { *p++ = 0xcd; w = 2; }
+    else if (v <= 0xffffffffu) { *p++ = 0xce; w = 4; }
+    else { *p++ = 0xcf; w = 8; }
+    for (unsigned i = w; i-- > 0;) *p++ = (uint8_t)(v >> (8 * i));
+    return p;
+}
+
+static uint8_t *put_int(uint8_t *p, int64_t v)
+{
+    if (v >= 0) return put_uint(p, (uint64_t)v);
+    if (v >= -32) { *p++ = (uint8_t)(int8_t)v; return p; }
+    unsigned w;
+    if (v >= INT8_MIN) { *p++ = 0xd0; w = 1; }
+    else if (v >= INT16_MIN) { *p++ = 0xd1; w = 2; }
+    else if (v >= INT32_MIN) { *p++ = 0xd2; w = 4; }
+    else { *p++ = 0xd3; w = 8; }
+    for (unsigned i = w; i-- > 0;) *p++ = (uint8_t)((uint64_t)v >> (8 * i));
+    return p;
+}
+
+int arb_replay_writer_open(arb_replay_writer **out, const char *path, const arb_replay_meta *meta,
+                           arb_error *err)
+{
+    *out = NULL;
+    arb_mpbuf hb = { 0 };
+    int rc = arb_replay__header_encode(&hb, meta, err);
+    if (rc) { arb_replay__mp_free(&hb); return rc; }
+    arb_replay_writer *w = calloc(1, sizeof *w);
+    size_t plen = strlen(path);
+    if (w) {
+        w->path = malloc(plen + 1);
+        w->part = malloc(plen + 6);
+    }
+    if (!w || !w->path || !w->part) {
+        rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening a replay writer");
+        goto fail;
+    }
+    memcpy(w->path, path, plen + 1);
+    memcpy(w->part, path, plen);
+    memcpy(w->part + plen, ".part", 6);
+    w->g = meta->game;
+    int level = meta->level < 0 || meta->level > 9 ? ARB_REPLAY_LEVEL_DEFAULT : meta->level;
+    if (deflateInit2(&w->zs, level, Z_DEFLATED, ARB_REPLAY__WBITS, ARB_REPLAY__MEMLEVEL, Z_DEFAULT_STRATEGY) != Z_OK) {
+        rc = arb_error_set(err, ARB_ENOMEM, NULL, "zlib deflateInit failed");
+        goto fail;
+    }
+    w->zinit = 1;
+    w->f = fopen(w->part, "wb");
+    if (!w->f) {
+        arb_error_where(err, "%s", w->part);
+        rc = arb_error_set(err, ARB_EIO, NULL, "cannot create: %s", strerror(errno));
+        goto fail;
+    }
+    uint8_t env[ARB_REPLAY_ENVELOPE] = { 'T', 'C', 'G', 'R', ARB_REPLAY_VERSION, meta->flags, 0, 0 };
+    if (fwrite(env, 1, sizeof env, w->f) != sizeof env) { rc = io_fail(w, err, "write failed"); goto fail; }
+    w->bytes = sizeof env;
+    /* The header goes through the raw buffer in slices. */
+    for (size_t off = 0; off < hb.n;) {
+        size_t k = hb.n - off < RAW_CAP - w->nraw ? hb.n - off : RAW_CAP - w->nraw;
+        memcpy(w->raw + w->nraw, hb.p + off, k);
+        w->nraw += k;
+        off += k;
+        if (w->nraw == RAW_CAP && (rc = pump(w, Z_NO_FLUSH, err))) goto fail;
+    }
+    arb_replay__mp_free(&hb);
+    if ((rc = pump(w, Z_SYNC_FLUSH, err))) goto fail;
+    *out = w;
+    return ARB_OK;
+fail:
+    arb_replay__mp_free(&hb);
+    if (w && w->f) {
+        fclose(w->f);
+        remove(w->part);
+        w->f = NULL;
+    }
+    arb_replay_writer_free(w);
+    return rc;
+}
+
+int arb_replay_write_action(arb_replay_writer *w, const arb_action *a, arb_error *err)
+{
+    int rc = room(w, REC_MAX, err);
+    if (rc) return rc;
+    if (a->nargs > ARB_ARGS_MAX) return arb_error_set(err, ARB_EINVAL, NULL, "action with %u arguments", a->nargs);
+    uint8_t *p = w->raw + w->nraw;
+    *p++ = (uint8_t)(0x90 | (4 + a->nargs));
+    *p++ = ARB_REC_ACTION;
+    p = put_uint(p, a->elapsed_ms);
+    p = put_int(p, a->seat);
+    p = put_uint(p, a->verb);
+    for (unsigned i = 0; i < a->nargs; i++) p = put_int(p, a->args[i]);
+    w->nraw = (size_t)(p - w->raw);
+    return ARB_OK;
+}
+
+int arb_replay_write_checkpoint(arb_replay_writer *w, uint32_t turn, uint64_t hash, arb_error *err)
+{
+    int rc = room(w, REC_MAX, err);
+    if (rc) return rc;
+    uint8_t *p = w->raw + w->nraw;
+    *p++ = 0x93;
+    *p++ = ARB_REC_CHECKPOINT;
+    p = put_uint(p, turn);
+    p = put_uint(p, hash);
+    w->nraw = (size_t)(p - w->raw);
+    return pump(w, Z_SYNC_FLUSH, err);
+}
+
+int arb_replay_write_outcome(arb_replay_writer *w, int winner, const char *reason, uint32_t turns,
+                             uint64_t final_hash, arb_error *err)
+{
+    size_t rlen = strlen(reason);
+    if (rlen > 63) return arb_error_set(err, ARB_EINVAL, NULL, "outcome reason longer than 63 bytes");
+    int rc = room(w, REC_MAX + rlen, err);
+    if (rc) return rc;
+    uint8_t *p = w->raw + w->nraw;
+    *p++ = 0x95;
+    *p++ = ARB_REC_OUTCOME;
+    p = put_int(p, winner);
+    if (rlen < 32) *p++ = (uint8_t)(0xa0 | rlen);
+    else { *p++ = 0xd9; *p++ = (uint8_t)rlen; }
+    memcpy(p, reason, rlen);
+    p += rlen;
+    p = put_uint(p, turns);
+    p = put_uint(p, final_hash);
+    w->nraw = (size_t)(p - w->raw);
+    w->closed_outcome = 1;
+    return pump(w, Z_SYNC_FLUSH, err);
+}
+
+int arb_replay_writer_flush(arb_replay_writer *w, arb_error *err) { return pump(w, Z_SYNC_FLUSH, err); }
+
+uint64_t arb_replay_writer_bytes(const arb_replay_writer *w) { return w->bytes; }
+
+int arb_replay_writer_close(arb_replay_writer *w, arb_error *err)
+{
+    if (!w) return ARB_OK;
+    int rc = pump(w, Z_FINISH, err);
+    if (!rc && fclose(w->f)) rc = io_fail(w, err, "close failed");
+    else if (rc) fclose(w->f);
+    w->f = NULL;
+    if (!rc && rename(w->part, w->path)) {
+        arb_error_where(err, "%s", w->path);
+        rc = arb_error_set(err, ARB_EIO, NULL, "cannot rename %s into place: %s", w->part, strerror(errno));
+    }
+    arb_replay_writer_free(w);
+    return rc;
+}
+
+void arb_replay_writer_free(arb_replay_writer *w)
+{
+    if (!w) return;
+    if (w->f) {
+        arb_error e = ARB_ERROR_INIT;
+        if (!w->failed) pump(w, Z_SYNC_FLUSH, &e);
+        fclose(w->f);
+    }
+    if (w->zinit) deflateEnd(&w->zs);
+    free(w->path);
+    free(w->part);
+    free(w);
+}
+
+int arb_replay_record_start(arb_replay_writer *w, const arb_match *m, arb_error *err)
+{
+    w->last_turn = arb_match_turn(m);
+    return arb_replay_write_checkpoint(w, w->last_turn, arb_match_hash(m), err);
+}
+
+int arb_replay_record_step(arb_replay_writer *w, arb_match *m, const arb_action *a, arb_error *err)
+{
+    if (w->failed) return arb_error_set(err, ARB_EIO, NULL, "the replay writer failed earlier");
+    int rc = arb_match_apply(m, a, err);
+    if (rc) return rc;
+    if ((rc = arb_replay_write_action(w, a, err))) return rc;
+    arb_outcome o;
+    if (arb_match_outcome(m, &o)) {
+        const arb_game *g = w->g;
+        const char *reason = o.reason < g->noutcome_reasons ? g->outcome_reasons[o.reason] : "unknown";
+        return arb_replay_write_outcome(w, o.winner, reason, o.turns, arb_match_hash(m), err);
+    }
+    uint32_t t = arb_match_turn(m);
+    if (t != w->last_turn) {
+        w->last_turn = t;
+        return arb_replay_write_checkpoint(w, t, arb_match_hash(m), err);
+    }
+    return ARB_OK;
+}

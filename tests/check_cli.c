@@ -1,0 +1,159 @@
+/* check_cli.c — the `arbiter` command line: dispatch, help, exit codes, and
+ * the commands every build has (games, cards, deck). */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arbiter/arbiter.h"
+#include "cli_run.h"
+
+START_TEST(no_args_is_usage)
+{
+    cli_result *r = cli_run("");
+    ck_assert_int_eq(r->code, 2);
+    ck_assert_ptr_nonnull(strstr(r->err, "usage: arbiter"));
+}
+END_TEST
+
+START_TEST(unknown_command_is_usage)
+{
+    cli_result *r = cli_run("frobnicate");
+    ck_assert_int_eq(r->code, 2);
+    ck_assert_ptr_nonnull(strstr(r->err, "'frobnicate' is not a command"));
+}
+END_TEST
+
+START_TEST(help_lists_commands_and_exit_codes)
+{
+    cli_result *r = cli_run("--help");
+    ck_assert_int_eq(r->code, 0);
+    ck_assert_ptr_nonnull(strstr(r->out, "games"));
+    ck_assert_ptr_nonnull(strstr(r->out, "deck"));
+    ck_assert_ptr_nonnull(strstr(r->out, "Exit codes"));
+    /* Every command answers --help with exit 0 and a usage line. */
+    char *cmds = strdup(r->out), *save = NULL;
+    int seen = 0;
+    for (char *line = strtok_r(cmds, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char name[32];
+        if (strncmp(line, "  ", 2) || line[2] == ' ' || sscanf(line, " %31s", name) != 1) continue;
+        if (name[0] < 'a' || name[0] > 'z') continue;
+        char args[64];
+        snprintf(args, sizeof args, "%s --help", name);
+        cli_result *h = cli_run(args);
+        ck_assert_msg(h->code == 0, "'%s --help' exited %d", name, h->code);
+        ck_assert_msg(strstr(h->out, "usage: arbiter") != NULL, "'%s --help' has no usage line", name);
+        seen++;
+    }
+    free(cmds);
+    ck_assert_int_ge(seen, 3);
+}
+END_TEST
+
+START_TEST(version)
+{
+    cli_result *r = cli_run("--version");
+    ck_assert_int_eq(r->code, 0);
+    ck_assert_ptr_nonnull(strstr(r->out, ARB_VERSION));
+}
+END_TEST
+
+START_TEST(games_lists_every_engine)
+{
+    cli_result *r = cli_run("games");
+    ck_assert_int_eq(r->code, 0);
+    for (unsigned i = 0; i < arb_game_count(); i++)
+        ck_assert_ptr_nonnull(strstr(r->out, arb_game_at(i)->id));
+    r = cli_run("games --json");
+    ck_assert_int_eq(r->code, 0);
+    ck_assert_int_eq(r->out[0], '[');
+    r = cli_run("games --bogus");
+    ck_assert_int_eq(r->code, 2);
+}
+END_TEST
+
+START_TEST(cards_needs_a_known_game)
+{
+    cli_result *r = cli_run("cards");
+    ck_assert_int_eq(r->code, 2);
+    ck_assert_ptr_nonnull(strstr(r->err, "--game is required"));
+    r = cli_run("cards --game no-such-game");
+    ck_assert_int_eq(r->code, 3);
+    ck_assert_ptr_nonnull(strstr(r->err, "unknown game"));
+    r = cli_run("cards --game x --frob");
+    ck_assert_int_eq(r->code, 2);
+}
+END_TEST
+
+START_TEST(deck_usage_errors)
+{
+    cli_result *r = cli_run("deck");
+    ck_assert_int_eq(r->code, 2);
+    r = cli_run("deck explode --game x");
+    ck_assert_int_eq(r->code, 2);
+    ck_assert_ptr_nonnull(strstr(r->err, "unknown subcommand"));
+}
+END_TEST
+
+/* Per engine: presets pass `deck check`, a missing file is bad input, and
+ * a deck missing most of its cards is illegal (exit 1) with a rule ID. */
+START_TEST(deck_check_per_game)
+{
+    for (unsigned i = 0; i < arb_game_count(); i++) {
+        const arb_game *g = arb_game_at(i);
+        char args[512];
+        ck_assert_msg(g->npresets >= 2, "%s ships fewer than two preset decks", g->id);
+        for (unsigned k = 0; k < g->npresets; k++) {
+            snprintf(args, sizeof args, "deck check --game %s '%s'", g->id, g->preset(k)->name);
+            cli_result *r = cli_run(args);
+            ck_assert_msg(r->code == 0, "%s preset %s: exit %d\n%s", g->id, g->preset(k)->name, r->code, r->out);
+        }
+        snprintf(args, sizeof args, "deck check --game %s /nonexistent/deck.txt", g->id);
+        cli_result *r = cli_run(args);
+        ck_assert_int_eq(r->code, 3);
+        ck_assert_ptr_nonnull(strstr(r->err, "/nonexistent/deck.txt"));
+
+        char path[] = "/tmp/arb-deck-XXXXXX";
+        int fd = mkstemp(path);
+        ck_assert_int_ge(fd, 0);
+        FILE *f = fdopen(fd, "w");
+        const arb_deck *p = g->preset(0);
+        for (unsigned a = 0; a < p->nattrs; a++) fprintf(f, "%s: %s\n", p->attrs[a].key, p->attrs[a].value);
+        fprintf(f, "# far too small\n1 %s\n", g->card(p->cards[0])->name);
+        fclose(f);
+        snprintf(args, sizeof args, "deck check --game %s --json %s", g->id, path);
+        r = cli_run(args);
+        ck_assert_msg(r->code == 1, "%s: a one-card deck exits %d", g->id, r->code);
+        ck_assert_ptr_nonnull(strstr(r->out, "\"legal\":false"));
+        ck_assert_ptr_nonnull(strstr(r->out, "\"rule\":\""));
+        FILE *w = fopen(path, "w");
+        fprintf(w, "3 No Such Card Anywhere\n");
+        fclose(w);
+        snprintf(args, sizeof args, "deck check --game %s %s", g->id, path);
+        r = cli_run(args);
+        ck_assert_int_eq(r->code, 3);
+        ck_assert_ptr_nonnull(strstr(r->err, ":1: "));
+        unlink(path);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("cli");
+    TCase *t = tcase_create("dispatch");
+    tcase_add_test(t, no_args_is_usage);
+    tcase_add_test(t, unknown_command_is_usage);
+    tcase_add_test(t, help_lists_commands_and_exit_codes);
+    tcase_add_test(t, version);
+    tcase_add_test(t, games_lists_every_engine);
+    tcase_add_test(t, cards_needs_a_known_game);
+    tcase_add_test(t, deck_usage_errors);
+    tcase_add_test(t, deck_check_per_game);
+    tcase_set_timeout(t, 60);
+    suite_add_tcase(s, t);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

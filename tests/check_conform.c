@@ -1,0 +1,753 @@
+/* check_conform.c — unit tests of the conformance machinery (loader,
+ * lint, runner statuses, expectations, coverage, reports) against a toy
+ * engine defined here, so the machinery is tested independently of the
+ * real games. Files are written into a temporary directory; the schemas
+ * come from conformance/schema in the source tree (tests run from it). */
+#include <check.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include "arbiter/arbiter.h"
+#include "arbiter/conform.h"
+#include "arbiter/replay.h"
+
+/* ------------------------------------------------------------ toy game */
+/* Two seats take turns; "add N" adds N (1..3) to the mover's count, "pass"
+ * hands the turn over, a count of 10 wins. */
+
+typedef struct toy {
+    int32_t count[2];
+    int32_t active, turn, over, winner;
+} toy;
+
+static const arb_verb toy_verbs[] = {
+    { "add", 1, 1, "N", "add N (1..3)" },
+    { "pass", 0, 0, "", "end the turn" },
+    { "timeout", 0, 0, "", "arbiter" },
+};
+static const char *const toy_decisions[] = { "main", "over" };
+static const char *const toy_events[] = { "add", "pass", "win" };
+static const char *const toy_reasons[] = { "none", "ten" };
+static const arb_card toy_cards[] = { { "pebble", "Pebble", "Stone", "", "" }, { "rock", "Rock", "Stone", "", "" } };
+static const arb_deck toy_preset = { "pebbles", 3, { 0, 0, 0 }, 0, { { "", "" } } };
+
+static const arb_card *toy_card(unsigned i) { return i < 2 ? &toy_cards[i] : NULL; }
+static const arb_deck *toy_get_preset(unsigned i) { return i == 0 ? &toy_preset : NULL; }
+
+static unsigned toy_deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap)
+{
+    unsigned n = 0;
+    if (d->ncards != 3) {
+        if (n < cap) { out[n].warning = 0; strcpy(out[n].rule, "TOY-DECK-SIZE"); strcpy(out[n].msg, "3 cards"); }
+        n++;
+    }
+    for (unsigned i = 0; i < d->ncards; i++)
+        if (d->cards[i] == 1) {
+            if (n < cap) { out[n].warning = 1; strcpy(out[n].rule, "TOY-DECK-ROCK"); strcpy(out[n].msg, "rock"); }
+            n++;
+            break;
+        }
+    return n;
+}
+
+static int toy_setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err)
+{
+    if (su->players != 2) return arb_error_set(err, ARB_EILLEGAL, "TOY-TWO", "two players");
+    toy *t = st;
+    memset(t, 0, sizeof *t);
+    t->active = (int32_t)(su->seed % 2);
+    t->turn = 1;
+    t->winner = -1;
+    arb_events_push(ev, 1, t->active, 0, 0, 0, 0);
+    return ARB_OK;
+}
+
+static int toy_load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
+{
+    (void)su;
+    toy *t = st;
+    memset(t, 0, sizeof *t);
+    t->turn = 1;
+    t->winner = -1;
+    for (const arb_tnode *k = pos->first; k; k = k->next) {
+        if (!strcmp(k->key, "active") && k->kind == ARB_T_INT) t->active = (int32_t)k->i;
+        else if (!strcmp(k->key, "turn") && k->kind == ARB_T_INT) t->turn = (int32_t)k->i;
+        else if (!strcmp(k->key, "players") && k->kind == ARB_T_ARR && k->n == 2) {
+            int i = 0;
+            for (const arb_tnode *p = k->first; p; p = p->next, i++) {
+                const arb_tnode *c = arb_tnode_get(p, "count");
+                if (c && c->kind == ARB_T_INT) t->count[i] = (int32_t)c->i;
+            }
+        } else {
+            arb_error_where(err, "%s", k->key);
+            return arb_error_set(err, ARB_EINVAL, NULL, "unknown key");
+        }
+    }
+    return ARB_OK;
+}
+
+static arb_decision toy_decision(const void *st)
+{
+    const toy *t = st;
+    arb_decision d = { t->over ? ARB_SEAT_NONE : t->active, (uint16_t)(t->over ? 1 : 0), -1 };
+    return d;
+}
+
+static size_t toy_legal(const void *st, arb_action *out, size_t cap)
+{
+    const toy *t = st;
+    if (t->over) return 0;
+    size_t n = 0;
+    for (int v = 1; v <= 4; v++) {
+        if (n < cap) {
+            memset(&out[n], 0, sizeof out[n]);
+            out[n].seat = (int8_t)t->active;
+            out[n].verb = (uint8_t)(v == 4 ? 1 : 0);
+            out[n].nargs = (uint8_t)(v == 4 ? 0 : 1);
+            out[n].args[0] = v == 4 ? 0 : v;
+        }
+        n++;
+    }
+    return n;
+}
+
+static int toy_apply(void *st, const arb_action *a, arb_events *ev, arb_error *err)
+{
+    toy *t = st;
+    if (t->over) return arb_error_set(err, ARB_EOVER, NULL, "over");
+    if (a->seat != t->active) return arb_error_set(err, ARB_EILLEGAL, "TOY-TURN", "not your turn");
+    if (a->verb == 0) {
+        if (a->args[0] < 1) return arb_error_set(err, ARB_EILLEGAL, "TOY-ADD-MIN", "at least 1");
+        if (a->args[0] > 3) return arb_error_set(err, ARB_EILLEGAL, "TOY-ADD-MAX", "at most 3");
+        t->count[t->active] += a->args[0];
+        arb_events_push(ev, 0, t->active, 0, a->args[0], t->count[t->active], 0);
+        if (t->count[t->active] >= 10) {
+            t->over = 1;
+            t->winner = t->active;
+            arb_events_push(ev, 2, t->active, 0, 0, 0, 0);
+        }
+        return ARB_OK;
+    }
+    if (a->verb == 1) {
+        t->active = 1 - t->active;
+        t->turn++;
+        arb_events_push(ev, 1, t->active, 0, 0, 0, 0);
+        return ARB_OK;
+    }
+    return arb_error_set(err, ARB_EILLEGAL, "TOY-NOCLOCK", "no clock");
+}
+
+static uint64_t toy_hash(const void *st)
+{
+    const toy *t = st;
+    arb_hasher h;
+    arb_hasher_init(&h);
+    arb_hasher_i32(&h, t->count[0]);
+    arb_hasher_i32(&h, t->count[1]);
+    arb_hasher_i32(&h, t->active);
+    arb_hasher_i32(&h, t->turn);
+    arb_hasher_i32(&h, t->over);
+    return arb_hasher_final(&h);
+}
+
+static int toy_outcome(const void *st, arb_outcome *o)
+{
+    const toy *t = st;
+    o->over = t->over;
+    o->winner = t->winner;
+    o->reason = (uint16_t)(t->over ? 1 : 0);
+    o->turns = (uint32_t)t->turn;
+    return o->over;
+}
+
+static uint32_t toy_turn(const void *st) { return (uint32_t)((const toy *)st)->turn; }
+static const char *toy_phase(const void *st) { return ((const toy *)st)->over ? "over" : "main"; }
+
+static void toy_export(const void *st, int view, arb_tree *tr, arb_tnode *root)
+{
+    const toy *t = st;
+    arb_tree_add_int(tr, root, "turn", t->turn);
+    arb_tree_add_int(tr, root, "active", t->active);
+    arb_tnode *ps = arb_tree_add_arr(tr, root, "players");
+    for (int i = 0; i < 2; i++) {
+        arb_tnode *p = arb_tree_add_map(tr, ps, NULL);
+        arb_tree_add_int(tr, p, "count", t->count[i]);
+        if (view == ARB_VIEW_ALL || view == i) arb_tree_add_str(tr, p, "secret", "s");
+        arb_tnode *z = arb_tree_add_arr(tr, p, "zone");
+        arb_tnode *c = arb_tree_add_map(tr, z, NULL);
+        arb_tree_add_int(tr, c, "uid", 0);
+        arb_tree_add_str(tr, c, "card", "pebble");
+    }
+}
+
+static int toy_event_text(const arb_event *ev, int view, char *buf, size_t size)
+{
+    (void)view;
+    return snprintf(buf, size, "event %u", ev->type);
+}
+
+static int toy_action_text(const void *st, const arb_action *a, char *buf, size_t size)
+{
+    (void)st;
+    return snprintf(buf, size, "verb %u", a->verb);
+}
+
+static const arb_game toy_game = {
+    .id = "toy", .title = "Toy", .rules_version = "toy-1", .engine_version = "1",
+    .min_players = 2, .max_players = 2, .state_size = sizeof(toy),
+    .verbs = toy_verbs, .nverbs = 3,
+    .decision_names = toy_decisions, .ndecision_names = 2,
+    .event_names = toy_events, .nevent_names = 3,
+    .outcome_reasons = toy_reasons, .noutcome_reasons = 2,
+    .ncards = 2, .card = toy_card, .card_export = NULL,
+    .deck_check = toy_deck_check, .npresets = 1, .preset = toy_get_preset,
+    .setup = toy_setup, .load_position = toy_load, .decision = toy_decision, .legal = toy_legal,
+    .apply = toy_apply, .hash = toy_hash, .outcome = toy_outcome, .turn = toy_turn, .phase = toy_phase,
+    .export_state = toy_export, .event_text = toy_event_text, .action_text = toy_action_text, .greedy = NULL,
+};
+static const arb_game *const toy_games[] = { &toy_game, NULL };
+
+/* ------------------------------------------------------------ fixtures */
+
+static char tmpdir[256];
+
+static void write_file(const char *rel, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, rel);
+    char *slash = strrchr(path, '/');
+    *slash = '\0';
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", path);
+    ck_assert_int_eq(system(cmd), 0);
+    *slash = '/';
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static const char *RULES =
+    "<?xml version=\"1.0\"?>\n"
+    "<rules xmlns=\"urn:arbiter:conformance:1\" game=\"toy\" prefix=\"TOY\" rulebook=\"toy.txt\">\n"
+    "  <counts entries=\"5\" rule=\"4\" rule-needing-interpretation=\"0\" informational=\"1\" interpretations=\"0\"/>\n"
+    "  <entry id=\"TOY-ADD-MAX\" kind=\"rule\"><source file=\"toy.txt\" ref=\"L1\"/><text>at most 3</text><check>c</check></entry>\n"
+    "  <entry id=\"TOY-ADD-MIN\" kind=\"rule\"><source file=\"toy.txt\" ref=\"L1\"/><text>at least 1</text><check>c</check></entry>\n"
+    "  <entry id=\"TOY-TURN\" kind=\"rule\"><source file=\"toy.txt\" ref=\"L2\"/><text>turns</text><check>c</check></entry>\n"
+    "  <entry id=\"TOY-DECK-SIZE\" kind=\"rule\"><source file=\"toy.txt\" ref=\"L3\"/><text>3 cards</text><check>c</check></entry>\n"
+    "  <entry id=\"TOY-TWO\" kind=\"rule\"><source file=\"toy.txt\" ref=\"L5\"/><text>two players</text><check>c</check></entry>\n"
+    "  <entry id=\"TOY-DECK-ROCK\" kind=\"rule\"><source file=\"toy.txt\" ref=\"L6\"/><text>rock warns</text><check>c</check></entry>\n"
+    "  <entry id=\"TOY-GAPPY\" kind=\"rule-needing-interpretation\" gaps=\"TOY-G01\"><source file=\"toy.txt\" ref=\"L7\"/><text>g</text><check>G01</check></entry>\n"
+    "  <entry id=\"TOY-FLAVOR\" kind=\"informational\"><source file=\"toy.txt\" ref=\"L4\"/><text>f</text><check>none</check></entry>\n"
+    "</rules>\n";
+
+static void setup_dir(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/check_conform.XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+    write_file("toy/rules.xml", RULES);
+}
+
+static void teardown_dir(void)
+{
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", tmpdir);
+}
+
+#define SET_HEAD "<?xml version=\"1.0\"?>\n<test-set xmlns=\"urn:arbiter:conformance:1\" game=\"toy\" name=\"basic\">\n"
+#define SET_TAIL "</test-set>\n"
+
+static arb_conform_suite *load(arb_conform_options *o)
+{
+    arb_conform_options def = ARB_CONFORM_OPTIONS_INIT;
+    if (!o) o = &def;
+    o->schema_dir = "conformance/schema";
+    o->games = toy_games;
+    const char *paths[] = { tmpdir };
+    arb_conform_suite *s = NULL;
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_conform_load(&s, paths, 1, o, &err), ARB_OK);
+    return s;
+}
+
+static const arb_conform_result *result(const arb_conform_suite *s, const char *id)
+{
+    for (unsigned i = 0; i < arb_conform_nresults(s); i++)
+        if (strcmp(arb_conform_result_at(s, i)->id, id) == 0) return arb_conform_result_at(s, i);
+    ck_abort_msg("no result %s", id);
+    return NULL;
+}
+
+static int has_diag(const arb_conform_suite *s, const char *where, const char *msg)
+{
+    for (unsigned i = 0; i < arb_conform_ndiags(s); i++) {
+        const arb_conform_diag *d = arb_conform_diag_at(s, i);
+        if (strstr(d->where, where) && strstr(d->msg, msg)) return 1;
+    }
+    return 0;
+}
+
+static void dump_diags(const arb_conform_suite *s)
+{
+    for (unsigned i = 0; i < arb_conform_ndiags(s); i++)
+        fprintf(stderr, "diag: %s: %s\n", arb_conform_diag_at(s, i)->where, arb_conform_diag_at(s, i)->msg);
+}
+
+/* ------------------------------------------------------------ loader */
+
+START_TEST(malformed_xml_names_file_and_line)
+{
+    write_file("toy/bad.xml", SET_HEAD "  <test-case id=\"a\" covers=\"TOY-TURN\">\n    <setup/>\n  </test-cas>\n" SET_TAIL);
+    arb_conform_suite *s = load(NULL);
+    ck_assert_msg(has_diag(s, "toy/bad.xml:5", ""), "no diagnostic at toy/bad.xml:5");
+    ck_assert_uint_eq(arb_conform_ncases(s), 0);
+    arb_conform_free(s);
+}
+END_TEST
+
+START_TEST(schema_violation_names_line)
+{
+    write_file("toy/inv.xml", SET_HEAD "  <test-case id=\"a\" covers=\"TOY-TURN\">\n    <setup/>\n    <bogus/>\n  </test-case>\n" SET_TAIL);
+    arb_conform_suite *s = load(NULL);
+    ck_assert_msg(has_diag(s, "toy/inv.xml:5", "bogus"), "no schema diagnostic at line 5");
+    arb_conform_free(s);
+}
+END_TEST
+
+START_TEST(doctype_entities_external_refused)
+{
+    write_file("toy/dt.xml", "<?xml version=\"1.0\"?>\n<!DOCTYPE test-set [\n<!ENTITY x \"boom\">\n]>\n"
+                             "<test-set xmlns=\"urn:arbiter:conformance:1\" game=\"toy\" name=\"x\">&x;</test-set>\n");
+    write_file("toy/ext.xml", "<?xml version=\"1.0\"?>\n\n<!DOCTYPE r SYSTEM \"http://example.invalid/x.dtd\">\n<r/>\n");
+    write_file("toy/ent.xml", "<?xml version=\"1.0\"?>\n<x>\n<!ENTITY y SYSTEM \"file:///etc/passwd\">\n</x>\n");
+    arb_conform_suite *s = load(NULL);
+    ck_assert(has_diag(s, "toy/dt.xml:2", "DOCTYPE"));
+    ck_assert(has_diag(s, "toy/ext.xml:3", "DOCTYPE"));
+    ck_assert(has_diag(s, "toy/ent.xml:3", "ENTITY"));
+    ck_assert_uint_eq(arb_conform_ncases(s), 0);
+    arb_conform_free(s);
+}
+END_TEST
+
+START_TEST(wrong_root_and_namespace)
+{
+    write_file("toy/ns.xml", "<?xml version=\"1.0\"?>\n<test-set game=\"toy\" name=\"x\"/>\n");
+    arb_conform_suite *s = load(NULL);
+    ck_assert(has_diag(s, "toy/ns.xml:2", "root element"));
+    arb_conform_free(s);
+}
+END_TEST
+
+START_TEST(lint_unknown_rule_ids)
+{
+    write_file("toy/lint.xml", SET_HEAD
+               "  <test-case id=\"a\" covers=\"TOY-TURN TOY-NOPE\">\n    <setup/>\n"
+               "    <reject do=\"0 add 9\" rule=\"TOY-ALSO-NOPE\"/>\n  </test-case>\n"
+               "  <test-case id=\"a\" covers=\"TOY-FLAVOR\">\n    <setup/>\n  </test-case>\n"
+               "  <test-case id=\"g1\" covers=\"TOY-GAPPY\">\n    <setup/>\n  </test-case>\n"
+               "  <test-case id=\"g2\" covers=\"TOY-GAPPY\" gaps=\"G01\">\n    <setup/>\n  </test-case>\n"
+               "  <test-case id=\"g3\" covers=\"TOY-TURN\" gaps=\"G07\">\n    <setup/>\n  </test-case>\n" SET_TAIL);
+    arb_conform_suite *s = load(NULL);
+    ck_assert_uint_eq(arb_conform_ndiags(s), 0);
+    unsigned n = arb_conform_lint(s);
+    if (n != 6) dump_diags(s);
+    ck_assert(has_diag(s, "toy/lint.xml:3", "TOY-NOPE"));
+    ck_assert(has_diag(s, "toy/lint.xml:5", "TOY-ALSO-NOPE"));
+    ck_assert(has_diag(s, "toy/lint.xml:7", "not unique"));
+    ck_assert(has_diag(s, "toy/lint.xml:7", "informational"));
+    ck_assert(has_diag(s, "toy/lint.xml:10", "cites none of its gaps (TOY-G01)"));
+    ck_assert(has_diag(s, "toy/lint.xml:16", "gap G07, which no toy entry uses"));
+    ck_assert_uint_eq(n, 6);
+    arb_conform_free(s);
+}
+END_TEST
+
+/* ------------------------------------------------------------ statuses */
+
+static const char *STATUS_SET = SET_HEAD
+    "  <environment name=\"mid\"><position active=\"1\"><players><item count=\"4\"/><item count=\"8\"/></players></position></environment>\n"
+    "  <test-case id=\"pass\" covers=\"TOY-ADD-MAX TOY-TURN\">\n"
+    "    <setup seed=\"2\"/>\n"
+    "    <check><decision seat=\"0\" kind=\"main\"/><event name=\"pass\" seat=\"0\"/><turn is=\"1\"/></check>\n"
+    "    <act do=\"0 add 3\"><event name=\"add\" seat=\"0\" a=\"3\" b=\"3\"/><state path=\"players.0.count\" equals=\"3\" delta=\"3\"/></act>\n"
+    "    <reject do=\"0 add 4\" rule=\"TOY-ADD-MAX\"/>\n"
+    "    <reject do=\"1 add 1\" rule=\"TOY-TURN\" code=\"illegal\"/>\n"
+    "    <act do=\"0 pass\"/>\n"
+    "    <check><events exact=\"true\"><event name=\"add\"/><event name=\"pass\" seat=\"1\"/></events>\n"
+    "      <state path=\"players.1.count\" unchanged=\"true\"/><state path=\"players.1.secret\" view=\"0\" exists=\"false\"/>\n"
+    "      <state path=\"players.0.zone\" count=\"1\" contains=\"pebble\"/><legal do=\"1 add 2\"/><legal do=\"1 add 4\" present=\"false\"/>\n"
+    "      <any-of><phase is=\"nope\"/><phase is=\"main\"/></any-of><not><outcome over=\"true\"/></not></check>\n"
+    "  </test-case>\n"
+    "  <test-case id=\"wrongrule\" covers=\"TOY-ADD-MAX\">\n"
+    "    <setup seed=\"2\"/>\n    <reject do=\"0 add 0\" rule=\"TOY-ADD-MAX\"/>\n  </test-case>\n"
+    "  <test-case id=\"accepted\" covers=\"TOY-ADD-MIN\">\n"
+    "    <setup seed=\"2\"/>\n    <reject do=\"0 add 2\" rule=\"TOY-ADD-MIN\"/>\n  </test-case>\n"
+    "  <test-case id=\"assertfail\" covers=\"TOY-TURN\">\n"
+    "    <setup seed=\"2\"/>\n    <act do=\"0 add 1\"/>\n    <check><state path=\"players.0.count\" equals=\"2\"/></check>\n  </test-case>\n"
+    "  <test-case id=\"badaction\" covers=\"TOY-TURN\">\n"
+    "    <setup seed=\"2\"/>\n    <act do=\"0 fly\"/>\n  </test-case>\n"
+    "  <test-case id=\"position-win\" covers=\"TOY-TURN\">\n"
+    "    <setup environment=\"mid\"/>\n    <act do=\"1 add 2\"><outcome over=\"true\" winner=\"1\" reason=\"ten\"/><decision seat=\"none\"/></act>\n"
+    "    <reject do=\"1 add 1\" code=\"over\"/>\n  </test-case>\n"
+    "  <test-case id=\"unused\" covers=\"TOY-TURN\">\n"
+    "    <setup environment=\"mid\"/>\n    <act do=\"1 add 2\"/>\n    <act do=\"1 pass\"/>\n  </test-case>\n"
+    "  <test-case id=\"setup-neg\" covers=\"TOY-TURN\">\n"
+    "    <setup players=\"3\"/>\n    <setup-rejected rule=\"TOY-TWO\"/>\n  </test-case>\n"
+    "  <test-case id=\"xfail\" covers=\"TOY-TURN\">\n"
+    "    <setup/>\n    <check><turn is=\"7\"/></check>\n  </test-case>\n"
+    "  <test-case id=\"xpass\" covers=\"TOY-TURN\">\n"
+    "    <setup/>\n    <check><turn is=\"1\"/></check>\n  </test-case>\n"
+    "  <deck-case id=\"deck-ok\" covers=\"TOY-DECK-SIZE\">\n    <deck>3 pebble</deck>\n    <legal starts=\"true\"/>\n    <no-warning/>\n  </deck-case>\n"
+    "  <deck-case id=\"deck-small\" covers=\"TOY-DECK-SIZE\">\n    <deck>\n      pebble\n      rock\n    </deck>\n"
+    "    <illegal rule=\"TOY-DECK-SIZE\"/>\n    <warning rule=\"TOY-DECK-ROCK\"/>\n  </deck-case>\n"
+    "  <deck-case id=\"deck-wrong\" covers=\"TOY-DECK-SIZE\">\n    <deck>pebble</deck>\n    <illegal rule=\"TOY-ADD-MAX\"/>\n  </deck-case>\n"
+    SET_TAIL;
+
+static const char *EXPECT =
+    "<?xml version=\"1.0\"?>\n<expectations xmlns=\"urn:arbiter:conformance:1\">\n"
+    "  <known-failure game=\"toy\" case=\"xfail\" reason=\"turn counter is known to be wrong\"/>\n"
+    "  <known-failure game=\"toy\" case=\"xpass\" reason=\"this one was fixed meanwhile\"/>\n"
+    "</expectations>\n";
+
+static arb_conform_suite *run_status_set(int jobs)
+{
+    write_file("toy/status.xml", STATUS_SET);
+    write_file("expectations.xml", EXPECT);
+    char ep[400];
+    snprintf(ep, sizeof ep, "%s/expectations.xml", tmpdir);
+    arb_conform_options o = ARB_CONFORM_OPTIONS_INIT;
+    o.expectations = ep;
+    o.jobs = jobs;
+    arb_conform_suite *s = load(&o);
+    if (arb_conform_ndiags(s)) dump_diags(s);
+    ck_assert_uint_eq(arb_conform_ndiags(s), 0);
+    /* lint knows the engine's verbs: the "badaction" case's "0 fly" */
+    ck_assert_uint_eq(arb_conform_lint(s), 1);
+    ck_assert(has_diag(s, "toy/status.xml:", "unknown toy verb 'fly'"));
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_conform_run(s, &err), ARB_OK);
+    return s;
+}
+
+#define ST(id) (result(s, id)->status)
+
+START_TEST(statuses)
+{
+    arb_conform_suite *s = run_status_set(1);
+    ck_assert_msg(ST("pass") == ARB_CF_PASS, "pass: %s", result(s, "pass")->message);
+    ck_assert_int_eq(ST("wrongrule"), ARB_CF_WRONG_RULE);
+    ck_assert(strstr(result(s, "wrongrule")->message, "TOY-ADD-MIN"));
+    ck_assert(strstr(result(s, "wrongrule")->message, "expected"));
+    ck_assert_int_eq(ST("accepted"), ARB_CF_FAIL);
+    ck_assert_int_eq(ST("assertfail"), ARB_CF_FAIL);
+    ck_assert(strstr(result(s, "assertfail")->message, "expected 2, got 1"));
+    ck_assert_int_eq(ST("badaction"), ARB_CF_ERROR);
+    ck_assert_msg(ST("position-win") == ARB_CF_PASS, "%s", result(s, "position-win")->message);
+    ck_assert_int_eq(ST("unused"), ARB_CF_FAIL);
+    ck_assert(strstr(result(s, "unused")->message, "not used"));
+    ck_assert_msg(ST("setup-neg") == ARB_CF_PASS, "%s", result(s, "setup-neg")->message);
+    ck_assert_int_eq(ST("xfail"), ARB_CF_XFAIL);
+    ck_assert_int_eq(ST("xpass"), ARB_CF_XPASS);
+    ck_assert_msg(ST("deck-ok") == ARB_CF_PASS, "%s", result(s, "deck-ok")->message);
+    ck_assert_msg(ST("deck-small") == ARB_CF_PASS, "%s", result(s, "deck-small")->message);
+    ck_assert_int_eq(ST("deck-wrong"), ARB_CF_WRONG_RULE);
+    ck_assert(arb_cf_status_unexpected(ARB_CF_XPASS));
+    ck_assert(!arb_cf_status_unexpected(ARB_CF_XFAIL));
+    ck_assert(!arb_cf_status_unexpected(ARB_CF_SKIP));
+    /* unexpected: wrongrule accepted assertfail badaction unused xpass
+     * deck-wrong, plus 4 uncovered R/R* entries (see coverage_gate), plus
+     * the lint diagnostic */
+    ck_assert_uint_eq(arb_conform_failures(s), 12);
+    arb_conform_free(s);
+}
+END_TEST
+
+START_TEST(order_independent_of_jobs)
+{
+    arb_conform_suite *a = run_status_set(1);
+    arb_conform_suite *b = run_status_set(4);
+    ck_assert_uint_eq(arb_conform_nresults(a), arb_conform_nresults(b));
+    for (unsigned i = 0; i < arb_conform_nresults(a); i++) {
+        ck_assert_str_eq(arb_conform_result_at(a, i)->id, arb_conform_result_at(b, i)->id);
+        ck_assert_int_eq(arb_conform_result_at(a, i)->status, arb_conform_result_at(b, i)->status);
+        ck_assert_str_eq(arb_conform_result_at(a, i)->message, arb_conform_result_at(b, i)->message);
+    }
+    arb_conform_free(a);
+    arb_conform_free(b);
+}
+END_TEST
+
+START_TEST(coverage_gate)
+{
+    arb_conform_suite *s = run_status_set(1);
+    /* TOY-ADD-MAX and TOY-TURN (pass), TOY-DECK-SIZE (deck-ok) are covered;
+     * TOY-ADD-MIN only by a failing case; TOY-FLAVOR is informational;
+     * TOY-TWO (setup-neg), TOY-DECK-ROCK and TOY-GAPPY are not named in
+     * any covers. */
+    ck_assert_uint_eq(arb_conform_uncovered(s), 4);
+    ck_assert(arb_conform_gated(s));
+    int seen = 0;
+    for (unsigned i = 0; i < arb_conform_nentries(s); i++) {
+        const arb_conform_entry *e = arb_conform_entry_at(s, i);
+        if (!strcmp(e->id, "TOY-ADD-MIN")) {
+            seen = 1;
+            ck_assert_uint_eq(e->npassing, 0);
+            ck_assert_uint_eq(e->ncases, 1);
+            ck_assert_str_eq(e->cases, "accepted");
+        }
+        if (!strcmp(e->id, "TOY-TURN")) ck_assert(strstr(e->cases, "pass"));
+    }
+    ck_assert(seen);
+    arb_conform_free(s);
+}
+END_TEST
+
+START_TEST(skip_without_engine)
+{
+    write_file("other/rules.xml", "<?xml version=\"1.0\"?>\n<rules xmlns=\"urn:arbiter:conformance:1\" game=\"other\" prefix=\"OTH\" rulebook=\"o\">\n"
+               "  <counts entries=\"1\" rule=\"1\" rule-needing-interpretation=\"0\" informational=\"0\" interpretations=\"0\"/>\n"
+               "  <entry id=\"OTH-X\" kind=\"rule\"><source file=\"o\" ref=\"L1\"/><text>t</text><check>c</check></entry>\n</rules>\n");
+    write_file("other/set.xml", "<?xml version=\"1.0\"?>\n<test-set xmlns=\"urn:arbiter:conformance:1\" game=\"other\" name=\"s\">\n"
+               "  <test-case id=\"c\" covers=\"OTH-X\"><setup/></test-case>\n</test-set>\n");
+    arb_conform_options o = ARB_CONFORM_OPTIONS_INIT;
+    o.game = "other";
+    arb_conform_suite *s = load(&o);
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_conform_run(s, &err), ARB_OK);
+    ck_assert_uint_eq(arb_conform_nresults(s), 1);
+    ck_assert_int_eq(ST("c"), ARB_CF_SKIP);
+    /* no engine: its entries are not gated */
+    ck_assert_uint_eq(arb_conform_uncovered(s), 0);
+    ck_assert_uint_eq(arb_conform_failures(s), 0);
+    arb_conform_free(s);
+}
+END_TEST
+
+/* ------------------------------------------------------------ reports */
+
+static char *report(arb_conform_suite *s, int (*fn)(const arb_conform_suite *, FILE *), size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fn(s, f), ARB_OK);
+    fclose(f);
+    return buf;
+}
+
+START_TEST(junit_parses_back)
+{
+    arb_conform_suite *s = run_status_set(2);
+    size_t len;
+    char *x = report(s, arb_conform_write_junit, &len);
+    xmlDocPtr doc = xmlReadMemory(x, (int)len, "junit.xml", NULL, XML_PARSE_NONET);
+    ck_assert_msg(doc != NULL, "JUnit output is not well-formed");
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    ck_assert_str_eq((const char *)root->name, "testsuites");
+    unsigned cases = 0, failures = 0, errors = 0, skipped = 0, props = 0;
+    int wrongrule_ok = 0;
+    for (xmlNodePtr ts = root->children; ts; ts = ts->next) {
+        if (ts->type != XML_ELEMENT_NODE) continue;
+        for (xmlNodePtr tc = ts->children; tc; tc = tc->next) {
+            if (tc->type != XML_ELEMENT_NODE) continue;
+            cases++;
+            xmlChar *cls = xmlGetProp(tc, (const xmlChar *)"classname");
+            xmlChar *name = xmlGetProp(tc, (const xmlChar *)"name");
+            xmlChar *line = xmlGetProp(tc, (const xmlChar *)"line");
+            xmlChar *file = xmlGetProp(tc, (const xmlChar *)"file");
+            ck_assert_str_eq((const char *)cls, "toy.basic");
+            ck_assert(name && line && file && atoi((const char *)line) > 0);
+            for (xmlNodePtr k = tc->children; k; k = k->next) {
+                if (k->type != XML_ELEMENT_NODE) continue;
+                if (!strcmp((const char *)k->name, "failure")) {
+                    failures++;
+                    xmlChar *msg = xmlGetProp(k, (const xmlChar *)"message");
+                    if (!strcmp((const char *)name, "wrongrule") && strstr((const char *)msg, "expected") &&
+                        strstr((const char *)msg, "TOY-ADD-MIN"))
+                        wrongrule_ok = 1;
+                    xmlFree(msg);
+                }
+                if (!strcmp((const char *)k->name, "error")) errors++;
+                if (!strcmp((const char *)k->name, "skipped")) skipped++;
+                if (!strcmp((const char *)k->name, "properties"))
+                    for (xmlNodePtr p = k->children; p; p = p->next)
+                        if (p->type == XML_ELEMENT_NODE) {
+                            xmlChar *pn = xmlGetProp(p, (const xmlChar *)"name");
+                            xmlChar *pv = xmlGetProp(p, (const xmlChar *)"value");
+                            if (!strcmp((const char *)pn, "covers") && strstr((const char *)pv, "TOY-")) props++;
+                            xmlFree(pn);
+                            xmlFree(pv);
+                        }
+            }
+            xmlFree(cls); xmlFree(name); xmlFree(line); xmlFree(file);
+        }
+    }
+    ck_assert_uint_eq(cases, arb_conform_nresults(s));
+    ck_assert_uint_eq(failures, 6); /* wrongrule accepted assertfail unused xpass deck-wrong */
+    ck_assert_uint_eq(errors, 1);
+    ck_assert_uint_eq(skipped, 1);  /* xfail */
+    ck_assert_uint_eq(props, cases);
+    ck_assert(wrongrule_ok);
+    xmlFreeDoc(doc);
+    free(x);
+    arb_conform_free(s);
+}
+END_TEST
+
+START_TEST(tap_shape)
+{
+    arb_conform_suite *s = run_status_set(1);
+    size_t len;
+    char *t = report(s, arb_conform_write_tap, &len);
+    ck_assert(strncmp(t, "TAP version 14\n1..", 18) == 0);
+    ck_assert(strstr(t, "\nok 1 - toy/basic/pass\n"));
+    ck_assert(strstr(t, "not ok 2 - toy/basic/wrongrule\n  ---\n  status: WRONG-RULE\n"));
+    ck_assert(strstr(t, "# TODO known failure"));
+    ck_assert(strstr(t, "not ok 10 - toy/basic/xpass\n"));
+    unsigned oks = 0;
+    for (const char *p = t; (p = strstr(p, "\nok ")); p++) oks++;
+    for (const char *p = t; (p = strstr(p, "\nnot ok ")); p++) oks++;
+    ck_assert_uint_eq(oks, arb_conform_nresults(s));
+    free(t);
+    arb_conform_free(s);
+}
+END_TEST
+
+/* A strict little JSON syntax checker: enough to prove well-formedness. */
+static const char *js_ws(const char *p) { while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') p++; return p; }
+static const char *js_value(const char *p);
+static const char *js_string(const char *p)
+{
+    if (*p != '"') return NULL;
+    for (p++; *p && *p != '"'; p++) {
+        if ((unsigned char)*p < 0x20) return NULL;
+        if (*p == '\\') {
+            p++;
+            if (*p == 'u') { for (int i = 0; i < 4; i++) if (!isxdigit((unsigned char)*++p)) return NULL; }
+            else if (!strchr("\"\\/bfnrt", *p)) return NULL;
+        }
+    }
+    return *p == '"' ? p + 1 : NULL;
+}
+static const char *js_value(const char *p)
+{
+    p = js_ws(p);
+    if (*p == '{' || *p == '[') {
+        char close = *p == '{' ? '}' : ']';
+        p = js_ws(p + 1);
+        if (*p == close) return p + 1;
+        for (;;) {
+            if (close == '}') {
+                if (!(p = js_string(js_ws(p)))) return NULL;
+                p = js_ws(p);
+                if (*p++ != ':') return NULL;
+            }
+            if (!(p = js_value(p))) return NULL;
+            p = js_ws(p);
+            if (*p == close) return p + 1;
+            if (*p++ != ',') return NULL;
+        }
+    }
+    if (*p == '"') return js_string(p);
+    if (!strncmp(p, "true", 4)) return p + 4;
+    if (!strncmp(p, "false", 5)) return p + 5;
+    if (!strncmp(p, "null", 4)) return p + 4;
+    const char *s = p;
+    if (*p == '-') p++;
+    while (isdigit((unsigned char)*p) || *p == '.' || *p == 'e' || *p == 'E' || *p == '+' || *p == '-') p++;
+    return p > s ? p : NULL;
+}
+
+START_TEST(json_well_formed)
+{
+    arb_conform_suite *s = run_status_set(1);
+    size_t len;
+    char *j = report(s, arb_conform_write_json, &len);
+    const char *end = js_value(j);
+    ck_assert_msg(end != NULL, "JSON does not parse");
+    ck_assert(*js_ws(end) == '\0');
+    ck_assert(strstr(j, "\"WRONG-RULE\":2"));
+    ck_assert(strstr(j, "\"id\":\"TOY-ADD-MIN\""));
+    free(j);
+    arb_conform_free(s);
+}
+END_TEST
+
+START_TEST(save_failing_case_as_replay)
+{
+    arb_conform_suite *s = run_status_set(1);
+    unsigned idx = 0;
+    while (strcmp(arb_conform_result_at(s, idx)->id, "assertfail") != 0) idx++;
+    char path[400];
+    snprintf(path, sizeof path, "%s/assertfail.tcgr", tmpdir);
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_conform_save_case(s, idx, path, &err), ARB_OK);
+    arb_verify_opts vo = ARB_VERIFY_OPTS_INIT;
+    vo.game = &toy_game;
+    arb_verify_result res;
+    int rc = arb_replay_verify_file(path, &vo, &res, &err);
+    /* one action and a final checkpoint; the match is unfinished */
+    ck_assert_int_eq(rc, ARB_EVERIFY);
+    ck_assert_int_eq(res.kind, ARB_DIV_NO_OUTCOME);
+    ck_assert_uint_eq(res.status.actions, 1);
+    ck_assert_uint_eq(res.last_good_record, res.status.records);
+    /* a deck case has no action log */
+    while (strcmp(arb_conform_result_at(s, idx)->id, "deck-ok") != 0) idx++;
+    ck_assert_int_eq(arb_conform_save_case(s, idx, path, &err), ARB_ENOTFOUND);
+    arb_conform_free(s);
+}
+END_TEST
+
+START_TEST(position_values)
+{
+    write_file("toy/pos.xml", SET_HEAD
+               "  <test-case id=\"p\" covers=\"TOY-TURN\">\n"
+               "    <setup><position active=\"1\" turn=\"5\"><players><item><count>7</count></item><item count=\"-2\"/></players></position></setup>\n"
+               "    <check><state path=\"players.0.count\" equals=\"7\"/><state path=\"players.1.count\" equals=\"-2\" at-most=\"-2\" at-least=\"-2\"/>\n"
+               "      <decision seat=\"1\"/><turn is=\"5\"/></check>\n  </test-case>\n"
+               "  <test-case id=\"q\" covers=\"TOY-TURN\">\n"
+               "    <setup><position colour=\"red\"/></setup>\n    <setup-rejected where=\"colour\"/>\n  </test-case>\n"
+               SET_TAIL);
+    arb_conform_suite *s = load(NULL);
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_conform_run(s, &err), ARB_OK);
+    ck_assert_msg(ST("p") == ARB_CF_PASS, "%s", result(s, "p")->message);
+    ck_assert_msg(ST("q") == ARB_CF_PASS, "%s", result(s, "q")->message);
+    arb_conform_free(s);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *su = suite_create("conform");
+    TCase *tc = tcase_create("conform");
+    tcase_add_checked_fixture(tc, setup_dir, teardown_dir);
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, malformed_xml_names_file_and_line);
+    tcase_add_test(tc, schema_violation_names_line);
+    tcase_add_test(tc, doctype_entities_external_refused);
+    tcase_add_test(tc, wrong_root_and_namespace);
+    tcase_add_test(tc, lint_unknown_rule_ids);
+    tcase_add_test(tc, statuses);
+    tcase_add_test(tc, order_independent_of_jobs);
+    tcase_add_test(tc, coverage_gate);
+    tcase_add_test(tc, skip_without_engine);
+    tcase_add_test(tc, junit_parses_back);
+    tcase_add_test(tc, tap_shape);
+    tcase_add_test(tc, json_well_formed);
+    tcase_add_test(tc, position_values);
+    tcase_add_test(tc, save_failing_case_as_replay);
+    suite_add_tcase(su, tc);
+    SRunner *sr = srunner_create(su);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
