@@ -114,6 +114,10 @@ void arb_catalyst__export(const void *st, int view, arb_tree *t, arb_tnode *root
 typedef struct ld {
     arb_error *err;
     char path[160];
+    /* No `cards` list: UIDs are given by reading order (hand, battlefield in
+     * position order, archive, vault), starting at base[zone]. */
+    int autouid;
+    int base[CAT_Z_ARCHIVE + 1];
 } ld;
 
 static int bad(ld *L, const char *sub, const char *rule, int code, const char *msg)
@@ -170,10 +174,27 @@ static size_t push(ld *L, const char *key, long idx)
 static void pop(ld *L, size_t len) { L->path[len] = '\0'; }
 
 /* A zone entry: an integer UID or {uid, card[, kept]}. */
-static int zone_entry(ld *L, const arb_tnode *e, cat_player *pl, int *uid, int *kept)
+static int zone_entry(ld *L, const arb_tnode *e, cat_player *pl, int *uid, int *kept, int zone, int index)
 {
     *kept = 0;
     int64_t v;
+    if (L->autouid) {
+        *uid = L->base[zone] + index;
+        if (e->kind == ARB_T_STR) return ARB_OK;
+        if (e->kind == ARB_T_MAP && arb_tnode_get(e, "uid"))
+            return bad(L, "uid", NULL, ARB_EINVAL, "a UID needs the player's `cards` list");
+        if (e->kind == ARB_T_MAP) {
+            for (const arb_tnode *c = e->first; c; c = c->next) {
+                if (strcmp(c->key, "card") == 0) continue;
+                if (strcmp(c->key, "kept") == 0) {
+                    if (get_bool(L, c, "kept", kept)) return L->err->code;
+                } else {
+                    return bad(L, c->key, NULL, ARB_EINVAL, "unknown field");
+                }
+            }
+            return ARB_OK;
+        }
+    }
     if (e->kind == ARB_T_INT) {
         if (get_int(L, e, NULL, 0, pl->ncards - 1, &v)) return L->err->code;
         *uid = (int)v;
@@ -215,7 +236,7 @@ static int load_zone(ld *L, const arb_tnode *arr, const char *key, cat_player *p
     for (const arb_tnode *e = arr->first; e; e = e->next, i++) {
         size_t l1 = push(L, NULL, (long)i);
         int uid = 0, kept = 0;
-        if (zone_entry(L, e, pl, &uid, &kept) || place(L, pl, uid, zone)) return L->err->code;
+        if (zone_entry(L, e, pl, &uid, &kept, zone, (int)i) || place(L, pl, uid, zone)) return L->err->code;
         if (kept && zone != CAT_Z_HAND) return bad(L, "kept", NULL, ARB_EINVAL, "only hand cards can be kept");
         if (kept) pl->c[uid].flags |= CAT_F_KEPT;
         list[(*n)++] = (uint8_t)uid;
@@ -245,9 +266,17 @@ static int load_battlefield(ld *L, const arb_tnode *bf, cat_player *pl)
         if (e->kind != ARB_T_MAP) return bad(L, NULL, NULL, ARB_EINVAL, "expected a card object");
         if (pl->field[pos] != CAT_NOCARD) return bad(L, NULL, "CAT-ZONE-BATTLEFIELD", ARB_EINVAL, "position given twice");
         const arb_tnode *un = arb_tnode_get(e, "uid");
-        if (!un) return bad(L, "uid", NULL, ARB_EINVAL, "missing");
         int64_t v;
-        if (get_int(L, un, "uid", 0, pl->ncards - 1, &v) || place(L, pl, (int)v, CAT_Z_FIELD)) return L->err->code;
+        if (L->autouid) {
+            if (un) return bad(L, "uid", NULL, ARB_EINVAL, "a UID needs the player's `cards` list");
+            int rank = 0; /* UIDs follow position order, whatever the document order */
+            for (const arb_tnode *o = bf->first; o; o = o->next) rank += arb_catalyst__pos_parse(o->key) < pos;
+            v = L->base[CAT_Z_FIELD] + rank;
+        } else {
+            if (!un) return bad(L, "uid", NULL, ARB_EINVAL, "missing");
+            if (get_int(L, un, "uid", 0, pl->ncards - 1, &v)) return L->err->code;
+        }
+        if (place(L, pl, (int)v, CAT_Z_FIELD)) return L->err->code;
         unsigned u = (unsigned)v;
         cat_card *c = &pl->c[u];
         pl->field[pos] = (uint8_t)u;
@@ -258,6 +287,7 @@ static int load_battlefield(ld *L, const arb_tnode *bf, cat_player *pl)
             switch (k) {
             case 0: break;
             case 1:
+                if (L->autouid) break;
                 if (f->kind != ARB_T_STR || strcmp(f->s, cat_defof(pl, u)->card.id) != 0)
                     return bad(L, "card", NULL, ARB_EINVAL, "does not match the card list for this UID");
                 break;
@@ -296,6 +326,65 @@ static int load_battlefield(ld *L, const arb_tnode *bf, cat_player *pl)
     return ARB_OK;
 }
 
+static int find_def(const char *id)
+{
+    for (unsigned k = 0; k < CAT_NDEFS; k++)
+        if (strcmp(arb_catalyst__defs[k].card.id, id) == 0) return (int)k;
+    return -1;
+}
+
+static int auto_add(ld *L, cat_player *pl, const arb_tnode *e, const char *key, long idx)
+{
+    const arb_tnode *c = e->kind == ARB_T_MAP ? arb_tnode_get(e, "card") : e;
+    size_t l = push(L, key, idx);
+    if (!c || c->kind != ARB_T_STR)
+        return bad(L, NULL, NULL, ARB_EINVAL, "without a `cards` list every card names its card id");
+    int d = find_def(c->s);
+    if (d < 0) return bad(L, NULL, "CAT-DECK-POOL", ARB_EINVAL, "not a CATALYST card id");
+    if (pl->ncards >= CAT_MAX_CARDS) return bad(L, NULL, "CAT-DECK-SIZE", ARB_ELIMIT, "more than 64 cards");
+    pl->c[pl->ncards++].def = (uint8_t)d;
+    pop(L, l);
+    return ARB_OK;
+}
+
+/* The per-seat card list from the zones (reading order), plus a Prime
+ * Catalyst at B2 when no Catalyst is listed. Returns 1 in *add_catalyst then. */
+static int auto_cards(ld *L, const arb_tnode *m, cat_player *pl, int *add_catalyst)
+{
+    static const char *const zones[] = { "hand", "battlefield", "archive", "vault" };
+    static const int zid[] = { CAT_Z_HAND, CAT_Z_FIELD, CAT_Z_ARCHIVE, CAT_Z_VAULT };
+    for (int z = 0; z < 4; z++) {
+        L->base[zid[z]] = pl->ncards;
+        const arb_tnode *arr = arb_tnode_get(m, zones[z]);
+        if (!arr) continue;
+        if (zid[z] == CAT_Z_FIELD) {
+            if (arr->kind != ARB_T_MAP) continue; /* reported by the loader */
+            size_t l = push(L, "battlefield", 0);
+            for (int p = 0; p < CAT_POSITIONS; p++)
+                for (const arb_tnode *e = arr->first; e; e = e->next)
+                    if (strcmp(e->key, arb_catalyst__pos_names[p]) == 0 && auto_add(L, pl, e, e->key, 0))
+                        return L->err->code;
+            pop(L, l);
+        } else {
+            if (arr->kind != ARB_T_ARR) continue;
+            long i = 0;
+            for (const arb_tnode *e = arr->first; e; e = e->next, i++) {
+                size_t l = push(L, zones[z], 0);
+                if (auto_add(L, pl, e, NULL, i)) return L->err->code;
+                pop(L, l);
+            }
+        }
+    }
+    int cats = 0;
+    for (unsigned u = 0; u < pl->ncards; u++) cats += arb_catalyst__defs[pl->c[u].def].kind == CAT_KIND_CATALYST;
+    *add_catalyst = cats == 0;
+    if (cats == 0) {
+        if (pl->ncards >= CAT_MAX_CARDS) return bad(L, "cards", "CAT-DECK-SIZE", ARB_ELIMIT, "more than 64 cards");
+        pl->c[pl->ncards++].def = (uint8_t)find_def("prime-catalyst");
+    }
+    return ARB_OK;
+}
+
 static const char *const player_keys[] = { "seat", "alive", "shards", "mulligans", "keep_left", "drew_empty",
                                            "cards", "vault_count", "vault", "hand_count", "hand",
                                            "archive_count", "archive", "battlefield" };
@@ -307,23 +396,27 @@ static int load_player(ld *L, const arb_tnode *m, cat_player *pl, unsigned seat)
     memset(pl->field, CAT_NOCARD, sizeof pl->field);
     pl->alive = 1;
     const arb_tnode *cards = arb_tnode_get(m, "cards");
-    if (!cards) return bad(L, "cards", NULL, ARB_EINVAL, "missing: the per-seat card list (UID = index)");
-    if (cards->kind != ARB_T_ARR || cards->n == 0) return bad(L, "cards", NULL, ARB_EINVAL, "expected a non-empty array");
-    if (cards->n > CAT_MAX_CARDS) return bad(L, "cards", "CAT-DECK-SIZE", ARB_ELIMIT, "more than 64 cards");
-    unsigned i = 0, catalysts = 0;
-    for (const arb_tnode *c = cards->first; c; c = c->next, i++) {
-        size_t l = push(L, "cards", 0);
-        push(L, NULL, (long)i);
-        int idx = -1;
-        if (c->kind == ARB_T_STR)
-            for (unsigned k = 0; k < CAT_NDEFS; k++)
-                if (strcmp(arb_catalyst__defs[k].card.id, c->s) == 0) idx = (int)k;
-        if (idx < 0) return bad(L, NULL, "CAT-DECK-POOL", ARB_EINVAL, "not a CATALYST card id");
-        pl->c[i].def = (uint8_t)idx;
-        catalysts += arb_catalyst__defs[idx].kind == CAT_KIND_CATALYST;
-        pop(L, l);
+    int add_catalyst = 0;
+    L->autouid = cards == NULL;
+    if (!cards) {
+        if (auto_cards(L, m, pl, &add_catalyst)) return L->err->code;
+    } else {
+        if (cards->kind != ARB_T_ARR || cards->n == 0)
+            return bad(L, "cards", NULL, ARB_EINVAL, "expected a non-empty array");
+        if (cards->n > CAT_MAX_CARDS) return bad(L, "cards", "CAT-DECK-SIZE", ARB_ELIMIT, "more than 64 cards");
+        unsigned i = 0;
+        for (const arb_tnode *c = cards->first; c; c = c->next, i++) {
+            size_t l = push(L, "cards", 0);
+            push(L, NULL, (long)i);
+            int idx = c->kind == ARB_T_STR ? find_def(c->s) : -1;
+            if (idx < 0) return bad(L, NULL, "CAT-DECK-POOL", ARB_EINVAL, "not a CATALYST card id");
+            pl->c[i].def = (uint8_t)idx;
+            pop(L, l);
+        }
+        pl->ncards = (uint8_t)cards->n;
     }
-    pl->ncards = (uint8_t)cards->n;
+    unsigned catalysts = 0;
+    for (unsigned u = 0; u < pl->ncards; u++) catalysts += arb_catalyst__defs[pl->c[u].def].kind == CAT_KIND_CATALYST;
     if (catalysts != 1) return bad(L, "cards", "CAT-DECK-CATALYST", ARB_EINVAL, "exactly one Catalyst per seat (G20)");
     int64_t v = 0, counts[3] = { -1, -1, -1 };
     int b = 0, have_vault = 0, rc;
@@ -348,6 +441,15 @@ static int load_player(ld *L, const arb_tnode *m, cat_player *pl, unsigned seat)
         default: return bad(L, f->key, NULL, ARB_EINVAL, "unknown field");
         }
         if (rc) return rc;
+    }
+    if (add_catalyst) {
+        if (pl->field[4] != CAT_NOCARD)
+            return bad(L, "battlefield.B2", "CAT-SETUP-CATALYST", ARB_EINVAL,
+                       "B2 is taken: list the Catalyst explicitly");
+        unsigned u = pl->ncards - 1u;
+        pl->field[4] = (uint8_t)u;
+        pl->c[u].zone = CAT_Z_FIELD;
+        pl->c[u].pos = 4;
     }
     /* Cards placed nowhere: the Vault, when it is not listed (top = lowest UID). */
     for (unsigned u = pl->ncards; u-- > 0;) {
@@ -387,7 +489,9 @@ int arb_catalyst__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_
 {
     arb_error local = ARB_ERROR_INIT;
     if (!err) err = &local;
-    ld L = { err, "" };
+    ld L;
+    memset(&L, 0, sizeof L);
+    L.err = err;
     cat_state tmp, *s = &tmp;
     memset(s, 0, sizeof *s);
     if (!pos || pos->kind != ARB_T_MAP) return bad(&L, NULL, NULL, ARB_EINVAL, "a position is a map");

@@ -486,7 +486,7 @@ int arb_catalyst__validate(const cat_state *s, const arb_action *a, arb_error *e
         else if (a->verb == CAT_V_KEEP_CARD) rule = pl->mulligans >= 2 ? mull_rule(pl) : "CAT-MULL-OPTION";
         else if (s->dkind == CAT_D_MULL_KEEP && (a->verb == CAT_V_KEEP || a->verb == CAT_V_MULLIGAN))
             rule = mull_rule(pl);
-        else if (s->dkind != CAT_D_ACTION && a->verb >= CAT_V_DEPLOY && a->verb <= CAT_V_END &&
+        else if (s->dkind != CAT_D_ACTION && a->verb >= CAT_V_DEPLOY && a->verb < CAT_V_END &&
                  a->verb != CAT_V_ENGAGE && a->verb != CAT_V_REINFORCE && a->verb != CAT_V_IMPULSE)
             rule = s->phase == CAT_PH_ACTION ? rule : "CAT-TURN-PHASES";
         return ILLEGAL(rule, "'%s' is not possible now: %s is owed", vb->name,
