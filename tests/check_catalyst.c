@@ -989,6 +989,33 @@ static void check_events_text(const arb_events *ev)
     REQ((ev->dropped) == (0), "ev->dropped == 0");
 }
 
+/* Change everything `seat` may not see: other seats' hands and Vaults
+ * (contents and order), the identity of their face-down cards, and the order
+ * of seat's own Vault. The greedy agent must not notice. */
+static void scramble_hidden(cat_state *s, int seat, arb_rng *r)
+{
+    for (int i = 0; i < s->nplayers; i++) {
+        cat_player *pl = &s->p[i];
+        arb_rng_shuffle(r, pl->vault, pl->nvault, 1);
+        if (i == seat) continue;
+        uint8_t pool[CAT_MAX_CARDS], n = 0;
+        for (unsigned u = 0; u < pl->ncards; u++) {
+            const cat_card *c = &pl->c[u];
+            if (c->zone == CAT_Z_HAND || c->zone == CAT_Z_VAULT ||
+                (c->zone == CAT_Z_FIELD && (c->flags & CAT_F_FACEDOWN)))
+                pool[n++] = c->def;
+        }
+        arb_rng_shuffle(r, pool, n, 1);
+        n = 0;
+        for (unsigned u = 0; u < pl->ncards; u++) {
+            cat_card *c = &pl->c[u];
+            if (c->zone == CAT_Z_HAND || c->zone == CAT_Z_VAULT ||
+                (c->zone == CAT_Z_FIELD && (c->flags & CAT_F_FACEDOWN)))
+                c->def = pool[n++];
+        }
+    }
+}
+
 static arb_action random_action(arb_rng *r, const cat_state *s)
 {
     arb_action a;
@@ -1062,6 +1089,17 @@ static void play_games(int players, int games, int greedy, uint64_t base)
                 }
             }
             if (steps % 97 == 0) { roundtrip(&s); check_views(&s); }
+            if (greedy && steps % 11 == 0) {
+                /* The greedy agent decides from its own view only. */
+                static arb_action leg2[LBUF];
+                memcpy(&copy, &s, sizeof s);
+                scramble_hidden(&copy, d.seat, &probe);
+                size_t n2 = G->legal(&copy, leg2, LBUF);
+                REQ(n2 == n && memcmp(leg2, LEG, n * sizeof *LEG) == 0, "hidden information changed legal()");
+                arb_rng r1 = ar, r2 = ar;
+                REQ(G->greedy(&s, LEG, n, &r1) == G->greedy(&copy, leg2, n2, &r2),
+                    "the greedy agent's choice depends on hidden information");
+            }
             size_t pick = greedy ? G->greedy(&s, LEG, n, &ar) : arb_rng_below(&ar, (uint32_t)n);
             REQ((pick) < (n), "pick < n");
             REQ((steps) < (20000), "steps < 20000");
