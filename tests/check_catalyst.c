@@ -888,6 +888,38 @@ START_TEST(load_rejects)
     ck_assert_int_ne(G->load_position(&s, r, &su, &e), ARB_OK);
     ck_assert_str_eq(e.where, "players.0.battlefield.F1");
     arb_tree_free(t);
+    /* Short form (no `cards`): UIDs in reading order, a default Catalyst at B2;
+     * a UID then makes no sense; a keep choice with too few cards is refused. */
+    t = arb_tree_new();
+    r = arb_tree_root(t);
+    ps = arb_tree_add_arr(t, r, "players");
+    arb_tnode *p0 = arb_tree_add_map(t, ps, NULL);
+    arb_tree_add_str(t, arb_tree_add_arr(t, p0, "hand"), NULL, "lancer");
+    arb_tnode *f1 = arb_tree_add_map(t, arb_tree_add_map(t, p0, "battlefield"), "F1");
+    arb_tree_add_str(t, f1, "card", "bulwark");
+    arb_tree_add_map(t, ps, NULL);
+    ck_assert_int_eq(G->load_position(&s, r, &su, &e), ARB_OK);
+    ck_assert_int_eq(s.p[0].ncards, 3);
+    ck_assert_int_eq(s.p[0].hand[0], 0);
+    ck_assert_int_eq(s.p[0].field[0], 1);
+    ck_assert_int_eq(s.p[0].field[4], 2);
+    ck_assert_str_eq(arb_catalyst__defs[s.p[0].c[2].def].card.id, "prime-catalyst");
+    ck_assert_int_eq(s.p[1].field[4], 0);
+    arb_tree_add_int(t, f1, "uid", 1);
+    ck_assert_int_ne(G->load_position(&s, r, &su, &e), ARB_OK);
+    ck_assert_str_eq(e.where, "players.0.battlefield.F1.uid");
+    arb_tree_free(t);
+    t = arb_tree_new();
+    r = arb_tree_root(t);
+    arb_tree_add_str(t, r, "phase", "mulligan");
+    ps = arb_tree_add_arr(t, r, "players");
+    p0 = arb_tree_add_map(t, ps, NULL);
+    arb_tree_add_int(t, p0, "keep_left", 2);
+    arb_tree_add_str(t, arb_tree_add_arr(t, p0, "hand"), NULL, "lancer");
+    arb_tree_add_map(t, ps, NULL);
+    ck_assert_int_ne(G->load_position(&s, r, &su, &e), ARB_OK);
+    ck_assert_str_eq(e.where, "players.0.keep_left");
+    arb_tree_free(t);
 }
 END_TEST
 

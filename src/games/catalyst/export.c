@@ -634,6 +634,29 @@ int arb_catalyst__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_
     } else if (kind != CAT_D_NONE && dseat != s->active) {
         return bad(&L, "decision.seat", "CAT-TURN-ACTIVE", ARB_EINVAL, "the active player owes this decision");
     }
+    for (unsigned k = 0; k < s->nplayers; k++) {
+        const cat_player *pl = &s->p[k];
+        unsigned open = 0, kept = 0;
+        for (unsigned h = 0; h < pl->nhand; h++) {
+            if (pl->c[pl->hand[h]].flags & CAT_F_KEPT) kept++;
+            else open++;
+        }
+        if (pl->keep_left && !(kind == CAT_D_MULL_KEEP && (int)k == dseat)) {
+            char where[40];
+            snprintf(where, sizeof where, "players.%u.keep_left", k);
+            return bad(&L, where, NULL, ARB_EINVAL, "only the seat owing mulligan-keep has cards left to keep");
+        }
+        if (kept && !pl->keep_left) {
+            char where[40];
+            snprintf(where, sizeof where, "players.%u.hand", k);
+            return bad(&L, where, NULL, ARB_EINVAL, "\"kept\" marks cards only during a mulligan-keep choice");
+        }
+        if (pl->keep_left > open) {
+            char where[40];
+            snprintf(where, sizeof where, "players.%u.keep_left", k);
+            return bad(&L, where, NULL, ARB_EINVAL, "more cards to keep than unkept cards in hand");
+        }
+    }
     if (kind == CAT_D_NONE) dseat = 0;
     if (kind == CAT_D_ARCHIVE && s->p[s->active].nhand <= CAT_HAND_MAX)
         return bad(&L, "decision.kind", "CAT-END-HAND-MAX", ARB_EINVAL, "archive is owed only with more than 7 cards in hand");
