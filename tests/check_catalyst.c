@@ -1156,6 +1156,82 @@ static void play_games(int players, int games, int greedy, uint64_t base)
     (void)total_actions;
 }
 
+/* Hostile positions: mutate one scalar of a real full export at random and
+ * load it. A refused position names a path; an accepted one must be a
+ * playable state (someone owes a decision that has a legal action, every
+ * legal action applies) whose export loads back to the same hash. */
+static arb_tnode *nth_scalar(arb_tnode *n, unsigned *k)
+{
+    for (arb_tnode *c = n->first; c; c = c->next) {
+        if (c->kind == ARB_T_MAP || c->kind == ARB_T_ARR) {
+            arb_tnode *r = nth_scalar(c, k);
+            if (r) return r;
+        } else if ((*k)-- == 0) {
+            return c;
+        }
+    }
+    return NULL;
+}
+
+START_TEST(hostile_positions)
+{
+    static const char *const strs[] = { "F1", "B3", "action", "start", "end", "mulligan", "reaction", "upkeep",
+                                        "archive", "lancer", "prime-catalyst", "flash-barrier", "", "zz" };
+    arb_rng r;
+    arb_rng_seed(&r, 99);
+    arb_setup su;
+    memset(&su, 0, sizeof su);
+    int accepted = 0, refused = 0;
+    int games = getenv("CATALYST_HOSTILE") ? atoi(getenv("CATALYST_HOSTILE")) : 40;
+    for (int g = 0; g < games; g++) {
+        su.seed = (uint64_t)g;
+        su.players = 2 + g % 3;
+        for (int i = 0; i < su.players; i++) su.decks[i] = G->preset((unsigned)i % G->npresets);
+        cat_state s, l, c;
+        ck_assert_int_eq(G->setup(&s, &su, NULL, NULL), ARB_OK);
+        int steps = (int)arb_rng_below(&r, 400);
+        for (int k = 0; k < steps && !s.over; k++) {
+            size_t n = G->legal(&s, LEG, LBUF);
+            G->apply(&s, &LEG[arb_rng_below(&r, (uint32_t)n)], NULL, NULL);
+        }
+        for (int m = 0; m < 25; m++) {
+            arb_tree *t = arb_tree_new();
+            arb_tnode *root = arb_tree_root(t);
+            G->export_state(&s, ARB_VIEW_ALL, t, root);
+            unsigned total = 0, k = UINT32_MAX;
+            nth_scalar(root, &k);
+            total = UINT32_MAX - k;
+            k = arb_rng_below(&r, total);
+            arb_tnode *x = nth_scalar(root, &k);
+            REQ(x != NULL, "no scalar");
+            if (x->kind == ARB_T_INT) x->i = (int64_t)arb_rng_below(&r, 80) - 5;
+            else if (x->kind == ARB_T_BOOL) x->i = !x->i;
+            else if (x->kind == ARB_T_STR) x->s = strs[arb_rng_below(&r, sizeof strs / sizeof strs[0])];
+            arb_error e = ARB_ERROR_INIT;
+            if (G->load_position(&l, root, &su, &e) != ARB_OK) {
+                REQ(e.where[0] != '\0', "a refused position names a path: %s", e.msg);
+                refused++;
+            } else {
+                accepted++;
+                roundtrip(&l);
+                if (!l.over) {
+                    arb_decision d = G->decision(&l);
+                    REQ(d.seat >= 0 && d.seat < l.nplayers, "decision seat");
+                    size_t n = G->legal(&l, LEG, LBUF);
+                    REQ(n > 0, "loaded position with no legal action (kind %s)", arb_catalyst__decision_names[d.kind]);
+                    for (size_t i = 0; i < n && i < LBUF; i++) {
+                        memcpy(&c, &l, sizeof l);
+                        REQ(G->apply(&c, &LEG[i], NULL, &e) == ARB_OK, "legal action refused: %s", e.msg);
+                    }
+                }
+            }
+            arb_tree_free(t);
+        }
+    }
+    REQ(accepted > 100 && refused > 100, "mutations: %d accepted, %d refused", accepted, refused);
+}
+END_TEST
+
 static int scale(void)
 {
     const char *e = getenv("CATALYST_GAMES");
@@ -1175,6 +1251,7 @@ int main(void)
 {
     Suite *su = suite_create("catalyst");
     TCase *tc = tcase_create("rules");
+    tcase_set_timeout(tc, 120);
     tcase_add_test(tc, setup_basics);
     tcase_add_test(tc, setup_rejects);
     tcase_add_test(tc, turn_order_clockwise);
@@ -1198,6 +1275,7 @@ int main(void)
     tcase_add_test(tc, arbiter_and_malformed);
     tcase_add_test(tc, export_load_roundtrip_and_views);
     tcase_add_test(tc, load_rejects);
+    tcase_add_test(tc, hostile_positions);
     tcase_add_test(tc, cards_and_decks);
     tcase_add_test(tc, narration);
     suite_add_tcase(su, tc);
