@@ -66,7 +66,7 @@ int arb_catalyst__power(const cat_player *pl, unsigned uid)
     const cat_card *c = &pl->c[uid];
     if (c->flags & CAT_F_FACEDOWN) return 0; /* G11 */
     int64_t p = (int64_t)arb_catalyst__defs[c->def].power + c->bonus;
-    return p < 0 ? 0 : p > 1000000 ? 1000000 : (int)p;
+    return p < 0 ? 0 : p > CAT_POWER_MAX ? CAT_POWER_MAX : (int)p;
 }
 
 int arb_catalyst__health(const cat_player *pl, unsigned uid)

@@ -25,6 +25,8 @@
 #define CAT_COPIES 3            /* G20 */
 #define CAT_TURN_CAP 1000       /* I-TURNCAP: safety net, a draw; never reached by the rules (vaults run out first) */
 #define CAT_SHARDS_LOAD_MAX 1000000 /* bound on shards in a loaded position */
+#define CAT_POWER_MAX 1000000   /* Power is clamped here (bonuses are bounded by Shards spent) */
+#define CAT_SHIELD_MAX 60000    /* prevention stacked by Flash Barriers, saturating */
 
 /* Positions: index = depth * 3 + column (G05, G06). */
 #define CAT_POS_DEPTH(p) ((p) / 3)

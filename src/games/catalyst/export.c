@@ -299,9 +299,9 @@ static int load_battlefield(ld *L, const arb_tnode *bf, cat_player *pl)
                 break;
             }
             case 7: if (get_int(L, f, f->key, 0, 255, &v)) return L->err->code; c->damage = (uint8_t)v; break;
-            case 8: if (get_int(L, f, f->key, -1000000, 1000000, &v)) return L->err->code; c->bonus = (int32_t)v; break;
-            case 9: if (get_int(L, f, f->key, 0, 60000, &v)) return L->err->code; c->shield = (uint16_t)v; break;
-            case 10: if (get_int(L, f, f->key, 0, 1000000, &power)) return L->err->code; break;
+            case 8: if (get_int(L, f, f->key, -CAT_POWER_MAX, CAT_POWER_MAX, &v)) return L->err->code; c->bonus = (int32_t)v; break;
+            case 9: if (get_int(L, f, f->key, 0, CAT_SHIELD_MAX, &v)) return L->err->code; c->shield = (uint16_t)v; break;
+            case 10: if (get_int(L, f, f->key, 0, CAT_POWER_MAX, &power)) return L->err->code; break;
             case 11: if (get_int(L, f, f->key, 0, 255, &health)) return L->err->code; break;
             default: return bad(L, f->key, NULL, ARB_EINVAL, "unknown field");
             }

@@ -471,7 +471,7 @@ int arb_catalyst__validate(const cat_state *s, const arb_action *a, arb_error *e
     if (a->nargs < vb->min_args || a->nargs > vb->max_args)
         return INVALID(verb_when[a->verb].when, "'%s' takes %u to %u arguments, not %u", vb->name, vb->min_args,
                        vb->max_args, a->nargs);
-    if (a->seat < 0 || a->seat >= s->nplayers) return INVALID(NULL, "seat %d is not in this match", a->seat);
+    if (a->seat < 0 || a->seat >= s->nplayers) return INVALID("CAT-TURN-ACTIVE", "seat %d is not in this match", a->seat);
     const cat_player *pl = &s->p[a->seat];
     if (a->seat != s->dseat) {
         const char *rule = s->dkind == CAT_D_MULLIGAN || s->dkind == CAT_D_MULL_KEEP ? "CAT-MULL-OPTION"
@@ -967,7 +967,7 @@ int arb_catalyst__apply(void *st, const arb_action *a, arb_events *ev, arb_error
         ev_push(ev, CAT_E_IMPULSE, (int)seat, 0, x, def, d->fx == CAT_FX_SHARDS ? -1 : pl->c[y].pos);
         if (d->fx == CAT_FX_SHIELD) {
             unsigned sh = pl->c[y].shield + d->fx_amount;
-            pl->c[y].shield = (uint16_t)(sh > 60000 ? 60000 : sh);
+            pl->c[y].shield = (uint16_t)(sh > CAT_SHIELD_MAX ? CAT_SHIELD_MAX : sh);
         } else if (d->fx == CAT_FX_POWER) {
             pl->c[y].bonus += d->fx_amount;
         } else {
