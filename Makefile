@@ -130,9 +130,46 @@ sanitize: deps
 	  check-all
 
 # --- main job ---------------------------------------------------------------
+# Play a seeded naramo match between the greedy agents, record it under
+# $(BUILD)/demo, verify it, print its info and the first lines of the
+# narration. DEMO_SEED picks another match.
+DEMO_SEED ?= 2026
+DEMO_FILE := $(BUILD)/demo/naramo-greedy-$(DEMO_SEED).tcgr
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@$(ARBITER) games
+	@mkdir -p $(BUILD)/demo
+	@echo; echo "== arbiter play --game naramo --seed $(DEMO_SEED) --agents greedy -o $(DEMO_FILE)"
+	@$(ARBITER) play --game naramo --seed $(DEMO_SEED) --agents greedy -o $(DEMO_FILE)
+	@echo; echo "== arbiter verify $(DEMO_FILE)"
+	@$(ARBITER) verify $(DEMO_FILE)
+	@echo; echo "== arbiter info $(DEMO_FILE)"
+	@$(ARBITER) info $(DEMO_FILE)
+	@echo; echo "== narration (first 20 lines)"
+	@if $(ARBITER) log --help >/dev/null 2>&1; then $(ARBITER) log $(DEMO_FILE) | head -n 20; \
+	 else echo "(this build has no 'arbiter log' command yet)"; fi
+
+# --- fuzzing ----------------------------------------------------------------
+# Every tests/fuzz/fuzz_NAME.c is a libFuzzer target over the library built
+# with clang and ASan+UBSan in $(BUILD)/fuzz; each runs FUZZ_SECONDS on a
+# copy of its seed corpus tests/fuzz/corpus_NAME/ (findings stay in
+# $(BUILD)/fuzz, never in the source tree).
+FUZZ_SECONDS ?= 30
+FUZZ_CC      ?= clang
+FUZZ_SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
+fuzz: deps
+	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "fuzz: $(FUZZ_CC) is required (libFuzzer)"; exit 1; }
+	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) BUILD=$(BUILD)/fuzz OPT=-O1 \
+	  SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(BUILD)/fuzz/libarbiter.a
+	@set -e; for f in $(FUZZ_SRC); do n=$$(basename $$f .c); t=$${n#fuzz_}; \
+	  echo "  FUZZ    $$n ($(FUZZ_SECONDS) s)"; \
+	  $(FUZZ_CC) $(CFLAGS_BASE) $(PKG_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $(BUILD)/fuzz/$$n $$f \
+	    $(BUILD)/fuzz/libarbiter.a $(LIBS); \
+	  rm -rf $(BUILD)/fuzz/corpus_$$t; mkdir -p $(BUILD)/fuzz/corpus_$$t; \
+	  if [ -d tests/fuzz/corpus_$$t ]; then cp tests/fuzz/corpus_$$t/* $(BUILD)/fuzz/corpus_$$t/ 2>/dev/null || true; fi; \
+	  (cd $(BUILD)/fuzz && ./$$n -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=512 -timeout=10 \
+	     -print_final_stats=1 corpus_$$t 2>&1 | tail -n 12); done
 
 # --- benchmarks (never asserted by a test) ---------------------------------
 $(BUILD)/bench: tests/bench/bench.c $(BUILD)/libarbiter.a

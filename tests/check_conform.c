@@ -16,6 +16,7 @@
 #include "arbiter/arbiter.h"
 #include "arbiter/conform.h"
 #include "arbiter/replay.h"
+#include "cli_run.h"
 
 /* ------------------------------------------------------------ toy game */
 /* Two seats take turns; "add N" adds N (1..3) to the mover's count, "pass"
@@ -30,6 +31,7 @@ static const arb_verb toy_verbs[] = {
     { "add", 1, 1, "N", "add N (1..3)" },
     { "pass", 0, 0, "", "end the turn" },
     { "timeout", 0, 0, "", "arbiter" },
+    { "wait", 0, 0, "", "do nothing, emit nothing" },
 };
 static const char *const toy_decisions[] = { "main", "over" };
 static const char *const toy_events[] = { "add", "pass", "win" };
@@ -140,6 +142,7 @@ static int toy_apply(void *st, const arb_action *a, arb_events *ev, arb_error *e
         arb_events_push(ev, 1, t->active, 0, 0, 0, 0);
         return ARB_OK;
     }
+    if (a->verb == 3) return ARB_OK; /* wait: accepted, no event */
     return arb_error_set(err, ARB_EILLEGAL, "TOY-NOCLOCK", "no clock");
 }
 
@@ -201,7 +204,7 @@ static int toy_action_text(const void *st, const arb_action *a, char *buf, size_
 static const arb_game toy_game = {
     .id = "toy", .title = "Toy", .rules_version = "toy-1", .engine_version = "1",
     .min_players = 2, .max_players = 2, .state_size = sizeof(toy),
-    .verbs = toy_verbs, .nverbs = 3,
+    .verbs = toy_verbs, .nverbs = 4,
     .decision_names = toy_decisions, .ndecision_names = 2,
     .event_names = toy_events, .nevent_names = 3,
     .outcome_reasons = toy_reasons, .noutcome_reasons = 2,
@@ -236,7 +239,7 @@ static void write_file(const char *rel, const char *text)
 static const char *RULES =
     "<?xml version=\"1.0\"?>\n"
     "<rules xmlns=\"urn:arbiter:conformance:1\" game=\"toy\" prefix=\"TOY\" rulebook=\"toy.txt\">\n"
-    "  <counts entries=\"5\" rule=\"4\" rule-needing-interpretation=\"0\" informational=\"1\" interpretations=\"0\"/>\n"
+    "  <counts entries=\"8\" rule=\"6\" rule-needing-interpretation=\"1\" informational=\"1\" interpretations=\"0\"/>\n"
     "  <entry id=\"TOY-ADD-MAX\" kind=\"rule\"><source file=\"toy.txt\" ref=\"L1\"/><text>at most 3</text><check>c</check></entry>\n"
     "  <entry id=\"TOY-ADD-MIN\" kind=\"rule\"><source file=\"toy.txt\" ref=\"L1\"/><text>at least 1</text><check>c</check></entry>\n"
     "  <entry id=\"TOY-TURN\" kind=\"rule\"><source file=\"toy.txt\" ref=\"L2\"/><text>turns</text><check>c</check></entry>\n"
@@ -336,6 +339,17 @@ START_TEST(doctype_entities_external_refused)
 }
 END_TEST
 
+START_TEST(catalog_counts_checked)
+{
+    write_file("other/rules.xml", "<?xml version=\"1.0\"?>\n<rules xmlns=\"urn:arbiter:conformance:1\" game=\"other\" prefix=\"OTH\" rulebook=\"o\">\n"
+               "  <counts entries=\"2\" rule=\"2\" rule-needing-interpretation=\"0\" informational=\"0\" interpretations=\"0\"/>\n"
+               "  <entry id=\"OTH-X\" kind=\"rule\"><source file=\"o\" ref=\"L1\"/><text>t</text><check>c</check></entry>\n</rules>\n");
+    arb_conform_suite *s = load(NULL);
+    ck_assert(has_diag(s, "other/rules.xml:3", "says 2 entries"));
+    arb_conform_free(s);
+}
+END_TEST
+
 START_TEST(wrong_root_and_namespace)
 {
     write_file("toy/ns.xml", "<?xml version=\"1.0\"?>\n<test-set game=\"toy\" name=\"x\"/>\n");
@@ -398,6 +412,9 @@ static const char *STATUS_SET = SET_HEAD
     "    <reject do=\"1 add 1\" code=\"over\"/>\n  </test-case>\n"
     "  <test-case id=\"unused\" covers=\"TOY-TURN\">\n"
     "    <setup environment=\"mid\"/>\n    <act do=\"1 add 2\"/>\n    <act do=\"1 pass\"/>\n  </test-case>\n"
+    "  <test-case id=\"quiet-act\" covers=\"TOY-TURN\">\n"
+    "    <setup seed=\"2\"/>\n    <act do=\"0 wait\"><any-of><turn is=\"2\"/><turn is=\"1\"/></any-of><not><event name=\"add\"/></not></act>\n"
+    "    <act do=\"0 wait\"/>\n    <check><events exact=\"true\"><event name=\"pass\"/></events></check>\n  </test-case>\n"
     "  <test-case id=\"setup-neg\" covers=\"TOY-TURN\">\n"
     "    <setup players=\"3\"/>\n    <setup-rejected rule=\"TOY-TWO\"/>\n  </test-case>\n"
     "  <test-case id=\"xfail\" covers=\"TOY-TURN\">\n"
@@ -453,6 +470,7 @@ START_TEST(statuses)
     ck_assert_int_eq(ST("unused"), ARB_CF_FAIL);
     ck_assert(strstr(result(s, "unused")->message, "not used"));
     ck_assert_msg(ST("setup-neg") == ARB_CF_PASS, "%s", result(s, "setup-neg")->message);
+    ck_assert_msg(ST("quiet-act") == ARB_CF_PASS, "%s", result(s, "quiet-act")->message);
     ck_assert_int_eq(ST("xfail"), ARB_CF_XFAIL);
     ck_assert_int_eq(ST("xpass"), ARB_CF_XPASS);
     ck_assert_msg(ST("deck-ok") == ARB_CF_PASS, "%s", result(s, "deck-ok")->message);
@@ -610,7 +628,7 @@ START_TEST(tap_shape)
     ck_assert(strstr(t, "\nok 1 - toy/basic/pass\n"));
     ck_assert(strstr(t, "not ok 2 - toy/basic/wrongrule\n  ---\n  status: WRONG-RULE\n"));
     ck_assert(strstr(t, "# TODO known failure"));
-    ck_assert(strstr(t, "not ok 10 - toy/basic/xpass\n"));
+    ck_assert(strstr(t, "not ok 11 - toy/basic/xpass\n"));
     unsigned oks = 0;
     for (const char *p = t; (p = strstr(p, "\nok ")); p++) oks++;
     for (const char *p = t; (p = strstr(p, "\nnot ok ")); p++) oks++;
@@ -705,6 +723,38 @@ START_TEST(save_failing_case_as_replay)
 }
 END_TEST
 
+START_TEST(hostile_sizes_bounded)
+{
+    /* A file over the 4 MiB bound is refused unread, not parsed. */
+    char path[400];
+    snprintf(path, sizeof path, "%s/toy/big.xml", tmpdir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("<?xml version=\"1.0\"?>\n<test-set xmlns=\"urn:arbiter:conformance:1\" game=\"toy\" name=\"big\">\n<!--", f);
+    for (int i = 0; i < (5 << 20) / 64; i++) fputs("0123456789012345678901234567890123456789012345678901234567890123", f);
+    fputs("-->\n</test-set>\n", f);
+    fclose(f);
+    /* A position nested deeper than the bound is an ERROR, not a crash. */
+    char deep[4096] = SET_HEAD "  <test-case id=\"deep\" covers=\"TOY-TURN\"><setup><position>";
+    for (int i = 0; i < 40; i++) strcat(deep, "<a>");
+    strcat(deep, "1");
+    for (int i = 0; i < 40; i++) strcat(deep, "</a>");
+    strcat(deep, "</position></setup></test-case>\n"
+                 "  <test-case id=\"huge-repeat\" covers=\"TOY-TURN\"><setup/><act do=\"0 pass\" repeat=\"1000000000\"/></test-case>\n" SET_TAIL);
+    write_file("toy/deep.xml", deep);
+    arb_conform_suite *s = load(NULL);
+    ck_assert(has_diag(s, "toy/big.xml", "larger than"));
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_conform_run(s, &err), ARB_OK);
+    ck_assert_int_eq(ST("deep"), ARB_CF_ERROR);
+    ck_assert(strstr(result(s, "deep")->message, "deeper"));
+    /* the repeat is bounded by the per-case action limit */
+    ck_assert_int_eq(ST("huge-repeat"), ARB_CF_ERROR);
+    ck_assert(strstr(result(s, "huge-repeat")->message, "repeat"));
+    arb_conform_free(s);
+}
+END_TEST
+
 START_TEST(position_values)
 {
     write_file("toy/pos.xml", SET_HEAD
@@ -724,6 +774,63 @@ START_TEST(position_values)
 }
 END_TEST
 
+/* ------------------------------------------------------------ CLI */
+
+/* The real binary with the real naramo engine, over a scratch suite. */
+START_TEST(cli_statuses_and_exit_codes)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/schema' '%s/naramo' && cp conformance/schema/*.xsd '%s/schema/' && "
+             "cp conformance/naramo/rules.xml '%s/naramo/'", tmpdir, tmpdir, tmpdir, tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    write_file("naramo/t.xml", "<?xml version=\"1.0\"?>\n"
+               "<test-set xmlns=\"urn:arbiter:conformance:1\" game=\"naramo\" name=\"t\">\n"
+               "  <environment name=\"full\"><position shift=\"1\" active=\"0\"><players>\n"
+               "    <item><hand>[\"intern\"]</hand><roster>[\"intern\", \"intern\", \"intern\", \"intern\", \"intern\", \"intern\", \"intern\"]</roster></item>\n"
+               "    <item/></players></position></environment>\n"
+               "  <test-case id=\"pass-roster\" covers=\"NAR-LIMIT-ROSTER\"><setup environment=\"full\"/>\n"
+               "    <reject do=\"0 play 0\" rule=\"NAR-LIMIT-ROSTER\"/></test-case>\n"
+               "  <test-case id=\"wrong-roster\" covers=\"NAR-LIMIT-ROSTER\"><setup environment=\"full\"/>\n"
+               "    <reject do=\"0 play 0\" rule=\"NAR-LIMIT-SITE\"/></test-case>\n"
+               "  <test-case id=\"fail-core\" covers=\"NAR-LIMIT-ROSTER\"><setup environment=\"full\"/>\n"
+               "    <check><state path=\"players.0.core\" equals=\"1\"/></check></test-case>\n"
+               "</test-set>\n");
+    char args[1200];
+    snprintf(args, sizeof args, "conform '%s/naramo/t.xml' --junit '%s/j.junit'", tmpdir, tmpdir);
+    cli_result *r = cli_run(args);
+    ck_assert_msg(r->code == 1, "exit %d: %s%s", r->code, r->out, r->err);
+    ck_assert(strstr(r->out, "PASS       naramo/t/pass-roster"));
+    ck_assert(strstr(r->out, "WRONG-RULE naramo/t/wrong-roster"));
+    ck_assert(strstr(r->out, "expected '0 play 0' to be rejected by NAR-LIMIT-SITE, got NAR-LIMIT-ROSTER"));
+    ck_assert(strstr(r->out, "FAIL       naramo/t/fail-core"));
+    ck_assert(strstr(r->out, "players.0.core: expected 1, got 1420"));
+    char jp[400];
+    snprintf(jp, sizeof jp, "%s/j.junit", tmpdir);
+    xmlDocPtr doc = xmlReadFile(jp, NULL, XML_PARSE_NONET);
+    ck_assert_ptr_nonnull(doc);
+    xmlFreeDoc(doc);
+    snprintf(args, sizeof args, "conform '%s/naramo/t.xml' --case 'pass-*'", tmpdir);
+    ck_assert_int_eq(cli_run(args)->code, 0);
+    snprintf(args, sizeof args, "conform lint '%s'", tmpdir);
+    r = cli_run(args);
+    ck_assert_msg(r->code == 0, "lint: %s%s", r->out, r->err);
+    ck_assert_int_eq(cli_run("conform /nonexistent/suite")->code, 3);
+    ck_assert_int_eq(cli_run("conform --no-such-option")->code, 2);
+    ck_assert_int_eq(cli_run("conform --jobs 0")->code, 2);
+    snprintf(args, sizeof args, "conform '%s/naramo/t.xml' --game narmo", tmpdir);
+    r = cli_run(args);
+    ck_assert_int_eq(r->code, 2);
+    ck_assert(strstr(r->err, "no case matches"));
+    write_file("naramo/bad.xml", "<?xml version=\"1.0\"?>\n<test-set xmlns=\"urn:arbiter:conformance:1\" game=\"naramo\" name=\"b\">\n"
+               "  <test-case id=\"x\" covers=\"NAR-NO-SUCH-RULE\"><setup/>\n  <act do=\"0 fly\"/></test-case>\n</test-set>\n");
+    snprintf(args, sizeof args, "conform lint '%s'", tmpdir);
+    r = cli_run(args);
+    ck_assert_int_eq(r->code, 1);
+    ck_assert(strstr(r->err, "bad.xml:3: case x covers NAR-NO-SUCH-RULE, which is not in the naramo catalog"));
+    ck_assert(strstr(r->err, "bad.xml:4: '0 fly'"));
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("conform");
@@ -734,6 +841,8 @@ int main(void)
     tcase_add_test(tc, schema_violation_names_line);
     tcase_add_test(tc, doctype_entities_external_refused);
     tcase_add_test(tc, wrong_root_and_namespace);
+    tcase_add_test(tc, hostile_sizes_bounded);
+    tcase_add_test(tc, catalog_counts_checked);
     tcase_add_test(tc, lint_unknown_rule_ids);
     tcase_add_test(tc, statuses);
     tcase_add_test(tc, order_independent_of_jobs);
@@ -744,6 +853,7 @@ int main(void)
     tcase_add_test(tc, json_well_formed);
     tcase_add_test(tc, position_values);
     tcase_add_test(tc, save_failing_case_as_replay);
+    tcase_add_test(tc, cli_statuses_and_exit_codes);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
     srunner_run_all(sr, CK_NORMAL);

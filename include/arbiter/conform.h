@@ -91,9 +91,15 @@ typedef struct arb_conform_suite arb_conform_suite;
 
 /* Load every catalog, test set and the expectations under paths (files or
  * directories, recursively, *.xml, sorted). Validation problems become
- * diagnostics; only a missing schema, an unreadable path or ENOMEM fail. */
+ * diagnostics; only a missing schema, an unreadable path or ENOMEM fail.
+ * Loading sets libxml2's global error handler for its duration: do not load
+ * two suites on two threads at once (running one suite on many is fine). */
 int arb_conform_load(arb_conform_suite **out, const char *const *paths, size_t npaths,
                      const arb_conform_options *opt, arb_error *err);
+/* One document from memory (name is used in diagnostics); options.schema_dir
+ * is required. For fuzzing and for programs that generate cases. */
+int arb_conform_load_mem(arb_conform_suite **out, const char *name, const void *data, size_t len,
+                         const arb_conform_options *opt, arb_error *err);
 void arb_conform_free(arb_conform_suite *s); /* NULL ok */
 
 /* Cross-file checks: case IDs unique per game, every referenced rule ID

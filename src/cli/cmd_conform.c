@@ -40,7 +40,8 @@ static void usage(FILE *out)
             "The run fails (exit 1) on FAIL, WRONG-RULE, ERROR, XPASS, an invalid file,\n"
             "or an R/R* catalog entry of a game with an engine that no passing case\n"
             "covers (not checked with --set/--case/--rule or a single FILE).\n"
-            "Exit 3: unreadable input or no schema; 2: usage.\n");
+            "Exit 3: unreadable input or no schema; 2: usage, or filters that select\n"
+            "no case.\n");
 }
 
 static FILE *open_out(const char *path)
@@ -118,9 +119,6 @@ int cmd_conform(int argc, char **argv)
         else paths[npaths++] = a;
 #undef VAL
     }
-    if (opt.game && !arb_game_find(opt.game)) {
-        /* A game without an engine is fine for lint; the run reports SKIP. */
-    }
     double t0 = now_s();
     arb_conform_suite *s = NULL;
     arb_error err = ARB_ERROR_INIT;
@@ -132,6 +130,14 @@ int cmd_conform(int argc, char **argv)
         printf("conform lint: %u files, %u cases, %u problems\n", arb_conform_nfiles(s), arb_conform_ncases(s), nd);
         arb_conform_free(s);
         return nd ? EXIT_VERIFY : EXIT_OK;
+    }
+    if (!arb_conform_ncases(s) && (opt.game || opt.set || opt.case_glob || opt.rule)) {
+        /* A filter that selects nothing is almost always a typo in a CI
+         * script; a green run over zero cases would hide it. */
+        print_diags(s);
+        fprintf(stderr, "arbiter conform: no case matches the filters (--game/--set/--case/--rule)\n");
+        arb_conform_free(s);
+        return EXIT_USAGE;
     }
     if (arb_conform_run(s, &err)) {
         arb_conform_free(s);

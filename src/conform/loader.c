@@ -6,7 +6,8 @@
  * XML_PARSE_NONET and never NOENT/DTDLOAD. Each file is validated against
  * the XSDs of conformance/schema (read into memory, bounded) and every
  * parser or schema error becomes a diagnostic "file:line: message". The
- * suite keeps the documents; the runner reads cases from them. */
+ * suite keeps the documents; the runner reads cases from them; lint.c
+ * checks them across files. */
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -309,8 +310,23 @@ static int covers_rule(const char *covers, const char *rule)
 
 static void load_rules(arb_conform_suite *s, unsigned fi, xmlNodePtr root)
 {
+    unsigned n_entries = 0, n_kind[3] = { 0, 0, 0 };
+    long want[4] = { -1, -1, -1, -1 };
+    int counts_line = 0;
+    static const char *const kinds[3] = { "rule", "rule-needing-interpretation", "informational" };
     for (xmlNodePtr n = root->children; n; n = n->next) {
+        if (arb_conform__is(n, "counts")) {
+            char v[32];
+            counts_line = (int)xmlGetLineNo(n);
+            if (arb_conform__attr(n, "entries", v, sizeof v)) want[0] = atol(v);
+            for (int k = 0; k < 3; k++)
+                if (arb_conform__attr(n, kinds[k], v, sizeof v)) want[k + 1] = atol(v);
+        }
         if (!arb_conform__is(n, "entry")) continue;
+        n_entries++;
+        char kv[64];
+        arb_conform__attr(n, "kind", kv, sizeof kv);
+        for (int k = 0; k < 3; k++) n_kind[k] += strcmp(kv, kinds[k]) == 0;
         if (GROW(s->entries, s->nentries, s->capentries)) return;
         cf_entry *e = &s->entries[s->nentries++];
         e->file = fi;
@@ -319,6 +335,12 @@ static void load_rules(arb_conform_suite *s, unsigned fi, xmlNodePtr root)
         e->gaps = prop(s, n, "gaps");
         e->line = (int)xmlGetLineNo(n);
     }
+    /* The generator's <counts> guard against a truncated or hand-edited catalog. */
+    if (want[0] >= 0 && (want[0] != (long)n_entries || want[1] != (long)n_kind[0] || want[2] != (long)n_kind[1] ||
+                         want[3] != (long)n_kind[2]))
+        arb_conform__diag(s, s->files[fi].path, counts_line,
+                          "<counts> says %ld entries (R %ld, R* %ld, I %ld), the file has %u (R %u, R* %u, I %u)",
+                          want[0], want[1], want[2], want[3], n_entries, n_kind[0], n_kind[1], n_kind[2]);
 }
 
 static void load_set(arb_conform_suite *s, unsigned fi, xmlNodePtr root)
@@ -347,16 +369,12 @@ static void load_set(arb_conform_suite *s, unsigned fi, xmlNodePtr root)
     }
 }
 
-static void load_file(arb_conform_suite *s, unsigned fi, xmlSchemaPtr cases_xsd, xmlSchemaPtr rules_xsd)
+/* Parse, validate and index one document held in memory (buf: len bytes,
+ * NUL-terminated); the suite keeps the document. */
+static void load_buffer(arb_conform_suite *s, unsigned fi, char *buf, size_t len, xmlSchemaPtr cases_xsd,
+                        xmlSchemaPtr rules_xsd)
 {
     cf_file *f = &s->files[fi];
-    char *buf;
-    size_t len;
-    arb_error err = ARB_ERROR_INIT;
-    if (read_bounded(f->path, CF_FILE_MAX, &buf, &len, &err)) {
-        arb_conform__diag(s, f->path, 0, "%s", err.msg);
-        return;
-    }
     int line;
     const char *what;
     if (forbidden_markup(buf, len, &line, &what)) {
@@ -414,6 +432,19 @@ static void load_file(arb_conform_suite *s, unsigned fi, xmlSchemaPtr cases_xsd,
     if (kind == CF_RULES) load_rules(s, fi, root);
     else if (kind == CF_SET) load_set(s, fi, root);
     else arb_conform__expectations_load(s, fi);
+}
+
+static void load_file(arb_conform_suite *s, unsigned fi, xmlSchemaPtr cases_xsd, xmlSchemaPtr rules_xsd)
+{
+    cf_file *f = &s->files[fi];
+    char *buf;
+    size_t len;
+    arb_error err = ARB_ERROR_INIT;
+    if (read_bounded(f->path, CF_FILE_MAX, &buf, &len, &err)) {
+        arb_conform__diag(s, f->path, 0, "%s", err.msg);
+        return;
+    }
+    load_buffer(s, fi, buf, len, cases_xsd, rules_xsd);
 }
 
 int arb_conform_load(arb_conform_suite **out, const char *const *paths, size_t npaths,
@@ -491,6 +522,47 @@ fail:
     return rc;
 }
 
+int arb_conform_load_mem(arb_conform_suite **out, const char *name, const void *data, size_t len,
+                         const arb_conform_options *opt, arb_error *err)
+{
+    *out = NULL;
+    if (!opt || !opt->schema_dir)
+        return arb_error_set(err, ARB_EINVAL, NULL, "loading from memory needs options.schema_dir");
+    if (len > CF_FILE_MAX) {
+        arb_error_where(err, "%s", name);
+        return arb_error_set(err, ARB_ELIMIT, NULL, "document is larger than %u bytes", CF_FILE_MAX);
+    }
+    arb_conform_suite *s = calloc(1, sizeof *s);
+    if (!s) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+    s->opt = *opt;
+    int rc = ARB_OK;
+    xmlSchemaPtr cx = NULL, rx = NULL;
+    char *buf = NULL;
+    if (!(cx = load_schema(s, opt->schema_dir, "conformance.xsd", err)) ||
+        !(rx = load_schema(s, opt->schema_dir, "rules.xsd", err))) {
+        rc = err->code ? err->code : ARB_EFORMAT;
+        goto out;
+    }
+    if (GROW(s->files, s->nfiles, s->capfiles) || !(s->files[0].path = arb_conform__strdup(s, name)) ||
+        !(buf = malloc(len + 1))) {
+        rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+        goto out;
+    }
+    s->nfiles = 1;
+    s->partial = 1;
+    memcpy(buf, data, len);
+    buf[len] = '\0';
+    load_buffer(s, 0, buf, len, cx, rx); /* takes buf */
+    buf = NULL;
+out:
+    xmlSchemaFree(cx);
+    xmlSchemaFree(rx);
+    free(buf);
+    if (rc) arb_conform_free(s);
+    else *out = s;
+    return rc;
+}
+
 void arb_conform_free(arb_conform_suite *s)
 {
     if (!s) return;
@@ -520,184 +592,4 @@ unsigned arb_conform_ncases(const arb_conform_suite *s)
     unsigned n = 0;
     for (unsigned i = 0; i < s->ncases; i++) n += s->cases[i].selected != 0;
     return n;
-}
-
-/* ------------------------------------------------------------ lint */
-
-static const cf_entry *find_entry(const arb_conform_suite *s, const char *game, const char *id)
-{
-    for (unsigned i = 0; i < s->nentries; i++) {
-        const cf_entry *e = &s->entries[i];
-        if (e->id && strcmp(e->id, id) == 0 && strcmp(s->files[e->file].game, game) == 0) return e;
-    }
-    return NULL;
-}
-
-/* Whether case c's gaps="G06 …" names one of entry e's gaps ("NAR-G06 …"). */
-static int cites_gap(const cf_case *c, const cf_entry *e)
-{
-    if (!c->gaps || !e->gaps) return 0;
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", c->gaps);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
-        size_t l = strlen(tok);
-        for (const char *p = strstr(e->gaps, tok); p; p = strstr(p + 1, tok))
-            if (p > e->gaps && p[-1] == '-' && (p[l] == '\0' || p[l] == ' ')) return 1;
-    }
-    return 0;
-}
-
-static int has_catalog(const arb_conform_suite *s, const char *game)
-{
-    for (unsigned i = 0; i < s->nfiles; i++)
-        if (s->files[i].kind == CF_RULES && strcmp(s->files[i].game, game) == 0) return 1;
-    return 0;
-}
-
-/* Rule IDs referenced anywhere under n (reject/illegal/warning rule="…"). */
-static unsigned lint_refs(arb_conform_suite *s, const cf_file *f, const xmlNode *n)
-{
-    unsigned bad = 0;
-    for (const xmlNode *k = n->children; k; k = k->next) {
-        if (k->type != XML_ELEMENT_NODE) continue;
-        char rule[64];
-        if (arb_conform__attr(k, "rule", rule, sizeof rule) && rule[0] && !find_entry(s, f->game, rule)) {
-            arb_conform__diag(s, f->path, (int)xmlGetLineNo((xmlNodePtr)k),
-                              "rule ID %s is not in the %s catalog", rule, f->game);
-            bad++;
-        }
-        bad += lint_refs(s, f, k);
-    }
-    return bad;
-}
-
-static int name_in(const char *const *names, unsigned n, const char *v)
-{
-    for (unsigned i = 0; i < n; i++)
-        if (strcmp(names[i], v) == 0) return 1;
-    return 0;
-}
-
-/* The engine's own vocabulary: action text parses, event names, decision
- * kinds and outcome reasons exist. Only for games with an engine. */
-static void lint_vocab(arb_conform_suite *s, const cf_file *f, const arb_game *g, const xmlNode *n)
-{
-    for (const xmlNode *k = n->children; k; k = k->next) {
-        if (k->type != XML_ELEMENT_NODE) continue;
-        if (arb_conform__is(k, "position")) continue;
-        char v[256];
-        int line = (int)xmlGetLineNo((xmlNodePtr)k);
-        if (arb_conform__attr(k, "do", v, sizeof v)) {
-            arb_action a;
-            arb_error err = ARB_ERROR_INIT;
-            if (arb_action_parse(g, v, &a, &err))
-                arb_conform__diag(s, f->path, line, "'%s': %s", v, err.msg);
-        }
-        if (arb_conform__is(k, "event") && arb_conform__attr(k, "name", v, sizeof v) &&
-            !name_in(g->event_names, g->nevent_names, v))
-            arb_conform__diag(s, f->path, line, "the %s engine has no event named '%s'", g->id, v);
-        if (arb_conform__is(k, "decision") && arb_conform__attr(k, "kind", v, sizeof v) &&
-            !name_in(g->decision_names, g->ndecision_names, v))
-            arb_conform__diag(s, f->path, line, "the %s engine has no decision kind '%s'", g->id, v);
-        if (arb_conform__is(k, "outcome") && arb_conform__attr(k, "reason", v, sizeof v) &&
-            !name_in(g->outcome_reasons, g->noutcome_reasons, v))
-            arb_conform__diag(s, f->path, line, "the %s engine has no outcome reason '%s'", g->id, v);
-        lint_vocab(s, f, g, k);
-    }
-}
-
-unsigned arb_conform_lint(arb_conform_suite *s)
-{
-    unsigned before = s->ndiags;
-    for (unsigned i = 0; i < s->nfiles; i++) {
-        const cf_file *f = &s->files[i];
-        if (f->kind == CF_RULES || f->kind == CF_SET) {
-            /* conformance/<game>/x.xml must say game="<game>". */
-            const char *slash = strrchr(f->path, '/');
-            if (slash && f->game) {
-                const char *start = slash;
-                while (start > f->path && start[-1] != '/') start--;
-                size_t dl = (size_t)(slash - start);
-                char dir[64];
-                snprintf(dir, sizeof dir, "%.*s", (int)(dl < 63 ? dl : 63), start);
-                if (dl && strcmp(dir, f->game) != 0 && has_catalog(s, dir))
-                    arb_conform__diag(s, f->path, 1, "game=\"%s\" but the file is in directory '%.*s'",
-                                      f->game, (int)dl, start);
-            }
-        }
-        if (f->kind == CF_RULES) {
-            for (unsigned a = 0; a < s->nentries; a++) {
-                if (s->entries[a].file != i) continue;
-                for (unsigned b = 0; b < a; b++)
-                    if (strcmp(s->entries[a].id, s->entries[b].id) == 0)
-                        arb_conform__diag(s, f->path, s->entries[a].line, "entry ID %s is not unique (also line %d)",
-                                          s->entries[a].id, s->entries[b].line);
-            }
-        }
-        if (f->kind == CF_SET) {
-            if (!has_catalog(s, f->game)) {
-                arb_conform__diag(s, f->path, 1, "no rule catalog (rules.xml) loaded for game %s", f->game);
-                continue;
-            }
-            lint_refs(s, f, xmlDocGetRootElement(f->doc));
-            const arb_game *g = arb_conform__game(s, f->game);
-            if (g) lint_vocab(s, f, g, xmlDocGetRootElement(f->doc));
-        }
-    }
-    for (unsigned i = 0; i < s->ncases; i++) {
-        const cf_case *c = &s->cases[i];
-        const cf_file *f = &s->files[c->file];
-        for (unsigned j = 0; j < i; j++) {
-            const cf_case *d = &s->cases[j];
-            if (strcmp(d->id, c->id) == 0 && strcmp(s->files[d->file].game, f->game) == 0) {
-                arb_conform__diag(s, f->path, c->line, "case ID %s is not unique (also %s:%d)", c->id,
-                                  s->files[d->file].path, d->line);
-                break;
-            }
-        }
-        if (!has_catalog(s, f->game)) continue;
-        char buf[2048];
-        snprintf(buf, sizeof buf, "%s", c->covers ? c->covers : "");
-        char *save = NULL;
-        for (char *tok = strtok_r(buf, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
-            const cf_entry *e = find_entry(s, f->game, tok);
-            if (!e) {
-                arb_conform__diag(s, f->path, c->line, "case %s covers %s, which is not in the %s catalog",
-                                  c->id, tok, f->game);
-            } else if (e->kind && strcmp(e->kind, "informational") == 0) {
-                arb_conform__diag(s, f->path, c->line, "case %s covers %s, an informational entry (no test)",
-                                  c->id, tok);
-            } else if (e->kind && strcmp(e->kind, "rule-needing-interpretation") == 0 && !cites_gap(c, e)) {
-                /* The catalog: R* tests carry the gap ID, so they can be
-                 * revised when the interpretation changes. */
-                arb_conform__diag(s, f->path, c->line, "case %s covers %s (R*) but cites none of its gaps (%s) in gaps=\"…\"",
-                                  c->id, tok, e->gaps ? e->gaps : "none listed");
-            }
-        }
-        if (c->gaps) {
-            snprintf(buf, sizeof buf, "%s", c->gaps);
-            for (char *tok = strtok_r(buf, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
-                int found = 0;
-                for (unsigned k = 0; k < s->nentries && !found; k++) {
-                    const cf_entry *e = &s->entries[k];
-                    if (strcmp(s->files[e->file].game, f->game) == 0 && e->gaps) {
-                        const char *p = strstr(e->gaps, tok);
-                        found = p && p > e->gaps && p[-1] == '-';
-                    }
-                }
-                if (!found)
-                    arb_conform__diag(s, f->path, c->line, "case %s cites gap %s, which no %s entry uses",
-                                      c->id, tok, f->game);
-            }
-        }
-    }
-    for (unsigned i = 0; i < s->nexpects; i++) {
-        const cf_expect *x = &s->expects[i];
-        if (x->what != 2) continue;
-        int found = 0;
-        for (unsigned k = 0; k < s->nentries && !found; k++) found = strcmp(s->entries[k].id, x->pattern) == 0;
-        if (!found) arb_conform__diag(s, "expectations.xml", x->line, "uncovered rule %s is in no catalog", x->pattern);
-    }
-    return s->ndiags - before;
 }

@@ -77,6 +77,7 @@ static const char *errtext(const arb_error *e, char *buf, size_t size)
 
 static int ev_push(evbuf *b, const arb_event *e, unsigned n)
 {
+    if (n == 0) return 0; /* e may be NULL: an action with no events */
     if (b->n + n > EV_WINDOW_MAX) return -1;
     if (b->n + n > b->cap) {
         unsigned nc = b->cap ? b->cap : 256;
@@ -630,7 +631,11 @@ static int build_setup(run *R, const xmlNode *setup, arb_error *err)
         if (child(L, "position")) { pos = child(L, "position"); decks = NULL; }
     }
     R->r->seed = R->su.seed;
-    if (R->su.players < 1 || R->su.players > ARB_MAX_SEATS) R->su.players = R->su.players < 1 ? 1 : ARB_MAX_SEATS;
+    if (R->su.players < 1 || R->su.players > ARB_MAX_SEATS) {
+        arb_error_where(err, "%s", R->path);
+        return arb_error_set(err, ARB_EINVAL, NULL, "players=\"%d\": a match has 1..%d seats", R->su.players,
+                             ARB_MAX_SEATS);
+    }
     if (pos) {
         R->pos = arb_tree_new();
         if (!R->pos) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
@@ -715,7 +720,10 @@ static void do_act(run *R, const xmlNode *n)
     arb_action a;
     if (parse_action(R, n, &a, text, sizeof text)) return;
     long repeat = arb_conform__attr(n, "repeat", v, sizeof v) ? atol(v) : 1;
-    if (repeat < 1 || repeat > CF_ACTIONS_MAX) repeat = 1;
+    if (repeat < 1 || repeat > CF_ACTIONS_MAX) {
+        set_status(R, ARB_CF_ERROR, n, "repeat=\"%s\" is outside 1..%d", v, CF_ACTIONS_MAX);
+        return;
+    }
     R->actwin.n = 0;
     for (long i = 0; i < repeat && !R->done; i++) {
         arb_error err = ARB_ERROR_INIT;

@@ -39,14 +39,30 @@ static int count_commanders(const nar_player *p)
     return n;
 }
 
+/* Where the core will stand after the next own Base Load and the alarms on
+ * our own board: the number the agent steers by. */
+static int projected(const nar_player *p)
+{
+    int k = p->core + (p->shutdown ? 0 : p->hack >= NAR_HACK_THRESHOLD ? NAR_BASELOAD_HACK_K : NAR_BASELOAD_K);
+    return k + 100 * p->nboard;
+}
+
+/* Cooling by `amount` is worth it when the projection overheats, and never
+ * when it would drop the core below nominal (no Power Order then). */
+static int cool_score(const nar_player *p, int amount, int hi, int mid)
+{
+    if (p->core - amount < NAR_NOMINAL_K) return -5;
+    int pr = projected(p);
+    return pr >= NAR_OVERHEAT_K ? hi : pr >= NAR_OVERHEAT_K - 150 ? mid : -5;
+}
+
 static int score_play(const nar_state *s, const nar_player *p, const nar_player *o, int uid, int target)
 {
     const nar_carddef *c = nar_def(p, uid);
-    int core = p->core;
     switch (c->type) {
     case NAR_T_FACILITY:
         switch (c->effect) {
-        case NAR_E_SS_CORE100: case NAR_E_SS_CORE50: return core >= 1800 ? 150 : 80;
+        case NAR_E_SS_CORE100: case NAR_E_SS_CORE50: return projected(p) >= 2000 ? 150 : 80;
         case NAR_E_SS_REACTOR_HALL: return 120;
         case NAR_E_SS_CLEARANCE: return p->clearance < 3 ? 90 : 30;
         case NAR_E_EDG: return 85;
@@ -64,8 +80,9 @@ static int score_play(const nar_state *s, const nar_player *p, const nar_player 
         return 12;
     case NAR_T_PROCEDURE:
         switch (c->effect) {
-        case NAR_E_PR_CORE100: case NAR_E_PR_CORE50: case NAR_E_PR_CORE150:
-            return core >= 2000 ? 180 : core >= 1850 ? 60 : -5;
+        case NAR_E_PR_CORE100: return cool_score(p, 100, 180, 60);
+        case NAR_E_PR_CORE50: return cool_score(p, 50, 170, 50);
+        case NAR_E_PR_CORE150: return cool_score(p, 150, 185, 65);
         case NAR_E_PR_DID: return opp_raiders(o) ? 60 : 5;
         case NAR_E_PR_DRAW: return p->ndeck > 3 ? 70 : -20;
         case NAR_E_PR_HACK: return p->hack >= 2 ? 140 : -5;
@@ -102,13 +119,21 @@ static int score(const nar_state *s, const arb_action *a)
         if (c->effect == NAR_E_SS_CLEARANCE) return 80;
         return 50;
     }
-    case NV_PLAY: return score_play(s, p, o, x, a->nargs == 2 ? a->args[1] : -1);
+    case NV_PLAY: {
+        int sc = score_play(s, p, o, x, a->nargs == 2 ? a->args[1] : -1);
+        /* keep Swipes for the CLEAR costs of a hot board */
+        int reserve = 0;
+        for (int i = 0; i < p->nboard; i++)
+            reserve += nar_def(&s->p[p->board[i].owner], p->board[i].uid)->clear;
+        if (reserve && projected(p) >= 2100 && p->swipes - nar_def(p, x)->cost < reserve && sc < 150) sc -= 100;
+        return sc;
+    }
     case NV_STATION: case NV_RECALL: return -100;
     case NV_STRIKE: return 130 + arb_naramo__strike_value(s, me, x) / 10;
     case NV_EXHAUST: {
         const nar_carddef *c = nar_def(p, x);
         if (c->effect == NAR_E_EXH_HACK) return p->hack >= 1 ? 150 : -10;
-        return p->core >= 1900 ? 200 : p->core >= 1750 ? 30 : -10;
+        return cool_score(p, c->effect == NAR_E_EXH_CORE100 ? 100 : 50, 200, 30);
     }
     case NV_SCRAM: return 1000;
     case NV_EDG: {

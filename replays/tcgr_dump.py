@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""tcgr_dump.py — an independent .tcgr version-1 reader written from
+replays/FORMAT.md alone (Python 3 standard library only: zlib, struct).
+It prints the header as JSON and one line per record, and checks the
+seed commitment. It does not replay the engine (that needs the game).
+
+Usage: replays/tcgr_dump.py FILE.tcgr [--records N]
+Exit: 0 complete, 3 truncated / not a .tcgr / unsupported version."""
+import hashlib, json, struct, sys, zlib
+
+class Trunc(Exception):
+    pass
+
+def unpack(buf, i):
+    """One MessagePack value at buf[i:], returns (value, next index)."""
+    if i >= len(buf):
+        raise Trunc()
+    c = buf[i]; i += 1
+    def take(n):
+        if i + n > len(buf):
+            raise Trunc()
+        return buf[i:i + n]
+    if c <= 0x7f: return c, i
+    if c >= 0xe0: return c - 0x100, i
+    if 0xa0 <= c <= 0xbf: n = c & 0x1f; return take(n).decode(), i + n
+    if 0x90 <= c <= 0x9f: n, kind = c & 0x0f, 'a'
+    elif 0x80 <= c <= 0x8f: n, kind = c & 0x0f, 'm'
+    elif c == 0xc0: return None, i
+    elif c == 0xc2: return False, i
+    elif c == 0xc3: return True, i
+    elif c in (0xcc, 0xcd, 0xce, 0xcf):
+        w = {0xcc: 1, 0xcd: 2, 0xce: 4, 0xcf: 8}[c]; return int.from_bytes(take(w), 'big'), i + w
+    elif c in (0xd0, 0xd1, 0xd2, 0xd3):
+        w = {0xd0: 1, 0xd1: 2, 0xd2: 4, 0xd3: 8}[c]; return int.from_bytes(take(w), 'big', signed=True), i + w
+    elif c in (0xd9, 0xda, 0xdb, 0xc4, 0xc5, 0xc6):
+        w = {0xd9: 1, 0xda: 2, 0xdb: 4, 0xc4: 1, 0xc5: 2, 0xc6: 4}[c]
+        n = int.from_bytes(take(w), 'big'); i += w
+        if i + n > len(buf): raise Trunc()
+        raw = buf[i:i + n]
+        return (raw.decode() if c >= 0xd9 else bytes(raw)), i + n
+    elif c in (0xdc, 0xdd, 0xde, 0xdf):
+        w = 2 if c in (0xdc, 0xde) else 4
+        n = int.from_bytes(take(w), 'big'); i += w; kind = 'a' if c <= 0xdd else 'm'
+    else:
+        raise ValueError('type byte 0x%02x is not used by .tcgr' % c)
+    if n > len(buf) - i:          # every entry takes at least one byte
+        raise Trunc()
+    if kind == 'a':
+        out = []
+        for _ in range(n):
+            v, i = unpack(buf, i); out.append(v)
+        return out, i
+    out = {}
+    for _ in range(n):
+        k, i = unpack(buf, i); v, i = unpack(buf, i); out[k] = v
+    return out, i
+
+def main():
+    path = sys.argv[1]
+    limit = int(sys.argv[sys.argv.index('--records') + 1]) if '--records' in sys.argv else None
+    data = open(path, 'rb').read()
+    if data[:4] != b'TCGR':
+        print('%s: not a .tcgr file' % path); return 3
+    if len(data) < 8:
+        print('%s: truncated inside the envelope' % path); return 3
+    if data[4] != 1:
+        print('%s: format version %d is not supported (this reader reads 1)' % (path, data[4])); return 3
+    d = zlib.decompressobj()
+    raw = d.decompress(data[8:])
+    complete = d.eof
+    header, i = unpack(raw, 0)
+    show = dict(header)
+    for k in ('salt', 'commit'):
+        if k in show: show[k] = show[k].hex()
+    print(json.dumps({'flags': data[5], 'header': show}, indent=1))
+    if 'commit' in header:
+        c = hashlib.blake2b(struct.pack('<Q', header['seed']) + header['salt'], digest_size=32).digest()
+        print('commitment:', 'ok' if c == header['commit'] else 'MISMATCH')
+    n = 0
+    names = {0: 'action', 1: 'checkpoint', 2: 'outcome'}
+    while i < len(raw):
+        try:
+            rec, j = unpack(raw, i)
+        except Trunc:
+            break
+        if limit is None or n < limit:
+            tag = rec[0]
+            if tag == 0:
+                print('%6d action     +%dms seat %d verb %d args %s' % (n, rec[1], rec[2], rec[3], rec[4:]))
+            elif tag == 1:
+                print('%6d checkpoint turn %d hash 0x%016x' % (n, rec[1], rec[2]))
+            elif tag == 2:
+                print('%6d outcome    winner %d reason %s turns %d hash 0x%016x' % (n, rec[1], rec[2], rec[3], rec[4]))
+            else:
+                print('%6d unknown kind %d (skipped)' % (n, tag))
+        n += 1; i = j
+    if not complete or i < len(raw):
+        print('%s: truncated after %d complete records' % (path, n)); return 3
+    print('%d records' % n)
+    return 0
+
+if __name__ == '__main__':
+    sys.exit(main())
