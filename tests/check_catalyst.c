@@ -956,6 +956,24 @@ START_TEST(cards_and_decks)
 }
 END_TEST
 
+START_TEST(preset_deck_files)
+{
+    /* src/games/catalyst/decks/NAME.deck holds the same list as the preset. */
+    for (unsigned i = 0; i < G->npresets; i++) {
+        const arb_deck *p = G->preset(i);
+        char path[256];
+        snprintf(path, sizeof path, "src/games/catalyst/decks/%s.deck", p->name);
+        arb_deck d;
+        arb_error e = ARB_ERROR_INIT;
+        ck_assert_msg(arb_deck_load(&d, G, path, &e) == ARB_OK, "%s: %s", path, e.msg);
+        ck_assert_str_eq(d.name, p->name);
+        ck_assert_uint_eq(d.ncards, p->ncards);
+        ck_assert_int_eq(memcmp(d.cards, p->cards, sizeof(uint16_t) * p->ncards), 0);
+        ck_assert_ptr_eq(arb_deck_preset(G, p->name), p);
+    }
+}
+END_TEST
+
 START_TEST(narration)
 {
     char buf[256];
@@ -1277,6 +1295,7 @@ int main(void)
     tcase_add_test(tc, load_rejects);
     tcase_add_test(tc, hostile_positions);
     tcase_add_test(tc, cards_and_decks);
+    tcase_add_test(tc, preset_deck_files);
     tcase_add_test(tc, narration);
     suite_add_tcase(su, tc);
     TCase *tp = tcase_create("property");
