@@ -1256,13 +1256,13 @@ static int scale(void)
     return e ? atoi(e) : 1;
 }
 
-START_TEST(property_random_2p) { play_games(2, 500 * scale(), 0, 1000); }
+START_TEST(property_random_2p) { play_games(2, 800 * scale(), 0, 1000); }
 END_TEST
-START_TEST(property_random_3p) { play_games(3, 300 * scale(), 0, 2000); }
+START_TEST(property_random_3p) { play_games(3, 500 * scale(), 0, 2000); }
 END_TEST
-START_TEST(property_random_4p) { play_games(4, 200 * scale(), 0, 3000); }
+START_TEST(property_random_4p) { play_games(4, 300 * scale(), 0, 3000); }
 END_TEST
-START_TEST(property_greedy) { play_games(2 + _i % 3, 150 * scale(), 1, 4000 + (uint64_t)_i); }
+START_TEST(property_greedy) { play_games(2 + _i % 3, 200 * scale(), 1, 4000 + (uint64_t)_i); }
 END_TEST
 
 int main(void)
