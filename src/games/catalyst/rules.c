@@ -461,6 +461,8 @@ static int check_pos(int pos, const char *rule, arb_error *err)
     return ARB_OK;
 }
 
+static int validate_verb(const cat_state *s, const arb_action *a, arb_error *err);
+
 int arb_catalyst__validate(const cat_state *s, const arb_action *a, arb_error *err)
 {
     if (s->over) return arb_error_set(err, ARB_EOVER, "CAT-END-VICTORY", "the match is over");
@@ -492,6 +494,16 @@ int arb_catalyst__validate(const cat_state *s, const arb_action *a, arb_error *e
         return ILLEGAL(rule, "'%s' is not possible now: %s is owed", vb->name,
                        arb_catalyst__decision_names[s->dkind]);
     }
+    return validate_verb(s, a, err);
+}
+
+/* The verb-specific half of validation, for an action already known to
+ * come from the owing seat, with a verb its decision accepts and a right
+ * argument count (legal() builds only such candidates; apply() checks them
+ * first in arb_catalyst__validate). */
+static int validate_verb(const cat_state *s, const arb_action *a, arb_error *err)
+{
+    const cat_player *pl = &s->p[a->seat];
     int x = a->nargs > 0 ? a->args[0] : 0, y = a->nargs > 1 ? a->args[1] : 0, z = a->nargs > 2 ? a->args[2] : 0;
     const char *rule = verb_when[a->verb].when;
     int rc;
@@ -674,7 +686,7 @@ static void cand(lbuf *b, int verb, int nargs, int x, int y, int z)
     a.args[0] = x;
     a.args[1] = y;
     a.args[2] = z;
-    if (arb_catalyst__validate(b->s, &a, NULL) != ARB_OK) return;
+    if (validate_verb(b->s, &a, NULL) != ARB_OK) return;
     if (b->n < b->cap) b->out[b->n] = a;
     b->n++;
 }
