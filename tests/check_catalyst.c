@@ -386,6 +386,23 @@ START_TEST(start_phase_order)
 }
 END_TEST
 
+START_TEST(facedown_deactivate_stays_hidden)
+{
+    cat_state s;
+    scen(&s, 2);
+    mv(&s, 0, U_SNIPER, CAT_Z_FIELD, 2, CAT_F_FACEDOWN | CAT_F_ACTIVATED);
+    to_next_turn_of_0(&s);
+    OK(&s, 0, CAT_V_DEACTIVATE, 1, U_SNIPER, 0, 0);
+    int i = event_index(CAT_E_DEACTIVATE);
+    ck_assert_int_ge(i, 0);
+    ck_assert_int_eq(EV.buf[i].a, -1);            /* no UID: it would name the card */
+    ck_assert_int_eq(EV.buf[i].b, -1);
+    ck_assert_int_eq(EV.buf[i].c, 2);
+    ck_assert_int_eq(count_events(CAT_E_UPKEEP_PAID), 0); /* no printed Upkeep face down (G11) */
+    ck_assert_int_eq(s.phase, CAT_PH_ACTION);
+}
+END_TEST
+
 START_TEST(upkeep_archive)
 {
     cat_state s;
@@ -1278,6 +1295,7 @@ int main(void)
     tcase_add_test(tc, skip_draw_only_first_player_turn1);
     tcase_add_test(tc, start_phase_order);
     tcase_add_test(tc, upkeep_archive);
+    tcase_add_test(tc, facedown_deactivate_stays_hidden);
     tcase_add_test(tc, actions_draw_limit);
     tcase_add_test(tc, deploy);
     tcase_add_test(tc, abilities);

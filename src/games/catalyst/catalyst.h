@@ -139,7 +139,7 @@ enum {
     CAT_E_RETURN,       /* a unkept cards go back to the Vault */
     CAT_E_TURN,         /* a = turn number */
     CAT_E_PHASE,        /* a = phase index */
-    CAT_E_DEACTIVATE,   /* a uid, b def (-1 face down), c pos */
+    CAT_E_DEACTIVATE,   /* a uid, b def, c pos (a = b = -1 face down) */
     CAT_E_GAIN,         /* a Shards from def b (-1 none), c why (0 start, 1 end, 2 ability, 3 impulse) */
     CAT_E_UPKEEP_PAID,  /* a uid, b def, c Shards */
     CAT_E_UPKEEP_ARCHIVED, /* a uid, b def, c (0 declined, 1 cannot pay) */

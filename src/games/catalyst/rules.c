@@ -869,8 +869,10 @@ int arb_catalyst__apply(void *st, const arb_action *a, arb_events *ev, arb_error
         break;
     case CAT_V_DEACTIVATE:
         pl->c[x].flags &= (uint8_t)~CAT_F_ACTIVATED;
-        ev_push(ev, CAT_E_DEACTIVATE, (int)seat, 0, x,
-                (pl->c[x].flags & CAT_F_FACEDOWN) ? -1 : pl->c[x].def, pl->c[x].pos);
+        if (pl->c[x].flags & CAT_F_FACEDOWN) /* the UID would name the card: keep it hidden */
+            ev_push(ev, CAT_E_DEACTIVATE, (int)seat, 0, -1, -1, pl->c[x].pos);
+        else
+            ev_push(ev, CAT_E_DEACTIVATE, (int)seat, 0, x, pl->c[x].def, pl->c[x].pos);
         if (!any_activated(pl)) after_deactivate(s, ev);
         break;
     case CAT_V_DONE:
