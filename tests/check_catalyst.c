@@ -15,6 +15,7 @@
 #include "arbiter/game.h"
 #include "arbiter/match.h"
 #include "games/catalyst/catalyst.h"
+#include "cli_run.h"
 
 extern const arb_game arb_game_catalyst;
 static const arb_game *G = &arb_game_catalyst;
@@ -1267,6 +1268,35 @@ START_TEST(hostile_positions)
 }
 END_TEST
 
+/* Recorded self-play through the CLI: `play` 2, 3 and 4 players with random
+ * and greedy agents, then `verify` every file. */
+START_TEST(cli_play_and_verify)
+{
+    char dir[] = "/tmp/arb-catalyst-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char args[1024], files[8192] = "";
+    for (int g = 0; g < 12; g++) {
+        int players = 2 + g % 3;
+        const char *agents = g % 2 ? "greedy" : "random";
+        snprintf(args, sizeof args, "play --game catalyst --seed %d --players %d --agents %s -o %s/g%d.tcgr", 500 + g,
+                 players, agents, dir, g);
+        cli_result *r = cli_run(args);
+        ck_assert_msg(r->code == 0, "%s: %s", args, r->err);
+        size_t len = strlen(files);
+        snprintf(files + len, sizeof files - len, " %s/g%d.tcgr", dir, g);
+    }
+    snprintf(args, sizeof args, "verify%s", files);
+    cli_result *r = cli_run(args);
+    ck_assert_msg(r->code == 0, "verify: %s %s", r->out, r->err);
+    ck_assert_ptr_nonnull(strstr(r->out, "OK"));
+    for (int g = 0; g < 12; g++) {
+        snprintf(args, sizeof args, "%s/g%d.tcgr", dir, g);
+        unlink(args);
+    }
+    rmdir(dir);
+}
+END_TEST
+
 static int scale(void)
 {
     const char *e = getenv("CATALYST_GAMES");
@@ -1322,6 +1352,7 @@ int main(void)
     tcase_add_test(tp, property_random_3p);
     tcase_add_test(tp, property_random_4p);
     tcase_add_loop_test(tp, property_greedy, 0, 3);
+    tcase_add_test(tp, cli_play_and_verify);
     suite_add_tcase(su, tp);
     SRunner *sr = srunner_create(su);
     srunner_run_all(sr, CK_NORMAL);
