@@ -540,18 +540,24 @@ START_TEST(strike)
     NEG(&s, 2, CAT_V_PASS, 0, 0, 0, 0, "CAT-FREE-IMPULSE-REACTION");
     NEG(&s, 0, CAT_V_DRAW, 0, 0, 0, 0, "CAT-FREE-IMPULSE-REACTION");
     OK(&s, 1, CAT_V_PASS, 0, 0, 0, 0);
+    ck_assert_int_eq(s.dkind, CAT_D_REACTION);                               /* passes clockwise to seat 2 */
+    ck_assert_int_eq(s.dseat, 2);
+    ck_assert_int_eq(s.p[1].c[U_SENT].damage, 0);                            /* not resolved yet */
+    OK(&s, 2, CAT_V_PASS, 0, 0, 0, 0);
     ck_assert_int_eq(s.p[1].c[U_SENT].damage, 2);
     ck_assert_int_eq(s.dkind, CAT_D_ACTION);
     NEG(&s, 0, CAT_V_STRIKE, 3, U_SENT, 1, 1, "CAT-STRIKE-ACTIVATED");
     OK(&s, 0, CAT_V_STRIKE, 3, U_SNIPER, 1, 1);                              /* B1→F2: 1+0+1 = 2 ≤ 3 */
     OK(&s, 1, CAT_V_PASS, 0, 0, 0, 0);
+    OK(&s, 2, CAT_V_PASS, 0, 0, 0, 0);
     ck_assert_int_eq(s.p[1].c[U_SENT].zone, CAT_Z_ARCHIVE);                  /* destroyed at once (G07) */
     ck_assert_int_eq(count_events(CAT_E_DESTROYED), 1);
     s.p[0].c[U_SNIPER].flags = 0;
     OK(&s, 0, CAT_V_STRIKE, 3, U_SNIPER, 2, 0);                              /* any opponent (G21) */
+    ck_assert_int_eq(s.dseat, 1);                                            /* window from the active seat on */
+    OK(&s, 1, CAT_V_PASS, 0, 0, 0, 0);
     ck_assert_int_eq(s.dseat, 2);
-    OK(&s, 2, CAT_V_PASS, 0, 0, 0, 0);
-    ck_assert_int_eq(s.p[2].c[U_SENT].damage, 0 + 0);                        /* 3 ≥ 3: destroyed */
+    OK(&s, 2, CAT_V_PASS, 0, 0, 0, 0);                        /* 3 ≥ 3: destroyed */
     ck_assert_int_eq(s.p[2].c[U_SENT].zone, CAT_Z_ARCHIVE);
 }
 END_TEST
@@ -734,6 +740,7 @@ START_TEST(victory_multiplayer_and_empty_vault)
     mv(&s, 0, U_SIEGE, CAT_Z_FIELD, 1, 0);
     s.p[2].c[U_CAT].damage = 11;
     OK(&s, 0, CAT_V_STRIKE, 3, U_SIEGE, 2, 4);
+    OK(&s, 1, CAT_V_PASS, 0, 0, 0, 0);
     OK(&s, 2, CAT_V_PASS, 0, 0, 0, 0);
     OK(&s, 0, CAT_V_END, 0, 0, 0, 0);
     ck_assert(!s.over);

@@ -70,7 +70,7 @@ static int score(const cat_state *s, const arb_action *a)
         if (d->fx == CAT_FX_SHARDS) return 12;
         if (s->dkind == CAT_D_REACTION) {
             /* Shield the card under attack when the Strike would destroy it. */
-            if (d->fx != CAT_FX_SHIELD || pl->c[y].pos != s->pend.tpos) return -5;
+            if (d->fx != CAT_FX_SHIELD || seat != s->pend.tseat || pl->c[y].pos != s->pend.tpos) return -5;
             int dmg = strike_damage(s, s->pend.seat, s->pend.uid, seat, s->pend.tpos);
             return dmg >= arb_catalyst__health(pl, (unsigned)y) - pl->c[y].damage ? 50 : -5;
         }
@@ -79,7 +79,7 @@ static int score(const cat_state *s, const arb_action *a)
         return -5;
     }
     case CAT_V_REINFORCE: {
-        if (s->dkind != CAT_D_REACTION) return -1;
+        if (s->dkind != CAT_D_REACTION || seat != s->pend.tseat) return -1;
         int dmg = strike_damage(s, s->pend.seat, s->pend.uid, seat, s->pend.tpos);
         return dmg > 0 ? 20 : -1;
     }

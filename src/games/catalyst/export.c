@@ -617,7 +617,10 @@ int arb_catalyst__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_
         kind = s->pend.on ? CAT_D_REACTION : dflt[s->phase];
         if (kind == CAT_D_MULLIGAN && s->p[s->active].keep_left) kind = CAT_D_MULL_KEEP;
     }
-    if (dseat < 0) dseat = kind == CAT_D_REACTION ? s->pend.tseat : s->active;
+    if (dseat < 0 && kind == CAT_D_REACTION) /* the window opens after the Active Player */
+        for (unsigned k = 1; k < s->nplayers && dseat < 0; k++)
+            if (s->p[(s->active + k) % s->nplayers].alive) dseat = (int)((s->active + k) % s->nplayers);
+    if (dseat < 0) dseat = s->active;
     if (!have_actions) s->actions = kind == CAT_D_ACTION || kind == CAT_D_REACTION ? CAT_ACTIONS : 0;
     static const int phase_of[] = { CAT_PH_MULLIGAN, CAT_PH_MULLIGAN, CAT_PH_START, CAT_PH_START,
                                     CAT_PH_ACTION, CAT_PH_ACTION, CAT_PH_END, CAT_PH_OVER };
@@ -625,7 +628,7 @@ int arb_catalyst__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_
     if ((kind == CAT_D_REACTION) != (s->pend.on != 0))
         return bad(&L, "pending", NULL, ARB_EINVAL, "a pending Strike exists exactly in a reaction decision");
     if (kind == CAT_D_REACTION) {
-        if (dseat != s->pend.tseat) return bad(&L, "decision.seat", NULL, ARB_EINVAL, "the reaction belongs to the target's controller");
+        if (dseat == s->active) return bad(&L, "decision.seat", NULL, ARB_EINVAL, "a non-active seat owes a reaction");
         if (s->pend.seat != s->active) return bad(&L, "pending.seat", NULL, ARB_EINVAL, "the active player strikes");
     } else if (kind == CAT_D_MULLIGAN || kind == CAT_D_MULL_KEEP) {
         if (dseat < 0) return bad(&L, "decision.seat", NULL, ARB_EINVAL, "a seat owes the mulligan decision");

@@ -825,6 +825,22 @@ static void resolve_strike(cat_state *s, arb_events *ev)
     set_decision(s, CAT_D_ACTION, s->active);
 }
 
+/* The Reaction window of a declared Strike (G10, I-REACTION-ORDER): it
+ * passes clockwise from the Active Player through every other seat still in
+ * the game, each reacting (Impulses, Reinforce) until it passes; after the
+ * last seat the Strike resolves. `after` is the seat that just passed (the
+ * Active Player when the Strike was just declared). */
+static void open_reaction(cat_state *s, unsigned after, arb_events *ev)
+{
+    for (unsigned k = (after + 1u) % s->nplayers; k != s->active; k = (k + 1u) % s->nplayers)
+        if (s->p[k].alive) {
+            ev_push(ev, CAT_E_REACTION, (int)k, 0, s->active, 0, 0);
+            set_decision(s, CAT_D_REACTION, k);
+            return;
+        }
+    resolve_strike(s, ev);
+}
+
 int arb_catalyst__apply(void *st, const arb_action *a, arb_events *ev, arb_error *err)
 {
     cat_state *s = st;
@@ -926,9 +942,7 @@ int arb_catalyst__apply(void *st, const arb_action *a, arb_events *ev, arb_error
         s->pend.uid = x;
         s->pend.tseat = y;
         s->pend.tpos = z;
-        /* G10: the targeted card's controller gets the Reaction window. */
-        ev_push(ev, CAT_E_REACTION, y, 0, (int)seat, 0, 0);
-        set_decision(s, CAT_D_REACTION, y);
+        open_reaction(s, seat, ev);
         break;
     case CAT_V_MOVE: {
         uint8_t from = pl->c[x].pos;
@@ -996,7 +1010,7 @@ int arb_catalyst__apply(void *st, const arb_action *a, arb_events *ev, arb_error
         break;
     case CAT_V_PASS:
         ev_push(ev, CAT_E_PASS, (int)seat, 0, 0, 0, 0);
-        resolve_strike(s, ev);
+        open_reaction(s, seat, ev);
         break;
     case CAT_V_ARCHIVE: {
         int def = pl->c[x].def;
