@@ -19,6 +19,30 @@ static int strike_damage(const cat_state *s, unsigned seat, unsigned uid, unsign
     return dmg > shield ? dmg - shield : 0;
 }
 
+/* Could seat's ready attackers, with the Actions left, destroy the card of
+ * tseat at tpos this turn? Damage does not survive Cleanup, so chip damage
+ * on a Catalyst is worth something only when the whole kill fits in a turn. */
+static int lethal_this_turn(const cat_state *s, unsigned seat, unsigned tseat, unsigned tpos)
+{
+    const cat_player *pl = &s->p[seat], *tp = &s->p[tseat];
+    int hits[CAT_POSITIONS], n = 0;
+    for (unsigned p = 0; p < CAT_POSITIONS; p++) {
+        unsigned u = pl->field[p];
+        if (u == CAT_NOCARD || (pl->c[u].flags & (CAT_F_FACEDOWN | CAT_F_ACTIVATED | CAT_F_UNSTABLE))) continue;
+        if (arb_catalyst__distance(p, tpos) > cat_defof(pl, u)->range) continue;
+        int d = strike_damage(s, seat, u, tseat, tpos);
+        if (d > 0) hits[n++] = d;
+    }
+    /* the biggest hits first, one per Action left */
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (hits[j] > hits[i]) { int t = hits[i]; hits[i] = hits[j]; hits[j] = t; }
+    int total = 0;
+    for (int i = 0; i < n && i < s->actions; i++) total += hits[i];
+    unsigned t = tp->field[tpos];
+    return total >= arb_catalyst__health(tp, t) - tp->c[t].damage;
+}
+
 static int is_catalyst_public(const cat_player *pl, unsigned uid)
 {
     return !(pl->c[uid].flags & CAT_F_FACEDOWN) && cat_defof(pl, uid)->kind == CAT_KIND_CATALYST;
@@ -51,7 +75,7 @@ static int score(const cat_state *s, const arb_action *a)
         int left = arb_catalyst__health(tp, t) - tp->c[t].damage;
         int cat = is_catalyst_public(tp, t);
         if (dmg >= left) return cat ? 1000 : 100 + ((tp->c[t].flags & CAT_F_FACEDOWN) ? 10 : cat_defof(tp, t)->cost * 5);
-        if (cat) return 50 + dmg * 5;
+        if (cat) return lethal_this_turn(s, seat, (unsigned)y, (unsigned)z) ? 500 + dmg : 5 + dmg;
         return dmg > 0 ? 20 + dmg : -5;
     }
     case CAT_V_DEPLOY: {
