@@ -41,7 +41,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 ARBITER  := $(BUILD)/arbiter
 
-.PHONY: all deps demo check check-unit check-conform sanitize install clean bench fuzz valgrind
+.PHONY: all deps demo check check-unit check-conform sanitize install clean bench fuzz valgrind slurm-deps check-slurm
 .DEFAULT_GOAL := all
 all: $(BUILD)/libarbiter.a $(BUILD)/libarbiter.so $(ARBITER)
 
@@ -162,6 +162,19 @@ valgrind: deps
 	$(VALGRIND) $(ARBITER) verify --quiet replays/golden/*/*.tcgr || fail=1; \
 	exit $$fail
 
+# --- Slurm: bulk verification on a real single-node cluster ---------------
+# Needs the Debian packages munge, slurmctld, slurmd and slurm-client (root).
+SLURM_PKGS := munge slurmctld slurmd slurm-client
+slurm-deps:
+	@command -v slurmctld >/dev/null 2>&1 && command -v sbatch >/dev/null 2>&1 && command -v munged >/dev/null 2>&1 || \
+	  { if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	    $$SUDO apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $(SLURM_PKGS) >/dev/null; }
+
+check-slurm: deps slurm-deps
+	@$(MAKE) --no-print-directory all
+	@tests/slurm/test_slurm.sh $(ARBITER)
+
 # --- main job ---------------------------------------------------------------
 # Play a seeded naramo match between the greedy agents, record it under
 # $(BUILD)/demo, verify it, print its info and the first lines of the
@@ -225,6 +238,9 @@ install: all
 	install -m 755 $(BUILD)/libarbiter.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 include/arbiter/*.h $(DESTDIR)$(PREFIX)/include/arbiter/
 	install -m 755 $(ARBITER) $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/share/arbiter
+	$(ARBITER) slurm-script verify > $(DESTDIR)$(PREFIX)/share/arbiter/arbiter-verify.sbatch
+	$(ARBITER) slurm-script play > $(DESTDIR)$(PREFIX)/share/arbiter/arbiter-play.sbatch
 	@{ echo 'prefix=$(PREFIX)'; echo 'libdir=$${prefix}/lib'; echo 'includedir=$${prefix}/include'; echo; \
 	   echo 'Name: arbiter'; echo 'Description: record, replay, verify and test trading-card-game matches'; \
 	   echo "Version: $$(sed -n 's/#define ARB_VERSION "\(.*\)"/\1/p' include/arbiter/arbiter.h)"; \

@@ -141,7 +141,10 @@ START_TEST(record_matches_play)
     int k = 0;
     for (; line; line = strtok(NULL, "\n"), k++) {
         if (k == 2) {
-            fprintf(f, "{\"action\":\"0 %s 999999\"}\n", G->verbs[G->nverbs > 3 ? 3 : 0].name);
+            /* a well-formed action the engine must reject: a one-argument verb, a card that does not exist */
+            unsigned v1 = 0;
+            while (v1 + 1 < G->nverbs && !(G->verbs[v1].min_args <= 1 && G->verbs[v1].max_args >= 1)) v1++;
+            fprintf(f, "{\"action\":\"0 %s 999999\"}\n", G->verbs[v1].name);
             fprintf(f, "{\"seat\":0,\"verb\":\"no-such-verb\"}\n");
         }
         fprintf(f, "{\"action\":\"%s\"}\n", line);

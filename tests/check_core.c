@@ -269,7 +269,7 @@ START_TEST(options_and_attrs)
     ck_assert_int_eq(arb_options_get(&o, "clock", 5), 0);
     for (int i = 1; i < ARB_OPTIONS_MAX; i++) {
         char k[8];
-        snprintf(k, sizeof k, "k%d", i);
+        snprintf(k, sizeof k, "k%u", (unsigned)i % 100u);
         ck_assert_int_eq(arb_options_set(&o, k, i), ARB_OK);
     }
     ck_assert_int_eq(arb_options_set(&o, "one-too-many", 1), ARB_ELIMIT);
@@ -377,6 +377,60 @@ START_TEST(deck_parse)
 }
 END_TEST
 
+
+/* ---- JSON reader --------------------------------------------------------- */
+
+static int parse(const char *text, arb_tree **out, arb_error *e)
+{
+    *out = arb_tree_new();
+    return arb_tree_parse_json(*out, arb_tree_root(*out), "v", text, strlen(text), e);
+}
+
+START_TEST(json_reader)
+{
+    arb_tree *t;
+    arb_error e = ARB_ERROR_INIT;
+    ck_assert_int_eq(parse(" {\"a\": [1, -2, 9223372036854775807, -9223372036854775808], \"s\": \"x\\u00e9\\ud83d\\ude00\\n\","
+                           " \"t\": true, \"f\": false, \"n\": null, \"o\": {}} ", &t, &e), ARB_OK);
+    const arb_tnode *v = arb_tnode_get(arb_tree_root(t), "v");
+    ck_assert_int_eq(arb_tnode_path(v, "a.1")->i, -2);
+    ck_assert_int_eq(arb_tnode_path(v, "a.2")->i, INT64_MAX);
+    ck_assert_int_eq(arb_tnode_path(v, "a.3")->i, INT64_MIN);
+    ck_assert_str_eq(arb_tnode_get(v, "s")->s, "x\xc3\xa9\xf0\x9f\x98\x80\n");
+    ck_assert_int_eq(arb_tnode_get(v, "t")->kind, ARB_T_BOOL);
+    ck_assert_int_eq(arb_tnode_get(v, "n")->kind, ARB_T_NULL);
+    ck_assert_int_eq(arb_tnode_get(v, "o")->kind, ARB_T_MAP);
+    arb_tree_free(t);
+
+    static const struct { const char *text; const char *where; } bad[] = {
+        { "{\"a\":1,}", "offset 7" },
+        { "[1 2]", "offset 3" },
+        { "{\"a\":1,\"a\":2}", "offset 7" },
+        { "1.5", "offset 1" },
+        { "9223372036854775808", "offset 0" },
+        { "\"\\ud800\"", "offset 7" },
+        { "\"a\\u0000b\"", "offset 8" },
+        { "[1] x", "offset 4" },
+        { "", "offset 0" },
+        { "01", "offset 0" },
+        { "\"tab\there\"", "offset 5" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_msg(parse(bad[i].text, &t, &e) == ARB_EFORMAT, "accepted: %s", bad[i].text);
+        ck_assert_msg(strcmp(e.where, bad[i].where) == 0, "%s: where '%s', want '%s'", bad[i].text, e.where, bad[i].where);
+        arb_tree_free(t);
+    }
+    /* Depth is bounded. */
+    char deep[200];
+    memset(deep, '[', 100);
+    memset(deep + 100, ']', 99);
+    deep[199] = '\0';
+    ck_assert_int_eq(parse(deep, &t, &e), ARB_EFORMAT);
+    ck_assert_ptr_nonnull(strstr(e.msg, "nested too deeply"));
+    arb_tree_free(t);
+}
+END_TEST
+
 /* ---- registry ------------------------------------------------------------ */
 
 START_TEST(registry_sorted_and_findable)
@@ -418,6 +472,7 @@ int main(void)
     tcase_add_test(t, action_parse_format);
     tcase_add_test(t, registry_sorted_and_findable);
     tcase_add_test(t, deck_parse);
+    tcase_add_test(t, json_reader);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

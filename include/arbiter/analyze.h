@@ -171,6 +171,23 @@ int arb_an_stats_add(arb_an_stats *s, arb_an_source *src, arb_error *err);
 uint64_t arb_an_stats_errors(const arb_an_stats *s);
 /* Count a file that could not even be opened. */
 void arb_an_stats_add_error(arb_an_stats *s, const arb_error *err);
+/* One match known only from a verification result (a line of
+ * `arbiter verify --json` or of `arbiter merge -o`): counted in matches,
+ * outcomes, win rates and lengths; first player, cards and clock events are
+ * not known and are reported as such. */
+typedef struct arb_an_result {
+    const char *game;           /* registered game id */
+    int players;                /* seats (1..ARB_MAX_SEATS) */
+    int verified;               /* the replay verified */
+    int over;                   /* an outcome was recorded */
+    int winner;                 /* seat, or -1 for a draw */
+    const char *reason;         /* outcome reason name */
+    uint32_t turns;
+    uint64_t actions;
+} arb_an_result;
+int arb_an_stats_add_result(arb_an_stats *s, const arb_an_result *r, const char *where,
+                            arb_error *err);
+
 /* The aggregate per game, as text or as one JSON object (rates are JSON
  * numbers in 0..1, so this is printed directly rather than as a tree). */
 void arb_an_stats_print(const arb_an_stats *s, FILE *out, int json);

@@ -228,6 +228,8 @@ typedef struct arb_verify_opts {
 
 typedef struct arb_verify_result {
     int code;                   /* ARB_OK, ARB_EVERIFY, or the reader's error */
+    char game[32];              /* the header's game, "" when unreadable */
+    int players;                /* the header's seats, 0 when unreadable */
     arb_replay_status status;
     int commit;                 /* 0 absent, 1 checked and matching, -1 mismatch */
     int over;                   /* the outcome was reproduced */

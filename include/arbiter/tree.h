@@ -9,6 +9,7 @@
 #ifndef ARBITER_TREE_H
 #define ARBITER_TREE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -78,6 +79,15 @@ typedef int (*arb_tree_diff_fn)(void *ctx, const char *path,
                                 const arb_tnode *a, const arb_tnode *b);
 unsigned arb_tree_diff(const arb_tnode *a, const arb_tnode *b,
                        arb_tree_diff_fn fn, void *ctx);
+
+/* Parse one JSON value from text[0..len) and append it under parent (with
+ * key when parent is a map). Integers must fit int64; fractional numbers,
+ * duplicate keys, NUL characters and nesting beyond 64 levels are refused.
+ * Errors are ARB_EFORMAT with err->where = "offset N". Strings are limited
+ * to 64 KiB. (err is declared in arbiter/error.h.) */
+struct arb_error;
+int arb_tree_parse_json(arb_tree *t, arb_tnode *parent, const char *key,
+                        const char *text, size_t len, struct arb_error *err);
 
 #ifdef __cplusplus
 }

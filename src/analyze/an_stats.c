@@ -42,6 +42,7 @@ typedef struct game_stats {
     uint64_t turns, actions;
     uint64_t timeouts, disconnects, forfeits;
     uint64_t card_actions;
+    uint64_t from_results;             /* matches counted from verify results */
     uint32_t *cards;                   /* per pool index */
     int playlike_any;                  /* the game has play-like verbs */
 } game_stats;
@@ -152,22 +153,73 @@ static int forfeit_reason(const char *r)
            strstr(r, "conce");
 }
 
-int arb_an_stats_add(arb_an_stats *s, arb_an_source *src, arb_error *err)
+static game_stats *slot(arb_an_stats *s, const arb_game *g, const char *where, arb_error *err)
 {
-    const arb_an_header *h = &src->hdr;
-    game_stats *gs = NULL;
     for (unsigned i = 0; i < s->ngames; i++)
-        if (s->games[i].g == h->game) gs = &s->games[i];
-    if (!gs && s->ngames < s->cap) {
-        gs = &s->games[s->ngames++];
-        game_init(gs, h->game);
+        if (s->games[i].g == g) return &s->games[i];
+    if (s->ngames < s->cap) {
+        game_stats *gs = &s->games[s->ngames++];
+        game_init(gs, g);
+        return gs;
     }
-    if (!gs) {
-        arb_error_set(err, ARB_EUNSUPPORTED, NULL, "game '%s' is not registered and the spare slots are used", h->game->id);
-        arb_error_where(err, "%s", src->name);
+    arb_error_set(err, ARB_EUNSUPPORTED, NULL, "game '%s' is not registered and the spare slots are used", g->id);
+    arb_error_where(err, "%s", where);
+    arb_an_stats_add_error(s, err);
+    return NULL;
+}
+
+/* Outcome counters shared by replays and verification results. */
+static void count_outcome(game_stats *gs, int players, int winner, const char *reason)
+{
+    gs->complete++;
+    if (winner >= 0 && winner < players) {
+        gs->wins++;
+        gs->seat_wins[winner]++;
+    } else {
+        gs->draws++;
+    }
+    unsigned k = REASONS_MAX;
+    for (unsigned i = 0; i < gs->g->noutcome_reasons && i < REASONS_MAX; i++)
+        if (!strcmp(gs->g->outcome_reasons[i], reason)) k = i;
+    gs->reasons[k]++;
+    gs->forfeits += forfeit_reason(reason) != 0;
+}
+
+int arb_an_stats_add_result(arb_an_stats *s, const arb_an_result *r, const char *where, arb_error *err)
+{
+    const arb_game *g = arb_game_find(r->game ? r->game : "");
+    if (!g) {
+        arb_error_set(err, ARB_EUNSUPPORTED, NULL, "game '%s' is not compiled into this build", r->game ? r->game : "");
+        arb_error_where(err, "%s", where);
         arb_an_stats_add_error(s, err);
         return ARB_EUNSUPPORTED;
     }
+    if (r->players < 1 || r->players > ARB_MAX_SEATS) {
+        arb_error_set(err, ARB_EINVAL, NULL, "a %s result with %d players", g->id, r->players);
+        arb_error_where(err, "%s", where);
+        arb_an_stats_add_error(s, err);
+        return ARB_EINVAL;
+    }
+    game_stats *gs = slot(s, g, where, err);
+    if (!gs) return ARB_EUNSUPPORTED;
+    s->files++;
+    gs->matches++;
+    gs->from_results++;
+    gs->by_players[r->players]++;
+    gs->unverified += !r->verified;
+    gs->actions += r->actions;
+    gs->turns += r->turns;
+    for (int i = 0; i < r->players; i++) gs->seat_matches[i]++;
+    if (r->over) count_outcome(gs, r->players, r->winner, r->reason ? r->reason : "");
+    else gs->unfinished++;
+    return ARB_OK;
+}
+
+int arb_an_stats_add(arb_an_stats *s, arb_an_source *src, arb_error *err)
+{
+    const arb_an_header *h = &src->hdr;
+    game_stats *gs = slot(s, h->game, src->name, err);
+    if (!gs) return ARB_EUNSUPPORTED;
     if (!gs->cards && gs->g->ncards) {
         gs->cards = calloc(gs->g->ncards, sizeof *gs->cards);
         if (!gs->cards) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
@@ -198,23 +250,11 @@ int arb_an_stats_add(arb_an_stats *s, arb_an_source *src, arb_error *err)
     }
     if (res.outcome_seen) {
         const arb_an_record *o = &res.outcome;
-        gs->complete++;
-        if (o->winner >= 0 && o->winner < h->players) {
-            gs->wins++;
-            gs->seat_wins[o->winner]++;
-            if (c.first >= 0) {
-                gs->first_decided++;
-                gs->first_wins += o->winner == c.first;
-            }
-        } else {
-            gs->draws++;
-            if (c.first >= 0) gs->first_decided++;
+        count_outcome(gs, h->players, o->winner, o->reason);
+        if (c.first >= 0) {
+            gs->first_decided++;
+            gs->first_wins += o->winner >= 0 && o->winner < h->players && o->winner == c.first;
         }
-        unsigned k = REASONS_MAX;
-        for (unsigned i = 0; i < gs->g->noutcome_reasons && i < REASONS_MAX; i++)
-            if (!strcmp(gs->g->outcome_reasons[i], o->reason)) k = i;
-        gs->reasons[k]++;
-        gs->forfeits += forfeit_reason(o->reason) != 0;
     } else {
         gs->unfinished++;
     }
@@ -260,8 +300,10 @@ static void print_json(const arb_an_stats *s, FILE *out)
         firstg = 0;
         arb_an__json_str(out, g->id);
         fprintf(out, ",\"matches\":%" PRIu64 ",\"complete\":%" PRIu64 ",\"unfinished\":%" PRIu64
-                ",\"truncated\":%" PRIu64 ",\"unverified\":%" PRIu64 ",\"rejected_actions\":%" PRIu64,
-                gs->matches, gs->complete, gs->unfinished, gs->truncated, gs->unverified, gs->rejected);
+                ",\"truncated\":%" PRIu64 ",\"unverified\":%" PRIu64 ",\"rejected_actions\":%" PRIu64
+                ",\"from_results\":%" PRIu64,
+                gs->matches, gs->complete, gs->unfinished, gs->truncated, gs->unverified, gs->rejected,
+                gs->from_results);
         fputs(",\"players\":{", out);
         int f = 1;
         for (int p = 1; p <= ARB_MAX_SEATS; p++)
@@ -323,6 +365,9 @@ static void print_text(const arb_an_stats *s, FILE *out)
         if (gs->truncated) fprintf(out, ", %" PRIu64 " truncated", gs->truncated);
         if (gs->unverified) fprintf(out, ", %" PRIu64 " do not verify", gs->unverified);
         fputc('\n', out);
+        if (gs->from_results)
+            fprintf(out, "  (%" PRIu64 " counted from verification results: no first-player, card or clock data)\n",
+                    gs->from_results);
         fprintf(out, "  outcomes: %" PRIu64 " wins, %" PRIu64 " draws\n", gs->wins, gs->draws);
         for (unsigned k = 0; k <= REASONS_MAX; k++)
             if (gs->reasons[k])

@@ -67,6 +67,8 @@ int cmd_verify(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_reseal(int argc, char **argv);
 int cmd_verbs(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_slurm_script(int argc, char **argv);
 int cmd_conform(int argc, char **argv);
 int cmd_log(int argc, char **argv);
 int cmd_state(int argc, char **argv);

@@ -1,16 +1,20 @@
 /* cmd_play.c — `arbiter play`: self-play between built-in agents, recorded
  * to a .tcgr through the same recorder step a game server would use. */
+#include <errno.h>
 #include <getopt.h>
+#include <sys/stat.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/match_args.h"
+#include "cli/shard.h"
 
 static void play_help(void)
 {
     printf("usage: arbiter play --game G --seed S [--players N] [--agents A,B,…]\n"
            "                    [--decks D1,D2,…] [--timed] [--json] -o FILE\n"
+           "       arbiter play --games M [--shard K/N|slurm] --seed BASE … -o DIR\n"
            "\n"
            "Play a match between built-in agents and record it. Agents: random\n"
            "(uniform over the legal actions) or greedy (the game's heuristic); one\n"
@@ -28,66 +32,33 @@ static void play_help(void)
            "                    (default 60000, naramo's reconnect grace: it forfeits);\n"
            "                    only for games with clock rules\n"
            "  --json            print the summary as one JSON object\n"
+           "  --games M         play M matches into DIR/GAME-I.tcgr; match I (0-based)\n"
+           "                    has the seed SplitMix64(BASE + I), so shards union to\n"
+           "                    exactly the one-machine run\n"
+           "  --shard K/N       only matches I with I mod N = K ('slurm': from the\n"
+           "                    job array's environment)\n"
            "\n"
            "Exit: 0 recorded, 2 usage, 3 bad deck/game (or --disconnect refused by\n"
            "the game, with its rule ID), 4 an engine fault.\n");
 }
 
-int cmd_play(int argc, char **argv)
+/* An injected disconnect: after `at` actions (disc = 0: none). */
+typedef struct play_disc {
+    int on;
+    unsigned long long at, ms;
+} play_disc;
+
+/* Play and record the match a describes (cli_match_start done); index >= 0
+ * adds "index" to the JSON summary. */
+static int play_match(cli_match_args *a, const char *agents, uint64_t max_actions, int json, int64_t index,
+                      play_disc disc)
 {
-    static const struct option opts[] = {
-        CLI_MATCH_LONGOPTS,
-        { "agents", required_argument, NULL, 'a' },
-        { "max-actions", required_argument, NULL, 'M' },
-        { "no-record", no_argument, NULL, 'N' },
-        { "disconnect", required_argument, NULL, 'D' },
-        { "json", no_argument, NULL, 'j' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
-    cli_match_args a;
-    memset(&a, 0, sizeof a);
-    a.level = -1;
-    const char *agents = NULL;
-    unsigned long long max_actions = 10000000ULL;
-    int json = 0, c, rc;
-    unsigned long long disc_at = 0, disc_ms = 60000;
-    int disc = 0;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-        if ((rc = cli_match_arg(&a, "play", c, optarg)) >= 0) {
-            if (rc) return rc;
-            continue;
-        }
-        switch (c) {
-        case 'a': agents = optarg; break;
-        case 'M':
-            if (cli_parse_u64(optarg, &max_actions) || !max_actions)
-                return cli_usage("play", "--max-actions '%s' is not a positive integer", optarg);
-            break;
-        case 'N': a.no_record = 1; break;
-        case 'D': {
-            char dbuf[64], *colon;
-            snprintf(dbuf, sizeof dbuf, "%s", optarg);
-            if ((colon = strchr(dbuf, ':'))) *colon++ = '\0';
-            if (cli_parse_u64(dbuf, &disc_at) || (colon && (cli_parse_u64(colon, &disc_ms) || disc_ms > 86400000ULL)))
-                return cli_usage("play", "--disconnect '%s' is not N[:MS]", optarg);
-            disc = 1;
-            break;
-        }
-        case 'j': json = 1; break;
-        case 'h': play_help(); return EXIT_OK;
-        default: return cli_usage("play", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc) return cli_usage("play", "unexpected argument '%s'", argv[optind]);
-    if ((rc = cli_match_start(&a, "play"))) return rc;
-    int players = a.su.players;
+    int rc;
+    int players = a->su.players;
     arb_agent *ag = calloc((size_t)players, sizeof *ag);
     if (!ag) {
-        arb_replay_writer_free(a.w);
-        arb_match_free(a.m);
+        arb_replay_writer_free(a->w);
+        arb_match_free(a->m);
         return EXIT_INTERNAL;
     }
     char *parts[ARB_MAX_SEATS];
@@ -106,24 +77,24 @@ int cmd_play(int argc, char **argv)
             rc = cli_usage("play", "unknown agent '%s' (random or greedy)", parts[np == 1 ? 0 : s]);
             goto done;
         }
-        arb_agent_init(&ag[s], (arb_agent_kind)k, a.su.seed, s, a.timed);
+        arb_agent_init(&ag[s], (arb_agent_kind)k, a->su.seed, s, a->timed);
     }
     uint64_t n = 0;
     arb_error err = ARB_ERROR_INIT;
     for (; n < max_actions; n++) {
-        arb_decision d = arb_match_decision(a.m);
+        arb_decision d = arb_match_decision(a->m);
         if (d.seat == ARB_SEAT_NONE) break;
-        if (disc && n >= disc_at && d.seat >= 0) {
+        if (disc.on && n >= disc.at && d.seat >= 0) {
             /* The injected disconnect: the arbiter's two actions go through
              * the same parser and recorder step as `record` input. */
-            disc = 0;
+            disc.on = 0;
             char line[2][64];
             snprintf(line[0], sizeof line[0], "arbiter disconnect %d", d.seat);
-            snprintf(line[1], sizeof line[1], "+%llu arbiter reconnect %d", disc_ms, d.seat);
-            for (int k = 0; k < 2 && arb_match_decision(a.m).seat != ARB_SEAT_NONE; k++) {
+            snprintf(line[1], sizeof line[1], "+%llu arbiter reconnect %d", disc.ms, d.seat);
+            for (int k = 0; k < 2 && arb_match_decision(a->m).seat != ARB_SEAT_NONE; k++) {
                 arb_action da;
-                int r1 = arb_action_parse(a.g, line[k], &da, &err);
-                if (!r1) r1 = a.w ? arb_replay_record_step(a.w, a.m, &da, &err) : arb_match_apply(a.m, &da, &err);
+                int r1 = arb_action_parse(a->g, line[k], &da, &err);
+                if (!r1) r1 = a->w ? arb_replay_record_step(a->w, a->m, &da, &err) : arb_match_apply(a->m, &da, &err);
                 if (r1) { /* the game has no clock rules, or refuses it here */
                     rc = cli_fail("play", &err);
                     if (err.code == ARB_EILLEGAL) rc = EXIT_INPUT;
@@ -136,17 +107,17 @@ int cmd_play(int argc, char **argv)
         }
         arb_action act;
         int seat = d.seat >= 0 && d.seat < players ? d.seat : 0;
-        if (arb_agent_choose(&ag[seat], a.m, &act)) {
+        if (arb_agent_choose(&ag[seat], a->m, &act)) {
             fprintf(stderr, "arbiter play: engine fault: seat %d owes a decision with no legal action\n", d.seat);
             rc = EXIT_INTERNAL;
             goto done;
         }
-        int r2 = a.w ? arb_replay_record_step(a.w, a.m, &act, &err) : arb_match_apply(a.m, &act, &err);
+        int r2 = a->w ? arb_replay_record_step(a->w, a->m, &act, &err) : arb_match_apply(a->m, &act, &err);
         if (r2) {
             rc = err.code == ARB_EIO ? cli_fail("play", &err) : EXIT_INTERNAL;
             if (err.code != ARB_EIO) {
                 char t[128];
-                arb_action_format(a.g, &act, t, sizeof t);
+                arb_action_format(a->g, &act, t, sizeof t);
                 fprintf(stderr, "arbiter play: engine fault: its own legal action '%s' was rejected: %s %s\n", t,
                         err.rule, err.msg);
             }
@@ -154,51 +125,142 @@ int cmd_play(int argc, char **argv)
         }
     }
     arb_outcome o;
-    int over = arb_match_outcome(a.m, &o);
+    int over = arb_match_outcome(a->m, &o);
     uint64_t bytes = 0;
-    if (a.w) {
+    if (a->w) {
         if (!over) {
             fprintf(stderr, "arbiter play: stopped after %" PRIu64 " actions without an outcome; %s.part kept\n", n,
-                    a.out);
+                    a->out);
             rc = EXIT_INTERNAL;
             goto done;
         }
-        bytes = arb_replay_writer_bytes(a.w);
-        int r3 = arb_replay_writer_close(a.w, &err);
-        a.w = NULL;
+        bytes = arb_replay_writer_bytes(a->w);
+        int r3 = arb_replay_writer_close(a->w, &err);
+        a->w = NULL;
         if (r3) {
             rc = cli_fail("play", &err);
             goto done;
         }
-        FILE *f = fopen(a.out, "rb");
+        FILE *f = fopen(a->out, "rb");
         if (f) {
             fseek(f, 0, SEEK_END);
             bytes = (uint64_t)ftell(f);
             fclose(f);
         }
     }
-    const char *reason = over && o.reason < a.g->noutcome_reasons ? a.g->outcome_reasons[o.reason] : "unfinished";
+    const char *reason = over && o.reason < a->g->noutcome_reasons ? a->g->outcome_reasons[o.reason] : "unfinished";
     if (json) {
         printf("{\"file\":");
-        cli_json_str(stdout, a.out ? a.out : "");
+        cli_json_str(stdout, a->out ? a->out : "");
+        if (index >= 0) printf(",\"index\":%" PRId64, index);
         printf(",\"game\":");
-        cli_json_str(stdout, a.g->id);
-        printf(",\"seed\":%" PRIu64 ",\"actions\":%" PRIu64 ",\"turns\":%u,\"winner\":%d,\"reason\":", a.su.seed, n,
-               over ? o.turns : arb_match_turn(a.m), over ? o.winner : -1);
+        cli_json_str(stdout, a->g->id);
+        printf(",\"seed\":%" PRIu64 ",\"actions\":%" PRIu64 ",\"turns\":%u,\"winner\":%d,\"reason\":", a->su.seed, n,
+               over ? o.turns : arb_match_turn(a->m), over ? o.winner : -1);
         cli_json_str(stdout, reason);
-        printf(",\"final_hash\":\"0x%016" PRIx64 "\",\"bytes\":%" PRIu64 "}\n", arb_match_hash(a.m), bytes);
+        printf(",\"final_hash\":\"0x%016" PRIx64 "\",\"bytes\":%" PRIu64 "}\n", arb_match_hash(a->m), bytes);
     } else {
         char win[32];
         if (over && o.winner >= 0) snprintf(win, sizeof win, "P%d wins", o.winner + 1);
         else snprintf(win, sizeof win, "%s", over ? "draw" : "no result");
-        printf("%s: %s seed %" PRIu64 ", %" PRIu64 " actions, %u turns, %s (%s)", a.out ? a.out : "(not recorded)",
-               a.g->id, a.su.seed, n, over ? o.turns : arb_match_turn(a.m), win, reason);
+        printf("%s: %s seed %" PRIu64 ", %" PRIu64 " actions, %u turns, %s (%s)", a->out ? a->out : "(not recorded)",
+               a->g->id, a->su.seed, n, over ? o.turns : arb_match_turn(a->m), win, reason);
         if (bytes) printf(", %" PRIu64 " bytes", bytes);
         printf("\n");
     }
 done:
-    if (a.w) arb_replay_writer_free(a.w);
-    arb_match_free(a.m);
+    if (a->w) arb_replay_writer_free(a->w);
+    arb_match_free(a->m);
     free(ag);
     return rc;
+}
+
+int cmd_play(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        CLI_MATCH_LONGOPTS,
+        { "agents", required_argument, NULL, 'a' },
+        { "max-actions", required_argument, NULL, 'M' },
+        { "no-record", no_argument, NULL, 'N' },
+        { "disconnect", required_argument, NULL, 'D' },
+        { "json", no_argument, NULL, 'j' },
+        { "games", required_argument, NULL, 'G' },
+        { "shard", required_argument, NULL, 'K' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 }
+    };
+    cli_match_args a;
+    memset(&a, 0, sizeof a);
+    a.level = -1;
+    const char *agents = NULL;
+    unsigned long long max_actions = 10000000ULL, games = 0;
+    cli_shard shard = { 0, 1 };
+    int sharded = 0;
+    int json = 0, c, rc;
+    play_disc disc = { 0, 0, 60000 };
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+        if ((rc = cli_match_arg(&a, "play", c, optarg)) >= 0) {
+            if (rc) return rc;
+            continue;
+        }
+        switch (c) {
+        case 'a': agents = optarg; break;
+        case 'M':
+            if (cli_parse_u64(optarg, &max_actions) || !max_actions)
+                return cli_usage("play", "--max-actions '%s' is not a positive integer", optarg);
+            break;
+        case 'N': a.no_record = 1; break;
+        case 'D': {
+            char dbuf[64], *colon;
+            snprintf(dbuf, sizeof dbuf, "%s", optarg);
+            if ((colon = strchr(dbuf, ':'))) *colon++ = '\0';
+            if (cli_parse_u64(dbuf, &disc.at) || (colon && (cli_parse_u64(colon, &disc.ms) || disc.ms > 86400000ULL)))
+                return cli_usage("play", "--disconnect '%s' is not N[:MS]", optarg);
+            disc.on = 1;
+            break;
+        }
+        case 'j': json = 1; break;
+        case 'G':
+            if (cli_parse_u64(optarg, &games) || !games || games > 1000000000ULL)
+                return cli_usage("play", "--games '%s' is not 1..1000000000", optarg);
+            break;
+        case 'K':
+            if (cli_shard_parse("play", optarg, &shard)) return EXIT_USAGE;
+            sharded = 1;
+            break;
+        case 'h': play_help(); return EXIT_OK;
+        default: return cli_usage("play", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc) return cli_usage("play", "unexpected argument '%s'", argv[optind]);
+    if (!games) {
+        if (sharded) return cli_usage("play", "--shard needs --games");
+        if ((rc = cli_match_start(&a, "play"))) return rc;
+        return play_match(&a, agents, max_actions, json, -1, disc);
+    }
+    if (!a.have_seed) return cli_usage("play", "--seed BASE is required");
+    if (!a.out && !a.no_record) return cli_usage("play", "-o DIR is required with --games");
+    if (a.out && mkdir(a.out, 0777) && errno != EEXIST) {
+        fprintf(stderr, "arbiter play: %s: cannot create directory: %s\n", a.out, strerror(errno));
+        return EXIT_INPUT;
+    }
+    const char *dir = a.out;
+    uint64_t base = a.seed;
+    int worst = EXIT_OK;
+    for (uint64_t i = shard.k; i < games; i += shard.n) {
+        cli_match_args one = a;
+        char path[4096];
+        one.seed = cli_game_seed(base, i);
+        if (dir) {
+            snprintf(path, sizeof path, "%s/%s-%06" PRIu64 ".tcgr", dir, a.game ? a.game : "game", i);
+            one.out = path;
+        }
+        if ((rc = cli_match_start(&one, "play"))) return rc;
+        rc = play_match(&one, agents, max_actions, json, (int64_t)i, disc);
+        if (rc == EXIT_USAGE || rc == EXIT_INTERNAL) return rc;
+        if (rc > worst) worst = rc;
+    }
+    return worst;
 }

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/results.h"
 
 typedef struct run {
     arb_an_stats *s;
@@ -15,10 +16,39 @@ typedef struct run {
     unsigned long n, total;
 } run;
 
+/* NDJSON verification results (`verify --json`, `merge -o`): one match per
+ * result line; shard_done lines are skipped. */
+static void results(run *r, const char *path)
+{
+    cli_results rd;
+    arb_error err = ARB_ERROR_INIT;
+    if (cli_results_open(&rd, path, &err)) {
+        arb_an_stats_add_error(r->s, &err);
+        return;
+    }
+    cli_vresult v;
+    int rc;
+    while ((rc = cli_results_next(&rd, &v, &err)) == 1) {
+        if (v.is_trailer) continue;
+        arb_an_result ar = { v.game, v.players, v.ok, v.over, v.winner, v.reason, (uint32_t)v.turns,
+                             (uint64_t)v.actions };
+        char where[600];
+        snprintf(where, sizeof where, "%s:%llu (%s)", path, (unsigned long long)rd.lineno, v.file);
+        arb_error e2 = ARB_ERROR_INIT;
+        arb_an_stats_add_result(r->s, &ar, where, &e2);
+    }
+    if (rc < 0) arb_an_stats_add_error(r->s, &err);
+    cli_results_close(&rd);
+}
+
 static void one(run *r, const char *path)
 {
     r->n++;
     if (r->progress) fprintf(stderr, "\r\033[Kstats: %lu/%lu %s", r->n, r->total, path);
+    if (cli_results_sniff(path)) {
+        results(r, path);
+        return;
+    }
     arb_an_source *src;
     arb_error err = ARB_ERROR_INIT;
     if (arb_an_open_file(&src, path, &err)) {
@@ -81,6 +111,10 @@ int cmd_stats(int argc, char **argv)
                    "(memory does not grow with their number); unreadable files are counted\n"
                    "and the first few errors listed. Progress goes to stderr when it is a\n"
                    "terminal.\n\n"
+                   "A FILE whose first byte is '{' is read as NDJSON verification results\n"
+                   "(`arbiter verify --json`, `arbiter merge -o`): each result line counts as\n"
+                   "one match (outcome, seats, turns, actions, verified or not); first player,\n"
+                   "cards and clock events are not in results and are not counted.\n\n"
                    "First player: the seat owing the first decision that is not a setup\n"
                    "decision (review, mulligan, keep, setup, draft, pregame), or the state's\n"
                    "top-level \"first\" when the engine exports one. Played cards: the card\n"

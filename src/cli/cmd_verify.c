@@ -9,9 +9,11 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/shard.h"
 
 typedef struct vjob {
     const char *path;
+    int64_t index;              /* manifest entry index, -1 from the command line */
     arb_verify_result res;
     arb_error err;
     int rc, done;
@@ -59,11 +61,16 @@ static const char *status_name(int rc)
     }
 }
 
-static void print_json(const vjob *j)
+static void print_json(const vjob *j, const cli_shard *sh)
 {
     const arb_verify_result *r = &j->res;
     printf("{\"file\":");
     cli_json_str(stdout, j->path);
+    if (j->index >= 0)
+        printf(",\"index\":%" PRId64 ",\"shard\":\"%" PRIu64 "/%" PRIu64 "\"", j->index, sh->k, sh->n);
+    printf(",\"game\":");
+    cli_json_str(stdout, r->game);
+    printf(",\"players\":%d", r->players);
     printf(",\"status\":\"%s\",\"ok\":%s", status_name(j->rc), j->rc == ARB_OK ? "true" : "false");
     printf(",\"records\":%" PRIu64 ",\"actions\":%" PRIu64 ",\"checkpoints\":%" PRIu64, r->status.records,
            r->status.actions, r->status.checkpoints);
@@ -137,11 +144,16 @@ int cmd_verify(int argc, char **argv)
         { "json", no_argument, NULL, 'x' },
         { "jobs", required_argument, NULL, 'j' },
         { "quiet", no_argument, NULL, 'q' },
+        { "manifest", required_argument, NULL, 'm' },
+        { "shard", required_argument, NULL, 's' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
     int json = 0, quiet = 0, c;
     unsigned long long jobs = 1;
+    const char *manifest = NULL;
+    cli_shard shard = { 0, 1 };
+    int sharded = 0;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "j:qh", opts, NULL)) != -1) {
@@ -152,8 +164,14 @@ int cmd_verify(int argc, char **argv)
                 return cli_usage("verify", "--jobs '%s' is not 1..256", optarg);
             break;
         case 'q': quiet = 1; break;
+        case 'm': manifest = optarg; break;
+        case 's':
+            if (cli_shard_parse("verify", optarg, &shard)) return EXIT_USAGE;
+            sharded = 1;
+            break;
         case 'h':
             printf("usage: arbiter verify [--json] [--jobs N] [--quiet] FILE...\n"
+                   "       arbiter verify --manifest FILE [--shard K/N|slurm] [--json] [--jobs N]\n"
                    "\n"
                    "Replay each .tcgr from its seed (or position) with the engine its header\n"
                    "names: every action must be legal, every checkpoint hash and the outcome\n"
@@ -164,6 +182,13 @@ int cmd_verify(int argc, char **argv)
                    "  --json     one JSON object per file and line (NDJSON)\n"
                    "  -j, --jobs N  verify N files at a time (results stay in argument order)\n"
                    "  --quiet    print only files that do not verify\n"
+                   "  --manifest FILE  verify the files listed in FILE (one path per line;\n"
+                   "             blank lines and '#' lines are not entries)\n"
+                   "  --shard K/N  only manifest entries whose 0-based index i has i mod N = K;\n"
+                   "             'slurm' takes K and N from the job array's environment. With\n"
+                   "             --json each line carries \"index\" and \"shard\", and a last line\n"
+                   "             {\"shard_done\":…} marks the shard complete for `arbiter merge`.\n"
+                   "             Per-file failures are data then: exit 0 once the shard ran.\n"
                    "\n"
                    "Exit: 0 all verified; 1 a replay diverges; 3 a file is unreadable,\n"
                    "truncated, corrupt, or of an unsupported game, rules version, rng or\n"
@@ -172,11 +197,25 @@ int cmd_verify(int argc, char **argv)
         default: return cli_usage("verify", "unknown option '%s'", argv[optind - 1]);
         }
     }
-    int n = argc - optind;
-    if (n < 1) return cli_usage("verify", "no replay file given");
-    vjob *jv = calloc((size_t)n, sizeof *jv);
-    if (!jv) return EXIT_INTERNAL;
-    for (int i = 0; i < n; i++) jv[i].path = argv[optind + i];
+    if (sharded && !manifest) return cli_usage("verify", "--shard needs --manifest");
+    if (manifest && optind < argc) return cli_usage("verify", "give either --manifest or FILE arguments, not both");
+    cli_manifest mf = { 0 };
+    int n;
+    if (manifest) {
+        int mrc = cli_manifest_read("verify", manifest, &shard, &mf);
+        if (mrc) return mrc;
+        if (mf.count > (uint64_t)INT32_MAX) { cli_manifest_free(&mf); return cli_usage("verify", "manifest too large"); }
+        n = (int)mf.count;
+    } else {
+        n = argc - optind;
+        if (n < 1) return cli_usage("verify", "no replay file given");
+    }
+    vjob *jv = calloc(n ? (size_t)n : 1, sizeof *jv);
+    if (!jv) { cli_manifest_free(&mf); return EXIT_INTERNAL; }
+    for (int i = 0; i < n; i++) {
+        jv[i].path = manifest ? mf.paths[i] : argv[optind + i];
+        jv[i].index = manifest ? (int64_t)mf.index[i] : -1;
+    }
     vpool pool = { jv, n, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
     int nthreads = (int)(jobs < (unsigned long long)n ? jobs : (unsigned long long)n);
     pthread_t th[256];
@@ -185,6 +224,7 @@ int cmd_verify(int argc, char **argv)
         for (; started < nthreads; started++)
             if (pthread_create(&th[started], NULL, worker, &pool)) break;
     int any_div = 0, any_bad = 0, any_nomem = 0;
+    uint64_t n_ok = 0;
     for (int i = 0; i < n; i++) {
         if (started == 0) {
             verify_one(&jv[i]);
@@ -193,14 +233,21 @@ int cmd_verify(int argc, char **argv)
             while (!jv[i].done) pthread_cond_wait(&pool.cv, &pool.mu);
             pthread_mutex_unlock(&pool.mu);
         }
-        if (json) print_json(&jv[i]);
+        if (json) print_json(&jv[i], &shard);
         else print_text(&jv[i], quiet);
         fflush(stdout);
+        if (jv[i].rc == ARB_OK) n_ok++;
         if (jv[i].rc == ARB_EVERIFY) any_div = 1;
         else if (jv[i].rc == ARB_ENOMEM) any_nomem = 1;
         else if (jv[i].rc) any_bad = 1;
     }
     for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
     free(jv);
+    if (manifest && json)
+        printf("{\"shard_done\":{\"k\":%" PRIu64 ",\"n\":%" PRIu64 ",\"manifest_entries\":%" PRIu64
+               ",\"files\":%d,\"ok\":%" PRIu64 ",\"failed\":%" PRIu64 "}}\n",
+               shard.k, shard.n, mf.total, n, n_ok, (uint64_t)n - n_ok);
+    cli_manifest_free(&mf);
+    if (sharded) return any_nomem ? EXIT_INTERNAL : EXIT_OK;
     return any_nomem ? EXIT_INTERNAL : any_bad ? EXIT_INPUT : any_div ? EXIT_VERIFY : EXIT_OK;
 }

@@ -13,6 +13,8 @@ const cli_command cli_commands[] = {
     { "verify", "replay .tcgr files and report the first divergence", cmd_verify },
     { "reseal", "re-record checkpoints and outcome after an intentional rules change", cmd_reseal },
     { "info", "print a replay's header, counts and outcome", cmd_info },
+    { "merge", "merge sharded `verify --json` outputs into one summary", cmd_merge },
+    { "slurm-script", "print the sbatch job script for bulk verification", cmd_slurm_script },
     { "conform", "run the XML conformance suite (lint, coverage, TAP/JUnit/JSON)", cmd_conform },
     { "log", "play-by-play of a replay, optionally as one seat saw it", cmd_log },
     { "state", "the state after record N (--at N [--as SEAT] [--json])", cmd_state },
@@ -30,7 +32,7 @@ static void help(FILE *out)
             "Record, replay, verify and analyze trading-card-game matches.\n"
             "\n"
             "Commands:\n");
-    for (const cli_command *c = cli_commands; c->name; c++) fprintf(out, "  %-10s %s\n", c->name, c->summary);
+    for (const cli_command *c = cli_commands; c->name; c++) fprintf(out, "  %-13s %s\n", c->name, c->summary);
     fprintf(out,
             "\n"
             "'arbiter COMMAND --help' describes one command.\n"

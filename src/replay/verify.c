@@ -70,6 +70,8 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
     res->winner = -1;
     res->seat = ARB_SEAT_NONE;
     const arb_replay_header *h = arb_replay_get_header(r);
+    snprintf(res->game, sizeof res->game, "%s", h->game);
+    res->players = h->players;
     const arb_game *g = opts->game ? opts->game : arb_game_find(h->game);
     int rc;
     if (!g) {

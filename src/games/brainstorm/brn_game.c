@@ -1,0 +1,36 @@
+/* brn_game.c — the brainstorm vtable: binds the engine's files to the game
+ * contract (include/arbiter/game.h). */
+#include "games/brainstorm/brn_int.h"
+
+const arb_game arb_game_brainstorm = {
+    .id = "brainstorm",
+    .title = "Brainstorm TCG (Draft 0)",
+    .rules_version = "brainstorm-draft0-1",
+    .engine_version = "1.0.0",
+    .min_players = BRN_PLAYERS,
+    .max_players = BRN_PLAYERS,
+    .state_size = sizeof(brn_state),
+    .verbs = arb_brn__verbs, .nverbs = BRN_NVERBS,
+    .decision_names = arb_brn__decision_names, .ndecision_names = BRN_ND,
+    .event_names = arb_brn__event_names, .nevent_names = BRN_NEVENTS,
+    .outcome_reasons = arb_brn__reason_names, .noutcome_reasons = BRN_NREASONS,
+    .ncards = BRN_NCARDS,
+    .card = arb_brn__card,
+    .card_export = arb_brn__card_export,
+    .deck_check = arb_brn__deck_check,
+    .npresets = BRN_NPRESETS,
+    .preset = arb_brn__preset,
+    .setup = arb_brn__setup,
+    .load_position = arb_brn__load,
+    .decision = arb_brn__decision,
+    .legal = arb_brn__legal_vt,
+    .apply = arb_brn__apply,
+    .hash = arb_brn__hash,
+    .outcome = arb_brn__outcome,
+    .turn = arb_brn__turn,
+    .phase = arb_brn__phase,
+    .export_state = arb_brn__export,
+    .event_text = arb_brn__event_text,
+    .action_text = arb_brn__action_text,
+    .greedy = arb_brn__greedy,
+};

@@ -1,0 +1,211 @@
+/* brn_int.h — the brainstorm engine's internal model, shared by its files.
+ *
+ * One match state is plain fixed-size data (copying clones it). Cards are
+ * named by seat + UID (index in the seat's deck list at setup, or in the
+ * position's card list). Every house constant the draft leaves open lives
+ * here, in one place, with the catalog gap it answers (see
+ * conformance/brainstorm/interpretations.md). Card text that overrides a
+ * rule (the Golden Rule) is data in the card table, read only through the
+ * hook functions arb_brn__hook_*, which are the engine's override points. */
+#ifndef ARB_BRN_INT_H
+#define ARB_BRN_INT_H
+
+#include <stdint.h>
+
+#include "arbiter/game.h"
+
+/* ---- house constants (interpretations) --------------------------------- */
+#define BRN_PLAYERS        2   /* BRN-PLAYERS */
+#define BRN_DECK_OTHERS    40  /* G01: one Generator + 40 other cards */
+#define BRN_OPEN_HAND      5   /* G01: opening hand, no mulligan */
+#define BRN_MAX_HAND       7   /* G13: Maximum Hand Size before card text */
+#define BRN_START_DRAWS    1   /* BRN-START-DRAW before card text */
+#define BRN_OUT_LINKS      1   /* G09: Links per Output before card text */
+#define BRN_IN_LINKS       1   /* G09: Links per Input */
+#define BRN_CHARGE_MAX     30  /* G05: Charge above this on one card is lost */
+#define BRN_MACHINE_MODULES 8  /* G06: at most 8 Modules on one Machine */
+#define BRN_CYCLE_CAP      100 /* G02: a Cycle past this ends the match drawn */
+#define BRN_RUN_MAX        128 /* BRN-FOCUS-TERMINATES: safety net, never reached */
+
+/* ---- bounds of the fixed-size state ------------------------------------ */
+#define BRN_CARDS_MAX  64      /* cards per seat (setup uses 41) */
+#define BRN_LINKS_MAX  48      /* Links per Machine */
+#define BRN_STACK_MAX  (2 * BRN_CARDS_MAX)
+#define BRN_PORTS_MAX  3
+#define BRN_NONE       0xFF
+
+/* ---- cards ------------------------------------------------------------- */
+enum { BRN_T_GENERATOR, BRN_T_MODULE, BRN_T_CELL, BRN_T_TACTIC };
+enum { BRN_TGT_NONE, BRN_TGT_FOCUSED_MODULE, BRN_TGT_OWN_INACTIVE_CELL };
+enum { BRN_FX_NONE, BRN_FX_DRAW, BRN_FX_DRAIN, BRN_FX_ACTIVATE, BRN_FX_GEN_CHARGE };
+enum { BRN_AB_NONE, BRN_AB_DRAW, BRN_AB_MILL };
+
+typedef struct brn_carddef {
+    arb_card pub;
+    uint8_t type;
+    uint8_t gen;           /* Generator: Charge generated at Start */
+    uint8_t ins, outs;     /* ports */
+    uint8_t research;      /* Cell: survives Reset */
+    uint8_t preemptive;    /* Tactic: Assembly only */
+    uint8_t target;        /* BRN_TGT_* */
+    uint8_t effect, amount;/* Tactic / trigger effect on resolution */
+    uint8_t ability, ab_cost, ab_amount; /* Showdown ability of a focused Module */
+    /* Golden Rule overrides while the Cell is active (or the Module is on
+     * the Machine, for transfer_bonus). */
+    int8_t mod_gen, mod_max_hand, mod_draws, mod_out_links;
+    uint8_t no_discard;    /* you do not discard at End of Cycle */
+    uint8_t eoc_draw;      /* triggers at End of Cycle: draw N */
+    uint8_t transfer_bonus;/* +N Charge whenever Charge is transferred to it */
+} brn_carddef;
+
+#define BRN_NCARDS 18
+extern const brn_carddef arb_brn__cards[BRN_NCARDS];
+extern const unsigned arb_brn__ncards;
+
+/* ---- zones, phases, flags ---------------------------------------------- */
+enum { BRN_Z_DECK, BRN_Z_HAND, BRN_Z_MACHINE, BRN_Z_SCRAP, BRN_NZONES, BRN_Z_STACK = BRN_NZONES };
+
+enum {
+    BRN_P_RESET, BRN_P_START, BRN_P_EXPANSION, BRN_P_ASSEMBLY, BRN_P_ROUTING,
+    BRN_P_BOOTSTRAP, BRN_P_PLUG, BRN_P_SHOWDOWN, BRN_P_FOCUS, BRN_P_END,
+    BRN_P_OVER, BRN_NPHASES
+};
+extern const char *const arb_brn__phase_names[BRN_NPHASES];
+
+enum { BRN_F_ACTIVE = 1, BRN_F_FOCUSED = 2, BRN_F_PENDING = 4 };
+
+enum { BRN_D_ACTION, BRN_D_BOOTSTRAP, BRN_D_FOCUS, BRN_D_DISCARD, BRN_ND };
+
+enum { BRN_V_PASS, BRN_V_ENABLE, BRN_V_PLAY, BRN_V_LINK, BRN_V_BOOT,
+       BRN_V_FOCUS, BRN_V_USE, BRN_V_DISCARD, BRN_V_TIMEOUT, BRN_V_DISCONNECT,
+       BRN_V_RECONNECT, BRN_NVERBS };
+
+enum { BRN_E_SETUP, BRN_E_CYCLE, BRN_E_PHASE, BRN_E_DRAW, BRN_E_DECK_EMPTY,
+       BRN_E_DEACTIVATE, BRN_E_SEVER, BRN_E_GENERATE, BRN_E_PASS, BRN_E_ENABLE,
+       BRN_E_PLAY, BRN_E_TRIGGER, BRN_E_RESOLVE, BRN_E_CELL_ON, BRN_E_TO_SCRAP,
+       BRN_E_LINK, BRN_E_BOOT, BRN_E_FOCUS_MOVE, BRN_E_UNFOCUS, BRN_E_RUN,
+       BRN_E_ABILITY, BRN_E_MILL, BRN_E_DRAIN, BRN_E_FIZZLE, BRN_E_DISCARD,
+       BRN_E_NO_DISCARD, BRN_E_GEN_BONUS, BRN_E_OVER, BRN_NEVENTS };
+
+enum { BRN_R_NONE, BRN_R_DECKOUT, BRN_R_BOTH_DECKOUT, BRN_R_CYCLE_CAP, BRN_NREASONS };
+
+/* Stack item kinds. */
+enum { BRN_S_CARD, BRN_S_TRIGGER };
+
+typedef struct brn_cardst {
+    uint8_t id;      /* pool index */
+    uint8_t zone;    /* BRN_Z_* */
+    uint8_t flags;   /* BRN_F_* */
+    uint8_t charge;
+    uint8_t used;    /* bit o: Output o used */
+} brn_cardst;
+
+typedef struct brn_link {
+    uint8_t from, out, to, in;
+} brn_link;
+
+typedef struct brn_player {
+    uint8_t ncards;
+    uint8_t gen;                 /* UID of the Generator on the Machine, or BRN_NONE */
+    uint8_t nlinks;
+    uint8_t boot_count;          /* Modules chosen in this Bootstrap */
+    uint8_t nz[BRN_NZONES];
+    brn_cardst c[BRN_CARDS_MAX];
+    uint8_t z[BRN_NZONES][BRN_CARDS_MAX]; /* ordered zones; deck top = last */
+    brn_link links[BRN_LINKS_MAX];
+} brn_player;
+
+typedef struct brn_item {
+    uint8_t kind, seat, uid, tseat, tuid;
+} brn_item;
+
+typedef struct brn_state {
+    arb_rng rng;
+    uint16_t cycle;
+    uint8_t lead;      /* G03 */
+    uint8_t phase;     /* BRN_P_* */
+    uint8_t actor;     /* seat owing the decision */
+    uint8_t passes;    /* consecutive passes in an Action phase */
+    uint8_t run;       /* Run iteration within this Cycle (1-based) */
+    uint8_t chosen;    /* a Module was chosen in this Focus step */
+    uint8_t over;
+    int8_t winner;
+    uint8_t reason;
+    uint8_t nstack;
+    brn_item stack[BRN_STACK_MAX];
+    brn_player p[BRN_PLAYERS];
+} brn_state;
+
+/* ---- cross-file internals ---------------------------------------------- */
+static inline const brn_carddef *arb_brn__def(const brn_state *s, int seat, int uid)
+{
+    return &arb_brn__cards[s->p[seat].c[uid].id];
+}
+
+/* Golden Rule hook points: every rule parameter a card may override. */
+int arb_brn__hook_max_hand(const brn_state *s, int seat);
+int arb_brn__hook_start_draws(const brn_state *s, int seat);
+int arb_brn__hook_gen_charge(const brn_state *s, int seat);
+int arb_brn__hook_out_links(const brn_state *s, int seat);
+int arb_brn__hook_discards(const brn_state *s, int seat);
+int arb_brn__hook_transfer(const brn_state *s, int seat, int to_uid, int amount);
+
+/* zones */
+void arb_brn__zone_remove(brn_player *p, int uid);
+void arb_brn__zone_add(brn_player *p, int uid, int zone);
+int arb_brn__zone_index(const brn_player *p, int uid);
+/* Draw n cards; returns 0, or -1 when the Deck ran out (loss recorded by caller). */
+int arb_brn__draw(brn_state *s, int seat, int n, arb_events *ev);
+void arb_brn__finish(brn_state *s, int winner, int reason, arb_events *ev);
+int arb_brn__machine_modules(const brn_state *s, int seat);
+
+/* flow */
+void arb_brn__enter(brn_state *s, int phase, arb_events *ev);
+int arb_brn__validate(const brn_state *s, const arb_action *a, arb_error *err);
+void arb_brn__exec(brn_state *s, const arb_action *a, arb_events *ev);
+
+/* stack */
+void arb_brn__push(brn_state *s, int kind, int seat, int uid, int tseat, int tuid, arb_events *ev);
+void arb_brn__resolve_top(brn_state *s, arb_events *ev);
+void arb_brn__eoc_triggers(brn_state *s, arb_events *ev);
+
+/* pulse */
+int arb_brn__boot_outputs(const brn_state *s, int seat, int skip_out);
+int arb_brn__boot_port(const brn_state *s, int seat, int uid);
+int arb_brn__boot_done(const brn_state *s, int seat);
+int arb_brn__focus_port(const brn_state *s, int seat, int from, int to);
+int arb_brn__focus_has_choice(const brn_state *s, int seat, int uid);
+void arb_brn__bootstrap_next(brn_state *s, int just_moved, arb_events *ev);
+void arb_brn__focus_next(brn_state *s, int just_moved, arb_events *ev);
+void arb_brn__give_charge(brn_state *s, int seat, int uid, int amount);
+
+/* legal enumeration shared by legal() and the agent */
+size_t arb_brn__legal(const brn_state *s, arb_action *out, size_t cap);
+
+/* contract members in other files */
+int arb_brn__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err);
+int arb_brn__apply(void *st, const arb_action *a, arb_events *ev, arb_error *err);
+arb_decision arb_brn__decision(const void *st);
+uint64_t arb_brn__hash(const void *st);
+int arb_brn__outcome(const void *st, arb_outcome *out);
+uint32_t arb_brn__turn(const void *st);
+const char *arb_brn__phase(const void *st);
+size_t arb_brn__legal_vt(const void *st, arb_action *out, size_t cap);
+void arb_brn__export(const void *st, int view, arb_tree *t, arb_tnode *root);
+int arb_brn__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err);
+int arb_brn__event_text(const arb_event *ev, int view, char *buf, size_t size);
+int arb_brn__action_text(const void *st, const arb_action *a, char *buf, size_t size);
+size_t arb_brn__greedy(const void *st, const arb_action *legal, size_t n, arb_rng *rng);
+unsigned arb_brn__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap);
+const arb_card *arb_brn__card(unsigned idx);
+void arb_brn__card_export(unsigned idx, arb_tree *t, arb_tnode *parent);
+#define BRN_NPRESETS 4
+const arb_deck *arb_brn__preset(unsigned idx);
+int arb_brn__card_by_slug(const char *slug);
+
+extern const arb_verb arb_brn__verbs[BRN_NVERBS];
+extern const char *const arb_brn__decision_names[BRN_ND];
+extern const char *const arb_brn__event_names[BRN_NEVENTS];
+extern const char *const arb_brn__reason_names[BRN_NREASONS];
+
+#endif
