@@ -4,7 +4,7 @@
  * (a rejection must leave the state untouched: its hash is compared), or,
  * for a line "!K", the legal action K mod n is applied so the match gets
  * deep enough for the interesting decisions. Built and run by `make fuzz`;
- * seeds in tests/fuzz/corpus_action/. */
+ * seeds in tests/fuzz/corpus_action/ (gameN-walk.txt: registry entry N).  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -119,5 +119,14 @@ feed 3 'error: line 1: column 3: unknown naramo verb.*error: line 2: column 1: s
     "$here/actions-hostile.txt" record --game naramo --seed 1 -o "$tmp/h.tcgr"
 feed 3 'error: line 1 is longer than 4096 bytes.*ok 0: P1 keep' "$tmp/actions-long-line.txt" record --game naramo --seed 1 -o "$tmp/h2.tcgr"
 
+# --- every game in the build: the same deck and action-syntax attacks
+for g in $("$ARBITER" games --json | tr '{' '\n' | sed -n 's/^"id":"\([^"]*\)".*/\1/p'); do
+    check 3 'deck-binary.deck:1: NUL byte' "$g/deck-binary.deck" deck check --game "$g" deck-binary.deck
+    check 3 "deck-unknown-card.deck:2: no $g card" "$g/deck-unknown-card.deck" deck check --game "$g" deck-unknown-card.deck
+    check 3 'more than 65536' "$g/deck-huge.deck" deck check --game "$g" "$tmp/deck-huge.deck"
+    feed 3 "error: line 2: column 1: seat .* is not.*error: line 6: column 1: elapsed time" "$here/actions-hostile.txt" \
+        record --game "$g" --seed 1 -o "$tmp/h-$g.tcgr"
+done
+
 if [ $fail -eq 0 ]; then echo "hostile: $n inputs: each rejected with its documented code and message, no crash"; fi
 exit $fail
