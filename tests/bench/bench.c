@@ -233,7 +233,7 @@ static long golden_actions(const char *path)
 
 static void row(const char *figure, const char *measured, const char *target, int ok)
 {
-    printf("  %-46s %16s   %-18s %s\n", figure, measured, target, ok < 0 ? "" : ok ? "ok" : "MISSED");
+    printf("  %-52s %12s   %-18s %s\n", figure, measured, target, ok < 0 ? "" : ok ? "ok" : "MISSED");
 }
 
 static double conform_time(const char *game)
@@ -330,7 +330,7 @@ static void bench_game(const arb_game *g)
 
     printf("\n%s (%s, rules %s): %d random matches, %.1f actions each; medians of %d runs\n", g->id, g->title,
            g->rules_version, games, (double)acts / games, RUNS);
-    printf("  %-46s %16s   %-18s\n", "figure", "measured", "target");
+    printf("  %-52s %12s   %-18s\n", "figure", "measured", "target");
     snprintf(buf, sizeof buf, "%.0f", acts / mp);
     row("self-play actions/s (random, 1 core)", buf, ">= 1,000,000", acts / mp >= 1e6);
     snprintf(buf, sizeof buf, "%.0f", va / mv);
@@ -467,6 +467,32 @@ int main(int argc, char **argv)
         double ct = conform_time(NULL);
         char buf[64];
         printf("\nall games\n");
+        /* --jobs 1 vs 2 over the whole golden corpus, listed REPEAT/2 times */
+        static gfile all[4096];
+        int na = 0;
+        for (unsigned i = 0; i < arb_game_count() && na < 4096; i++)
+            na += list_golden(arb_game_at(i)->id, all + na, 4096 - na);
+        if (na > 0) {
+            int nargs = na * (REPEAT / 2);
+            char **av = calloc((size_t)nargs + 5, sizeof *av);
+            if (!av) return 1;
+            av[0] = (char *)arbiter_bin;
+            av[1] = "verify";
+            av[2] = "--quiet";
+            for (int k = 0; k < nargs; k++) av[4 + k] = all[k % na].path;
+            double tj[2][RUNS];
+            for (int r = 0; r < RUNS; r++)
+                for (int j = 0; j < 2; j++) {
+                    av[3] = j ? "--jobs=2" : "--jobs=1";
+                    tj[j][r] = run_child(av, NULL, NULL);
+                }
+            free(av);
+            double j1 = median(tj[0], RUNS), j2 = median(tj[1], RUNS);
+            char fig[96];
+            snprintf(buf, sizeof buf, "%.2fx", j1 / j2);
+            snprintf(fig, sizeof fig, "verify --jobs 2 speed-up, whole corpus (%d files)", nargs);
+            row(fig, buf, ">= 1.8", j1 / j2 >= 1.8);
+        }
         if (ct < 0) row("conformance suite wall time (all games)", "failed", "< 2 s", -1);
         else {
             snprintf(buf, sizeof buf, "%.3f s", ct);
