@@ -11,7 +11,7 @@
 # (`play --disconnect N[:MS]`) for one match in twelve — and plays each with
 # `arbiter play`. It keeps up to PER_REASON matches of every ending the
 # engine declares (`arbiter games --json` "outcomes"), searching up to
-# BUDGET candidates for rare endings, then fills the corpus in candidate
+# BUDGET candidates for rare endings (until each has two), then fills the corpus in candidate
 # order to TARGET files. Matches listed in tests/golden/rare.tsv (rare
 # endings found by a wider search) are candidates before the walk. The start time is SOURCE_DATE_EPOCH (fixed), so the
 # same engine gives byte-identical files. Endings no candidate reached are
@@ -71,7 +71,11 @@ for g in "${games[@]}"; do
     done < <(grep -v '^#' tests/golden/rare.tsv)
     i=0
     while [ $i -lt "$BUDGET" ]; do
-        if [ $missing -eq 0 ] && [ "$(wc -l <"$tmp/cands")" -ge $((TARGET * 2)) ]; then break; fi
+        if [ $missing -eq 0 ] && [ "$(wc -l <"$tmp/cands")" -ge $((TARGET * 2)) ]; then
+            few=0   # keep walking (up to BUDGET) until every ending has two matches
+            for r in "${reasons[@]}"; do [ "${count[$r]}" -lt 2 ] && few=1; done
+            [ $few -eq 0 ] && break
+        fi
         seed=$((1000 + i))
         p=$((minp + i % np))
         case $(((i / np) % 3)) in
@@ -140,6 +144,6 @@ for g in "${games[@]}"; do
         echo "# endings not reached in $i candidates:$uncovered" >>"$dir/MANIFEST"
         echo "generate: $g: endings not reached in $i candidates:$uncovered" >&2
     fi
-    echo "generate: $g: $(grep -vc '^#' "$dir/MANIFEST") replays, $(du -sk "$dir" | cut -f1) KiB;$covered" >&2
+    echo "generate: $g: $(grep -vc '^#' "$dir/MANIFEST") replays, $(du -sk --apparent-size "$dir" | cut -f1) KiB;$covered" >&2
     unset count taken
 done
