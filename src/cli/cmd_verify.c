@@ -220,26 +220,43 @@ int cmd_verify(int argc, char **argv)
     int nthreads = (int)(jobs < (unsigned long long)n ? jobs : (unsigned long long)n);
     pthread_t th[256];
     int started = 0;
+    /* The main thread is a worker too: it takes jobs like the others and,
+     * between them, prints every finished result in argument order. A main
+     * thread that only waited would be woken once per file and steal a core
+     * from the workers. */
     if (nthreads > 1)
-        for (; started < nthreads; started++)
+        for (; started < nthreads - 1; started++)
             if (pthread_create(&th[started], NULL, worker, &pool)) break;
     int any_div = 0, any_bad = 0, any_nomem = 0;
     uint64_t n_ok = 0;
-    for (int i = 0; i < n; i++) {
-        if (started == 0) {
+    int printed = 0;
+    while (printed < n) {
+        int i = -1;
+        pthread_mutex_lock(&pool.mu);
+        if (pool.next < n) i = pool.next++;
+        else
+            while (!jv[printed].done) pthread_cond_wait(&pool.cv, &pool.mu);
+        pthread_mutex_unlock(&pool.mu);
+        if (i >= 0) {
             verify_one(&jv[i]);
-        } else {
             pthread_mutex_lock(&pool.mu);
-            while (!jv[i].done) pthread_cond_wait(&pool.cv, &pool.mu);
+            jv[i].done = 1;
             pthread_mutex_unlock(&pool.mu);
         }
-        if (json) print_json(&jv[i], &shard);
-        else print_text(&jv[i], quiet);
+        for (;;) {
+            pthread_mutex_lock(&pool.mu);
+            int ready = printed < n && jv[printed].done;
+            pthread_mutex_unlock(&pool.mu);
+            if (!ready) break;
+            const vjob *j = &jv[printed++];
+            if (json) print_json(j, &shard);
+            else print_text(j, quiet);
+            if (j->rc == ARB_OK) n_ok++;
+            if (j->rc == ARB_EVERIFY) any_div = 1;
+            else if (j->rc == ARB_ENOMEM) any_nomem = 1;
+            else if (j->rc) any_bad = 1;
+        }
         fflush(stdout);
-        if (jv[i].rc == ARB_OK) n_ok++;
-        if (jv[i].rc == ARB_EVERIFY) any_div = 1;
-        else if (jv[i].rc == ARB_ENOMEM) any_nomem = 1;
-        else if (jv[i].rc) any_bad = 1;
     }
     for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
     free(jv);
