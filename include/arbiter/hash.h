@@ -26,12 +26,26 @@ typedef struct arb_hasher {
 
 void arb_hasher_init(arb_hasher *h);
 void arb_hasher_bytes(arb_hasher *h, const void *p, size_t n);
-void arb_hasher_u8(arb_hasher *h, uint8_t v);
-void arb_hasher_u16(arb_hasher *h, uint16_t v);
-void arb_hasher_u32(arb_hasher *h, uint32_t v);
-void arb_hasher_u64(arb_hasher *h, uint64_t v);
-void arb_hasher_i32(arb_hasher *h, int32_t v);
-void arb_hasher_i64(arb_hasher *h, int64_t v);
+/* Streams the buffer into XXH3 (internal; used by the inline writers). */
+void arb_hasher__spill(arb_hasher *h);
+
+/* Fixed-width little-endian writers, inline: a state walk makes hundreds of
+ * these calls per hash. */
+static inline void arb_hasher__le(arb_hasher *h, uint64_t v, int bytes)
+{
+    if (ARB_HASHER_BUF - h->len < (size_t)bytes) arb_hasher__spill(h);
+    for (int i = 0; i < bytes; i++) h->buf[h->len++] = (uint8_t)(v >> (8 * i));
+}
+static inline void arb_hasher_u8(arb_hasher *h, uint8_t v)
+{
+    if (h->len == ARB_HASHER_BUF) arb_hasher__spill(h);
+    h->buf[h->len++] = v;
+}
+static inline void arb_hasher_u16(arb_hasher *h, uint16_t v) { arb_hasher__le(h, v, 2); }
+static inline void arb_hasher_u32(arb_hasher *h, uint32_t v) { arb_hasher__le(h, v, 4); }
+static inline void arb_hasher_u64(arb_hasher *h, uint64_t v) { arb_hasher__le(h, v, 8); }
+static inline void arb_hasher_i32(arb_hasher *h, int32_t v) { arb_hasher__le(h, (uint32_t)v, 4); }
+static inline void arb_hasher_i64(arb_hasher *h, int64_t v) { arb_hasher__le(h, (uint64_t)v, 8); }
 /* Length-prefixed (u32) string. */
 void arb_hasher_str(arb_hasher *h, const char *s);
 /* Final digest; releases any XXH3 state. The hasher must be re-inited. */

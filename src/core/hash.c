@@ -11,7 +11,7 @@ void arb_hasher_init(arb_hasher *h)
     h->len = 0;
 }
 
-static void spill(arb_hasher *h)
+void arb_hasher__spill(arb_hasher *h)
 {
     if (!h->xxh) {
         h->xxh = XXH3_createState();
@@ -26,26 +26,13 @@ void arb_hasher_bytes(arb_hasher *h, const void *p, size_t n)
 {
     const unsigned char *c = p;
     while (n > 0) {
-        if (h->len == ARB_HASHER_BUF) spill(h);
+        if (h->len == ARB_HASHER_BUF) arb_hasher__spill(h);
         size_t k = ARB_HASHER_BUF - h->len;
         if (k > n) k = n;
         memcpy(h->buf + h->len, c, k);
         h->len += k; c += k; n -= k;
     }
 }
-
-static inline void put_le(arb_hasher *h, uint64_t v, int bytes)
-{
-    if (ARB_HASHER_BUF - h->len < (size_t)bytes) spill(h);
-    for (int i = 0; i < bytes; i++) h->buf[h->len++] = (uint8_t)(v >> (8 * i));
-}
-
-void arb_hasher_u8(arb_hasher *h, uint8_t v) { put_le(h, v, 1); }
-void arb_hasher_u16(arb_hasher *h, uint16_t v) { put_le(h, v, 2); }
-void arb_hasher_u32(arb_hasher *h, uint32_t v) { put_le(h, v, 4); }
-void arb_hasher_u64(arb_hasher *h, uint64_t v) { put_le(h, v, 8); }
-void arb_hasher_i32(arb_hasher *h, int32_t v) { put_le(h, (uint32_t)v, 4); }
-void arb_hasher_i64(arb_hasher *h, int64_t v) { put_le(h, (uint64_t)v, 8); }
 
 void arb_hasher_str(arb_hasher *h, const char *s)
 {
