@@ -133,10 +133,8 @@ void arb_naramo__card_export(unsigned idx, arb_tree *t, arb_tnode *parent)
 {
     if (idx >= arb_naramo__ncards) return;
     const nar_carddef *c = &arb_naramo__cards[idx];
-    arb_tree_add_str(t, parent, "id", c->id);
-    arb_tree_add_str(t, parent, "name", c->name);
-    arb_tree_add_str(t, parent, "type", type_names[c->type]);
-    arb_tree_add_str(t, parent, "faction", faction_names[c->faction]);
+    /* id, name, type, faction (group) and text are the card's own fields
+     * (arb_card); these are the stats beside them. */
     arb_tree_add_str(t, parent, "bloc", c->faction == NAR_F_NEUTRAL ? "any"
                      : faction_bloc[c->faction] == NAR_BLOC_DEFENSE ? "DEFENSE" : "ASSAULT");
     if (c->type != NAR_T_INCIDENT) {
@@ -160,7 +158,6 @@ void arb_naramo__card_export(unsigned idx, arb_tree *t, arb_tnode *parent)
     arb_tree_add_bool(t, parent, "classified", (c->flags & NAR_CLASSIFIED) != 0);
     arb_tree_add_bool(t, parent, "needs_target", (c->flags & NAR_TARGETED) != 0);
     arb_tree_add_str(t, parent, "rarity", c->rarity);
-    arb_tree_add_str(t, parent, "text", c->text);
 }
 
 /* ---- presets ---------------------------------------------------------- */
