@@ -1062,7 +1062,7 @@ uint64_t arb_naramo__hash(const void *st)
     arb_hasher_u8(&h, s->clock_on);
     arb_hasher_u8(&h, s->deployed);
     arb_hasher_u8(&h, s->order_n);
-    for (int i = 0; i < s->order_n; i++) arb_hasher_u8(&h, s->order[i]);
+    arb_hasher_bytes(&h, s->order, s->order_n); /* u8 array: the same bytes */
     arb_hasher_u8(&h, s->over);
     arb_hasher_u8(&h, s->reason);
     arb_hasher_i32(&h, s->winner);
@@ -1086,9 +1086,9 @@ uint64_t arb_naramo__hash(const void *st)
         arb_hasher_u8(&h, p->ncards);
         for (int i = 0; i < p->ncards; i++) arb_hasher_u16(&h, p->card[i]);
         arb_hasher_u8(&h, p->ndeck);
-        for (int i = 0; i < p->ndeck; i++) arb_hasher_u8(&h, p->deck[i]);
+        arb_hasher_bytes(&h, p->deck, p->ndeck); /* u8 array: the same bytes */
         arb_hasher_u8(&h, p->nhand);
-        for (int i = 0; i < p->nhand; i++) arb_hasher_u8(&h, p->hand[i]);
+        arb_hasher_bytes(&h, p->hand, p->nhand); /* u8 array: the same bytes */
         arb_hasher_u8(&h, p->nroster);
         for (int i = 0; i < p->nroster; i++) {
             arb_hasher_u8(&h, p->roster[i]);
@@ -1097,9 +1097,9 @@ uint64_t arb_naramo__hash(const void *st)
         arb_hasher_u8(&h, p->nequip);
         for (int i = 0; i < p->nequip; i++) { arb_hasher_u8(&h, p->equip[i]); arb_hasher_u8(&h, p->equip_host[i]); }
         arb_hasher_u8(&h, p->nsite);
-        for (int i = 0; i < p->nsite; i++) arb_hasher_u8(&h, p->site[i]);
+        arb_hasher_bytes(&h, p->site, p->nsite); /* u8 array: the same bytes */
         arb_hasher_u8(&h, p->ndiscard);
-        for (int i = 0; i < p->ndiscard; i++) arb_hasher_u8(&h, p->discard[i]);
+        arb_hasher_bytes(&h, p->discard, p->ndiscard); /* u8 array: the same bytes */
         arb_hasher_u8(&h, p->nboard);
         for (int i = 0; i < p->nboard; i++) {
             arb_hasher_u8(&h, p->board[i].owner);
