@@ -237,8 +237,9 @@ int cmd_play(int argc, char **argv)
     if (optind < argc) return cli_usage("play", "unexpected argument '%s'", argv[optind]);
     if (!games) {
         if (sharded) return cli_usage("play", "--shard needs --games");
-        if ((rc = cli_match_start(&a, "play"))) return rc;
-        return play_match(&a, agents, max_actions, json, -1, disc);
+        if ((rc = cli_match_start(&a, "play")) == EXIT_OK) rc = play_match(&a, agents, max_actions, json, -1, disc);
+        cli_match_args_free(&a);
+        return rc;
     }
     if (!a.have_seed) return cli_usage("play", "--seed BASE is required");
     if (!a.out && !a.no_record) return cli_usage("play", "-o DIR is required with --games");
@@ -257,9 +258,10 @@ int cmd_play(int argc, char **argv)
             snprintf(path, sizeof path, "%s/%s-%06" PRIu64 ".tcgr", dir, a.game ? a.game : "game", i);
             one.out = path;
         }
-        if ((rc = cli_match_start(&one, "play"))) return rc;
-        rc = play_match(&one, agents, max_actions, json, (int64_t)i, disc);
-        if (rc == EXIT_USAGE || rc == EXIT_INTERNAL) return rc;
+        if ((rc = cli_match_start(&one, "play")) == EXIT_OK)
+            rc = play_match(&one, agents, max_actions, json, (int64_t)i, disc);
+        cli_match_args_free(&one);
+        if (rc == EXIT_USAGE || rc == EXIT_INTERNAL || rc == EXIT_INPUT) return rc;
         if (rc > worst) worst = rc;
     }
     return worst;

@@ -219,7 +219,10 @@ int cmd_record(int argc, char **argv)
         }
     }
     if (optind < argc) return cli_usage("record", "unexpected argument '%s'", argv[optind]);
-    if ((rc = cli_match_start(&a, "record"))) return rc;
+    if ((rc = cli_match_start(&a, "record"))) {
+        cli_match_args_free(&a);
+        return rc;
+    }
     rctx ctx = { a.g, a.m, json, malloc(sizeof(arb_action) * ARB_AGENT_LEGAL_MAX) };
     char *line = malloc(LINE_MAX_BYTES + 2);
     if (!ctx.legal || !line) {
@@ -322,6 +325,7 @@ int cmd_record(int argc, char **argv)
 done:
     if (a.w) arb_replay_writer_free(a.w);
     arb_match_free(a.m);
+    cli_match_args_free(&a);
     free(ctx.legal);
     free(line);
     return rc;

@@ -1,10 +1,70 @@
 /* match_args.c — what `play` and `record` share: turning --game/--seed/
  * --players/--decks/--option/--names/--salt into an arb_setup, a started
  * match and an open replay writer with its header. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/match_args.h"
+
+#define POSITION_FILE_MAX (4u << 20)
+
+/* Parse --position FILE: a state tree as JSON, bare or wrapped the way
+ * `arbiter state --json` prints it ({"game": …, "state": {…}}). */
+static int load_position_file(cli_match_args *a, const char *cmd, const arb_tnode **out)
+{
+    arb_error err = ARB_ERROR_INIT;
+    FILE *f = fopen(a->position, "rb");
+    if (!f) {
+        fprintf(stderr, "arbiter %s: %s: cannot open position: %s\n", cmd, a->position, strerror(errno));
+        return EXIT_INPUT;
+    }
+    char *buf = malloc(POSITION_FILE_MAX + 1);
+    size_t n = buf ? fread(buf, 1, POSITION_FILE_MAX + 1, f) : 0;
+    int rderr = ferror(f);
+    fclose(f);
+    if (!buf) return EXIT_INTERNAL;
+    if (rderr || n > POSITION_FILE_MAX) {
+        free(buf);
+        fprintf(stderr, "arbiter %s: %s: %s\n", cmd, a->position,
+                rderr ? "read error" : "position file larger than 4 MiB");
+        return EXIT_INPUT;
+    }
+    arb_tree_free(a->pos_tree);
+    a->pos_tree = arb_tree_new();
+    if (!a->pos_tree) { free(buf); return EXIT_INTERNAL; }
+    int rc = arb_tree_parse_json(a->pos_tree, arb_tree_root(a->pos_tree), "p", buf, n, &err);
+    free(buf);
+    if (rc) {
+        char w[64];
+        snprintf(w, sizeof w, "%.60s", err.where);
+        arb_error_where(&err, "%.180s: %s", a->position, w);
+        return cli_fail(cmd, &err);
+    }
+    const arb_tnode *p = arb_tnode_get(arb_tree_root(a->pos_tree), "p");
+    const arb_tnode *st = arb_tnode_get(p, "state");
+    const arb_tnode *game = arb_tnode_get(p, "game");
+    if (st && st->kind == ARB_T_MAP) {
+        if (game && game->kind == ARB_T_STR && strcmp(game->s, a->g->id) != 0) {
+            fprintf(stderr, "arbiter %s: %s: a %s state, not %s\n", cmd, a->position, game->s, a->g->id);
+            return EXIT_INPUT;
+        }
+        p = st;
+    }
+    if (!p || p->kind != ARB_T_MAP) {
+        fprintf(stderr, "arbiter %s: %s: a position is a JSON object (the game's state tree)\n", cmd, a->position);
+        return EXIT_INPUT;
+    }
+    *out = p;
+    return EXIT_OK;
+}
+
+void cli_match_args_free(cli_match_args *a)
+{
+    arb_tree_free(a->pos_tree);
+    a->pos_tree = NULL;
+}
 
 int cli_match_start(cli_match_args *a, const char *cmd)
 {
@@ -15,7 +75,15 @@ int cli_match_start(cli_match_args *a, const char *cmd)
     const arb_game *g = a->g;
     if (!a->have_seed) return cli_usage(cmd, "--seed is required");
     if (!a->out && !a->no_record) return cli_usage(cmd, "-o FILE is required");
-    int players = a->players ? a->players : g->min_players;
+    const arb_tnode *pos = NULL;
+    if (a->position) {
+        int prc = load_position_file(a, cmd, &pos);
+        if (prc) return prc;
+    }
+    const arb_tnode *pl = pos ? arb_tnode_get(pos, "players") : NULL;
+    int players = a->players ? a->players
+                  : pl && pl->kind == ARB_T_ARR && pl->n >= 1 && pl->n <= ARB_MAX_SEATS ? (int)pl->n
+                                                                                     : g->min_players;
     if (players < g->min_players || players > g->max_players || players > ARB_MAX_SEATS)
         return cli_usage(cmd, "%s takes %d to %d players", g->id, g->min_players, g->max_players);
     a->su.seed = a->seed;
@@ -29,7 +97,7 @@ int cli_match_start(cli_match_args *a, const char *cmd)
         nd = cli_split(dbuf, dparts, ARB_MAX_SEATS);
         if (nd < 1) return cli_usage(cmd, "--decks takes one to %d comma-separated decks", ARB_MAX_SEATS);
     }
-    for (int s = 0; s < players; s++) {
+    for (int s = 0; s < players && (!pos || nd); s++) {
         if (nd) {
             /* one deck for everybody, or one per seat */
             const char *spec = dparts[nd == 1 ? 0 : s < nd ? s : nd - 1];
@@ -47,8 +115,12 @@ int cli_match_start(cli_match_args *a, const char *cmd)
         int nn = cli_split(a->names_buf, nparts, ARB_MAX_SEATS);
         if (nn != players) return cli_usage(cmd, "--names lists %d names for %d players", nn, players);
     }
-    int rc = arb_match_new(&a->m, g, &a->su, &err);
-    if (rc) return cli_fail(cmd, &err);
+    int rc = pos ? arb_match_from_position(&a->m, g, pos, &a->su, &err) : arb_match_new(&a->m, g, &a->su, &err);
+    if (rc) {
+        /* An illegal deck or position is bad input here, not a failed verification. */
+        int ec = cli_fail(cmd, &err);
+        return ec == EXIT_VERIFY ? EXIT_INPUT : ec;
+    }
     if (a->no_record) return EXIT_OK;
     if (cli_started(a->started, sizeof a->started)) {
         arb_match_free(a->m);
@@ -61,6 +133,7 @@ int cli_match_start(cli_match_args *a, const char *cmd)
     meta.setup = &a->su;
     for (int s = 0; s < players; s++) meta.names[s] = nparts[s];
     meta.started = a->started;
+    meta.position = pos;
     meta.flags = a->timed ? ARB_REPLAY_FLAG_TIMED : 0;
     meta.level = a->level;
     if (a->salt_len) {
@@ -108,6 +181,7 @@ int cli_match_arg(cli_match_args *a, const char *cmd, int c, const char *arg)
         a->level = (int)v;
         return 0;
     case 't': a->timed = 1; return 0;
+    case 'P': a->position = arg; return 0;
     default: return -1;
     }
 }

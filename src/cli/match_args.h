@@ -6,6 +6,8 @@
 
 typedef struct cli_match_args {
     const char *game, *decks, *names, *out;
+    const char *position;       /* --position FILE (JSON), NULL for a seeded setup */
+    arb_tree *pos_tree;         /* owns the parsed position; cli_match_args_free */
     uint64_t seed;
     int have_seed, players, timed, no_record, level;
     arb_options options;
@@ -32,7 +34,8 @@ typedef struct cli_match_args {
     { "option", required_argument, NULL, 'O' }, \
     { "salt", required_argument, NULL, 'S' }, \
     { "level", required_argument, NULL, 'L' }, \
-    { "timed", no_argument, NULL, 't' }
+    { "timed", no_argument, NULL, 't' }, \
+    { "position", required_argument, NULL, 'P' }
 #define CLI_MATCH_HELP \
     "  --game G          the game (see 'arbiter games')\n" \
     "  --seed S          the match seed (decimal or 0x hex, 64-bit)\n" \
@@ -44,6 +47,10 @@ typedef struct cli_match_args {
     "  --salt HEX        write the seed commitment BLAKE2b-256(seed||salt)\n" \
     "  --level N         zlib level 0..9 (default " "1" ")\n" \
     "  -o, --output FILE the replay (written as FILE.part, renamed at the end)\n" \
+    "  --position FILE   start from an explicit position instead of the seeded\n" \
+    "                    setup: the game's state tree as JSON, e.g. the output of\n" \
+    "                    `arbiter state REPLAY --at N --json` (its \"state\" is taken);\n" \
+    "                    the seed then drives only later random events\n" \
     "  Start time in the header: SOURCE_DATE_EPOCH when set, else now.\n"
 
 /* Handle one of the shared options: 0 handled, -1 not ours, else an exit code. */
@@ -51,5 +58,7 @@ int cli_match_arg(cli_match_args *a, const char *cmd, int c, const char *arg);
 /* Resolve decks, set up the match and open the writer (unless no_record).
  * Returns EXIT_OK or an exit code after printing the error. */
 int cli_match_start(cli_match_args *a, const char *cmd);
+/* Release what cli_match_start kept beyond the match (the position tree). */
+void cli_match_args_free(cli_match_args *a);
 
 #endif
