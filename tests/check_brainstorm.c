@@ -1,6 +1,6 @@
 /* check_brainstorm.c — unit and property tests of the brainstorm engine.
  *
- * Scenarios are loaded as positions (JSON literals parsed by brn_json.h),
+ * Scenarios are loaded as positions (JSON literals read by arb_tree_parse_json),
  * driven with text actions, and asserted on the exported state tree and on
  * the event log, one test case per catalog section (BRN-…). Rejections are
  * checked for their rule ID and for leaving state bytes and hash unchanged.
@@ -16,7 +16,6 @@
 #include "arbiter/deck.h"
 #include "arbiter/agent.h"
 #include "arbiter/replay.h"
-#include "brn_json.h"
 #include "games/brainstorm/brn_int.h"
 
 static const arb_game *G;
@@ -31,13 +30,23 @@ static void ev_reset(void) { EV.buf = evbuf; EV.cap = 4096; EV.n = 0; EV.dropped
 
 static int pos_rc(const char *json, arb_error *err)
 {
-    arb_tree *t = bj_parse(json);
-    ck_assert_msg(t != NULL, "bad test JSON: %s", json);
+    /* The literals write ' for " to stay readable inside C strings. */
+    size_t len = strlen(json);
+    char *text = malloc(len + 1);
+    ck_assert_ptr_nonnull(text);
+    for (size_t i = 0; i <= len; i++) text[i] = json[i] == '\'' ? '"' : json[i];
+    arb_tree *t = arb_tree_new();
+    arb_error je = ARB_ERROR_INIT;
+    int prc = arb_tree_parse_json(t, arb_tree_root(t), "p", text, len, &je);
+    free(text);
+    ck_assert_msg(prc == ARB_OK, "bad test JSON (%s: %s): %s", je.where, je.msg, json);
+    const arb_tnode *p = arb_tnode_get(arb_tree_root(t), "p");
+    ck_assert_msg(p && p->kind == ARB_T_MAP, "test JSON is not an object: %s", json);
     arb_setup su;
     memset(&su, 0, sizeof su);
     su.seed = 42; su.players = 2;
     arb_error_clear(err);
-    int rc = G->load_position(&S, arb_tree_root(t), &su, err);
+    int rc = G->load_position(&S, p, &su, err);
     arb_tree_free(t);
     return rc;
 }
