@@ -202,6 +202,16 @@ typedef struct actx {
 
 enum { A_FALSE = 0, A_TRUE = 1, A_ERROR = -1 };
 
+/* Writes "line N: <elem> …" into A->msg; fail() and error() differ only in
+ * what they return (a false assertion vs a case that cannot be judged). */
+static void vsay(actx *A, const xmlNode *n, const char *fmt, va_list ap)
+{
+    int k = snprintf(A->msg, A->size, "line %ld: <%s> ", xmlGetLineNo((xmlNodePtr)n), (const char *)n->name);
+    if (k < 0) k = 0;
+    if ((size_t)k >= A->size) k = (int)A->size - 1;
+    vsnprintf(A->msg + k, A->size - (size_t)k, fmt, ap);
+}
+
 static int fail(actx *A, const xmlNode *n, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -209,12 +219,9 @@ static int fail(actx *A, const xmlNode *n, const char *fmt, ...)
     ;
 static int fail(actx *A, const xmlNode *n, const char *fmt, ...)
 {
-    int k = snprintf(A->msg, A->size, "line %ld: <%s> ", xmlGetLineNo((xmlNodePtr)n), (const char *)n->name);
-    if (k < 0) k = 0;
-    if ((size_t)k >= A->size) k = (int)A->size - 1;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(A->msg + k, A->size - (size_t)k, fmt, ap);
+    vsay(A, n, fmt, ap);
     va_end(ap);
     return A_FALSE;
 }
@@ -226,12 +233,9 @@ static int error(actx *A, const xmlNode *n, const char *fmt, ...)
     ;
 static int error(actx *A, const xmlNode *n, const char *fmt, ...)
 {
-    int k = snprintf(A->msg, A->size, "line %ld: <%s> ", xmlGetLineNo((xmlNodePtr)n), (const char *)n->name);
-    if (k < 0) k = 0;
-    if ((size_t)k >= A->size) k = (int)A->size - 1;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(A->msg + k, A->size - (size_t)k, fmt, ap);
+    vsay(A, n, fmt, ap);
     va_end(ap);
     return A_ERROR;
 }
