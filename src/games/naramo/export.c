@@ -266,6 +266,31 @@ static int zone_arr(lctx *L, const arb_tnode *m, const char *path, const char *k
 
 #define TRY(x) do { int rc_ = (x); if (rc_ < 0) return rc_; } while (0)
 
+/* A zone that is a plain list of uids (deck, hand, site, discard): at most
+ * max entries (else max_rule/max_msg, or "too many cards"), each of the
+ * given card type when type >= 0 (else type_rule/type_msg), appended to
+ * out[*n]. An absent zone leaves out untouched. */
+static int load_uids(lctx *L, int q, const arb_tnode *pm, const char *pp, const char *key, int max,
+                     const char *max_rule, const char *max_msg, int type, const char *type_rule,
+                     const char *type_msg, uint8_t *out, uint8_t *n)
+{
+    const arb_tnode *z, *em;
+    char zp[160], w[200];
+    TRY(zone_arr(L, pm, pp, key, &z));
+    if (!z) return 0;
+    subpath(zp, sizeof zp, pp, key);
+    int i = 0;
+    for (const arb_tnode *e = z->first; e; e = e->next, i++) {
+        snprintf(w, sizeof w, "%s.%d", zp, i);
+        if (i >= max) return failp(L, max_rule, w, max_msg ? max_msg : "too many cards");
+        int uid;
+        TRY(uid = zone_entry(L, q, e, w, NULL, &em));
+        if (type >= 0 && nar_def(&L->s->p[q], uid)->type != type) return failp(L, type_rule, w, type_msg);
+        out[(*n)++] = (uint8_t)uid;
+    }
+    return 0;
+}
+
 static int load_zones(lctx *L, int q, const arb_tnode *pm, const char *pp)
 {
     nar_state *s = L->s;
@@ -275,31 +300,11 @@ static int load_zones(lctx *L, int q, const arb_tnode *pm, const char *pp)
     int uid;
     const arb_tnode *em;
     /* deck: exported top first; stored with the top at the end */
-    TRY(zone_arr(L, pm, pp, "deck", &z));
-    if (z) {
-        subpath(zp, sizeof zp, pp, "deck");
-        uint8_t tmp[NAR_CARDS];
-        int n = 0;
-        for (const arb_tnode *e = z->first; e; e = e->next, n++) {
-            snprintf(w, sizeof w, "%s.%d", zp, n);
-            if (n >= NAR_CARDS) return failp(L, NULL, w, "too many cards");
-            TRY(uid = zone_entry(L, q, e, w, NULL, &em));
-            tmp[n] = (uint8_t)uid;
-        }
-        for (int i = 0; i < n; i++) p->deck[i] = tmp[n - 1 - i];
-        p->ndeck = (uint8_t)n;
-    }
-    TRY(zone_arr(L, pm, pp, "hand", &z));
-    if (z) {
-        subpath(zp, sizeof zp, pp, "hand");
-        int n = 0;
-        for (const arb_tnode *e = z->first; e; e = e->next, n++) {
-            snprintf(w, sizeof w, "%s.%d", zp, n);
-            if (n >= NAR_CARDS) return failp(L, NULL, w, "too many cards");
-            TRY(uid = zone_entry(L, q, e, w, NULL, &em));
-            p->hand[p->nhand++] = (uint8_t)uid;
-        }
-    }
+    uint8_t tmp[NAR_CARDS], ndeck = 0;
+    TRY(load_uids(L, q, pm, pp, "deck", NAR_CARDS, NULL, NULL, -1, NULL, NULL, tmp, &ndeck));
+    for (int i = 0; i < ndeck; i++) p->deck[i] = tmp[ndeck - 1 - i];
+    p->ndeck = ndeck;
+    TRY(load_uids(L, q, pm, pp, "hand", NAR_CARDS, NULL, NULL, -1, NULL, NULL, p->hand, &p->nhand));
     TRY(zone_arr(L, pm, pp, "roster", &z));
     if (z) {
         static const char *const ex[] = {"exhausted", "stationed", NULL};
@@ -339,29 +344,9 @@ static int load_zones(lctx *L, int q, const arb_tnode *pm, const char *pp)
             p->equip_host[p->nequip++] = (uint8_t)host;
         }
     }
-    TRY(zone_arr(L, pm, pp, "site", &z));
-    if (z) {
-        subpath(zp, sizeof zp, pp, "site");
-        int n = 0;
-        for (const arb_tnode *e = z->first; e; e = e->next, n++) {
-            snprintf(w, sizeof w, "%s.%d", zp, n);
-            if (n >= NAR_SITE_MAX) return failp(L, "NAR-LIMIT-SITE", w, "a Site holds at most 6 Facilities");
-            TRY(uid = zone_entry(L, q, e, w, NULL, &em));
-            if (nar_def(p, uid)->type != NAR_T_FACILITY) return failp(L, "NAR-ZONE-SITE", w, "only Facilities go in the Site");
-            p->site[p->nsite++] = (uint8_t)uid;
-        }
-    }
-    TRY(zone_arr(L, pm, pp, "discard", &z));
-    if (z) {
-        subpath(zp, sizeof zp, pp, "discard");
-        int n = 0;
-        for (const arb_tnode *e = z->first; e; e = e->next, n++) {
-            snprintf(w, sizeof w, "%s.%d", zp, n);
-            if (n >= NAR_CARDS) return failp(L, NULL, w, "too many cards");
-            TRY(uid = zone_entry(L, q, e, w, NULL, &em));
-            p->discard[p->ndiscard++] = (uint8_t)uid;
-        }
-    }
+    TRY(load_uids(L, q, pm, pp, "site", NAR_SITE_MAX, "NAR-LIMIT-SITE", "a Site holds at most 6 Facilities",
+                  NAR_T_FACILITY, "NAR-ZONE-SITE", "only Facilities go in the Site", p->site, &p->nsite));
+    TRY(load_uids(L, q, pm, pp, "discard", NAR_CARDS, NULL, NULL, -1, NULL, NULL, p->discard, &p->ndiscard));
     return 0;
 }
 
