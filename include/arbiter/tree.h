@@ -68,6 +68,9 @@ int arb_tnode_equal(const arb_tnode *a, const arb_tnode *b);
 
 /* JSON output: compact when indent is 0, else pretty with that many spaces. */
 void arb_tnode_json(const arb_tnode *n, FILE *out, int indent);
+/* s as a JSON string literal (quotes, backslash, control characters and
+ * DEL escaped). The one escaper every JSON writer of arbiter uses. */
+void arb_json_str(FILE *out, const char *s);
 /* A scalar's value as text into buf ("true", "12", the string itself,
  * "[3 items]"). Returns buf. */
 const char *arb_tnode_text(const arb_tnode *n, char *buf, size_t size);

@@ -26,18 +26,7 @@ const char *arb_an_seat_name(int seat, char *buf, size_t size)
     return buf;
 }
 
-void arb_an__json_str(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
-        else if (*p == '\n') fputs("\\n", out);
-        else if (*p == '\t') fputs("\\t", out);
-        else if (*p < 0x20 || *p == 0x7f) fprintf(out, "\\u%04x", *p);
-        else fputc(*p, out);
-    }
-    fputc('"', out);
-}
+void arb_an__json_str(FILE *out, const char *s) { arb_json_str(out, s); }
 
 void arb_an__html_str(FILE *out, const char *s)
 {

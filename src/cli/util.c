@@ -63,17 +63,7 @@ int cli_parse_u64(const char *s, unsigned long long *out)
     return 0;
 }
 
-void cli_json_str(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
-        else if (*p == '\n') fputs("\\n", out);
-        else if (*p < 0x20) fprintf(out, "\\u%04x", *p);
-        else fputc(*p, out);
-    }
-    fputc('"', out);
-}
+void cli_json_str(FILE *out, const char *s) { arb_json_str(out, s); }
 
 int cli_progress_enabled(void) { return isatty(STDERR_FILENO); }
 

@@ -25,17 +25,7 @@ static void xml_esc(FILE *f, const char *s)
     }
 }
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-        else if (*p == '\n') fputs("\\n", f);
-        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-        else fputc(*p, f);
-    }
-    fputc('"', f);
-}
+static void json_str(FILE *f, const char *s) { arb_json_str(f, s ? s : ""); }
 
 /* ------------------------------------------------------------ TAP 14 */
 

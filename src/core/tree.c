@@ -186,7 +186,7 @@ int arb_tnode_equal(const arb_tnode *a, const arb_tnode *b)
     return 0;
 }
 
-static void json_str(const char *s, FILE *out)
+void arb_json_str(FILE *out, const char *s)
 {
     fputc('"', out);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -197,7 +197,7 @@ static void json_str(const char *s, FILE *out)
         case '\r': fputs("\\r", out); break;
         case '\t': fputs("\\t", out); break;
         default:
-            if (*p < 0x20) fprintf(out, "\\u%04x", *p);
+            if (*p < 0x20 || *p == 0x7f) fprintf(out, "\\u%04x", *p);
             else fputc(*p, out);
         }
     }
@@ -210,7 +210,7 @@ static void json(const arb_tnode *n, FILE *out, int indent, int depth)
     case ARB_T_NULL: fputs("null", out); return;
     case ARB_T_BOOL: fputs(n->i ? "true" : "false", out); return;
     case ARB_T_INT: fprintf(out, "%" PRId64, n->i); return;
-    case ARB_T_STR: json_str(n->s, out); return;
+    case ARB_T_STR: arb_json_str(out, n->s); return;
     case ARB_T_ARR:
     case ARB_T_MAP: {
         int map = n->kind == ARB_T_MAP;
@@ -223,7 +223,7 @@ static void json(const arb_tnode *n, FILE *out, int indent, int depth)
         for (const arb_tnode *c = n->first; c; c = c->next) {
             if (indent && !flat) fprintf(out, "\n%*s", indent * (depth + 1), "");
             if (map) {
-                json_str(c->key, out);
+                arb_json_str(out, c->key);
                 fputs(indent ? ": " : ":", out);
             }
             json(c, out, indent, depth + 1);
