@@ -16,7 +16,7 @@
 #include "arbiter/deck.h"
 #include "arbiter/agent.h"
 #include "arbiter/replay.h"
-#include "games/brainstorm/brn_int.h"
+#include "games/brainstorm/brainstorm.h"
 
 static const arb_game *G;
 static brn_state S;

@@ -1,9 +1,9 @@
-/* brn_narrate.c — names and narration: verbs, decisions, events, outcome
+/* narrate.c — names and narration: verbs, decisions, events, outcome
  * reasons, one line of text per event (as a given view may see it) and per
  * action. A draw is hidden: another seat reads only "P2 draws a card". */
 #include <stdio.h>
 
-#include "games/brainstorm/brn_int.h"
+#include "games/brainstorm/brainstorm.h"
 
 const arb_verb arb_brn__verbs[BRN_NVERBS] = {
     { "pass", 0, 0, "", "pass Action (Expansion, Assembly, Routing, Plug, Showdown)" },

@@ -1,4 +1,4 @@
-/* operator_narrate.c — one line of English per OPERATOR event and per
+/* narrate.c — one line of English per OPERATOR event and per
  * action, for `log`, reports and judges. Events carry pool indexes for the
  * cards they name, so narration needs no state; a hidden event (a draw)
  * reads "P2 draws a card" for every view but the drawer's. Seats print

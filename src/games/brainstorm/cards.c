@@ -1,4 +1,4 @@
-/* brn_cards.c — the Brainstorm card pool, the preset decks and deck_check.
+/* cards.c — the Brainstorm card pool, the preset decks and deck_check.
  *
  * The draft names only card classes, so every card is invented (catalog §4
  * plus a few that exercise the Golden Rule hooks: Splice Cell overrides the
@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "games/brainstorm/brn_int.h"
+#include "games/brainstorm/brainstorm.h"
 
 #define CARD(slug, nm, ty, grp, txt) { slug, nm, ty, grp, txt }
 

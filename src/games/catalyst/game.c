@@ -1,4 +1,4 @@
-/* catalyst.c — the CATALYST vtable (`arb_game_catalyst`), its name tables
+/* game.c — the CATALYST vtable (`arb_game_catalyst`), its name tables
  * (verbs, decisions, events, outcome reasons — all part of the replay and
  * conformance vocabulary, append only), the canonical state hash and the
  * small derived-stat helpers every other file of the engine shares. */

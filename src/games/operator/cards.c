@@ -1,4 +1,4 @@
-/* operator_cards.c — the OPERATOR TCG card pool (every card the rulebook
+/* cards.c — the OPERATOR TCG card pool (every card the rulebook
  * names plus the invented pool of rules-catalog.md §4 and a few more
  * Operators), its stats export, the preset decks and the deck check
  * (OPS-DECK-*). Card indexes are replay data: append new cards, never

@@ -1,4 +1,4 @@
-/* brn_export.c — the Brainstorm state tree: export_state and load_position.
+/* export.c — the Brainstorm state tree: export_state and load_position.
  *
  * One tree shape (documented in conformance/brainstorm/STATE.md) serves
  * `state --json`, conformance assertions and diffs. A seat's view masks
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "games/brainstorm/brn_int.h"
+#include "games/brainstorm/brainstorm.h"
 
 static const char *const stack_kinds[] = { "card", "trigger" };
 

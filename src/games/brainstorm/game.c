@@ -1,6 +1,6 @@
-/* brn_game.c — the brainstorm vtable: binds the engine's files to the game
+/* game.c — the brainstorm vtable: binds the engine's files to the game
  * contract (include/arbiter/game.h). */
-#include "games/brainstorm/brn_int.h"
+#include "games/brainstorm/brainstorm.h"
 
 const arb_game arb_game_brainstorm = {
     .id = "brainstorm",

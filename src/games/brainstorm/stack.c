@@ -1,4 +1,4 @@
-/* brn_stack.c — the Stack: Tactics and Cells played, and triggered effects.
+/* stack.c — the Stack: Tactics and Cells played, and triggered effects.
  *
  * Interpretation G04: last in, first out. An item is pushed when a card is
  * played or an effect triggers; in an Action phase the top item resolves
@@ -6,7 +6,7 @@
  * triggers (pushed lead player first) resolve top to bottom at once. Each
  * push and resolution is an event, which is how conformance cases assert
  * the resolution order. */
-#include "games/brainstorm/brn_int.h"
+#include "games/brainstorm/brainstorm.h"
 
 void arb_brn__push(brn_state *s, int kind, int seat, int uid, int tseat, int tuid, arb_events *ev)
 {

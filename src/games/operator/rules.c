@@ -1,4 +1,4 @@
-/* operator_rules.c — the OPERATOR TCG rules: setup and the opening, the six
+/* rules.c — the OPERATOR TCG rules: setup and the opening, the six
  * turn phases, deck-out reshuffles, equips, movement, the six combat steps
  * with their top-of-discard arithmetic, Staged Damage, elimination and the
  * turn cap; plus legal(), hash() and the small queries of the contract.

@@ -1,4 +1,4 @@
-/* operator_agent.c — the greedy OPERATOR agent: scores each legal action
+/* agent.c — the greedy OPERATOR agent: scores each legal action
  * with a fixed heuristic and takes the best (ties broken by the agent's own
  * PRNG). It reads only what export_state(st, seat) shows that seat: its own
  * hand and slots, and every player's public board (Health, Cover, Armor,

@@ -1,4 +1,4 @@
-/* brn_rules.c — Brainstorm's rules: Golden Rule hooks, zones, setup, the
+/* rules.c — Brainstorm's rules: Golden Rule hooks, zones, setup, the
  * Cycle's flow, and the validate/execute split behind legal() and apply().
  *
  * apply() is validate-then-execute: arb_brn__validate reads the state only
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "arbiter/hash.h"
-#include "games/brainstorm/brn_int.h"
+#include "games/brainstorm/brainstorm.h"
 
 const char *const arb_brn__phase_names[BRN_NPHASES] = {
     "reset", "start", "expansion", "assembly", "routing",

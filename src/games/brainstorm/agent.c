@@ -1,4 +1,4 @@
-/* brn_agent.c — the greedy Brainstorm agent.
+/* agent.c — the greedy Brainstorm agent.
  *
  * Scores each legal action with a fixed heuristic and takes the best (ties:
  * the first, in legal() order). It reads only what export_state(st, seat)
@@ -8,7 +8,7 @@
  * opponent, the quickest way to win by deck-out, G02), spend Charge there,
  * Overload the opponent's focused Modules, and avoid extra draws when its
  * own Deck runs low. */
-#include "games/brainstorm/brn_int.h"
+#include "games/brainstorm/brainstorm.h"
 
 static int module_value(const brn_carddef *d)
 {

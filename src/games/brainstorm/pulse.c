@@ -1,4 +1,4 @@
-/* brn_pulse.c — the Pulse: Bootstrap and the Run's Focus step.
+/* pulse.c — the Pulse: Bootstrap and the Run's Focus step.
  *
  * Bootstrap (G10, G21) is a sequence of single choices "boot MODULE AMOUNT",
  * players alternating lead first, each choice using the lowest unused
@@ -11,7 +11,7 @@
  * Run restarts only if something was chosen, and every choice uses an
  * Output that stays used until Reset, so the Run loop terminates after at
  * most (Outputs on both Machines + 1) iterations (BRN-FOCUS-TERMINATES). */
-#include "games/brainstorm/brn_int.h"
+#include "games/brainstorm/brainstorm.h"
 
 void arb_brn__give_charge(brn_state *s, int seat, int uid, int amount)
 {

@@ -1,4 +1,4 @@
-/* operator_game.c — the OPERATOR TCG vtable (arb_game_operator) and the name
+/* game.c — the OPERATOR TCG vtable (arb_game_operator) and the name
  * tables it publishes: verbs, decisions, events, outcome reasons, phases.
  * Verb and event numbers are replay data: append only. */
 #include "games/operator/operator.h"

@@ -1,4 +1,4 @@
-/* operator_export.c — the OPERATOR state tree (export_state) and its inverse
+/* export.c — the OPERATOR state tree (export_state) and its inverse
  * (load_position). One shape serves `state --json`, conformance assertions
  * ("players.1.discard_top.id") and diffs; a seat's view is the same tree
  * with the other hands, every deck order and the PRNG left out. The shape is

@@ -1,4 +1,4 @@
-/* brn_int.h — the brainstorm engine's internal model, shared by its files.
+/* brainstorm.h — the brainstorm engine's internal model, shared by its files.
  *
  * One match state is plain fixed-size data (copying clones it). Cards are
  * named by seat + UID (index in the seat's deck list at setup, or in the
