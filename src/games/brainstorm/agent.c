@@ -21,7 +21,7 @@ static int module_value(const brn_carddef *d)
 
 static int card_value(const brn_state *s, int seat, int uid)
 {
-    const brn_carddef *d = arb_brn__def(s, seat, uid);
+    const brn_carddef *d = arb_brainstorm__def(s, seat, uid);
     int deck = s->p[seat].nz[BRN_Z_DECK];
     switch (d->type) {
     case BRN_T_MODULE: return 10 + module_value(d);
@@ -48,28 +48,28 @@ static int score(const brn_state *s, const arb_action *a)
     case BRN_V_PASS: return 0;
     case BRN_V_ENABLE: return card_value(s, seat, x[0]);
     case BRN_V_PLAY: {
-        const brn_carddef *d = arb_brn__def(s, seat, x[0]);
+        const brn_carddef *d = arb_brainstorm__def(s, seat, x[0]);
         if (d->target == BRN_TGT_FOCUSED_MODULE) {
             if (x[1] == seat) return -10;
             return s->p[x[1]].c[x[2]].charge > 0 ? 6 + s->p[x[1]].c[x[2]].charge : -1;
         }
         if (d->target == BRN_TGT_OWN_INACTIVE_CELL) {
-            const brn_carddef *t = arb_brn__def(s, seat, x[2]);
+            const brn_carddef *t = arb_brainstorm__def(s, seat, x[2]);
             return t->mod_gen ? 6 : (t->eoc_draw ? -2 : 2);
         }
         return card_value(s, seat, x[0]);
     }
     case BRN_V_LINK: {
-        int v = module_value(arb_brn__def(s, seat, x[2]));
+        int v = module_value(arb_brainstorm__def(s, seat, x[2]));
         return v + (x[0] == p->gen ? 3 : 0);
     }
     case BRN_V_BOOT: {
         int gen = p->c[p->gen].charge;
-        return module_value(arb_brn__def(s, seat, x[0])) * 40 + (x[1] == gen ? 30 : x[1]);
+        return module_value(arb_brainstorm__def(s, seat, x[0])) * 40 + (x[1] == gen ? 30 : x[1]);
     }
-    case BRN_V_FOCUS: return module_value(arb_brn__def(s, seat, x[1]));
+    case BRN_V_FOCUS: return module_value(arb_brainstorm__def(s, seat, x[1]));
     case BRN_V_USE: {
-        const brn_carddef *d = arb_brn__def(s, seat, x[0]);
+        const brn_carddef *d = arb_brainstorm__def(s, seat, x[0]);
         if (d->ability == BRN_AB_MILL) return 20;
         return p->nz[BRN_Z_DECK] > 8 ? 5 : -1;
     }
@@ -78,7 +78,7 @@ static int score(const brn_state *s, const arb_action *a)
     }
 }
 
-size_t arb_brn__greedy(const void *st, const arb_action *legal, size_t n, arb_rng *rng)
+size_t arb_brainstorm__greedy(const void *st, const arb_action *legal, size_t n, arb_rng *rng)
 {
     const brn_state *s = st;
     (void)rng;

@@ -6,7 +6,7 @@
  * here, in one place, with the catalog gap it answers (see
  * conformance/brainstorm/interpretations.md). Card text that overrides a
  * rule (the Golden Rule) is data in the card table, read only through the
- * hook functions arb_brn__hook_*, which are the engine's override points. */
+ * hook functions arb_brainstorm__hook_*, which are the engine's override points. */
 #ifndef ARB_BRN_INT_H
 #define ARB_BRN_INT_H
 
@@ -59,8 +59,8 @@ typedef struct brn_carddef {
 } brn_carddef;
 
 #define BRN_NCARDS 18
-extern const brn_carddef arb_brn__cards[BRN_NCARDS];
-extern const unsigned arb_brn__ncards;
+extern const brn_carddef arb_brainstorm__cards[BRN_NCARDS];
+extern const unsigned arb_brainstorm__ncards;
 
 /* ---- zones, phases, flags ---------------------------------------------- */
 enum { BRN_Z_DECK, BRN_Z_HAND, BRN_Z_MACHINE, BRN_Z_SCRAP, BRN_NZONES, BRN_Z_STACK = BRN_NZONES };
@@ -70,7 +70,7 @@ enum {
     BRN_P_BOOTSTRAP, BRN_P_PLUG, BRN_P_SHOWDOWN, BRN_P_FOCUS, BRN_P_END,
     BRN_P_OVER, BRN_NPHASES
 };
-extern const char *const arb_brn__phase_names[BRN_NPHASES];
+extern const char *const arb_brainstorm__phase_names[BRN_NPHASES];
 
 enum { BRN_F_ACTIVE = 1, BRN_F_FOCUSED = 2, BRN_F_PENDING = 4 };
 
@@ -137,75 +137,75 @@ typedef struct brn_state {
 } brn_state;
 
 /* ---- cross-file internals ---------------------------------------------- */
-static inline const brn_carddef *arb_brn__def(const brn_state *s, int seat, int uid)
+static inline const brn_carddef *arb_brainstorm__def(const brn_state *s, int seat, int uid)
 {
-    return &arb_brn__cards[s->p[seat].c[uid].id];
+    return &arb_brainstorm__cards[s->p[seat].c[uid].id];
 }
 
 /* Golden Rule hook points: every rule parameter a card may override. */
-int arb_brn__hook_max_hand(const brn_state *s, int seat);
-int arb_brn__hook_start_draws(const brn_state *s, int seat);
-int arb_brn__hook_gen_charge(const brn_state *s, int seat);
-int arb_brn__hook_out_links(const brn_state *s, int seat);
-int arb_brn__hook_discards(const brn_state *s, int seat);
-int arb_brn__hook_transfer(const brn_state *s, int seat, int to_uid, int amount);
+int arb_brainstorm__hook_max_hand(const brn_state *s, int seat);
+int arb_brainstorm__hook_start_draws(const brn_state *s, int seat);
+int arb_brainstorm__hook_gen_charge(const brn_state *s, int seat);
+int arb_brainstorm__hook_out_links(const brn_state *s, int seat);
+int arb_brainstorm__hook_discards(const brn_state *s, int seat);
+int arb_brainstorm__hook_transfer(const brn_state *s, int seat, int to_uid, int amount);
 
 /* zones */
-void arb_brn__zone_remove(brn_player *p, int uid);
-void arb_brn__zone_add(brn_player *p, int uid, int zone);
-int arb_brn__zone_index(const brn_player *p, int uid);
+void arb_brainstorm__zone_remove(brn_player *p, int uid);
+void arb_brainstorm__zone_add(brn_player *p, int uid, int zone);
+int arb_brainstorm__zone_index(const brn_player *p, int uid);
 /* Draw n cards; returns 0, or -1 when the Deck ran out (loss recorded by caller). */
-int arb_brn__draw(brn_state *s, int seat, int n, arb_events *ev);
-void arb_brn__finish(brn_state *s, int winner, int reason, arb_events *ev);
-int arb_brn__machine_modules(const brn_state *s, int seat);
+int arb_brainstorm__draw(brn_state *s, int seat, int n, arb_events *ev);
+void arb_brainstorm__finish(brn_state *s, int winner, int reason, arb_events *ev);
+int arb_brainstorm__machine_modules(const brn_state *s, int seat);
 
 /* flow */
-void arb_brn__enter(brn_state *s, int phase, arb_events *ev);
-int arb_brn__validate(const brn_state *s, const arb_action *a, arb_error *err);
-void arb_brn__exec(brn_state *s, const arb_action *a, arb_events *ev);
+void arb_brainstorm__enter(brn_state *s, int phase, arb_events *ev);
+int arb_brainstorm__validate(const brn_state *s, const arb_action *a, arb_error *err);
+void arb_brainstorm__exec(brn_state *s, const arb_action *a, arb_events *ev);
 
 /* stack */
-void arb_brn__push(brn_state *s, int kind, int seat, int uid, int tseat, int tuid, arb_events *ev);
-void arb_brn__resolve_top(brn_state *s, arb_events *ev);
-void arb_brn__eoc_triggers(brn_state *s, arb_events *ev);
+void arb_brainstorm__push(brn_state *s, int kind, int seat, int uid, int tseat, int tuid, arb_events *ev);
+void arb_brainstorm__resolve_top(brn_state *s, arb_events *ev);
+void arb_brainstorm__eoc_triggers(brn_state *s, arb_events *ev);
 
 /* pulse */
-int arb_brn__boot_outputs(const brn_state *s, int seat, int skip_out);
-int arb_brn__boot_port(const brn_state *s, int seat, int uid);
-int arb_brn__boot_done(const brn_state *s, int seat);
-int arb_brn__focus_port(const brn_state *s, int seat, int from, int to);
-int arb_brn__focus_has_choice(const brn_state *s, int seat, int uid);
-void arb_brn__bootstrap_next(brn_state *s, int just_moved, arb_events *ev);
-void arb_brn__focus_next(brn_state *s, int just_moved, arb_events *ev);
-void arb_brn__give_charge(brn_state *s, int seat, int uid, int amount);
+int arb_brainstorm__boot_outputs(const brn_state *s, int seat, int skip_out);
+int arb_brainstorm__boot_port(const brn_state *s, int seat, int uid);
+int arb_brainstorm__boot_done(const brn_state *s, int seat);
+int arb_brainstorm__focus_port(const brn_state *s, int seat, int from, int to);
+int arb_brainstorm__focus_has_choice(const brn_state *s, int seat, int uid);
+void arb_brainstorm__bootstrap_next(brn_state *s, int just_moved, arb_events *ev);
+void arb_brainstorm__focus_next(brn_state *s, int just_moved, arb_events *ev);
+void arb_brainstorm__give_charge(brn_state *s, int seat, int uid, int amount);
 
 /* legal enumeration shared by legal() and the agent */
-size_t arb_brn__legal(const brn_state *s, arb_action *out, size_t cap);
+size_t arb_brainstorm__legal(const brn_state *s, arb_action *out, size_t cap);
 
 /* contract members in other files */
-int arb_brn__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err);
-int arb_brn__apply(void *st, const arb_action *a, arb_events *ev, arb_error *err);
-arb_decision arb_brn__decision(const void *st);
-uint64_t arb_brn__hash(const void *st);
-int arb_brn__outcome(const void *st, arb_outcome *out);
-uint32_t arb_brn__turn(const void *st);
-const char *arb_brn__phase(const void *st);
-size_t arb_brn__legal_vt(const void *st, arb_action *out, size_t cap);
-void arb_brn__export(const void *st, int view, arb_tree *t, arb_tnode *root);
-int arb_brn__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err);
-int arb_brn__event_text(const arb_event *ev, int view, char *buf, size_t size);
-int arb_brn__action_text(const void *st, const arb_action *a, char *buf, size_t size);
-size_t arb_brn__greedy(const void *st, const arb_action *legal, size_t n, arb_rng *rng);
-unsigned arb_brn__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap);
-const arb_card *arb_brn__card(unsigned idx);
-void arb_brn__card_export(unsigned idx, arb_tree *t, arb_tnode *parent);
+int arb_brainstorm__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err);
+int arb_brainstorm__apply(void *st, const arb_action *a, arb_events *ev, arb_error *err);
+arb_decision arb_brainstorm__decision(const void *st);
+uint64_t arb_brainstorm__hash(const void *st);
+int arb_brainstorm__outcome(const void *st, arb_outcome *out);
+uint32_t arb_brainstorm__turn(const void *st);
+const char *arb_brainstorm__phase(const void *st);
+size_t arb_brainstorm__legal_vt(const void *st, arb_action *out, size_t cap);
+void arb_brainstorm__export(const void *st, int view, arb_tree *t, arb_tnode *root);
+int arb_brainstorm__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err);
+int arb_brainstorm__event_text(const arb_event *ev, int view, char *buf, size_t size);
+int arb_brainstorm__action_text(const void *st, const arb_action *a, char *buf, size_t size);
+size_t arb_brainstorm__greedy(const void *st, const arb_action *legal, size_t n, arb_rng *rng);
+unsigned arb_brainstorm__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap);
+const arb_card *arb_brainstorm__card(unsigned idx);
+void arb_brainstorm__card_export(unsigned idx, arb_tree *t, arb_tnode *parent);
 #define BRN_NPRESETS 4
-const arb_deck *arb_brn__preset(unsigned idx);
-int arb_brn__card_by_slug(const char *slug);
+const arb_deck *arb_brainstorm__preset(unsigned idx);
+int arb_brainstorm__card_by_slug(const char *slug);
 
-extern const arb_verb arb_brn__verbs[BRN_NVERBS];
-extern const char *const arb_brn__decision_names[BRN_ND];
-extern const char *const arb_brn__event_names[BRN_NEVENTS];
-extern const char *const arb_brn__reason_names[BRN_NREASONS];
+extern const arb_verb arb_brainstorm__verbs[BRN_NVERBS];
+extern const char *const arb_brainstorm__decision_names[BRN_ND];
+extern const char *const arb_brainstorm__event_names[BRN_NEVENTS];
+extern const char *const arb_brainstorm__reason_names[BRN_NREASONS];
 
 #endif

@@ -12,7 +12,7 @@
 
 #define CARD(slug, nm, ty, grp, txt) { slug, nm, ty, grp, txt }
 
-const brn_carddef arb_brn__cards[BRN_NCARDS] = {
+const brn_carddef arb_brainstorm__cards[BRN_NCARDS] = {
     { .pub = CARD("basic-generator", "Basic Generator", "Generator", "", "GEN 3. Outputs O1, O2."),
       .type = BRN_T_GENERATOR, .gen = 3, .outs = 2 },
     { .pub = CARD("surge-generator", "Surge Generator", "Generator", "", "GEN 4. Output O1."),
@@ -54,25 +54,25 @@ const brn_carddef arb_brn__cards[BRN_NCARDS] = {
     { .pub = CARD("jumpstart", "Jumpstart", "Tactic", "Preemptive", "Preemptive. Your Generator gets 2 Charge."),
       .type = BRN_T_TACTIC, .preemptive = 1, .effect = BRN_FX_GEN_CHARGE, .amount = 2 },
 };
-const unsigned arb_brn__ncards = BRN_NCARDS;
-_Static_assert(sizeof arb_brn__cards / sizeof arb_brn__cards[0] == BRN_NCARDS, "card count");
+const unsigned arb_brainstorm__ncards = BRN_NCARDS;
+_Static_assert(sizeof arb_brainstorm__cards / sizeof arb_brainstorm__cards[0] == BRN_NCARDS, "card count");
 
-const arb_card *arb_brn__card(unsigned idx)
+const arb_card *arb_brainstorm__card(unsigned idx)
 {
-    return idx < arb_brn__ncards ? &arb_brn__cards[idx].pub : NULL;
+    return idx < arb_brainstorm__ncards ? &arb_brainstorm__cards[idx].pub : NULL;
 }
 
-int arb_brn__card_by_slug(const char *slug)
+int arb_brainstorm__card_by_slug(const char *slug)
 {
-    for (unsigned i = 0; i < arb_brn__ncards; i++)
-        if (strcmp(arb_brn__cards[i].pub.id, slug) == 0) return (int)i;
+    for (unsigned i = 0; i < arb_brainstorm__ncards; i++)
+        if (strcmp(arb_brainstorm__cards[i].pub.id, slug) == 0) return (int)i;
     return -1;
 }
 
-void arb_brn__card_export(unsigned idx, arb_tree *t, arb_tnode *parent)
+void arb_brainstorm__card_export(unsigned idx, arb_tree *t, arb_tnode *parent)
 {
-    if (idx >= arb_brn__ncards) return;
-    const brn_carddef *c = &arb_brn__cards[idx];
+    if (idx >= arb_brainstorm__ncards) return;
+    const brn_carddef *c = &arb_brainstorm__cards[idx];
     static const char *const types[] = { "generator", "module", "cell", "tactic" };
     arb_tree_add_str(t, parent, "class", types[c->type]);
     if (c->type == BRN_T_GENERATOR) arb_tree_add_int(t, parent, "gen", c->gen);
@@ -126,7 +126,7 @@ static const arb_deck presets[BRN_NPRESETS] = {
     } },
 };
 
-const arb_deck *arb_brn__preset(unsigned idx)
+const arb_deck *arb_brainstorm__preset(unsigned idx)
 {
     return idx < BRN_NPRESETS ? &presets[idx] : NULL;
 }
@@ -143,16 +143,16 @@ static unsigned issue(arb_deck_issue *out, unsigned cap, unsigned n, int warning
     return n + 1;
 }
 
-unsigned arb_brn__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap)
+unsigned arb_brainstorm__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap)
 {
     unsigned n = 0, gens = 0, others = 0, modules = 0, bad = 0;
     char msg[160];
     for (unsigned i = 0; i < d->ncards; i++) {
         unsigned id = d->cards[i];
-        if (id >= arb_brn__ncards) { bad++; continue; }
-        if (arb_brn__cards[id].type == BRN_T_GENERATOR) gens++;
+        if (id >= arb_brainstorm__ncards) { bad++; continue; }
+        if (arb_brainstorm__cards[id].type == BRN_T_GENERATOR) gens++;
         else others++;
-        if (arb_brn__cards[id].type == BRN_T_MODULE) modules++;
+        if (arb_brainstorm__cards[id].type == BRN_T_MODULE) modules++;
     }
     if (bad) {
         snprintf(msg, sizeof msg, "%u card(s) are not in the Brainstorm pool", bad);

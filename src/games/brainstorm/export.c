@@ -18,12 +18,12 @@ static void card_obj(arb_tree *t, arb_tnode *arr, const brn_state *s, int seat, 
 {
     arb_tnode *o = arb_tree_add_map(t, arr, NULL);
     arb_tree_add_int(t, o, "uid", uid);
-    arb_tree_add_str(t, o, "card", arb_brn__def(s, seat, uid)->pub.id);
+    arb_tree_add_str(t, o, "card", arb_brainstorm__def(s, seat, uid)->pub.id);
 }
 
 static void machine_obj(arb_tree *t, arb_tnode *arr, const brn_state *s, int seat, int uid)
 {
-    const brn_carddef *d = arb_brn__def(s, seat, uid);
+    const brn_carddef *d = arb_brainstorm__def(s, seat, uid);
     const brn_cardst *c = &s->p[seat].c[uid];
     arb_tnode *o = arb_tree_add_map(t, arr, NULL);
     arb_tree_add_int(t, o, "uid", uid);
@@ -41,24 +41,24 @@ static void machine_obj(arb_tree *t, arb_tnode *arr, const brn_state *s, int sea
     for (int i = 0; i < d->outs; i++) arb_tree_add_bool(t, u, NULL, (c->used >> i) & 1);
 }
 
-void arb_brn__export(const void *st, int view, arb_tree *t, arb_tnode *root)
+void arb_brainstorm__export(const void *st, int view, arb_tree *t, arb_tnode *root)
 {
     const brn_state *s = st;
-    arb_decision d = arb_brn__decision(s);
+    arb_decision d = arb_brainstorm__decision(s);
     arb_tree_add_str(t, root, "game", "brainstorm");
     arb_tree_add_int(t, root, "cycle", s->cycle);
     arb_tree_add_int(t, root, "lead", s->lead);
-    arb_tree_add_str(t, root, "phase", arb_brn__phase(s));
+    arb_tree_add_str(t, root, "phase", arb_brainstorm__phase(s));
     arb_tnode *dn = arb_tree_add_map(t, root, "decision");
     arb_tree_add_int(t, dn, "seat", d.seat);
-    arb_tree_add_str(t, dn, "kind", s->over ? "none" : arb_brn__decision_names[d.kind]);
+    arb_tree_add_str(t, dn, "kind", s->over ? "none" : arb_brainstorm__decision_names[d.kind]);
     arb_tree_add_int(t, root, "passes", s->passes);
     arb_tree_add_int(t, root, "run", s->run);
     arb_tree_add_bool(t, root, "chosen", s->chosen);
     arb_tnode *on = arb_tree_add_map(t, root, "outcome");
     arb_tree_add_bool(t, on, "over", s->over);
     arb_tree_add_int(t, on, "winner", s->over ? s->winner : -1);
-    arb_tree_add_str(t, on, "reason", arb_brn__reason_names[s->reason < BRN_NREASONS ? s->reason : 0]);
+    arb_tree_add_str(t, on, "reason", arb_brainstorm__reason_names[s->reason < BRN_NREASONS ? s->reason : 0]);
     arb_tnode *sk = arb_tree_add_arr(t, root, "stack");
     for (int i = 0; i < s->nstack; i++) {
         const brn_item *it = &s->stack[i];
@@ -66,7 +66,7 @@ void arb_brn__export(const void *st, int view, arb_tree *t, arb_tnode *root)
         arb_tree_add_str(t, o, "kind", stack_kinds[it->kind ? 1 : 0]);
         arb_tree_add_int(t, o, "seat", it->seat);
         arb_tree_add_int(t, o, "uid", it->uid);
-        arb_tree_add_str(t, o, "card", arb_brn__def(s, it->seat, it->uid)->pub.id);
+        arb_tree_add_str(t, o, "card", arb_brainstorm__def(s, it->seat, it->uid)->pub.id);
         if (it->tseat != BRN_NONE) {
             arb_tree_add_int(t, o, "target_seat", it->tseat);
             arb_tree_add_int(t, o, "target_uid", it->tuid);
@@ -78,7 +78,7 @@ void arb_brn__export(const void *st, int view, arb_tree *t, arb_tnode *root)
         arb_tnode *pn = arb_tree_add_map(t, pl, NULL);
         arb_tree_add_int(t, pn, "deck_count", p->nz[BRN_Z_DECK]);
         arb_tree_add_int(t, pn, "hand_count", p->nz[BRN_Z_HAND]);
-        arb_tree_add_int(t, pn, "max_hand", arb_brn__hook_max_hand(s, seat));
+        arb_tree_add_int(t, pn, "max_hand", arb_brainstorm__hook_max_hand(s, seat));
         arb_tree_add_int(t, pn, "boot_count", p->boot_count);
         if (view == ARB_VIEW_ALL) {            /* deck order: full view only, top first */
             arb_tnode *dk = arb_tree_add_arr(t, pn, "deck");
@@ -184,7 +184,7 @@ static int ld_card(ld *L, brn_state *s, ld_seat *ls, int seat, const arb_tnode *
     }
     snprintf(L->path, sizeof L->path, "%s.card", base);
     if (!cn || cn->kind != ARB_T_STR) LD_FAIL(L, "BRN-ZONE-FIVE", "a card needs \"card\": a card id");
-    int id = arb_brn__card_by_slug(cn->s);
+    int id = arb_brainstorm__card_by_slug(cn->s);
     if (id < 0) LD_FAIL(L, "BRN-ZONE-FIVE", "unknown card id '%s'", cn->s);
     int64_t uid = -1;
     int has = o->kind == ARB_T_STR ? 1 : ld_int(L, o, "uid", base, 0, BRN_CARDS_MAX - 1, &uid);
@@ -208,7 +208,7 @@ static int ld_card(ld *L, brn_state *s, ld_seat *ls, int seat, const arb_tnode *
     brn_player *p = &s->p[seat];
     p->c[uid].id = (uint8_t)id;
     if (uid + 1 > p->ncards) p->ncards = (uint8_t)(uid + 1);
-    const brn_carddef *d = &arb_brn__cards[id];
+    const brn_carddef *d = &arb_brainstorm__cards[id];
     snprintf(L->path, sizeof L->path, "%s", base);
     if (d->type == BRN_T_GENERATOR && zone != BRN_Z_MACHINE)
         LD_FAIL(L, "BRN-ZONE-MACHINE", "a Generator is always on its owner's Machine");
@@ -220,7 +220,7 @@ static int ld_card(ld *L, brn_state *s, ld_seat *ls, int seat, const arb_tnode *
         if (p->gen != BRN_NONE) LD_FAIL(L, "BRN-ZONE-MACHINE", "a Machine holds one Generator");
         p->gen = (uint8_t)uid;
     }
-    arb_brn__zone_add(p, (int)uid, zone);
+    arb_brainstorm__zone_add(p, (int)uid, zone);
     return (int)uid;
 }
 
@@ -235,7 +235,7 @@ static const char *const k_root[] = { "game", "cycle", "lead", "phase", "decisio
 
 static int ld_machine_state(ld *L, brn_state *s, int seat, int uid, const arb_tnode *o, const char *base)
 {
-    const brn_carddef *d = arb_brn__def(s, seat, uid);
+    const brn_carddef *d = arb_brainstorm__def(s, seat, uid);
     brn_cardst *c = &s->p[seat].c[uid];
     int64_t v; int b, r;
     if ((r = ld_int(L, o, "charge", base, 0, BRN_CHARGE_MAX, &v)) < 0) return -1;
@@ -300,7 +300,7 @@ static int ld_player(ld *L, brn_state *s, ld_seat *ls, int seat, const arb_tnode
             }
         }
     }
-    if (arb_brn__machine_modules(s, seat) > BRN_MACHINE_MODULES) {
+    if (arb_brainstorm__machine_modules(s, seat) > BRN_MACHINE_MODULES) {
         snprintf(L->path, sizeof L->path, "%s.machine", base);
         LD_FAIL(L, "BRN-EXP-ENABLE", "a Machine holds at most %d Modules (G06)", BRN_MACHINE_MODULES);
     }
@@ -336,7 +336,7 @@ static int ld_links(ld *L, brn_state *s, int seat, const arb_tnode *pn)
         brn_state tmp = *s;
         tmp.phase = BRN_P_ROUTING; tmp.actor = (uint8_t)seat; tmp.over = 0;
         arb_error e2 = ARB_ERROR_INIT;
-        if (arb_brn__validate(&tmp, &a, &e2)) {
+        if (arb_brainstorm__validate(&tmp, &a, &e2)) {
             snprintf(L->path, sizeof L->path, "%s", base);
             LD_FAIL(L, e2.rule, "%s", e2.msg);
         }
@@ -384,13 +384,13 @@ static int ld_stack(ld *L, brn_state *s, ld_seat *ls, const arb_tnode *arr)
             }
             uid = (int)u;
             if (uid >= s->p[seat].ncards || s->p[seat].c[uid].zone != BRN_Z_MACHINE ||
-                !arb_brn__def(s, (int)seat, uid)->eoc_draw)
+                !arb_brainstorm__def(s, (int)seat, uid)->eoc_draw)
                 LD_FAIL(L, "BRN-EOC-TRIGGERS", "a trigger's source is a triggering card on its Machine");
         }
         int r1 = ld_int(L, o, "target_seat", base, 0, 1, &ts);
         int r2 = ld_int(L, o, "target_uid", base, 0, BRN_CARDS_MAX - 1, &tu);
         if (r1 < 0 || r2 < 0) return -1;
-        const brn_carddef *d = arb_brn__def(s, (int)seat, uid);
+        const brn_carddef *d = arb_brainstorm__def(s, (int)seat, uid);
         snprintf(L->path, sizeof L->path, "%s", base);
         if ((kind == BRN_S_CARD && d->target != BRN_TGT_NONE) != (r1 == 0 && r2 == 0))
             LD_FAIL(L, "BRN-GOLDEN", "%s %s a target", d->pub.name,
@@ -407,20 +407,20 @@ static int ld_stack(ld *L, brn_state *s, ld_seat *ls, const arb_tnode *arr)
 static int seat_owes(const brn_state *s, int seat)
 {
     switch (s->phase) {
-    case BRN_P_BOOTSTRAP: return !arb_brn__boot_done(s, seat);
+    case BRN_P_BOOTSTRAP: return !arb_brainstorm__boot_done(s, seat);
     case BRN_P_FOCUS:
         for (int i = 0; i < s->p[seat].nz[BRN_Z_MACHINE]; i++) {
             int uid = s->p[seat].z[BRN_Z_MACHINE][i];
-            if ((s->p[seat].c[uid].flags & BRN_F_PENDING) && arb_brn__focus_has_choice(s, seat, uid)) return 1;
+            if ((s->p[seat].c[uid].flags & BRN_F_PENDING) && arb_brainstorm__focus_has_choice(s, seat, uid)) return 1;
         }
         return 0;
     case BRN_P_END:
-        return s->p[seat].nz[BRN_Z_HAND] > arb_brn__hook_max_hand(s, seat) && arb_brn__hook_discards(s, seat);
+        return s->p[seat].nz[BRN_Z_HAND] > arb_brainstorm__hook_max_hand(s, seat) && arb_brainstorm__hook_discards(s, seat);
     default: return 1;
     }
 }
 
-int arb_brn__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
+int arb_brainstorm__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
 {
     brn_state *s = st;
     ld L0 = { err, "" }, *L = &L0;
@@ -445,7 +445,7 @@ int arb_brn__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error
     s->phase = BRN_P_EXPANSION;
     if ((n = arb_tnode_get(pos, "phase"))) {
         snprintf(L->path, sizeof L->path, "phase");
-        int ph = n->kind == ARB_T_STR ? name_index(arb_brn__phase_names, BRN_NPHASES, n->s) : -1;
+        int ph = n->kind == ARB_T_STR ? name_index(arb_brainstorm__phase_names, BRN_NPHASES, n->s) : -1;
         if (ph < BRN_P_EXPANSION)
             LD_FAIL(L, "BRN-CYCLE-PHASES", "phase is one of expansion, assembly, routing, bootstrap, plug, showdown, focus, end, over");
         s->phase = (uint8_t)ph;
@@ -495,7 +495,7 @@ int arb_brn__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error
     for (seat = 0; seat < BRN_PLAYERS; seat++) {
         const brn_player *p = &s->p[seat];
         for (int u = 0; u < p->ncards; u++) {
-            const brn_carddef *d = arb_brn__def(s, seat, u);
+            const brn_carddef *d = arb_brainstorm__def(s, seat, u);
             if (p->c[u].used >> d->outs) {
                 snprintf(L->path, sizeof L->path, "players.%d.machine", seat);
                 LD_FAIL(L, "BRN-BOOT-USED", "card %d has no such Output", u);
@@ -513,7 +513,7 @@ int arb_brn__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error
             s->winner = r == 0 ? (int8_t)v : -1;
             const arb_tnode *rn = arb_tnode_get(n, "reason");
             snprintf(L->path, sizeof L->path, "outcome.reason");
-            int rs = rn ? (rn->kind == ARB_T_STR ? name_index(arb_brn__reason_names, BRN_NREASONS, rn->s) : -1)
+            int rs = rn ? (rn->kind == ARB_T_STR ? name_index(arb_brainstorm__reason_names, BRN_NREASONS, rn->s) : -1)
                         : BRN_R_DECKOUT;
             if (rs < 0) LD_FAIL(L, "BRN-ZONE-DECK-DRAW", "unknown reason");
             s->reason = (uint8_t)rs;
@@ -537,8 +537,8 @@ int arb_brn__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error
         if ((r = ld_int(L, pn, "hand_count", base, 0, BRN_CARDS_MAX, &v)) < 0) return ARB_EINVAL;
         if (r == 0 && v != p->nz[BRN_Z_HAND]) LD_FAIL(L, "BRN-ZONE-FIVE", "hand_count disagrees with hand");
         if ((r = ld_int(L, pn, "max_hand", base, 0, 255, &v)) < 0) return ARB_EINVAL;
-        if (r == 0 && v != arb_brn__hook_max_hand(s, seat))
-            LD_FAIL(L, "BRN-GOLDEN", "max_hand is derived from the cards (%d)", arb_brn__hook_max_hand(s, seat));
+        if (r == 0 && v != arb_brainstorm__hook_max_hand(s, seat))
+            LD_FAIL(L, "BRN-GOLDEN", "max_hand is derived from the cards (%d)", arb_brainstorm__hook_max_hand(s, seat));
     }
     /* decision */
     const arb_tnode *dn = arb_tnode_get(pos, "decision");
@@ -554,7 +554,7 @@ int arb_brn__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error
             snprintf(L->path, sizeof L->path, "decision.seat");
             if (!seat_owes(s, s->actor))
                 LD_FAIL(L, "BRN-ACTION-REQUIRED", "P%d owes no decision in %s", s->actor + 1,
-                        arb_brn__phase_names[s->phase]);
+                        arb_brainstorm__phase_names[s->phase]);
         } else {
             /* Settle as the rules do: the lead player first (G03). */
             int ph = s->phase;
@@ -562,16 +562,16 @@ int arb_brn__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error
             if (ph == BRN_P_BOOTSTRAP || ph == BRN_P_FOCUS || ph == BRN_P_END) {
                 if (!seat_owes(s, s->lead)) {
                     if (seat_owes(s, s->lead ^ 1)) s->actor = s->lead ^ 1;
-                    else if (ph == BRN_P_BOOTSTRAP) arb_brn__bootstrap_next(s, -1, NULL);
-                    else if (ph == BRN_P_FOCUS) arb_brn__focus_next(s, -1, NULL);
-                    else arb_brn__enter(s, BRN_P_END, NULL);
+                    else if (ph == BRN_P_BOOTSTRAP) arb_brainstorm__bootstrap_next(s, -1, NULL);
+                    else if (ph == BRN_P_FOCUS) arb_brainstorm__focus_next(s, -1, NULL);
+                    else arb_brainstorm__enter(s, BRN_P_END, NULL);
                 }
             }
         }
         if (dn && (n = arb_tnode_get(dn, "kind"))) {
             snprintf(L->path, sizeof L->path, "decision.kind");
-            arb_decision d = arb_brn__decision(s);
-            if (n->kind != ARB_T_STR || (!s->over && strcmp(n->s, arb_brn__decision_names[d.kind]) != 0))
+            arb_decision d = arb_brainstorm__decision(s);
+            if (n->kind != ARB_T_STR || (!s->over && strcmp(n->s, arb_brainstorm__decision_names[d.kind]) != 0))
                 LD_FAIL(L, "BRN-ACTION-REQUIRED", "decision kind does not match the phase");
         }
     }

@@ -5,7 +5,7 @@
 
 #include "games/brainstorm/brainstorm.h"
 
-const arb_verb arb_brn__verbs[BRN_NVERBS] = {
+const arb_verb arb_brainstorm__verbs[BRN_NVERBS] = {
     { "pass", 0, 0, "", "pass Action (Expansion, Assembly, Routing, Plug, Showdown)" },
     { "enable", 1, 1, "UID", "Expansion: enable a Module from your Hand onto your Machine" },
     { "play", 1, 3, "UID [SEAT UID]", "play a Cell or Tactic onto the Stack (targeted Tactics name SEAT UID)" },
@@ -19,27 +19,27 @@ const arb_verb arb_brn__verbs[BRN_NVERBS] = {
     { "reconnect", 1, 1, "SEAT", "arbiter: a seat reconnects (rejected: no clock)" },
 };
 
-const char *const arb_brn__decision_names[BRN_ND] = { "action", "bootstrap", "focus", "discard" };
+const char *const arb_brainstorm__decision_names[BRN_ND] = { "action", "bootstrap", "focus", "discard" };
 
-const char *const arb_brn__event_names[BRN_NEVENTS] = {
+const char *const arb_brainstorm__event_names[BRN_NEVENTS] = {
     "setup", "cycle", "phase", "draw", "deck-empty", "deactivate", "sever", "generate", "pass",
     "enable", "play", "trigger", "resolve", "cell-active", "to-scrapyard", "link", "boot", "focus",
     "unfocus", "run", "ability", "mill", "drain", "fizzle", "discard", "no-discard", "gen-bonus", "over"
 };
 
-const char *const arb_brn__reason_names[BRN_NREASONS] = { "", "deck-out", "both-deck-out", "cycle-cap" };
+const char *const arb_brainstorm__reason_names[BRN_NREASONS] = { "", "deck-out", "both-deck-out", "cycle-cap" };
 
 static const char *cname(int32_t id)
 {
-    return id >= 0 && (unsigned)id < arb_brn__ncards ? arb_brn__cards[id].pub.name : "?";
+    return id >= 0 && (unsigned)id < arb_brainstorm__ncards ? arb_brainstorm__cards[id].pub.name : "?";
 }
 
 static const char *phname(int32_t ph)
 {
-    return ph >= 0 && ph < BRN_NPHASES ? arb_brn__phase_names[ph] : "?";
+    return ph >= 0 && ph < BRN_NPHASES ? arb_brainstorm__phase_names[ph] : "?";
 }
 
-int arb_brn__event_text(const arb_event *e, int view, char *buf, size_t size)
+int arb_brainstorm__event_text(const arb_event *e, int view, char *buf, size_t size)
 {
     int P = e->seat + 1;
     switch (e->type) {
@@ -78,8 +78,8 @@ int arb_brn__event_text(const arb_event *e, int view, char *buf, size_t size)
     case BRN_E_NO_DISCARD: return snprintf(buf, size, "P%d keeps %d cards: a card overrides the discard (Golden Rule)", P, e->a);
     case BRN_E_GEN_BONUS: return snprintf(buf, size, "P%d's Generator gets %d Charge (now %d)", P, e->b, e->c);
     case BRN_E_OVER:
-        if (e->a < 0) return snprintf(buf, size, "The match is drawn (%s) in Cycle %d", arb_brn__reason_names[e->b % BRN_NREASONS], e->c);
-        return snprintf(buf, size, "P%d wins (%s) in Cycle %d", e->a + 1, arb_brn__reason_names[e->b % BRN_NREASONS], e->c);
+        if (e->a < 0) return snprintf(buf, size, "The match is drawn (%s) in Cycle %d", arb_brainstorm__reason_names[e->b % BRN_NREASONS], e->c);
+        return snprintf(buf, size, "P%d wins (%s) in Cycle %d", e->a + 1, arb_brainstorm__reason_names[e->b % BRN_NREASONS], e->c);
     default: return snprintf(buf, size, "event %u", (unsigned)e->type);
     }
 }
@@ -87,16 +87,16 @@ int arb_brn__event_text(const arb_event *e, int view, char *buf, size_t size)
 static const char *uname(const brn_state *s, int seat, int32_t uid)
 {
     if (seat < 0 || seat >= BRN_PLAYERS || uid < 0 || uid >= s->p[seat].ncards) return "?";
-    return arb_brn__def(s, seat, uid)->pub.name;
+    return arb_brainstorm__def(s, seat, uid)->pub.name;
 }
 
-int arb_brn__action_text(const void *st, const arb_action *a, char *buf, size_t size)
+int arb_brainstorm__action_text(const void *st, const arb_action *a, char *buf, size_t size)
 {
     const brn_state *s = st;
     int P = a->seat + 1, seat = a->seat;
     const int32_t *x = a->args;
     if (a->seat == ARB_SEAT_ARBITER)
-        return snprintf(buf, size, "arbiter %s", a->verb < BRN_NVERBS ? arb_brn__verbs[a->verb].name : "?");
+        return snprintf(buf, size, "arbiter %s", a->verb < BRN_NVERBS ? arb_brainstorm__verbs[a->verb].name : "?");
     switch (a->verb) {
     case BRN_V_PASS: return snprintf(buf, size, "P%d passes", P);
     case BRN_V_ENABLE: return snprintf(buf, size, "P%d enables %s (uid %d)", P, uname(s, seat, x[0]), (int)x[0]);
@@ -112,6 +112,6 @@ int arb_brn__action_text(const void *st, const arb_action *a, char *buf, size_t 
                                       (int)x[0], uname(s, seat, x[1]), (int)x[1]);
     case BRN_V_USE: return snprintf(buf, size, "P%d uses %s (uid %d)", P, uname(s, seat, x[0]), (int)x[0]);
     case BRN_V_DISCARD: return snprintf(buf, size, "P%d discards %s (uid %d)", P, uname(s, seat, x[0]), (int)x[0]);
-    default: return snprintf(buf, size, "P%d %s", P, a->verb < BRN_NVERBS ? arb_brn__verbs[a->verb].name : "?");
+    default: return snprintf(buf, size, "P%d %s", P, a->verb < BRN_NVERBS ? arb_brainstorm__verbs[a->verb].name : "?");
     }
 }

@@ -13,17 +13,17 @@
  * most (Outputs on both Machines + 1) iterations (BRN-FOCUS-TERMINATES). */
 #include "games/brainstorm/brainstorm.h"
 
-void arb_brn__give_charge(brn_state *s, int seat, int uid, int amount)
+void arb_brainstorm__give_charge(brn_state *s, int seat, int uid, int amount)
 {
     brn_cardst *c = &s->p[seat].c[uid];
-    int v = c->charge + arb_brn__hook_transfer(s, seat, uid, amount);
+    int v = c->charge + arb_brainstorm__hook_transfer(s, seat, uid, amount);
     c->charge = (uint8_t)(v > BRN_CHARGE_MAX ? BRN_CHARGE_MAX : v);
 }
 
-int arb_brn__boot_port(const brn_state *s, int seat, int uid)
+int arb_brainstorm__boot_port(const brn_state *s, int seat, int uid)
 {
     const brn_player *p = &s->p[seat];
-    if (p->gen == BRN_NONE || arb_brn__def(s, seat, uid)->type != BRN_T_MODULE) return -1;
+    if (p->gen == BRN_NONE || arb_brainstorm__def(s, seat, uid)->type != BRN_T_MODULE) return -1;
     int best = -1;
     for (int i = 0; i < p->nlinks; i++) {
         const brn_link *l = &p->links[i];
@@ -34,7 +34,7 @@ int arb_brn__boot_port(const brn_state *s, int seat, int uid)
     return best;
 }
 
-int arb_brn__boot_outputs(const brn_state *s, int seat, int skip_out)
+int arb_brainstorm__boot_outputs(const brn_state *s, int seat, int skip_out)
 {
     const brn_player *p = &s->p[seat];
     if (p->gen == BRN_NONE) return 0;
@@ -49,31 +49,31 @@ int arb_brn__boot_outputs(const brn_state *s, int seat, int skip_out)
     return n;
 }
 
-int arb_brn__boot_done(const brn_state *s, int seat)
+int arb_brainstorm__boot_done(const brn_state *s, int seat)
 {
     const brn_player *p = &s->p[seat];
-    if (p->gen == BRN_NONE || arb_brn__boot_outputs(s, seat, -1) == 0) return 1;
+    if (p->gen == BRN_NONE || arb_brainstorm__boot_outputs(s, seat, -1) == 0) return 1;
     return p->boot_count > 0 && p->c[p->gen].charge == 0;
 }
 
 static void start_run(brn_state *s, arb_events *ev)
 {
     arb_events_push(ev, BRN_E_RUN, -1, 0, s->run, s->cycle, 0);
-    arb_brn__enter(s, BRN_P_PLUG, ev);
+    arb_brainstorm__enter(s, BRN_P_PLUG, ev);
 }
 
-void arb_brn__bootstrap_next(brn_state *s, int just_moved, arb_events *ev)
+void arb_brainstorm__bootstrap_next(brn_state *s, int just_moved, arb_events *ev)
 {
     int first = just_moved < 0 ? s->lead : just_moved ^ 1;
     for (int k = 0; k < BRN_PLAYERS; k++) {
         int seat = (first + k) % BRN_PLAYERS;
-        if (!arb_brn__boot_done(s, seat)) { s->actor = (uint8_t)seat; return; }
+        if (!arb_brainstorm__boot_done(s, seat)) { s->actor = (uint8_t)seat; return; }
     }
     s->run = 1;
     start_run(s, ev);
 }
 
-int arb_brn__focus_port(const brn_state *s, int seat, int from, int to)
+int arb_brainstorm__focus_port(const brn_state *s, int seat, int from, int to)
 {
     const brn_player *p = &s->p[seat];
     int best = -1;
@@ -86,7 +86,7 @@ int arb_brn__focus_port(const brn_state *s, int seat, int from, int to)
     return best;
 }
 
-int arb_brn__focus_has_choice(const brn_state *s, int seat, int uid)
+int arb_brainstorm__focus_has_choice(const brn_state *s, int seat, int uid)
 {
     const brn_player *p = &s->p[seat];
     for (int i = 0; i < p->nlinks; i++)
@@ -94,7 +94,7 @@ int arb_brn__focus_has_choice(const brn_state *s, int seat, int uid)
     return 0;
 }
 
-void arb_brn__focus_next(brn_state *s, int just_moved, arb_events *ev)
+void arb_brainstorm__focus_next(brn_state *s, int just_moved, arb_events *ev)
 {
     int first = just_moved < 0 ? s->lead : just_moved ^ 1;
     for (int k = 0; k < BRN_PLAYERS; k++) {
@@ -102,7 +102,7 @@ void arb_brn__focus_next(brn_state *s, int just_moved, arb_events *ev)
         brn_player *p = &s->p[seat];
         for (int i = 0; i < p->nz[BRN_Z_MACHINE]; i++) {
             int uid = p->z[BRN_Z_MACHINE][i];
-            if ((p->c[uid].flags & BRN_F_PENDING) && arb_brn__focus_has_choice(s, seat, uid)) {
+            if ((p->c[uid].flags & BRN_F_PENDING) && arb_brainstorm__focus_has_choice(s, seat, uid)) {
                 s->actor = (uint8_t)seat;
                 return;
             }
@@ -122,5 +122,5 @@ void arb_brn__focus_next(brn_state *s, int just_moved, arb_events *ev)
         start_run(s, ev);
         return;
     }
-    arb_brn__enter(s, BRN_P_END, ev);          /* BRN-FOCUS-STOP */
+    arb_brainstorm__enter(s, BRN_P_END, ev);          /* BRN-FOCUS-STOP */
 }

@@ -1,19 +1,19 @@
 /* rules.c — Brainstorm's rules: Golden Rule hooks, zones, setup, the
  * Cycle's flow, and the validate/execute split behind legal() and apply().
  *
- * apply() is validate-then-execute: arb_brn__validate reads the state only
+ * apply() is validate-then-execute: arb_brainstorm__validate reads the state only
  * and names the BRN rule an action breaks, so a rejected action leaves the
  * bytes untouched; legal() enumerates candidate actions and keeps those the
  * same validator accepts, so legal and accepted cannot drift apart. The
  * automatic parts of the Cycle (Reset, Start, End-of-Cycle triggers, phase
- * changes) run inside arb_brn__advance/enter until some seat owes a
+ * changes) run inside arb_brainstorm__advance/enter until some seat owes a
  * decision, so exactly one seat owes one at any time. */
 #include <string.h>
 
 #include "arbiter/hash.h"
 #include "games/brainstorm/brainstorm.h"
 
-const char *const arb_brn__phase_names[BRN_NPHASES] = {
+const char *const arb_brainstorm__phase_names[BRN_NPHASES] = {
     "reset", "start", "expansion", "assembly", "routing",
     "bootstrap", "plug", "showdown", "focus", "end", "over"
 };
@@ -24,55 +24,55 @@ const char *const arb_brn__phase_names[BRN_NPHASES] = {
  * its printed modifier. */
 #define FOR_ACTIVE_CELLS(s, seat, d)                                              \
     for (int k_ = 0; k_ < (s)->p[seat].nz[BRN_Z_MACHINE]; k_++)                   \
-        for (const brn_carddef *d = arb_brn__def(s, seat, (s)->p[seat].z[BRN_Z_MACHINE][k_]); \
+        for (const brn_carddef *d = arb_brainstorm__def(s, seat, (s)->p[seat].z[BRN_Z_MACHINE][k_]); \
              d; d = NULL)                                                          \
             if (d->type == BRN_T_CELL &&                                           \
                 ((s)->p[seat].c[(s)->p[seat].z[BRN_Z_MACHINE][k_]].flags & BRN_F_ACTIVE))
 
-int arb_brn__hook_max_hand(const brn_state *s, int seat)
+int arb_brainstorm__hook_max_hand(const brn_state *s, int seat)
 {
     int v = BRN_MAX_HAND;
     FOR_ACTIVE_CELLS(s, seat, d) v += d->mod_max_hand;
     return v < 0 ? 0 : v;
 }
 
-int arb_brn__hook_start_draws(const brn_state *s, int seat)
+int arb_brainstorm__hook_start_draws(const brn_state *s, int seat)
 {
     int v = BRN_START_DRAWS;
     FOR_ACTIVE_CELLS(s, seat, d) v += d->mod_draws;
     return v < 0 ? 0 : v;
 }
 
-int arb_brn__hook_gen_charge(const brn_state *s, int seat)
+int arb_brainstorm__hook_gen_charge(const brn_state *s, int seat)
 {
     const brn_player *p = &s->p[seat];
     if (p->gen == BRN_NONE) return 0;
-    int v = arb_brn__def(s, seat, p->gen)->gen;
+    int v = arb_brainstorm__def(s, seat, p->gen)->gen;
     FOR_ACTIVE_CELLS(s, seat, d) v += d->mod_gen;
     return v < 0 ? 0 : v;
 }
 
-int arb_brn__hook_out_links(const brn_state *s, int seat)
+int arb_brainstorm__hook_out_links(const brn_state *s, int seat)
 {
     int v = BRN_OUT_LINKS;
     FOR_ACTIVE_CELLS(s, seat, d) v += d->mod_out_links;
     return v < 1 ? 1 : v;
 }
 
-int arb_brn__hook_discards(const brn_state *s, int seat)
+int arb_brainstorm__hook_discards(const brn_state *s, int seat)
 {
     FOR_ACTIVE_CELLS(s, seat, d) if (d->no_discard) return 0;
     return 1;
 }
 
-int arb_brn__hook_transfer(const brn_state *s, int seat, int to_uid, int amount)
+int arb_brainstorm__hook_transfer(const brn_state *s, int seat, int to_uid, int amount)
 {
     if (amount <= 0) return amount;
-    return amount + arb_brn__def(s, seat, to_uid)->transfer_bonus;
+    return amount + arb_brainstorm__def(s, seat, to_uid)->transfer_bonus;
 }
 
 /* ---- zones ------------------------------------------------------------- */
-int arb_brn__zone_index(const brn_player *p, int uid)
+int arb_brainstorm__zone_index(const brn_player *p, int uid)
 {
     int z = p->c[uid].zone;
     if (z >= BRN_NZONES) return -1;
@@ -81,17 +81,17 @@ int arb_brn__zone_index(const brn_player *p, int uid)
     return -1;
 }
 
-void arb_brn__zone_remove(brn_player *p, int uid)
+void arb_brainstorm__zone_remove(brn_player *p, int uid)
 {
     int z = p->c[uid].zone;
     if (z >= BRN_NZONES) return;
-    int i = arb_brn__zone_index(p, uid);
+    int i = arb_brainstorm__zone_index(p, uid);
     if (i < 0) return;
     memmove(&p->z[z][i], &p->z[z][i + 1], (size_t)(p->nz[z] - i - 1));
     p->nz[z]--;
 }
 
-void arb_brn__zone_add(brn_player *p, int uid, int zone)
+void arb_brainstorm__zone_add(brn_player *p, int uid, int zone)
 {
     p->c[uid].zone = (uint8_t)zone;
     if (zone < BRN_NZONES) p->z[zone][p->nz[zone]++] = (uint8_t)uid;
@@ -100,14 +100,14 @@ void arb_brn__zone_add(brn_player *p, int uid, int zone)
 static void move_card(brn_state *s, int seat, int uid, int zone)
 {
     brn_player *p = &s->p[seat];
-    arb_brn__zone_remove(p, uid);
+    arb_brainstorm__zone_remove(p, uid);
     p->c[uid].flags = 0;
     p->c[uid].charge = 0;
     p->c[uid].used = 0;
-    arb_brn__zone_add(p, uid, zone);
+    arb_brainstorm__zone_add(p, uid, zone);
 }
 
-int arb_brn__draw(brn_state *s, int seat, int n, arb_events *ev)
+int arb_brainstorm__draw(brn_state *s, int seat, int n, arb_events *ev)
 {
     brn_player *p = &s->p[seat];
     for (int i = 0; i < n; i++) {
@@ -122,15 +122,15 @@ int arb_brn__draw(brn_state *s, int seat, int n, arb_events *ev)
     return 0;
 }
 
-int arb_brn__machine_modules(const brn_state *s, int seat)
+int arb_brainstorm__machine_modules(const brn_state *s, int seat)
 {
     int n = 0;
     for (int i = 0; i < s->p[seat].nz[BRN_Z_MACHINE]; i++)
-        n += arb_brn__def(s, seat, s->p[seat].z[BRN_Z_MACHINE][i])->type == BRN_T_MODULE;
+        n += arb_brainstorm__def(s, seat, s->p[seat].z[BRN_Z_MACHINE][i])->type == BRN_T_MODULE;
     return n;
 }
 
-void arb_brn__finish(brn_state *s, int winner, int reason, arb_events *ev)
+void arb_brainstorm__finish(brn_state *s, int winner, int reason, arb_events *ev)
 {
     s->over = 1;
     s->winner = (int8_t)winner;
@@ -147,7 +147,7 @@ static void do_reset(brn_state *s, arb_events *ev)
         brn_player *p = &s->p[seat];
         for (int i = 0; i < p->nz[BRN_Z_MACHINE]; i++) {
             int uid = p->z[BRN_Z_MACHINE][i];
-            const brn_carddef *d = arb_brn__def(s, seat, uid);
+            const brn_carddef *d = arb_brainstorm__def(s, seat, uid);
             /* BRN-RESET-CELLS, BRN-RESET-RESEARCH */
             if (d->type == BRN_T_CELL && !d->research && (p->c[uid].flags & BRN_F_ACTIVE)) {
                 p->c[uid].flags &= (uint8_t)~BRN_F_ACTIVE;
@@ -165,15 +165,15 @@ static void do_start(brn_state *s, arb_events *ev)
     int lost[BRN_PLAYERS] = { 0, 0 };
     for (int k = 0; k < BRN_PLAYERS; k++) {   /* BRN-START-DRAW, lead first */
         int seat = (s->lead + k) % BRN_PLAYERS;
-        if (arb_brn__draw(s, seat, arb_brn__hook_start_draws(s, seat), ev) < 0) lost[seat] = 1;
+        if (arb_brainstorm__draw(s, seat, arb_brainstorm__hook_start_draws(s, seat), ev) < 0) lost[seat] = 1;
     }
-    if (lost[0] && lost[1]) { arb_brn__finish(s, -1, BRN_R_BOTH_DECKOUT, ev); return; }
-    if (lost[0] || lost[1]) { arb_brn__finish(s, lost[0] ? 1 : 0, BRN_R_DECKOUT, ev); return; }
+    if (lost[0] && lost[1]) { arb_brainstorm__finish(s, -1, BRN_R_BOTH_DECKOUT, ev); return; }
+    if (lost[0] || lost[1]) { arb_brainstorm__finish(s, lost[0] ? 1 : 0, BRN_R_DECKOUT, ev); return; }
     for (int k = 0; k < BRN_PLAYERS; k++) {   /* BRN-START-CHARGE (G05) */
         int seat = (s->lead + k) % BRN_PLAYERS;
         brn_player *p = &s->p[seat];
         if (p->gen == BRN_NONE) continue;
-        int add = arb_brn__hook_gen_charge(s, seat);
+        int add = arb_brainstorm__hook_gen_charge(s, seat);
         int v = p->c[p->gen].charge + add;
         if (v > BRN_CHARGE_MAX) v = BRN_CHARGE_MAX;
         p->c[p->gen].charge = (uint8_t)v;
@@ -183,18 +183,18 @@ static void do_start(brn_state *s, arb_events *ev)
 
 static int must_discard(const brn_state *s, int seat)
 {
-    return s->p[seat].nz[BRN_Z_HAND] > arb_brn__hook_max_hand(s, seat) &&
-           arb_brn__hook_discards(s, seat);
+    return s->p[seat].nz[BRN_Z_HAND] > arb_brainstorm__hook_max_hand(s, seat) &&
+           arb_brainstorm__hook_discards(s, seat);
 }
 
 static void end_cycle(brn_state *s, arb_events *ev)
 {
-    if (s->cycle >= BRN_CYCLE_CAP) { arb_brn__finish(s, -1, BRN_R_CYCLE_CAP, ev); return; }
+    if (s->cycle >= BRN_CYCLE_CAP) { arb_brainstorm__finish(s, -1, BRN_R_CYCLE_CAP, ev); return; }
     s->cycle++;
     s->lead ^= 1;                               /* G03: the lead alternates */
     s->run = 0;
     arb_events_push(ev, BRN_E_CYCLE, s->lead, 0, s->cycle, s->lead, 0);
-    arb_brn__enter(s, BRN_P_RESET, ev);         /* BRN-EOC-LOOP */
+    arb_brainstorm__enter(s, BRN_P_RESET, ev);         /* BRN-EOC-LOOP */
 }
 
 /* G14: discard in turn, lead first, one card at a time. */
@@ -214,7 +214,7 @@ static int is_action_phase(int ph)
            ph == BRN_P_PLUG || ph == BRN_P_SHOWDOWN;
 }
 
-void arb_brn__enter(brn_state *s, int phase, arb_events *ev)
+void arb_brainstorm__enter(brn_state *s, int phase, arb_events *ev)
 {
     if (s->over) return;
     s->phase = (uint8_t)phase;
@@ -223,15 +223,15 @@ void arb_brn__enter(brn_state *s, int phase, arb_events *ev)
     switch (phase) {
     case BRN_P_RESET:
         do_reset(s, ev);
-        arb_brn__enter(s, BRN_P_START, ev);
+        arb_brainstorm__enter(s, BRN_P_START, ev);
         return;
     case BRN_P_START:
         do_start(s, ev);
-        arb_brn__enter(s, BRN_P_EXPANSION, ev);
+        arb_brainstorm__enter(s, BRN_P_EXPANSION, ev);
         return;
     case BRN_P_BOOTSTRAP:
         for (int seat = 0; seat < BRN_PLAYERS; seat++) s->p[seat].boot_count = 0;
-        arb_brn__bootstrap_next(s, -1, ev);
+        arb_brainstorm__bootstrap_next(s, -1, ev);
         return;
     case BRN_P_FOCUS:
         s->chosen = 0;
@@ -242,14 +242,14 @@ void arb_brn__enter(brn_state *s, int phase, arb_events *ev)
                 if (p->c[uid].flags & BRN_F_FOCUSED) p->c[uid].flags |= BRN_F_PENDING;
             }
         }
-        arb_brn__focus_next(s, -1, ev);
+        arb_brainstorm__focus_next(s, -1, ev);
         return;
     case BRN_P_END:
-        arb_brn__eoc_triggers(s, ev);           /* BRN-EOC-TRIGGERS, then discards */
+        arb_brainstorm__eoc_triggers(s, ev);           /* BRN-EOC-TRIGGERS, then discards */
         if (s->over) return;
         for (int seat = 0; seat < BRN_PLAYERS; seat++)
-            if (s->p[seat].nz[BRN_Z_HAND] > arb_brn__hook_max_hand(s, seat) &&
-                !arb_brn__hook_discards(s, seat))
+            if (s->p[seat].nz[BRN_Z_HAND] > arb_brainstorm__hook_max_hand(s, seat) &&
+                !arb_brainstorm__hook_discards(s, seat))
                 arb_events_push(ev, BRN_E_NO_DISCARD, seat, 0, s->p[seat].nz[BRN_Z_HAND], 0, 0);
         discard_next(s, -1, ev);
         return;
@@ -263,11 +263,11 @@ void arb_brn__enter(brn_state *s, int phase, arb_events *ev)
 static void action_phase_over(brn_state *s, arb_events *ev)
 {
     switch (s->phase) {
-    case BRN_P_EXPANSION: arb_brn__enter(s, BRN_P_ASSEMBLY, ev); break;
-    case BRN_P_ASSEMBLY: arb_brn__enter(s, BRN_P_ROUTING, ev); break;
-    case BRN_P_ROUTING: arb_brn__enter(s, BRN_P_BOOTSTRAP, ev); break;
-    case BRN_P_PLUG: arb_brn__enter(s, BRN_P_SHOWDOWN, ev); break;
-    case BRN_P_SHOWDOWN: arb_brn__enter(s, BRN_P_FOCUS, ev); break;
+    case BRN_P_EXPANSION: arb_brainstorm__enter(s, BRN_P_ASSEMBLY, ev); break;
+    case BRN_P_ASSEMBLY: arb_brainstorm__enter(s, BRN_P_ROUTING, ev); break;
+    case BRN_P_ROUTING: arb_brainstorm__enter(s, BRN_P_BOOTSTRAP, ev); break;
+    case BRN_P_PLUG: arb_brainstorm__enter(s, BRN_P_SHOWDOWN, ev); break;
+    case BRN_P_SHOWDOWN: arb_brainstorm__enter(s, BRN_P_FOCUS, ev); break;
     default: break;
     }
 }
@@ -318,7 +318,7 @@ static int check_play(const brn_state *s, const arb_action *a, arb_error *err)
     int32_t uid = a->args[0];
     int rc = check_in_hand(s, seat, uid, err);
     if (rc) return rc;
-    const brn_carddef *d = arb_brn__def(s, seat, uid);
+    const brn_carddef *d = arb_brainstorm__def(s, seat, uid);
     if (d->type != BRN_T_CELL && d->type != BRN_T_TACTIC)
         REJECT(ARB_EILLEGAL, "BRN-ZONE-STACK", "only Tactics and Cells are played onto the Stack");
     switch (ph) {
@@ -337,7 +337,7 @@ static int check_play(const brn_state *s, const arb_action *a, arb_error *err)
             REJECT(ARB_EILLEGAL, "BRN-RUN-SHOWDOWN", "Preemptive Tactics are played in Assembly only (G08)");
         break;
     default:
-        REJECT(ARB_EILLEGAL, step_rule(ph), "cards cannot be played in %s", arb_brn__phase_names[ph]);
+        REJECT(ARB_EILLEGAL, step_rule(ph), "cards cannot be played in %s", arb_brainstorm__phase_names[ph]);
     }
     if (s->nstack >= BRN_STACK_MAX)
         REJECT(ARB_EILLEGAL, "BRN-ZONE-STACK", "the Stack is full");
@@ -354,7 +354,7 @@ static int check_play(const brn_state *s, const arb_action *a, arb_error *err)
         REJECT(ARB_EINVAL, "BRN-GOLDEN", "no target card %d of seat %d", (int)tu, ts);
     if (!on_machine(s, ts, tu))
         REJECT(ARB_EILLEGAL, "BRN-GOLDEN", "the target of %s must be on a Machine", d->pub.name);
-    const brn_carddef *td = arb_brn__def(s, ts, tu);
+    const brn_carddef *td = arb_brainstorm__def(s, ts, tu);
     uint8_t tf = s->p[ts].c[tu].flags;
     if (d->target == BRN_TGT_FOCUSED_MODULE && !(td->type == BRN_T_MODULE && (tf & BRN_F_FOCUSED)))
         REJECT(ARB_EILLEGAL, "BRN-GOLDEN", "%s targets a focused Module", d->pub.name);
@@ -387,7 +387,7 @@ static int check_link(const brn_state *s, const arb_action *a, int out_limit, ar
         REJECT(ARB_EILLEGAL, "BRN-ROUTE-LINK", "Links join cards on your own Machine (G09)");
     if (from == to)
         REJECT(ARB_EILLEGAL, "BRN-ROUTE-LINK", "a card cannot be linked to itself (G09)");
-    const brn_carddef *fd = arb_brn__def(s, seat, from), *td = arb_brn__def(s, seat, to);
+    const brn_carddef *fd = arb_brainstorm__def(s, seat, from), *td = arb_brainstorm__def(s, seat, to);
     if (out < 0 || out >= fd->outs)
         REJECT(ARB_EILLEGAL, "BRN-ROUTE-LINK", "%s has no Output O%d", fd->pub.name, (int)out + 1);
     if (td->type != BRN_T_MODULE || in < 0 || in >= td->ins)
@@ -404,15 +404,15 @@ static int check_link(const brn_state *s, const arb_action *a, int out_limit, ar
 
 static int validate_link(const brn_state *s, const arb_action *a, arb_error *err)
 {
-    return check_link(s, a, arb_brn__hook_out_links(s, a->seat), err);
+    return check_link(s, a, arb_brainstorm__hook_out_links(s, a->seat), err);
 }
 
-int arb_brn__validate(const brn_state *s, const arb_action *a, arb_error *err)
+int arb_brainstorm__validate(const brn_state *s, const arb_action *a, arb_error *err)
 {
     if (s->over) REJECT(ARB_EOVER, "BRN-ZONE-DECK-DRAW", "the match is over");
     if (a->verb >= BRN_NVERBS)
         REJECT(ARB_EINVAL, "BRN-ACTION-REQUIRED", "unknown verb %u", (unsigned)a->verb);
-    const arb_verb *v = &arb_brn__verbs[a->verb];
+    const arb_verb *v = &arb_brainstorm__verbs[a->verb];
     if (a->nargs < v->min_args || a->nargs > v->max_args)
         REJECT(ARB_EINVAL, "BRN-ACTION-REQUIRED", "%s takes %u to %u arguments", v->name,
                (unsigned)v->min_args, (unsigned)v->max_args);
@@ -427,7 +427,7 @@ int arb_brn__validate(const brn_state *s, const arb_action *a, arb_error *err)
     case BRN_V_PASS:
         if (!is_action_phase(ph))
             REJECT(ARB_EILLEGAL, step_rule(ph), "there is no passing in %s: a choice is owed",
-                   arb_brn__phase_names[ph]);
+                   arb_brainstorm__phase_names[ph]);
         return 0;
     case BRN_V_ENABLE: {
         if (ph != BRN_P_EXPANSION)
@@ -435,9 +435,9 @@ int arb_brn__validate(const brn_state *s, const arb_action *a, arb_error *err)
                    "Modules are enabled in Expansion only");
         int rc = check_in_hand(s, seat, a->args[0], err);
         if (rc) return rc;
-        if (arb_brn__def(s, seat, a->args[0])->type != BRN_T_MODULE)
+        if (arb_brainstorm__def(s, seat, a->args[0])->type != BRN_T_MODULE)
             REJECT(ARB_EILLEGAL, "BRN-EXP-ENABLE", "only Modules are enabled");
-        if (arb_brn__machine_modules(s, seat) >= BRN_MACHINE_MODULES)
+        if (arb_brainstorm__machine_modules(s, seat) >= BRN_MACHINE_MODULES)
             REJECT(ARB_EILLEGAL, "BRN-EXP-ENABLE", "a Machine holds at most %d Modules (G06)", BRN_MACHINE_MODULES);
         return 0;
     }
@@ -454,14 +454,14 @@ int arb_brn__validate(const brn_state *s, const arb_action *a, arb_error *err)
             REJECT(ARB_EILLEGAL, "BRN-BOOT-CHOOSE", "Modules are chosen for the Generator's Charge in Bootstrap only");
         if (!on_machine(s, seat, a->args[0]))
             REJECT(ARB_EILLEGAL, "BRN-BOOT-CHOOSE", "card %d is not on your Machine", (int)a->args[0]);
-        int port = arb_brn__boot_port(s, seat, a->args[0]);
+        int port = arb_brainstorm__boot_port(s, seat, a->args[0]);
         if (port < 0)
             REJECT(ARB_EILLEGAL, "BRN-BOOT-CHOOSE", "card %d is not a Module linked to an unused Output of your Generator",
                    (int)a->args[0]);
         int charge = p->c[p->gen].charge;
         if (a->args[1] < 0 || a->args[1] > charge)
             REJECT(ARB_EILLEGAL, "BRN-BOOT-TRANSFER", "the Generator holds %d Charge", charge);
-        if (a->args[1] != charge && arb_brn__boot_outputs(s, seat, port) == 0)
+        if (a->args[1] != charge && arb_brainstorm__boot_outputs(s, seat, port) == 0)
             REJECT(ARB_EILLEGAL, "BRN-BOOT-TRANSFER",
                    "this is the last Module you can choose: all %d remaining Charge goes to it (G10)", charge);
         return 0;
@@ -472,7 +472,7 @@ int arb_brn__validate(const brn_state *s, const arb_action *a, arb_error *err)
         if (!on_machine(s, seat, a->args[0]) || !(p->c[a->args[0]].flags & BRN_F_PENDING))
             REJECT(ARB_EILLEGAL, "BRN-FOCUS-CHOOSE", "card %d is not one of your focused Modules awaiting Focus",
                    (int)a->args[0]);
-        if (!on_machine(s, seat, a->args[1]) || arb_brn__focus_port(s, seat, a->args[0], a->args[1]) < 0)
+        if (!on_machine(s, seat, a->args[1]) || arb_brainstorm__focus_port(s, seat, a->args[0], a->args[1]) < 0)
             REJECT(ARB_EILLEGAL, "BRN-FOCUS-CHOOSE", "card %d is not linked to an unused Output of card %d",
                    (int)a->args[1], (int)a->args[0]);
         return 0;
@@ -481,7 +481,7 @@ int arb_brn__validate(const brn_state *s, const arb_action *a, arb_error *err)
             REJECT(ARB_EILLEGAL, "BRN-RUN-SHOWDOWN", "Module abilities are used in Showdown only (G12)");
         if (!on_machine(s, seat, a->args[0]))
             REJECT(ARB_EILLEGAL, "BRN-RUN-SHOWDOWN", "card %d is not on your Machine", (int)a->args[0]);
-        const brn_carddef *d = arb_brn__def(s, seat, a->args[0]);
+        const brn_carddef *d = arb_brainstorm__def(s, seat, a->args[0]);
         const brn_cardst *c = &p->c[a->args[0]];
         if (!d->ability)
             REJECT(ARB_EILLEGAL, "BRN-RUN-SHOWDOWN", "%s has no ability", d->pub.name);
@@ -510,7 +510,7 @@ static void acted(brn_state *s)
     s->actor ^= 1;              /* BRN-ACTION-INTURNS */
 }
 
-void arb_brn__exec(brn_state *s, const arb_action *a, arb_events *ev)
+void arb_brainstorm__exec(brn_state *s, const arb_action *a, arb_events *ev)
 {
     int seat = a->seat;
     brn_player *p = &s->p[seat];
@@ -519,7 +519,7 @@ void arb_brn__exec(brn_state *s, const arb_action *a, arb_events *ev)
         arb_events_push(ev, BRN_E_PASS, seat, 0, s->phase, s->nstack, 0);
         if (++s->passes < BRN_PLAYERS) { s->actor ^= 1; return; }
         if (s->nstack) {        /* G04: both passed: the top item resolves */
-            arb_brn__resolve_top(s, ev);
+            arb_brainstorm__resolve_top(s, ev);
             s->passes = 0;
             if (!s->over) s->actor = s->lead;
             return;
@@ -532,12 +532,12 @@ void arb_brn__exec(brn_state *s, const arb_action *a, arb_events *ev)
         acted(s);
         return;
     case BRN_V_PLAY:
-        arb_brn__zone_remove(p, a->args[0]);
+        arb_brainstorm__zone_remove(p, a->args[0]);
         p->c[a->args[0]].zone = BRN_Z_STACK;
         if (a->nargs == 3)
-            arb_brn__push(s, BRN_S_CARD, seat, a->args[0], a->args[1], a->args[2], ev);
+            arb_brainstorm__push(s, BRN_S_CARD, seat, a->args[0], a->args[1], a->args[2], ev);
         else
-            arb_brn__push(s, BRN_S_CARD, seat, a->args[0], BRN_NONE, BRN_NONE, ev);
+            arb_brainstorm__push(s, BRN_S_CARD, seat, a->args[0], BRN_NONE, BRN_NONE, ev);
         acted(s);
         return;
     case BRN_V_LINK: {
@@ -550,39 +550,39 @@ void arb_brn__exec(brn_state *s, const arb_action *a, arb_events *ev)
         return;
     }
     case BRN_V_BOOT: {
-        int uid = a->args[0], port = arb_brn__boot_port(s, seat, uid);
+        int uid = a->args[0], port = arb_brainstorm__boot_port(s, seat, uid);
         brn_cardst *g = &p->c[p->gen];
         g->charge = (uint8_t)(g->charge - a->args[1]);
         g->used |= (uint8_t)(1u << port);                /* BRN-BOOT-USED */
-        arb_brn__give_charge(s, seat, uid, a->args[1]);  /* BRN-BOOT-TRANSFER */
+        arb_brainstorm__give_charge(s, seat, uid, a->args[1]);  /* BRN-BOOT-TRANSFER */
         p->c[uid].flags |= BRN_F_FOCUSED;                /* BRN-BOOT-FOCUS */
         p->boot_count++;
         arb_events_push(ev, BRN_E_BOOT, seat, 0, uid, a->args[1], port);
-        arb_brn__bootstrap_next(s, seat, ev);
+        arb_brainstorm__bootstrap_next(s, seat, ev);
         return;
     }
     case BRN_V_FOCUS: {
-        int from = a->args[0], to = a->args[1], port = arb_brn__focus_port(s, seat, from, to);
+        int from = a->args[0], to = a->args[1], port = arb_brainstorm__focus_port(s, seat, from, to);
         brn_cardst *f = &p->c[from];
         int amount = f->charge;
         f->used |= (uint8_t)(1u << port);                /* BRN-FOCUS-USED */
         f->charge = 0;
         f->flags &= (uint8_t)~(BRN_F_FOCUSED | BRN_F_PENDING); /* G11 */
-        arb_brn__give_charge(s, seat, to, amount);       /* BRN-FOCUS-TRANSFER */
+        arb_brainstorm__give_charge(s, seat, to, amount);       /* BRN-FOCUS-TRANSFER */
         p->c[to].flags |= BRN_F_FOCUSED;                 /* BRN-FOCUS-NEWFOCUS */
         s->chosen = 1;
         arb_events_push(ev, BRN_E_FOCUS_MOVE, seat, 0, from, to, amount);
-        arb_brn__focus_next(s, seat, ev);
+        arb_brainstorm__focus_next(s, seat, ev);
         return;
     }
     case BRN_V_USE: {
         int uid = a->args[0];
-        const brn_carddef *d = arb_brn__def(s, seat, uid);
+        const brn_carddef *d = arb_brainstorm__def(s, seat, uid);
         p->c[uid].charge = (uint8_t)(p->c[uid].charge - d->ab_cost);
         arb_events_push(ev, BRN_E_ABILITY, seat, 0, uid, d->ab_cost, p->c[uid].id);
         if (d->ability == BRN_AB_DRAW) {
-            if (arb_brn__draw(s, seat, d->ab_amount, ev) < 0) {
-                arb_brn__finish(s, seat ^ 1, BRN_R_DECKOUT, ev);
+            if (arb_brainstorm__draw(s, seat, d->ab_amount, ev) < 0) {
+                arb_brainstorm__finish(s, seat ^ 1, BRN_R_DECKOUT, ev);
                 return;
             }
         } else if (d->ability == BRN_AB_MILL) {
@@ -611,7 +611,7 @@ typedef struct { arb_action *out; size_t cap, n; const brn_state *s; } brn_emit;
 
 static void try_add(brn_emit *e, const arb_action *a)
 {
-    if (arb_brn__validate(e->s, a, NULL) != 0) return;
+    if (arb_brainstorm__validate(e->s, a, NULL) != 0) return;
     if (e->n < e->cap) e->out[e->n] = *a;
     e->n++;
 }
@@ -625,7 +625,7 @@ static arb_action act(int seat, int verb, int nargs, int a0, int a1, int a2, int
     return a;
 }
 
-size_t arb_brn__legal(const brn_state *s, arb_action *out, size_t cap)
+size_t arb_brainstorm__legal(const brn_state *s, arb_action *out, size_t cap)
 {
     brn_emit e = { out, cap, 0, s };
     if (s->over) return 0;
@@ -643,7 +643,7 @@ size_t arb_brn__legal(const brn_state *s, arb_action *out, size_t cap)
         a = act(seat, BRN_V_PASS, 0, 0, 0, 0, 0); try_add(&e, &a);
         for (int i = 0; i < p->nz[BRN_Z_HAND]; i++) {
             int uid = p->z[BRN_Z_HAND][i];
-            const brn_carddef *d = arb_brn__def(s, seat, uid);
+            const brn_carddef *d = arb_brainstorm__def(s, seat, uid);
             if (d->target == BRN_TGT_NONE) {
                 a = act(seat, BRN_V_PLAY, 1, uid, 0, 0, 0); try_add(&e, &a);
                 continue;
@@ -665,7 +665,7 @@ size_t arb_brn__legal(const brn_state *s, arb_action *out, size_t cap)
          * property test keeps the two in agreement. */
         a = act(seat, BRN_V_PASS, 0, 0, 0, 0, 0); try_add(&e, &a);
         if (p->nlinks >= BRN_LINKS_MAX) break;
-        int lim = arb_brn__hook_out_links(s, seat);
+        int lim = arb_brainstorm__hook_out_links(s, seat);
         uint8_t outc[BRN_CARDS_MAX][BRN_PORTS_MAX], inc[BRN_CARDS_MAX][BRN_PORTS_MAX];
         memset(outc, 0, sizeof outc);
         memset(inc, 0, sizeof inc);
@@ -676,12 +676,12 @@ size_t arb_brn__legal(const brn_state *s, arb_action *out, size_t cap)
         }
         for (int i = 0; i < p->nz[BRN_Z_MACHINE]; i++) {
             int from = p->z[BRN_Z_MACHINE][i];
-            const brn_carddef *fd = arb_brn__def(s, seat, from);
+            const brn_carddef *fd = arb_brainstorm__def(s, seat, from);
             for (int o = 0; o < fd->outs; o++) {
                 if (outc[from][o] >= lim) continue;
                 for (int j = 0; j < p->nz[BRN_Z_MACHINE]; j++) {
                     int to = p->z[BRN_Z_MACHINE][j];
-                    const brn_carddef *td = arb_brn__def(s, seat, to);
+                    const brn_carddef *td = arb_brainstorm__def(s, seat, to);
                     if (to == from || td->type != BRN_T_MODULE) continue;
                     for (int in = 0; in < td->ins; in++) {
                         if (inc[to][in] >= BRN_IN_LINKS) continue;
@@ -722,7 +722,7 @@ size_t arb_brn__legal(const brn_state *s, arb_action *out, size_t cap)
 }
 
 /* ---- setup ------------------------------------------------------------- */
-int arb_brn__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err)
+int arb_brainstorm__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err)
 {
     if (su->players != BRN_PLAYERS)
         return arb_error_set(err, ARB_EILLEGAL, "BRN-PLAYERS", "Brainstorm is played between 2 players, not %d",
@@ -731,7 +731,7 @@ int arb_brn__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err
         const arb_deck *d = su->decks[seat];
         if (!d) return arb_error_set(err, ARB_EINVAL, "BRN-PLAYERS", "seat %d has no deck", seat);
         arb_deck_issue is[4];
-        unsigned n = arb_brn__deck_check(d, is, 4);
+        unsigned n = arb_brainstorm__deck_check(d, is, 4);
         for (unsigned i = 0; i < n && i < 4; i++)
             if (!is[i].warning) {
                 arb_error_set(err, ARB_EILLEGAL, is[i].rule, "deck of P%d: %s", seat + 1, is[i].msg);
@@ -749,11 +749,11 @@ int arb_brn__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err
         p->gen = BRN_NONE;
         for (int uid = 0; uid < d->ncards; uid++) {
             p->c[uid].id = (uint8_t)d->cards[uid];
-            if (arb_brn__cards[d->cards[uid]].type == BRN_T_GENERATOR) {
+            if (arb_brainstorm__cards[d->cards[uid]].type == BRN_T_GENERATOR) {
                 p->gen = (uint8_t)uid;
-                arb_brn__zone_add(p, uid, BRN_Z_MACHINE);  /* G01 */
+                arb_brainstorm__zone_add(p, uid, BRN_Z_MACHINE);  /* G01 */
             } else {
-                arb_brn__zone_add(p, uid, BRN_Z_DECK);
+                arb_brainstorm__zone_add(p, uid, BRN_Z_DECK);
             }
         }
         arb_rng_shuffle(&s->rng, p->z[BRN_Z_DECK], p->nz[BRN_Z_DECK], 1);
@@ -763,23 +763,23 @@ int arb_brn__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err
     s->cycle = 1;
     arb_events_push(ev, BRN_E_SETUP, -1, 0, s->lead, BRN_OPEN_HAND, 0);
     for (int k = 0; k < BRN_PLAYERS; k++)
-        arb_brn__draw(s, (s->lead + k) % BRN_PLAYERS, BRN_OPEN_HAND, ev);
+        arb_brainstorm__draw(s, (s->lead + k) % BRN_PLAYERS, BRN_OPEN_HAND, ev);
     arb_events_push(ev, BRN_E_CYCLE, s->lead, 0, s->cycle, s->lead, 0);
-    arb_brn__enter(s, BRN_P_RESET, ev);
+    arb_brainstorm__enter(s, BRN_P_RESET, ev);
     return ARB_OK;
 }
 
 /* ---- small contract members ------------------------------------------- */
-int arb_brn__apply(void *st, const arb_action *a, arb_events *ev, arb_error *err)
+int arb_brainstorm__apply(void *st, const arb_action *a, arb_events *ev, arb_error *err)
 {
     brn_state *s = st;
-    int rc = arb_brn__validate(s, a, err);
+    int rc = arb_brainstorm__validate(s, a, err);
     if (rc) return rc;
-    arb_brn__exec(s, a, ev);
+    arb_brainstorm__exec(s, a, ev);
     return ARB_OK;
 }
 
-arb_decision arb_brn__decision(const void *st)
+arb_decision arb_brainstorm__decision(const void *st)
 {
     const brn_state *s = st;
     arb_decision d = { ARB_SEAT_NONE, 0, -1 };
@@ -794,7 +794,7 @@ arb_decision arb_brn__decision(const void *st)
     return d;
 }
 
-uint64_t arb_brn__hash(const void *st)
+uint64_t arb_brainstorm__hash(const void *st)
 {
     const brn_state *s = st;
     arb_hasher h;
@@ -834,7 +834,7 @@ uint64_t arb_brn__hash(const void *st)
     return arb_hasher_final(&h);
 }
 
-int arb_brn__outcome(const void *st, arb_outcome *out)
+int arb_brainstorm__outcome(const void *st, arb_outcome *out)
 {
     const brn_state *s = st;
     out->over = s->over;
@@ -844,15 +844,15 @@ int arb_brn__outcome(const void *st, arb_outcome *out)
     return out->over;
 }
 
-uint32_t arb_brn__turn(const void *st) { return ((const brn_state *)st)->cycle; }
+uint32_t arb_brainstorm__turn(const void *st) { return ((const brn_state *)st)->cycle; }
 
-const char *arb_brn__phase(const void *st)
+const char *arb_brainstorm__phase(const void *st)
 {
     const brn_state *s = st;
-    return arb_brn__phase_names[s->phase < BRN_NPHASES ? s->phase : BRN_P_OVER];
+    return arb_brainstorm__phase_names[s->phase < BRN_NPHASES ? s->phase : BRN_P_OVER];
 }
 
-size_t arb_brn__legal_vt(const void *st, arb_action *out, size_t cap)
+size_t arb_brainstorm__legal_vt(const void *st, arb_action *out, size_t cap)
 {
-    return arb_brn__legal(st, out, cap);
+    return arb_brainstorm__legal(st, out, cap);
 }

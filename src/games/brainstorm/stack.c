@@ -8,7 +8,7 @@
  * the resolution order. */
 #include "games/brainstorm/brainstorm.h"
 
-void arb_brn__push(brn_state *s, int kind, int seat, int uid, int tseat, int tuid, arb_events *ev)
+void arb_brainstorm__push(brn_state *s, int kind, int seat, int uid, int tseat, int tuid, arb_events *ev)
 {
     brn_item *it = &s->stack[s->nstack++];
     it->kind = (uint8_t)kind; it->seat = (uint8_t)seat; it->uid = (uint8_t)uid;
@@ -30,7 +30,7 @@ static int target_ok(const brn_state *s, const brn_item *it)
  * (a non-Research Cell is always inactive again at the next Start). */
 static void on_active(brn_state *s, int seat, int uid, arb_events *ev)
 {
-    const brn_carddef *d = arb_brn__def(s, seat, uid);
+    const brn_carddef *d = arb_brainstorm__def(s, seat, uid);
     brn_player *p = &s->p[seat];
     if (d->research || !d->mod_gen || p->gen == BRN_NONE) return;
     int v = p->c[p->gen].charge + d->mod_gen;
@@ -44,7 +44,7 @@ static void effect(brn_state *s, const brn_item *it, const brn_carddef *d, arb_e
     int seat = it->seat;
     switch (d->effect) {
     case BRN_FX_DRAW:
-        if (arb_brn__draw(s, seat, d->amount, ev) < 0) arb_brn__finish(s, seat ^ 1, BRN_R_DECKOUT, ev);
+        if (arb_brainstorm__draw(s, seat, d->amount, ev) < 0) arb_brainstorm__finish(s, seat ^ 1, BRN_R_DECKOUT, ev);
         return;
     case BRN_FX_DRAIN: {
         brn_cardst *t = target_ok(s, it) ? &s->p[it->tseat].c[it->tuid] : NULL;
@@ -59,7 +59,7 @@ static void effect(brn_state *s, const brn_item *it, const brn_carddef *d, arb_e
     }
     case BRN_FX_ACTIVATE: {
         brn_cardst *t = target_ok(s, it) && it->tseat == seat ? &s->p[seat].c[it->tuid] : NULL;
-        if (!t || (t->flags & BRN_F_ACTIVE) || arb_brn__cards[t->id].type != BRN_T_CELL) {
+        if (!t || (t->flags & BRN_F_ACTIVE) || arb_brainstorm__cards[t->id].type != BRN_T_CELL) {
             arb_events_push(ev, BRN_E_FIZZLE, seat, 0, it->uid, 0, 0);
             return;
         }
@@ -82,42 +82,42 @@ static void effect(brn_state *s, const brn_item *it, const brn_carddef *d, arb_e
     }
 }
 
-void arb_brn__resolve_top(brn_state *s, arb_events *ev)
+void arb_brainstorm__resolve_top(brn_state *s, arb_events *ev)
 {
     if (!s->nstack) return;
     brn_item it = s->stack[--s->nstack];
     brn_player *p = &s->p[it.seat];
-    const brn_carddef *d = arb_brn__def(s, it.seat, it.uid);
+    const brn_carddef *d = arb_brainstorm__def(s, it.seat, it.uid);
     arb_events_push(ev, BRN_E_RESOLVE, it.seat, 0, it.uid, it.kind, p->c[it.uid].id);
     if (it.kind == BRN_S_TRIGGER) {     /* Echo Trigger and kin */
-        if (arb_brn__draw(s, it.seat, d->eoc_draw, ev) < 0)
-            arb_brn__finish(s, it.seat ^ 1, BRN_R_DECKOUT, ev);
+        if (arb_brainstorm__draw(s, it.seat, d->eoc_draw, ev) < 0)
+            arb_brainstorm__finish(s, it.seat ^ 1, BRN_R_DECKOUT, ev);
         return;
     }
     if (d->type == BRN_T_CELL) {        /* G04/G07: a resolved Cell enters the Machine, active */
-        arb_brn__zone_add(p, it.uid, BRN_Z_MACHINE);
+        arb_brainstorm__zone_add(p, it.uid, BRN_Z_MACHINE);
         p->c[it.uid].flags = BRN_F_ACTIVE;
         arb_events_push(ev, BRN_E_CELL_ON, it.seat, 0, it.uid, p->c[it.uid].id, 0);
         on_active(s, it.seat, it.uid, ev);
         return;
     }
     effect(s, &it, d, ev);
-    arb_brn__zone_add(p, it.uid, BRN_Z_SCRAP);  /* G08/G18 */
+    arb_brainstorm__zone_add(p, it.uid, BRN_Z_SCRAP);  /* G08/G18 */
     arb_events_push(ev, BRN_E_TO_SCRAP, it.seat, 0, it.uid, p->c[it.uid].id, 0);
 }
 
-void arb_brn__eoc_triggers(brn_state *s, arb_events *ev)
+void arb_brainstorm__eoc_triggers(brn_state *s, arb_events *ev)
 {
     for (int k = 0; k < BRN_PLAYERS; k++) {
         int seat = (s->lead + k) % BRN_PLAYERS;
         const brn_player *p = &s->p[seat];
         for (int i = 0; i < p->nz[BRN_Z_MACHINE]; i++) {
             int uid = p->z[BRN_Z_MACHINE][i];
-            const brn_carddef *d = arb_brn__def(s, seat, uid);
+            const brn_carddef *d = arb_brainstorm__def(s, seat, uid);
             if (d->type == BRN_T_CELL && d->eoc_draw && (p->c[uid].flags & BRN_F_ACTIVE) &&
                 s->nstack < BRN_STACK_MAX)
-                arb_brn__push(s, BRN_S_TRIGGER, seat, uid, BRN_NONE, BRN_NONE, ev);
+                arb_brainstorm__push(s, BRN_S_TRIGGER, seat, uid, BRN_NONE, BRN_NONE, ev);
         }
     }
-    while (s->nstack && !s->over) arb_brn__resolve_top(s, ev);
+    while (s->nstack && !s->over) arb_brainstorm__resolve_top(s, ev);
 }
