@@ -1,5 +1,11 @@
 /* main.c — `arbiter`: git-style dispatch to the subcommands. */
+#include <stdlib.h>
 #include <string.h>
+
+#include <libxml/parser.h>
+#include <sodium.h>
+#include <xxhash.h>
+#include <zlib.h>
 
 #include "cli/cli.h"
 
@@ -47,6 +53,23 @@ static void help(FILE *out)
             "  4  internal error (out of memory, engine fault)\n");
 }
 
+/* --version: the tool, every engine with its rules and engine versions, and
+ * the libraries this binary runs with (as they report themselves). */
+static int version(void)
+{
+    printf("arbiter %s\n", arb_version());
+    printf("replay formats read: 1, 2\n");
+    for (unsigned i = 0; i < arb_game_count(); i++) {
+        const arb_game *g = arb_game_at(i);
+        printf("  %-11s rules %-21s engine %s\n", g->id, g->rules_version, g->engine_version);
+    }
+    unsigned x = XXH_versionNumber();
+    long xml = strtol(xmlParserVersion, NULL, 10);
+    printf("libraries: zlib %s, libxml2 %ld.%ld.%ld, libsodium %s, xxhash %u.%u.%u\n", zlibVersion(),
+           xml / 10000, xml / 100 % 100, xml % 100, sodium_version_string(), x / 10000, x / 100 % 100, x % 100);
+    return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -66,8 +89,7 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
-        printf("arbiter %s\n", arb_version());
-        return EXIT_OK;
+        return version();
     }
     for (const cli_command *c = cli_commands; c->name; c++)
         if (strcmp(c->name, cmd) == 0) return c->run(argc - 1, argv + 1);

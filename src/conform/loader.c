@@ -447,10 +447,27 @@ static void load_file(arb_conform_suite *s, unsigned fi, xmlSchemaPtr cases_xsd,
     load_buffer(s, fi, buf, len, cases_xsd, rules_xsd);
 }
 
+#ifndef ARB_DATADIR
+#define ARB_DATADIR "/usr/local/share/arbiter"
+#endif
+
+/* The suite a bare `arbiter conform` runs: $ARBITER_CONFORMANCE when set;
+ * else ./conformance when it holds schema/ (a checkout); else the installed
+ * copy under the data directory chosen at build time. */
+const char *arb_conform_default_dir(void)
+{
+    const char *env = getenv("ARBITER_CONFORMANCE");
+    struct stat st;
+    if (env && *env) return env;
+    if (stat("conformance/schema/conformance.xsd", &st) == 0) return "conformance";
+    if (stat(ARB_DATADIR "/conformance/schema/conformance.xsd", &st) == 0) return ARB_DATADIR "/conformance";
+    return "conformance";
+}
+
 int arb_conform_load(arb_conform_suite **out, const char *const *paths, size_t npaths,
                      const arb_conform_options *opt, arb_error *err)
 {
-    static const char *const dflt[] = { "conformance" };
+    const char *dflt[1] = { arb_conform_default_dir() };
     arb_conform_options o = ARB_CONFORM_OPTIONS_INIT;
     *out = NULL;
     arb_conform_suite *s = calloc(1, sizeof *s);
