@@ -206,24 +206,31 @@ check-slurm: deps slurm-deps
 	@tests/slurm/test_slurm.sh $(ARBITER)
 
 # --- main job ---------------------------------------------------------------
-# Play a seeded naramo match between the greedy agents, record it under
+# Play a seeded naramo match, DEFENSE (defense-doe) against ASSAULT
+# (assault-noobia), between the greedy agents on the clock; record it under
 # $(BUILD)/demo, verify it, print its info and the first lines of the
-# narration. DEMO_SEED picks another match.
+# narration, write the judge's HTML report and say how to open it.
+# DEMO_SEED picks another match.
 DEMO_SEED ?= 2026
 DEMO_FILE := $(BUILD)/demo/naramo-greedy-$(DEMO_SEED).tcgr
+DEMO_HTML := $(BUILD)/demo/naramo-greedy-$(DEMO_SEED).html
+DEMO_PLAY := play --game naramo --seed $(DEMO_SEED) --agents greedy --decks defense-doe,assault-noobia --names alice,bob --timed
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@$(ARBITER) games
 	@mkdir -p $(BUILD)/demo
-	@echo; echo "== arbiter play --game naramo --seed $(DEMO_SEED) --agents greedy -o $(DEMO_FILE)"
-	@$(ARBITER) play --game naramo --seed $(DEMO_SEED) --agents greedy -o $(DEMO_FILE)
+	@echo; echo "== arbiter $(DEMO_PLAY) -o $(DEMO_FILE)"
+	@$(ARBITER) $(DEMO_PLAY) -o $(DEMO_FILE)
 	@echo; echo "== arbiter verify $(DEMO_FILE)"
 	@$(ARBITER) verify $(DEMO_FILE)
 	@echo; echo "== arbiter info $(DEMO_FILE)"
 	@$(ARBITER) info $(DEMO_FILE)
-	@echo; echo "== narration (first 20 lines)"
-	@if $(ARBITER) log --help >/dev/null 2>&1; then $(ARBITER) log $(DEMO_FILE) | head -n 20; \
-	 else echo "(this build has no 'arbiter log' command yet)"; fi
+	@echo; echo "== arbiter log $(DEMO_FILE) (first 25 lines)"
+	@$(ARBITER) log $(DEMO_FILE) | head -n 25
+	@echo; echo "== arbiter report $(DEMO_FILE) -o $(DEMO_HTML)"
+	@$(ARBITER) report $(DEMO_FILE) -o $(DEMO_HTML)
+	@echo; echo "Open the judge's report in a browser: xdg-open $(DEMO_HTML)"
+	@echo "(or file://$(abspath $(DEMO_HTML)); it is one self-contained page, no network)"
 
 # --- fuzzing ----------------------------------------------------------------
 # Every tests/fuzz/fuzz_NAME.c is a libFuzzer target over the library built

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/table.h"
 
 int cmd_games(int argc, char **argv)
 {
@@ -46,14 +47,20 @@ int cmd_games(int argc, char **argv)
         printf("no game engines are compiled into this build\n");
         return EXIT_OK;
     }
-    printf("%-12s %-24s %-10s %-8s %s\n", "GAME", "TITLE", "RULES", "PLAYERS", "CARDS");
+    cli_table tb;
+    cli_table_init(&tb, 6);
+    int bad = cli_table_row(&tb, (const char *const[]){ "GAME", "TITLE", "RULES", "ENGINE", "PLAYERS", "CARDS" });
     for (unsigned i = 0; i < n; i++) {
         const arb_game *g = arb_game_at(i);
-        char pl[16];
+        char pl[16], nc[16];
         if (g->min_players == g->max_players) snprintf(pl, sizeof pl, "%d", g->min_players);
         else snprintf(pl, sizeof pl, "%d-%d", g->min_players, g->max_players);
-        printf("%-12s %-24s %-10s %-8s %u\n", g->id, g->title, g->rules_version, pl, g->ncards);
+        snprintf(nc, sizeof nc, "%u", g->ncards);
+        bad |= cli_table_row(&tb, (const char *const[]){ g->id, g->title, g->rules_version, g->engine_version, pl, nc });
     }
+    if (!bad) cli_table_print(&tb, stdout);
+    cli_table_free(&tb);
+    if (bad) return EXIT_INTERNAL;
     return EXIT_OK;
 }
 

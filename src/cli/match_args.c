@@ -73,7 +73,9 @@ int cli_match_start(cli_match_args *a, const char *cmd)
     a->g = cli_game(cmd, a->game);
     if (!a->g) return a->game ? EXIT_INPUT : EXIT_USAGE;
     const arb_game *g = a->g;
-    if (!a->have_seed) return cli_usage(cmd, "--seed is required");
+    /* A position carries its own PRNG state: the seed is then optional
+     * (recorded as 0) and drives nothing the position does not. */
+    if (!a->have_seed && !a->position) return cli_usage(cmd, "--seed is required (or --position FILE)");
     if (!a->out && !a->no_record) return cli_usage(cmd, "-o FILE is required");
     const arb_tnode *pos = NULL;
     if (a->position) {
@@ -84,8 +86,13 @@ int cli_match_start(cli_match_args *a, const char *cmd)
     int players = a->players ? a->players
                   : pl && pl->kind == ARB_T_ARR && pl->n >= 1 && pl->n <= ARB_MAX_SEATS ? (int)pl->n
                                                                                      : g->min_players;
-    if (players < g->min_players || players > g->max_players || players > ARB_MAX_SEATS)
-        return cli_usage(cmd, "%s takes %d to %d players", g->id, g->min_players, g->max_players);
+    if (players < g->min_players || players > g->max_players || players > ARB_MAX_SEATS) {
+        if (a->players) return cli_usage(cmd, "%s takes %d to %d players", g->id, g->min_players, g->max_players);
+        /* the count came from the position file: bad input, not usage */
+        fprintf(stderr, "arbiter %s: %s: the position has %d players; %s takes %d to %d\n", cmd, a->position,
+                players, g->id, g->min_players, g->max_players);
+        return EXIT_INPUT;
+    }
     a->su.seed = a->seed;
     a->su.players = players;
     a->su.options = a->options;
