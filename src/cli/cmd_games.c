@@ -11,8 +11,15 @@ int cmd_games(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) json = 1;
         else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: arbiter games [--json]\n\nList the games compiled into this build with their "
-                   "rules version, engine version and player counts.\n");
+            printf("usage: arbiter games [--json]\n"
+                   "\n"
+                   "List the games compiled into this build with their rules version,\n"
+                   "engine version, player counts and card-pool size.\n"
+                   "\n"
+                   "  --json  an array of {id, title, rules, engine, min_players,\n"
+                   "          max_players, cards, presets, outcomes}\n"
+                   "\n"
+                   "Exit: 0 listed; 2 usage.\n");
             return EXIT_OK;
         } else return cli_usage("games", "unexpected argument '%s'", argv[i]);
     }
@@ -81,8 +88,14 @@ int cmd_cards(int argc, char **argv)
         case 'g': game = optarg; break;
         case 'j': json = 1; break;
         case 'h':
-            printf("usage: arbiter cards --game GAME [--json]\n\nList the game's card pool: ID, name, type, "
-                   "group (faction or class), stats and text.\n");
+            printf("usage: arbiter cards --game GAME [--json]\n"
+                   "\n"
+                   "List the game's card pool: ID, name, type, group (faction or class),\n"
+                   "stats and text.\n"
+                   "\n"
+                   "  --json  an array of {id, name, type, group, stats, text}\n"
+                   "\n"
+                   "Exit: 0 listed; 2 usage (no --game); 3 unknown game.\n");
             return EXIT_OK;
         default: return cli_usage("cards", "unknown option '%s'", argv[optind - 1]);
         }
