@@ -88,7 +88,7 @@ void arb_operator__export(const void *st, int view, arb_tree *t, arb_tnode *root
     arb_tnode *o = arb_tree_add_map(t, root, "outcome");
     arb_tree_add_bool(t, o, "over", s->over);
     arb_tree_add_int(t, o, "winner", s->over ? s->winner : -1);
-    arb_tree_add_str(t, o, "reason", arb_operator__outcome_reasons[s->over ? s->reason : 0]);
+    arb_tree_add_str(t, o, "reason", arb_operator__reason_names[s->over ? s->reason : 0]);
     if (view == ARB_VIEW_ALL) {
         arb_tnode *r = arb_tree_add_arr(t, root, "rng");
         for (int i = 0; i < 4; i++) {
@@ -578,7 +578,7 @@ int arb_operator__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_
         snprintf(L.path, sizeof L.path, "outcome");
         if (!(rc = keys_ok(&L, o, ok)) && !(rc = get_bool(&L, o, "over", &over)) &&
             !(rc = get_int(&L, o, "winner", -1, s.players - 1, -1, &winner)))
-            rc = get_enum(&L, o, "reason", arb_operator__outcome_reasons, OPS_R_COUNT, 0, &reason);
+            rc = get_enum(&L, o, "reason", arb_operator__reason_names, OPS_R_COUNT, 0, &reason);
         if (!rc && over != (reason != 0)) rc = fail(&L, "reason", NULL, "an over match needs a reason, a running one none%s", NULL);
         L.path[0] = 0;
         if (rc) return rc;
