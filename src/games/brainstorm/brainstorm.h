@@ -15,6 +15,8 @@
 #include "arbiter/game.h"
 #include "arbiter/toolkit.h"
 
+extern const arb_game arb_game_brainstorm; /* game.c */
+
 /* ---- house constants (interpretations) --------------------------------- */
 #define BRN_PLAYERS        2   /* BRN-PLAYERS */
 #define BRN_DECK_OTHERS    40  /* G01: one Generator + 40 other cards */

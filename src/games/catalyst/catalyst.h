@@ -10,6 +10,8 @@
 
 #include "arbiter/game.h"
 #include "arbiter/toolkit.h"
+
+extern const arb_game arb_game_catalyst; /* game.c */
 #include "arbiter/hash.h"
 
 /* ---- house constants (interpretations.md names the gap behind each) ---- */

@@ -13,6 +13,8 @@
 #include "arbiter/game.h"
 #include "arbiter/toolkit.h"
 
+extern const arb_game arb_game_naramo; /* game.c */
+
 /* ---- house constants (conformance/naramo/interpretations.md) ---------- */
 #define NAR_NOMINAL_K      1420   /* setup core, SCRAM target (L4, G06) */
 #define NAR_BASELOAD_K      150   /* L11 */

@@ -11,6 +11,8 @@
 #include "arbiter/game.h"
 #include "arbiter/toolkit.h"
 
+extern const arb_game arb_game_operator; /* game.c */
+
 /* ---- house constants (all in one place) --------------------------------- */
 #define OPS_DECK_CARDS 40       /* OPS-DECK-SIZE: 40 + the Operator card */
 #define OPS_DECK_POINTS 60      /* OPS-DECK-POINTS */
