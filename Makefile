@@ -139,7 +139,8 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libarbiter.a $(wildcard tests/*.h)
 
 check-unit: $(TESTS) $(ARBITER)
 	@fail=0; for t in $(TESTS); do \
-	  ARBITER=$(ARBITER) ./$$t || fail=1; done; \
+	  case $$t in /*) ;; *) t=./$$t ;; esac; \
+	  ARBITER=$(ARBITER) $$t || fail=1; done; \
 	exit $$fail
 
 check: deps

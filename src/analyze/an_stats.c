@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "analyze/an_int.h"
+#include "arbiter/toolkit.h"
 
 #define REASONS_MAX 32
 
@@ -180,7 +181,7 @@ static void count_outcome(game_stats *gs, int players, int winner, const char *r
     }
     unsigned k = REASONS_MAX;
     for (unsigned i = 0; i < gs->g->noutcome_reasons && i < REASONS_MAX; i++)
-        if (!strcmp(gs->g->outcome_reasons[i], reason)) k = i;
+        if (arb_reason_same(gs->g->outcome_reasons[i], reason)) k = i;
     gs->reasons[k]++;
     gs->forfeits += forfeit_reason(reason) != 0;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analyze/an_int.h"
+#include "arbiter/toolkit.h"
 
 static int setup_match(const arb_an_header *h, arb_match **m, arb_error *err)
 {
@@ -28,8 +29,8 @@ static int outcome_matches(const arb_match *m, const arb_an_record *r)
     arb_outcome o;
     const arb_game *g = arb_match_game(m);
     if (!arb_match_outcome(m, &o)) return 0;
-    const char *reason = o.reason < g->noutcome_reasons ? g->outcome_reasons[o.reason] : "";
-    return o.winner == r->winner && o.turns == r->turn && strcmp(reason, r->reason) == 0 &&
+    const char *reason = arb_name_at(g->outcome_reasons, g->noutcome_reasons, o.reason, "");
+    return o.winner == r->winner && o.turns == r->turn && arb_reason_same(reason, r->reason) &&
            arb_match_hash(m) == r->hash;
 }
 

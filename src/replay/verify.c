@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "replay/internal.h"
+#include "arbiter/toolkit.h"
 
 const char *arb_verify_kind_name(arb_verify_kind k)
 {
@@ -59,7 +60,7 @@ static int refuse(arb_error *err, const char *name, const char *fmt, const char 
 
 static const char *reason_name(const arb_game *g, uint16_t r)
 {
-    return r < g->noutcome_reasons ? g->outcome_reasons[r] : "unknown";
+    return arb_game_reason_name(g, r);
 }
 
 int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_result *res, arb_error *err)
@@ -225,7 +226,7 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
                 goto out;
             }
             const char *reason = reason_name(g, o.reason);
-            if (rec.winner != o.winner || strcmp(rec.reason, reason) != 0 || rec.turn != o.turns) {
+            if (rec.winner != o.winner || !arb_reason_same(rec.reason, reason) || rec.turn != o.turns) {
                 diverge(res, err, rn, ARB_DIV_OUTCOME,
                         "recorded outcome: winner %d, %s, %" PRIu32 " turns; computed: winner %d, %s, %" PRIu32
                         " turns",
@@ -245,7 +246,8 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
             seen_outcome = 1;
             res->over = 1;
             res->winner = o.winner;
-            snprintf(res->reason, sizeof res->reason, "%s", reason);
+            /* The recorded spelling: a v1 naramo file says "deck_out" for today's "deck-out". */
+            snprintf(res->reason, sizeof res->reason, "%s", rec.reason);
             res->turns = o.turns;
             res->final_hash = hv;
             break;

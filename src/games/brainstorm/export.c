@@ -58,7 +58,7 @@ void arb_brainstorm__export(const void *st, int view, arb_tree *t, arb_tnode *ro
     arb_tnode *on = arb_tree_add_map(t, root, "outcome");
     arb_tree_add_bool(t, on, "over", s->over);
     arb_tree_add_int(t, on, "winner", s->over ? s->winner : -1);
-    arb_tree_add_str(t, on, "reason", arb_brainstorm__reason_names[s->reason < BRN_NREASONS ? s->reason : 0]);
+    arb_tree_add_str(t, on, "reason", arb_brainstorm__reason_names[s->reason < BRN_R_COUNT ? s->reason : 0]);
     arb_tnode *sk = arb_tree_add_arr(t, root, "stack");
     for (int i = 0; i < s->nstack; i++) {
         const brn_item *it = &s->stack[i];
@@ -445,7 +445,7 @@ int arb_brainstorm__load(void *st, const arb_tnode *pos, const arb_setup *su, ar
     s->phase = BRN_P_EXPANSION;
     if ((n = arb_tnode_get(pos, "phase"))) {
         snprintf(L->path, sizeof L->path, "phase");
-        int ph = n->kind == ARB_T_STR ? name_index(arb_brainstorm__phase_names, BRN_NPHASES, n->s) : -1;
+        int ph = n->kind == ARB_T_STR ? name_index(arb_brainstorm__phase_names, BRN_P_COUNT, n->s) : -1;
         if (ph < BRN_P_EXPANSION)
             LD_FAIL(L, "BRN-CYCLE-PHASES", "phase is one of expansion, assembly, routing, bootstrap, plug, showdown, focus, end, over");
         s->phase = (uint8_t)ph;
@@ -513,7 +513,7 @@ int arb_brainstorm__load(void *st, const arb_tnode *pos, const arb_setup *su, ar
             s->winner = r == 0 ? (int8_t)v : -1;
             const arb_tnode *rn = arb_tnode_get(n, "reason");
             snprintf(L->path, sizeof L->path, "outcome.reason");
-            int rs = rn ? (rn->kind == ARB_T_STR ? name_index(arb_brainstorm__reason_names, BRN_NREASONS, rn->s) : -1)
+            int rs = rn ? (rn->kind == ARB_T_STR ? name_index(arb_brainstorm__reason_names, BRN_R_COUNT, rn->s) : -1)
                         : BRN_R_DECKOUT;
             if (rs < 0) LD_FAIL(L, "BRN-ZONE-DECK-DRAW", "unknown reason");
             s->reason = (uint8_t)rs;

@@ -52,7 +52,7 @@ void arb_catalyst__export(const void *st, int view, arb_tree *t, arb_tnode *root
     arb_tree_add_int(t, root, "actions", s->actions);
     arb_tnode *d = arb_tree_add_map(t, root, "decision");
     arb_tree_add_int(t, d, "seat", s->over ? ARB_SEAT_NONE : s->dseat);
-    arb_tree_add_str(t, d, "kind", arb_catalyst__decision_names[s->dkind < CAT_D_COUNT_ ? s->dkind : CAT_D_NONE]);
+    arb_tree_add_str(t, d, "kind", arb_catalyst__decision_names[s->dkind < CAT_D_COUNT ? s->dkind : CAT_D_NONE]);
     if (s->pend.on) {
         arb_tnode *p = arb_tree_add_map(t, root, "pending");
         arb_tree_add_int(t, p, "seat", s->pend.seat);
@@ -65,7 +65,7 @@ void arb_catalyst__export(const void *st, int view, arb_tree *t, arb_tnode *root
     arb_tnode *o = arb_tree_add_map(t, root, "outcome");
     arb_tree_add_bool(t, o, "over", s->over);
     arb_tree_add_int(t, o, "winner", s->over ? s->winner : -1);
-    arb_tree_add_str(t, o, "reason", s->over ? arb_catalyst__reason_names[s->reason % CAT_R_COUNT_] : "");
+    arb_tree_add_str(t, o, "reason", s->over ? arb_catalyst__reason_names[s->reason % CAT_R_COUNT] : "");
     if (full) {
         char hex[72];
         snprintf(hex, sizeof hex, "%016" PRIx64 "%016" PRIx64 "%016" PRIx64 "%016" PRIx64, s->rng.s[0], s->rng.s[1],
@@ -534,7 +534,7 @@ int arb_catalyst__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_
             size_t l = push(&L, "decision", 0);
             for (const arb_tnode *g = f->first; g; g = g->next) {
                 if (strcmp(g->key, "seat") == 0) rc = get_int(&L, g, g->key, ARB_SEAT_NONE, s->nplayers - 1, &v), dseat = (int)v;
-                else if (strcmp(g->key, "kind") == 0) rc = get_enum(&L, g, g->key, arb_catalyst__decision_names, CAT_D_COUNT_, &kind);
+                else if (strcmp(g->key, "kind") == 0) rc = get_enum(&L, g, g->key, arb_catalyst__decision_names, CAT_D_COUNT, &kind);
                 else return bad(&L, g->key, NULL, ARB_EINVAL, "unknown field");
                 if (rc) return rc;
             }
@@ -576,7 +576,7 @@ int arb_catalyst__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_
                 else if (strcmp(g->key, "winner") == 0) rc = get_int(&L, g, g->key, -1, s->nplayers - 1, &v), s->winner = (int8_t)v;
                 else if (strcmp(g->key, "reason") == 0) {
                     if (g->kind != ARB_T_STR) return bad(&L, g->key, NULL, ARB_EINVAL, "expected a string");
-                    int r = g->s[0] ? find_name(arb_catalyst__reason_names, CAT_R_COUNT_, g->s) : 0;
+                    int r = g->s[0] ? find_name(arb_catalyst__reason_names, CAT_R_COUNT, g->s) : 0;
                     if (r < 0) return bad(&L, g->key, NULL, ARB_EINVAL, "unknown reason");
                     s->reason = (uint8_t)r;
                 } else return bad(&L, g->key, NULL, ARB_EINVAL, "unknown field");

@@ -53,7 +53,7 @@ void arb_naramo__export(const void *st, int view, arb_tree *t, arb_tnode *root)
     arb_tnode *oc = arb_tree_add_map(t, root, "outcome");
     arb_tree_add_bool(t, oc, "over", s->over);
     arb_tree_add_int(t, oc, "winner", s->over ? s->winner : -1);
-    arb_tree_add_str(t, oc, "reason", arb_naramo__outcome_names[s->reason < NR__COUNT ? s->reason : 0]);
+    arb_tree_add_str(t, oc, "reason", arb_naramo__reason_names[s->reason < NAR_R_COUNT ? s->reason : 0]);
     if (view == ARB_VIEW_ALL) {
         arb_tnode *r = arb_tree_add_arr(t, root, "rng");
         for (int i = 0; i < 4; i++) arb_tree_add_int(t, r, NULL, (int64_t)s->rng.s[i]);
@@ -454,7 +454,7 @@ static int load_effects(lctx *L, int q, const arb_tnode *pm, const char *pp)
         int64_t uid = -1, until = 0;
         TRY(get_int(L, e, w, "uid", 0, p->ncards ? p->ncards - 1 : 0, &uid));
         TRY(get_int(L, e, w, "until_shift", 0, UINT32_MAX, &until));
-        if (uid < 0 || uid >= p->ncards || nar_def(p, (int)uid)->effect != NAR_E_PR_DID)
+        if (uid < 0 || uid >= p->ncards || nar_def(p, (int)uid)->effect != NAR_FX_PR_DID)
             return failp(L, NULL, w, "uid must name this seat's Defense in Depth");
         p->effects[p->neffects].uid = (uint8_t)uid;
         p->effects[p->neffects++].until = (uint32_t)until;
@@ -464,8 +464,8 @@ static int load_effects(lctx *L, int q, const arb_tnode *pm, const char *pp)
 
 static int kind_by_name(const char *name)
 {
-    for (int k = 0; k < NK__COUNT; k++)
-        if (k != NK_RECONNECT && strcmp(arb_naramo__decision_names[k], name) == 0) return k;
+    for (int k = 0; k < NAR_D_COUNT; k++)
+        if (k != NAR_D_RECONNECT && strcmp(arb_naramo__decision_names[k], name) == 0) return k;
     return -1;
 }
 
@@ -526,8 +526,8 @@ int arb_naramo__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_er
         const arb_tnode *rs = arb_tnode_get(oc, "reason");
         if (rs) {
             int k = -1;
-            for (int i = 0; i < NR__COUNT; i++)
-                if (rs->kind == ARB_T_STR && strcmp(rs->s, arb_naramo__outcome_names[i]) == 0) k = i;
+            for (int i = 0; i < NAR_R_COUNT; i++)
+                if (rs->kind == ARB_T_STR && arb_reason_same(rs->s, arb_naramo__reason_names[i])) k = i;
             if (k < 0) return failp(&L, NULL, "outcome.reason", "unknown reason");
             s->reason = (uint8_t)k;
         }
@@ -590,7 +590,7 @@ int arb_naramo__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_er
     }
     v = maxseq + 1; TRY(get_int(&L, pos, "", "next_seq", maxseq + 1, INT32_MAX - 65536, &v)); s->next_seq = (uint32_t)v;
     /* step and pending */
-    int kind = s->over ? NK_OVER : s->shift == 0 ? NK_REVIEW : NK_OPS;
+    int kind = s->over ? NAR_D_OVER : s->shift == 0 ? NAR_D_REVIEW : NAR_D_OPS;
     const arb_tnode *stp = arb_tnode_get(pos, "step");
     if (stp) {
         if (stp->kind != ARB_T_STR || (kind = kind_by_name(stp->s)) < 0) return failp(&L, NULL, "step", "unknown step");
@@ -599,8 +599,8 @@ int arb_naramo__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_er
     const arb_tnode *ph = arb_tnode_get(pos, "phase");
     if (ph && (ph->kind != ARB_T_STR || strcmp(ph->s, arb_naramo__phase_of((unsigned)kind)) != 0))
         return failp(&L, NULL, "phase", "phase does not match step");
-    if ((kind == NK_OVER) != (s->over != 0)) return failp(&L, NULL, "step", "step over <=> outcome.over");
-    if ((kind == NK_REVIEW) != (s->shift == 0)) return failp(&L, "NAR-SETUP-ORDER", "step", "step review <=> shift 0");
+    if ((kind == NAR_D_OVER) != (s->over != 0)) return failp(&L, NULL, "step", "step over <=> outcome.over");
+    if ((kind == NAR_D_REVIEW) != (s->shift == 0)) return failp(&L, "NAR-SETUP-ORDER", "step", "step review <=> shift 0");
     const arb_tnode *pe = arb_tnode_get(pos, "pending");
     nar_player *A = &s->p[s->active];
     if (pe) {
@@ -626,15 +626,15 @@ int arb_naramo__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_er
                 for (int k = 0; k < s->order_n; k++) in &= s->order[k] != e->i;
                 if (!in) return failp(&L, "NAR-P1-SSE-ORDER", w, "not a pending SHIFT START Facility of the active player");
                 const nar_carddef *c = nar_def(A, (int)e->i);
-                if (c->effect != NAR_E_SS_CORE100 && c->effect != NAR_E_SS_CORE50 && c->effect != NAR_E_SS_CLEARANCE &&
-                    c->effect != NAR_E_SS_REACTOR_HALL)
+                if (c->effect != NAR_FX_SS_CORE100 && c->effect != NAR_FX_SS_CORE50 && c->effect != NAR_FX_SS_CLEARANCE &&
+                    c->effect != NAR_FX_SS_REACTOR_HALL)
                     return failp(&L, "NAR-P1-SSE-ORDER", w, "that Facility has no SHIFT START effect");
                 s->order[s->order_n++] = (uint8_t)e->i;
             }
         }
     }
     /* consistency of the open prompt */
-    int striking = kind == NK_BLOCK || kind == NK_STRIKE;
+    int striking = kind == NAR_D_BLOCK || kind == NAR_D_STRIKE;
     if (striking != (s->strike_uid >= 0)) return failp(&L, NULL, "pending.strike_uid", "a strike is pending exactly in steps block and strike");
     if (striking) {
         int ok = 0;
@@ -642,22 +642,22 @@ int arb_naramo__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_er
         if (!ok || !(nar_def(A, s->strike_uid)->flags & NAR_RAIDER))
             return failp(&L, "NAR-P2-STRIKE", "pending.strike_uid", "the striker must be a RAIDER in the active Roster");
     }
-    if ((kind == NK_ALARM) != (s->alarm_uid >= 0) || (kind == NK_ALARM) != (s->alarm_owner >= 0))
+    if ((kind == NAR_D_ALARM) != (s->alarm_uid >= 0) || (kind == NAR_D_ALARM) != (s->alarm_owner >= 0))
         return failp(&L, NULL, "pending.alarm_uid", "an alarm prompt is pending exactly in step alarm");
-    if (kind == NK_ALARM) {
+    if (kind == NAR_D_ALARM) {
         int ok = 0;
         for (int b = 0; b < 2; b++)
             for (int i = 0; i < s->p[b].nboard; i++) {
                 const nar_bentry *e = &s->p[b].board[i];
                 if (e->owner == s->alarm_owner && e->uid == s->alarm_uid && (int64_t)e->seq == s->alarm_seq &&
-                    nar_def(&s->p[e->owner], e->uid)->effect == NAR_E_AL_GUBBY)
+                    nar_def(&s->p[e->owner], e->uid)->effect == NAR_FX_AL_GUBBY)
                     ok = 1;
             }
         if (!ok) return failp(&L, "NAR-TIME-GUBBY", "pending.alarm_uid", "the open alarm must be a Gubby on a board with seq = alarm_seq");
     }
-    if (kind == NK_ORDER ? !arb_naramo__can_ss_order(s) : s->order_n != 0)
+    if (kind == NAR_D_ORDER ? !arb_naramo__can_ss_order(s) : s->order_n != 0)
         return failp(&L, "NAR-P1-SSE-ORDER", "pending.order", "an order prompt needs two different pending SHIFT START cards (and only then)");
-    if (kind == NK_DISCARD && A->nhand <= NAR_HAND_END)
+    if (kind == NAR_D_DISCARD && A->nhand <= NAR_HAND_END)
         return failp(&L, "NAR-P4-HAND", "step", "discard is owed only above 7 cards in hand");
     if (!s->over && s->clock_on && s->shift_ms >= NAR_CLOCK_MS)
         return failp(&L, "NAR-CLOCK-SHIFT90", "clock.shift_ms", "the clock has already run out");
