@@ -32,6 +32,8 @@ static inline const char *arb_name_at(const char *const *names, unsigned n, unsi
 {
     return names && i < n && names[i] ? names[i] : fallback;
 }
+/* Index of s in names[0..n) (NULL entries skipped), or -1. */
+int arb_name_index(const char *const *names, unsigned n, const char *s);
 /* The game's tables, with the fallback "unknown". */
 const char *arb_game_verb_name(const arb_game *g, unsigned verb);
 const char *arb_game_decision_name(const arb_game *g, unsigned kind);

@@ -5,6 +5,13 @@
 
 #include "arbiter/toolkit.h"
 
+int arb_name_index(const char *const *names, unsigned n, const char *s)
+{
+    for (unsigned i = 0; s && i < n; i++)
+        if (names[i] && strcmp(names[i], s) == 0) return (int)i;
+    return -1;
+}
+
 const char *arb_game_verb_name(const arb_game *g, unsigned verb)
 {
     return g && verb < g->nverbs && g->verbs[verb].name ? g->verbs[verb].name : "unknown";

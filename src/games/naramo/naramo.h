@@ -39,6 +39,10 @@ extern const arb_game arb_game_naramo; /* game.c */
 #define NAR_DID_REDUCE_K    100   /* Defense in Depth */
 #define NAR_GUBBY_K         100
 
+/* ---- bounds of a loaded position (not rules: what the state can hold) -- */
+#define NAR_CORE_LOAD_MAX_K   1000000 /* core temperature in a position */
+#define NAR_STRIKE_LOAD_MAX_K   30000 /* a pending strike's heat (fits int16) */
+
 /* ---- sizes ---------------------------------------------------------- */
 #define NAR_CARDS    64     /* uids per seat (positions may hold up to 64) */
 #define NAR_EFFECTS   4
