@@ -114,28 +114,28 @@ static void print_text(const vjob *j, int quiet)
         else snprintf(win, sizeof win, "draw");
         printf("%s: OK: %" PRIu64 " actions, %" PRIu64 " checkpoints, %s (%s) after %" PRIu32
                " turns, final hash 0x%016" PRIx64 "%s\n",
-               j->path, r->status.actions, r->status.checkpoints, win, r->reason, r->turns, r->final_hash,
+               cli_esc(j->path), r->status.actions, r->status.checkpoints, win, cli_esc(r->reason), r->turns, r->final_hash,
                r->commit == 1 ? ", seed commitment ok" : "");
         return;
     }
     if (j->rc == ARB_EVERIFY) {
-        printf("%s: DIVERGES (%s) at record %" PRIu64 ", turn %" PRIu32, j->path, arb_verify_kind_name(r->kind),
+        printf("%s: DIVERGES (%s) at record %" PRIu64 ", turn %" PRIu32, cli_esc(j->path), arb_verify_kind_name(r->kind),
                r->record, r->turn);
         if (r->seat >= 0) printf(", seat %d", r->seat);
         else if (r->seat == ARB_SEAT_ARBITER) printf(", arbiter");
-        if (r->action[0]) printf(", action '%s'", r->action);
-        if (r->rule[0]) printf(", rule %s", r->rule);
-        printf(": %s\n", r->detail);
+        if (r->action[0]) printf(", action '%s'", cli_esc(r->action));
+        if (r->rule[0]) printf(", rule %s", cli_esc(r->rule));
+        printf(": %s\n", cli_esc(r->detail));
         return;
     }
     char buf[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
     arb_error_format(&j->err, buf, sizeof buf);
-    printf("%s: %s: %s\n", j->path, j->rc == ARB_ETRUNC ? "TRUNCATED" : j->rc == ARB_EUNSUPPORTED ? "UNSUPPORTED" : "UNREADABLE",
-           buf);
+    printf("%s: %s: %s\n", cli_esc(j->path), j->rc == ARB_ETRUNC ? "TRUNCATED" : j->rc == ARB_EUNSUPPORTED ? "UNSUPPORTED" : "UNREADABLE",
+           cli_esc(buf));
     if (j->rc == ARB_ETRUNC && r->status.records)
         printf("%s: the %" PRIu64 " complete record(s) before the cut replay without divergence (last matching "
                "checkpoint: turn %" PRIu32 ")\n",
-               j->path, r->last_good_record, r->last_turn);
+               cli_esc(j->path), r->last_good_record, r->last_turn);
 }
 
 int cmd_verify(int argc, char **argv)
