@@ -169,6 +169,8 @@ void arb_an_stats_free(arb_an_stats *s); /* NULL ok */
 int arb_an_stats_add(arb_an_stats *s, arb_an_source *src, arb_error *err);
 /* Files counted as errors so far. */
 uint64_t arb_an_stats_errors(const arb_an_stats *s);
+/* Replays counted so far that were truncated (read up to the cut). */
+uint64_t arb_an_stats_truncated(const arb_an_stats *s);
 /* Count a file that could not even be opened. */
 void arb_an_stats_add_error(arb_an_stats *s, const arb_error *err);
 /* One match known only from a verification result (a line of

@@ -8,6 +8,7 @@
 #include "arbiter/rng.h"
 #include "arbiter/hash.h"
 #include "arbiter/tree.h"
+#include "arbiter/text.h"
 #include "arbiter/game.h"
 #include "arbiter/match.h"
 #include "arbiter/agent.h"

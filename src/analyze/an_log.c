@@ -86,7 +86,7 @@ static void emit(logctx *c, const line *l)
                 seat);
         if (!strcmp(l->kind, "event")) fputs("  · ", out);
         for (unsigned i = 0; i < l->nflags; i++) fprintf(out, "[%s] ", l->flags[i]);
-        fputs(l->text, out);
+        arb_text_put(out, l->text); /* may quote file data (rejection messages, unknown keys) */
         fputc('\n', out);
     }
     c->entries++;
@@ -231,9 +231,13 @@ int arb_an_log(arb_an_source *src, const arb_an_log_opts *o, FILE *out, arb_an_w
         }
         fputs("],\"entries\":[", out);
     } else {
-        fprintf(out, "%s: %s, seed %" PRIu64, src->name, h->game->title, h->seed);
-        for (int i = 0; i < h->players; i++)
-            fprintf(out, "%s%s \"%s\"", i ? " vs " : ", ", arb_an_seat_name(i, sn, sizeof sn), h->names[i]);
+        arb_text_put(out, src->name);
+        fprintf(out, ": %s, seed %" PRIu64, h->game->title, h->seed);
+        for (int i = 0; i < h->players; i++) {
+            fprintf(out, "%s%s \"", i ? " vs " : ", ", arb_an_seat_name(i, sn, sizeof sn));
+            arb_text_put(out, h->names[i]); /* player names come from the file */
+            fputc('"', out);
+        }
         if (o->view != ARB_VIEW_ALL) fprintf(out, "; as seen by %s", arb_an_seat_name(o->view, sn, sizeof sn));
         fputc('\n', out);
     }

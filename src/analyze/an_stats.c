@@ -90,6 +90,13 @@ void arb_an_stats_free(arb_an_stats *s)
 
 uint64_t arb_an_stats_errors(const arb_an_stats *s) { return s->errors; }
 
+uint64_t arb_an_stats_truncated(const arb_an_stats *s)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < s->ngames; i++) n += s->games[i].truncated;
+    return n;
+}
+
 void arb_an_stats_add_error(arb_an_stats *s, const arb_error *err)
 {
     s->files++;
@@ -355,7 +362,11 @@ static void print_json(const arb_an_stats *s, FILE *out)
 static void print_text(const arb_an_stats *s, FILE *out)
 {
     fprintf(out, "%" PRIu64 " file%s, %" PRIu64 " unreadable\n", s->files, s->files == 1 ? "" : "s", s->errors);
-    for (unsigned i = 0; i < s->nkept; i++) fprintf(out, "  error: %s\n", s->kept[i]);
+    for (unsigned i = 0; i < s->nkept; i++) {
+        fputs("  error: ", out);
+        arb_text_put(out, s->kept[i]); /* messages quote file data */
+        fputc('\n', out);
+    }
     if (s->errors > s->nkept) fprintf(out, "  … and %" PRIu64 " more errors\n", s->errors - s->nkept);
     for (unsigned gi = 0; gi < s->ngames; gi++) {
         const game_stats *gs = &s->games[gi];

@@ -14,6 +14,8 @@ typedef struct run {
     arb_an_stats *s;
     int progress;
     unsigned long n, total;
+    int nomem;                  /* memory ran out: exit 4, never "0 files" */
+    unsigned long skipped;      /* non-regular directory entries */
 } run;
 
 /* NDJSON verification results (`verify --json`, `merge -o`): one match per
@@ -22,7 +24,9 @@ static void results(run *r, const char *path)
 {
     cli_results rd;
     arb_error err = ARB_ERROR_INIT;
-    if (cli_results_open(&rd, path, &err)) {
+    int orc = cli_results_open(&rd, path, &err);
+    if (orc) {
+        if (orc == ARB_ENOMEM) { cli_fail("stats", &err); r->nomem = 1; return; }
         arb_an_stats_add_error(r->s, &err);
         return;
     }
@@ -37,7 +41,8 @@ static void results(run *r, const char *path)
         arb_error e2 = ARB_ERROR_INIT;
         arb_an_stats_add_result(r->s, &ar, where, &e2);
     }
-    if (rc < 0) arb_an_stats_add_error(r->s, &err);
+    if (rc == ARB_ENOMEM) { cli_fail("stats", &err); r->nomem = 1; }
+    else if (rc < 0) arb_an_stats_add_error(r->s, &err);
     cli_results_close(&rd);
 }
 
@@ -51,11 +56,13 @@ static void one(run *r, const char *path)
     }
     arb_an_source *src;
     arb_error err = ARB_ERROR_INIT;
-    if (arb_an_open_file(&src, path, &err)) {
+    int orc = arb_an_open_file(&src, path, &err);
+    if (orc) {
+        if (orc == ARB_ENOMEM) { cli_fail("stats", &err); r->nomem = 1; return; }
         arb_an_stats_add_error(r->s, &err);
         return;
     }
-    arb_an_stats_add(r->s, src, &err);
+    if (arb_an_stats_add(r->s, src, &err) == ARB_ENOMEM) { cli_fail("stats", &err); r->nomem = 1; }
     arb_an_source_free(src);
 }
 
@@ -79,6 +86,18 @@ static void each(run *r, const char *path, int count_only)
         while ((e = readdir(d)) != NULL) {
             if (!is_replay_name(e->d_name)) continue;
             snprintf(full, sizeof full, "%s/%s", path, e->d_name);
+            /* Only regular files (or links to them) are read from a
+             * directory: a FIFO would block, a device never ends. */
+            struct stat fs;
+            if (stat(full, &fs) != 0 || !S_ISREG(fs.st_mode)) {
+                if (!count_only) {
+                    char shown[4200];
+                    fprintf(stderr, "arbiter stats: %s: not a regular file: skipped\n",
+                            arb_text_escape(shown, sizeof shown, full));
+                    r->skipped++;
+                }
+                continue;
+            }
             if (count_only) r->total++;
             else one(r, full);
         }
@@ -125,14 +144,16 @@ int cmd_stats(int argc, char **argv)
                    "           first_player:{known,decided,wins,win_rate,by_seat}, avg_turns,\n"
                    "           avg_actions, total_actions, timeouts, disconnects, forfeits,\n"
                    "           card_plays, top_cards:[{card,name,count}]}]}\n\n"
-                   "Exit: 0 every file read, 3 some file unreadable (statistics still printed),\n"
-                   "2 usage.\n");
+                   "In a directory only regular files are read; a FIFO, device or socket named\n"
+                   "*.tcgr there is skipped with a note on stderr (never opened).\n\n"
+                   "Exit: 0 every file read completely; 3 some file unreadable or truncated\n"
+                   "(statistics of what was read still printed); 4 out of memory; 2 usage.\n");
             return EXIT_OK;
         default: return cli_usage("stats", "unknown option '%s'", argv[optind - 1]);
         }
     }
     if (optind >= argc) return cli_usage("stats", "at least one replay FILE or DIR is required");
-    run r = { arb_an_stats_new(), cli_progress_enabled(), 0, 0 };
+    run r = { arb_an_stats_new(), cli_progress_enabled(), 0, 0, 0, 0 };
     if (!r.s) {
         fprintf(stderr, "arbiter stats: out of memory\n");
         return EXIT_INTERNAL;
@@ -141,8 +162,12 @@ int cmd_stats(int argc, char **argv)
         for (int i = optind; i < argc; i++) each(&r, argv[i], 1);
     for (int i = optind; i < argc; i++) each(&r, argv[i], 0);
     if (r.progress) fputs("\r\033[K", stderr);
+    if (r.nomem) {
+        arb_an_stats_free(r.s);
+        return EXIT_INTERNAL; /* the message is printed; no partial statistics */
+    }
     arb_an_stats_print(r.s, stdout, json);
-    int errors = arb_an_stats_errors(r.s) != 0;
+    int errors = arb_an_stats_errors(r.s) != 0 || arb_an_stats_truncated(r.s) != 0;
     arb_an_stats_free(r.s);
     return errors ? EXIT_INPUT : EXIT_OK;
 }

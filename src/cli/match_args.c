@@ -157,6 +157,11 @@ int cli_match_start(cli_match_args *a, const char *cmd)
         }
     }
     if (a->no_record) return EXIT_OK;
+    if ((rc = cli_output_target(cmd, a->out))) {
+        arb_match_free(a->m);
+        a->m = NULL;
+        return rc;
+    }
     if (cli_started(a->started, sizeof a->started)) {
         arb_match_free(a->m);
         a->m = NULL;
@@ -192,7 +197,7 @@ int cli_match_arg(cli_match_args *a, const char *cmd, int c, const char *arg)
     switch (c) {
     case 'g': a->game = arg; return 0;
     case 's':
-        if (cli_parse_u64(arg, &v)) return cli_usage(cmd, "--seed '%s' is not an unsigned 64-bit integer", arg);
+        if (cli_parse_u64(arg, &v)) return cli_usage(cmd, "--seed '%s' is not a decimal number 0..18446744073709551615 (digits only: no sign, space or leading zero)", arg);
         a->seed = v;
         a->have_seed = 1;
         return 0;

@@ -199,7 +199,12 @@ static int cmpstr(const void *a, const void *b)
 
 static int add_dir(arb_conform_suite *s, const char *path, int depth, arb_error *err)
 {
-    if (depth > CF_DEPTH_MAX) return ARB_OK;
+    if (depth > CF_DEPTH_MAX) {
+        /* Reported, never silent: a file problem naming the directory. */
+        arb_conform__diag(s, path, 0, "directory nested deeper than %d levels below the suite path: not searched",
+                          CF_DEPTH_MAX);
+        return ARB_OK;
+    }
     DIR *d = opendir(path);
     if (!d) {
         arb_error_where(err, "%s", path);
@@ -241,6 +246,16 @@ static int add_path(arb_conform_suite *s, const char *path, int depth, arb_error
     if (depth > 0) {
         size_t l = strlen(path);
         if (l < 4 || strcmp(path + l - 4, ".xml") != 0) return ARB_OK;
+    }
+    /* A FIFO, device or socket is never opened (a FIFO would block): named
+     * on the command line it is an error, met in a directory a noted skip. */
+    if (!S_ISREG(st.st_mode)) {
+        if (depth > 0) {
+            arb_conform__diag(s, path, 0, "not a regular file (FIFO, device or socket): skipped");
+            return ARB_OK;
+        }
+        arb_error_where(err, "%s", path);
+        return arb_error_set(err, ARB_EIO, NULL, "not a regular file (FIFO, device or socket): not opened");
     }
     if (s->nfiles >= CF_FILES_MAX) {
         arb_error_where(err, "%s", path);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include "replay/internal.h"
@@ -164,6 +165,7 @@ static int open_common(arb_replay *r, const arb_replay_limits *lim, arb_error *e
     if (n < 4 || memcmp(env, ARB_REPLAY_MAGIC, 4) != 0) {
         if (n > 0 && n < 4 && memcmp(env, ARB_REPLAY_MAGIC, n) == 0)
             return fail_at(r, err, ARB_ETRUNC, n, "truncated: the file ends inside the 8-byte envelope");
+        if (n == 0) return fail_at(r, err, ARB_EFORMAT, 0, "not a .tcgr replay (the file is empty)");
         return fail_at(r, err, ARB_EFORMAT, 0, "not a .tcgr replay (no TCGR magic)");
     }
     if (n < sizeof env) {
@@ -235,6 +237,13 @@ int arb_replay_open(arb_replay **out, const char *path, const arb_replay_limits 
         int rc = arb_error_set(err, ARB_EIO, NULL, "cannot open: %s", strerror(errno));
         free(r);
         return rc;
+    }
+    struct stat st;
+    if (fstat(fileno(r->f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(r->f);
+        free(r);
+        arb_error_where(err, "%s", path);
+        return arb_error_set(err, ARB_EIO, NULL, "is a directory, not a .tcgr replay");
     }
     return finish_open(out, r, open_common(r, lim, err));
 }
