@@ -85,6 +85,11 @@ typedef struct arb_an_step {
     arb_error reject;               /* its code, rule ID and sentence */
     const arb_event *events;        /* setup or apply events */
     unsigned nevents;
+    /* Per event: the turn and phase in which it happens (an action can
+     * cross into the next phase or turn: the events after a phase or turn
+     * marker of the game carry the new ones). */
+    const uint32_t *event_turn;
+    const char *const *event_phase;
     int check;                      /* CHECKPOINT/OUTCOME: 1 match, 0 mismatch */
     uint64_t computed_hash;
 } arb_an_step;
