@@ -25,6 +25,23 @@ static void hash_of(const char *s, char *out, size_t n)
     out[k] = '\0';
 }
 
+/* No JSON number in s has more than 15 digits: every 64-bit value (the PRNG
+ * words) is a string, so JSON.parse and friends keep it exact. */
+static void assert_json_safe(const char *s, const char *what)
+{
+    int in_str = 0, digits = 0;
+    for (const char *p = s; *p; p++) {
+        if (in_str) {
+            if (*p == '\\' && p[1]) p++;
+            else if (*p == '"') in_str = 0;
+            continue;
+        }
+        if (*p == '"') { in_str = 1; digits = 0; continue; }
+        digits = *p >= '0' && *p <= '9' ? digits + 1 : 0;
+        ck_assert_msg(digits <= 15, "%s: a JSON number with more than 15 digits near '%.40s'", what, p - 15);
+    }
+}
+
 START_TEST(play_from_a_position_of_every_game)
 {
     const arb_game *g = arb_game_at((unsigned)_i);
@@ -36,6 +53,8 @@ START_TEST(play_from_a_position_of_every_game)
     cli_result *r = cli_run(args);
     ck_assert_int_eq(r->code, 0);
     hash_of(r->out, h0, sizeof h0);
+    assert_json_safe(r->out, g->id);
+    ck_assert_ptr_nonnull(strstr(r->out, "\"rng\": ["));
     char path[600];
     snprintf(path, sizeof path, "%s/%s-pos.json", dir, g->id);
     FILE *f = fopen(path, "w");

@@ -102,8 +102,7 @@ void arb_brainstorm__export(const void *st, int view, arb_tree *t, arb_tnode *ro
         }
     }
     if (view == ARB_VIEW_ALL) {
-        arb_tnode *rn = arb_tree_add_arr(t, root, "rng");
-        for (int i = 0; i < 4; i++) arb_tree_add_int(t, rn, NULL, (int64_t)s->rng.s[i]);
+        arb_tree_add_rng(t, root, "rng", &s->rng);
     }
 }
 
@@ -361,17 +360,7 @@ static int ld_root(arb_pos *L, brn_state *s, const arb_tnode *pos)
     v = 0;
     TRY(arb_pos_int(L, pos, "passes", 0, 1, &v));
     s->passes = (uint8_t)v;
-    const arb_tnode *n = arb_tnode_get(pos, "rng");
-    if (n) {
-        if (n->kind != ARB_T_ARR || n->n != 4) return arb_pos_fail(L, "rng", NULL, "rng is a list of 4 integers");
-        int i = 0;
-        for (const arb_tnode *x = n->first; x; x = x->next, i++) {
-            if (x->kind != ARB_T_INT) return arb_pos_fail(L, "rng", NULL, "rng is a list of 4 integers");
-            s->rng.s[i] = (uint64_t)x->i;
-        }
-        if (!(s->rng.s[0] | s->rng.s[1] | s->rng.s[2] | s->rng.s[3]))
-            return arb_pos_fail(L, "rng", NULL, "an all-zero xoshiro256** state is invalid");
-    }
+    ARB_POS_TRY(arb_pos_rng(L, pos, "rng", &s->rng));
     return 0;
 }
 
