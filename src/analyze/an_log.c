@@ -221,7 +221,7 @@ int arb_an_log(arb_an_source *src, const arb_an_log_opts *o, FILE *out, arb_an_w
         arb_an__json_str(out, src->name);
         fputs(",\"game\":", out);
         arb_an__json_str(out, h->game->id);
-        fprintf(out, ",\"seed\":%" PRIu64 ",\"view\":", h->seed);
+        fprintf(out, ",\"seed\":\"%" PRIu64 "\",\"view\":", h->seed);
         if (o->view == ARB_VIEW_ALL) fputs("\"all\"", out);
         else fprintf(out, "%d", o->view);
         fputs(",\"players\":[", out);

@@ -33,7 +33,7 @@ static void json_header(const arb_replay_header *h)
     cli_json_str(stdout, h->hash);
     printf(",\"engine\":");
     cli_json_str(stdout, h->engine);
-    printf(",\"seed\":%" PRIu64 ",\"started\":", h->seed);
+    printf(",\"seed\":\"%" PRIu64 "\",\"started\":", h->seed);
     cli_json_str(stdout, h->started);
     printf(",\"players\":[");
     for (int s = 0; s < h->players; s++) {

@@ -400,7 +400,7 @@ int arb_conform_write_json(const arb_conform_suite *s, FILE *f)
             first = 0;
             p += l;
         }
-        fprintf(f, "],\"seed\":%llu,\"actions\":%u,\"ms\":%.3f,\"message\":", (unsigned long long)r->seed, r->actions, r->ms);
+        fprintf(f, "],\"seed\":\"%llu\",\"actions\":%u,\"ms\":%.3f,\"message\":", (unsigned long long)r->seed, r->actions, r->ms);
         quoted(f, r->message);
         if (r->reason) {
             fprintf(f, ",\"expectation\":");
