@@ -1,6 +1,8 @@
 /* toolkit.c — the small shared pieces engines and their callers use instead
  * of repeating them: name lookups with an out-of-range fallback and the
  * outcome-reason matching that lets old replay spellings verify. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "arbiter/toolkit.h"
@@ -48,4 +50,19 @@ int arb_game_reason_find(const arb_game *g, const char *name)
     for (unsigned i = 0; i < g->noutcome_reasons; i++)
         if (g->outcome_reasons[i] && arb_reason_same(g->outcome_reasons[i], name)) return (int)i;
     return -1;
+}
+
+void arb_deck_issue_add(arb_deck_issue *out, unsigned cap, unsigned *n, int warning, const char *rule,
+                        const char *fmt, ...)
+{
+    if (out && *n < cap) {
+        arb_deck_issue *is = &out[*n];
+        is->warning = warning;
+        snprintf(is->rule, sizeof is->rule, "%s", rule ? rule : "");
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(is->msg, sizeof is->msg, fmt, ap);
+        va_end(ap);
+    }
+    (*n)++;
 }

@@ -209,49 +209,34 @@ int arb_naramo__bloc(const arb_deck *d)
     return NAR_BLOC_NONE;
 }
 
-static void issue(arb_deck_issue *out, unsigned cap, unsigned *n, int warning,
-                  const char *rule, const char *msg)
-{
-    if (*n < cap) {
-        arb_deck_issue *is = &out[*n];
-        is->warning = warning;
-        snprintf(is->rule, sizeof is->rule, "%s", rule);
-        snprintf(is->msg, sizeof is->msg, "%s", msg);
-    }
-    (*n)++;
-}
 
 unsigned arb_naramo__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap)
 {
     unsigned n = 0;
-    char m[160];
     uint16_t count[NCARDS_STATIC];
     memset(count, 0, sizeof count);
     if (d->ncards != NAR_DECK_SIZE) {
-        snprintf(m, sizeof m, "the deck has %u cards; exactly %d are required", (unsigned)d->ncards, NAR_DECK_SIZE);
-        issue(out, cap, &n, 0, "NAR-DECK-SIZE", m);
+        arb_deck_issue_add(out, cap, &n, 0, "NAR-DECK-SIZE", "the deck has %u cards; exactly %d are required",
+                           (unsigned)d->ncards, NAR_DECK_SIZE);
     }
     int bloc = arb_naramo__bloc(d);
     const char *b = arb_deck_attr_get(d, "bloc");
     if (bloc == NAR_BLOC_NONE) {
-        if (b) snprintf(m, sizeof m, "bloc '%.60s' is neither DEFENSE nor ASSAULT", b);
-        else snprintf(m, sizeof m, "no bloc declared (add 'bloc: DEFENSE' or 'bloc: ASSAULT')");
-        issue(out, cap, &n, 0, "NAR-DECK-BLOC-DECLARE", m);
+        if (b) arb_deck_issue_add(out, cap, &n, 0, "NAR-DECK-BLOC-DECLARE", "bloc '%.60s' is neither DEFENSE nor ASSAULT", b);
+        else arb_deck_issue_add(out, cap, &n, 0, "NAR-DECK-BLOC-DECLARE", "no bloc declared (add 'bloc: DEFENSE' or 'bloc: ASSAULT')");
     }
     unsigned ztotal = 0, nop = 0, nraid = 0;
     for (unsigned i = 0; i < d->ncards && i < ARB_DECK_MAX; i++) {
         unsigned ci = d->cards[i];
         if (ci >= arb_naramo__ncards) {
-            snprintf(m, sizeof m, "card index %u is not in the NARAMO pool", ci);
-            issue(out, cap, &n, 0, "NAR-CARDTYPES-FIVE", m);
+            arb_deck_issue_add(out, cap, &n, 0, "NAR-CARDTYPES-FIVE", "card index %u is not in the NARAMO pool", ci);
             continue;
         }
         const nar_carddef *c = &arb_naramo__cards[ci];
         if (count[ci]++ == 0 && bloc != NAR_BLOC_NONE && c->faction != NAR_F_NEUTRAL &&
             faction_bloc[c->faction] != bloc) {
-            snprintf(m, sizeof m, "%s (%s) is not legal in a %s deck", c->pub.name,
-                     c->pub.group, bloc == NAR_BLOC_DEFENSE ? "DEFENSE" : "ASSAULT");
-            issue(out, cap, &n, 0, "NAR-DECK-BLOC-ONLY", m);
+            arb_deck_issue_add(out, cap, &n, 0, "NAR-DECK-BLOC-ONLY", "%s (%s) is not legal in a %s deck", c->pub.name,
+                               c->pub.group, bloc == NAR_BLOC_DEFENSE ? "DEFENSE" : "ASSAULT");
         }
         if (c->flags & NAR_CLASSIFIED) ztotal++;
         if (c->flags & NAR_OPERATOR) nop++;
@@ -261,22 +246,22 @@ unsigned arb_naramo__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned
         const nar_carddef *c = &arb_naramo__cards[ci];
         if (c->flags & NAR_CLASSIFIED) {
             if (count[ci] > 1) {
-                snprintf(m, sizeof m, "%s: %u copies; a Classified (Z) card allows 1", c->pub.name, (unsigned)count[ci]);
-                issue(out, cap, &n, 0, "NAR-DECK-Z-COPY", m);
+                arb_deck_issue_add(out, cap, &n, 0, "NAR-DECK-Z-COPY", "%s: %u copies; a Classified (Z) card allows 1",
+                                   c->pub.name, (unsigned)count[ci]);
             }
         } else if (count[ci] > NAR_COPIES_MAX) {
-            snprintf(m, sizeof m, "%s: %u copies; at most %d are allowed%s", c->pub.name, (unsigned)count[ci],
-                     NAR_COPIES_MAX, (c->flags & NAR_UNIQUE) ? " (Unique)" : "");
-            issue(out, cap, &n, 0, (c->flags & NAR_UNIQUE) ? "NAR-DECK-UNIQUE-DECK" : "NAR-DECK-COPIES", m);
+            arb_deck_issue_add(out, cap, &n, 0, (c->flags & NAR_UNIQUE) ? "NAR-DECK-UNIQUE-DECK" : "NAR-DECK-COPIES",
+                               "%s: %u copies; at most %d are allowed%s", c->pub.name, (unsigned)count[ci],
+                               NAR_COPIES_MAX, (c->flags & NAR_UNIQUE) ? " (Unique)" : "");
         }
     }
     if (ztotal > NAR_Z_TOTAL_MAX) {
-        snprintf(m, sizeof m, "%u Classified (Z) cards; at most %d per deck", ztotal, NAR_Z_TOTAL_MAX);
-        issue(out, cap, &n, 0, "NAR-DECK-Z-TOTAL", m);
+        arb_deck_issue_add(out, cap, &n, 0, "NAR-DECK-Z-TOTAL", "%u Classified (Z) cards; at most %d per deck", ztotal,
+                           NAR_Z_TOTAL_MAX);
     }
     if (bloc == NAR_BLOC_DEFENSE && nop == 0)
-        issue(out, cap, &n, 1, "NAR-DECK-WARN-DEFENSE", "NO_OPERATOR: this DEFENSE deck has no OPERATOR (legal)");
+        arb_deck_issue_add(out, cap, &n, 1, "NAR-DECK-WARN-DEFENSE", "NO_OPERATOR: this DEFENSE deck has no OPERATOR (legal)");
     if (bloc == NAR_BLOC_ASSAULT && nraid == 0)
-        issue(out, cap, &n, 1, "NAR-DECK-WARN-ASSAULT", "NO_RAIDER: this ASSAULT deck has no RAIDER (legal)");
+        arb_deck_issue_add(out, cap, &n, 1, "NAR-DECK-WARN-ASSAULT", "NO_RAIDER: this ASSAULT deck has no RAIDER (legal)");
     return n;
 }

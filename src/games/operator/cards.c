@@ -161,16 +161,6 @@ void arb_operator__card_export(unsigned idx, arb_tree *t, arb_tnode *parent)
 }
 
 /* ---- deck check ------------------------------------------------------------ */
-static void issue(arb_deck_issue *out, unsigned cap, unsigned *n, const char *rule,
-                  const char *fmt, int a, int b)
-{
-    if (*n < cap) {
-        out[*n].warning = 0;
-        snprintf(out[*n].rule, sizeof out[*n].rule, "%s", rule);
-        snprintf(out[*n].msg, sizeof out[*n].msg, fmt, a, b);
-    }
-    (*n)++;
-}
 
 unsigned arb_operator__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap)
 {
@@ -183,16 +173,16 @@ unsigned arb_operator__deck_check(const arb_deck *d, arb_deck_issue *out, unsign
         else others++;
         points += c->cost;
     }
-    if (bad) issue(out, cap, &n, "OPS-DECK-ANY", "%d card(s) are not in the OPERATOR pool%.0d", bad, 0);
+    if (bad) arb_deck_issue_add(out, cap, &n, 0, "OPS-DECK-ANY", "%d card(s) are not in the OPERATOR pool", bad);
     if (pers != 1)
-        issue(out, cap, &n, "OPS-DECK-OPERATOR",
-              "a deck needs exactly one Operator (Personality) card, this one has %d%.0d", pers, 0);
+        arb_deck_issue_add(out, cap, &n, 0, "OPS-DECK-OPERATOR",
+                           "a deck needs exactly one Operator (Personality) card, this one has %d", pers);
     if (others != OPS_DECK_CARDS)
-        issue(out, cap, &n, "OPS-DECK-SIZE",
+        arb_deck_issue_add(out, cap, &n, 0, "OPS-DECK-SIZE",
               "a deck is 40 cards plus the Operator card; this one has %d cards besides %d Operator card(s)",
               others, pers);
     if (points > OPS_DECK_POINTS)
-        issue(out, cap, &n, "OPS-DECK-POINTS", "the deck has %d points; the limit is %d", points,
+        arb_deck_issue_add(out, cap, &n, 0, "OPS-DECK-POINTS", "the deck has %d points; the limit is %d", points,
               OPS_DECK_POINTS);
     return n;
 }
