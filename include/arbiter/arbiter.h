@@ -9,6 +9,7 @@
 #include "arbiter/hash.h"
 #include "arbiter/tree.h"
 #include "arbiter/game.h"
+#include "arbiter/toolkit.h"
 #include "arbiter/match.h"
 #include "arbiter/agent.h"
 #include "arbiter/deck.h"

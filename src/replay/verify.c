@@ -181,7 +181,7 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
             if (rc) {
                 char txt[160] = "";
                 arb_action_format(g, a, res->action, sizeof res->action);
-                if (a->verb < g->nverbs) g->action_text(st, a, txt, sizeof txt);
+                arb_game_action_text(g, st, a, txt, sizeof txt);
                 snprintf(res->rule, sizeof res->rule, "%s", e.rule);
                 diverge(res, err, rn, ARB_DIV_ILLEGAL, "%s%s%s", txt, txt[0] ? ": " : "", e.msg);
                 goto out;

@@ -42,6 +42,7 @@ static const arb_card *card_at(unsigned idx) { return arb_operator__pubcard(idx)
 static const arb_deck *preset_at(unsigned idx) { return arb_operator__preset(idx); }
 
 const arb_game arb_game_operator = {
+    .contract = ARB_GAME_CONTRACT,
     .id = "operator",
     .title = "OPERATOR TCG",
     .rules_version = "ops-1",
