@@ -202,7 +202,7 @@ static int toy_action_text(const void *st, const arb_action *a, char *buf, size_
 }
 
 static const arb_game toy_game = {
-    .id = "toy", .title = "Toy", .rules_version = "toy-1", .engine_version = "1",
+    .contract = ARB_GAME_CONTRACT, .id = "toy", .title = "Toy", .rules_version = "toy-1", .engine_version = "1",
     .min_players = 2, .max_players = 2, .state_size = sizeof(toy),
     .verbs = toy_verbs, .nverbs = 4,
     .decision_names = toy_decisions, .ndecision_names = 2,

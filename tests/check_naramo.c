@@ -30,7 +30,7 @@ static arb_events EVS;
 static int card_ix(const char *id)
 {
     for (unsigned i = 0; i < arb_naramo__ncards; i++)
-        if (strcmp(arb_naramo__cards[i].id, id) == 0) return (int)i;
+        if (strcmp(arb_naramo__cards[i].pub.id, id) == 0) return (int)i;
     ck_abort_msg("no card %s", id);
     return -1;
 }
@@ -1063,7 +1063,7 @@ START_TEST(t_clock_off_and_texts)
     a.nargs = 1;
     a.args[0] = S.p[1].hand[0];
     G->action_text(&S, &a, buf, sizeof buf);
-    ck_assert_ptr_nonnull(strstr(buf, arb_naramo__cards[S.p[1].card[a.args[0]]].name));
+    ck_assert_ptr_nonnull(strstr(buf, arb_naramo__cards[S.p[1].card[a.args[0]]].pub.name));
     /* card_export gives the stats */
     arb_tree *t = arb_tree_new();
     G->card_export((unsigned)card_ix("noobian-raider"), t, arb_tree_root(t));

@@ -10,6 +10,7 @@
 #include "arbiter/tree.h"
 #include "arbiter/text.h"
 #include "arbiter/game.h"
+#include "arbiter/toolkit.h"
 #include "arbiter/match.h"
 #include "arbiter/agent.h"
 #include "arbiter/deck.h"

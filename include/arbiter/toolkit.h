@@ -46,6 +46,16 @@ int arb_game_reason_find(const arb_game *g, const char *name);
 /* Do two reason names denote the same reason ('-' == '_')? */
 int arb_reason_same(const char *a, const char *b);
 
+/* ---- deck checks ------------------------------------------------------
+ * Append one finding to out[0..cap) (printf-style message) and count it in
+ * *n, also past cap: deck_check returns the total. warning 0 = violation. */
+void arb_deck_issue_add(arb_deck_issue *out, unsigned cap, unsigned *n, int warning, const char *rule,
+                        const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
 /* ---- the strict position reader -----------------------------------------
  * Every engine's load_position reads its tree through these getters, so the
  * same mistake gets the same message in every game. The reader tracks the

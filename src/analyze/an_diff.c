@@ -89,7 +89,7 @@ static void record_text(const arb_game *g, const arb_match *m, int rc, const arb
                 arb_error e = ARB_ERROR_INIT;
                 if (!arb_match_clone(&probe, m)) {
                     if (!arb_match_apply(probe, &r->action, &e)) {
-                        g->action_text(arb_match_state(m), &r->action, t, sizeof t);
+                        arb_match_action_text(m, &r->action, t, sizeof t);
                         size_t n = strlen(buf);
                         snprintf(buf + n, size - n, " (%s)", t);
                     } else {

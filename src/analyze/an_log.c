@@ -107,7 +107,7 @@ static void emit_events(logctx *c, const arb_an_step *st, int64_t record)
         const arb_event *e = &st->events[i];
         char text[320], ename[24];
         text[0] = '\0';
-        if (g->event_text) g->event_text(e, c->o->view, text, sizeof text);
+        arb_game_event_text(g, e, c->o->view, text, sizeof text);
         line l = { 0 };
         l.record = record;
         l.kind = "event";

@@ -75,7 +75,7 @@ int arb_an__walk(arb_an_source *src, int want_text, arb_an_step_fn fn, void *ctx
     memset(&st, 0, sizeof st);
     st.m = m;
     st.turn = arb_match_turn(m);
-    st.phase = g->phase(arb_match_state(m));
+    st.phase = arb_match_phase(m);
     arb_decision d = arb_match_decision(m);
     st.decision_seat = d.seat;
     st.decision_kind = d.kind;
@@ -108,7 +108,7 @@ int arb_an__walk(arb_an_source *src, int want_text, arb_an_step_fn fn, void *ctx
         st.m = m;
         st.check = -1;
         st.turn = arb_match_turn(m);
-        st.phase = g->phase(arb_match_state(m));
+        st.phase = arb_match_phase(m);
         d = arb_match_decision(m);
         st.decision_seat = d.seat;
         st.decision_kind = d.kind;
@@ -127,9 +127,7 @@ int arb_an__walk(arb_an_source *src, int want_text, arb_an_step_fn fn, void *ctx
             } else {
                 st.events = arb_match_events(m, &st.nevents);
                 label(g, &st, ev_turn, ev_phase);
-                if (want_text && g->action_text)
-                    g->action_text(arb_match_state(prev), &rec.action, st.action_text,
-                                   sizeof st.action_text);
+                if (want_text) arb_match_action_text(prev, &rec.action, st.action_text, sizeof st.action_text);
             }
         } else if (rec.kind == ARB_AN_CHECKPOINT) {
             st.computed_hash = arb_match_hash(m);

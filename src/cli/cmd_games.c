@@ -114,7 +114,7 @@ int cmd_cards(int argc, char **argv)
         arb_tree_add_str(t, m, "type", cd->type);
         arb_tree_add_str(t, m, "group", cd->group);
         arb_tnode *stats = arb_tree_add_map(t, m, "stats");
-        if (g->card_export) g->card_export(i, t, stats);
+        arb_game_card_export(g, i, t, stats);
         arb_tree_add_str(t, m, "text", cd->text);
     }
     if (arb_tree_failed(t)) { arb_tree_free(t); return EXIT_INTERNAL; }

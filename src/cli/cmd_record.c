@@ -177,7 +177,7 @@ static void prompt(rctx *c)
         printf("{\"type\":\"owed\",\"turn\":%u,\"seat\":%d,\"decision\":", arb_match_turn(c->m), d.seat);
         cli_json_str(stdout, dn);
         printf(",\"clock_left_ms\":%" PRId64 ",\"phase\":", d.clock_left_ms);
-        cli_json_str(stdout, c->g->phase(arb_match_state(c->m)));
+        cli_json_str(stdout, arb_match_phase(c->m));
         printf(",\"legal\":[");
         for (size_t i = 0; i < n; i++) {
             arb_action_format(c->g, &c->legal[i], buf, sizeof buf);
@@ -291,7 +291,7 @@ int cmd_record(int argc, char **argv)
             continue;
         }
         char desc[256] = "";
-        if (act.verb < a.g->nverbs) a.g->action_text(arb_match_state(a.m), &act, desc, sizeof desc);
+        arb_match_action_text(a.m, &act, desc, sizeof desc);
         int src = arb_replay_record_step(a.w, a.m, &act, &err);
         if (src == ARB_EIO || src == ARB_ENOMEM) {
             rc = cli_fail("record", &err);
@@ -310,7 +310,7 @@ int cmd_record(int argc, char **argv)
             cli_json_str(stdout, desc);
             printf(",\"events\":[");
             for (unsigned i = 0; i < nev; i++) {
-                a.g->event_text(&ev[i], ARB_VIEW_ALL, et, sizeof et);
+                arb_match_event_text(a.m, &ev[i], ARB_VIEW_ALL, et, sizeof et);
                 if (i) putchar(',');
                 cli_json_str(stdout, et);
             }
@@ -318,7 +318,7 @@ int cmd_record(int argc, char **argv)
         } else {
             printf("ok %" PRIu64 ": %s\n", recorded, desc);
             for (unsigned i = 0; i < nev; i++) {
-                a.g->event_text(&ev[i], ARB_VIEW_ALL, et, sizeof et);
+                arb_match_event_text(a.m, &ev[i], ARB_VIEW_ALL, et, sizeof et);
                 printf("event: %s\n", et);
             }
         }

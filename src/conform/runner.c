@@ -526,7 +526,7 @@ static int eval(actx *A, const xmlNode *n)
     if (!strcmp(nm, "phase")) {
         char v[64];
         arb_conform__attr(n, "is", v, sizeof v);
-        const char *ph = A->R->g->phase(arb_match_state(A->R->m));
+        const char *ph = arb_match_phase(A->R->m);
         return ph && strcmp(ph, v) == 0 ? A_TRUE : fail(A, n, "expected phase %s, got %s", v, ph ? ph : "(none)");
     }
     if (!strcmp(nm, "turn")) {

@@ -3,6 +3,7 @@
 #include "games/brainstorm/brainstorm.h"
 
 const arb_game arb_game_brainstorm = {
+    .contract = ARB_GAME_CONTRACT,
     .id = "brainstorm",
     .title = "Brainstorm TCG (Draft 0)",
     .rules_version = "brainstorm-draft0-1",

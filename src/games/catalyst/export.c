@@ -421,7 +421,7 @@ static int load_player(ld *L, const arb_tnode *m, cat_player *pl, unsigned seat)
 }
 
 static const char *const root_keys[] = { "game", "turn", "phase", "active", "first", "actions", "decision",
-                                         "pending", "outcome", "rng", "players" };
+                                         "pending", "outcome", "rng", "players", NULL };
 
 /* decision: {seat, kind} (kind -1 / seat -1 when not given). */
 static int ld_decision(ld *L, const cat_state *s, const arb_tnode *f, int *kind, int *dseat)
@@ -576,7 +576,8 @@ int arb_catalyst__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_
     arb_pos_init(&L.P, &arb_game_catalyst, err, NULL);
     cat_state tmp, *s = &tmp;
     memset(s, 0, sizeof *s);
-    if (!pos || pos->kind != ARB_T_MAP) return arb_pos_fail(&L.P, NULL, NULL, "a position is a map");
+    int rc = arb_pos_keys(&L.P, pos, root_keys);
+    if (rc) return rc;
     arb_rng_seed(&s->rng, su ? su->seed : 0);
     s->turn = 1;
     s->phase = CAT_PH_ACTION;
@@ -597,7 +598,7 @@ int arb_catalyst__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_
         arb_pos_pop(&L.P, l);
     }
     int64_t v;
-    int have_actions = 0, kind = -1, dseat = -1, over = 0, rc;
+    int have_actions = 0, kind = -1, dseat = -1, over = 0;
     for (const arb_tnode *f = pos->first; f; f = f->next) {
         int k = arb_name_index(root_keys, sizeof root_keys / sizeof root_keys[0], f->key), e;
         rc = ARB_OK;

@@ -160,6 +160,7 @@ static const char *cat_phase(const void *st)
 }
 
 const arb_game arb_game_catalyst = {
+    .contract = ARB_GAME_CONTRACT,
     .id = "catalyst",
     .title = "CATALYST",
     .rules_version = "catalyst-rules-1",

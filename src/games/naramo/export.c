@@ -19,7 +19,7 @@ static void card_obj(arb_tree *t, arb_tnode *arr, const nar_player *p, int uid)
 {
     arb_tnode *m = arb_tree_add_map(t, arr, NULL);
     arb_tree_add_int(t, m, "uid", uid);
-    arb_tree_add_str(t, m, "card", nar_def(p, uid)->id);
+    arb_tree_add_str(t, m, "card", nar_def(p, uid)->pub.id);
 }
 
 void arb_naramo__export(const void *st, int view, arb_tree *t, arb_tnode *root)
@@ -63,7 +63,7 @@ void arb_naramo__export(const void *st, int view, arb_tree *t, arb_tnode *root)
         arb_tnode *m = arb_tree_add_map(t, pl, NULL);
         if (view == ARB_VIEW_ALL) {
             arb_tnode *c = arb_tree_add_arr(t, m, "cards");
-            for (int i = 0; i < p->ncards; i++) arb_tree_add_str(t, c, NULL, nar_def(p, i)->id);
+            for (int i = 0; i < p->ncards; i++) arb_tree_add_str(t, c, NULL, nar_def(p, i)->pub.id);
         }
         arb_tree_add_int(t, m, "core", p->core);
         arb_tree_add_int(t, m, "hack", p->hack);
@@ -85,7 +85,7 @@ void arb_naramo__export(const void *st, int view, arb_tree *t, arb_tnode *root)
         for (int i = 0; i < p->neffects; i++) {
             arb_tnode *e = arb_tree_add_map(t, ef, NULL);
             arb_tree_add_int(t, e, "uid", p->effects[i].uid);
-            arb_tree_add_str(t, e, "card", nar_def(p, p->effects[i].uid)->id);
+            arb_tree_add_str(t, e, "card", nar_def(p, p->effects[i].uid)->pub.id);
             arb_tree_add_int(t, e, "until_shift", p->effects[i].until);
         }
         if (view == ARB_VIEW_ALL) {
@@ -103,7 +103,7 @@ void arb_naramo__export(const void *st, int view, arb_tree *t, arb_tnode *root)
             int uid = p->roster[i];
             arb_tnode *e = arb_tree_add_map(t, ro, NULL);
             arb_tree_add_int(t, e, "uid", uid);
-            arb_tree_add_str(t, e, "card", nar_def(p, uid)->id);
+            arb_tree_add_str(t, e, "card", nar_def(p, uid)->pub.id);
             arb_tree_add_bool(t, e, "exhausted", (p->flags[uid] & NAR_F_EXHAUSTED) != 0);
             arb_tree_add_bool(t, e, "stationed", (p->flags[uid] & NAR_F_STATIONED) != 0);
         }
@@ -111,7 +111,7 @@ void arb_naramo__export(const void *st, int view, arb_tree *t, arb_tnode *root)
         for (int i = 0; i < p->nequip; i++) {
             arb_tnode *e = arb_tree_add_map(t, eq, NULL);
             arb_tree_add_int(t, e, "uid", p->equip[i]);
-            arb_tree_add_str(t, e, "card", nar_def(p, p->equip[i])->id);
+            arb_tree_add_str(t, e, "card", nar_def(p, p->equip[i])->pub.id);
             arb_tree_add_int(t, e, "host", p->equip_host[i]);
         }
         arb_tnode *si = arb_tree_add_arr(t, m, "site");
@@ -122,7 +122,7 @@ void arb_naramo__export(const void *st, int view, arb_tree *t, arb_tnode *root)
             arb_tnode *e = arb_tree_add_map(t, bo, NULL);
             arb_tree_add_int(t, e, "owner", b->owner);
             arb_tree_add_int(t, e, "uid", b->uid);
-            arb_tree_add_str(t, e, "card", nar_def(&s->p[b->owner], b->uid)->id);
+            arb_tree_add_str(t, e, "card", nar_def(&s->p[b->owner], b->uid)->pub.id);
             arb_tree_add_int(t, e, "duration", b->duration);
             arb_tree_add_int(t, e, "seq", b->seq);
         }

@@ -50,6 +50,7 @@ const char *const arb_naramo__reason_names[NAR_R_COUNT] = {
 const char *const arb_naramo__clearance_names[4] = {"D", "C", "B", "A"};
 
 const arb_game arb_game_naramo = {
+    .contract = ARB_GAME_CONTRACT,
     .id = "naramo",
     .title = "NARAMO TCG",
     .rules_version = "naramo-1",

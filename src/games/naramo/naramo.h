@@ -77,7 +77,7 @@ enum {
 };
 
 typedef struct nar_carddef {
-    const char *id, *name;
+    arb_card pub;               /* id, name, type and faction as printed, text */
     uint8_t type, faction;
     uint16_t flags;
     uint8_t cost, clr;          /* Swipes; clearance 0=D 1=C 2=B 3=A */
@@ -85,7 +85,6 @@ typedef struct nar_carddef {
     int8_t clear, duration;     /* Incidents; -1 = none */
     uint8_t effect;
     const char *rarity;
-    const char *text;
 } nar_carddef;
 
 extern const nar_carddef arb_naramo__cards[];

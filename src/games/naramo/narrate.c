@@ -7,7 +7,7 @@
 
 static const char *cname(int32_t idx)
 {
-    return idx >= 0 && (unsigned)idx < arb_naramo__ncards ? arb_naramo__cards[idx].name : "?";
+    return idx >= 0 && (unsigned)idx < arb_naramo__ncards ? arb_naramo__cards[idx].pub.name : "?";
 }
 
 static const char *const reason_text[NAR_R_COUNT] = {

@@ -42,6 +42,7 @@ static const arb_card *card_at(unsigned idx) { return arb_operator__pubcard(idx)
 static const arb_deck *preset_at(unsigned idx) { return arb_operator__preset(idx); }
 
 const arb_game arb_game_operator = {
+    .contract = ARB_GAME_CONTRACT,
     .id = "operator",
     .title = "OPERATOR TCG",
     .rules_version = "ops-1",
@@ -53,11 +54,11 @@ const arb_game arb_game_operator = {
     .decision_names = arb_operator__decision_names, .ndecision_names = OPS_D_COUNT,
     .event_names = arb_operator__event_names, .nevent_names = OPS_E_COUNT,
     .outcome_reasons = arb_operator__reason_names, .noutcome_reasons = OPS_R_COUNT,
-    .ncards = 31,
+    .ncards = OPS_NCARDS,
     .card = card_at,
     .card_export = arb_operator__card_export,
     .deck_check = arb_operator__deck_check,
-    .npresets = 4,
+    .npresets = OPS_NPRESETS,
     .preset = preset_at,
     .setup = arb_operator__setup,
     .load_position = arb_operator__load,

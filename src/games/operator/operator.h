@@ -24,6 +24,8 @@ extern const arb_game arb_game_operator; /* game.c */
 #define OPS_MAX_MODS 8          /* Modifiers under one item (OPS-G19 "as needed", bounded) */
 #define OPS_MAX_HEALTH_POS 99   /* bound on Health in a loaded position */
 #define OPS_MAX_SD 99           /* bound on Staged Damage tokens */
+#define OPS_NCARDS 31           /* cards in the pool (checked in cards.c) */
+#define OPS_NPRESETS 4
 
 /* ---- cards ---------------------------------------------------------------- */
 enum {
