@@ -34,6 +34,9 @@ int arb_match_players(const arb_match *m);
 int arb_match_apply(arb_match *m, const arb_action *a, arb_error *err);
 /* Events of the last setup or apply (a rejected apply leaves none). */
 const arb_event *arb_match_events(const arb_match *m, unsigned *n);
+/* Events of the last setup or apply that did not fit the buffer (an
+ * engine emitting more than ARB_MATCH_EVENTS in one step); 0 normally. */
+unsigned arb_match_events_dropped(const arb_match *m);
 size_t arb_match_legal(const arb_match *m, arb_action *out, size_t cap);
 arb_decision arb_match_decision(const arb_match *m);
 uint64_t arb_match_hash(const arb_match *m);

@@ -98,7 +98,7 @@ unsigned arb_conform_lint(arb_conform_suite *s)
     unsigned before = s->ndiags;
     for (unsigned i = 0; i < s->nfiles; i++) {
         const cf_file *f = &s->files[i];
-        if (f->kind == CF_RULES || f->kind == CF_SET) {
+        if (f->kind == CF_RULES || f->kind == CF_SET || f->kind == CF_VIEWS) {
             /* conformance/<game>/x.xml must say game="<game>". */
             const char *slash = strrchr(f->path, '/');
             if (slash && f->game) {
@@ -121,6 +121,7 @@ unsigned arb_conform_lint(arb_conform_suite *s)
                                           s->entries[a].id, s->entries[b].line);
             }
         }
+        if (f->kind == CF_VIEWS && has_catalog(s, f->game)) lint_refs(s, f, xmlDocGetRootElement(f->doc));
         if (f->kind == CF_SET) {
             if (!has_catalog(s, f->game)) {
                 arb_conform__diag(s, f->path, 1, "no rule catalog (rules.xml) loaded for game %s", f->game);

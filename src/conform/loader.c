@@ -383,6 +383,22 @@ static void load_set(arb_conform_suite *s, unsigned fi, xmlNodePtr root)
     }
 }
 
+static void load_views(arb_conform_suite *s, unsigned fi, xmlNodePtr root)
+{
+    for (xmlNodePtr n = root->children; n; n = n->next) {
+        if (!arb_conform__is(n, "hidden")) continue;
+        if (GROW(s->hidden, s->nhidden, s->caphidden)) return;
+        cf_hidden *h = &s->hidden[s->nhidden++];
+        char from[16];
+        h->game = s->files[fi].game;
+        arb_conform__attr(n, "zone", h->zone, sizeof h->zone);
+        arb_conform__attr(n, "when", h->when, sizeof h->when);
+        arb_conform__attr(n, "from", from, sizeof from);
+        h->from_all = strcmp(from, "all") == 0;
+        h->line = (int)xmlGetLineNo(n);
+    }
+}
+
 /* Parse, validate and index one document held in memory (buf: len bytes,
  * NUL-terminated); the suite keeps the document. */
 static void load_buffer(arb_conform_suite *s, unsigned fi, char *buf, size_t len, xmlSchemaPtr cases_xsd,
@@ -418,11 +434,12 @@ static void load_buffer(arb_conform_suite *s, unsigned fi, char *buf, size_t len
         if (arb_conform__is(root, "rules")) kind = CF_RULES;
         else if (arb_conform__is(root, "test-set")) kind = CF_SET;
         else if (arb_conform__is(root, "expectations")) kind = CF_EXPECT;
+        else if (arb_conform__is(root, "views")) kind = CF_VIEWS;
     }
     if (!kind) {
         xmlSetStructuredErrorFunc(NULL, NULL);
         arb_conform__diag(s, f->path, root ? (int)xmlGetLineNo(root) : 1,
-                          "root element must be <rules>, <test-set> or <expectations> in namespace %s", CF_NS);
+                          "root element must be <rules>, <test-set>, <views> or <expectations> in namespace %s", CF_NS);
         xmlFreeDoc(doc);
         return;
     }
@@ -445,6 +462,7 @@ static void load_buffer(arb_conform_suite *s, unsigned fi, char *buf, size_t len
     f->name = prop(s, root, "name");
     if (kind == CF_RULES) load_rules(s, fi, root);
     else if (kind == CF_SET) load_set(s, fi, root);
+    else if (kind == CF_VIEWS) load_views(s, fi, root);
     else arb_conform__expectations_load(s, fi);
 }
 
@@ -587,6 +605,7 @@ void arb_conform_free(arb_conform_suite *s)
     free(s->cases);
     free(s->entries);
     free(s->expects);
+    free(s->hidden);
     free(s->diags);
     free(s->results);
     free(s->cov);

@@ -85,6 +85,8 @@ const arb_event *arb_match_events(const arb_match *m, unsigned *n)
     return m->evbuf;
 }
 
+unsigned arb_match_events_dropped(const arb_match *m) { return m->ev.dropped; }
+
 size_t arb_match_legal(const arb_match *m, arb_action *out, size_t cap) { return m->g->legal(m->state, out, cap); }
 arb_decision arb_match_decision(const arb_match *m) { return m->g->decision(m->state); }
 uint64_t arb_match_hash(const arb_match *m) { return m->g->hash(m->state); }
