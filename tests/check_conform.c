@@ -697,6 +697,46 @@ START_TEST(tap_shape)
 END_TEST
 
 
+
+/* Interpretation-born rule IDs: a kind="interpretation" entry is a known
+ * rule ID for cases, needs its gap cited, and is coverage-gated. */
+START_TEST(interpretation_entries)
+{
+    write_file("toy/rules.xml",
+               "<?xml version=\"1.0\"?>\n"
+               "<rules xmlns=\"urn:arbiter:conformance:1\" game=\"toy\" prefix=\"TOY\" rulebook=\"toy.txt\">\n"
+               "  <counts entries=\"3\" rule=\"1\" rule-needing-interpretation=\"0\" informational=\"0\" interpretation=\"2\" interpretations=\"1\"/>\n"
+               "  <entry id=\"TOY-TURN\" kind=\"rule\"><source file=\"toy.txt\" ref=\"L2\"/><text>turns</text><check>c</check></entry>\n"
+               "  <entry id=\"TOY-ADD-MAX\" kind=\"interpretation\" gaps=\"TOY-G01\"><source file=\"i.md\" ref=\"G01\"/><text>at most 3</text><check>c</check></entry>\n"
+               "  <entry id=\"TOY-NOCLOCK\" kind=\"interpretation\"><source file=\"i.md\" ref=\"added\"/><text>no clock</text><check>c</check></entry>\n"
+               "  <interpretation id=\"TOY-G01\" gap=\"G01\"><reason>r</reason><adopted>a</adopted></interpretation>\n"
+               "</rules>\n");
+    write_file("toy/i.xml", SET_HEAD
+               "  <test-case id=\"max\" covers=\"TOY-ADD-MAX TOY-TURN\" gaps=\"G01\">\n"
+               "    <setup seed=\"2\"/>\n    <reject do=\"0 add 4\" rule=\"TOY-ADD-MAX\"/>\n  </test-case>\n"
+               "  <test-case id=\"nogap\" covers=\"TOY-ADD-MAX\">\n"
+               "    <setup seed=\"2\"/>\n    <reject do=\"0 add 5\" rule=\"TOY-ADD-MAX\"/>\n  </test-case>\n" SET_TAIL);
+    arb_conform_suite *s = load(NULL);
+    if (arb_conform_ndiags(s)) dump_diags(s);
+    ck_assert_uint_eq(arb_conform_ndiags(s), 0);
+    ck_assert_uint_eq(arb_conform_lint(s), 1);
+    ck_assert(has_diag(s, "toy/i.xml:7", "covers TOY-ADD-MAX (interpretation) but cites none of its gaps"));
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_conform_run(s, &err), ARB_OK);
+    ck_assert_int_eq(result(s, "max")->status, ARB_CF_PASS);
+    /* TOY-NOCLOCK has no case: uncovered, and the gate counts it */
+    ck_assert_uint_eq(arb_conform_uncovered(s), 1);
+    int found = 0;
+    for (unsigned i = 0; i < arb_conform_nentries(s); i++) {
+        const arb_conform_entry *e = arb_conform_entry_at(s, i);
+        if (!strcmp(e->id, "TOY-NOCLOCK")) found = e->testable && !e->npassing;
+        if (!strcmp(e->id, "TOY-ADD-MAX")) ck_assert_uint_eq(e->npassing, 2);
+    }
+    ck_assert(found);
+    arb_conform_free(s);
+}
+END_TEST
+
 /* ------------------------------------------------------------ invariants */
 
 /* Each planted contract bug fails an otherwise passing case, naming the
@@ -1023,6 +1063,7 @@ int main(void)
     tcase_add_test(tc, save_failing_case_as_replay);
     tcase_add_test(tc, cli_statuses_and_exit_codes);
     tcase_add_test(tc, invariants_catch_planted_bugs);
+    tcase_add_test(tc, interpretation_entries);
     tcase_add_test(tc, utf8_cut_at_character_boundary);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);

@@ -155,11 +155,14 @@ unsigned arb_conform_lint(arb_conform_suite *s)
             } else if (e->kind && strcmp(e->kind, "informational") == 0) {
                 arb_conform__diag(s, f->path, c->line, "case %s covers %s, an informational entry (no test)",
                                   c->id, tok);
-            } else if (e->kind && strcmp(e->kind, "rule-needing-interpretation") == 0 && !cites_gap(c, e)) {
+            } else if (e->kind && (strcmp(e->kind, "rule-needing-interpretation") == 0 ||
+                                   (strcmp(e->kind, "interpretation") == 0 && e->gaps)) && !cites_gap(c, e)) {
                 /* The catalog: R* tests carry the gap ID, so they can be
-                 * revised when the interpretation changes. */
-                arb_conform__diag(s, f->path, c->line, "case %s covers %s (R*) but cites none of its gaps (%s) in gaps=\"…\"",
-                                  c->id, tok, e->gaps ? e->gaps : "none listed");
+                 * revised when the interpretation changes; so do tests of
+                 * an interpretation-born rule that has a gap. */
+                arb_conform__diag(s, f->path, c->line, "case %s covers %s (%s) but cites none of its gaps (%s) in gaps=\"…\"",
+                                  c->id, tok, strcmp(e->kind, "interpretation") == 0 ? "interpretation" : "R*",
+                                  e->gaps ? e->gaps : "none listed");
             }
         }
         if (c->gaps) {
