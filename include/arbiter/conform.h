@@ -99,6 +99,10 @@ typedef struct arb_conform_suite arb_conform_suite;
  * two suites on two threads at once (running one suite on many is fine). */
 int arb_conform_load(arb_conform_suite **out, const char *const *paths, size_t npaths,
                      const arb_conform_options *opt, arb_error *err);
+/* The suite loaded when no path is given: $ARBITER_CONFORMANCE, else
+ * ./conformance in a checkout, else the installed copy
+ * (PREFIX/share/arbiter/conformance). */
+const char *arb_conform_default_dir(void);
 /* One document from memory (name is used in diagnostics); options.schema_dir
  * is required. For fuzzing and for programs that generate cases. */
 int arb_conform_load_mem(arb_conform_suite **out, const char *name, const void *data, size_t len,

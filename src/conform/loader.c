@@ -213,7 +213,12 @@ static int cmpstr(const void *a, const void *b)
 
 static int add_dir(arb_conform_suite *s, const char *path, int depth, arb_error *err)
 {
-    if (depth > CF_DEPTH_MAX) return ARB_OK;
+    if (depth > CF_DEPTH_MAX) {
+        /* Reported, never silent: a file problem naming the directory. */
+        arb_conform__diag(s, path, 0, "directory nested deeper than %d levels below the suite path: not searched",
+                          CF_DEPTH_MAX);
+        return ARB_OK;
+    }
     DIR *d = opendir(path);
     if (!d) {
         arb_error_where(err, "%s", path);
@@ -255,6 +260,16 @@ static int add_path(arb_conform_suite *s, const char *path, int depth, arb_error
     if (depth > 0) {
         size_t l = strlen(path);
         if (l < 4 || strcmp(path + l - 4, ".xml") != 0) return ARB_OK;
+    }
+    /* A FIFO, device or socket is never opened (a FIFO would block): named
+     * on the command line it is an error, met in a directory a noted skip. */
+    if (!S_ISREG(st.st_mode)) {
+        if (depth > 0) {
+            arb_conform__diag(s, path, 0, "not a regular file (FIFO, device or socket): skipped");
+            return ARB_OK;
+        }
+        arb_error_where(err, "%s", path);
+        return arb_error_set(err, ARB_EIO, NULL, "not a regular file (FIFO, device or socket): not opened");
     }
     if (s->nfiles >= CF_FILES_MAX) {
         arb_error_where(err, "%s", path);
@@ -481,10 +496,27 @@ static void load_file(arb_conform_suite *s, unsigned fi, xmlSchemaPtr cases_xsd,
     load_buffer(s, fi, buf, len, cases_xsd, rules_xsd);
 }
 
+#ifndef ARB_DATADIR
+#define ARB_DATADIR "/usr/local/share/arbiter"
+#endif
+
+/* The suite a bare `arbiter conform` runs: $ARBITER_CONFORMANCE when set;
+ * else ./conformance when it holds schema/ (a checkout); else the installed
+ * copy under the data directory chosen at build time. */
+const char *arb_conform_default_dir(void)
+{
+    const char *env = getenv("ARBITER_CONFORMANCE");
+    struct stat st;
+    if (env && *env) return env;
+    if (stat("conformance/schema/conformance.xsd", &st) == 0) return "conformance";
+    if (stat(ARB_DATADIR "/conformance/schema/conformance.xsd", &st) == 0) return ARB_DATADIR "/conformance";
+    return "conformance";
+}
+
 int arb_conform_load(arb_conform_suite **out, const char *const *paths, size_t npaths,
                      const arb_conform_options *opt, arb_error *err)
 {
-    static const char *const dflt[] = { "conformance" };
+    const char *dflt[1] = { arb_conform_default_dir() };
     arb_conform_options o = ARB_CONFORM_OPTIONS_INIT;
     *out = NULL;
     arb_conform_suite *s = calloc(1, sizeof *s);

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "arbiter/deck.h"
+#include "arbiter/toolkit.h"
 #include "conform/conform_int.h"
 
 #define EV_WINDOW_MAX (1u << 20)
@@ -101,7 +102,7 @@ static int event_type(const arb_game *g, const char *name)
 
 static const char *event_name(const arb_game *g, unsigned type)
 {
-    return type < g->nevent_names ? g->event_names[type] : "?";
+    return arb_name_at(g->event_names, g->nevent_names, type, "?");
 }
 
 /* ------------------------------------------------------------ trees */
@@ -324,7 +325,7 @@ static int a_decision(actx *A, const xmlNode *n)
     run *R = A->R;
     const arb_game *g = R->g;
     arb_decision d = arb_match_decision(R->m);
-    const char *kname = d.kind < g->ndecision_names ? g->decision_names[d.kind] : "?";
+    const char *kname = arb_name_at(g->decision_names, g->ndecision_names, d.kind, "?");
     char v[64], b1[16];
     if (arb_conform__attr(n, "seat", v, sizeof v)) {
         int seat;
@@ -438,7 +439,7 @@ static int a_outcome(actx *A, const xmlNode *n)
     arb_outcome o;
     memset(&o, 0, sizeof o);
     arb_match_outcome(R->m, &o);
-    const char *reason = o.over && o.reason < R->g->noutcome_reasons ? R->g->outcome_reasons[o.reason] : "none";
+    const char *reason = o.over ? arb_name_at(R->g->outcome_reasons, R->g->noutcome_reasons, o.reason, "none") : "none";
     char v[64], got[160];
     if (o.over) snprintf(got, sizeof got, "over, %s%d, reason %s, %u turns", o.winner < 0 ? "draw " : "winner ",
                          o.winner, reason, o.turns);
@@ -459,7 +460,7 @@ static int a_outcome(actx *A, const xmlNode *n)
     }
     if (arb_conform__attr(n, "reason", v, sizeof v)) {
         any = 1;
-        if (!o.over || strcmp(v, reason) != 0) return fail(A, n, "expected reason %s, got %s", v, got);
+        if (!o.over || !arb_reason_same(v, reason)) return fail(A, n, "expected reason %s, got %s", v, got);
     }
     if (arb_conform__attr(n, "turns", v, sizeof v)) {
         any = 1;
