@@ -50,7 +50,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 ARBITER  := $(BUILD)/arbiter
 
-.PHONY: all deps demo check check-unit check-conform sanitize install uninstall check-install man clean bench fuzz valgrind slurm-deps check-slurm
+.PHONY: all deps demo check check-unit check-conform check-all sanitize install uninstall check-install man clean bench fuzz valgrind slurm-deps check-slurm
 .DEFAULT_GOAL := all
 all: $(BUILD)/libarbiter.a $(BUILD)/libarbiter.so $(ARBITER)
 
@@ -58,6 +58,9 @@ all: $(BUILD)/libarbiter.a $(BUILD)/libarbiter.so $(ARBITER)
 # pkg-config name : Debian package(s)
 DEP_MAP := zlib:zlib1g-dev msgpack:libmsgpack-dev libxml-2.0:libxml2-dev \
            check:check,libsubunit-dev libxxhash:libxxhash-dev libsodium:libsodium-dev
+# command : Debian package, for the report tests (tests/report: prove,
+# xmllint, node and npm read the conformance reports as CI systems do)
+CMD_DEP_MAP := prove:perl xmllint:libxml2-utils node:nodejs npm:npm
 deps:
 	@missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
@@ -65,6 +68,7 @@ deps:
 	command -v cc >/dev/null 2>&1 || missing="$$missing gcc"; \
 	for m in $(DEP_MAP); do pc=$${m%%:*}; pk=$$(echo $${m#*:} | tr , ' '); \
 	  pkg-config --exists $$pc 2>/dev/null || missing="$$missing $$pk"; done; \
+	for m in $(CMD_DEP_MAP); do command -v $${m%%:*} >/dev/null 2>&1 || missing="$$missing $${m#*:}"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "deps: installing$$missing"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
@@ -147,7 +151,7 @@ check: deps
 	@$(MAKE) --no-print-directory check-all
 	@$(MAKE) --no-print-directory check-install
 
-check-all: check-unit check-conform check-golden check-hostile
+check-all: check-unit check-conform check-reports check-golden check-hostile
 
 # The golden corpus (replays/golden/<game>/MANIFEST): every replay verifies
 # and reproduces its manifest outcome and final hash under this engine.
@@ -167,6 +171,20 @@ check-hostile: $(ARBITER)
 check-conform: $(ARBITER)
 	@$(ARBITER) conform lint
 	@$(ARBITER) conform --quiet --jobs 4
+
+# The conformance reports as CI reads them: prove and npm tap-parser on the
+# TAP, xmllint + the Jenkins JUnit XSD on the JUnit, JSON.parse on the JSON,
+# for a passing and a failing run (tests/report/README.md). report-deps
+# installs the pinned npm tools into tests/report/node_modules (npm ci).
+.PHONY: check-reports report-deps
+REPORT_NODE := tests/report/node_modules/tap-parser/package.json
+$(REPORT_NODE): tests/report/package.json tests/report/package-lock.json
+	@echo "  NPM     tests/report (npm ci)"
+	@cd tests/report && npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	@touch $@
+report-deps: $(REPORT_NODE)
+check-reports: $(ARBITER) $(REPORT_NODE)
+	@ARBITER=$(ARBITER) sh tests/report/check_reports.sh
 
 # The HTML report in headless Chromium (Debian package chromium); not part
 # of `make check`, CI runs it separately.

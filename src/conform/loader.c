@@ -339,23 +339,23 @@ static int covers_rule(const char *covers, const char *rule)
 
 static void load_rules(arb_conform_suite *s, unsigned fi, xmlNodePtr root)
 {
-    unsigned n_entries = 0, n_kind[3] = { 0, 0, 0 };
-    long want[4] = { -1, -1, -1, -1 };
+    unsigned n_entries = 0, n_kind[4] = { 0, 0, 0, 0 };
+    long want[5] = { -1, -1, -1, -1, 0 }; /* interpretation="…" is optional */
     int counts_line = 0;
-    static const char *const kinds[3] = { "rule", "rule-needing-interpretation", "informational" };
+    static const char *const kinds[4] = { "rule", "rule-needing-interpretation", "informational", "interpretation" };
     for (xmlNodePtr n = root->children; n; n = n->next) {
         if (arb_conform__is(n, "counts")) {
             char v[32];
             counts_line = (int)xmlGetLineNo(n);
             if (arb_conform__attr(n, "entries", v, sizeof v)) want[0] = atol(v);
-            for (int k = 0; k < 3; k++)
+            for (int k = 0; k < 4; k++)
                 if (arb_conform__attr(n, kinds[k], v, sizeof v)) want[k + 1] = atol(v);
         }
         if (!arb_conform__is(n, "entry")) continue;
         n_entries++;
         char kv[64];
         arb_conform__attr(n, "kind", kv, sizeof kv);
-        for (int k = 0; k < 3; k++) n_kind[k] += strcmp(kv, kinds[k]) == 0;
+        for (int k = 0; k < 4; k++) n_kind[k] += strcmp(kv, kinds[k]) == 0;
         if (GROW(s->entries, s->nentries, s->capentries)) return;
         cf_entry *e = &s->entries[s->nentries++];
         e->file = fi;
@@ -366,10 +366,12 @@ static void load_rules(arb_conform_suite *s, unsigned fi, xmlNodePtr root)
     }
     /* The generator's <counts> guard against a truncated or hand-edited catalog. */
     if (want[0] >= 0 && (want[0] != (long)n_entries || want[1] != (long)n_kind[0] || want[2] != (long)n_kind[1] ||
-                         want[3] != (long)n_kind[2]))
+                         want[3] != (long)n_kind[2] || want[4] != (long)n_kind[3]))
         arb_conform__diag(s, s->files[fi].path, counts_line,
-                          "<counts> says %ld entries (R %ld, R* %ld, I %ld), the file has %u (R %u, R* %u, I %u)",
-                          want[0], want[1], want[2], want[3], n_entries, n_kind[0], n_kind[1], n_kind[2]);
+                          "<counts> says %ld entries (R %ld, R* %ld, I %ld, interpretation %ld), the file has %u "
+                          "(R %u, R* %u, I %u, interpretation %u)",
+                          want[0], want[1], want[2], want[3], want[4], n_entries, n_kind[0], n_kind[1], n_kind[2],
+                          n_kind[3]);
 }
 
 static void load_set(arb_conform_suite *s, unsigned fi, xmlNodePtr root)
@@ -395,6 +397,22 @@ static void load_set(arb_conform_suite *s, unsigned fi, xmlNodePtr root)
         c->selected = c->id && c->covers && (!o->game || strcmp(o->game, f->game) == 0) &&
                       glob_ok(o->set, f->name) && glob_ok(o->case_glob, c->id) &&
                       (!o->rule || covers_rule(c->covers, o->rule));
+    }
+}
+
+static void load_views(arb_conform_suite *s, unsigned fi, xmlNodePtr root)
+{
+    for (xmlNodePtr n = root->children; n; n = n->next) {
+        if (!arb_conform__is(n, "hidden")) continue;
+        if (GROW(s->hidden, s->nhidden, s->caphidden)) return;
+        cf_hidden *h = &s->hidden[s->nhidden++];
+        char from[16];
+        h->game = s->files[fi].game;
+        arb_conform__attr(n, "zone", h->zone, sizeof h->zone);
+        arb_conform__attr(n, "when", h->when, sizeof h->when);
+        arb_conform__attr(n, "from", from, sizeof from);
+        h->from_all = strcmp(from, "all") == 0;
+        h->line = (int)xmlGetLineNo(n);
     }
 }
 
@@ -433,11 +451,12 @@ static void load_buffer(arb_conform_suite *s, unsigned fi, char *buf, size_t len
         if (arb_conform__is(root, "rules")) kind = CF_RULES;
         else if (arb_conform__is(root, "test-set")) kind = CF_SET;
         else if (arb_conform__is(root, "expectations")) kind = CF_EXPECT;
+        else if (arb_conform__is(root, "views")) kind = CF_VIEWS;
     }
     if (!kind) {
         xmlSetStructuredErrorFunc(NULL, NULL);
         arb_conform__diag(s, f->path, root ? (int)xmlGetLineNo(root) : 1,
-                          "root element must be <rules>, <test-set> or <expectations> in namespace %s", CF_NS);
+                          "root element must be <rules>, <test-set>, <views> or <expectations> in namespace %s", CF_NS);
         xmlFreeDoc(doc);
         return;
     }
@@ -460,6 +479,7 @@ static void load_buffer(arb_conform_suite *s, unsigned fi, char *buf, size_t len
     f->name = prop(s, root, "name");
     if (kind == CF_RULES) load_rules(s, fi, root);
     else if (kind == CF_SET) load_set(s, fi, root);
+    else if (kind == CF_VIEWS) load_views(s, fi, root);
     else arb_conform__expectations_load(s, fi);
 }
 
@@ -619,6 +639,7 @@ void arb_conform_free(arb_conform_suite *s)
     free(s->cases);
     free(s->entries);
     free(s->expects);
+    free(s->hidden);
     free(s->diags);
     free(s->results);
     free(s->cov);

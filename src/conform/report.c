@@ -138,10 +138,22 @@ static unsigned nproblems(const arb_conform_suite *s)
     return n;
 }
 
+/* The game of a diagnostic's file: the file's own game= when it loaded,
+ * else its directory's when that is a game of the suite (a file that does
+ * not validate has no game= of its own). */
 static const char *diag_game(const arb_conform_suite *s, const char *file)
 {
     for (unsigned i = 0; i < s->nfiles; i++)
         if (s->files[i].game && strcmp(s->files[i].path, file) == 0) return s->files[i].game;
+    const char *slash = strrchr(file, '/');
+    if (!slash) return "";
+    const char *start = slash;
+    while (start > file && start[-1] != '/') start--;
+    size_t l = (size_t)(slash - start);
+    for (unsigned i = 0; i < s->nfiles; i++) {
+        const char *g = s->files[i].game;
+        if (s->files[i].kind == CF_RULES && g && strlen(g) == l && strncmp(g, start, l) == 0) return g;
+    }
     return "";
 }
 

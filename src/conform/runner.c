@@ -45,6 +45,7 @@ typedef struct run {
     arb_action *log;
     size_t nlog, caplog;
     int done;                      /* a status has been set */
+    cf_inv inv;                    /* invariants' scratch */
 } run;
 
 /* ------------------------------------------------------------ results */
@@ -750,6 +751,11 @@ static void do_act(run *R, const xmlNode *n)
         invalidate(R);
         R->r->actions++;
         if (log_push(R, &a)) { set_status(R, ARB_CF_ERROR, n, "too many actions in one case"); return; }
+        if (R->s->opt.invariants && arb_conform__inv_step(&R->inv, R->s, R->g, R->m, &R->su)) {
+            set_status(R, ARB_CF_FAIL, n, "%s (step %u: after '%s'%s)", R->inv.msg, R->r->actions, text,
+                       repeat > 1 ? ", repeated" : "");
+            return;
+        }
         take_events(R, &R->actwin);
     }
     if (R->done) return;
@@ -765,6 +771,10 @@ static void do_reject(run *R, const xmlNode *n)
     if (parse_action(R, n, &a, text, sizeof text)) return;
     int want_rule = arb_conform__attr(n, "rule", rule, sizeof rule);
     int want_code = arb_conform__attr(n, "code", code, sizeof code);
+    if (R->s->opt.invariants && arb_conform__inv_reject(&R->inv, R->g, R->m, &a)) {
+        set_status(R, ARB_CF_FAIL, n, "%s (step %u)", R->inv.msg, R->r->actions);
+        return;
+    }
     uint64_t before = arb_match_hash(R->m);
     arb_error err = ARB_ERROR_INIT;
     int rc = arb_match_apply(R->m, &a, &err);
@@ -779,8 +789,8 @@ static void do_reject(run *R, const xmlNode *n)
         return;
     }
     if (arb_match_hash(R->m) != before) {
-        set_status(R, ARB_CF_FAIL, n, "rejecting '%s' changed the state (hash %016llx -> %016llx)", text,
-                   (unsigned long long)before, (unsigned long long)arb_match_hash(R->m));
+        set_status(R, ARB_CF_FAIL, n, "invariant reject-unchanged: rejecting '%s' changed the state (hash %016llx -> %016llx) (step %u)",
+                   text, (unsigned long long)before, (unsigned long long)arb_match_hash(R->m), R->r->actions);
         return;
     }
     int code_rc = !strcmp(code, "illegal") ? ARB_EILLEGAL : !strcmp(code, "invalid") ? ARB_EINVAL
@@ -839,6 +849,10 @@ static void run_test_case(run *R)
     }
     if (rc) {
         set_status(R, ARB_CF_ERROR, setup, "setup failed: %s", errtext(&err, eb, sizeof eb));
+        return;
+    }
+    if (R->s->opt.invariants && arb_conform__inv_step(&R->inv, R->s, R->g, R->m, &R->su)) {
+        set_status(R, ARB_CF_FAIL, setup, "%s (step 0: after the setup)", R->inv.msg);
         return;
     }
     take_events(R, &R->checkwin);
@@ -963,5 +977,6 @@ void arb_conform__run_case(const arb_conform_suite *s, const cf_case *c, arb_con
     free(R.checkwin.e);
     free(R.actwin.e);
     free(R.log);
+    arb_conform__inv_free(&R.inv);
     r->ms = now_ms() - t;
 }
