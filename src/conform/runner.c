@@ -34,6 +34,7 @@ typedef struct run {
     const arb_game *g;
     arb_conform_result *r;
     arb_setup su;
+    char rules[32];                /* <setup rules="…">, "" for the newest */
     arb_deck decks[ARB_MAX_SEATS];
     arb_tree *pos;                 /* position tree, NULL for seeded setup */
     const arb_tnode *posroot;
@@ -623,6 +624,11 @@ static int build_setup(run *R, const xmlNode *setup, arb_error *err)
         if (!L) continue;
         if (arb_conform__attr(L, "seed", v, sizeof v)) R->su.seed = strtoull(v, NULL, 10);
         if (arb_conform__attr(L, "players", v, sizeof v)) R->su.players = atoi(v);
+        char rv[sizeof R->rules];
+        if (arb_conform__attr(L, "rules", rv, sizeof rv)) {
+            memcpy(R->rules, rv, sizeof rv);
+            R->su.rules = R->rules;
+        }
         for (const xmlNode *k = L->children; k; k = k->next) {
             if (arb_conform__is(k, "option")) {
                 char key[32], val[32];

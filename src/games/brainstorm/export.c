@@ -384,7 +384,7 @@ static int ld_stack(ld *L, brn_state *s, ld_seat *ls, const arb_tnode *arr)
             }
             uid = (int)u;
             if (uid >= s->p[seat].ncards || s->p[seat].c[uid].zone != BRN_Z_MACHINE ||
-                !arb_brainstorm__def(s, (int)seat, uid)->eoc_draw)
+                !arb_brainstorm__triggers(s, (int)seat, uid))
                 LD_FAIL(L, "BRN-EOC-TRIGGERS", "a trigger's source is a triggering card on its Machine");
         }
         int r1 = ld_int(L, o, "target_seat", base, 0, 1, &ts);
@@ -427,7 +427,10 @@ int arb_brainstorm__load(void *st, const arb_tnode *pos, const arb_setup *su, ar
     if (su && su->players != 0 && su->players != BRN_PLAYERS)
         return arb_error_set(err, ARB_EILLEGAL, "BRN-PLAYERS", "Brainstorm is played between 2 players");
     if (ld_keys(L, pos, "", k_root)) return ARB_EINVAL;
+    int rules = arb_brainstorm__rules(su, err);
+    if (rules < 0) return rules;
     memset(s, 0, sizeof *s);
+    s->rules = (uint8_t)rules;
     arb_rng_seed(&s->rng, su ? su->seed : 0);
     s->cycle = 1; s->winner = -1; s->run = 0;
     for (int seat = 0; seat < BRN_PLAYERS; seat++) s->p[seat].gen = BRN_NONE;
