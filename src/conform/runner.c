@@ -526,6 +526,12 @@ static int eval(actx *A, const xmlNode *n)
         const char *ph = A->R->g->phase(arb_match_state(A->R->m));
         return ph && strcmp(ph, v) == 0 ? A_TRUE : fail(A, n, "expected phase %s, got %s", v, ph ? ph : "(none)");
     }
+    if (!strcmp(nm, "hash")) {   /* the state hash is part of the replay format: pin it */
+        char v[32];
+        arb_conform__attr(n, "equals", v, sizeof v);
+        uint64_t want = strtoull(v, NULL, 16), got = arb_match_hash(A->R->m);
+        return got == want ? A_TRUE : fail(A, n, "expected state hash %s, got 0x%016llx", v, (unsigned long long)got);
+    }
     if (!strcmp(nm, "turn")) {
         char v[32];
         arb_conform__attr(n, "is", v, sizeof v);

@@ -256,6 +256,24 @@ def enumerate_game(game):
     return muts
 
 
+# A bound clamp: `if (v > MAX) v = MAX;` or `v > MAX ? MAX : v` (and the
+# < / lower-bound forms). Flipping > to >= (or < to <=) there changes nothing:
+# at the bound both branches give the same value.
+CLAMP_RES = [re.compile(r"if \((?P<v>[\w.>\[\]-]+) (?P<op>[<>]=?) (?P<k>[\w.]+)\) (?P=v) = (?P=k);"),
+             re.compile(r"(?P<v>[\w.>\[\]-]+) (?P<op>[<>]=?) (?P<k>[\w.]+) \? (?P=k) : (?P=v)\b")]
+
+
+def clamp_equivalent(src, m):
+    if m["op"] != "rel" or m["orig"] not in ("<", ">", "<=", ">="):
+        return False
+    line = src.splitlines()[m["line"] - 1]
+    for rx in CLAMP_RES:
+        for cm in rx.finditer(line):
+            if cm.group("op") == m["orig"] and {cm.group("op"), m["new"]} in ({"<", "<="}, {">", ">="}):
+                return True
+    return False
+
+
 def load_equivalent():
     eq = {}
     path = os.path.join(HERE, "equivalent.txt")
@@ -367,9 +385,12 @@ def main():
     ap.add_argument("--san", default="")
     ap.add_argument("--floor-conform", type=float, default=0.0, help="fail when a game's conformance-alone score is below (percent)")
     ap.add_argument("--floor-unit", type=float, default=0.0, help="fail when a game's with-unit-tests score is below (percent)")
-    ap.add_argument("--conform-timeout", type=int, default=60)
+    ap.add_argument("--conform-timeout", type=int, default=20)
     ap.add_argument("--unit-timeout", type=int, default=300)
+    ap.add_argument("--no-unit", action="store_true", help="conformance only (survivors are not given to the unit tests)")
     ap.add_argument("--list", action="store_true", help="list the sampled mutants (key, file:line, mutation) and stop")
+    ap.add_argument("--suggest-clamps", action="store_true",
+                    help="print equivalent.txt lines for the bound-clamp mutants of the targets (review, then append)")
     ap.add_argument("--only", default="", help="run only the mutants whose key starts with this")
     args = ap.parse_args()
 
@@ -378,6 +399,15 @@ def main():
         if g not in TARGETS:
             raise SystemExit("mutate.py: unknown game '%s' (known: %s)" % (g, ", ".join(sorted(TARGETS))))
     equivalent = load_equivalent()
+    if args.suggest_clamps:
+        for g in games:
+            for m in enumerate_game(g):
+                with open(os.path.join(ROOT, m["file"]), encoding="utf-8") as fh:
+                    src = fh.read()
+                if clamp_equivalent(src, m) and m["key"] not in equivalent:
+                    print("%s clamp: '%s' -> '%s' at line %d gives the same value at the bound" %
+                          (m["key"], m["orig"], m["new"], m["line"]))
+        return 0
     builder = None if args.list else Builder(args)
     sources = {}
     summary = []
@@ -422,7 +452,7 @@ def main():
                 print("  KILLED    %s  %s  (conformance%s)" % (where, m["desc"], ", timeout" if rc == "timeout" else ""),
                       flush=True)
                 continue
-            killed = builder.unit(g, objs)
+            killed = False if args.no_unit else builder.unit(g, objs)
             if killed:
                 n_unit += 1
                 print("  KILLED    %s  %s  (unit tests only)" % (where, m["desc"]), flush=True)
