@@ -224,6 +224,21 @@ check-slurm: deps slurm-deps
 	@$(MAKE) --no-print-directory all
 	@tests/slurm/test_slurm.sh $(ARBITER)
 
+# --- mutation testing (tests/mutation/README.md) ---------------------------
+# Mutants of each engine's rules sources, scored by the conformance suite
+# alone and with the game's unit tests. MUTANTS per game (0: all), SEED,
+# GAMES (comma list); MUTATION_FLOORS="--floor-conform P --floor-unit P"
+# fails the run below them (CI: .ci/run).
+MUTANTS ?= 20
+SEED    ?= 1
+GAMES_M ?=
+MUTATION_FLOORS ?=
+.PHONY: mutation
+mutation: $(ARBITER) $(BUILD)/libarbiter.a
+	@nice python3 tests/mutation/mutate.py --mutants $(MUTANTS) --seed $(SEED) --build $(BUILD) \
+	  $(if $(GAMES_M),--games $(GAMES_M)) --cc "$(CC)" --cflags "$(ALL_CFLAGS)" --libs "$(LIBS)" \
+	  --check-cflags "$(CHECK_CFLAGS)" --check-libs "$(CHECK_LIBS)" --san "$(SAN)" $(MUTATION_FLOORS)
+
 # --- main job ---------------------------------------------------------------
 # Play a seeded naramo match, DEFENSE (defense-doe) against ASSAULT
 # (assault-noobia), between the greedy agents on the clock; record it under
