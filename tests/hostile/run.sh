@@ -35,9 +35,9 @@ check() {
     shift 3
     n=$((n + 1))
     if [ $asan -eq 1 ]; then
-        out=$(cd "$here" && "$ARBITER" "$@" 2>&1 </dev/null)
+        out=$(cd "$here" && timeout 60 "$ARBITER" "$@" 2>&1 </dev/null)
     else
-        out=$(cd "$here" && ulimit -v 262144 && "$ARBITER" "$@" 2>&1 </dev/null)
+        out=$(cd "$here" && ulimit -v 262144 && timeout 60 "$ARBITER" "$@" 2>&1 </dev/null)
     fi
     rc=$?
     if [ $rc -ne "$code" ] || ! grep -Ezq -- "$pat" <<<"$out"; then
@@ -52,9 +52,9 @@ feed() {
     shift 3
     n=$((n + 1))
     if [ $asan -eq 1 ]; then
-        out=$(cd "$here" && "$ARBITER" "$@" 2>&1 <"$file")
+        out=$(cd "$here" && timeout 60 "$ARBITER" "$@" 2>&1 <"$file")
     else
-        out=$(cd "$here" && ulimit -v 262144 && "$ARBITER" "$@" 2>&1 <"$file")
+        out=$(cd "$here" && ulimit -v 262144 && timeout 60 "$ARBITER" "$@" 2>&1 <"$file")
     fi
     rc=$?
     if [ $rc -ne "$code" ] || ! grep -Ezq -- "$pat" <<<"$out"; then
@@ -127,6 +127,8 @@ for g in $("$ARBITER" games --json | tr '{' '\n' | sed -n 's/^"id":"\([^"]*\)".*
     feed 3 "error: line 2: column 1: seat .* is not.*error: line 6: column 1: elapsed time" "$here/actions-hostile.txt" \
         record --game "$g" --seed 1 -o "$tmp/h-$g.tcgr"
 done
+
+source "$here/round2.sh"
 
 if [ $fail -eq 0 ]; then echo "hostile: $n inputs: each rejected with its documented code and message, no crash"; fi
 exit $fail
