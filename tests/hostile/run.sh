@@ -25,7 +25,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 asan=0
 if { ldd "$ARBITER" 2>/dev/null | grep -q 'libasan'; } || { nm "$ARBITER" 2>/dev/null | grep -q '__asan_init'; }; then asan=1; fi
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=256"
+# quarantine_size_mb: the limit measures the program, not the freed memory ASan keeps
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=256:quarantine_size_mb=16"
 
 fail=0 n=0
 # check CODE PATTERN FILE ARGS... — run arbiter ARGS (FILE is named in the
