@@ -569,40 +569,52 @@ START_TEST(junit_parses_back)
     ck_assert_msg(doc != NULL, "JUnit output is not well-formed");
     xmlNodePtr root = xmlDocGetRootElement(doc);
     ck_assert_str_eq((const char *)root->name, "testsuites");
-    unsigned cases = 0, failures = 0, errors = 0, skipped = 0, props = 0;
-    int wrongrule_ok = 0;
+    unsigned cases = 0, failures = 0, errors = 0, skipped = 0, props = 0, files = 0, uncovered = 0;
+    int wrongrule_ok = 0, located = 0;
     for (xmlNodePtr ts = root->children; ts; ts = ts->next) {
         if (ts->type != XML_ELEMENT_NODE) continue;
         for (xmlNodePtr tc = ts->children; tc; tc = tc->next) {
             if (tc->type != XML_ELEMENT_NODE) continue;
-            cases++;
             xmlChar *cls = xmlGetProp(tc, (const xmlChar *)"classname");
             xmlChar *name = xmlGetProp(tc, (const xmlChar *)"name");
             xmlChar *line = xmlGetProp(tc, (const xmlChar *)"line");
             xmlChar *file = xmlGetProp(tc, (const xmlChar *)"file");
-            ck_assert_str_eq((const char *)cls, "toy.basic");
             ck_assert(name && line && file && atoi((const char *)line) > 0);
+            int isfile = !strcmp((const char *)cls, "toy.files"), iscov = !strcmp((const char *)cls, "toy.coverage");
+            if (!isfile && !iscov) {
+                ck_assert_str_eq((const char *)cls, "toy.basic");
+                cases++;
+            }
             for (xmlNodePtr k = tc->children; k; k = k->next) {
                 if (k->type != XML_ELEMENT_NODE) continue;
                 if (!strcmp((const char *)k->name, "failure")) {
-                    failures++;
                     xmlChar *msg = xmlGetProp(k, (const xmlChar *)"message");
+                    xmlChar *body = xmlNodeGetContent(k);
+                    if (iscov) uncovered++;
+                    else failures++;
                     if (!strcmp((const char *)name, "wrongrule") && strstr((const char *)msg, "expected") &&
-                        strstr((const char *)msg, "TOY-ADD-MIN"))
+                        strstr((const char *)msg, "TOY-ADD-MIN")) {
                         wrongrule_ok = 1;
+                        /* the element's line, and the body does not repeat the message */
+                        const arb_conform_result *r = result(s, "wrongrule");
+                        ck_assert_int_gt(r->at_line, r->line);
+                        ck_assert_int_eq(atoi((const char *)line), r->at_line);
+                        ck_assert(!strstr((const char *)body, (const char *)msg));
+                        located = 1;
+                    }
                     xmlFree(msg);
+                    xmlFree(body);
                 }
-                if (!strcmp((const char *)k->name, "error")) errors++;
+                if (!strcmp((const char *)k->name, "error")) {
+                    if (isfile) files++;
+                    else errors++;
+                }
                 if (!strcmp((const char *)k->name, "skipped")) skipped++;
-                if (!strcmp((const char *)k->name, "properties"))
-                    for (xmlNodePtr p = k->children; p; p = p->next)
-                        if (p->type == XML_ELEMENT_NODE) {
-                            xmlChar *pn = xmlGetProp(p, (const xmlChar *)"name");
-                            xmlChar *pv = xmlGetProp(p, (const xmlChar *)"value");
-                            if (!strcmp((const char *)pn, "covers") && strstr((const char *)pv, "TOY-")) props++;
-                            xmlFree(pn);
-                            xmlFree(pv);
-                        }
+                if (!strcmp((const char *)k->name, "system-out")) {
+                    xmlChar *out = xmlNodeGetContent(k);
+                    if (strstr((const char *)out, "covers: TOY-")) props++;
+                    xmlFree(out);
+                }
             }
             xmlFree(cls); xmlFree(name); xmlFree(line); xmlFree(file);
         }
@@ -612,7 +624,10 @@ START_TEST(junit_parses_back)
     ck_assert_uint_eq(errors, 1);
     ck_assert_uint_eq(skipped, 1);  /* xfail */
     ck_assert_uint_eq(props, cases);
-    ck_assert(wrongrule_ok);
+    ck_assert_uint_eq(files, arb_conform_ndiags(s)); /* the lint problem is a failing entry */
+    ck_assert_uint_eq(files, 1);
+    ck_assert_uint_eq(uncovered, arb_conform_gated(s) ? arb_conform_uncovered(s) : 0);
+    ck_assert(wrongrule_ok && located);
     xmlFreeDoc(doc);
     free(x);
     arb_conform_free(s);
@@ -624,7 +639,7 @@ START_TEST(tap_shape)
     arb_conform_suite *s = run_status_set(1);
     size_t len;
     char *t = report(s, arb_conform_write_tap, &len);
-    ck_assert(strncmp(t, "TAP version 14\n1..", 18) == 0);
+    ck_assert(strncmp(t, "TAP version 13\n1..", 18) == 0);
     ck_assert(strstr(t, "\nok 1 - toy/basic/pass\n"));
     ck_assert(strstr(t, "not ok 2 - toy/basic/wrongrule\n  ---\n  status: WRONG-RULE\n"));
     ck_assert(strstr(t, "# TODO known failure"));
@@ -632,7 +647,12 @@ START_TEST(tap_shape)
     unsigned oks = 0;
     for (const char *p = t; (p = strstr(p, "\nok ")); p++) oks++;
     for (const char *p = t; (p = strstr(p, "\nnot ok ")); p++) oks++;
-    ck_assert_uint_eq(oks, arb_conform_nresults(s));
+    /* every case, then every file problem and uncovered entry, failing */
+    unsigned extra = arb_conform_ndiags(s) + (arb_conform_gated(s) ? arb_conform_uncovered(s) : 0);
+    ck_assert_uint_eq(oks, arb_conform_nresults(s) + extra);
+    char want[64];
+    snprintf(want, sizeof want, "not ok %u - file problem: ", arb_conform_nresults(s) + 1);
+    ck_assert(strstr(t, want));
     free(t);
     arb_conform_free(s);
 }
@@ -818,6 +838,10 @@ START_TEST(cli_statuses_and_exit_codes)
     ck_assert_int_eq(cli_run("conform --no-such-option")->code, 2);
     ck_assert_int_eq(cli_run("conform --jobs 0")->code, 2);
     snprintf(args, sizeof args, "conform '%s/naramo/t.xml' --game narmo", tmpdir);
+    r = cli_run(args);
+    ck_assert_int_eq(r->code, 3); /* README: unknown game is bad input */
+    ck_assert(strstr(r->err, "unknown game 'narmo'"));
+    snprintf(args, sizeof args, "conform '%s/naramo/t.xml' --case 'no-such-*'", tmpdir);
     r = cli_run(args);
     ck_assert_int_eq(r->code, 2);
     ck_assert(strstr(r->err, "no case matches"));

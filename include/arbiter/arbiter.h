@@ -2,7 +2,7 @@
 #ifndef ARBITER_ARBITER_H
 #define ARBITER_ARBITER_H
 
-#define ARB_VERSION "0.1.0"
+#define ARB_VERSION "0.2.0"
 
 #include "arbiter/error.h"
 #include "arbiter/rng.h"
@@ -15,6 +15,8 @@
 #include "arbiter/deck.h"
 #include "arbiter/replay.h"
 #include "arbiter/analyze.h"
+#include "arbiter/conform.h"
+#include "arbiter/server.h"
 
 #ifdef __cplusplus
 extern "C" {

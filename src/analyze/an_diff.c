@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analyze/an_int.h"
+#include "arbiter/toolkit.h"
 
 #define DIFF_MAX 200 /* differences listed; all are counted */
 
@@ -125,7 +126,7 @@ static const char *record_diff(const arb_an_record *a, const arb_an_record *b)
     }
     case ARB_AN_CHECKPOINT: return a->turn != b->turn || a->hash != b->hash ? "checkpoint" : NULL;
     case ARB_AN_OUTCOME:
-        return a->winner != b->winner || a->turn != b->turn || a->hash != b->hash || strcmp(a->reason, b->reason)
+        return a->winner != b->winner || a->turn != b->turn || a->hash != b->hash || !arb_reason_same(a->reason, b->reason)
                    ? "outcome" : NULL;
     default: return NULL;
     }

@@ -111,8 +111,8 @@ static void emit_events(logctx *c, const arb_an_step *st, int64_t record)
         line l = { 0 };
         l.record = record;
         l.kind = "event";
-        l.turn = st->turn;
-        l.phase = st->phase;
+        l.turn = st->event_turn ? st->event_turn[i] : st->turn;
+        l.phase = st->event_phase ? st->event_phase[i] : st->phase;
         l.clock_ms = st->clock_ms;
         l.seat = e->seat;
         l.text = text;

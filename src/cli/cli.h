@@ -57,7 +57,6 @@ const char *cli_esc(const char *s);
 /* Print a JSON string literal. */
 void cli_json_str(FILE *out, const char *s);
 /* Whether stderr is a terminal (progress goes there only then). */
-int cli_progress_enabled(void);
 
 /* ISO-8601 UTC start time: SOURCE_DATE_EPOCH when set, else now. 0 ok. */
 int cli_started(char *buf, size_t size);

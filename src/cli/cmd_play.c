@@ -9,6 +9,7 @@
 
 #include "cli/match_args.h"
 #include "cli/shard.h"
+#include "arbiter/toolkit.h"
 
 static void play_help(void)
 {
@@ -148,7 +149,7 @@ static int play_match(cli_match_args *a, const char *agents, uint64_t max_action
             fclose(f);
         }
     }
-    const char *reason = over && o.reason < a->g->noutcome_reasons ? a->g->outcome_reasons[o.reason] : "unfinished";
+    const char *reason = over ? arb_name_at(a->g->outcome_reasons, a->g->noutcome_reasons, o.reason, "unfinished") : "unfinished";
     if (json) {
         printf("{\"file\":");
         cli_json_str(stdout, a->out ? a->out : "");

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli/match_args.h"
+#include "arbiter/toolkit.h"
 #include "cli/record_io.h"
 
 static void record_help(void)
@@ -168,7 +169,7 @@ static void prompt(rctx *c)
 {
     arb_decision d = arb_match_decision(c->m);
     if (d.seat == ARB_SEAT_NONE) return;
-    const char *dn = d.kind < c->g->ndecision_names ? c->g->decision_names[d.kind] : "decision";
+    const char *dn = arb_name_at(c->g->decision_names, c->g->ndecision_names, d.kind, "decision");
     size_t n = arb_match_legal(c->m, c->legal, ARB_AGENT_LEGAL_MAX);
     if (n > ARB_AGENT_LEGAL_MAX) n = ARB_AGENT_LEGAL_MAX;
     char buf[256];
@@ -325,7 +326,7 @@ int cmd_record(int argc, char **argv)
         arb_outcome o;
         if (arb_match_outcome(a.m, &o)) {
             over = 1;
-            const char *reason = o.reason < a.g->noutcome_reasons ? a.g->outcome_reasons[o.reason] : "unknown";
+            const char *reason = arb_game_reason_name(a.g, o.reason);
             if (json) {
                 printf("{\"type\":\"over\",\"winner\":%d,\"reason\":", o.winner);
                 cli_json_str(stdout, reason);

@@ -1,18 +1,19 @@
 /* cmd_stats.c — `arbiter stats FILE…`: statistics over many replays. Files
  * are read one at a time and only the per-game aggregate is kept, so memory
  * does not grow with the number of files; a directory argument contributes
- * its *.tcgr files (not recursively). */
-#include <dirent.h>
+ * the *.tcgr files under it (cli/paths.c: recursive, sorted). */
 #include <getopt.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/paths.h"
+#include "cli/progress.h"
 #include "cli/results.h"
 
 typedef struct run {
     arb_an_stats *s;
-    int progress;
+    cli_progress progress;
     unsigned long n, total;
     int nomem;                  /* memory ran out: exit 4, never "0 files" */
     unsigned long skipped;      /* non-regular directory entries */
@@ -49,7 +50,7 @@ static void results(run *r, const char *path)
 static void one(run *r, const char *path)
 {
     r->n++;
-    if (r->progress) fprintf(stderr, "\r\033[Kstats: %lu/%lu %s", r->n, r->total, path);
+    cli_progress_update(&r->progress, r->n);
     if (cli_results_sniff(path)) {
         results(r, path);
         return;
@@ -66,46 +67,18 @@ static void one(run *r, const char *path)
     arb_an_source_free(src);
 }
 
-static int is_replay_name(const char *n)
+static int count_one(void *ctx, const char *path)
 {
-    size_t l = strlen(n);
-    return l > 5 && !strcmp(n + l - 5, ".tcgr");
+    (void)path;
+    ((run *)ctx)->total++;
+    return 0;
 }
 
-static void each(run *r, const char *path, int count_only)
+static int read_one(void *ctx, const char *path)
 {
-    struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        DIR *d = opendir(path);
-        if (!d) {
-            if (!count_only) one(r, path); /* reports the error */
-            return;
-        }
-        struct dirent *e;
-        char full[4096];
-        while ((e = readdir(d)) != NULL) {
-            if (!is_replay_name(e->d_name)) continue;
-            snprintf(full, sizeof full, "%s/%s", path, e->d_name);
-            /* Only regular files (or links to them) are read from a
-             * directory: a FIFO would block, a device never ends. */
-            struct stat fs;
-            if (stat(full, &fs) != 0 || !S_ISREG(fs.st_mode)) {
-                if (!count_only) {
-                    char shown[4200];
-                    fprintf(stderr, "arbiter stats: %s: not a regular file: skipped\n",
-                            arb_text_escape(shown, sizeof shown, full));
-                    r->skipped++;
-                }
-                continue;
-            }
-            if (count_only) r->total++;
-            else one(r, full);
-        }
-        closedir(d);
-        return;
-    }
-    if (count_only) r->total++;
-    else one(r, path);
+    run *r = ctx;
+    one(r, path);
+    return r->nomem ? -1 : 0;
 }
 
 int cmd_stats(int argc, char **argv)
@@ -126,7 +99,8 @@ int cmd_stats(int argc, char **argv)
                    "Statistics over many replays, per game: matches, outcomes and their\n"
                    "reasons, win rate by seat and by first player, average length in turns and\n"
                    "actions, clock timeouts, disconnects and forfeits, most played cards.\n"
-                   "A directory contributes its *.tcgr files. Files are read one at a time\n"
+                   "A directory contributes the *.tcgr files under it (recursively, sorted by\n"
+                   "name, at most 16 levels deep). Files are read one at a time\n"
                    "(memory does not grow with their number); unreadable files are counted\n"
                    "and the first few errors listed. Progress goes to stderr when it is a\n"
                    "terminal.\n\n"
@@ -153,15 +127,22 @@ int cmd_stats(int argc, char **argv)
         }
     }
     if (optind >= argc) return cli_usage("stats", "at least one replay FILE or DIR is required");
-    run r = { arb_an_stats_new(), cli_progress_enabled(), 0, 0, 0, 0 };
+    run r = { arb_an_stats_new(), { 0 }, 0, 0, 0, 0 };
     if (!r.s) {
         fprintf(stderr, "arbiter stats: out of memory\n");
         return EXIT_INTERNAL;
     }
-    if (r.progress)
-        for (int i = optind; i < argc; i++) each(&r, argv[i], 1);
-    for (int i = optind; i < argc; i++) each(&r, argv[i], 0);
-    if (r.progress) fputs("\r\033[K", stderr);
+    cli_progress_start(&r.progress, "stats", "files", 0);
+    if (r.progress.on) {
+        /* count first, quietly, so the progress line shows a total */
+        cli_walk cw = { "stats", count_one, &r, 1, 0, 0, 0 };
+        for (int i = optind; i < argc; i++) cli_walk_path(&cw, argv[i]);
+        r.progress.total = r.total;
+    }
+    cli_walk w = { "stats", read_one, &r, 0, 0, 0, 0 };
+    for (int i = optind; i < argc && !r.nomem; i++) cli_walk_path(&w, argv[i]);
+    r.skipped = w.skipped + w.unreadable;
+    cli_progress_end(&r.progress);
     if (r.nomem) {
         arb_an_stats_free(r.s);
         return EXIT_INTERNAL; /* the message is printed; no partial statistics */

@@ -78,7 +78,6 @@ int cli_parse_num(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
 
 void cli_json_str(FILE *out, const char *s) { arb_json_str(out, s); }
 
-int cli_progress_enabled(void) { return isatty(STDERR_FILENO); }
 
 int cli_started(char *buf, size_t size)
 {

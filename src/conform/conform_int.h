@@ -76,6 +76,9 @@ void arb_conform__diag(arb_conform_suite *s, const char *file, int line, const c
 #endif
     ;
 char *arb_conform__strdup(arb_conform_suite *s, const char *str);
+/* Drop a trailing incomplete UTF-8 sequence (left by a cut at a byte
+ * bound), so a truncated string stays valid UTF-8. */
+void arb_conform__utf8_cut(char *s);
 /* Attribute value into buf ("" and 0 when absent, 1 when present). */
 int arb_conform__attr(const xmlNode *n, const char *name, char *buf, size_t size);
 int arb_conform__is(const xmlNode *n, const char *name);

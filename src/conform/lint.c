@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "conform/conform_int.h"
+#include "arbiter/toolkit.h"
 
 static const cf_entry *find_entry(const arb_conform_suite *s, const char *game, const char *id)
 {
@@ -87,7 +88,7 @@ static void lint_vocab(arb_conform_suite *s, const cf_file *f, const arb_game *g
             !name_in(g->decision_names, g->ndecision_names, v))
             arb_conform__diag(s, f->path, line, "the %s engine has no decision kind '%s'", g->id, v);
         if (arb_conform__is(k, "outcome") && arb_conform__attr(k, "reason", v, sizeof v) &&
-            !name_in(g->outcome_reasons, g->noutcome_reasons, v))
+            arb_game_reason_find(g, v) < 0)
             arb_conform__diag(s, f->path, line, "the %s engine has no outcome reason '%s'", g->id, v);
         lint_vocab(s, f, g, k);
     }

@@ -46,8 +46,22 @@ void arb_conform__diag(arb_conform_suite *s, const char *file, int line, const c
     va_start(ap, fmt);
     vsnprintf(d->msg, sizeof d->msg, fmt, ap);
     va_end(ap);
+    arb_conform__utf8_cut(d->msg);
+    arb_conform__utf8_cut(d->where);
+    d->line = line > 0 ? line : 0;
     size_t n = strlen(d->msg);
     while (n && (d->msg[n - 1] == '\n' || d->msg[n - 1] == ' ')) d->msg[--n] = '\0';
+}
+
+void arb_conform__utf8_cut(char *s)
+{
+    size_t n = strlen(s), i = n, cont = 0;
+    while (i > 0 && ((unsigned char)s[i - 1] & 0xC0) == 0x80 && cont < 4) { i--; cont++; }
+    if (i == 0) return;
+    unsigned char lead = (unsigned char)s[i - 1];
+    size_t want = lead < 0x80 ? 0 : (lead & 0xE0) == 0xC0 ? 1 : (lead & 0xF0) == 0xE0 ? 2
+                : (lead & 0xF8) == 0xF0 ? 3 : 0;
+    if (lead >= 0x80 && cont < want) s[i - 1] = '\0';
 }
 
 char *arb_conform__strdup(arb_conform_suite *s, const char *str)
@@ -64,7 +78,7 @@ int arb_conform__attr(const xmlNode *n, const char *name, char *buf, size_t size
     if (size) buf[0] = '\0';
     xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
     if (!v) return 0;
-    snprintf(buf, size, "%s", (const char *)v);
+    if ((size_t)snprintf(buf, size, "%s", (const char *)v) >= size && size) arb_conform__utf8_cut(buf);
     xmlFree(v);
     return 1;
 }
@@ -462,10 +476,27 @@ static void load_file(arb_conform_suite *s, unsigned fi, xmlSchemaPtr cases_xsd,
     load_buffer(s, fi, buf, len, cases_xsd, rules_xsd);
 }
 
+#ifndef ARB_DATADIR
+#define ARB_DATADIR "/usr/local/share/arbiter"
+#endif
+
+/* The suite a bare `arbiter conform` runs: $ARBITER_CONFORMANCE when set;
+ * else ./conformance when it holds schema/ (a checkout); else the installed
+ * copy under the data directory chosen at build time. */
+const char *arb_conform_default_dir(void)
+{
+    const char *env = getenv("ARBITER_CONFORMANCE");
+    struct stat st;
+    if (env && *env) return env;
+    if (stat("conformance/schema/conformance.xsd", &st) == 0) return "conformance";
+    if (stat(ARB_DATADIR "/conformance/schema/conformance.xsd", &st) == 0) return ARB_DATADIR "/conformance";
+    return "conformance";
+}
+
 int arb_conform_load(arb_conform_suite **out, const char *const *paths, size_t npaths,
                      const arb_conform_options *opt, arb_error *err)
 {
-    static const char *const dflt[] = { "conformance" };
+    const char *dflt[1] = { arb_conform_default_dir() };
     arb_conform_options o = ARB_CONFORM_OPTIONS_INIT;
     *out = NULL;
     arb_conform_suite *s = calloc(1, sizeof *s);

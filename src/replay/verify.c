@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "replay/internal.h"
+#include "arbiter/toolkit.h"
 
 const char *arb_verify_kind_name(arb_verify_kind k)
 {
@@ -59,7 +60,7 @@ static int refuse(arb_error *err, const char *name, const char *fmt, const char 
 
 static const char *reason_name(const arb_game *g, uint16_t r)
 {
-    return r < g->noutcome_reasons ? g->outcome_reasons[r] : "unknown";
+    return arb_game_reason_name(g, r);
 }
 
 int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_result *res, arb_error *err)
@@ -138,7 +139,21 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
     arb_replay_record rec;
     for (;;) {
         rc = arb_replay_next(r, &rec, err);
-        if (rc == 0) break;
+        if (rc == 0) {
+            const uint8_t *tr;
+            size_t ntr = 0;
+            if (arb_replay_sealable(r, NULL, &tr, &ntr, NULL) && ntr) {
+                /* Only a seal block may follow a v2 body; checking one is the
+                 * seal layer's (arbiter/seal.h). */
+                uint64_t be = 0;
+                arb_replay_sealable(r, NULL, NULL, NULL, &be);
+                arb_error_where(err, "%s: offset %" PRIu64, rn, be);
+                res->code = arb_error_set(err, ARB_EFORMAT, NULL,
+                                          "%zu byte(s) follow the body and this build cannot check a seal block", ntr);
+                goto out;
+            }
+            break;
+        }
         if (rc < 0) {
             res->code = rc;
             goto out;
@@ -201,13 +216,14 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
                 goto out;
             }
             uint64_t hv = g->hash(st);
-            if (rec.hash != hv) {
+            if (!arb_replay_hash_eq(&rec, hv)) {
                 res->expected = rec.hash;
                 res->computed = hv;
                 diverge(res, err, rn, ARB_DIV_CHECKPOINT_HASH,
-                        "state hash differs at the checkpoint of turn %" PRIu32 ": recorded 0x%016" PRIx64
-                        ", computed 0x%016" PRIx64 "; the divergence lies in records %" PRIu64 "..%" PRIu64,
-                        t, rec.hash, hv, after_cp, rec.index);
+                        "state hash differs at the checkpoint of turn %" PRIu32 ": recorded 0x%0*" PRIx64
+                        "%s, computed 0x%016" PRIx64 "; the divergence lies in records %" PRIu64 "..%" PRIu64,
+                        t, rec.hash_bits / 4, rec.hash, rec.hash_bits < 64 ? " (its low 16 bits)" : "", hv, after_cp,
+                        rec.index);
                 goto out;
             }
             need_cp = 0;
@@ -225,7 +241,7 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
                 goto out;
             }
             const char *reason = reason_name(g, o.reason);
-            if (rec.winner != o.winner || strcmp(rec.reason, reason) != 0 || rec.turn != o.turns) {
+            if (rec.winner != o.winner || !arb_reason_same(rec.reason, reason) || rec.turn != o.turns) {
                 diverge(res, err, rn, ARB_DIV_OUTCOME,
                         "recorded outcome: winner %d, %s, %" PRIu32 " turns; computed: winner %d, %s, %" PRIu32
                         " turns",
@@ -245,7 +261,8 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
             seen_outcome = 1;
             res->over = 1;
             res->winner = o.winner;
-            snprintf(res->reason, sizeof res->reason, "%s", reason);
+            /* The recorded spelling: a v1 naramo file says "deck_out" for today's "deck-out". */
+            snprintf(res->reason, sizeof res->reason, "%s", rec.reason);
             res->turns = o.turns;
             res->final_hash = hv;
             break;
