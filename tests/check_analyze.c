@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "arbiter/analyze.h"
 #include "arbiter/arbiter.h"
@@ -566,7 +567,11 @@ START_TEST(stats_aggregate_fields)
     ck_assert_int_eq(arb_tnode_path(g, "reasons.timeout")->i, timeouts);
     ck_assert_int_eq(arb_tnode_get(g, "timeouts")->i, timeouts);
     ck_assert_int_eq(arb_tnode_get(g, "forfeits")->i, timeouts);
+    /* The toy's hand lists card ids without uids: every accepted card action
+     * counts (the truncated file's too), and its only card verb is play. */
     ck_assert_int_eq(arb_tnode_get(g, "card_plays")->i >= plays, 1);
+    ck_assert_int_eq(arb_tnode_path(g, "from_hand_by_kind.play")->i, arb_tnode_get(g, "card_plays")->i);
+    ck_assert_int_eq(arb_tnode_get(g, "hand_discards")->i, 0);
     /* First player: the toy's setup decision is "mulligan", so the first
      * non-setup decision is the first player's, for every full match. */
     ck_assert_int_eq(arb_tnode_path(g, "first_player.by_seat.0")->i, first[0] + (fx.first == 0));
@@ -743,6 +748,40 @@ END_TEST
  * mismatch, and stats counts them all. In-process, so it stays fast. */
 #include <dirent.h>
 
+/* Event labels against the engine: an action's events carry turns that
+ * never go down, start at the action's turn, and end (when the action
+ * crossed into a new turn) at the turn the engine reports afterwards. */
+typedef struct labelctx { const char *path; unsigned crossed; } labelctx;
+
+static int check_labels(void *ctx, const arb_an_step *st)
+{
+    labelctx *c = ctx;
+    if (!st->rec || !st->nevents) return 0;
+    ck_assert_ptr_nonnull(st->event_turn);
+    ck_assert_ptr_nonnull(st->event_phase);
+    uint32_t t = st->turn;
+    for (unsigned i = 0; i < st->nevents; i++) {
+        ck_assert_msg(st->event_turn[i] >= t, "%s #%" PRIu64 ": event %u labelled turn %u after turn %u", c->path,
+                      st->rec->index, i, st->event_turn[i], t);
+        ck_assert_ptr_nonnull(st->event_phase[i]);
+        t = st->event_turn[i];
+        /* The two cases of issue #17: naramo's Base Load belongs to the new
+         * shift's Shift Start, Brainstorm's severed Links to the Reset. */
+        const arb_game *g = arb_match_game(st->m);
+        const char *en = g->event_names[st->events[i].type];
+        if (!strcmp(g->id, "naramo") && !strcmp(en, "base_load"))
+            ck_assert_str_eq(st->event_phase[i], "shift_start");
+        if (!strcmp(g->id, "brainstorm") && !strcmp(en, "sever"))
+            ck_assert_str_eq(st->event_phase[i], "reset");
+    }
+    if (t != st->turn) {
+        c->crossed++;
+        ck_assert_msg(t == arb_match_turn(st->m), "%s #%" PRIu64 ": last event labelled turn %u, engine at %u",
+                      c->path, st->rec->index, t, arb_match_turn(st->m));
+    }
+    return 0;
+}
+
 START_TEST(golden_corpus)
 {
     DIR *top = opendir("replays/golden");
@@ -775,6 +814,11 @@ START_TEST(golden_corpus)
                           res.outcome_seen, res.truncated, res.rejected, res.mismatches);
             arb_an_source_free(s);
             ck_assert_int_eq(arb_an_open_file(&s, path, &err), 0);
+            labelctx lc = { path, 0 };
+            ck_assert_int_eq(arb_an_walk(s, check_labels, &lc, NULL, NULL, &err), 0);
+            ck_assert_msg(lc.crossed > 0 || res.records < 20, "%s: no action crossed a turn", path);
+            arb_an_source_free(s);
+            ck_assert_int_eq(arb_an_open_file(&s, path, &err), 0);
             arb_tree *t;
             ck_assert_msg(arb_an_state(s, INT64_MAX, ARB_VIEW_ALL, &t, &err) == 0, "%s: %s", path, err.msg);
             ck_assert_int_eq(arb_tnode_path(arb_tree_root(t), "outcome.over")->i, 1);
@@ -801,8 +845,19 @@ START_TEST(golden_corpus)
     ck_assert_ptr_nonnull(t);
     ck_assert_int_eq(arb_tnode_get(json_doc(t), "files")->i, files);
     int64_t matches = 0;
-    for (const arb_tnode *g = arb_tnode_get(json_doc(t), "games")->first; g; g = g->next)
+    for (const arb_tnode *g = arb_tnode_get(json_doc(t), "games")->first; g; g = g->next) {
         matches += arb_tnode_get(g, "complete")->i;
+        /* Every kind of card play counts, not only strategic plays. */
+        if (!strcmp(arb_tnode_get(g, "game")->s, "operator")) {
+            const arb_tnode *k = arb_tnode_get(g, "from_hand_by_kind");
+            int64_t sum = 0;
+            for (const char *const *v = (const char *const[]){ "play", "equip", "boost", "react", "attach", NULL }; *v; v++) {
+                ck_assert_msg(arb_tnode_get(k, *v) && arb_tnode_get(k, *v)->i > 0, "operator: no %s counted", *v);
+                sum += arb_tnode_get(k, *v)->i;
+            }
+            ck_assert_int_ge(arb_tnode_get(g, "card_plays")->i, sum);
+        }
+    }
     ck_assert_int_eq(matches, files);
     arb_tree_free(t);
     free(buf);
@@ -1219,7 +1274,8 @@ START_TEST(cli_errors_name_file_and_offset)
 END_TEST
 
 /* The CLI on a truncated file: every command reads up to the last complete
- * record and says so. Needs a game and the recorder. */
+ * record, prints what it read, says so, and exits 3 (README: a truncated
+ * replay is bad input). Needs a game and the recorder. */
 START_TEST(cli_truncated_file)
 {
     if (arb_game_count() == 0) return;
@@ -1236,19 +1292,32 @@ START_TEST(cli_truncated_file)
     fwrite(buf, 1, n * 2 / 3, f);
     fclose(f);
     snprintf(args, sizeof args, "log %s --json", t);
-    arb_tree *lt = cli_json(args, 0);
+    arb_tree *lt = cli_json(args, 3);
     ck_assert_int_eq(arb_tnode_get(json_doc(lt), "truncated")->i, 1);
     int64_t recs = arb_tnode_get(json_doc(lt), "records")->i;
     ck_assert_int_gt(recs, 0);
     arb_tree_free(lt);
     snprintf(args, sizeof args, "state %s --at last --json", t);
-    arb_tree *st = cli_json(args, 0);
+    arb_tree *st = cli_json(args, 3);
     ck_assert_int_eq(arb_tnode_get(json_doc(st), "record")->i, recs - 1);
+    arb_tree_free(st);
+    snprintf(args, sizeof args, "stats %s --json", t);
+    st = cli_json(args, 3);
+    ck_assert_int_eq(arb_tnode_get(json_doc(st), "files")->i, 1);
     arb_tree_free(st);
     snprintf(args, sizeof args, "log %s", t);
     cli_result *r = cli_run(args);
-    ck_assert_int_eq(r->code, 0);
+    ck_assert_int_eq(r->code, 3);
     ck_assert_ptr_nonnull(strstr(r->err, "truncated"));
+    ck_assert_ptr_nonnull(strstr(r->out, "#0"));
+    char html[700];
+    snprintf(html, sizeof html, "%s.html", t);
+    snprintf(args, sizeof args, "report %s -o %s", t, html);
+    r = cli_run(args);
+    ck_assert_int_eq(r->code, 3);
+    struct stat hs;
+    ck_assert_int_eq(stat(html, &hs), 0); /* written up to the cut */
+    unlink(html);
     unlink(a);
     unlink(t);
 }

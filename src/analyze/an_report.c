@@ -140,7 +140,7 @@ static void events_rows(repctx *c, const arb_an_step *st, int64_t rec)
         const arb_event *e = &st->events[i];
         for (int v = -1; v < c->h->players; v++) {
             texts[v + 1][0] = '\0';
-            if (g->event_text) g->event_text(e, v, texts[v + 1], sizeof texts[0]);
+            arb_game_event_text(g, e, v, texts[v + 1], sizeof texts[0]);
         }
         int clock = arb_an__event_is_clock(g, e);
         row_start(c, clock ? "ev clock" : "ev", rec, st, e->seat);

@@ -30,7 +30,12 @@ int cmd_report(int argc, char **argv)
                    "engine's narration and the rule ID of any rejection. A toggle at the top\n"
                    "shows the match as the judge saw it or as one seat could see it.\n"
                    "'-o -' writes to stdout.\n\n"
-                   "Exit: 0 written, 2 usage, 3 missing/corrupt file or unwritable output.\n");
+                   "OUT is written to OUT.part and renamed; an OUT that exists and is not a\n"
+                   "regular file (a device, FIFO, directory) is refused, not replaced: use\n"
+                   "'-o -' to write to stdout. A truncated replay is reported up to its last\n"
+                   "complete record (noted on stderr), then the command exits 3.\n"
+                   "Exit: 0 written, 2 usage, 3 missing/corrupt/truncated file or unwritable\n"
+                   "output.\n");
             return EXIT_OK;
         default: return cli_usage("report", "unknown option '%s'", argv[optind - 1]);
         }
@@ -45,6 +50,10 @@ int cmd_report(int argc, char **argv)
     char part[4096];
     FILE *out = stdout;
     int to_stdout = !strcmp(outp, "-");
+    if (!to_stdout && (ec = cli_output_target("report", outp))) {
+        arb_an_source_free(src);
+        return ec;
+    }
     if (!to_stdout) {
         snprintf(part, sizeof part, "%s.part", outp);
         out = fopen(part, "wb");
@@ -63,10 +72,9 @@ int cmd_report(int argc, char **argv)
         if (fclose(out) && !rc) rc = arb_error_set(&err, ARB_EIO, NULL, "cannot write %s", part);
         if (!rc && rename(part, outp)) rc = arb_error_set(&err, ARB_EIO, NULL, "cannot rename %s to %s", part, outp);
         if (rc) remove(part);
-    } else {
-        fflush(stdout);
+    } else if ((fflush(stdout) || ferror(stdout)) && !rc) {
+        rc = arb_error_set(&err, ARB_EIO, NULL, "cannot write the report to stdout");
     }
     if (rc) return cli_fail("report", &err);
-    cli_an_truncated("report", path, &res);
-    return EXIT_OK;
+    return cli_an_truncated("report", path, &res);
 }
