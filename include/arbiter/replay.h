@@ -247,7 +247,11 @@ int arb_replay_setup(const arb_replay *r, const arb_game *g, arb_setup *su,
  * blindly. A path "FILE#N" names member N (0-based) wherever a replay path
  * is taken (arb_replay_open). */
 #define ARB_ARCHIVE_DICT_MEMBERS 16     /* members whose content forms the dictionary */
-#define ARB_ARCHIVE_DICT_MAX 32768      /* bytes of dictionary (the last ones) */
+#define ARB_ARCHIVE_DICT_MAX 3584       /* bytes of dictionary (the last ones); fits a 4 KiB window */
+/* The writer's member compression, chosen by measurement (FORMAT.md §C.5). */
+#define ARB_ARCHIVE_LEVEL 6
+#define ARB_ARCHIVE_WBITS 12
+#define ARB_ARCHIVE_MEMLEVEL 6
 
 typedef struct arb_archive arb_archive;
 typedef struct arb_archive_writer arb_archive_writer;

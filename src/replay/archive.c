@@ -524,8 +524,9 @@ struct arb_archive_writer {
     arb_archive_member *m;
     uint64_t n, cap;
     tails t;
-    z_stream zs;
+    z_stream zs;                /* primed: reset with the dictionary of member k_primed */
     int zinit;
+    unsigned k_primed;          /* UINT_MAX: not primed */
     uint8_t *zbuf;
     size_t zcap;
     /* the compressor thread */
@@ -554,25 +555,38 @@ static int w_push(arb_archive_writer *aw, const arb_archive_member *m)
 static int write_member(arb_archive_writer *aw, job *j, arb_error *err)
 {
     unsigned k = aw->n < ARB_ARCHIVE_DICT_MEMBERS ? (unsigned)aw->n : ARB_ARCHIVE_DICT_MEMBERS;
-    if (deflateReset(&aw->zs) != Z_OK) return arb_error_set(err, ARB_EIO, NULL, "zlib deflateReset failed");
-    if (aw->t.n[k] && deflateSetDictionary(&aw->zs, aw->t.p[k], (uInt)aw->t.n[k]) != Z_OK)
-        return arb_error_set(err, ARB_EIO, NULL, "zlib rejects the dictionary");
-    size_t need = deflateBound(&aw->zs, (uLong)j->n) + 32 + j->nseal;
+    /* A state primed with the dictionary is copied for each member: cheaper
+     * than hashing the dictionary again (same bytes either way). */
+    if (aw->k_primed != k) {
+        if (deflateReset(&aw->zs) != Z_OK) return arb_error_set(err, ARB_EIO, NULL, "zlib deflateReset failed");
+        if (aw->t.n[k] && deflateSetDictionary(&aw->zs, aw->t.p[k], (uInt)aw->t.n[k]) != Z_OK)
+            return arb_error_set(err, ARB_EIO, NULL, "zlib rejects the dictionary");
+        aw->k_primed = k;
+    }
+    z_stream zw;
+    memset(&zw, 0, sizeof zw);
+    if (deflateCopy(&zw, &aw->zs) != Z_OK) return arb_error_set(err, ARB_ENOMEM, NULL, "zlib deflateCopy failed");
+    size_t need = deflateBound(&zw, (uLong)j->n) + 32 + j->nseal;
     if (need > aw->zcap) {
         uint8_t *q = realloc(aw->zbuf, need);
-        if (!q) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory compressing a member");
+        if (!q) {
+            deflateEnd(&zw);
+            return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory compressing a member");
+        }
         aw->zbuf = q;
         aw->zcap = need;
     }
     /* frame header: 'M', flags, varint zlen, varint slen — zlen is known
      * only after deflate, so compress after a 24-byte gap */
     uint8_t *zo = aw->zbuf + 24;
-    aw->zs.next_in = j->content;
-    aw->zs.avail_in = (uInt)j->n;
-    aw->zs.next_out = zo;
-    aw->zs.avail_out = (uInt)(aw->zcap - 24 - j->nseal);
-    if (deflate(&aw->zs, Z_FINISH) != Z_STREAM_END) return arb_error_set(err, ARB_EIO, NULL, "zlib deflate failed");
-    size_t zn = (size_t)(aw->zs.next_out - zo);
+    zw.next_in = j->content;
+    zw.avail_in = (uInt)j->n;
+    zw.next_out = zo;
+    zw.avail_out = (uInt)(aw->zcap - 24 - j->nseal);
+    int zr = deflate(&zw, Z_FINISH);
+    size_t zn = (size_t)(zw.next_out - zo);
+    deflateEnd(&zw);
+    if (zr != Z_STREAM_END) return arb_error_set(err, ARB_EIO, NULL, "zlib deflate failed");
     uint8_t h[24], *p = h;
     *p++ = FRAME_MEMBER;
     *p++ = j->flags;
@@ -617,8 +631,7 @@ static void *compressor(void *arg)
             aw->failed = 1;
         }
         aw->qh = (aw->qh + 1) % QUEUE;
-        aw->qn--;
-        pthread_cond_broadcast(&aw->cv);
+        if (aw->qn-- == QUEUE || aw->qn == 0) pthread_cond_broadcast(&aw->cv); /* a waiting producer, or close */
         pthread_mutex_unlock(&aw->mu);
     }
 }
@@ -659,8 +672,7 @@ int arb_archive__add(arb_archive_writer *aw, const uint8_t env[8], arb_mpbuf *co
     int failed = aw->failed;
     if (!failed) {
         aw->q[(aw->qh + aw->qn) % QUEUE] = j;
-        aw->qn++;
-        pthread_cond_broadcast(&aw->cv);
+        if (aw->qn++ == 0) pthread_cond_broadcast(&aw->cv); /* the compressor waits only on an empty queue */
     }
     pthread_mutex_unlock(&aw->mu);
     if (failed) {
@@ -690,11 +702,12 @@ int arb_archive_writer_open(arb_archive_writer **out, const char *path, int appe
     memcpy(aw->path, path, pl + 1);
     memcpy(aw->part, path, pl);
     memcpy(aw->part + pl, ".part", 6);
-    if (deflateInit2(&aw->zs, ARB_REPLAY_LEVEL_FINAL, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    if (deflateInit2(&aw->zs, ARB_ARCHIVE_LEVEL, Z_DEFLATED, ARB_ARCHIVE_WBITS, ARB_ARCHIVE_MEMLEVEL, Z_DEFAULT_STRATEGY) != Z_OK) {
         rc = arb_error_set(err, ARB_ENOMEM, NULL, "zlib deflateInit failed");
         goto fail;
     }
     aw->zinit = 1;
+    aw->k_primed = ~0u;
     FILE *probe = append ? fopen(path, "rb") : NULL;
     if (probe) {
         fclose(probe);

@@ -47,8 +47,8 @@ struct arb_replay_writer {
     void *seal_ctx;
     arb_archive_writer *aw;     /* archive mode: no journal, close adds a member */
     uint64_t nactions;
-    uint8_t raw[RAW_CAP];
-    uint8_t out[OUT_CAP];
+    uint8_t *raw;               /* RAW_CAP (v1 staging) and OUT_CAP bytes, file mode only */
+    uint8_t *out;
 };
 
 static int io_fail(arb_replay_writer *w, arb_error *err, const char *what)
@@ -184,6 +184,12 @@ int arb_replay_writer_open(arb_replay_writer **out, const char *path, const arb_
     memcpy(w->part + plen, ".part", 6);
     memcpy(w->fin, path, plen);
     memcpy(w->fin + plen, ".new", 5);
+    w->raw = malloc(RAW_CAP);
+    w->out = malloc(OUT_CAP);
+    if (!w->raw || !w->out) {
+        rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening a replay writer");
+        goto fail;
+    }
     w->g = meta->game;
     w->v2 = meta->version != 1;
     arb_r2_init(&w->st, (meta->flags & ARB_REPLAY_FLAG_TIMED) != 0);
@@ -459,6 +465,8 @@ void arb_replay_writer_free(arb_replay_writer *w)
     free(w->path);
     free(w->part);
     free(w->fin);
+    free(w->raw);
+    free(w->out);
     free(w);
 }
 
