@@ -14,6 +14,7 @@
 
 #include "arbiter/seal.h"
 #include "replay/internal.h"
+#include "arbiter/toolkit.h"
 #include "replay/rec2.h"
 
 #define RAW_CAP (32 * 1024)
@@ -485,7 +486,7 @@ int arb_replay_record_step(arb_replay_writer *w, arb_match *m, const arb_action 
     arb_outcome o;
     if (arb_match_outcome(m, &o)) {
         const arb_game *g = w->g;
-        const char *reason = o.reason < g->noutcome_reasons ? g->outcome_reasons[o.reason] : "unknown";
+        const char *reason = arb_game_reason_name(g, o.reason);
         return arb_replay_write_outcome(w, o.winner, reason, o.turns, arb_match_hash(m), err);
     }
     uint32_t t = arb_match_turn(m);
