@@ -18,15 +18,24 @@ BUILD   ?= build
 PREFIX  ?= /usr/local
 OPT     ?= -O2
 SAN     ?=
-PKGS    := zlib msgpack libxml-2.0 libxxhash libsodium
+# The library's own dependencies (arbiter.pc's Requires.private); msgpack-c
+# is used by the interop test only and never by the library.
+PKGS    := zlib libxml-2.0 libxxhash libsodium
+TEST_PKGS := msgpack
+# The shared library: ABI major (the SONAME) and full version.
+ABI_MAJOR := 0
+LIB_VERSION := $(shell sed -n 's/^\#define ARB_VERSION "\(.*\)"/\1/p' include/arbiter/arbiter.h)
+SONAME  := libarbiter.so.$(ABI_MAJOR)
+DATADIR ?= $(PREFIX)/share/arbiter
+MANDIR  ?= $(PREFIX)/share/man
 
 CFLAGS_BASE := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
                -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -g $(OPT) -fPIC $(SAN) \
                -Iinclude -Isrc
 PKG_CFLAGS   = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
-CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
+CHECK_CFLAGS = $(shell pkg-config --cflags check $(TEST_PKGS) 2>/dev/null)
+CHECK_LIBS   = $(shell pkg-config --libs check $(TEST_PKGS) 2>/dev/null)
 ALL_CFLAGS   = $(CFLAGS_BASE) $(PKG_CFLAGS) $(CFLAGS)
 LIBS         = $(PKG_LIBS) -lpthread -lm
 
@@ -41,7 +50,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 ARBITER  := $(BUILD)/arbiter
 
-.PHONY: all deps demo check check-unit check-conform sanitize install clean bench fuzz valgrind slurm-deps check-slurm
+.PHONY: all deps demo check check-unit check-conform check-all sanitize install uninstall check-install man clean bench fuzz valgrind slurm-deps check-slurm
 .DEFAULT_GOAL := all
 all: $(BUILD)/libarbiter.a $(BUILD)/libarbiter.so $(ARBITER)
 
@@ -49,12 +58,17 @@ all: $(BUILD)/libarbiter.a $(BUILD)/libarbiter.so $(ARBITER)
 # pkg-config name : Debian package(s)
 DEP_MAP := zlib:zlib1g-dev msgpack:libmsgpack-dev libxml-2.0:libxml2-dev \
            check:check,libsubunit-dev libxxhash:libxxhash-dev libsodium:libsodium-dev
+# command : Debian package, for the report tests (tests/report: prove,
+# xmllint, node and npm read the conformance reports as CI systems do)
+CMD_DEP_MAP := prove:perl xmllint:libxml2-utils node:nodejs npm:npm
 deps:
 	@missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
+	command -v man >/dev/null 2>&1 || missing="$$missing man-db"; \
 	command -v cc >/dev/null 2>&1 || missing="$$missing gcc"; \
 	for m in $(DEP_MAP); do pc=$${m%%:*}; pk=$$(echo $${m#*:} | tr , ' '); \
 	  pkg-config --exists $$pc 2>/dev/null || missing="$$missing $$pk"; done; \
+	for m in $(CMD_DEP_MAP); do command -v $${m%%:*} >/dev/null 2>&1 || missing="$$missing $${m#*:}"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "deps: installing$$missing"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
@@ -67,6 +81,11 @@ $(BUILD)/obj/%.o: %.c $(wildcard include/arbiter/*.h) | $(BUILD)/.dirs
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+# Where an installed arbiter finds its data (the conformance suite).
+$(BUILD)/obj/src/conform/loader.o: ALL_CFLAGS += -DARB_DATADIR='"$(DATADIR)"'
+$(BUILD)/obj/src/conform/loader.o: $(BUILD)/.datadir
+$(shell mkdir -p $(BUILD); echo '$(DATADIR)' | cmp -s - $(BUILD)/.datadir || echo '$(DATADIR)' > $(BUILD)/.datadir)
 
 $(BUILD)/gen/games.c: Makefile | $(BUILD)/.dirs
 	@mkdir -p $(dir $@)
@@ -106,9 +125,23 @@ $(BUILD)/libarbiter.a: $(LIB_OBJ)
 	@echo "  AR      $@"
 	@ar rcs $@ $^
 
-$(BUILD)/libarbiter.so: $(LIB_OBJ)
+# Only the public API is exported: the version script lists the defined
+# global symbols that a public header names (internal arb_<id>__ and
+# arb_<module>__ names stay local; tests/install checks the result).
+$(BUILD)/libarbiter.map: $(LIB_OBJ) $(wildcard include/arbiter/*.h)
+	@{ echo 'ARBITER_$(ABI_MAJOR) {'; echo '  global:'; \
+	   nm -g --defined-only $(LIB_OBJ) | awk 'NF==3 && $$2 ~ /[TDRB]/ {print $$3}' | sort -u | \
+	     comm -12 - $$(grep -ohE '\barb_[A-Za-z0-9_]+' include/arbiter/*.h | sort -u > $@.pub; echo $@.pub) | \
+	     sed 's/.*/    &;/'; \
+	   echo '  local: *;'; echo '};'; } > $@.tmp && rm -f $@.pub && mv $@.tmp $@
+
+$(BUILD)/libarbiter.so.$(LIB_VERSION): $(LIB_OBJ) $(BUILD)/libarbiter.map
 	@echo "  LD      $@"
-	@$(CC) -shared $(SAN) -o $@ $^ $(LIBS)
+	@$(CC) -shared $(SAN) -Wl,-soname,$(SONAME) -Wl,--version-script,$(BUILD)/libarbiter.map -o $@ $(LIB_OBJ) $(LIBS)
+
+$(BUILD)/libarbiter.so: $(BUILD)/libarbiter.so.$(LIB_VERSION)
+	@ln -sf libarbiter.so.$(LIB_VERSION) $(BUILD)/$(SONAME)
+	@ln -sf $(SONAME) $@
 
 $(ARBITER): $(CLI_OBJ) $(BUILD)/libarbiter.a
 	@echo "  LD      $@"
@@ -126,13 +159,15 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libarbiter.a $(wildcard tests/*.h)
 
 check-unit: $(TESTS) $(ARBITER)
 	@fail=0; for t in $(TESTS); do \
-	  ARBITER=$(ARBITER) ./$$t || fail=1; done; \
+	  case $$t in /*) ;; *) t=./$$t ;; esac; \
+	  ARBITER=$(ARBITER) $$t || fail=1; done; \
 	exit $$fail
 
 check: deps
 	@$(MAKE) --no-print-directory check-all
+	@$(MAKE) --no-print-directory check-install
 
-check-all: check-unit check-conform check-golden check-hostile
+check-all: check-unit check-conform check-reports check-golden check-hostile
 
 # The golden corpus (replays/golden/<game>/MANIFEST): every replay verifies
 # and reproduces its manifest outcome and final hash under this engine.
@@ -152,6 +187,20 @@ check-hostile: $(ARBITER)
 check-conform: $(ARBITER)
 	@$(ARBITER) conform lint
 	@$(ARBITER) conform --quiet --jobs 4
+
+# The conformance reports as CI reads them: prove and npm tap-parser on the
+# TAP, xmllint + the Jenkins JUnit XSD on the JUnit, JSON.parse on the JSON,
+# for a passing and a failing run (tests/report/README.md). report-deps
+# installs the pinned npm tools into tests/report/node_modules (npm ci).
+.PHONY: check-reports report-deps
+REPORT_NODE := tests/report/node_modules/tap-parser/package.json
+$(REPORT_NODE): tests/report/package.json tests/report/package-lock.json
+	@echo "  NPM     tests/report (npm ci)"
+	@cd tests/report && npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	@touch $@
+report-deps: $(REPORT_NODE)
+check-reports: $(ARBITER) $(REPORT_NODE)
+	@ARBITER=$(ARBITER) sh tests/report/check_reports.sh
 
 # The judge's viewer (arbiter report) in headless Chromium (Debian package
 # chromium) driven by npm's playwright-core (installed into build/npm on
@@ -195,24 +244,31 @@ check-slurm: deps slurm-deps
 	@tests/slurm/test_slurm.sh $(ARBITER)
 
 # --- main job ---------------------------------------------------------------
-# Play a seeded naramo match between the greedy agents, record it under
+# Play a seeded naramo match, DEFENSE (defense-doe) against ASSAULT
+# (assault-noobia), between the greedy agents on the clock; record it under
 # $(BUILD)/demo, verify it, print its info and the first lines of the
-# narration. DEMO_SEED picks another match.
+# narration, write the judge's HTML report and say how to open it.
+# DEMO_SEED picks another match.
 DEMO_SEED ?= 2026
 DEMO_FILE := $(BUILD)/demo/naramo-greedy-$(DEMO_SEED).tcgr
+DEMO_HTML := $(BUILD)/demo/naramo-greedy-$(DEMO_SEED).html
+DEMO_PLAY := play --game naramo --seed $(DEMO_SEED) --agents greedy --decks defense-doe,assault-noobia --names alice,bob --timed
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@$(ARBITER) games
 	@mkdir -p $(BUILD)/demo
-	@echo; echo "== arbiter play --game naramo --seed $(DEMO_SEED) --agents greedy -o $(DEMO_FILE)"
-	@$(ARBITER) play --game naramo --seed $(DEMO_SEED) --agents greedy -o $(DEMO_FILE)
+	@echo; echo "== arbiter $(DEMO_PLAY) -o $(DEMO_FILE)"
+	@$(ARBITER) $(DEMO_PLAY) -o $(DEMO_FILE)
 	@echo; echo "== arbiter verify $(DEMO_FILE)"
 	@$(ARBITER) verify $(DEMO_FILE)
 	@echo; echo "== arbiter info $(DEMO_FILE)"
 	@$(ARBITER) info $(DEMO_FILE)
-	@echo; echo "== narration (first 20 lines)"
-	@if $(ARBITER) log --help >/dev/null 2>&1; then $(ARBITER) log $(DEMO_FILE) | head -n 20; \
-	 else echo "(this build has no 'arbiter log' command yet)"; fi
+	@echo; echo "== arbiter log $(DEMO_FILE) (first 25 lines)"
+	@$(ARBITER) log $(DEMO_FILE) | head -n 25
+	@echo; echo "== arbiter report $(DEMO_FILE) -o $(DEMO_HTML)"
+	@$(ARBITER) report $(DEMO_FILE) -o $(DEMO_HTML)
+	@echo; echo "Open the judge's report in a browser: xdg-open $(DEMO_HTML)"
+	@echo "(or file://$(abspath $(DEMO_HTML)); it is one self-contained page, no network)"
 
 # --- fuzzing ----------------------------------------------------------------
 # Every tests/fuzz/fuzz_NAME.c is a libFuzzer target over the library built
@@ -250,22 +306,57 @@ bench: deps
 	@$(BUILD)/bench --arbiter $(ARBITER)
 
 # --- install ----------------------------------------------------------------
-install: all
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/arbiter \
-	           $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig
+# Library (static, and shared with SONAME $(SONAME) and its symlinks),
+# public headers, arbiter.pc, the binary, man pages generated from the
+# commands' --help, bash and zsh completion, the sbatch scripts and the
+# conformance suite with its schemas under $(DATADIR) (where an installed
+# `arbiter conform` finds it; ARBITER_CONFORMANCE overrides).
+# `make uninstall` removes exactly what this installs.
+MAN_DIR := $(BUILD)/man
+man: $(ARBITER) src/cli/share/mkman.sh
+	@rm -rf $(MAN_DIR) && PREFIX=$(PREFIX) sh src/cli/share/mkman.sh $(ARBITER) $(MAN_DIR)
+
+CONF_FILES := $(shell cd conformance 2>/dev/null && find . -type f \( -name '*.xml' -o -name '*.xsd' -o -name '*.md' \) | sort)
+install: all man
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/arbiter \
+	           $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 \
+	           $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 	install -m 644 $(BUILD)/libarbiter.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(BUILD)/libarbiter.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/libarbiter.so.$(LIB_VERSION) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libarbiter.so.$(LIB_VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libarbiter.so
 	install -m 644 include/arbiter/*.h $(DESTDIR)$(PREFIX)/include/arbiter/
 	install -m 755 $(ARBITER) $(DESTDIR)$(PREFIX)/bin/
-	install -d $(DESTDIR)$(PREFIX)/share/arbiter
-	$(ARBITER) slurm-script verify > $(DESTDIR)$(PREFIX)/share/arbiter/arbiter-verify.sbatch
-	$(ARBITER) slurm-script play > $(DESTDIR)$(PREFIX)/share/arbiter/arbiter-play.sbatch
+	install -m 644 $(MAN_DIR)/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 src/cli/share/arbiter.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/arbiter
+	install -m 644 src/cli/share/_arbiter $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_arbiter
+	$(ARBITER) slurm-script verify > $(DESTDIR)$(DATADIR)/arbiter-verify.sbatch
+	$(ARBITER) slurm-script play > $(DESTDIR)$(DATADIR)/arbiter-play.sbatch
+	@cd conformance && for f in $(CONF_FILES); do \
+	  install -D -m 644 $$f $(DESTDIR)$(DATADIR)/conformance/$$f || exit 1; done
 	@{ echo 'prefix=$(PREFIX)'; echo 'libdir=$${prefix}/lib'; echo 'includedir=$${prefix}/include'; echo; \
 	   echo 'Name: arbiter'; echo 'Description: record, replay, verify and test trading-card-game matches'; \
-	   echo "Version: $$(sed -n 's/#define ARB_VERSION "\(.*\)"/\1/p' include/arbiter/arbiter.h)"; \
+	   echo 'Version: $(LIB_VERSION)'; \
 	   echo 'Requires.private: $(PKGS)'; echo 'Libs: -L$${libdir} -larbiter'; \
 	   echo 'Libs.private: -lpthread -lm'; echo 'Cflags: -I$${includedir}'; } \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/arbiter.pc
+	@command -v ldconfig >/dev/null 2>&1 && [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && ldconfig || true
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/lib/libarbiter.a $(DESTDIR)$(PREFIX)/lib/libarbiter.so \
+	      $(DESTDIR)$(PREFIX)/lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/libarbiter.so.$(LIB_VERSION) \
+	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/arbiter.pc $(DESTDIR)$(PREFIX)/bin/arbiter \
+	      $(DESTDIR)$(PREFIX)/share/bash-completion/completions/arbiter \
+	      $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_arbiter
+	rm -f $(DESTDIR)$(MANDIR)/man1/arbiter.1 $(DESTDIR)$(MANDIR)/man1/arbiter-*.1
+	rm -rf $(DESTDIR)$(PREFIX)/include/arbiter $(DESTDIR)$(DATADIR)
+
+# The installed tool from outside the checkout: install into a temporary
+# prefix, run the README tour there, build the server example with
+# pkg-config, run conform, check the SONAME and the exported symbols,
+# render `man arbiter`, uninstall.
+check-install: all
+	@bash tests/install/test_install.sh
 
 clean:
 	rm -rf build

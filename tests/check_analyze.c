@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "arbiter/analyze.h"
 #include "arbiter/arbiter.h"
@@ -1354,7 +1355,8 @@ START_TEST(cli_errors_name_file_and_offset)
 END_TEST
 
 /* The CLI on a truncated file: every command reads up to the last complete
- * record and says so. Needs a game and the recorder. */
+ * record, prints what it read, says so, and exits 3 (README: a truncated
+ * replay is bad input). Needs a game and the recorder. */
 START_TEST(cli_truncated_file)
 {
     if (arb_game_count() == 0) return;
@@ -1371,19 +1373,32 @@ START_TEST(cli_truncated_file)
     fwrite(buf, 1, n * 2 / 3, f);
     fclose(f);
     snprintf(args, sizeof args, "log %s --json", t);
-    arb_tree *lt = cli_json(args, 0);
+    arb_tree *lt = cli_json(args, 3);
     ck_assert_int_eq(arb_tnode_get(json_doc(lt), "truncated")->i, 1);
     int64_t recs = arb_tnode_get(json_doc(lt), "records")->i;
     ck_assert_int_gt(recs, 0);
     arb_tree_free(lt);
     snprintf(args, sizeof args, "state %s --at last --json", t);
-    arb_tree *st = cli_json(args, 0);
+    arb_tree *st = cli_json(args, 3);
     ck_assert_int_eq(arb_tnode_get(json_doc(st), "record")->i, recs - 1);
+    arb_tree_free(st);
+    snprintf(args, sizeof args, "stats %s --json", t);
+    st = cli_json(args, 3);
+    ck_assert_int_eq(arb_tnode_get(json_doc(st), "files")->i, 1);
     arb_tree_free(st);
     snprintf(args, sizeof args, "log %s", t);
     cli_result *r = cli_run(args);
-    ck_assert_int_eq(r->code, 0);
+    ck_assert_int_eq(r->code, 3);
     ck_assert_ptr_nonnull(strstr(r->err, "truncated"));
+    ck_assert_ptr_nonnull(strstr(r->out, "#0"));
+    char html[700];
+    snprintf(html, sizeof html, "%s.html", t);
+    snprintf(args, sizeof args, "report %s -o %s", t, html);
+    r = cli_run(args);
+    ck_assert_int_eq(r->code, 3);
+    struct stat hs;
+    ck_assert_int_eq(stat(html, &hs), 0); /* written up to the cut */
+    unlink(html);
     unlink(a);
     unlink(t);
 }

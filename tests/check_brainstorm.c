@@ -768,7 +768,7 @@ static int in_list(const arb_action *l, size_t n, const arb_action *a)
 static void random_action(arb_rng *r, const brn_state *s, arb_action *a)
 {
     memset(a, 0, sizeof *a);
-    a->verb = (uint8_t)arb_rng_below(r, BRN_NVERBS);
+    a->verb = (uint8_t)arb_rng_below(r, BRN_V_COUNT);
     a->seat = (int8_t)(arb_rng_below(r, 8) == 0 ? -1 : (arb_rng_below(r, 4) ? s->actor : (s->actor ^ 1)));
     const arb_verb *v = &G->verbs[a->verb];
     a->nargs = (uint8_t)(v->min_args + arb_rng_below(r, (uint32_t)(v->max_args - v->min_args + 1)));

@@ -46,6 +46,7 @@ typedef struct arb_an_record {
     arb_action action;              /* ACTION */
     uint32_t turn;                  /* CHECKPOINT: turn; OUTCOME: turns */
     uint64_t hash;                  /* CHECKPOINT, OUTCOME */
+    uint8_t hash_bits;              /* 64, or 16 for a v2 per-turn checkpoint */
     int winner;                     /* OUTCOME: seat, -1 draw */
     char reason[64];                /* OUTCOME */
 } arb_an_record;
@@ -174,6 +175,8 @@ void arb_an_stats_free(arb_an_stats *s); /* NULL ok */
 int arb_an_stats_add(arb_an_stats *s, arb_an_source *src, arb_error *err);
 /* Files counted as errors so far. */
 uint64_t arb_an_stats_errors(const arb_an_stats *s);
+/* Replays counted so far that were truncated (read up to the cut). */
+uint64_t arb_an_stats_truncated(const arb_an_stats *s);
 /* Count a file that could not even be opened. */
 void arb_an_stats_add_error(arb_an_stats *s, const arb_error *err);
 /* One match known only from a verification result (a line of

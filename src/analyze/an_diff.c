@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analyze/an_int.h"
+#include "arbiter/toolkit.h"
 
 #define DIFF_MAX 200 /* differences listed; all are counted */
 
@@ -88,7 +89,7 @@ static void record_text(const arb_game *g, const arb_match *m, int rc, const arb
                 arb_error e = ARB_ERROR_INIT;
                 if (!arb_match_clone(&probe, m)) {
                     if (!arb_match_apply(probe, &r->action, &e)) {
-                        g->action_text(arb_match_state(m), &r->action, t, sizeof t);
+                        arb_match_action_text(m, &r->action, t, sizeof t);
                         size_t n = strlen(buf);
                         snprintf(buf + n, size - n, " (%s)", t);
                     } else {
@@ -125,7 +126,7 @@ static const char *record_diff(const arb_an_record *a, const arb_an_record *b)
     }
     case ARB_AN_CHECKPOINT: return a->turn != b->turn || a->hash != b->hash ? "checkpoint" : NULL;
     case ARB_AN_OUTCOME:
-        return a->winner != b->winner || a->turn != b->turn || a->hash != b->hash || strcmp(a->reason, b->reason)
+        return a->winner != b->winner || a->turn != b->turn || a->hash != b->hash || !arb_reason_same(a->reason, b->reason)
                    ? "outcome" : NULL;
     default: return NULL;
     }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "arbiter/analyze.h"
+#include "arbiter/text.h"
 
 typedef struct arb_an_source_ops {
     int (*next)(void *self, arb_an_record *rec, arb_error *err);

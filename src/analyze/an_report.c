@@ -263,7 +263,7 @@ static arb_tree *document(repctx *c, const arb_match *m, int view, const arb_an_
     arb_tnode *root = arb_tree_root(t);
     char buf[32];
     arb_tree_add_int(t, root, "turn", arb_match_turn(m));
-    arb_tree_add_str(t, root, "phase", g->phase(arb_match_state(m)));
+    arb_tree_add_str(t, root, "phase", arb_match_phase(m));
     arb_tree_add_int(t, root, "clock_ms", (int64_t)st->clock_ms);
     if (st->rejected) {
         arb_tnode *rj = arb_tree_add_map(t, root, "rejected");
@@ -606,7 +606,7 @@ static void events_rows(repctx *c, const arb_an_step *st, int64_t rec, int first
             texts[v + 1][0] = '\0';
             if (v >= 0 && c->seatfile && v != c->o->view) continue;
             if (v < 0 && c->seatfile) continue;
-            if (g->event_text) g->event_text(e, v, texts[v + 1], sizeof texts[0]);
+            arb_game_event_text(g, e, v, texts[v + 1], sizeof texts[0]);
         }
         int clock = arb_an__event_is_clock(g, e);
         row_start(c, clock ? "ev clock" : "ev", rec, first && i == 0, st->event_turn ? st->event_turn[i] : st->turn,

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "analyze/an_int.h"
+#include "arbiter/toolkit.h"
 
 #define REASONS_MAX 32
 
@@ -88,6 +89,13 @@ void arb_an_stats_free(arb_an_stats *s)
 }
 
 uint64_t arb_an_stats_errors(const arb_an_stats *s) { return s->errors; }
+
+uint64_t arb_an_stats_truncated(const arb_an_stats *s)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < s->ngames; i++) n += s->games[i].truncated;
+    return n;
+}
 
 void arb_an_stats_add_error(arb_an_stats *s, const arb_error *err)
 {
@@ -221,7 +229,7 @@ static void count_outcome(game_stats *gs, int players, int winner, const char *r
     }
     unsigned k = REASONS_MAX;
     for (unsigned i = 0; i < gs->g->noutcome_reasons && i < REASONS_MAX; i++)
-        if (!strcmp(gs->g->outcome_reasons[i], reason)) k = i;
+        if (arb_reason_same(gs->g->outcome_reasons[i], reason)) k = i;
     gs->reasons[k]++;
     gs->forfeits += forfeit_reason(reason) != 0;
 }
@@ -410,7 +418,11 @@ static void print_json(const arb_an_stats *s, FILE *out)
 static void print_text(const arb_an_stats *s, FILE *out)
 {
     fprintf(out, "%" PRIu64 " file%s, %" PRIu64 " unreadable\n", s->files, s->files == 1 ? "" : "s", s->errors);
-    for (unsigned i = 0; i < s->nkept; i++) fprintf(out, "  error: %s\n", s->kept[i]);
+    for (unsigned i = 0; i < s->nkept; i++) {
+        fputs("  error: ", out);
+        arb_text_put(out, s->kept[i]); /* messages quote file data */
+        fputc('\n', out);
+    }
     if (s->errors > s->nkept) fprintf(out, "  … and %" PRIu64 " more errors\n", s->errors - s->nkept);
     for (unsigned gi = 0; gi < s->ngames; gi++) {
         const game_stats *gs = &s->games[gi];

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analyze/an_int.h"
+#include "arbiter/toolkit.h"
 
 static int setup_match(const arb_an_header *h, arb_match **m, arb_error *err)
 {
@@ -29,8 +30,8 @@ static int outcome_matches(const arb_match *m, const arb_an_record *r)
     arb_outcome o;
     const arb_game *g = arb_match_game(m);
     if (!arb_match_outcome(m, &o)) return 0;
-    const char *reason = o.reason < g->noutcome_reasons ? g->outcome_reasons[o.reason] : "";
-    return o.winner == r->winner && o.turns == r->turn && strcmp(reason, r->reason) == 0 &&
+    const char *reason = arb_name_at(g->outcome_reasons, g->noutcome_reasons, o.reason, "");
+    return o.winner == r->winner && o.turns == r->turn && arb_reason_same(reason, r->reason) &&
            arb_match_hash(m) == r->hash;
 }
 
@@ -74,7 +75,7 @@ int arb_an__walk(arb_an_source *src, int want_text, arb_an_step_fn fn, void *ctx
     memset(&st, 0, sizeof st);
     st.m = m;
     st.turn = arb_match_turn(m);
-    st.phase = g->phase(arb_match_state(m));
+    st.phase = arb_match_phase(m);
     arb_decision d = arb_match_decision(m);
     st.decision_seat = d.seat;
     st.decision_kind = d.kind;
@@ -107,7 +108,7 @@ int arb_an__walk(arb_an_source *src, int want_text, arb_an_step_fn fn, void *ctx
         st.m = m;
         st.check = -1;
         st.turn = arb_match_turn(m);
-        st.phase = g->phase(arb_match_state(m));
+        st.phase = arb_match_phase(m);
         d = arb_match_decision(m);
         st.decision_seat = d.seat;
         st.decision_kind = d.kind;
@@ -126,13 +127,13 @@ int arb_an__walk(arb_an_source *src, int want_text, arb_an_step_fn fn, void *ctx
             } else {
                 st.events = arb_match_events(m, &st.nevents);
                 label(g, &st, ev_turn, ev_phase);
-                if (want_text && g->action_text)
-                    g->action_text(arb_match_state(prev), &rec.action, st.action_text,
-                                   sizeof st.action_text);
+                if (want_text) arb_match_action_text(prev, &rec.action, st.action_text, sizeof st.action_text);
             }
         } else if (rec.kind == ARB_AN_CHECKPOINT) {
             st.computed_hash = arb_match_hash(m);
-            st.check = st.computed_hash == rec.hash && rec.turn == arb_match_turn(m);
+            st.check = (rec.hash_bits == 0 || rec.hash_bits >= 64 ? st.computed_hash == rec.hash
+                                            : (st.computed_hash & (((uint64_t)1 << rec.hash_bits) - 1)) == rec.hash) &&
+                       rec.turn == arb_match_turn(m);
         } else if (rec.kind == ARB_AN_OUTCOME) {
             st.computed_hash = arb_match_hash(m);
             st.check = outcome_matches(m, &rec);

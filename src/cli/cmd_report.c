@@ -72,8 +72,12 @@ int cmd_report(int argc, char **argv)
                    "              not in the file at all. Without it the judge's file has every\n"
                    "              view and a toggle.\n"
                    "  -o OUT      the file to write; '-' writes to stdout.\n\n"
+                   "OUT is written to OUT.part and renamed; an OUT that exists and is not a\n"
+                   "regular file (a device, FIFO, directory) is refused, not replaced: use\n"
+                   "'-o -' to write to stdout. A truncated replay is reported up to its last\n"
+                   "complete record (noted on stderr), then the command exits 3.\n"
                    "Exit: 0 written (also for a file that does not verify: the page says so),\n"
-                   "2 usage, 3 missing/corrupt file or unwritable output.\n");
+                   "2 usage, 3 missing/corrupt/truncated file or unwritable output.\n");
             return EXIT_OK;
         default: return cli_usage("report", "unknown option '%s'", argv[optind - 1]);
         }
@@ -98,6 +102,10 @@ int cmd_report(int argc, char **argv)
     char part[4096];
     FILE *out = stdout;
     int to_stdout = !strcmp(outp, "-");
+    if (!to_stdout && (ec = cli_output_target("report", outp))) {
+        arb_an_source_free(src);
+        return ec;
+    }
     if (!to_stdout) {
         snprintf(part, sizeof part, "%s.part", outp);
         out = fopen(part, "wb");
@@ -120,10 +128,9 @@ int cmd_report(int argc, char **argv)
         if (fclose(out) && !rc) rc = arb_error_set(&err, ARB_EIO, NULL, "cannot write %s", part);
         if (!rc && rename(part, outp)) rc = arb_error_set(&err, ARB_EIO, NULL, "cannot rename %s to %s", part, outp);
         if (rc) remove(part);
-    } else {
-        fflush(stdout);
+    } else if ((fflush(stdout) || ferror(stdout)) && !rc) {
+        rc = arb_error_set(&err, ARB_EIO, NULL, "cannot write the report to stdout");
     }
     if (rc) return cli_fail("report", &err);
-    cli_an_truncated("report", path, &res);
-    return EXIT_OK;
+    return cli_an_truncated("report", path, &res);
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "arbiter/toolkit.h"
 
 typedef struct seal_scan {
     int changed;            /* any checkpoint or the outcome differs */
@@ -94,7 +95,7 @@ static int scan(const char *path, const arb_game *g, seal_scan *sc)
             }
         } else if (rec.kind == ARB_REC_CHECKPOINT) {
             if (rec.turn != turn) note(sc, rec.index, turn, "checkpoint turn");
-            else if (rec.hash != arb_match_hash(m)) note(sc, rec.index, turn, "checkpoint hash");
+            else if (!arb_replay_hash_eq(&rec, arb_match_hash(m))) note(sc, rec.index, turn, "checkpoint hash");
         } else if (rec.kind == ARB_REC_OUTCOME) {
             seen_outcome = 1;
             sc->old_winner = rec.winner;
@@ -106,8 +107,8 @@ static int scan(const char *path, const arb_game *g, seal_scan *sc)
                 ret = EXIT_VERIFY;
                 goto out;
             }
-            const char *rn = o.reason < g->noutcome_reasons ? g->outcome_reasons[o.reason] : "unknown";
-            if (rec.winner != o.winner || strcmp(rec.reason, rn) || rec.turn != o.turns)
+            const char *rn = arb_game_reason_name(g, o.reason);
+            if (rec.winner != o.winner || !arb_reason_same(rec.reason, rn) || rec.turn != o.turns)
                 note(sc, rec.index, turn, "outcome");
             else if (rec.hash != arb_match_hash(m)) note(sc, rec.index, turn, "final hash");
         }
@@ -154,6 +155,7 @@ static int rewrite(const char *path, const arb_game *g)
         meta.salt_len = h->salt_len;
     }
     meta.flags = h->flags;
+    meta.version = h->version; /* a v1 file stays v1: the kept v1 corpus */
     meta.level = -1;
     if ((rc = arb_replay_writer_open(&w, path, &meta, &err)) || (rc = arb_replay_record_start(w, m, &err))) goto out;
     arb_replay_record rec;
@@ -216,7 +218,7 @@ static int reseal_one(const char *path, int dry)
         return EXIT_OK;
     }
     char before[128], after[128];
-    const char *rn = sc.now.reason < g->noutcome_reasons ? g->outcome_reasons[sc.now.reason] : "unknown";
+    const char *rn = arb_game_reason_name(g, sc.now.reason);
     win_text(before, sizeof before, sc.old_winner, sc.old_reason, sc.old_turns);
     win_text(after, sizeof after, sc.now.winner, rn, sc.now.turns);
     printf("%s: %s: ", path, dry ? "would reseal" : "resealed");

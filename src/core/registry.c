@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "arbiter/game.h"
+#include "arbiter/text.h"
 
 extern const arb_game *const arb__games[]; /* NULL-terminated, sorted by id */
 
@@ -107,12 +108,7 @@ static int token(const char **p, const char *line, char *tok, size_t size)
 
 static int parse_int(const char *tok, int64_t lo, int64_t hi, int64_t *out)
 {
-    char *end;
-    errno = 0;
-    long long v = strtoll(tok, &end, 10);
-    if (errno || end == tok || *end || v < lo || v > hi) return -1;
-    *out = v;
-    return 0;
+    return arb_parse_i64(tok, strlen(tok), 0, lo, hi, out) ? -1 : 0;
 }
 
 int arb_action_parse(const arb_game *g, const char *line, arb_action *out, arb_error *err)

@@ -3,6 +3,7 @@
 #include "games/brainstorm/brainstorm.h"
 
 const arb_game arb_game_brainstorm = {
+    .contract = ARB_GAME_CONTRACT,
     .id = "brainstorm",
     .title = "Brainstorm TCG (Draft 0)",
     .rules_version = "brainstorm-draft0-1",
@@ -10,10 +11,10 @@ const arb_game arb_game_brainstorm = {
     .min_players = BRN_PLAYERS,
     .max_players = BRN_PLAYERS,
     .state_size = sizeof(brn_state),
-    .verbs = arb_brainstorm__verbs, .nverbs = BRN_NVERBS,
-    .decision_names = arb_brainstorm__decision_names, .ndecision_names = BRN_ND,
-    .event_names = arb_brainstorm__event_names, .nevent_names = BRN_NEVENTS,
-    .outcome_reasons = arb_brainstorm__reason_names, .noutcome_reasons = BRN_NREASONS,
+    .verbs = arb_brainstorm__verbs, .nverbs = BRN_V_COUNT,
+    .decision_names = arb_brainstorm__decision_names, .ndecision_names = BRN_D_COUNT,
+    .event_names = arb_brainstorm__event_names, .nevent_names = BRN_E_COUNT,
+    .outcome_reasons = arb_brainstorm__reason_names, .noutcome_reasons = BRN_R_COUNT,
     .ncards = BRN_NCARDS,
     .card = arb_brainstorm__card,
     .card_export = arb_brainstorm__card_export,

@@ -42,7 +42,7 @@ int arb_operator__event_text(const arb_event *e, int view, char *buf, size_t siz
         return snprintf(buf, size, "P%d reshuffles %d discarded card%s into the deck, keeping the top discard", P, e->a, PL(e->a));
     case OPS_E_DISCARD:
         return snprintf(buf, size, "%s (card %d) goes to P%d's discard pile (%s)", cname(e->c), e->a, P,
-                        e->b >= 0 && e->b < OPS_DR_COUNT ? reason_text[e->b] : "?");
+                        e->b >= 0 ? arb_name_at(reason_text, OPS_DR_COUNT, (unsigned)e->b, "?") : "?");
     case OPS_E_EQUIP:
         return snprintf(buf, size, "P%d equips %s in the %s", P, cname(e->c), slot_name(e->b));
     case OPS_E_FIRST:
@@ -101,9 +101,9 @@ int arb_operator__event_text(const arb_event *e, int view, char *buf, size_t siz
     case OPS_E_GAME_OVER:
         if (e->a < 0)
             return snprintf(buf, size, "The match is a draw (%s) after %d turn%s",
-                            e->b >= 0 && e->b < OPS_R_COUNT ? arb_operator__outcome_reasons[e->b] : "?", e->c, PL(e->c));
+                            e->b >= 0 ? arb_name_at(arb_operator__reason_names, OPS_R_COUNT, (unsigned)e->b, "?") : "?", e->c, PL(e->c));
         return snprintf(buf, size, "P%d wins (%s) after %d turn%s", e->a + 1,
-                        e->b >= 0 && e->b < OPS_R_COUNT ? arb_operator__outcome_reasons[e->b] : "?", e->c, PL(e->c));
+                        e->b >= 0 ? arb_name_at(arb_operator__reason_names, OPS_R_COUNT, (unsigned)e->b, "?") : "?", e->c, PL(e->c));
     case OPS_E_EXTRA_MOVE:
         return snprintf(buf, size, "P%d may move %d time%s this turn", P, e->a, PL(e->a));
     case OPS_E_OPEN_DONE:
