@@ -243,6 +243,21 @@ check-slurm: deps slurm-deps
 	@$(MAKE) --no-print-directory all
 	@tests/slurm/test_slurm.sh $(ARBITER)
 
+# --- mutation testing (tests/mutation/README.md) ---------------------------
+# Mutants of each engine's rules sources, scored by the conformance suite
+# alone and with the game's unit tests. MUTANTS per game (0: all), SEED,
+# GAMES (comma list); MUTATION_FLOORS="--floor-conform P --floor-unit P"
+# fails the run below them (CI: .ci/run).
+MUTANTS ?= 20
+SEED    ?= 1
+GAMES_M ?=
+MUTATION_FLOORS ?=
+.PHONY: mutation
+mutation: $(ARBITER) $(BUILD)/libarbiter.a
+	@nice python3 tests/mutation/mutate.py --mutants $(MUTANTS) --seed $(SEED) --build $(BUILD) \
+	  $(if $(GAMES_M),--games $(GAMES_M)) --cc "$(CC)" --cflags "$(ALL_CFLAGS)" --libs "$(LIBS)" \
+	  --check-cflags "$(CHECK_CFLAGS)" --check-libs "$(CHECK_LIBS)" --san "$(SAN)" $(MUTATION_FLOORS)
+
 # --- main job ---------------------------------------------------------------
 # Play a seeded naramo match, DEFENSE (defense-doe) against ASSAULT
 # (assault-noobia), between the greedy agents on the clock; record it under
@@ -271,28 +286,37 @@ demo: deps
 	@echo "(or file://$(abspath $(DEMO_HTML)); it is one self-contained page, no network)"
 
 # --- fuzzing ----------------------------------------------------------------
-# Every tests/fuzz/fuzz_NAME.c is a libFuzzer target over the library built
-# with clang and ASan+UBSan in $(BUILD)/fuzz; each runs FUZZ_SECONDS on a
-# copy of its seed corpus tests/fuzz/corpus_NAME/ (findings stay in
-# $(BUILD)/fuzz, never in the source tree).
+# Every tests/fuzz/fuzz_NAME.c is a libFuzzer target over the library (and
+# the CLI's objects, as $(BUILD)/fuzz/libcli.a, for the targets that drive
+# subcommands in-process) built with clang and ASan+UBSan in $(BUILD)/fuzz;
+# each runs FUZZ_SECONDS on a copy of its seed corpus tests/fuzz/corpus_NAME/
+# (findings stay in $(BUILD)/fuzz, never in the source tree). The last lines
+# of each log (executions/s, coverage) are printed; `make fuzz` fails on any
+# crash, leak, sanitizer report, timeout or broken invariant.
 FUZZ_SECONDS ?= 30
 FUZZ_CC      ?= clang
 FUZZ_SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_CLI_OBJ  = $(filter-out $(BUILD)/obj/src/cli/main.o,$(CLI_OBJ))
+$(BUILD)/libcli.a: $(FUZZ_CLI_OBJ)
+	@rm -f $@
+	@ar rcs $@ $^
 fuzz: deps
 	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "fuzz: $(FUZZ_CC) is required (libFuzzer)"; exit 1; }
 	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) BUILD=$(BUILD)/fuzz OPT=-O1 \
-	  SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(BUILD)/fuzz/libarbiter.a
+	  SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(BUILD)/fuzz/libarbiter.a $(BUILD)/fuzz/libcli.a
 	@set -e; fail=0; for f in $(FUZZ_SRC); do n=$$(basename $$f .c); t=$${n#fuzz_}; \
 	  echo "  FUZZ    $$n ($(FUZZ_SECONDS) s)"; \
 	  $(FUZZ_CC) $(CFLAGS_BASE) $(PKG_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $(BUILD)/fuzz/$$n $$f \
-	    $(BUILD)/fuzz/libarbiter.a $(LIBS); \
+	    $(BUILD)/fuzz/libcli.a $(BUILD)/fuzz/libarbiter.a $(LIBS); \
 	  rm -rf $(BUILD)/fuzz/corpus_$$t; mkdir -p $(BUILD)/fuzz/corpus_$$t; \
 	  if [ -d tests/fuzz/corpus_$$t ]; then cp tests/fuzz/corpus_$$t/* $(BUILD)/fuzz/corpus_$$t/ 2>/dev/null || true; fi; \
 	  rc=0; (cd $(BUILD)/fuzz && ./$$n -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=512 -timeout=10 \
 	     -print_final_stats=1 corpus_$$t >$$n.log 2>&1) || rc=$$?; \
-	  tail -n 6 $(BUILD)/fuzz/$$n.log; \
-	  if [ $$rc -ne 0 ]; then echo "fuzz: $$n FAILED (exit $$rc): see $(BUILD)/fuzz/$$n.log and the crash-* file there;"; \
+	  grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb)' $(BUILD)/fuzz/$$n.log | tr '\n' ' '; \
+	  grep -Eo 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[^ ]+' $(BUILD)/fuzz/$$n.log | tail -n 1; \
+	  if [ $$rc -ne 0 ]; then tail -n 30 $(BUILD)/fuzz/$$n.log; \
+	    echo "fuzz: $$n FAILED (exit $$rc): see $(BUILD)/fuzz/$$n.log and the crash-* file there;"; \
 	    echo "      add the input to tests/fuzz/corpus_$$t/ and a regression test"; fail=1; fi; done; \
 	exit $$fail
 

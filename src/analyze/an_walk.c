@@ -18,6 +18,7 @@ static int setup_match(const arb_an_header *h, arb_match **m, arb_error *err)
     su.seed = h->seed;
     su.players = h->players;
     su.options = h->options;
+    su.rules = h->rules;
     for (int i = 0; i < h->players && i < ARB_MAX_SEATS; i++) su.decks[i] = &h->decks[i];
     int rc = h->position ? arb_match_from_position(m, h->game, h->position, &su, err)
                          : arb_match_new(m, h->game, &su, err);

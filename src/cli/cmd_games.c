@@ -34,6 +34,13 @@ int cmd_games(int argc, char **argv)
             cli_json_str(stdout, g->title);
             printf(",\"rules\":");
             cli_json_str(stdout, g->rules_version);
+            printf(",\"rules_versions\":[");   /* every version it verifies, oldest first */
+            if (!g->nrules_versions) cli_json_str(stdout, g->rules_version);
+            for (unsigned v = 0; v < g->nrules_versions; v++) {
+                printf("%s", v ? "," : "");
+                cli_json_str(stdout, g->rules_versions[v]);
+            }
+            printf("]");
             printf(",\"engine\":");
             cli_json_str(stdout, g->engine_version);
             printf(",\"min_players\":%d,\"max_players\":%d,\"cards\":%u,\"presets\":%u,\"outcomes\":[",

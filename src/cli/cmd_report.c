@@ -74,8 +74,8 @@ int cmd_report(int argc, char **argv)
                    "  -o OUT      the file to write; '-' writes to stdout.\n\n"
                    "OUT is written to OUT.part and renamed; an OUT that exists and is not a\n"
                    "regular file (a device, FIFO, directory) is refused, not replaced: use\n"
-                   "'-o -' to write to stdout. A truncated replay is reported up to its last\n"
-                   "complete record (noted on stderr), then the command exits 3.\n"
+                   "'-o -' to write to stdout. A truncated replay is shown up to its last\n"
+                   "complete record (noted on stderr), then the command exits 3.\n\n"
                    "Exit: 0 written (also for a file that does not verify: the page says so),\n"
                    "2 usage, 3 missing/corrupt/truncated file or unwritable output.\n");
             return EXIT_OK;

@@ -9,7 +9,8 @@
  * left unfinished, an unreadable or truncated file). Only then does a second
  * pass write FILE.part through the ordinary recorder and rename it over
  * FILE, so a file is either untouched or replaced whole. Unchanged files
- * (same hashes, outcome, rules and engine version) are not rewritten. */
+ * (same hashes, outcome, rules and engine version) are not rewritten. A
+ * replay keeps its rules version while the engine still implements it. */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -40,6 +41,9 @@ static int start_match(const arb_replay *r, const arb_game *g, arb_setup *su, ar
 {
     int rc = arb_replay_setup(r, g, su, decks, err);
     if (rc) return rc;
+    /* A rules version this build still implements is kept (its replays
+     * verify as they are); any other is brought to the newest. */
+    if (arb_game_rules_index(g, su->rules) < 0) su->rules = NULL;
     const arb_replay_header *h = arb_replay_get_header(r);
     return h->position ? arb_match_from_position(m, g, h->position, su, err) : arb_match_new(m, g, su, err);
 }
@@ -212,7 +216,8 @@ static int reseal_one(const char *path, int dry)
     }
     seal_scan sc;
     if ((rc = scan(path, g, &sc))) return rc;
-    int hdr = strcmp(old_rules, g->rules_version) || strcmp(old_engine, g->engine_version);
+    const char *new_rules = arb_game_rules_index(g, old_rules) >= 0 ? old_rules : g->rules_version;
+    int hdr = strcmp(old_rules, new_rules) || strcmp(old_engine, g->engine_version);
     if (!sc.changed && !hdr) {
         printf("%s: unchanged\n", path);
         return EXIT_OK;
@@ -230,7 +235,7 @@ static int reseal_one(const char *path, int dry)
     } else {
         printf("checkpoints and outcome unchanged (%s)", after);
     }
-    if (hdr) printf("; rules %s -> %s, engine %s -> %s", old_rules, g->rules_version, old_engine, g->engine_version);
+    if (hdr) printf("; rules %s -> %s, engine %s -> %s", old_rules, new_rules, old_engine, g->engine_version);
     printf("\n");
     return dry ? EXIT_OK : rewrite(path, g);
 }

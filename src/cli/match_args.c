@@ -89,13 +89,15 @@ int cli_match_start(cli_match_args *a, const char *cmd)
     int players = a->players ? a->players
                   : pl && pl->kind == ARB_T_ARR && pl->n >= 1 && pl->n <= ARB_MAX_SEATS ? (int)pl->n
                                                                                      : g->min_players;
-    if (players < g->min_players || players > g->max_players || players > ARB_MAX_SEATS) {
-        if (a->players) return cli_usage(cmd, "%s takes %d to %d players", g->id, g->min_players, g->max_players);
-        /* the count came from the position file: bad input, not usage */
-        fprintf(stderr, "arbiter %s: %s: the position has %d players; %s takes %d to %d\n", cmd, a->position,
-                players, g->id, g->min_players, g->max_players);
+    if (!a->players && pl && pl->kind == ARB_T_ARR &&
+        (pl->n < (uint32_t)g->min_players || pl->n > (uint32_t)g->max_players || pl->n > ARB_MAX_SEATS)) {
+        /* The count comes from the file: bad input, not a bad command line. */
+        fprintf(stderr, "arbiter %s: %s: players: the position has %u seats; %s takes %d to %d players\n", cmd,
+                cli_esc(a->position), pl->n, g->id, g->min_players, g->max_players);
         return EXIT_INPUT;
     }
+    if (players < g->min_players || players > g->max_players || players > ARB_MAX_SEATS)
+        return cli_usage(cmd, "%s takes %d to %d players", g->id, g->min_players, g->max_players);
     a->su.seed = a->seed;
     a->su.players = players;
     a->su.options = a->options;
@@ -126,6 +128,12 @@ int cli_match_start(cli_match_args *a, const char *cmd)
         if (nn != players) return cli_usage(cmd, "--names lists %d names for %d players", nn, players);
     }
     int rc = pos ? arb_match_from_position(&a->m, g, pos, &a->su, &err) : arb_match_new(&a->m, g, &a->su, &err);
+    if (rc && pos) {
+        /* Name the position file in front of the path inside it. */
+        char w[ARB_WHERE_MAX];
+        snprintf(w, sizeof w, "%s", err.where);
+        arb_error_where(&err, "%s%s%s", a->position, w[0] ? ": " : "", w);
+    }
     if (rc) {
         /* An illegal deck or position is bad input here, not a failed verification. */
         int ec = cli_fail(cmd, &err);

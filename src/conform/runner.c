@@ -35,6 +35,7 @@ typedef struct run {
     const arb_game *g;
     arb_conform_result *r;
     arb_setup su;
+    char rules[32];                /* <setup rules="…">, "" for the newest */
     arb_deck decks[ARB_MAX_SEATS];
     arb_tree *pos;                 /* position tree, NULL for seeded setup */
     const arb_tnode *posroot;
@@ -530,6 +531,12 @@ static int eval(actx *A, const xmlNode *n)
         const char *ph = arb_match_phase(A->R->m);
         return ph && strcmp(ph, v) == 0 ? A_TRUE : fail(A, n, "expected phase %s, got %s", v, ph ? ph : "(none)");
     }
+    if (!strcmp(nm, "hash")) {   /* the state hash is part of the replay format: pin it */
+        char v[32];
+        arb_conform__attr(n, "equals", v, sizeof v);
+        uint64_t want = strtoull(v, NULL, 16), got = arb_match_hash(A->R->m);
+        return got == want ? A_TRUE : fail(A, n, "expected state hash %s, got 0x%016llx", v, (unsigned long long)got);
+    }
     if (!strcmp(nm, "turn")) {
         char v[32];
         arb_conform__attr(n, "is", v, sizeof v);
@@ -630,6 +637,11 @@ static int build_setup(run *R, const xmlNode *setup, arb_error *err)
         if (!L) continue;
         if (arb_conform__attr(L, "seed", v, sizeof v)) R->su.seed = strtoull(v, NULL, 10);
         if (arb_conform__attr(L, "players", v, sizeof v)) R->su.players = atoi(v);
+        char rv[sizeof R->rules];
+        if (arb_conform__attr(L, "rules", rv, sizeof rv)) {
+            memcpy(R->rules, rv, sizeof rv);
+            R->su.rules = R->rules;
+        }
         for (const xmlNode *k = L->children; k; k = k->next) {
             if (arb_conform__is(k, "option")) {
                 char key[32], val[32];

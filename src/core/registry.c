@@ -49,6 +49,15 @@ int arb_card_find(const arb_game *g, const char *key)
     return -1;
 }
 
+int arb_game_rules_index(const arb_game *g, const char *rules)
+{
+    if (!g->nrules_versions) return !rules || strcmp(rules, g->rules_version) == 0 ? 0 : -1;
+    if (!rules) return (int)g->nrules_versions - 1;
+    for (unsigned i = 0; i < g->nrules_versions; i++)
+        if (strcmp(g->rules_versions[i], rules) == 0) return (int)i;
+    return -1;
+}
+
 int64_t arb_options_get(const arb_options *o, const char *key, int64_t dflt)
 {
     for (unsigned i = 0; i < o->n; i++)

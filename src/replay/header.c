@@ -409,7 +409,7 @@ int arb_replay__header_encode(arb_mpbuf *b, const arb_replay_meta *meta, arb_err
     arb_replay__mp_cstr(b, "game");
     arb_replay__mp_cstr(b, g->id);
     arb_replay__mp_cstr(b, "rules");
-    arb_replay__mp_cstr(b, g->rules_version);
+    arb_replay__mp_cstr(b, su->rules ? su->rules : g->rules_version);
     arb_replay__mp_cstr(b, "rng");
     arb_replay__mp_cstr(b, ARB_RNG_NAME);
     arb_replay__mp_cstr(b, "hash");

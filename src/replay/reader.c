@@ -642,6 +642,7 @@ int arb_replay_setup(const arb_replay *r, const arb_game *g, arb_setup *su, arb_
     su->seed = r->h.seed;
     su->players = r->h.players;
     su->options = r->h.options;
+    su->rules = r->h.rules;
     for (int s = 0; s < r->h.players; s++) {
         int rc = arb_replay_deck(r, g, s, &decks[s], err);
         if (rc) return rc;

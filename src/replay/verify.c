@@ -97,9 +97,10 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
                            h->game, g->id);
         return res->code;
     }
-    if (strcmp(g->rules_version, h->rules) != 0) {
+    if (arb_game_rules_index(g, h->rules) < 0) {
         res->code = refuse(err, arb_replay_name(r),
-                           "recorded under %s rules version '%s'; this build implements '%s' and cannot replay it",
+                           "recorded under %s rules version '%s'; this build implements '%s' (and the versions "
+                           "before it that it keeps) and cannot replay it",
                            g->id, h->rules, g->rules_version);
         return res->code;
     }

@@ -286,7 +286,7 @@ static int ld_item(arb_pos *L, brn_state *s, ld_seat *ls, const arb_tnode *o)
         if (u < 0) return arb_pos_fail(L, "uid", "BRN-ZONE-STACK", "a trigger names its source card's uid");
         uid = (int)u;
         if (uid >= s->p[seat].ncards || s->p[seat].c[uid].zone != BRN_Z_MACHINE ||
-            !arb_brainstorm__def(s, (int)seat, uid)->eoc_draw)
+            !arb_brainstorm__triggers(s, (int)seat, uid))
             return arb_pos_fail(L, NULL, "BRN-EOC-TRIGGERS", "a trigger's source is a triggering card on its Machine");
     }
     TRY(arb_pos_int(L, o, "target_seat", 0, 1, &ts));
@@ -446,7 +446,10 @@ int arb_brainstorm__load(void *st, const arb_tnode *pos, const arb_setup *su, ar
     if (su && su->players != 0 && su->players != BRN_PLAYERS)
         return ARB_ILLEGAL(err, "BRN-PLAYERS", "Brainstorm is played between 2 players");
     TRY(arb_pos_keys(L, pos, k_root));
+    int rules = arb_brainstorm__rules(su, err);
+    if (rules < 0) return rules;
     memset(s, 0, sizeof *s);
+    s->rules = (uint8_t)rules;
     arb_rng_seed(&s->rng, su ? su->seed : 0);
     s->cycle = 1; s->winner = -1; s->run = 0;
     for (int seat = 0; seat < BRN_PLAYERS; seat++) s->p[seat].gen = BRN_NONE;

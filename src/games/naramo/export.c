@@ -610,6 +610,9 @@ int arb_naramo__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_er
     L.s = s;
     memset(s, 0, sizeof *s);
     if (su && su->players != 2) return ARB_ILLEGAL(err, "NAR-MATCH-TWO", "a NARAMO match has exactly two players");
+    int rules = arb_naramo__rules(su, err);
+    if (rules < 0) return rules;
+    s->rules = (uint8_t)rules;
     TRY(arb_pos_keys(&L.P, pos, top_keys));
     arb_rng_seed(&s->rng, su ? su->seed : 0);
     s->clock_on = su ? arb_options_get(&su->options, "clock", 1) != 0 : 1;
