@@ -325,6 +325,14 @@ function longest(game) {
       await page.goto('file://' + judge);
       await ready(page);
       ok(await page.evaluate(() => document.querySelector('#verdict .vword').textContent) === 'VERIFIED', g + ': the golden file opens on VERIFIED');
+      await page.waitForTimeout(100);
+      ok(await page.evaluate(() => window.scrollY === 0 && document.getElementById('verdict').getBoundingClientRect().top === 0),
+         g + ': without a fragment the page opens on the verdict, at the top');
+      await page.emulateMedia({ media: 'print' });
+      ok(await page.evaluate(() => getComputedStyle(document.getElementById('controls')).display === 'none' &&
+                                   getComputedStyle(document.getElementById('tlwrap')).overflow === 'visible'),
+         g + ': the print stylesheet drops the controls and prints the whole timeline');
+      await page.emulateMedia({ media: 'screen' });
     }
   }
   ok(external.length === 0, 'no request left the file system' + (external.length ? ': ' + external[0] : ''));
