@@ -264,9 +264,19 @@ CLAMP_RES = [re.compile(r"if \((?P<v>[\w.>\[\]-]+) (?P<op>[<>]=?) (?P<k>[\w.]+)\
 
 
 def clamp_equivalent(src, m):
+    line = src.splitlines()[m["line"] - 1]
+    if m["op"] in ("lit+1", "lit-1"):
+        # `if (v < K) v = K` -> `v < K+1`: for integers the extra value v == K
+        # is set to K, which it already is (and `v > K` -> `v > K-1` alike).
+        col = m["start"] - (src.rfind("\n", 0, m["start"]) + 1)
+        for rx in CLAMP_RES:
+            for cm in rx.finditer(line):
+                if cm.start("k") == col and ((m["op"] == "lit+1" and cm.group("op") == "<") or
+                                             (m["op"] == "lit-1" and cm.group("op") == ">")):
+                    return True
+        return False
     if m["op"] != "rel" or m["orig"] not in ("<", ">", "<=", ">="):
         return False
-    line = src.splitlines()[m["line"] - 1]
     for rx in CLAMP_RES:
         for cm in rx.finditer(line):
             if cm.group("op") == m["orig"] and {cm.group("op"), m["new"]} in ({"<", "<="}, {">", ">="}):
