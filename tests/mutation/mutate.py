@@ -260,7 +260,9 @@ def enumerate_game(game):
 # < / lower-bound forms). Flipping > to >= (or < to <=) there changes nothing:
 # at the bound both branches give the same value.
 CLAMP_RES = [re.compile(r"if \((?P<v>[\w.>\[\]-]+) (?P<op>[<>]=?) (?P<k>[\w.]+)\) (?P=v) = (?P=k);"),
-             re.compile(r"(?P<v>[\w.>\[\]-]+) (?P<op>[<>]=?) (?P<k>[\w.]+) \? (?P=k) : (?P=v)\b")]
+             re.compile(r"(?P<v>[\w.>\[\]-]+) (?P<op>[<>]=?) (?P<k>[\w.]+) \? (?P=k) : (?P=v)\b"),
+             # min/max: `a < b ? a : b` picks the same value when a == b
+             re.compile(r"(?P<v>[\w.>\[\]-]+) (?P<op>[<>]=?) (?P<k>[\w.>\[\]-]+) \? (?P=v) : (?P=k)\b")]
 
 
 def clamp_equivalent(src, m):
