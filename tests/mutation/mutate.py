@@ -299,6 +299,30 @@ def other_equivalent(src, m):
         dm = DECL_BUF_RE.match(line)
         if dm and dm.start("dim") <= col < dm.end("dim"):
             return "buffer: a local array one element larger changes nothing"
+    if m["op"] == "lit+1" and m["orig"] == "1":
+        # the hidden flag of an event: engines store (hidden != 0), so 1 -> 2
+        # is the same flag
+        toks = tokenize(src)
+        i = next((k for k, t in enumerate(toks) if t.start == m["start"]), None)
+        d, commas, k = 0, 0, (i or 0) - 1
+        while i is not None and k >= 0:
+            t = toks[k].text
+            if t in (")", "]"):
+                d += 1
+            elif t in ("(", "["):
+                if d == 0:
+                    break
+                d -= 1
+            elif t == "," and d == 0:
+                commas += 1
+            elif t in (";", "{", "}"):
+                k = -1
+                break
+            k -= 1
+        if i is not None and k > 0 and toks[k].text == "(":
+            fn = toks[k - 1].text
+            if (fn in ("arb_events_push", "ev_push") and commas == 3) or (fn == "EV" and commas == 2):
+                return "hidden flag: events store hidden != 0, so 1 and 2 are the same flag"
     if m["op"] == "break":
         toks = tokenize(src)
         i = next((k for k, t in enumerate(toks) if t.start == m["start"]), None)
