@@ -52,7 +52,13 @@ def unpack(buf, i):
         return out, i
     out = {}
     for _ in range(n):
-        k, i = unpack(buf, i); v, i = unpack(buf, i); out[k] = v
+        at = i
+        k, i = unpack(buf, i)
+        if not isinstance(k, str):
+            raise ValueError('a map key at decompressed offset %d is not a string' % at)
+        if k in out:                  # FORMAT.md §3: keys are unique, at every level
+            raise ValueError('duplicate key %r at decompressed offset %d' % (k, at))
+        v, i = unpack(buf, i); out[k] = v
     return out, i
 
 def main():
@@ -68,7 +74,12 @@ def main():
     d = zlib.decompressobj()
     raw = d.decompress(data[8:])
     complete = d.eof
-    header, i = unpack(raw, 0)
+    try:
+        header, i = unpack(raw, 0)
+    except (ValueError, UnicodeDecodeError) as e:
+        print('%s: bad header: %s' % (path, e)); return 3
+    except Trunc:
+        print('%s: truncated inside the header' % path); return 3
     show = dict(header)
     for k in ('salt', 'commit'):
         if k in show: show[k] = show[k].hex()

@@ -3,7 +3,9 @@
  * clear error (naming the key path) for every missing, mistyped or
  * oversized field. Unknown keys are kept in the tree and otherwise ignored,
  * so later writers can add keys without breaking version-1 readers. */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "replay/internal.h"
@@ -104,6 +106,198 @@ int arb_replay__header_encode(arb_mpbuf *b, const arb_replay_meta *meta, arb_err
     return ARB_OK;
 }
 
+/* ---- strictness: duplicate keys at any level, valid UTF-8 everywhere */
+
+int arb_replay__utf8_valid(const uint8_t *s, size_t n, size_t *bad)
+{
+    size_t i = 0;
+    while (i < n) {
+        uint8_t c = s[i];
+        if (c < 0x80) { i++; continue; }
+        size_t len;
+        uint32_t cp;
+        if (c >= 0xc2 && c <= 0xdf) { len = 2; cp = c & 0x1f; }
+        else if (c >= 0xe0 && c <= 0xef) { len = 3; cp = c & 0x0f; }
+        else if (c >= 0xf0 && c <= 0xf4) { len = 4; cp = c & 0x07; }
+        else goto fail;
+        if (n - i < len) goto fail;
+        for (size_t k = 1; k < len; k++) {
+            if ((s[i + k] & 0xc0) != 0x80) goto fail;
+            cp = cp << 6 | (s[i + k] & 0x3f);
+        }
+        if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+            (cp >= 0xd800 && cp <= 0xdfff))
+            goto fail;
+        i += len;
+    }
+    return 1;
+fail:
+    if (bad) *bad = i;
+    return 0;
+}
+
+typedef struct skey {
+    const uint8_t *s;
+    uint32_t len;
+    size_t off;
+} skey;
+
+static int skey_cmp(const void *a, const void *b)
+{
+    const skey *x = a, *y = b;
+    uint32_t m = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->s, y->s, m);
+    if (c) return c;
+    if (x->len != y->len) return x->len < y->len ? -1 : 1;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+typedef struct strict {
+    const uint8_t *base;
+    char path[192];
+    char *msg;
+    size_t msgsize;
+    size_t off;                 /* offset of the problem, from base */
+} strict;
+
+/* Printable rendering of at most 40 bytes of a key for messages. */
+static void key_text(const uint8_t *s, uint32_t len, char *out, size_t size)
+{
+    size_t o = 0;
+    for (uint32_t i = 0; i < len && i < 40 && o + 5 < size; i++) {
+        if (s[i] >= 0x20 && s[i] < 0x7f && s[i] != '\'') out[o++] = (char)s[i];
+        else o += (size_t)snprintf(out + o, size - o, "\\x%02x", s[i]);
+    }
+    if (len > 40 && o + 4 < size) { memcpy(out + o, "...", 3); o += 3; }
+    out[o] = '\0';
+}
+
+static void path_push(strict *st, size_t *saved, const char *fmt, const uint8_t *s, uint32_t len, uint32_t idx)
+{
+    *saved = strlen(st->path);
+    size_t n = *saved;
+    if (n + 2 >= sizeof st->path) return;
+    if (n) st->path[n++] = '.';
+    st->path[n] = '\0';
+    if (s) key_text(s, len, st->path + n, sizeof st->path - n);
+    else snprintf(st->path + n, sizeof st->path - n, fmt, idx);
+}
+
+static int strict_value(strict *st, const uint8_t **pp, const uint8_t *end, unsigned depth)
+{
+    const uint8_t *p = *pp, *s;
+    uint32_t n, len;
+    int is_bin;
+    if (p >= end || depth > 64) { st->off = (size_t)(p - st->base); snprintf(st->msg, st->msgsize, "malformed value"); return -1; }
+    if (arb_mp_rd_str(&p, end, &s, &len, &is_bin) == ARB_MP_OK) {
+        size_t bad;
+        if (!is_bin && !arb_replay__utf8_valid(s, len, &bad)) {
+            st->off = (size_t)(s - st->base) + bad;
+            snprintf(st->msg, st->msgsize, "the string at '%s' is not valid UTF-8 (byte %zu of %u)",
+                     st->path[0] ? st->path : "(root)", bad, len);
+            return -1;
+        }
+        *pp = p;
+        return 0;
+    }
+    p = *pp;
+    if (arb_mp_rd_array(&p, end, &n) == ARB_MP_OK) {
+        for (uint32_t i = 0; i < n; i++) {
+            size_t saved;
+            path_push(st, &saved, "%u", NULL, 0, i);
+            int rc = strict_value(st, &p, end, depth + 1);
+            st->path[saved] = '\0';
+            if (rc) return rc;
+        }
+        *pp = p;
+        return 0;
+    }
+    p = *pp;
+    if (arb_mp_rd_map(&p, end, &n) == ARB_MP_OK) {
+        skey small[16], *keys = small;
+        if (n > 16) {
+            if (n > (size_t)(end - p) / 2) { st->off = (size_t)(p - st->base); snprintf(st->msg, st->msgsize, "map larger than its bytes"); return -1; }
+            keys = malloc(n * sizeof *keys);
+            if (!keys) { st->off = (size_t)(p - st->base); snprintf(st->msg, st->msgsize, "out of memory"); return -2; }
+        }
+        int rc = 0;
+        for (uint32_t i = 0; i < n && !rc; i++) {
+            const uint8_t *kp = p;
+            if (arb_mp_rd_str(&p, end, &s, &len, &is_bin) || is_bin) {
+                st->off = (size_t)(kp - st->base);
+                snprintf(st->msg, st->msgsize, "a key of the map at '%s' is not a string", st->path[0] ? st->path : "(root)");
+                rc = -1;
+                break;
+            }
+            size_t bad;
+            if (!arb_replay__utf8_valid(s, len, &bad)) {
+                st->off = (size_t)(s - st->base) + bad;
+                snprintf(st->msg, st->msgsize, "a key of the map at '%s' is not valid UTF-8", st->path[0] ? st->path : "(root)");
+                rc = -1;
+                break;
+            }
+            keys[i].s = s;
+            keys[i].len = len;
+            keys[i].off = (size_t)(kp - st->base);
+            size_t saved;
+            path_push(st, &saved, NULL, s, len, 0);
+            rc = strict_value(st, &p, end, depth + 1);
+            st->path[saved] = '\0';
+        }
+        if (!rc && n > 1) {
+            /* Sort by (key, offset): equal keys end up adjacent. Report the
+             * duplicate whose second occurrence comes first in the file. */
+            qsort(keys, n, sizeof *keys, skey_cmp);
+            size_t best = SIZE_MAX, first = 0;
+            uint32_t bi = 0;
+            for (uint32_t i = 1; i < n; i++)
+                if (keys[i].len == keys[i - 1].len && !memcmp(keys[i].s, keys[i - 1].s, keys[i].len) &&
+                    keys[i].off < best) {
+                    best = keys[i].off;
+                    first = keys[i - 1].off;
+                    bi = i;
+                }
+            if (best != SIZE_MAX) {
+                char k[200];
+                size_t saved;
+                path_push(st, &saved, NULL, keys[bi].s, keys[bi].len, 0);
+                snprintf(k, sizeof k, "%s", st->path);
+                st->path[saved] = '\0';
+                st->off = best;
+                snprintf(st->msg, st->msgsize,
+                         "duplicate key '%s' (first at offset %zu, again at offset %zu): a header holds each key once",
+                         k, first, best);
+                rc = -1;
+            }
+        }
+        if (keys != small) free(keys);
+        if (rc) return rc;
+        *pp = p;
+        return 0;
+    }
+    p = *pp;
+    if (arb_replay__mp_skip(&p, end)) {
+        st->off = (size_t)(p - st->base);
+        snprintf(st->msg, st->msgsize, "malformed value");
+        return -1;
+    }
+    *pp = p;
+    return 0;
+}
+
+int arb_replay__header_strict(const uint8_t *p, size_t n, size_t *off, char *msg, size_t msgsize)
+{
+    strict st;
+    memset(&st, 0, sizeof st);
+    st.base = p;
+    st.msg = msg;
+    st.msgsize = msgsize;
+    const uint8_t *q = p;
+    int rc = strict_value(&st, &q, p + n, 0);
+    *off = st.off;
+    return rc;
+}
+
 /* ---- decoding */
 
 typedef struct hdec {
@@ -178,6 +372,15 @@ int arb_replay__header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *
     hdec d = { name, err };
     char path[64];
     const uint8_t *q = p;
+    {
+        char msg[ARB_MSG_MAX];
+        size_t off = 0;
+        int src = arb_replay__header_strict(p, n, &off, msg, sizeof msg);
+        if (src) {
+            arb_error_where(err, "%s: decompressed offset %zu (header)", name, off);
+            return arb_error_set(err, src == -2 ? ARB_ENOMEM : ARB_EFORMAT, NULL, "%s", msg);
+        }
+    }
     arb_tnode *root = arb_tree_root(t);
     /* The root is a map already: decode the entries into it. */
     {
@@ -257,7 +460,8 @@ int arb_replay__header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *
         }
     }
     const arb_tnode *opt = arb_tnode_get(root, "options");
-    if (opt) {
+    if (!opt) return bad(&d, ARB_EFORMAT, "options", "the header has no '%s' map (required, may be empty)", "options");
+    {
         if (opt->kind != ARB_T_MAP) return bad(&d, ARB_EFORMAT, "options", "'%s' is not a map", "options");
         if (opt->n > ARB_OPTIONS_MAX) return bad(&d, ARB_ELIMIT, "options", "'%s' has more than 8 entries", "options");
         for (const arb_tnode *o = opt->first; o; o = o->next) {

@@ -17,6 +17,15 @@ int arb_replay__header_encode(arb_mpbuf *b, const arb_replay_meta *meta, arb_err
 int arb_replay__header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, size_t n,
                               const arb_replay_limits *lim, const char *name, arb_error *err);
 
+/* Strict checks over the measured header p[0..n): no map at any level
+ * holds a key twice, every key is a string, every string is valid UTF-8.
+ * 0 ok; -1 with msg and *off (offset from p) naming the problem; -2 no
+ * memory. */
+int arb_replay__header_strict(const uint8_t *p, size_t n, size_t *off, char *msg, size_t msgsize);
+/* 1 when s[0..n) is valid UTF-8 (no overlongs, surrogates or code points
+ * above U+10FFFF); else 0 and *bad = offset of the first bad sequence. */
+int arb_replay__utf8_valid(const uint8_t *s, size_t n, size_t *bad);
+
 /* Fill zero fields of lim from the defaults into out. */
 void arb_replay__limits(arb_replay_limits *out, const arb_replay_limits *lim);
 

@@ -33,7 +33,14 @@ struct arb_replay {
     arb_replay_status st;
     arb_replay_header h;
     arb_tree *tree;
+    /* Bounded work (FORMAT.md §8.1): no checkpoint without an action since the last, a bounded
+     * run of unknown records. */
+    int have_cp;
+    uint64_t cp_index, actions_since_cp, unknown_run;
 };
+
+/* At most this many unknown records in a row (between two known ones). */
+#define UNKNOWN_RUN_MAX 16
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 5, 6)))
@@ -343,6 +350,39 @@ static int decode_record(const uint8_t *p, size_t n, arb_replay_record *rec, siz
     return ARB_MP_OK;
 }
 
+/* The work a file can demand is bounded by its actions: a checkpoint must
+ * follow at least one action since the previous checkpoint (so a file holds
+ * at most actions + 1 of them; a writer writes turns + 1), and unknown
+ * records come
+ * at most UNKNOWN_RUN_MAX in a row. A file breaking either is corrupt
+ * (ARB_EFORMAT) and is refused as soon as the offending record is read, so
+ * a "checkpoint bomb" costs microseconds, not a replay of millions. */
+static int bound_record(arb_replay *r, const arb_replay_record *rec, arb_error *err)
+{
+    if (rec->kind == ARB_REC_CHECKPOINT) {
+        if (r->have_cp && r->actions_since_cp == 0)
+            return fail_at(r, err, ARB_EFORMAT, rec->offset,
+                           "record %llu is a checkpoint right after the checkpoint of record %llu with no action "
+                           "between: a file holds at most one checkpoint per action, plus the setup one (decompressed offset shown)",
+                           (unsigned long long)rec->index, (unsigned long long)r->cp_index);
+        r->have_cp = 1;
+        r->cp_index = rec->index;
+        r->actions_since_cp = 0;
+    } else if (rec->kind == ARB_REC_ACTION) {
+        r->actions_since_cp++;
+    }
+    if (rec->kind > ARB_REC_OUTCOME) {
+        if (++r->unknown_run > UNKNOWN_RUN_MAX)
+            return fail_at(r, err, ARB_EFORMAT, rec->offset,
+                           "record %llu is the %llu-th unknown record in a row: at most %d may follow one another "
+                           "(decompressed offset shown)",
+                           (unsigned long long)rec->index, (unsigned long long)r->unknown_run, UNKNOWN_RUN_MAX);
+    } else {
+        r->unknown_run = 0;
+    }
+    return 1;
+}
+
 int arb_replay_next(arb_replay *r, arb_replay_record *rec, arb_error *err)
 {
     if (r->failed) {
@@ -366,7 +406,7 @@ int arb_replay_next(arb_replay *r, arb_replay_record *rec, arb_error *err)
                 case ARB_REC_OUTCOME: r->st.outcomes++; break;
                 default: r->st.unknown++; break;
                 }
-                return 1;
+                return bound_record(r, rec, err);
             }
             if (rc == ARB_MP_BAD || rc == ARB_MP_LIMIT)
                 return fail_at(r, err, ARB_EFORMAT, r->base + r->start,
