@@ -287,6 +287,469 @@ START_TEST(bomb_cli)
 }
 END_TEST
 
+/* ---- fair seeds, published commitments, positions */
+
+static const uint8_t vec_secret[32] = { 0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                        16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31 };
+
+static void vec_fair(arb_fair *f)
+{
+    memset(f, 0, sizeof *f);
+    memcpy(f->secret, vec_secret, 32);
+    f->n = 2;
+    f->len[0] = 5;
+    memcpy(f->contrib[0], "alice", 5);
+    f->len[1] = 3;
+    memcpy(f->contrib[1], "bob", 3);
+    arb_fair_commit(f->commit, f->secret);
+}
+
+static void hex_of(const uint8_t *p, size_t n, char *out)
+{
+    for (size_t i = 0; i < n; i++) sprintf(out + 2 * i, "%02x", p[i]);
+}
+
+/* FORMAT.md §12.1's vectors (re-derived in Python with hashlib.blake2b). */
+START_TEST(fair_seed_vectors)
+{
+    arb_fair f;
+    vec_fair(&f);
+    char h[65];
+    hex_of(f.commit, 32, h);
+    ck_assert_str_eq(h, "f00ca361ab7d47f03fec909e948d3c208118cb206321b9c056c42478546331fa");
+    ck_assert_uint_eq(arb_fair_seed(&f), 15201843974507675105ull);
+    f.n = 3;
+    f.len[2] = 1;
+    f.contrib[2][0] = 0;
+    ck_assert_uint_eq(arb_fair_seed(&f), 1619418103351312243ull);
+}
+END_TEST
+
+/* Record a test-game match with a fair seed, in memory. */
+static uint8_t *fair_file(size_t *len, const arb_fair *f, const arb_tnode *position)
+{
+    arb_setup su;
+    memset(&su, 0, sizeof su);
+    su.seed = arb_fair_seed(f);
+    su.players = 2;
+    su.decks[0] = su.decks[1] = tg_game.preset(0);
+    arb_error err = ARB_ERROR_INIT;
+    arb_match *m;
+    if (position) ck_assert_int_eq(arb_match_from_position(&m, &tg_game, position, &su, &err), ARB_OK);
+    else ck_assert_int_eq(arb_match_new(&m, &tg_game, &su, &err), ARB_OK);
+    arb_replay_meta meta;
+    memset(&meta, 0, sizeof meta);
+    meta.game = &tg_game;
+    meta.setup = &su;
+    meta.fair = f;
+    meta.position = position;
+    meta.level = -1;
+    const char *p = tpath("fair.tcgr");
+    arb_replay_writer *w;
+    ck_assert_int_eq(arb_replay_writer_open(&w, p, &meta, &err), ARB_OK);
+    ck_assert_int_eq(arb_replay_record_start(w, m, &err), ARB_OK);
+    arb_agent ag[2];
+    for (int s = 0; s < 2; s++) arb_agent_init(&ag[s], ARB_AGENT_RANDOM, 7, s, 0);
+    for (int n = 0; n < 100000; n++) {
+        arb_decision d = arb_match_decision(m);
+        if (d.seat == ARB_SEAT_NONE) break;
+        arb_action a;
+        if (arb_agent_choose(&ag[d.seat < 0 ? 0 : d.seat], m, &a)) break;
+        ck_assert_int_eq(arb_replay_record_step(w, m, &a, &err), ARB_OK);
+    }
+    ck_assert_int_eq(arb_replay_writer_close(w, &err), ARB_OK);
+    arb_match_free(m);
+    return ru_load(p, len);
+}
+
+/* Rebuild a file from edited content, keeping its envelope. */
+static uint8_t *rebuild(const uint8_t *orig, const uint8_t *raw, size_t n, size_t *out_len)
+{
+    uint8_t *f = ru_build(raw, n, orig[4], out_len);
+    memcpy(f, orig, 8);
+    return f;
+}
+
+static int verify_mem(const uint8_t *f, size_t n, const arb_verify_opts *vo, arb_verify_result *res,
+                      arb_error *err)
+{
+    arb_replay *r;
+    arb_error_clear(err);
+    int rc = arb_replay_open_mem(&r, f, n, "mem.tcgr", &vo->limits, err);
+    if (rc) return rc;
+    rc = arb_replay_verify(r, vo, res, err);
+    arb_replay_close(r);
+    return rc;
+}
+
+START_TEST(fair_seed_tamper)
+{
+    arb_fair f;
+    vec_fair(&f);
+    size_t len, rn;
+    uint8_t *file = fair_file(&len, &f, NULL);
+    arb_verify_opts vo = ARB_VERIFY_OPTS_INIT;
+    vo.game = &tg_game;
+    arb_verify_result res;
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(verify_mem(file, len, &vo, &res, &err), ARB_OK);
+    ck_assert_int_eq(res.fair, 1);
+    ck_assert_int_eq(res.seeded, 1);
+    /* the published commitment: equal passes, any other value fails */
+    vo.published_commit = f.commit;
+    ck_assert_int_eq(verify_mem(file, len, &vo, &res, &err), ARB_OK);
+    ck_assert_int_eq(res.published, 1);
+    uint8_t other[32];
+    memcpy(other, f.commit, 32);
+    other[31] ^= 1;
+    vo.published_commit = other;
+    ck_assert_int_eq(verify_mem(file, len, &vo, &res, &err), ARB_EVERIFY);
+    ck_assert_int_eq(res.kind, ARB_DIV_COMMIT);
+    ck_assert_int_eq(res.published, -1);
+    ck_assert_ptr_nonnull(strstr(res.detail, "differs from the published commitment"));
+    vo.published_commit = NULL;
+    /* every byte of every contribution, the secret, the commitment: each
+     * change is a divergence of kind commit */
+    uint8_t *raw = ru_inflate(file, len, &rn);
+    struct { const char *what; const uint8_t *pat; size_t n; } parts[] = {
+        { "contribution 0", (const uint8_t *)"alice", 5 },
+        { "contribution 1", (const uint8_t *)"bob", 3 },
+        { "secret", f.secret, 32 },
+        { "commit", f.commit, 32 },
+    };
+    for (size_t k = 0; k < sizeof parts / sizeof *parts; k++) {
+        uint8_t *at = ru_find(raw, rn, (const char *)parts[k].pat, parts[k].n);
+        ck_assert_ptr_nonnull(at);
+        for (size_t i = 0; i < parts[k].n; i++) {
+            at[i] ^= 0x20;
+            size_t tl;
+            uint8_t *t = rebuild(file, raw, rn, &tl);
+            int rc = verify_mem(t, tl, &vo, &res, &err);
+            ck_assert_msg(rc == ARB_EVERIFY && res.kind == ARB_DIV_COMMIT && res.fair == -1,
+                          "%s byte %zu: rc %d kind %d", parts[k].what, i, rc, res.kind);
+            free(t);
+            at[i] ^= 0x20;
+        }
+    }
+    /* the seed itself */
+    {
+        uint64_t seed = arb_fair_seed(&f);
+        uint8_t pat[9] = { 0xcf };
+        for (int i = 0; i < 8; i++) pat[1 + i] = (uint8_t)(seed >> (56 - 8 * i));
+        uint8_t *at = ru_find(raw, rn, (const char *)pat, 9);
+        ck_assert_ptr_nonnull(at);
+        at[8] ^= 1;
+        size_t tl;
+        uint8_t *t = rebuild(file, raw, rn, &tl);
+        ck_assert_int_eq(verify_mem(t, tl, &vo, &res, &err), ARB_EVERIFY);
+        ck_assert_int_eq(res.kind, ARB_DIV_COMMIT);
+        ck_assert_ptr_nonnull(strstr(res.detail, "not the one derived"));
+        free(t);
+    }
+    free(raw);
+    free(file);
+    /* a file without a commitment fails --commitment */
+    const char *p = tpath("plain.tcgr");
+    ck_assert_int_gt(ru_record(&tg_game, p, 3, 2, ARB_AGENT_RANDOM, 0, NULL, NULL, 0, NULL, 0, NULL), 0);
+    vo.published_commit = f.commit;
+    ck_assert_int_eq(arb_replay_verify_file(p, &vo, &res, &err), ARB_EVERIFY);
+    ck_assert_int_eq(res.kind, ARB_DIV_COMMIT);
+    ck_assert_ptr_nonnull(strstr(res.detail, "carries no commitment"));
+}
+END_TEST
+
+/* A match from a position says so in every verdict; --require-seeded refuses it. */
+START_TEST(positions_never_silent)
+{
+    const char *src = tpath("src.tcgr"), *pos = tpath("pos.json"), *pf = tpath("pos.tcgr");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "play --game naramo --seed 11 --agents random -o %s", src);
+    ck_assert_int_eq(cli_run(cmd)->code, 0);
+    snprintf(cmd, sizeof cmd, "state %s --at 20 --json", src);
+    cli_result *sr = cli_run(cmd);
+    ck_assert_int_eq(sr->code, 0);
+    ck_assert_int_eq(ru_save(pos, sr->out, strlen(sr->out)), 0);
+    snprintf(cmd, sizeof cmd, "play --game naramo --seed 12 --agents random --position %s -o %s", pos, pf);
+    ck_assert_int_eq(cli_run(cmd)->code, 0);
+    static const char *cmds[] = { "verify", "verify --json", "info", "info --json", "stats", "stats --json" };
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+        snprintf(cmd, sizeof cmd, "%s %s", cmds[i], pf);
+        cli_result *r = cli_run(cmd);
+        ck_assert_msg(r->code == 0, "%s: exit %d %s", cmds[i], r->code, r->err);
+        ck_assert_msg(strstr(r->out, "setup not derived from the seed"), "%s: %s", cmds[i], r->out);
+    }
+    snprintf(cmd, sizeof cmd, "verify --json %s", pf);
+    ck_assert_ptr_nonnull(strstr(cli_run(cmd)->out, "\"seeded\":false"));
+    snprintf(cmd, sizeof cmd, "verify --json %s", src);
+    ck_assert_ptr_nonnull(strstr(cli_run(cmd)->out, "\"seeded\":true"));
+    snprintf(cmd, sizeof cmd, "verify --require-seeded %s", pf);
+    cli_result *r = cli_run(cmd);
+    ck_assert_int_eq(r->code, 1);
+    ck_assert_ptr_nonnull(strstr(r->out, "not-seeded"));
+    snprintf(cmd, sizeof cmd, "verify --require-seeded %s", src);
+    ck_assert_int_eq(cli_run(cmd)->code, 0);
+}
+END_TEST
+
+/* Fair seeds end to end through the CLI. */
+START_TEST(fair_seed_cli)
+{
+    const char *sec = tpath("s.secret"), *out = tpath("fair-cli.tcgr");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "seed commit -o %s --secret 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f", sec);
+    cli_result *r = cli_run(cmd);
+    ck_assert_int_eq(r->code, 0);
+    ck_assert_ptr_nonnull(strstr(r->out, "f00ca361ab7d47f03fec909e948d3c208118cb206321b9c056c42478546331fa"));
+    struct stat st;
+    ck_assert_int_eq(stat(sec, &st), 0);
+    ck_assert_int_eq(st.st_mode & 0777, 0600);
+    ck_assert_int_eq(cli_run(cmd)->code, 3); /* never overwritten */
+    snprintf(cmd, sizeof cmd, "seed derive --server-secret %s --contribution 0:616c696365 --contribution 1:626f62", sec);
+    r = cli_run(cmd);
+    ck_assert_int_eq(r->code, 0);
+    ck_assert_ptr_nonnull(strstr(r->out, "seed: 15201843974507675105"));
+    snprintf(cmd, sizeof cmd, "play --game naramo --server-secret %s --contribution 0:616c696365 -o %s", sec, out);
+    r = cli_run(cmd);
+    ck_assert_int_eq(r->code, 2);
+    ck_assert_ptr_nonnull(strstr(r->err, "seat 1"));
+    snprintf(cmd, sizeof cmd, "play --game naramo --server-secret %s --seed 4 --contribution 0:61 --contribution 1:62 -o %s",
+             sec, out);
+    ck_assert_int_eq(cli_run(cmd)->code, 2);
+    snprintf(cmd, sizeof cmd, "play --game naramo --server-secret %s --contribution 0:616c696365 --contribution 1:626f62 -o %s",
+             sec, out);
+    ck_assert_int_eq(cli_run(cmd)->code, 0);
+    snprintf(cmd, sizeof cmd, "verify --commitment f00ca361ab7d47f03fec909e948d3c208118cb206321b9c056c42478546331fa %s", out);
+    r = cli_run(cmd);
+    ck_assert_int_eq(r->code, 0);
+    ck_assert_ptr_nonnull(strstr(r->out, "fair seed ok"));
+    ck_assert_ptr_nonnull(strstr(r->out, "published commitment ok"));
+    snprintf(cmd, sizeof cmd, "verify --commitment f00ca361ab7d47f03fec909e948d3c208118cb206321b9c056c42478546331fb %s", out);
+    r = cli_run(cmd);
+    ck_assert_int_eq(r->code, 1);
+    ck_assert_ptr_nonnull(strstr(r->out, "DIVERGES (commit)"));
+    snprintf(cmd, sizeof cmd, "info --json %s", out);
+    ck_assert_ptr_nonnull(strstr(cli_run(cmd)->out, "\"contributions\":[\"616c696365\",\"626f62\"]"));
+}
+END_TEST
+
+/* ---- keys */
+
+START_TEST(keys_and_keyrings)
+{
+    const char *k = tpath("k.key");
+    char cmd[1024], pub[300];
+    snprintf(cmd, sizeof cmd, "keygen -o %s --label tournament-server-1", k);
+    cli_result *r = cli_run(cmd);
+    ck_assert_msg(r->code == 0, "%s", r->err);
+    struct stat st;
+    ck_assert_int_eq(stat(k, &st), 0);
+    ck_assert_int_eq(st.st_mode & 0777, 0600);
+    ck_assert_int_eq(cli_run(cmd)->code, 3); /* never overwritten */
+    snprintf(pub, sizeof pub, "%s.pub", k);
+    arb_seal_key sk, pk;
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_seal_key_load(&sk, k, &err), ARB_OK);
+    ck_assert(sk.has_secret);
+    ck_assert_str_eq(sk.label, "tournament-server-1");
+    ck_assert_int_eq(arb_seal_key_load(&pk, pub, &err), ARB_OK);
+    ck_assert(!pk.has_secret);
+    ck_assert_mem_eq(sk.pk, pk.pk, 32);
+    ck_assert_str_eq(pk.label, "tournament-server-1");
+    /* a seal over a digest checks with the block's key, fails on any other digest */
+    uint8_t dg[64], block[ARB_SEAL_BLOCK_BYTES], got[32];
+    for (int i = 0; i < 64; i++) dg[i] = (uint8_t)i;
+    ck_assert_int_eq(arb_seal_block_make(&sk, dg, block, &err), ARB_OK);
+    ck_assert_int_eq(arb_seal_block_make(&pk, dg, block + 0, &err) != ARB_OK, 1);
+    ck_assert_int_eq(arb_seal_block_make(&sk, dg, block, &err), ARB_OK);
+    ck_assert_int_eq(arb_seal_block_check(block, sizeof block, dg, got, NULL, 0), ARB_SEAL_VALID);
+    ck_assert_mem_eq(got, sk.pk, 32);
+    for (size_t i = 0; i < sizeof block; i++) {
+        block[i] ^= 0x01;
+        ck_assert_int_ne(arb_seal_block_check(block, sizeof block, dg, NULL, NULL, 0), ARB_SEAL_VALID);
+        block[i] ^= 0x01;
+    }
+    dg[7] ^= 0x80;
+    ck_assert_int_eq(arb_seal_block_check(block, sizeof block, dg, NULL, NULL, 0), ARB_SEAL_BAD);
+    ck_assert_int_eq(arb_seal_block_check(block, sizeof block - 1, dg, NULL, NULL, 0), ARB_SEAL_MALFORMED);
+    ck_assert_int_eq(arb_seal_block_check(block, 0, dg, NULL, NULL, 0), ARB_SEAL_NONE);
+    /* keyrings: comments, blank lines, several keys; a bad line is named */
+    arb_seal_key k2;
+    uint8_t seed2[32] = { 9 };
+    ck_assert_int_eq(arb_seal_key_generate(&k2, seed2, "second", &err), ARB_OK);
+    char pk2[65], id2[17];
+    hex_of(k2.pk, 32, pk2);
+    arb_seal_id_hex(k2.id, id2);
+    const char *ring = tpath("ring");
+    FILE *f = fopen(ring, "w");
+    size_t plen;
+    uint8_t *ptxt = ru_load(pub, &plen);
+    fprintf(f, "# trusted servers\n\n%.*sarbiter-ed25519 %s %s second\n", (int)plen, (const char *)ptxt, pk2, id2);
+    fclose(f);
+    free(ptxt);
+    arb_seal_keyring kr = { 0 };
+    ck_assert_int_eq(arb_seal_keyring_add_file(&kr, ring, &err), ARB_OK);
+    ck_assert_uint_eq(kr.n, 2);
+    ck_assert_ptr_nonnull(arb_seal_keyring_find(&kr, k2.pk));
+    ck_assert_str_eq(arb_seal_keyring_find(&kr, sk.pk)->label, "tournament-server-1");
+    arb_seal_keyring_free(&kr);
+    f = fopen(ring, "w");
+    id2[0] = id2[0] == '0' ? '1' : '0';
+    fprintf(f, "# x\narbiter-ed25519 %s %s second\n", pk2, id2);
+    fclose(f);
+    ck_assert_int_ne(arb_seal_keyring_add_file(&kr, ring, &err), ARB_OK);
+    ck_assert_ptr_nonnull(strstr(err.where, "line 2"));
+    ck_assert_ptr_nonnull(strstr(err.msg, "key id"));
+    arb_seal_keyring_free(&kr);
+    /* an unsigned (v1) file fails under --key */
+    const char *v1 = tpath("v1.tcgr");
+    snprintf(cmd, sizeof cmd, "play --game naramo --seed 2 -o %s", v1);
+    ck_assert_int_eq(cli_run(cmd)->code, 0);
+    snprintf(cmd, sizeof cmd, "verify --key %s %s", pub, v1);
+    r = cli_run(cmd);
+    ck_assert_int_eq(r->code, 1);
+    ck_assert_ptr_nonnull(strstr(r->out, "DIVERGES (signature)"));
+    snprintf(cmd, sizeof cmd, "verify --json --keyring %s %s", pub, v1);
+    r = cli_run(cmd);
+    ck_assert_int_eq(r->code, 1);
+    ck_assert_ptr_nonnull(strstr(r->out, "\"kind\":\"signature\""));
+}
+END_TEST
+
+/* ---- honest analyzers */
+
+static void save_rebuilt(const char *path, const uint8_t *orig, const uint8_t *raw, size_t n)
+{
+    size_t tl;
+    uint8_t *t = rebuild(orig, raw, n, &tl);
+    ck_assert_int_eq(ru_save(path, t, tl), 0);
+    free(t);
+}
+
+START_TEST(diff_sees_everything)
+{
+    char src[256], dst[256];
+    snprintf(src, sizeof src, "%s", tpath("d0.tcgr"));
+    snprintf(dst, sizeof dst, "%s", tpath("d1.tcgr"));
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "play --game naramo --seed 21 --agents random --timed -o %s", src);
+    ck_assert_int_eq(cli_run(cmd)->code, 0);
+    size_t len, rn;
+    uint8_t *file = ru_load(src, &len);
+    uint8_t *raw = ru_inflate(file, len, &rn);
+    struct { const char *name, *want; } cases[] = {
+        { "started", "started" }, { "deck_name", "deck_name" }, { "flags", "flags" },
+        { "unknown", "x-note" }, { "clock", "clock" },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        uint8_t *copy = malloc(rn + 64), env[8];
+        memcpy(copy, raw, rn);
+        memcpy(env, file, 8);
+        size_t cn = rn;
+        if (!strcmp(cases[c].name, "started")) {
+            uint8_t *at = ru_find(copy, cn, "started", 7);
+            ck_assert_ptr_nonnull(at);
+            at[8 + 3] ^= 1; /* a digit of the year */
+        } else if (!strcmp(cases[c].name, "deck_name")) {
+            uint8_t *at = ru_find(copy, cn, "deck_name", 9);
+            ck_assert_ptr_nonnull(at);
+            at[10] ^= 0x20; /* case of its first letter */
+        } else if (!strcmp(cases[c].name, "flags")) {
+            env[5] ^= 0x80;
+        } else if (!strcmp(cases[c].name, "unknown")) {
+            arb_replay *r;
+            arb_error err = ARB_ERROR_INIT;
+            ck_assert_int_eq(arb_replay_open_mem(&r, file, len, "x", NULL, &err), ARB_OK);
+            size_t hs = (size_t)arb_replay_get_header(r)->size;
+            arb_replay_close(r);
+            ck_assert((copy[0] & 0xf0) == 0x80);
+            copy[0]++;
+            static const uint8_t kv[] = { 0xa6, 'x', '-', 'n', 'o', 't', 'e', 0xa1, 'm' };
+            memmove(copy + hs + sizeof kv, copy + hs, cn - hs);
+            memcpy(copy + hs, kv, sizeof kv);
+            cn += sizeof kv;
+        } else {
+            /* move 1 ms of think time from one action to the next */
+            arb_replay *r;
+            arb_error err = ARB_ERROR_INIT;
+            ck_assert_int_eq(arb_replay_open_mem(&r, file, len, "x", NULL, &err), ARB_OK);
+            arb_replay_record prev, rec;
+            memset(&prev, 0, sizeof prev);
+            int have = 0, done = 0;
+            while (!done && arb_replay_next(r, &rec, &err) == 1) {
+                /* both think times as uint16 (cd HH LL): +1 ms on one, -1 on the next */
+                if (rec.kind == ARB_REC_ACTION && have && copy[prev.offset + 2] == 0xcd && copy[rec.offset + 2] == 0xcd &&
+                    prev.action.elapsed_ms < 65535 && rec.action.elapsed_ms > 256) {
+                    uint32_t a0 = prev.action.elapsed_ms + 1, b0 = rec.action.elapsed_ms - 1;
+                    copy[prev.offset + 3] = (uint8_t)(a0 >> 8);
+                    copy[prev.offset + 4] = (uint8_t)a0;
+                    copy[rec.offset + 3] = (uint8_t)(b0 >> 8);
+                    copy[rec.offset + 4] = (uint8_t)b0;
+                    done = 1;
+                }
+                prev = rec;
+                have = rec.kind == ARB_REC_ACTION;
+            }
+            arb_replay_close(r);
+            ck_assert_msg(done, "no action pair to move think time between");
+        }
+        size_t tl;
+        uint8_t *t = ru_build(copy, cn, env[4], &tl);
+        memcpy(t, env, 8);
+        ck_assert_int_eq(ru_save(dst, t, tl), 0);
+        free(t);
+        free(copy);
+        snprintf(cmd, sizeof cmd, "diff %s %s", src, dst);
+        cli_result *cr = cli_run(cmd);
+        ck_assert_msg(cr->code == 1, "%s: diff exit %d: %s%s", cases[c].name, cr->code, cr->out, cr->err);
+        ck_assert_msg(strstr(cr->out, cases[c].want), "%s: %s", cases[c].name, cr->out);
+        ck_assert_msg(!strstr(cr->out, "identical"), "%s: %s", cases[c].name, cr->out);
+    }
+    snprintf(cmd, sizeof cmd, "diff %s %s", src, src);
+    ck_assert_int_eq(cli_run(cmd)->code, 0);
+    free(raw);
+    free(file);
+}
+END_TEST
+
+START_TEST(stats_excludes_forgeries)
+{
+    const char *a = tpath("s0.tcgr"), *b = tpath("s1.tcgr");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "play --game naramo --seed 31 --agents random -o %s", a);
+    ck_assert_int_eq(cli_run(cmd)->code, 0);
+    size_t len, rn;
+    uint8_t *file = ru_load(a, &len);
+    uint8_t *raw = ru_inflate(file, len, &rn);
+    /* the outcome [2, winner, …] is the last record: forge the winner */
+    arb_replay *r;
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_replay_open_mem(&r, file, len, "x", NULL, &err), ARB_OK);
+    arb_replay_record rec;
+    uint64_t off = 0;
+    int winner = -2;
+    while (arb_replay_next(r, &rec, &err) == 1)
+        if (rec.kind == ARB_REC_OUTCOME) { off = rec.offset; winner = rec.winner; }
+    arb_replay_close(r);
+    ck_assert_int_ge(winner, 0);
+    ck_assert_int_eq(raw[off + 2], winner);
+    raw[off + 2] = (uint8_t)(1 - winner);
+    save_rebuilt(b, file, raw, rn);
+    free(raw);
+    free(file);
+    snprintf(cmd, sizeof cmd, "stats %s %s", a, b);
+    cli_result *cr = cli_run(cmd);
+    ck_assert_msg(strstr(cr->out, "1 file do not verify"), "%s", cr->out);
+    ck_assert_msg(strstr(cr->out, "does not verify: ") && strstr(cr->out, "s1.tcgr"), "%s", cr->out);
+    ck_assert_msg(strstr(cr->out, "outcome"), "%s", cr->out);
+    char want[64];
+    snprintf(want, sizeof want, "P%d 100.0%% (1/1)", winner + 1);
+    ck_assert_msg(strstr(cr->out, want), "want %s: %s", want, cr->out);
+    snprintf(cmd, sizeof cmd, "stats --json %s %s", a, b);
+    cr = cli_run(cmd);
+    ck_assert_msg(strstr(cr->out, "\"unverified\":1") && strstr(cr->out, "\"counted\":1"), "%s", cr->out);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("seal");
@@ -296,6 +759,13 @@ static Suite *suite(void)
     tcase_add_test(tc, utf8_and_required);
     tcase_add_test(tc, checkpoint_bomb);
     tcase_add_test(tc, bomb_cli);
+    tcase_add_test(tc, fair_seed_vectors);
+    tcase_add_test(tc, fair_seed_tamper);
+    tcase_add_test(tc, positions_never_silent);
+    tcase_add_test(tc, fair_seed_cli);
+    tcase_add_test(tc, keys_and_keyrings);
+    tcase_add_test(tc, diff_sees_everything);
+    tcase_add_test(tc, stats_excludes_forgeries);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -13,6 +13,7 @@
 #include "arbiter/agent.h"
 #include "arbiter/deck.h"
 #include "arbiter/replay.h"
+#include "arbiter/seal.h"
 #include "arbiter/analyze.h"
 
 #ifdef __cplusplus

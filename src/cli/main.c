@@ -11,6 +11,8 @@ const cli_command cli_commands[] = {
     { "play", "self-play between built-in agents, recorded to a .tcgr", cmd_play },
     { "record", "drive a match from actions on stdin, recorded live", cmd_record },
     { "verify", "replay .tcgr files and report the first divergence", cmd_verify },
+    { "keygen", "create an Ed25519 key pair for sealing replays", cmd_keygen },
+    { "seed", "fair seeds: commit to a server secret, derive the seed (commit-reveal)", cmd_seed },
     { "reseal", "re-record checkpoints and outcome after an intentional rules change", cmd_reseal },
     { "info", "print a replay's header, counts and outcome", cmd_info },
     { "merge", "merge sharded `verify --json` outputs into one summary", cmd_merge },

@@ -73,7 +73,10 @@ int cli_match_start(cli_match_args *a, const char *cmd)
     a->g = cli_game(cmd, a->game);
     if (!a->g) return a->game ? EXIT_INPUT : EXIT_USAGE;
     const arb_game *g = a->g;
-    if (!a->have_seed) return cli_usage(cmd, "--seed is required");
+    if (a->server_secret && a->have_seed)
+        return cli_usage(cmd, "--server-secret derives the seed: give it or --seed, not both");
+    if (!a->server_secret && a->fair_seen) return cli_usage(cmd, "--contribution needs --server-secret");
+    if (!a->have_seed && !a->server_secret) return cli_usage(cmd, "--seed is required");
     if (!a->out && !a->no_record) return cli_usage(cmd, "-o FILE is required");
     const arb_tnode *pos = NULL;
     if (a->position) {
@@ -86,6 +89,11 @@ int cli_match_start(cli_match_args *a, const char *cmd)
                                                                                      : g->min_players;
     if (players < g->min_players || players > g->max_players || players > ARB_MAX_SEATS)
         return cli_usage(cmd, "%s takes %d to %d players", g->id, g->min_players, g->max_players);
+    if (a->server_secret) {
+        int frc = cli_fair_secret_load(cmd, a->server_secret, a->fair.secret);
+        if (frc || (frc = cli_fair_finish(cmd, &a->fair, a->fair_seen, players))) return frc;
+        a->seed = arb_fair_seed(&a->fair);
+    }
     a->su.seed = a->seed;
     a->su.players = players;
     a->su.options = a->options;
@@ -140,6 +148,7 @@ int cli_match_start(cli_match_args *a, const char *cmd)
         meta.salt = a->salt;
         meta.salt_len = a->salt_len;
     }
+    if (a->server_secret) meta.fair = &a->fair;
     if ((rc = arb_replay_writer_open(&a->w, a->out, &meta, &err)) ||
         (rc = arb_replay_record_start(a->w, a->m, &err))) {
         arb_replay_writer_free(a->w);
@@ -182,6 +191,11 @@ int cli_match_arg(cli_match_args *a, const char *cmd, int c, const char *arg)
         return 0;
     case 't': a->timed = 1; return 0;
     case 'P': a->position = arg; return 0;
+    case CLI_OPT_SERVER_SECRET: a->server_secret = arg; return 0;
+    case CLI_OPT_CONTRIBUTION: {
+        int rc = cli_fair_contribution(cmd, arg, &a->fair, &a->fair_seen);
+        return rc ? rc : 0;
+    }
     default: return -1;
     }
 }

@@ -37,7 +37,10 @@ int arb_replay__header_encode(arb_mpbuf *b, const arb_replay_meta *meta, arb_err
     if (meta->salt && (meta->salt_len < 1 || meta->salt_len > ARB_REPLAY_SALT_MAX))
         return arb_error_set(err, ARB_EINVAL, NULL, "salt of %zu bytes: 1 to %d allowed", meta->salt_len,
                              ARB_REPLAY_SALT_MAX);
-    uint32_t nkeys = 9 + (meta->started ? 1 : 0) + (meta->position ? 1 : 0) + (meta->salt ? 2 : 0);
+    if (meta->fair && (meta->fair->n != su->players || su->seed != arb_fair_seed(meta->fair)))
+        return arb_error_set(err, ARB_EINVAL, NULL, "the fair seed needs one contribution per seat and the seed derived from them");
+    uint32_t nkeys = 9 + (meta->started ? 1 : 0) + (meta->position ? 1 : 0) + (meta->salt ? 2 : 0) +
+                     (meta->fair ? 1 : 0);
     arb_replay__mp_map(b, nkeys);
     arb_replay__mp_cstr(b, "format");
     arb_replay__mp_cstr(b, ARB_REPLAY_FORMAT);
@@ -101,6 +104,25 @@ int arb_replay__header_encode(arb_mpbuf *b, const arb_replay_meta *meta, arb_err
         arb_replay__mp_bin(b, meta->salt, meta->salt_len);
         arb_replay__mp_cstr(b, "commit");
         arb_replay__mp_bin(b, c, sizeof c);
+    }
+    if (meta->fair) {
+        const arb_fair *f = meta->fair;
+        arb_replay__mp_cstr(b, "fair");
+        arb_replay__mp_map(b, 4);
+        arb_replay__mp_cstr(b, "scheme");
+        arb_replay__mp_cstr(b, ARB_FAIR_SCHEME);
+        arb_replay__mp_cstr(b, "commit");
+        arb_replay__mp_bin(b, f->commit, sizeof f->commit);
+        arb_replay__mp_cstr(b, "secret");
+        arb_replay__mp_bin(b, f->secret, sizeof f->secret);
+        arb_replay__mp_cstr(b, "contributions");
+        arb_replay__mp_array(b, (uint32_t)f->n);
+        for (int i = 0; i < f->n; i++) {
+            if (f->len[i] < 1 || f->len[i] > ARB_FAIR_CONTRIB_MAX)
+                return arb_error_set(err, ARB_EINVAL, NULL, "seat %d's contribution is %u bytes: 1 to %d allowed", i,
+                                     f->len[i], ARB_FAIR_CONTRIB_MAX);
+            arb_replay__mp_bin(b, f->contrib[i], f->len[i]);
+        }
     }
     if (b->failed) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory encoding the header");
     return ARB_OK;
@@ -325,6 +347,57 @@ static int get_str(hdec *d, const arb_tnode *m, const char *key, const char *pat
     return ARB_OK;
 }
 
+/* The "fair" map: scheme, commit, secret, contributions (binaries). */
+static int raw_fair(arb_replay_header *h, const uint8_t **pp, const uint8_t *end, hdec *d)
+{
+    const uint8_t *p = *pp, *s, *v;
+    uint32_t cnt, len, vlen;
+    int is_bin, have = 0;
+    arb_fair *f = &h->fair;
+    if (arb_mp_rd_map(&p, end, &cnt)) return bad(d, ARB_EFORMAT, "fair", "'%s' is not a map", "fair");
+    for (uint32_t i = 0; i < cnt; i++) {
+        if (arb_mp_rd_str(&p, end, &s, &len, &is_bin) || is_bin)
+            return bad(d, ARB_EFORMAT, "fair", "a key of '%s' is not a string", "fair");
+        if (len == 6 && memcmp(s, "scheme", 6) == 0) {
+            if (arb_mp_rd_str(&p, end, &v, &vlen, &is_bin) || is_bin)
+                return bad(d, ARB_EFORMAT, "fair.scheme", "'%s' is not a string", "fair.scheme");
+            if (vlen != strlen(ARB_FAIR_SCHEME) || memcmp(v, ARB_FAIR_SCHEME, vlen) != 0) {
+                arb_error_where(d->err, "%s: header key 'fair.scheme'", d->name);
+                return arb_error_set(d->err, ARB_EUNSUPPORTED, NULL, "fair-seed scheme is not %s", ARB_FAIR_SCHEME);
+            }
+            have |= 1;
+        } else if ((len == 6 && memcmp(s, "commit", 6) == 0) || (len == 6 && memcmp(s, "secret", 6) == 0)) {
+            int commit = s[0] == 'c';
+            const char *k = commit ? "fair.commit" : "fair.secret";
+            if (arb_mp_rd_str(&p, end, &v, &vlen, &is_bin) || !is_bin || vlen != 32)
+                return bad(d, ARB_EFORMAT, k, "'%s' is not a 32-byte binary", k);
+            memcpy(commit ? f->commit : f->secret, v, 32);
+            have |= commit ? 2 : 4;
+        } else if (len == 13 && memcmp(s, "contributions", 13) == 0) {
+            uint32_t n;
+            if (arb_mp_rd_array(&p, end, &n) || n < 1 || n > ARB_MAX_SEATS)
+                return bad(d, ARB_EFORMAT, "fair.contributions", "'%s' is not an array of 1 to 4 entries",
+                           "fair.contributions");
+            for (uint32_t k = 0; k < n; k++) {
+                if (arb_mp_rd_str(&p, end, &v, &vlen, &is_bin) || !is_bin || vlen < 1 || vlen > ARB_FAIR_CONTRIB_MAX)
+                    return bad(d, ARB_EFORMAT, "fair.contributions",
+                               "an entry of '%s' is not a binary of 1 to 64 bytes", "fair.contributions");
+                f->len[k] = (uint8_t)vlen;
+                memcpy(f->contrib[k], v, vlen);
+            }
+            f->n = (int)n;
+            have |= 8;
+        } else if (arb_replay__mp_skip(&p, end)) {
+            return bad(d, ARB_EFORMAT, "fair", "a malformed value in '%s'", "fair");
+        }
+    }
+    if (have != 15)
+        return bad(d, ARB_EFORMAT, "fair", "'%s' needs scheme, commit, secret and contributions", "fair");
+    h->has_fair = 1;
+    *pp = p;
+    return ARB_OK;
+}
+
 /* Raw top-level values the tree cannot hold exactly: uint64 seed, binaries. */
 static int raw_fields(arb_replay_header *h, const uint8_t *p, size_t n, hdec *d, int *has_seed)
 {
@@ -359,6 +432,11 @@ static int raw_fields(arb_replay_header *h, const uint8_t *p, size_t n, hdec *d,
                 memcpy(h->commit, v, vlen);
                 h->has_commit = 1;
             }
+            continue;
+        }
+        if (len == 4 && memcmp(s, "fair", 4) == 0) {
+            int rc = raw_fair(h, &p, end, d);
+            if (rc) return rc;
             continue;
         }
         if (arb_replay__mp_skip(&p, end)) return bad(d, ARB_EFORMAT, "", "%smalformed header value", "");
@@ -471,6 +549,9 @@ int arb_replay__header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *
                 return bad(&d, ARB_ELIMIT, "options", "option name '%s' is too long", o->key);
         }
     }
+    if (h->has_fair && h->fair.n != h->players)
+        return bad(&d, ARB_EFORMAT, "fair.contributions", "'%s' must hold one contribution per player",
+                   "fair.contributions");
     const arb_tnode *pos = arb_tnode_get(root, "position");
     if (pos) {
         if (pos->kind != ARB_T_MAP) return bad(&d, ARB_EFORMAT, "position", "'%s' is not a map", "position");

@@ -26,6 +26,19 @@ int arb_replay__header_strict(const uint8_t *p, size_t n, size_t *off, char *msg
  * above U+10FFFF); else 0 and *bad = offset of the first bad sequence. */
 int arb_replay__utf8_valid(const uint8_t *s, size_t n, size_t *bad);
 
+/* What the header proves beyond the replay (trust.c): the fair seed
+ * recomputed, the published commitment compared, the seeded setup
+ * required. Fills res (fair, published, seeded); returns ARB_OK or the
+ * divergence kind with res->detail set. */
+int arb_replay__verify_trust_header(const arb_replay_header *h, const arb_verify_opts *opts,
+                                    arb_verify_result *res, const char *name);
+
+/* The seal verdict once the stream has been read (trust.c): fills res
+ * (seal, signer, trusted); returns ARB_OK, or ARB_DIV_SIGNATURE with
+ * res->detail when the seal is broken, or trusted keys were given and the
+ * file is unsigned or signed by another key. */
+int arb_replay__verify_seal(arb_replay *r, const arb_verify_opts *opts, arb_verify_result *res);
+
 /* Fill zero fields of lim from the defaults into out. */
 void arb_replay__limits(arb_replay_limits *out, const arb_replay_limits *lim);
 

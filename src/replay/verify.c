@@ -29,6 +29,8 @@ const char *arb_verify_kind_name(arb_verify_kind k)
     case ARB_DIV_AFTER_OUTCOME: return "after-outcome";
     case ARB_DIV_COMMIT: return "commit";
     case ARB_DIV_SETUP: return "setup";
+    case ARB_DIV_SIGNATURE: return "signature";
+    case ARB_DIV_NOT_SEEDED: return "not-seeded";
     }
     return "unknown";
 }
@@ -45,7 +47,8 @@ static int diverge(arb_verify_result *res, arb_error *err, const char *name, arb
     va_end(ap);
     res->kind = kind;
     res->code = ARB_EVERIFY;
-    if (kind == ARB_DIV_COMMIT || kind == ARB_DIV_SETUP) arb_error_where(err, "%s: header", name);
+    if (kind == ARB_DIV_SIGNATURE) arb_error_where(err, "%s: seal", name);
+    else if (kind == ARB_DIV_COMMIT || kind == ARB_DIV_SETUP || kind == ARB_DIV_NOT_SEEDED) arb_error_where(err, "%s: header", name);
     else arb_error_where(err, "%s: record %" PRIu64 " (turn %" PRIu32 ")", name, res->record, res->turn);
     return arb_error_set(err, ARB_EVERIFY, res->rule[0] ? res->rule : NULL, "%s: %s",
                          arb_verify_kind_name(kind), res->detail);
@@ -114,6 +117,11 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
                            "the seed commitment does not match BLAKE2b-256(seed || salt): the seed or salt was changed");
         }
         res->commit = 1;
+    }
+    if ((rc = arb_replay__verify_trust_header(h, opts, res, rn)) != ARB_OK) {
+        char d[ARB_MSG_MAX];
+        snprintf(d, sizeof d, "%s", res->detail);
+        return diverge(res, err, rn, (arb_verify_kind)rc, "%s", d);
     }
     arb_setup su;
     arb_deck decks[ARB_MAX_SEATS];
@@ -273,6 +281,18 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
 out:
     arb_replay_get_status(r, &res->status);
     free(st);
+    /* The seal: a broken one, or (with trusted keys) a missing or foreign
+     * one, outranks any other verdict: the bytes are not what was signed. */
+    if ((res->code == ARB_OK || res->code == ARB_EVERIFY || res->code == ARB_EFORMAT) &&
+        arb_replay__verify_seal(r, opts, res) != ARB_OK) {
+        char d[ARB_MSG_MAX];
+        snprintf(d, sizeof d, "%s", res->detail);
+        res->rule[0] = '\0';
+        res->action[0] = '\0';
+        res->seat = ARB_SEAT_NONE;
+        arb_error_clear(err);
+        diverge(res, err, rn, ARB_DIV_SIGNATURE, "%s", d);
+    }
     return res->code;
 }
 
