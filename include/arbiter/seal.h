@@ -101,6 +101,27 @@ const char *arb_seal_status_name(arb_seal_status s);
 arb_seal_status arb_seal_block_check(const uint8_t *p, size_t n, const uint8_t digest[ARB_SEAL_DIGEST_BYTES],
                                      uint8_t pk[ARB_SEAL_PK_BYTES], char *why, size_t why_size);
 
+/* The v2 writer's seal hook (arb_replay_meta.seal, ctx = a secret
+ * arb_seal_key): writes the seal block over the content digest. */
+int arb_seal_writer_hook(void *ctx, const uint8_t envelope[8], const uint8_t digest[ARB_SEAL_DIGEST_BYTES],
+                         uint8_t *out, size_t cap, size_t *n, arb_error *err);
+
+typedef struct arb_seal_file_info {
+    int prefix;                 /* the input was truncated (a .part): its complete
+                                   records were written as a finished, sealed prefix */
+    int replaced;               /* the input carried a seal block, now replaced */
+    uint64_t records;           /* records in the sealed content */
+    uint64_t bytes_before, bytes_after;
+} arb_seal_file_info;
+
+/* Seal a format-2 replay with k: the body is kept byte for byte and the
+ * seal block appended (or replaced); a truncated file (a recovered .part)
+ * has its complete records re-deflated into a finished body first. The
+ * result goes to out (may equal path; written to out.tmp and renamed).
+ * Format 1 and archives are refused (ARB_EUNSUPPORTED). */
+int arb_seal_file(const char *path, const char *out, const arb_seal_key *k, arb_seal_file_info *info,
+                  arb_error *err);
+
 #ifdef __cplusplus
 }
 #endif

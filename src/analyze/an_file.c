@@ -24,6 +24,7 @@ static int file_next(void *self, arb_an_record *rec, arb_error *err)
     rec->action = r.action;
     rec->turn = r.turn;
     rec->hash = r.hash;
+    rec->hash_bits = r.hash_bits;
     rec->winner = r.winner;
     memcpy(rec->reason, r.reason, sizeof rec->reason);
     rec->reason[sizeof rec->reason - 1] = '\0';

@@ -113,7 +113,9 @@ int arb_an__walk(arb_an_source *src, int want_text, arb_an_step_fn fn, void *ctx
             }
         } else if (rec.kind == ARB_AN_CHECKPOINT) {
             st.computed_hash = arb_match_hash(m);
-            st.check = st.computed_hash == rec.hash && rec.turn == arb_match_turn(m);
+            st.check = (rec.hash_bits == 0 || rec.hash_bits >= 64 ? st.computed_hash == rec.hash
+                                            : (st.computed_hash & (((uint64_t)1 << rec.hash_bits) - 1)) == rec.hash) &&
+                       rec.turn == arb_match_turn(m);
         } else if (rec.kind == ARB_AN_OUTCOME) {
             st.computed_hash = arb_match_hash(m);
             st.check = outcome_matches(m, &rec);

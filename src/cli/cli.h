@@ -66,6 +66,7 @@ int cmd_record(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 int cmd_seed(int argc, char **argv);
+int cmd_sign(int argc, char **argv);
 
 /* Fair seeds (cmd_seed.c): read a server secret file; add one
  * "SEAT:HEX" contribution (seen: bit per seat); check one per seat of

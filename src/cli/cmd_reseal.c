@@ -94,7 +94,7 @@ static int scan(const char *path, const arb_game *g, seal_scan *sc)
             }
         } else if (rec.kind == ARB_REC_CHECKPOINT) {
             if (rec.turn != turn) note(sc, rec.index, turn, "checkpoint turn");
-            else if (rec.hash != arb_match_hash(m)) note(sc, rec.index, turn, "checkpoint hash");
+            else if (!arb_replay_hash_eq(&rec, arb_match_hash(m))) note(sc, rec.index, turn, "checkpoint hash");
         } else if (rec.kind == ARB_REC_OUTCOME) {
             seen_outcome = 1;
             sc->old_winner = rec.winner;
@@ -154,6 +154,7 @@ static int rewrite(const char *path, const arb_game *g)
         meta.salt_len = h->salt_len;
     }
     meta.flags = h->flags;
+    meta.version = h->version; /* a v1 file stays v1: the kept v1 corpus */
     meta.level = -1;
     if ((rc = arb_replay_writer_open(&w, path, &meta, &err)) || (rc = arb_replay_record_start(w, m, &err))) goto out;
     arb_replay_record rec;

@@ -12,6 +12,7 @@ const cli_command cli_commands[] = {
     { "record", "drive a match from actions on stdin, recorded live", cmd_record },
     { "verify", "replay .tcgr files and report the first divergence", cmd_verify },
     { "keygen", "create an Ed25519 key pair for sealing replays", cmd_keygen },
+    { "sign", "seal existing format-2 replays with a secret key", cmd_sign },
     { "seed", "fair seeds: commit to a server secret, derive the seed (commit-reveal)", cmd_seed },
     { "reseal", "re-record checkpoints and outcome after an intentional rules change", cmd_reseal },
     { "info", "print a replay's header, counts and outcome", cmd_info },

@@ -64,6 +64,7 @@ void cli_match_args_free(cli_match_args *a)
 {
     arb_tree_free(a->pos_tree);
     a->pos_tree = NULL;
+    memset(&a->key, 0, sizeof a->key);
 }
 
 int cli_match_start(cli_match_args *a, const char *cmd)
@@ -149,6 +150,21 @@ int cli_match_start(cli_match_args *a, const char *cmd)
         meta.salt_len = a->salt_len;
     }
     if (a->server_secret) meta.fair = &a->fair;
+    if (a->sign_key) {
+        if (arb_seal_key_load(&a->key, a->sign_key, &err)) {
+            arb_match_free(a->m);
+            a->m = NULL;
+            return cli_fail(cmd, &err);
+        }
+        if (!a->key.has_secret) {
+            arb_match_free(a->m);
+            a->m = NULL;
+            fprintf(stderr, "arbiter %s: %s: a public key: --sign needs the secret key file\n", cmd, a->sign_key);
+            return EXIT_INPUT;
+        }
+        meta.seal = arb_seal_writer_hook;
+        meta.seal_ctx = &a->key;
+    }
     if ((rc = arb_replay_writer_open(&a->w, a->out, &meta, &err)) ||
         (rc = arb_replay_record_start(a->w, a->m, &err))) {
         arb_replay_writer_free(a->w);
@@ -192,6 +208,7 @@ int cli_match_arg(cli_match_args *a, const char *cmd, int c, const char *arg)
     case 't': a->timed = 1; return 0;
     case 'P': a->position = arg; return 0;
     case CLI_OPT_SERVER_SECRET: a->server_secret = arg; return 0;
+    case CLI_OPT_SIGN: a->sign_key = arg; return 0;
     case CLI_OPT_CONTRIBUTION: {
         int rc = cli_fair_contribution(cmd, arg, &a->fair, &a->fair_seen);
         return rc ? rc : 0;

@@ -18,6 +18,7 @@ typedef struct cli_match_args {
     arb_fair fair;
     unsigned fair_seen;
     const char *sign_key;       /* --sign KEY: seal the file at close */
+    arb_seal_key key;           /* loaded from sign_key */
     /* results */
     const arb_game *g;
     arb_setup su;
@@ -47,7 +48,8 @@ typedef struct cli_match_args {
     { "timed", no_argument, NULL, 't' }, \
     { "position", required_argument, NULL, 'P' }, \
     { "server-secret", required_argument, NULL, CLI_OPT_SERVER_SECRET }, \
-    { "contribution", required_argument, NULL, CLI_OPT_CONTRIBUTION }
+    { "contribution", required_argument, NULL, CLI_OPT_CONTRIBUTION }, \
+    { "sign", required_argument, NULL, CLI_OPT_SIGN }
 #define CLI_MATCH_HELP \
     "  --game G          the game (see 'arbiter games')\n" \
     "  --seed S          the match seed (decimal or 0x hex, 64-bit)\n" \
@@ -61,6 +63,8 @@ typedef struct cli_match_args {
     "                    seed is derived from the secret of `arbiter seed commit`\n" \
     "                    and every seat's --contribution (instead of --seed)\n" \
     "  --contribution SEAT:HEX  seat's contribution to the fair seed (1-64 bytes)\n" \
+    "  --sign KEY        seal the finished file with the secret key KEY (arbiter\n" \
+    "                    keygen): an Ed25519 signature over every byte, 102 bytes\n" \
     "  --level N         zlib level 0..9 (default " "1" ")\n" \
     "  -o, --output FILE the replay (written as FILE.part, renamed at the end)\n" \
     "  --position FILE   start from an explicit position instead of the seeded\n" \

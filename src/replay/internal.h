@@ -38,6 +38,30 @@ int arb_replay__verify_trust_header(const arb_replay_header *h, const arb_verify
  * res->detail when the seal is broken, or trusted keys were given and the
  * file is unsigned or signed by another key. */
 int arb_replay__verify_seal(arb_replay *r, const arb_verify_opts *opts, arb_verify_result *res);
+/* LEB128 varint into p (at most 10 bytes); returns the end. */
+static inline uint8_t *arb_replay__varint(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+/* Seconds since the epoch → "YYYY-MM-DDTHH:MM:SSZ". */
+void arb_replay__iso(char *out, size_t n, uint64_t t);
+
+/* One-shot zlib stream of p[0..n) at level, with an optional preset
+ * dictionary; the smallest window that holds dict + data. *out is malloc'd. */
+int arb_replay__deflate_once(const uint8_t *p, size_t n, int level, const uint8_t *dict, size_t dict_len,
+                             uint8_t **out, size_t *outn, arb_error *err);
+
+/* Version 2: inflate (and hash) the rest of the body without decoding
+ * it, so the content digest and the trailer are known even after a
+ * divergence or a malformed record (the seal then says whether the bytes
+ * are the ones signed). ARB_OK when the body's end was reached. */
+int arb_replay__drain(arb_replay *r, arb_error *err);
 
 /* Fill zero fields of lim from the defaults into out. */
 void arb_replay__limits(arb_replay_limits *out, const arb_replay_limits *lim);

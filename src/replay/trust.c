@@ -91,8 +91,54 @@ int arb_replay__verify_seal(arb_replay *r, const arb_verify_opts *opts, arb_veri
                  "the file is not signed (format version 1 carries no seal), and trusted keys were required");
         return ARB_DIV_SIGNATURE;
     }
+    uint8_t dg[ARB_REPLAY_DIGEST];
+    const uint8_t *tr = NULL;
+    size_t ntr = 0;
+    uint64_t be = 0;
+    if (!arb_replay_sealable(r, dg, &tr, &ntr, &be)) {
+        /* Verification stopped before the body's end (a divergence, a
+         * malformed record): hash the rest so the seal can still speak. */
+        arb_error e = ARB_ERROR_INIT;
+        if (arb_replay__drain(r, &e) != ARB_OK || !arb_replay_sealable(r, dg, &tr, &ntr, &be)) {
+            if (!opts->trusted) return ARB_OK;
+            res->trusted = -1;
+            snprintf(res->detail, sizeof res->detail,
+                     "the body cannot be read to its end, so no seal can be checked, and trusted keys were required");
+            return ARB_DIV_SIGNATURE;
+        }
+    }
+    char why[200];
+    uint8_t pk[ARB_SEAL_PK_BYTES];
+    arb_seal_status st = arb_seal_block_check(tr, ntr, dg, pk, why, sizeof why);
+    res->seal = st;
+    if (st == ARB_SEAL_VALID || st == ARB_SEAL_BAD) {
+        uint8_t id[ARB_SEAL_ID_BYTES];
+        memcpy(res->signer, pk, sizeof res->signer);
+        arb_seal_key_id(pk, id);
+        arb_seal_id_hex(id, res->signer_id);
+    }
+    if (st == ARB_SEAL_BAD || st == ARB_SEAL_MALFORMED) {
+        res->trusted = opts->trusted ? -1 : 0;
+        snprintf(res->detail, sizeof res->detail, "seal block at file offset %" PRIu64 "%s%s: %s", be,
+                 res->signer_id[0] ? " by key " : "", res->signer_id, why);
+        return ARB_DIV_SIGNATURE;
+    }
     if (!opts->trusted) return ARB_OK;
-    res->trusted = -1;
-    snprintf(res->detail, sizeof res->detail, "the file is not signed, and trusted keys were required");
-    return ARB_DIV_SIGNATURE;
+    if (st == ARB_SEAL_NONE) {
+        res->trusted = -1;
+        snprintf(res->detail, sizeof res->detail, "the file is not signed (nothing follows the body at offset %" PRIu64
+                 "), and trusted keys were required", be);
+        return ARB_DIV_SIGNATURE;
+    }
+    const arb_seal_key *k = arb_seal_keyring_find(opts->trusted, pk);
+    if (!k) {
+        res->trusted = -1;
+        snprintf(res->detail, sizeof res->detail,
+                 "signed by key %s, which is not among the %zu trusted key(s): the signature is valid but proves "
+                 "nothing about who recorded the match", res->signer_id, opts->trusted->n);
+        return ARB_DIV_SIGNATURE;
+    }
+    res->trusted = 1;
+    snprintf(res->signer_label, sizeof res->signer_label, "%s", k->label);
+    return ARB_OK;
 }

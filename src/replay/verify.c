@@ -65,14 +65,13 @@ static const char *reason_name(const arb_game *g, uint16_t r)
     return r < g->noutcome_reasons ? g->outcome_reasons[r] : "unknown";
 }
 
-int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_result *res, arb_error *err)
+static int verify_inner(arb_replay *r, const arb_verify_opts *opts, arb_verify_result *res, arb_error *err)
 {
-    static const arb_verify_opts dflt = ARB_VERIFY_OPTS_INIT;
-    if (!opts) opts = &dflt;
     memset(res, 0, sizeof *res);
     res->winner = -1;
     res->seat = ARB_SEAT_NONE;
     const arb_replay_header *h = arb_replay_get_header(r);
+    res->seeded = h->position == NULL;
     snprintf(res->game, sizeof res->game, "%s", h->game);
     res->players = h->players;
     const arb_game *g = opts->game ? opts->game : arb_game_find(h->game);
@@ -146,7 +145,9 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
     arb_replay_record rec;
     for (;;) {
         rc = arb_replay_next(r, &rec, err);
-        if (rc == 0) break;
+        if (rc == 0) {
+            break;
+        }
         if (rc < 0) {
             res->code = rc;
             goto out;
@@ -209,13 +210,14 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
                 goto out;
             }
             uint64_t hv = g->hash(st);
-            if (rec.hash != hv) {
+            if (!arb_replay_hash_eq(&rec, hv)) {
                 res->expected = rec.hash;
                 res->computed = hv;
                 diverge(res, err, rn, ARB_DIV_CHECKPOINT_HASH,
-                        "state hash differs at the checkpoint of turn %" PRIu32 ": recorded 0x%016" PRIx64
-                        ", computed 0x%016" PRIx64 "; the divergence lies in records %" PRIu64 "..%" PRIu64,
-                        t, rec.hash, hv, after_cp, rec.index);
+                        "state hash differs at the checkpoint of turn %" PRIu32 ": recorded 0x%0*" PRIx64
+                        "%s, computed 0x%016" PRIx64 "; the divergence lies in records %" PRIu64 "..%" PRIu64,
+                        t, rec.hash_bits / 4, rec.hash, rec.hash_bits < 64 ? " (its low 16 bits)" : "", hv, after_cp,
+                        rec.index);
                 goto out;
             }
             need_cp = 0;
@@ -281,9 +283,17 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
 out:
     arb_replay_get_status(r, &res->status);
     free(st);
+    return res->code;
+}
+
+int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_result *res, arb_error *err)
+{
+    static const arb_verify_opts dflt = ARB_VERIFY_OPTS_INIT;
+    if (!opts) opts = &dflt;
+    int rc = verify_inner(r, opts, res, err);
     /* The seal: a broken one, or (with trusted keys) a missing or foreign
      * one, outranks any other verdict: the bytes are not what was signed. */
-    if ((res->code == ARB_OK || res->code == ARB_EVERIFY || res->code == ARB_EFORMAT) &&
+    if ((rc == ARB_OK || rc == ARB_EVERIFY || rc == ARB_EFORMAT || rc == ARB_EUNSUPPORTED || rc == ARB_ELIMIT) &&
         arb_replay__verify_seal(r, opts, res) != ARB_OK) {
         char d[ARB_MSG_MAX];
         snprintf(d, sizeof d, "%s", res->detail);
@@ -291,9 +301,9 @@ out:
         res->action[0] = '\0';
         res->seat = ARB_SEAT_NONE;
         arb_error_clear(err);
-        diverge(res, err, rn, ARB_DIV_SIGNATURE, "%s", d);
+        rc = diverge(res, err, arb_replay_name(r), ARB_DIV_SIGNATURE, "%s", d);
     }
-    return res->code;
+    return rc;
 }
 
 int arb_replay_verify_file(const char *path, const arb_verify_opts *opts, arb_verify_result *res, arb_error *err)
