@@ -14,6 +14,7 @@
 
 #include "cli_run.h"
 #include "replay/internal.h"
+#include "arbiter/seal.h"
 #include "replay_util.h"
 #include "testgame.h"
 
@@ -761,6 +762,261 @@ START_TEST(stats_excludes_forgeries)
 }
 END_TEST
 
+/* ---- signatures */
+
+static const uint8_t key_seed[32] = { 0x5e, 0xa1, 0x15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+                                      14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29 };
+
+/* Self-play of g (seed), recorded and sealed with k in format 2. */
+static uint8_t *signed_file(const arb_game *g, uint64_t seed, const arb_seal_key *k, const char *path, size_t *len)
+{
+    arb_setup su;
+    memset(&su, 0, sizeof su);
+    su.seed = seed;
+    su.players = g->min_players;
+    for (int p = 0; p < su.players; p++) su.decks[p] = g->preset((unsigned)p % g->npresets);
+    arb_error err = ARB_ERROR_INIT;
+    arb_match *m;
+    ck_assert_int_eq(arb_match_new(&m, g, &su, &err), ARB_OK);
+    arb_replay_meta meta;
+    memset(&meta, 0, sizeof meta);
+    meta.game = g;
+    meta.setup = &su;
+    meta.started = "2026-12-01T12:00:00Z";
+    meta.level = -1;
+    meta.seal = k ? arb_seal_writer_hook : NULL;
+    meta.seal_ctx = (void *)(uintptr_t)k;
+    arb_replay_writer *w;
+    ck_assert_int_eq(arb_replay_writer_open(&w, path, &meta, &err), ARB_OK);
+    ck_assert_int_eq(arb_replay_record_start(w, m, &err), ARB_OK);
+    static arb_agent ag[ARB_MAX_SEATS];
+    for (int p = 0; p < su.players; p++) arb_agent_init(&ag[p], ARB_AGENT_GREEDY, seed, p, 0);
+    for (int n = 0; n < 100000; n++) {
+        arb_decision d = arb_match_decision(m);
+        if (d.seat == ARB_SEAT_NONE) break;
+        arb_action a;
+        if (arb_agent_choose(&ag[d.seat < 0 ? 0 : d.seat], m, &a)) break;
+        ck_assert_int_eq(arb_replay_record_step(w, m, &a, &err), ARB_OK);
+    }
+    ck_assert_msg(arb_replay_writer_close(w, &err) == ARB_OK, "%s", err.msg);
+    arb_match_free(m);
+    return ru_load(path, len);
+}
+
+/* Where the body ends (the seal block starts). */
+static size_t body_end_of(const uint8_t *f, size_t len)
+{
+    arb_replay *r;
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_replay_open_mem(&r, f, len, "b", NULL, &err), ARB_OK);
+    arb_replay_record rec;
+    while (arb_replay_next(r, &rec, &err) == 1) {}
+    uint64_t be = 0;
+    ck_assert(arb_replay_sealable(r, NULL, NULL, NULL, &be));
+    arb_replay_close(r);
+    return (size_t)be;
+}
+
+START_TEST(sign_round_trip_every_game)
+{
+    arb_seal_key k, other;
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_seal_key_generate(&k, key_seed, "server-1", &err), ARB_OK);
+    uint8_t s2[32] = { 1 };
+    ck_assert_int_eq(arb_seal_key_generate(&other, s2, "other", &err), ARB_OK);
+    arb_seal_keyring trusted = { 0 }, foreign = { 0 };
+    ck_assert_int_eq(arb_seal_keyring_add(&trusted, &k, &err), ARB_OK);
+    ck_assert_int_eq(arb_seal_keyring_add(&foreign, &other, &err), ARB_OK);
+    for (unsigned gi = 0; gi < arb_game_count(); gi++) {
+        const arb_game *g = arb_game_at(gi);
+        size_t len, ulen;
+        uint8_t *f = signed_file(g, 5, &k, tpath("rt.tcgr"), &len);
+        uint8_t *u = signed_file(g, 5, NULL, tpath("rt-u.tcgr"), &ulen);
+        ck_assert_uint_eq(len, ulen + ARB_SEAL_BLOCK_BYTES); /* the cost of a seal */
+        ck_assert_mem_eq(f, u, ulen);                         /* and the body is the same */
+        arb_verify_opts vo = ARB_VERIFY_OPTS_INIT;
+        arb_verify_result res;
+        ck_assert_msg(verify_mem(f, len, &vo, &res, &err) == ARB_OK, "%s: %s", g->id, err.msg);
+        ck_assert_int_eq(res.seal, ARB_SEAL_VALID);
+        ck_assert_int_eq(res.trusted, 0);
+        vo.trusted = &trusted;
+        ck_assert_int_eq(verify_mem(f, len, &vo, &res, &err), ARB_OK);
+        ck_assert_int_eq(res.trusted, 1);
+        ck_assert_str_eq(res.signer_label, "server-1");
+        char id[17];
+        ck_assert_str_eq(res.signer_id, arb_seal_id_hex(k.id, id));
+        /* unsigned, or signed by another key: signature, under --key */
+        ck_assert_int_eq(verify_mem(u, ulen, &vo, &res, &err), ARB_EVERIFY);
+        ck_assert_int_eq(res.kind, ARB_DIV_SIGNATURE);
+        ck_assert_ptr_nonnull(strstr(res.detail, "not signed"));
+        vo.trusted = &foreign;
+        ck_assert_int_eq(verify_mem(f, len, &vo, &res, &err), ARB_EVERIFY);
+        ck_assert_int_eq(res.kind, ARB_DIV_SIGNATURE);
+        ck_assert_ptr_nonnull(strstr(res.detail, "not among"));
+        /* a seal cut short, or extra bytes after it */
+        vo.trusted = NULL;
+        ck_assert_int_eq(verify_mem(f, len - 1, &vo, &res, &err), ARB_EVERIFY);
+        ck_assert_int_eq(res.kind, ARB_DIV_SIGNATURE);
+        free(f);
+        free(u);
+    }
+    arb_seal_keyring_free(&trusted);
+    arb_seal_keyring_free(&foreign);
+}
+END_TEST
+
+/* Every byte: each decompressed content byte flipped (recompressed), each
+ * envelope byte and each seal byte flipped: verify --key fails every time;
+ * whenever the file still opens, the verdict is kind "signature". */
+START_TEST(sign_every_byte)
+{
+    arb_seal_key k;
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_seal_key_generate(&k, key_seed, "server-1", &err), ARB_OK);
+    arb_seal_keyring trusted = { 0 };
+    ck_assert_int_eq(arb_seal_keyring_add(&trusted, &k, &err), ARB_OK);
+    arb_verify_opts vo = ARB_VERIFY_OPTS_INIT;
+    vo.trusted = &trusted;
+    for (unsigned gi = 0; gi < arb_game_count(); gi++) {
+        const arb_game *g = arb_game_at(gi);
+        /* the shortest of a few greedy matches */
+        size_t len = 0;
+        uint8_t *f = NULL;
+        for (uint64_t seed = 1; seed <= 6; seed++) {
+            size_t l;
+            uint8_t *t = signed_file(g, seed, &k, tpath("eb.tcgr"), &l);
+            if (!f || l < len) { free(f); f = t; len = l; }
+            else free(t);
+        }
+        arb_verify_result res;
+        ck_assert_int_eq(verify_mem(f, len, &vo, &res, &err), ARB_OK);
+        size_t be = body_end_of(f, len), cn;
+        uint8_t *content = ru_inflate(f, be, &cn);
+        unsigned as_sig = 0, refused = 0;
+        for (size_t i = 0; i < cn; i++) {
+            content[i] ^= 0xff;
+            size_t zl;
+            uint8_t *z = ru_build(content, cn, f[4], &zl);
+            memcpy(z, f, 8);
+            z = realloc(z, zl + ARB_SEAL_BLOCK_BYTES);
+            memcpy(z + zl, f + be, ARB_SEAL_BLOCK_BYTES);
+            int rc = verify_mem(z, zl + ARB_SEAL_BLOCK_BYTES, &vo, &res, &err);
+            ck_assert_msg(rc != ARB_OK, "%s: content byte %zu flipped still verifies", g->id, i);
+            if (rc == ARB_EVERIFY) {
+                ck_assert_msg(res.kind == ARB_DIV_SIGNATURE, "%s: content byte %zu: kind %s", g->id, i,
+                              arb_verify_kind_name(res.kind));
+                as_sig++;
+            } else refused++;
+            free(z);
+            content[i] ^= 0xff;
+        }
+        for (size_t i = 0; i < 8; i++) {
+            f[i] ^= 0xff;
+            int rc = verify_mem(f, len, &vo, &res, &err);
+            ck_assert_msg(rc != ARB_OK, "%s: envelope byte %zu flipped still verifies", g->id, i);
+            if (rc == ARB_EVERIFY) ck_assert_int_eq(res.kind, ARB_DIV_SIGNATURE);
+            f[i] ^= 0xff;
+        }
+        for (size_t i = be; i < len; i++) {
+            f[i] ^= 0x01;
+            int rc = verify_mem(f, len, &vo, &res, &err);
+            ck_assert_msg(rc == ARB_EVERIFY && res.kind == ARB_DIV_SIGNATURE, "%s: seal byte %zu", g->id, i - be);
+            f[i] ^= 0x01;
+        }
+        /* the reader refuses a flip only inside the header (it cannot be opened) */
+        ck_assert_uint_gt(as_sig, refused);
+        printf("sign_every_byte: %s: %zu content bytes (%u signature, %u unreadable), 8 envelope, %zu seal bytes\n",
+               g->id, cn, as_sig, refused, len - be);
+        free(content);
+        free(f);
+    }
+    arb_seal_keyring_free(&trusted);
+}
+END_TEST
+
+/* A crash-left .part verifies as an unsigned prefix; `sign` seals its
+ * complete records into NAME. */
+START_TEST(sign_part_and_cli)
+{
+    char key[256], pub[300], part[320], fin[300], cmd[2048];
+    snprintf(key, sizeof key, "%s", tpath("c.key"));
+    snprintf(pub, sizeof pub, "%s.pub", key);
+    snprintf(cmd, sizeof cmd, "keygen -o %s --label judge-test", key);
+    ck_assert_int_eq(cli_run(cmd)->code, 0);
+    snprintf(fin, sizeof fin, "%s", tpath("m.tcgr"));
+    snprintf(part, sizeof part, "%s.part", fin);
+    /* a full signed play, then its journal cut after the first half */
+    snprintf(cmd, sizeof cmd, "play --game naramo --seed 8 --sign %s -o %s", key, fin);
+    ck_assert_int_eq(cli_run(cmd)->code, 0);
+    snprintf(cmd, sizeof cmd, "verify --key %s %s", pub, fin);
+    cli_result *r = cli_run(cmd);
+    ck_assert_int_eq(r->code, 0);
+    ck_assert_msg(strstr(r->out, "(judge-test)"), "%s", r->out);
+    /* a journal: record with the writer and abandon it mid-match */
+    const arb_game *g = arb_game_find("naramo");
+    arb_setup su;
+    memset(&su, 0, sizeof su);
+    su.seed = 8;
+    su.players = 2;
+    su.decks[0] = g->preset(0);
+    su.decks[1] = g->preset(1 % g->npresets);
+    arb_error err = ARB_ERROR_INIT;
+    arb_match *m;
+    ck_assert_int_eq(arb_match_new(&m, g, &su, &err), ARB_OK);
+    arb_replay_meta meta;
+    memset(&meta, 0, sizeof meta);
+    meta.game = g;
+    meta.setup = &su;
+    meta.level = -1;
+    char jf[300];
+    snprintf(jf, sizeof jf, "%s", tpath("j.tcgr"));
+    arb_replay_writer *w;
+    ck_assert_int_eq(arb_replay_writer_open(&w, jf, &meta, &err), ARB_OK);
+    ck_assert_int_eq(arb_replay_record_start(w, m, &err), ARB_OK);
+    arb_agent ag[2];
+    for (int p = 0; p < 2; p++) arb_agent_init(&ag[p], ARB_AGENT_RANDOM, 8, p, 0);
+    for (int n = 0; n < 20; n++) {
+        arb_decision d = arb_match_decision(m);
+        if (d.seat == ARB_SEAT_NONE) break;
+        arb_action a;
+        ck_assert_int_eq(arb_agent_choose(&ag[d.seat < 0 ? 0 : d.seat], m, &a), 0);
+        ck_assert_int_eq(arb_replay_record_step(w, m, &a, &err), ARB_OK);
+    }
+    ck_assert_int_eq(arb_replay_writer_flush(w, &err), ARB_OK);
+    arb_replay_writer_free(w); /* the crash: NAME.part stays */
+    arb_match_free(m);
+    char jpart[320];
+    snprintf(jpart, sizeof jpart, "%s.part", jf);
+    snprintf(cmd, sizeof cmd, "verify %s", jpart);
+    r = cli_run(cmd);
+    ck_assert_int_eq(r->code, 3);
+    ck_assert_msg(strstr(r->out, "TRUNCATED") && strstr(r->out, "unsigned prefix"), "%s", r->out);
+    snprintf(cmd, sizeof cmd, "sign --key %s %s", key, jpart);
+    r = cli_run(cmd);
+    ck_assert_msg(r->code == 0, "%s%s", r->out, r->err);
+    ck_assert_ptr_nonnull(strstr(r->out, "signed prefix"));
+    snprintf(cmd, sizeof cmd, "verify --key %s %s", pub, jf);
+    r = cli_run(cmd);
+    ck_assert_int_eq(r->code, 1);
+    ck_assert_msg(strstr(r->out, "no-outcome") && strstr(r->out, "judge-test"), "%s", r->out);
+    snprintf(cmd, sizeof cmd, "sign --key %s %s", key, jpart); /* NAME exists now: refused */
+    ck_assert_int_eq(cli_run(cmd)->code, 3);
+    /* re-signing replaces the seal: same size */
+    snprintf(cmd, sizeof cmd, "sign --key %s %s", key, fin);
+    r = cli_run(cmd);
+    ck_assert_int_eq(r->code, 0);
+    ck_assert_ptr_nonnull(strstr(r->out, "seal replaced"));
+    snprintf(cmd, sizeof cmd, "verify --json --key %s %s", pub, fin);
+    r = cli_run(cmd);
+    ck_assert_int_eq(r->code, 0);
+    ck_assert_msg(strstr(r->out, "\"signature\":\"valid\"") && strstr(r->out, "\"trusted\":true") &&
+                  strstr(r->out, "\"signer\":\"judge-test\"") && strstr(r->out, "\"key_id\":"), "%s", r->out);
+    /* a public key cannot sign */
+    snprintf(cmd, sizeof cmd, "sign --key %s %s", pub, fin);
+    ck_assert_int_eq(cli_run(cmd)->code, 3);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("seal");
@@ -777,6 +1033,9 @@ static Suite *suite(void)
     tcase_add_test(tc, keys_and_keyrings);
     tcase_add_test(tc, diff_sees_everything);
     tcase_add_test(tc, stats_excludes_forgeries);
+    tcase_add_test(tc, sign_round_trip_every_game);
+    tcase_add_test(tc, sign_every_byte);
+    tcase_add_test(tc, sign_part_and_cli);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -141,7 +141,7 @@ static void trust_text(const arb_verify_result *r, char *buf, size_t size)
     else if (r->seal == ARB_SEAL_VALID)
         snprintf(buf + n, size - n, ", signed by key %s (signature valid, not checked against a trusted key)",
                  r->signer_id);
-    else if (r->seal == ARB_SEAL_NONE)
+    else if (r->seal == ARB_SEAL_NONE && !r->status.truncated)
         snprintf(buf + n, size - n, ", unsigned");
 }
 
@@ -175,7 +175,7 @@ static void print_text(const vjob *j, int quiet)
         if (r->action[0]) printf(", action '%s'", r->action);
         if (r->rule[0]) printf(", rule %s", r->rule);
         printf(": %s", r->detail);
-        if (!r->seeded && r->kind != ARB_DIV_NOT_SEEDED) printf(" (the match starts from a position: setup not derived from the seed)");
+        if (trust[0]) printf(" [%s]", trust + 2); /* seed provenance and seal, as in an OK line */
         printf("\n");
         return;
     }
@@ -185,7 +185,8 @@ static void print_text(const vjob *j, int quiet)
            buf);
     if (j->rc == ARB_ETRUNC && r->status.records)
         printf("%s: the %" PRIu64 " complete record(s) before the cut replay without divergence (last matching "
-               "checkpoint: turn %" PRIu32 ")\n",
+               "checkpoint: turn %" PRIu32 "); an unsigned prefix (a recorder's journal carries no seal: `arbiter sign` "
+               "seals its complete records)\n",
                j->path, r->last_good_record, r->last_turn);
 }
 
