@@ -4,7 +4,8 @@ replays/FORMAT.md alone (Python 3 standard library only: zlib, struct).
 It prints the header as JSON and one line per record, and checks the
 seed commitment. It does not replay the engine (that needs the game).
 
-Usage: replays/tcgr_dump.py FILE.tcgr [--records N]
+Usage: replays/tcgr_dump.py FILE.tcgr [--records N] [--key PUB]... [--keyring FILE]
+A version-2 file's seal (FORMAT.md §15) is checked with Debian's python3-nacl.
 Exit: 0 complete, 3 truncated / not a .tcgr / unsupported version."""
 import hashlib, json, struct, sys, zlib
 
@@ -61,15 +62,73 @@ def unpack(buf, i):
         v, i = unpack(buf, i); out[k] = v
     return out, i
 
+SEAL_DOMAIN = b'arbiter-tcgr-seal-v2'
+
+def load_keys(paths):
+    """Public-key lines 'arbiter-ed25519 PK ID LABEL' (FORMAT.md §15.3)."""
+    keys = {}
+    for p in paths:
+        for n, line in enumerate(open(p, encoding='utf-8'), 1):
+            line = line.strip()
+            if not line or line.startswith('#') or line.startswith('arbiter-ed25519-secret'):
+                continue
+            f = line.split(' ', 3)
+            if len(f) < 3 or f[0] != 'arbiter-ed25519':
+                raise ValueError('%s: line %d: not a public key line' % (p, n))
+            pk = bytes.fromhex(f[1])
+            if len(pk) != 32 or hashlib.blake2b(pk, digest_size=32).digest()[:8].hex() != f[2]:
+                raise ValueError('%s: line %d: the key id does not belong to the public key' % (p, n))
+            keys[pk] = f[3] if len(f) > 3 else ''
+    return keys
+
+def check_seal(data, keys):
+    """Version 2 (FORMAT.md §15): the body is one zlib stream; CONTENT is
+    its decompressed bytes; only a seal block may follow it. Returns
+    (status, message): status 0 ok/unsigned, 1 the seal fails."""
+    d = zlib.decompressobj()
+    content = d.decompress(data[8:])
+    if not d.eof:
+        return 3, 'truncated body: an unsigned prefix'
+    trailer = d.unused_data
+    if not trailer:
+        return (1, 'unsigned, and trusted keys were given') if keys else (0, 'unsigned')
+    if len(trailer) != 102 or trailer[:4] != b'SEAL' or trailer[4] != 1 or trailer[5] != 1:
+        return 1, '%d byte(s) after the body are not a version-1 Ed25519 seal block' % len(trailer)
+    pk, sig = trailer[6:38], trailer[38:102]
+    kid = hashlib.blake2b(pk, digest_size=32).digest()[:8].hex()
+    digest = hashlib.blake2b(SEAL_DOMAIN + data[:8] + content, digest_size=64).digest()
+    try:
+        import nacl.signing, nacl.exceptions   # Debian: python3-nacl
+    except ImportError:
+        return 3, 'cannot check the seal: install python3-nacl'
+    try:
+        nacl.signing.VerifyKey(pk).verify(digest, sig)
+    except nacl.exceptions.BadSignatureError:
+        return 1, 'BAD signature by key %s: the file was changed after it was signed' % kid
+    if not keys:
+        return 0, 'valid signature by key %s (not checked against a trusted key)' % kid
+    if pk not in keys:
+        return 1, 'valid signature by key %s, which is not a trusted key' % kid
+    return 0, 'signed by %s (%s)' % (kid, keys[pk])
+
 def main():
     path = sys.argv[1]
+    keyfiles = [sys.argv[i + 1] for i, a in enumerate(sys.argv) if a in ('--key', '--keyring') and i + 1 < len(sys.argv)]
     limit = int(sys.argv[sys.argv.index('--records') + 1]) if '--records' in sys.argv else None
     data = open(path, 'rb').read()
     if data[:4] != b'TCGR':
         print('%s: not a .tcgr file' % path); return 3
     if len(data) < 8:
         print('%s: truncated inside the envelope' % path); return 3
-    if data[4] != 1:
+    if data[4] == 2:
+        status, msg = check_seal(data, load_keys(keyfiles))
+        print('seal:', msg)
+        if status:
+            return status
+        if 'decode_v2' not in globals():
+            print('%s: version 2 records are not decoded by this reader yet (the seal was checked)' % path)
+            return 0
+    if data[4] != 1 and 'decode_v2' not in globals():
         print('%s: format version %d is not supported (this reader reads 1)' % (path, data[4])); return 3
     d = zlib.decompressobj()
     raw = d.decompress(data[8:])
