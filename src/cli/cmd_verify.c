@@ -13,6 +13,10 @@
 
 typedef struct vjob {
     const char *path;
+    arb_archive *ar;            /* a member of this archive (member), or NULL */
+    uint64_t member;
+    char *own;                  /* path storage for archive members */
+    int cut;                    /* a member the end of the file cut short (not verified) */
     int64_t index;              /* manifest entry index, -1 from the command line */
     arb_verify_result res;
     arb_error err;
@@ -35,6 +39,36 @@ static void verify_one(vjob *j)
 {
     arb_verify_opts vo = g_vo;
     arb_error_clear(&j->err);
+    if (j->cut < 0) { /* an archive with no member */
+        memset(&j->res, 0, sizeof j->res);
+        j->rc = ARB_OK;
+        return;
+    }
+    if (j->cut) {
+        memset(&j->res, 0, sizeof j->res);
+        j->res.winner = -1;
+        j->res.status.truncated = 1;
+        uint64_t off = 0;
+        arb_archive_cut(j->ar, &off);
+        arb_error_where(&j->err, "%s: offset %" PRIu64, j->path, off);
+        j->rc = arb_error_set(&j->err, ARB_ETRUNC, NULL,
+                              "truncated: the end of the file cuts this member's frame short; the members before it "
+                              "are complete");
+        return;
+    }
+    if (j->ar) {
+        arb_replay *r;
+        j->rc = arb_archive_open_member(&r, j->ar, j->member, &vo.limits, &j->err);
+        if (j->rc) {
+            memset(&j->res, 0, sizeof j->res);
+            j->res.winner = -1;
+            j->res.code = j->rc;
+            return;
+        }
+        j->rc = arb_replay_verify(r, &vo, &j->res, &j->err);
+        arb_replay_close(r);
+        return;
+    }
     j->rc = arb_replay_verify_file(j->path, &vo, &j->res, &j->err);
 }
 
@@ -301,6 +335,72 @@ int cmd_verify(int argc, char **argv)
         jv[i].path = manifest ? mf.paths[i] : argv[optind + i];
         jv[i].index = manifest ? (int64_t)mf.index[i] : -1;
     }
+    /* An archive verifies member by member: one job (and one result line)
+     * per match, FILE#N, plus one for a member cut by the end of the file. */
+    arb_archive *archives[64];
+    int narch = 0, arch_bad = 0;
+    for (int i = 0; i < n; i++) {
+        if (!arb_archive_is(jv[i].path)) continue;
+        arb_archive *ar;
+        arb_error e = ARB_ERROR_INIT;
+        if (narch == 64 || arb_archive_open(&ar, jv[i].path, &e)) {
+            if (narch == 64) arb_error_set(&e, ARB_ELIMIT, NULL, "more than 64 archives in one verify");
+            jv[i].rc = e.code;
+            continue; /* verify_one reports it */
+        }
+        archives[narch++] = ar;
+        const char *note;
+        arb_archive_index st = arb_archive_index_state(ar, &note);
+        uint64_t cutoff = 0;
+        int cut = arb_archive_cut(ar, &cutoff);
+        uint64_t m = arb_archive_count(ar);
+        if (st == ARB_INDEX_CORRUPT) arch_bad = 1;
+        if (json) {
+            printf("{\"archive\":");
+            cli_json_str(stdout, jv[i].path);
+            printf(",\"members\":%" PRIu64 ",\"index\":\"%s\"", m,
+                   st == ARB_INDEX_OK ? "ok" : st == ARB_INDEX_MISSING ? "missing" : "corrupt");
+            if (note[0]) {
+                printf(",\"note\":");
+                cli_json_str(stdout, note);
+            }
+            if (cut) printf(",\"cut_member\":%" PRIu64 ",\"cut_offset\":%" PRIu64, m, cutoff);
+            printf("}\n");
+        } else if (!quiet || st != ARB_INDEX_OK || cut) {
+            printf("%s: archive of %" PRIu64 " complete member(s); index %s%s%s", jv[i].path, m,
+                   st == ARB_INDEX_OK ? "ok" : st == ARB_INDEX_MISSING ? "missing (rebuilt from the frames)" : "CORRUPT",
+                   note[0] && st != ARB_INDEX_MISSING ? ": " : "", st != ARB_INDEX_MISSING ? note : "");
+            if (cut) printf("; member %" PRIu64 " is cut short at offset %" PRIu64, m, cutoff);
+            printf("\n");
+        }
+        uint64_t add = m + (uint64_t)cut;
+        if (add == 0) {
+            jv[i].ar = ar; /* an empty archive: nothing to verify, not an error */
+            jv[i].cut = -1;
+            continue;
+        }
+        vjob *nj = realloc(jv, ((size_t)n + (size_t)add) * sizeof *jv);
+        if (!nj) { free(jv); return EXIT_INTERNAL; }
+        jv = nj;
+        memmove(&jv[i + add], &jv[i + 1], (size_t)(n - i - 1) * sizeof *jv);
+        const char *base = jv[i].path;
+        int64_t idx = jv[i].index;
+        for (uint64_t k = 0; k < add; k++) {
+            vjob *j = &jv[i + k];
+            memset(j, 0, sizeof *j);
+            size_t bl = strlen(base) + 24;
+            j->own = malloc(bl);
+            if (!j->own) return EXIT_INTERNAL;
+            snprintf(j->own, bl, "%s#%" PRIu64, base, k);
+            j->path = j->own;
+            j->ar = ar;
+            j->member = k;
+            j->index = idx;
+            j->cut = k == m;
+        }
+        n += (int)add - 1;
+        i += (int)add - 1;
+    }
     vpool pool = { jv, n, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
     int nthreads = (int)(jobs < (unsigned long long)n ? jobs : (unsigned long long)n);
     pthread_t th[256];
@@ -334,6 +434,7 @@ int cmd_verify(int argc, char **argv)
             pthread_mutex_unlock(&pool.mu);
             if (!ready) break;
             const vjob *j = &jv[printed++];
+            if (j->cut < 0) continue;
             if (json) print_json(j, &shard);
             else print_text(j, quiet);
             if (j->rc == ARB_OK) n_ok++;
@@ -344,8 +445,11 @@ int cmd_verify(int argc, char **argv)
         fflush(stdout);
     }
     for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
+    for (int i = 0; i < n; i++) free(jv[i].own);
     free(jv);
     arb_seal_keyring_free(&g_keys);
+    for (int i = 0; i < narch; i++) arb_archive_close(archives[i]);
+    if (arch_bad) any_bad = 1;
     if (manifest && json)
         printf("{\"shard_done\":{\"k\":%" PRIu64 ",\"n\":%" PRIu64 ",\"manifest_entries\":%" PRIu64
                ",\"files\":%d,\"ok\":%" PRIu64 ",\"failed\":%" PRIu64 "}}\n",

@@ -67,6 +67,29 @@ void cli_match_args_free(cli_match_args *a)
     memset(&a->key, 0, sizeof a->key);
 }
 
+int cli_match_archive(cli_match_args *a, const char *cmd)
+{
+    arb_error err = ARB_ERROR_INIT;
+    char note[256];
+    if (!a->out) return cli_usage(cmd, "--archive needs -o FILE");
+    if (a->format == 1) return cli_usage(cmd, "--archive holds format-2 matches only");
+    if (arb_archive_writer_open(&a->aw, a->out, a->archive == 2, 1, note, sizeof note, &err)) return cli_fail(cmd, &err);
+    if (note[0]) fprintf(stderr, "arbiter %s: %s: %s\n", cmd, a->out, note);
+    return EXIT_OK;
+}
+
+int cli_match_archive_close(cli_match_args *a, const char *cmd, int ok)
+{
+    if (!a->aw) return EXIT_OK;
+    arb_error err = ARB_ERROR_INIT;
+    int rc = EXIT_OK;
+    if (ok) {
+        if (arb_archive_writer_close(a->aw, &err)) rc = cli_fail(cmd, &err);
+    } else arb_archive_writer_free(a->aw); /* the members written stay readable (FILE.part) */
+    a->aw = NULL;
+    return rc;
+}
+
 int cli_match_start(cli_match_args *a, const char *cmd)
 {
     arb_error err = ARB_ERROR_INIT;
@@ -145,6 +168,17 @@ int cli_match_start(cli_match_args *a, const char *cmd)
     meta.position = pos;
     meta.flags = a->timed ? ARB_REPLAY_FLAG_TIMED : 0;
     meta.level = a->level;
+    meta.version = a->format;
+    if (a->archive && a->format == 1) {
+        arb_match_free(a->m);
+        a->m = NULL;
+        return cli_usage(cmd, "--archive holds format-2 matches only");
+    }
+    if (a->archive && !a->aw && (rc = cli_match_archive(a, cmd))) {
+        arb_match_free(a->m);
+        a->m = NULL;
+        return rc;
+    }
     if (a->salt_len) {
         meta.salt = a->salt;
         meta.salt_len = a->salt_len;
@@ -165,7 +199,8 @@ int cli_match_start(cli_match_args *a, const char *cmd)
         meta.seal = arb_seal_writer_hook;
         meta.seal_ctx = &a->key;
     }
-    if ((rc = arb_replay_writer_open(&a->w, a->out, &meta, &err)) ||
+    if ((rc = a->aw ? arb_replay_writer_open_archive(&a->w, a->aw, &meta, &err)
+                    : arb_replay_writer_open(&a->w, a->out, &meta, &err)) ||
         (rc = arb_replay_record_start(a->w, a->m, &err))) {
         arb_replay_writer_free(a->w);
         a->w = NULL;
@@ -206,6 +241,11 @@ int cli_match_arg(cli_match_args *a, const char *cmd, int c, const char *arg)
         a->level = (int)v;
         return 0;
     case 't': a->timed = 1; return 0;
+    case 'A': a->archive = a->archive ? a->archive : 1; return 0;
+    case 'F':
+        if (strcmp(arg, "1") != 0 && strcmp(arg, "2") != 0) return cli_usage(cmd, "--format '%s' is not 1 or 2", arg);
+        a->format = arg[0] - '0';
+        return 0;
     case 'P': a->position = arg; return 0;
     case CLI_OPT_SERVER_SECRET: a->server_secret = arg; return 0;
     case CLI_OPT_SIGN: a->sign_key = arg; return 0;

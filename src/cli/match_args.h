@@ -10,6 +10,9 @@ typedef struct cli_match_args {
     arb_tree *pos_tree;         /* owns the parsed position; cli_match_args_free */
     uint64_t seed;
     int have_seed, players, timed, no_record, level;
+    int archive;                /* --archive: -o names an archive; 2: append to it (record) */
+    int format;                 /* --format 1|2 (0: the default, 2) */
+    arb_archive_writer *aw;     /* the open archive (shared by a --games loop) */
     arb_options options;
     uint8_t salt[ARB_REPLAY_SALT_MAX];
     size_t salt_len;
@@ -49,7 +52,9 @@ typedef struct cli_match_args {
     { "position", required_argument, NULL, 'P' }, \
     { "server-secret", required_argument, NULL, CLI_OPT_SERVER_SECRET }, \
     { "contribution", required_argument, NULL, CLI_OPT_CONTRIBUTION }, \
-    { "sign", required_argument, NULL, CLI_OPT_SIGN }
+    { "sign", required_argument, NULL, CLI_OPT_SIGN }, \
+    { "archive", no_argument, NULL, 'A' }, \
+    { "format", required_argument, NULL, 'F' }
 #define CLI_MATCH_HELP \
     "  --game G          the game (see 'arbiter games')\n" \
     "  --seed S          the match seed (decimal or 0x hex, 64-bit)\n" \
@@ -65,7 +70,9 @@ typedef struct cli_match_args {
     "  --contribution SEAT:HEX  seat's contribution to the fair seed (1-64 bytes)\n" \
     "  --sign KEY        seal the finished file with the secret key KEY (arbiter\n" \
     "                    keygen): an Ed25519 signature over every byte, 102 bytes\n" \
-    "  --level N         zlib level 0..9 (default " "1" ")\n" \
+    "  --level N         zlib level 0..9 (default: 9 for the finished file, 1\n" \
+    "                    for its .part journal; version 1: 1)\n" \
+    "  --format 1|2      replay format version (default 2; 1 for old readers)\n" \
     "  -o, --output FILE the replay (written as FILE.part, renamed at the end)\n" \
     "  --position FILE   start from an explicit position instead of the seeded\n" \
     "                    setup: the game's state tree as JSON, e.g. the output of\n" \
@@ -78,6 +85,10 @@ int cli_match_arg(cli_match_args *a, const char *cmd, int c, const char *arg);
 /* Resolve decks, set up the match and open the writer (unless no_record).
  * Returns EXIT_OK or an exit code after printing the error. */
 int cli_match_start(cli_match_args *a, const char *cmd);
+/* --archive: open the archive writer a->aw (append when a->archive == 2). */
+int cli_match_archive(cli_match_args *a, const char *cmd);
+/* Write the index and close a->aw (ok = 0: abandon, members stay readable). */
+int cli_match_archive_close(cli_match_args *a, const char *cmd, int ok);
 /* Release what cli_match_start kept beyond the match (the position tree). */
 void cli_match_args_free(cli_match_args *a);
 

@@ -20,10 +20,13 @@ json_field() {
 
 known=$("$ARBITER" games --json | tr '{' '\n' | sed -n 's/^"id":"\([^"]*\)".*/\1/p')
 fail=0 total=0
-for man in "$GOLDEN"/*/MANIFEST; do
+# Each game's version-1 corpus (kept as recorded) and its version-2
+# re-recording in <game>/v2/ (tests/golden/v2.sh) are checked alike.
+for man in "$GOLDEN"/*/MANIFEST "$GOLDEN"/*/v2/MANIFEST; do
     [ -f "$man" ] || continue
     dir=$(dirname "$man")
     g=$(basename "$dir")
+    [ "$g" = v2 ] && g=$(basename "$(dirname "$dir")")
     if ! grep -qx "$g" <<<"$known"; then
         echo "golden: $g: SKIP (no $g engine in this build)"
         continue
@@ -61,7 +64,7 @@ for man in "$GOLDEN"/*/MANIFEST; do
         echo "golden: intentional rules change? see README 'Changing a rule': arbiter reseal, then tests/golden/manifest.sh"
         fail=1
     else
-        echo "golden: $g: ${#files[@]} replays verified, outcomes and hashes as in the manifest"
+        echo "golden: $g$([ "$(basename "$dir")" = v2 ] && echo ' (v2)'): ${#files[@]} replays verified, outcomes and hashes as in the manifest"
     fi
 done
 for g in $known; do
