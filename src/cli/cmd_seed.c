@@ -215,7 +215,9 @@ int cmd_seed(int argc, char **argv)
                "its commitment before the players contribute, so it cannot choose the seed\n"
                "after seeing them, and no player alone chooses it either. Record the match\n"
                "with play/record --server-secret S.secret --contribution SEAT:HEX …; verify\n"
-               "recomputes the seed; `verify --commitment HEX` checks the published value.\n");
+               "recomputes the seed; `verify --commitment HEX` checks the published value.\n"
+               "\n"
+               "Exit: 0 done; 3 a secret file exists, cannot be written or is malformed; 2 usage.\n");
         return argc < 2 ? EXIT_USAGE : EXIT_OK;
     }
     if (!strcmp(argv[1], "commit")) return seed_commit(argc - 1, argv + 1);

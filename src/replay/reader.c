@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include "arbiter/seal.h"
@@ -219,6 +220,7 @@ static int open_common(arb_replay *r, const arb_replay_limits *lim, arb_error *e
     if (n < 4 || memcmp(env, ARB_REPLAY_MAGIC, 4) != 0) {
         if (n > 0 && n < 4 && memcmp(env, ARB_REPLAY_MAGIC, n) == 0)
             return fail_at(r, err, ARB_ETRUNC, n, "truncated: the file ends inside the 8-byte envelope");
+        if (n == 0) return fail_at(r, err, ARB_EFORMAT, 0, "not a .tcgr replay (the file is empty)");
         return fail_at(r, err, ARB_EFORMAT, 0, "not a .tcgr replay (no TCGR magic)");
     }
     if (n < sizeof env) {
@@ -348,6 +350,13 @@ int arb_replay_open(arb_replay **out, const char *path, const arb_replay_limits 
         int rc = arb_error_set(err, ARB_EIO, NULL, "cannot open: %s", strerror(errno));
         free(r);
         return rc;
+    }
+    struct stat st;
+    if (fstat(fileno(r->f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(r->f);
+        free(r);
+        arb_error_where(err, "%s", path);
+        return arb_error_set(err, ARB_EIO, NULL, "is a directory, not a .tcgr replay");
     }
     return finish_open(out, r, open_common(r, lim, err));
 }
@@ -752,6 +761,7 @@ int arb_replay_setup(const arb_replay *r, const arb_game *g, arb_setup *su, arb_
     su->seed = r->h.seed;
     su->players = r->h.players;
     su->options = r->h.options;
+    su->rules = r->h.rules;
     for (int s = 0; s < r->h.players; s++) {
         int rc = arb_replay_deck(r, g, s, &decks[s], err);
         if (rc) return rc;

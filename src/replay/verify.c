@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "replay/internal.h"
+#include "arbiter/toolkit.h"
 
 const char *arb_verify_kind_name(arb_verify_kind k)
 {
@@ -54,15 +55,23 @@ static int diverge(arb_verify_result *res, arb_error *err, const char *name, arb
                          arb_verify_kind_name(kind), res->detail);
 }
 
-static int refuse(arb_error *err, const char *name, const char *fmt, const char *a, const char *b, const char *c)
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static int refuse(arb_error *err, const char *name, const char *fmt, ...)
 {
+    char msg[ARB_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
     arb_error_where(err, "%s: header", name);
-    return arb_error_set(err, ARB_EUNSUPPORTED, NULL, fmt, a, b, c);
+    return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "%s", msg);
 }
 
 static const char *reason_name(const arb_game *g, uint16_t r)
 {
-    return r < g->noutcome_reasons ? g->outcome_reasons[r] : "unknown";
+    return arb_game_reason_name(g, r);
 }
 
 static int verify_inner(arb_replay *r, const arb_verify_opts *opts, arb_verify_result *res, arb_error *err)
@@ -81,29 +90,30 @@ static int verify_inner(arb_replay *r, const arb_verify_opts *opts, arb_verify_r
         size_t used = 0;
         for (unsigned i = 0; i < arb_game_count() && used < sizeof known; i++)
             used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "", arb_game_at(i)->id);
-        res->code = refuse(err, arb_replay_name(r), "game '%s' is not compiled into this build (known: %s)%s", h->game,
-                           known[0] ? known : "none", "");
+        res->code = refuse(err, arb_replay_name(r), "game '%s' is not compiled into this build (known: %s)", h->game,
+                           known[0] ? known : "none");
         return res->code;
     }
     if (strcmp(g->id, h->game) != 0) {
-        res->code = refuse(err, arb_replay_name(r), "the replay is a '%s' match; the verifier was given the '%s' engine%s",
-                           h->game, g->id, "");
+        res->code = refuse(err, arb_replay_name(r), "the replay is a '%s' match; the verifier was given the '%s' engine",
+                           h->game, g->id);
         return res->code;
     }
-    if (strcmp(g->rules_version, h->rules) != 0) {
+    if (arb_game_rules_index(g, h->rules) < 0) {
         res->code = refuse(err, arb_replay_name(r),
-                           "recorded under %s rules version '%s'; this build implements '%s' and cannot replay it",
+                           "recorded under %s rules version '%s'; this build implements '%s' (and the versions "
+                           "before it that it keeps) and cannot replay it",
                            g->id, h->rules, g->rules_version);
         return res->code;
     }
     if (strcmp(h->rng, ARB_RNG_NAME) != 0) {
-        res->code = refuse(err, arb_replay_name(r), "unsupported rng '%s' (this build implements %s)%s", h->rng,
-                           ARB_RNG_NAME, "");
+        res->code = refuse(err, arb_replay_name(r), "unsupported rng '%s' (this build implements %s)", h->rng,
+                           ARB_RNG_NAME);
         return res->code;
     }
     if (h->hash[0] && strcmp(h->hash, ARB_HASH_NAME) != 0) {
-        res->code = refuse(err, arb_replay_name(r), "unsupported state hash '%s' (this build implements %s)%s",
-                           h->hash, ARB_HASH_NAME, "");
+        res->code = refuse(err, arb_replay_name(r), "unsupported state hash '%s' (this build implements %s)",
+                           h->hash, ARB_HASH_NAME);
         return res->code;
     }
     const char *rn = arb_replay_name(r);
@@ -181,7 +191,7 @@ static int verify_inner(arb_replay *r, const arb_verify_opts *opts, arb_verify_r
             if (rc) {
                 char txt[160] = "";
                 arb_action_format(g, a, res->action, sizeof res->action);
-                if (a->verb < g->nverbs) g->action_text(st, a, txt, sizeof txt);
+                arb_game_action_text(g, st, a, txt, sizeof txt);
                 snprintf(res->rule, sizeof res->rule, "%s", e.rule);
                 diverge(res, err, rn, ARB_DIV_ILLEGAL, "%s%s%s", txt, txt[0] ? ": " : "", e.msg);
                 goto out;
@@ -235,7 +245,7 @@ static int verify_inner(arb_replay *r, const arb_verify_opts *opts, arb_verify_r
                 goto out;
             }
             const char *reason = reason_name(g, o.reason);
-            if (rec.winner != o.winner || strcmp(rec.reason, reason) != 0 || rec.turn != o.turns) {
+            if (rec.winner != o.winner || !arb_reason_same(rec.reason, reason) || rec.turn != o.turns) {
                 diverge(res, err, rn, ARB_DIV_OUTCOME,
                         "recorded outcome: winner %d, %s, %" PRIu32 " turns; computed: winner %d, %s, %" PRIu32
                         " turns",
@@ -255,7 +265,8 @@ static int verify_inner(arb_replay *r, const arb_verify_opts *opts, arb_verify_r
             seen_outcome = 1;
             res->over = 1;
             res->winner = o.winner;
-            snprintf(res->reason, sizeof res->reason, "%s", reason);
+            /* The recorded spelling: a v1 naramo file says "deck_out" for today's "deck-out". */
+            snprintf(res->reason, sizeof res->reason, "%s", rec.reason);
             res->turns = o.turns;
             res->final_hash = hv;
             break;

@@ -14,6 +14,7 @@
 
 #include "arbiter/seal.h"
 #include "replay/internal.h"
+#include "arbiter/toolkit.h"
 #include "replay/rec2.h"
 
 #define RAW_CAP (32 * 1024)
@@ -165,6 +166,15 @@ int arb_replay_writer_open(arb_replay_writer **out, const char *path, const arb_
                            arb_error *err)
 {
     *out = NULL;
+    /* Version 2 names decks by the registered engine's pool and presets; an
+     * engine outside the registry (tests, embedders) is written as version
+     * 1, whose header spells every card ID. */
+    arb_replay_meta m1;
+    if (meta->version != 1 && arb_game_find(meta->game->id) != meta->game) {
+        m1 = *meta;
+        m1.version = 1;
+        meta = &m1;
+    }
     arb_mpbuf hb = { 0 };
     int rc = arb_replay__header_encode(&hb, meta, err);
     if (rc) { arb_replay__mp_free(&hb); return rc; }
@@ -485,7 +495,7 @@ int arb_replay_record_step(arb_replay_writer *w, arb_match *m, const arb_action 
     arb_outcome o;
     if (arb_match_outcome(m, &o)) {
         const arb_game *g = w->g;
-        const char *reason = o.reason < g->noutcome_reasons ? g->outcome_reasons[o.reason] : "unknown";
+        const char *reason = arb_game_reason_name(g, o.reason);
         return arb_replay_write_outcome(w, o.winner, reason, o.turns, arb_match_hash(m), err);
     }
     uint32_t t = arb_match_turn(m);
