@@ -132,6 +132,12 @@ int cli_match_start(cli_match_args *a, const char *cmd)
         a->seed = arb_fair_seed(&a->fair);
     }
     a->su.seed = a->seed;
+    if (a->rules) {
+        if (arb_game_rules_index(g, a->rules) < 0)
+            return cli_usage(cmd, "--rules '%s' is not a rules version of %s (newest: %s)", a->rules, g->id,
+                             g->rules_version);
+        a->su.rules = a->rules;
+    }
     a->su.players = players;
     a->su.options = a->options;
     char *dparts[ARB_MAX_SEATS] = { 0 };
@@ -291,6 +297,7 @@ int cli_match_arg(cli_match_args *a, const char *cmd, int c, const char *arg)
         return 0;
     case 't': a->timed = 1; return 0;
     case 'A': a->archive = a->archive ? a->archive : 1; return 0;
+    case 'R': a->rules = arg; return 0;
     case 'F':
         if (strcmp(arg, "1") != 0 && strcmp(arg, "2") != 0) return cli_usage(cmd, "--format '%s' is not 1 or 2", arg);
         a->format = arg[0] - '0';

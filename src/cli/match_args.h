@@ -13,6 +13,7 @@ typedef struct cli_match_args {
     int have_seed, players, timed, no_record, level;
     int archive;                /* --archive: -o names an archive; 2: append to it (record) */
     int format;                 /* --format 1|2 (0: the default, 2) */
+    const char *rules;          /* --rules R: an older rules version of the game (NULL: the newest) */
     arb_archive_writer *aw;     /* the open archive (shared by a --games loop) */
     arb_options options;
     uint8_t salt[ARB_REPLAY_SALT_MAX];
@@ -55,7 +56,8 @@ typedef struct cli_match_args {
     { "contribution", required_argument, NULL, CLI_OPT_CONTRIBUTION }, \
     { "sign", required_argument, NULL, CLI_OPT_SIGN }, \
     { "archive", no_argument, NULL, 'A' }, \
-    { "format", required_argument, NULL, 'F' }
+    { "format", required_argument, NULL, 'F' }, \
+    { "rules", required_argument, NULL, 'R' }
 #define CLI_MATCH_HELP \
     "  --game G          the game (see 'arbiter games')\n" \
     "  --seed S          the match seed (decimal or 0x hex, 64-bit)\n" \
@@ -74,6 +76,8 @@ typedef struct cli_match_args {
     "  --level N         zlib level 0..9 (default: 9 for the finished file, 1\n" \
     "                    for its .part journal; version 1: 1)\n" \
     "  --format 1|2      replay format version (default 2; 1 for old readers)\n" \
+    "  --rules R         play under an older rules version of the game (default:\n" \
+    "                    the newest; 'arbiter games --json' lists them)\n" \
     "  -o, --output FILE the replay (written as FILE.part, renamed at the end)\n" \
     "  --position FILE   start from an explicit position instead of the seeded\n" \
     "                    setup: the game's state tree as JSON, e.g. the output of\n" \

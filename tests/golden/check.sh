@@ -26,8 +26,9 @@ for man in "$GOLDEN"/*/MANIFEST "$GOLDEN"/*/v2/MANIFEST; do
     [ -f "$man" ] || continue
     dir=$(dirname "$man")
     g=$(basename "$dir")
+    [ "$g" = v2 ] && g="$(basename "$(dirname "$dir")") (v2)"
     label=$g
-    if [ "$g" = v2 ]; then g=$(basename "$(dirname "$dir")"); label="$g (v2)"; fi
+    g=${g%% (v2)}
     g=${g%%@*}   # GAME@RULES: a corpus of another rules version of GAME
     if ! grep -qx "$g" <<<"$known"; then
         echo "golden: $g: SKIP (no $g engine in this build)"

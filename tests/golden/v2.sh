@@ -26,13 +26,20 @@ for g in "${games[@]}"; do
         grep '^# arbiter\|^# file' "$src"
     } >"$dir/MANIFEST"
     files=()
+    rules=$(sed -n 's/^# arbiter .*, rules \([^,]*\), .*/\1/p' "$src" | head -n 1)
     while IFS=$'\t' read -r f w r t a h args; do
         case $f in '#'* | '') continue ;; esac
         read -ra av <<<"$args"
+        av+=(--rules "$rules")
+        args=${args% --rules *}
         res=$("$ARBITER" play "${av[@]}" --json -o "$dir/$f")
-        got=$(sed -n 's/.*"winner":\([-0-9]*\).*"reason":"\([^"]*\)".*/\1 \2/p' <<<"$res")
-        [ "$got" = "$w $r" ] || { echo "v2: $g/$f: the match replays differently ($got, manifest: $w $r)" >&2; exit 1; }
-        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$f" "$w" "$r" "$t" "$a" "$h" "$args" >>"$dir/MANIFEST"
+        jf() { sed -n 's/.*"'"$1"'":"\{0,1\}\([^",}]*\)"\{0,1\}[,}].*/\1/p' <<<"$res" | head -n 1; }
+        # the same match: winner, turns, actions and final hash; the reason
+        # as the engine spells it now (v2 records its index, FORMAT.md §B.7)
+        got="$(jf winner) $(jf reason | tr _ -) $(jf turns) $(jf actions) $(jf final_hash)"
+        [ "$got" = "$w $(tr _ - <<<"$r") $t $a $h" ] ||
+            { echo "v2: $g/$f: the match replays differently ($got; manifest: $w $r $t $a $h)" >&2; exit 1; }
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$f" "$w" "$(jf reason)" "$t" "$a" "$h" "$args --rules $rules" >>"$dir/MANIFEST"
         files+=("$f")
     done <"$src"
     grep '^# endings' "$src" >>"$dir/MANIFEST" || true

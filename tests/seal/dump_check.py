@@ -63,5 +63,5 @@ f = os.path.join(os.environ.get('TMPDIR', '/tmp'), 'dump_check_dup.tcgr')
 open(f, 'wb').write(b'TCGR\x01\x00\x00\x00' + zlib.compress(hdr))
 r = subprocess.run([sys.executable, os.path.join(root, 'replays', 'tcgr_dump.py'), f], capture_output=True, text=True)
 os.unlink(f)
-assert r.returncode == 3 and "duplicate key 'game'" in r.stdout, r.stdout + r.stderr
+assert r.returncode == 3 and "duplicate map key 'game'" in r.stdout, r.stdout + r.stderr
 print('tcgr_dump: duplicate header keys refused')
