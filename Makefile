@@ -272,7 +272,8 @@ MUTATION_FLOORS ?=
 mutation: $(ARBITER) $(BUILD)/libarbiter.a
 	@nice python3 tests/mutation/mutate.py --mutants $(MUTANTS) --seed $(SEED) --build $(BUILD) \
 	  $(if $(GAMES_M),--games $(GAMES_M)) --cc "$(CC)" --cflags "$(ALL_CFLAGS)" --libs "$(LIBS)" \
-	  --check-cflags "$(CHECK_CFLAGS)" --check-libs "$(CHECK_LIBS)" --san "$(SAN)" $(MUTATION_FLOORS)
+	  --check-cflags "$(CHECK_CFLAGS)" --check-libs "$(CHECK_LIBS)" --san "$(SAN)" \
+	  --lib-objs "$(LIB_OBJ)" --cli-objs "$(CLI_OBJ)" $(MUTATION_FLOORS)
 
 # --- main job ---------------------------------------------------------------
 # Play a seeded naramo match, DEFENSE (defense-doe) against ASSAULT

@@ -183,11 +183,11 @@ int cli_match_start(cli_match_args *a, const char *cmd)
          * load to. A mismatch means the file was edited, or passed through a
          * JSON library that rounded a 64-bit number. */
         const char *h = a->pos_hash;
-        char *end = NULL;
+        char hx[24];
         if (h[0] == '0' && (h[1] == 'x' || h[1] == 'X')) h += 2;
-        unsigned long long want = strtoull(h, &end, 16);
-        uint64_t got = arb_match_hash(a->m);
-        if (!*h || strlen(h) > 16 || !end || *end || h[0] == '-' || h[0] == '+' || h[0] == ' ') {
+        snprintf(hx, sizeof hx, "0x%.18s", h); /* the one number parser, hex where documented */
+        uint64_t want = 0, got = arb_match_hash(a->m);
+        if (strlen(h) > 16 || arb_parse_u64s(hx, ARB_NUM_HEX, 0, UINT64_MAX, &want)) {
             fprintf(stderr, "arbiter %s: %s: \"hash\" is not a 64-bit hex hash\n", cmd, a->position);
             arb_match_free(a->m);
             a->m = NULL;
@@ -196,7 +196,7 @@ int cli_match_start(cli_match_args *a, const char *cmd)
         if ((uint64_t)want != got) {
             fprintf(stderr,
                     "arbiter %s: %s: the position loads to state hash 0x%016" PRIx64 ", but the file records "
-                    "0x%016llx: it was edited, or a JSON tool changed a value (64-bit numbers above 2^53 "
+                    "0x%016" PRIx64 ": it was edited, or a JSON tool changed a value (64-bit numbers above 2^53 "
                     "must be kept exact)\n", cmd, a->position, got, want);
             arb_match_free(a->m);
             a->m = NULL;
