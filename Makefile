@@ -68,6 +68,7 @@ deps:
 	command -v cc >/dev/null 2>&1 || missing="$$missing gcc"; \
 	for m in $(DEP_MAP); do pc=$${m%%:*}; pk=$$(echo $${m#*:} | tr , ' '); \
 	  pkg-config --exists $$pc 2>/dev/null || missing="$$missing $$pk"; done; \
+	/usr/bin/python3 -c 'import nacl.signing' >/dev/null 2>&1 || missing="$$missing python3-nacl"; \
 	for m in $(CMD_DEP_MAP); do command -v $${m%%:*} >/dev/null 2>&1 || missing="$$missing $${m#*:}"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "deps: installing$$missing"; \
@@ -167,12 +168,18 @@ check: deps
 	@$(MAKE) --no-print-directory check-all
 	@$(MAKE) --no-print-directory check-install
 
-check-all: check-unit check-conform check-reports check-golden check-hostile check-format
+check-all: check-unit check-conform check-reports check-golden check-hostile check-format check-seal
 
 # The golden corpus (replays/golden/<game>/MANIFEST): every replay verifies
 # and reproduces its manifest outcome and final hash under this engine.
 # tests/golden/generate.sh rebuilds it; README "Changing a rule" has the
 # engine developer's workflow (arbiter reseal, tests/golden/manifest.sh).
+# Sealed replays: the signed sample in replays/sealed/ verifies under its
+# key with arbiter and with replays/tcgr_dump.py (python3-nacl, installed by
+# `make deps`: the independent reader checks signatures from FORMAT.md alone).
+.PHONY: check-seal
+check-seal: $(ARBITER)
+	@ARBITER=$(ARBITER) bash tests/seal/run.sh
 .PHONY: check-golden check-hostile
 check-golden: $(ARBITER)
 	@ARBITER=$(ARBITER) bash tests/golden/check.sh

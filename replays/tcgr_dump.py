@@ -8,9 +8,14 @@ from FORMAT.md itself (next to this script, or --format PATH). It does not
 replay the engine (that needs the game).
 
 Usage: replays/tcgr_dump.py FILE.tcgr[#N] [--records N] [--summary] [--format FORMAT.md]
+                             [--key PUB]... [--keyring FILE]
   FILE#N      member N of an archive (FORMAT.md Part C)
   --summary   one JSON line: [[deck card IDs per seat], winner, reason, actions]
-Exit: 0 complete, 3 truncated / corrupt / not a .tcgr / unsupported version."""
+  --key, --keyring  trusted public keys: a version-2 file (or member) must be
+              sealed by one of them (FORMAT.md §15). Seals are checked with
+              Debian's python3-nacl, whether or not keys are given.
+Exit: 0 complete, 1 a seal fails (or is missing under --key), 3 truncated /
+corrupt / not a .tcgr / unsupported version."""
 import hashlib, json, os, re, struct, sys, zlib
 
 
@@ -292,9 +297,69 @@ def member_content(data, members, k, cache):
     return raw, d.eof and not d.unused_data
 
 
+# ---------------------------------------------------------------- seals (§15)
+SEAL_DOMAIN = b'arbiter-tcgr-seal-v2'
+
+
+def load_keys(paths):
+    """Public-key lines 'arbiter-ed25519 PK ID LABEL' (FORMAT.md §15.3)."""
+    keys = {}
+    for p in paths:
+        for n, line in enumerate(open(p, encoding='utf-8'), 1):
+            line = line.strip()
+            if not line or line.startswith('#') or line.startswith('arbiter-ed25519-secret'):
+                continue
+            f = line.split(' ', 3)
+            if len(f) < 3 or f[0] != 'arbiter-ed25519':
+                raise ValueError('%s: line %d: not a public key line' % (p, n))
+            pk = bytes.fromhex(f[1])
+            if len(pk) != 32 or hashlib.blake2b(pk, digest_size=32).digest()[:8].hex() != f[2]:
+                raise ValueError('%s: line %d: the key id does not belong to the public key' % (p, n))
+            keys[pk] = f[3] if len(f) > 3 else ''
+    return keys
+
+
+def seal_verdict(env, content, trailer, keys):
+    """(status, message): 0 valid or unsigned without keys, 1 the seal
+    fails or is missing or foreign under keys, 3 cannot check."""
+    if not trailer:
+        return (1, 'unsigned, and trusted keys were given') if keys else (0, 'unsigned')
+    if len(trailer) != 102 or trailer[:4] != b'SEAL' or trailer[4] != 1 or trailer[5] != 1:
+        return 1, '%d byte(s) after the body are not a version-1 Ed25519 seal block' % len(trailer)
+    pk, sig = trailer[6:38], trailer[38:102]
+    kid = hashlib.blake2b(pk, digest_size=32).digest()[:8].hex()
+    digest = hashlib.blake2b(SEAL_DOMAIN + env + content, digest_size=64).digest()
+    try:
+        import nacl.signing, nacl.exceptions   # Debian: python3-nacl
+    except ImportError:
+        return 3, 'cannot check the seal: install python3-nacl'
+    try:
+        nacl.signing.VerifyKey(pk).verify(digest, sig)
+    except nacl.exceptions.BadSignatureError:
+        return 1, 'BAD signature by key %s: the file was changed after it was signed' % kid
+    if not keys:
+        return 0, 'valid signature by key %s (not checked against a trusted key)' % kid
+    if pk not in keys:
+        return 1, 'valid signature by key %s, which is not a trusted key' % kid
+    return 0, 'signed by %s (%s)' % (kid, keys[pk])
+
+
+def check_seal(data, keys):
+    """A single version-2 file: inflate its body, check what follows."""
+    d = zlib.decompressobj()
+    content = d.decompress(data[8:])
+    if not d.eof:
+        return 3, 'truncated body: an unsigned prefix'
+    return seal_verdict(data[:8], content, d.unused_data, keys)
+
+
+KEYS = {}
+
+
 # ---------------------------------------------------------------- printing
-def dump_content(name, version, flags, raw, complete, trailer, limit, summary):
+def dump_content(name, version, flags, raw, complete, trailer, limit, summary, env=None):
     timed = flags & 1
+    if env is None: env = b'TCGR' + bytes([version, flags, 0, 0])
     header, i = unpack(raw, 0)
     show = header2(header) if version == 2 else dict(header)
     game = show['game']
@@ -328,12 +393,15 @@ def dump_content(name, version, flags, raw, complete, trailer, limit, summary):
         complete = False
     if summary:
         print(json.dumps([[p.get('deck', []) for p in show['players']], winner, reason, actions]))
-    elif trailer:
-        print('%d byte(s) after the body (a seal block: see FORMAT.md)' % len(trailer))
     if not complete:
-        print('%s: truncated after %d complete records' % (name, n), file=sys.stderr if summary else sys.stdout)
+        print('%s: truncated after %d complete records%s' % (name, n, ' (an unsigned prefix)' if version == 2 else ''),
+              file=sys.stderr if summary else sys.stdout)
         return 3
     if not summary: print('%d records' % n)
+    if version == 2:
+        st, msg = seal_verdict(env, raw, trailer, KEYS)
+        if not summary or st: print('%s: seal: %s' % (name, msg), file=sys.stdout if not summary else sys.stderr)
+        return st
     return 0
 
 
@@ -347,7 +415,10 @@ def main():
     summary = '--summary' in args
     if '--records' in args: limit = int(args[args.index('--records') + 1])
     if '--format' in args: FORMAT_PATH = args[args.index('--format') + 1]
-    path = [a for k, a in enumerate(args) if not a.startswith('--') and (k == 0 or args[k - 1] not in ('--records', '--format'))][0]
+    valued = ('--records', '--format', '--key', '--keyring')
+    path = [a for k, a in enumerate(args) if not a.startswith('--') and (k == 0 or args[k - 1] not in valued)][0]
+    global KEYS
+    KEYS = load_keys([args[k + 1] for k, a in enumerate(args) if a in ('--key', '--keyring') and k + 1 < len(args)])
     member = None
     if not os.path.exists(path) and re.search(r'#\d+$', path):
         path, member = path.rsplit('#', 1); member = int(member)
@@ -386,7 +457,7 @@ def main():
             print('%s: %d byte(s) after the zlib stream' % (path, len(d.unused_data))); return 3
         if len(d.unused_data) > 4096:
             print('%s: more than 4096 bytes after the body' % path); return 3
-        return dump_content(path, version, flags, raw, d.eof, d.unused_data, limit, summary)
+        return dump_content(path, version, flags, raw, d.eof, d.unused_data, limit, summary, data[:8])
     except (Corrupt, zlib.error, UnicodeDecodeError, ValueError) as e:
         print('%s: corrupt: %s' % (path, e)); return 3
     except Trunc:

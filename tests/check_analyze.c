@@ -1102,7 +1102,7 @@ static void write_pair(const arb_game *g, uint64_t seed, unsigned k, const char 
     meta.started = "2026-01-01T00:00:00Z";
     arb_replay_writer *wa, *wb;
     ck_assert_int_eq(arb_replay_writer_open(&wa, pa, &meta, &err), 0);
-    meta.started = "2026-01-02T00:00:00Z"; /* informational: diff ignores it */
+    meta.started = "2026-01-02T00:00:00Z"; /* informational: diff lists it and compares records too */
     ck_assert_int_eq(arb_replay_writer_open(&wb, pb, &meta, &err), 0);
     ck_assert_int_eq(arb_replay_record_start(wa, ma, &err), 0);
     ck_assert_int_eq(arb_replay_record_start(wb, mb, &err), 0);
@@ -1217,7 +1217,10 @@ START_TEST(cli_diff_files_that_part_ways)
         ck_assert_msg(arb_tnode_get(d, "record")->i == rec, "%s: diff at %" PRId64 ", want %" PRId64, g->id,
                       arb_tnode_get(d, "record")->i, rec);
         ck_assert_str_eq(arb_tnode_get(d, "what")->s, "action");
-        ck_assert_uint_eq(arb_tnode_get(d, "header")->n, 0); /* only "started" differs: ignored */
+        /* only "started" differs in the header: informational, listed, and
+         * the records are still compared */
+        ck_assert_uint_eq(arb_tnode_get(d, "header")->n, 1);
+        ck_assert_str_eq(arb_tnode_get(arb_tnode_at(arb_tnode_get(d, "header"), 0), "path")->s, "header.started");
         const arb_tnode *st = arb_tnode_get(d, "state");
         ck_assert_int_eq(arb_tnode_get(st, "compared")->i, 1);
         /* Field differences exist exactly when the two states' hashes do. */

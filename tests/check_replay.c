@@ -565,16 +565,18 @@ START_TEST(hostile_inputs)
     ck_assert_int_eq(open_raw(noseed, sizeof noseed, NULL, &err, &nrc), ARB_EFORMAT);
     ck_assert_ptr_nonnull(strstr(err.msg, "seed"));
 
-    /* a valid header, then a decompression bomb of valid checkpoints */
+    /* a valid header, then a decompression bomb of valid actions (a
+     * checkpoint bomb is refused earlier: see check_seal) */
     arb_mpbuf b = { 0 };
     good_header(&b);
     size_t hn = b.n;
-    arb_replay__mp_reserve(&b, 4 * 4000000);
+    arb_replay__mp_reserve(&b, 5 * 4000000);
     for (int i = 0; i < 4000000; i++) {
-        b.p[b.n++] = 0x93;
-        b.p[b.n++] = 0x01;
-        b.p[b.n++] = 0x01;
+        b.p[b.n++] = 0x93 + 1;
         b.p[b.n++] = 0x00;
+        b.p[b.n++] = 0x00;
+        b.p[b.n++] = 0x00;
+        b.p[b.n++] = 0x01;
     }
     arb_replay_limits lim = ARB_REPLAY_LIMITS_INIT;
     lim.max_decompressed = 1 << 20;
@@ -654,8 +656,9 @@ START_TEST(flat_memory_long_stream)
     const size_t n = 3000000;
     arb_replay__mp_reserve(&b, 9 * n);
     for (size_t i = 0; i < n; i++) {
-        const uint8_t rec[9] = { 0x93, 0x01, 0xce, (uint8_t)(i >> 24), (uint8_t)(i >> 16), (uint8_t)(i >> 8),
-                                 (uint8_t)i, 0xcc, (uint8_t)(i & 0x7f) };
+        /* actions [0, elapsed_ms = i, 0, 0] (checkpoints need an action between) */
+        const uint8_t rec[9] = { 0x94, 0x00, 0xce, (uint8_t)(i >> 24), (uint8_t)(i >> 16), (uint8_t)(i >> 8),
+                                 (uint8_t)i, 0x00, 0x00 };
         memcpy(b.p + b.n, rec, 9);
         b.n += 9;
     }
@@ -674,7 +677,7 @@ START_TEST(flat_memory_long_stream)
     size_t got = 0;
     int rc;
     while ((rc = arb_replay_next(r, &rec, &err)) == 1) {
-        ck_assert_uint_eq(rec.turn, got);
+        ck_assert_uint_eq(rec.action.elapsed_ms, got);
         got++;
     }
     ck_assert_int_eq(rc, 0);

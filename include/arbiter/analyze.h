@@ -37,6 +37,9 @@ typedef struct arb_an_header {
     arb_options options;
     const arb_tnode *position;      /* NULL: seeded setup */
     const arb_tnode *tree;          /* the whole header as read, or NULL */
+    int has_envelope;               /* a file: version and flags below are read */
+    uint8_t version, flags;         /* envelope bytes 4 and 5 */
+    uint64_t header_bytes;          /* bytes of the encoded header, 0 unknown */
 } arb_an_header;
 
 typedef struct arb_an_record {
@@ -173,6 +176,12 @@ void arb_an_stats_free(arb_an_stats *s); /* NULL ok */
 /* Add one replay. A file that cannot be read is counted as an error and
  * its message returned in err (the statistics stay valid). */
 int arb_an_stats_add(arb_an_stats *s, arb_an_source *src, arb_error *err);
+/* The same with the caller's verdict on the file (arb_replay_verify):
+ * verified 1 it verified, 0 it does not (why: what went wrong, listed),
+ * -1 unknown (the walk's own checks only). A file that does not verify is
+ * listed and counted in no figure. */
+int arb_an_stats_add_checked(arb_an_stats *s, arb_an_source *src, int verified, const char *why,
+                             arb_error *err);
 /* Files counted as errors so far. */
 uint64_t arb_an_stats_errors(const arb_an_stats *s);
 /* Replays counted so far that were truncated (read up to the cut). */

@@ -15,6 +15,7 @@
 #include "arbiter/agent.h"
 #include "arbiter/deck.h"
 #include "arbiter/replay.h"
+#include "arbiter/seal.h"
 #include "arbiter/analyze.h"
 #include "arbiter/conform.h"
 #include "arbiter/server.h"

@@ -73,6 +73,32 @@ typedef struct arb_replay_limits {
     ARB_MAX_SEATS,      /* max_players */ \
     ARB_DECK_MAX        /* max_deck */ }
 
+/* ------------------------------------------------------------ fair seeds */
+
+/* Commit–reveal seeds (FORMAT.md §12.1): the server draws a secret and
+ * publishes commit = BLAKE2b-256("arbiter-fair-seed-v1 commit" || secret)
+ * before the players send their contributions; the seed is then derived
+ * from the secret and every contribution, and the header reveals all of
+ * them so a verifier recomputes both. */
+#define ARB_FAIR_SCHEME "arbiter-fair-seed-v1"
+#define ARB_FAIR_SECRET_BYTES 32
+#define ARB_FAIR_CONTRIB_MAX 64
+
+typedef struct arb_fair {
+    uint8_t secret[ARB_FAIR_SECRET_BYTES];
+    uint8_t commit[ARB_REPLAY_COMMIT_BYTES];
+    int n;                                  /* contributions: one per seat */
+    uint8_t len[ARB_MAX_SEATS];             /* 1..ARB_FAIR_CONTRIB_MAX each */
+    uint8_t contrib[ARB_MAX_SEATS][ARB_FAIR_CONTRIB_MAX];
+} arb_fair;
+
+/* commit = BLAKE2b-256("arbiter-fair-seed-v1 commit" || secret). */
+void arb_fair_commit(uint8_t out[ARB_REPLAY_COMMIT_BYTES], const uint8_t secret[ARB_FAIR_SECRET_BYTES]);
+/* The seed: the first 8 bytes, little-endian, of BLAKE2b-256(
+ * "arbiter-fair-seed-v1 seed" || secret || u8(n) || for each seat in order
+ * u8(len) || contribution). */
+uint64_t arb_fair_seed(const arb_fair *f);
+
 /* ---------------------------------------------------------------- writer */
 
 /* The seal hook of a v2 writer: called once at close, after the last
@@ -95,6 +121,8 @@ typedef struct arb_replay_meta {
     size_t salt_len;                /* 1..ARB_REPLAY_SALT_MAX */
     uint8_t flags;                  /* ARB_REPLAY_FLAG_* */
     int level;                      /* zlib level 0..9; -1 → default */
+    const arb_fair *fair;           /* non-NULL: write the "fair" key (the
+                                       setup's seed must be arb_fair_seed) */
     int version;                    /* 0 → ARB_REPLAY_VERSION; 1 writes version 1 */
     arb_replay_seal_fn seal;        /* v2: NULL → unsigned */
     void *seal_ctx;
@@ -161,6 +189,8 @@ typedef struct arb_replay_header {
     uint8_t commit[ARB_REPLAY_COMMIT_BYTES];
     size_t salt_len;
     uint8_t salt[ARB_REPLAY_SALT_MAX];
+    int has_fair;               /* the "fair" key: a commit–reveal seed */
+    arb_fair fair;
     const arb_tnode *tree;      /* the whole header map, unknown keys too */
     uint64_t size;              /* bytes of the header object */
 } arb_replay_header;
@@ -323,18 +353,30 @@ typedef enum arb_verify_kind {
     ARB_DIV_NOT_OVER,           /* outcome recorded, the engine goes on */
     ARB_DIV_NO_OUTCOME,         /* the stream ends without an outcome */
     ARB_DIV_AFTER_OUTCOME,      /* records follow the outcome */
-    ARB_DIV_COMMIT,             /* seed commitment does not match */
-    ARB_DIV_SETUP               /* the header's setup is rejected */
+    ARB_DIV_COMMIT,             /* seed commitment or fair seed does not match,
+                                   or differs from the published commitment */
+    ARB_DIV_SETUP,              /* the header's setup is rejected */
+    ARB_DIV_SIGNATURE,          /* seal missing, broken or not by a trusted key */
+    ARB_DIV_NOT_SEEDED          /* require_seeded, and the match starts from a position */
 } arb_verify_kind;
 
 const char *arb_verify_kind_name(arb_verify_kind k);
 
+struct arb_seal_keyring;
+
 typedef struct arb_verify_opts {
     const arb_game *game;       /* NULL: the registered game the header names */
     arb_replay_limits limits;
+    /* The commitment published before the match (32 bytes) or NULL: it
+     * must equal the file's fair-seed commitment (or its seed commitment). */
+    const uint8_t *published_commit;
+    int require_seeded;         /* a match from a position is a divergence */
+    /* Trusted keys, or NULL: when given, the file must carry a valid seal
+     * by one of them (else a divergence of kind "signature"). */
+    const struct arb_seal_keyring *trusted;
 } arb_verify_opts;
 
-#define ARB_VERIFY_OPTS_INIT { NULL, ARB_REPLAY_LIMITS_INIT }
+#define ARB_VERIFY_OPTS_INIT { NULL, ARB_REPLAY_LIMITS_INIT, NULL, 0, NULL }
 
 typedef struct arb_verify_result {
     int code;                   /* ARB_OK, ARB_EVERIFY, or the reader's error */
@@ -342,6 +384,15 @@ typedef struct arb_verify_result {
     int players;                /* the header's seats, 0 when unreadable */
     arb_replay_status status;
     int commit;                 /* 0 absent, 1 checked and matching, -1 mismatch */
+    int fair;                   /* fair seed: 0 absent, 1 recomputed and matching, -1 not */
+    int published;              /* --commitment: 0 not asked, 1 equal, -1 differs or absent */
+    int seeded;                 /* 1 setup derived from the seed; 0 from a position */
+    /* The seal (format 2): status, the signer's key and whether it is trusted. */
+    int seal;                   /* arb_seal_status */
+    int trusted;                /* 1 a trusted key signed; 0 not checked (no keys given); -1 not trusted */
+    uint8_t signer[32];         /* the public key in the seal block */
+    char signer_id[17];         /* its key id in hex, "" unsigned */
+    char signer_label[64];      /* the trusted key's label, "" */
     int over;                   /* the outcome was reproduced */
     int winner;
     char reason[64];

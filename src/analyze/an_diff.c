@@ -1,6 +1,8 @@
 /* an_diff.c — where two replays of the same game part ways. Headers are
- * compared field by field (the start time is informational and ignored),
- * then records in lockstep on a single match: while the records agree the
+ * compared field by field — every key as read, informational ones (start
+ * time, deck names, engine, unknown keys, commitments) and the envelope's
+ * version and flags too, since a judge must see any edit — then records in
+ * lockstep, think times and encodings included, on a single match: while the records agree the
  * two replays are in the same state, so one engine instance serves both.
  * At the first disagreement each side's record is applied to its own copy
  * and the two state trees are compared field by field, which is what a
@@ -132,6 +134,13 @@ static const char *record_diff(const arb_an_record *a, const arb_an_record *b)
     }
 }
 
+/* Same decoded records at different offsets: the bytes before them differ
+ * (an unknown record's contents, or a non-shortest encoding). */
+static const char *offset_diff(const arb_an_record *a, uint64_t ha, const arb_an_record *b, uint64_t hb)
+{
+    return a->offset - ha != b->offset - hb ? "encoding" : NULL;
+}
+
 static void state_diff(arb_tree *t, arb_tnode *root, const arb_match *ma, const arb_match *mb, const char *note)
 {
     arb_tnode *sn = arb_tree_add_map(t, root, "state");
@@ -201,11 +210,43 @@ int arb_an_diff_run(arb_an_source *A, arb_an_source *B, arb_an_diff *d, arb_erro
     arb_tree_diff(arb_tree_root(xa), arb_tree_root(xb), on_diff, &hd);
     arb_tree_free(xa);
     arb_tree_free(xb);
+    unsigned setup_diffs = hd.listed;
+    /* Then every key of the header as read (informational and unknown
+     * ones) and the envelope: nothing in a file is outside the comparison.
+     * These do not change the match, so the records are compared too. */
+    if (!setup_diffs) {
+        xa = arb_tree_new();
+        xb = arb_tree_new();
+        if (!xa || !xb) {
+            arb_tree_free(xa);
+            arb_tree_free(xb);
+            return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+        }
+        if (ha->tree && hb->tree) {
+            arb_tree_add_copy(xa, arb_tree_root(xa), "header", ha->tree);
+            arb_tree_add_copy(xb, arb_tree_root(xb), "header", hb->tree);
+        }
+        if (ha->has_envelope && hb->has_envelope) {
+            arb_tnode *ea = arb_tree_add_map(xa, arb_tree_root(xa), "envelope");
+            arb_tnode *eb = arb_tree_add_map(xb, arb_tree_root(xb), "envelope");
+            arb_tree_add_int(xa, ea, "version", ha->version);
+            arb_tree_add_int(xb, eb, "version", hb->version);
+            arb_tree_add_int(xa, ea, "flags", ha->flags);
+            arb_tree_add_int(xb, eb, "flags", hb->flags);
+            if (ha->header_bytes && hb->header_bytes) {
+                arb_tree_add_int(xa, ea, "header_bytes", (int64_t)ha->header_bytes);
+                arb_tree_add_int(xb, eb, "header_bytes", (int64_t)hb->header_bytes);
+            }
+        }
+        arb_tree_diff(arb_tree_root(xa), arb_tree_root(xb), on_diff, &hd);
+        arb_tree_free(xa);
+        arb_tree_free(xb);
+    }
 
     arb_match *m = NULL, *ma = NULL, *mb = NULL;
     arb_error ea = ARB_ERROR_INIT, eb = ARB_ERROR_INIT;
     int rc = ARB_OK;
-    if (hd.listed) {
+    if (setup_diffs) {
         d->differ = 1;
         snprintf(d->what, sizeof d->what, "header");
         snprintf(d->detail, sizeof d->detail, "the headers differ in %u field%s (first: %s)", hd.listed,
@@ -217,6 +258,14 @@ int arb_an_diff_run(arb_an_source *A, arb_an_source *B, arb_an_diff *d, arb_erro
             state_diff(t, root, NULL, NULL, "different games");
         }
         goto finish;
+    }
+    if (hd.listed) {
+        /* informational fields only: said, and the records still compared */
+        d->differ = 1;
+        snprintf(d->what, sizeof d->what, "header");
+        snprintf(d->detail, sizeof d->detail,
+                 "the headers differ in %u informational field%s (first: %s); the setups are the same", hd.listed,
+                 hd.listed == 1 ? "" : "s", arb_tnode_get(arb_tnode_at(hdiffs, 0), "path")->s);
     }
 
     rc = new_match(ha, &m, err);
@@ -240,6 +289,7 @@ int arb_an_diff_run(arb_an_source *A, arb_an_source *B, arb_an_diff *d, arb_erro
             what = "length";
         } else {
             what = record_diff(&ra, &rb);
+            if (!what) what = offset_diff(&ra, ha->header_bytes, &rb, hb->header_bytes);
         }
         if (!what) {
             if (ra.kind == ARB_AN_ACTION) {
@@ -259,6 +309,16 @@ int arb_an_diff_run(arb_an_source *A, arb_an_source *B, arb_an_diff *d, arb_erro
         if (!strcmp(what, "end"))
             snprintf(d->detail, sizeof d->detail, "both end after %" PRIu64 " records but %s is truncated", i,
                      ca < 0 ? "A" : "B");
+        else if (!strcmp(what, "encoding"))
+            snprintf(d->detail, sizeof d->detail,
+                     "record %" PRIu64 " reads the same but starts at decompressed offset %" PRIu64 " in A and %" PRIu64
+                     " in B (%" PRIu64 " and %" PRIu64 " bytes after the header): the bytes before it differ (an unknown "
+                     "record's contents or a non-shortest encoding)",
+                     i, ra.offset, rb.offset, ra.offset - ha->header_bytes, rb.offset - hb->header_bytes);
+        else if (!strcmp(what, "clock"))
+            snprintf(d->detail, sizeof d->detail,
+                     "record %" PRIu64 " differs (clock): the same action with think time %" PRIu32 " ms in A and %" PRIu32
+                     " ms in B: %.200s", i, ra.action.elapsed_ms, rb.action.elapsed_ms, ta);
         else
             snprintf(d->detail, sizeof d->detail, "record %" PRIu64 " differs (%s): A has %.200s; B has %.200s", i, what, ta,
                      tb);

@@ -77,6 +77,10 @@ int arb_an_open_file(arb_an_source **out, const char *path, arb_error *err)
     h->options = rh->options;
     h->position = rh->position;
     h->tree = rh->tree;
+    h->has_envelope = 1;
+    h->version = rh->version;
+    h->flags = rh->flags;
+    h->header_bytes = rh->size;
     snprintf(h->rules, sizeof h->rules, "%s", rh->rules);
     snprintf(h->engine, sizeof h->engine, "%s", rh->engine);
     snprintf(h->started, sizeof h->started, "%s", rh->started);

@@ -787,7 +787,7 @@ static void write_verdict(FILE *out, const repctx *c, const arb_an_walk_result *
     fputs("</div>", out);
     if (h->position)
         fputs("<div class=\"vstart\" id=\"position-start\">Started from an explicit position, not from the seeded "
-              "setup: the history before that position is not part of this file.</div>", out);
+              "setup (setup not derived from the seed): the history before that position is not part of this file.</div>", out);
     fputs("<div class=\"vline\" id=\"outcome\">", out);
     if (res->outcome_seen) {
         const arb_an_record *oc = &res->outcome;

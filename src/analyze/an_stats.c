@@ -21,7 +21,14 @@
  *                 without playing it: counted apart, as discards.
  *   timeout       an accepted arbiter action "timeout"; disconnects alike.
  *   forfeit       a finished match whose outcome reason names a timeout,
- *                 forfeit, clock, disconnect or concession. */
+ *                 forfeit, clock, disconnect or concession.
+ *
+ * Honesty (#15): a file that does not verify (the caller's verdict from
+ * arb_replay_verify, and the walk's own checks: a rejected action, a
+ * checkpoint or outcome that does not match, no outcome) is counted as a
+ * match that does not verify and listed by name, and nothing else of it
+ * is counted: no outcome, win rate, length or card play comes from a file
+ * whose recorded history is not the one the engine reproduces. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +53,8 @@ typedef struct game_stats {
     uint64_t timeouts, disconnects, forfeits;
     uint64_t card_actions, discards;
     uint64_t from_results;             /* matches counted from verify results */
+    uint64_t counted;                  /* verified matches: what the figures are over */
+    uint64_t from_position;            /* matches that start from a position */
     uint32_t *cards;                   /* per pool index */
     uint64_t by_verb[256];             /* card plays per verb (verbs are uint8) */
 } game_stats;
@@ -54,10 +63,15 @@ typedef struct game_stats {
  * slots, so the memory stays fixed. */
 #define SPARE_GAMES 4
 
+#define UNVERIFIED_KEPT 16
+
 struct arb_an_stats {
     uint64_t files, errors;
     unsigned nkept;
     char kept[ERRORS_KEPT][ARB_MSG_MAX + ARB_WHERE_MAX + 8];
+    uint64_t unverified;
+    unsigned nunv;
+    char unv[UNVERIFIED_KEPT][ARB_MSG_MAX + 256];
     unsigned ngames, cap;
     game_stats *games;
 };
@@ -234,6 +248,13 @@ static void count_outcome(game_stats *gs, int players, int winner, const char *r
     gs->forfeits += forfeit_reason(reason) != 0;
 }
 
+static void note_unverified(arb_an_stats *s, const char *name, const char *why)
+{
+    s->unverified++;
+    if (s->nunv < UNVERIFIED_KEPT)
+        snprintf(s->unv[s->nunv++], sizeof s->unv[0], "%s%s%s", name, why && why[0] ? ": " : "", why ? why : "");
+}
+
 int arb_an_stats_add_result(arb_an_stats *s, const arb_an_result *r, const char *where, arb_error *err)
 {
     const arb_game *g = arb_game_find(r->game ? r->game : "");
@@ -255,7 +276,12 @@ int arb_an_stats_add_result(arb_an_stats *s, const arb_an_result *r, const char 
     gs->matches++;
     gs->from_results++;
     gs->by_players[r->players]++;
-    gs->unverified += !r->verified;
+    if (!r->verified) {
+        gs->unverified++;
+        note_unverified(s, where, "the verification result is not ok");
+        return ARB_OK;
+    }
+    gs->counted++;
     gs->actions += r->actions;
     gs->turns += r->turns;
     for (int i = 0; i < r->players; i++) gs->seat_matches[i]++;
@@ -266,12 +292,28 @@ int arb_an_stats_add_result(arb_an_stats *s, const arb_an_result *r, const char 
 
 int arb_an_stats_add(arb_an_stats *s, arb_an_source *src, arb_error *err)
 {
+    return arb_an_stats_add_checked(s, src, -1, NULL, err);
+}
+
+int arb_an_stats_add_checked(arb_an_stats *s, arb_an_source *src, int verified, const char *why, arb_error *err)
+{
     const arb_an_header *h = &src->hdr;
     game_stats *gs = slot(s, h->game, src->name, err);
     if (!gs) return ARB_EUNSUPPORTED;
     if (!gs->cards && gs->g->ncards) {
         gs->cards = calloc(gs->g->ncards, sizeof *gs->cards);
         if (!gs->cards) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+    }
+    if (verified == 0) {
+        /* The verifier refused it: nothing of it is counted (not even its
+         * card plays, which the walk would add as it goes). */
+        s->files++;
+        gs->matches++;
+        gs->by_players[h->players]++;
+        gs->from_position += h->position != NULL;
+        gs->unverified++;
+        note_unverified(s, src->name, why && why[0] ? why : "it does not verify");
+        return ARB_OK;
     }
     filectx c = { gs, h, -1, 0, 0, 0, arb_verb_find(h->game, "timeout"), arb_verb_find(h->game, "disconnect"),
                   NULL, 0 };
@@ -291,8 +333,22 @@ int arb_an_stats_add(arb_an_stats *s, arb_an_source *src, arb_error *err)
     gs->matches++;
     gs->by_players[h->players]++;
     gs->truncated += res.truncated != 0;
-    gs->unverified += res.mismatches != 0 || res.rejected != 0;
+    gs->from_position += h->position != NULL;
     gs->rejected += res.rejected;
+    if (verified == 0 || res.mismatches || res.rejected || (!res.outcome_seen && !res.truncated && verified < 0)) {
+        char w[160];
+        if (!why || !why[0]) {
+            snprintf(w, sizeof w, "%s", res.rejected ? "an action the engine rejects"
+                                       : res.mismatches ? "a checkpoint or the outcome does not match the engine"
+                                                        : "no outcome record");
+            why = w;
+        }
+        gs->unverified++;
+        note_unverified(s, src->name, why);
+        arb_match_free(m);
+        return ARB_OK;
+    }
+    gs->counted++;
     gs->actions += res.actions;
     gs->turns += arb_match_turn(m);
     gs->timeouts += c.timeouts;
@@ -345,6 +401,11 @@ static void print_json(const arb_an_stats *s, FILE *out)
         fputs(i ? "," : "", out);
         arb_an__json_str(out, s->kept[i]);
     }
+    fprintf(out, "],\"unverified\":%" PRIu64 ",\"unverified_files\":[", s->unverified);
+    for (unsigned i = 0; i < s->nunv; i++) {
+        fputs(i ? "," : "", out);
+        arb_an__json_str(out, s->unv[i]);
+    }
     fputs("],\"games\":[", out);
     int firstg = 1;
     for (unsigned gi = 0; gi < s->ngames; gi++) {
@@ -356,9 +417,10 @@ static void print_json(const arb_an_stats *s, FILE *out)
         arb_an__json_str(out, g->id);
         fprintf(out, ",\"matches\":%" PRIu64 ",\"complete\":%" PRIu64 ",\"unfinished\":%" PRIu64
                 ",\"truncated\":%" PRIu64 ",\"unverified\":%" PRIu64 ",\"rejected_actions\":%" PRIu64
-                ",\"from_results\":%" PRIu64,
+                ",\"from_results\":%" PRIu64 ",\"counted\":%" PRIu64 ",\"from_position\":%" PRIu64,
                 gs->matches, gs->complete, gs->unfinished, gs->truncated, gs->unverified, gs->rejected,
-                gs->from_results);
+                gs->from_results, gs->counted, gs->from_position);
+        if (gs->from_position) fputs(",\"setup\":\"setup not derived from the seed in from_position matches\"", out);
         fputs(",\"players\":{", out);
         int f = 1;
         for (int p = 1; p <= ARB_MAX_SEATS; p++)
@@ -389,7 +451,7 @@ static void print_json(const arb_an_stats *s, FILE *out)
         fprintf(out, "]},\"avg_turns\":%.2f,\"avg_actions\":%.2f,\"total_actions\":%" PRIu64
                 ",\"timeouts\":%" PRIu64 ",\"disconnects\":%" PRIu64 ",\"forfeits\":%" PRIu64
                 ",\"card_plays\":%" PRIu64 ",\"hand_discards\":%" PRIu64 ",\"from_hand_by_kind\":{",
-                rate(gs->turns, gs->matches), rate(gs->actions, gs->matches), gs->actions, gs->timeouts,
+                rate(gs->turns, gs->counted), rate(gs->actions, gs->counted), gs->actions, gs->timeouts,
                 gs->disconnects, gs->forfeits, gs->card_actions, gs->discards);
         f = 1;
         for (unsigned v = 0; v < g->nverbs && v < 256; v++) {
@@ -424,6 +486,12 @@ static void print_text(const arb_an_stats *s, FILE *out)
         fputc('\n', out);
     }
     if (s->errors > s->nkept) fprintf(out, "  … and %" PRIu64 " more errors\n", s->errors - s->nkept);
+    if (s->unverified) {
+        fprintf(out, "%" PRIu64 " file%s do not verify and are left out of every figure below:\n", s->unverified,
+                s->unverified == 1 ? "" : "s");
+        for (unsigned i = 0; i < s->nunv; i++) fprintf(out, "  does not verify: %s\n", s->unv[i]);
+        if (s->unverified > s->nunv) fprintf(out, "  … and %" PRIu64 " more\n", s->unverified - s->nunv);
+    }
     for (unsigned gi = 0; gi < s->ngames; gi++) {
         const game_stats *gs = &s->games[gi];
         if (!gs->matches) continue;
@@ -431,8 +499,10 @@ static void print_text(const arb_an_stats *s, FILE *out)
         fprintf(out, "\n%s (%s): %" PRIu64 " match%s, %" PRIu64 " finished, %" PRIu64 " unfinished",
                 g->title, g->id, gs->matches, gs->matches == 1 ? "" : "es", gs->complete, gs->unfinished);
         if (gs->truncated) fprintf(out, ", %" PRIu64 " truncated", gs->truncated);
-        if (gs->unverified) fprintf(out, ", %" PRIu64 " do not verify", gs->unverified);
+        if (gs->unverified) fprintf(out, ", %" PRIu64 " do not verify (not counted)", gs->unverified);
         fputc('\n', out);
+        if (gs->from_position)
+            fprintf(out, "  %" PRIu64 " start from a position: setup not derived from the seed\n", gs->from_position);
         if (gs->from_results)
             fprintf(out, "  (%" PRIu64 " counted from verification results: no first-player, card or clock data)\n",
                     gs->from_results);
@@ -450,8 +520,8 @@ static void print_text(const arb_an_stats *s, FILE *out)
                 100 * rate(gs->first_wins, gs->first_decided), gs->first_wins, gs->first_decided);
         for (int p = 0; p < ARB_MAX_SEATS; p++)
             if (gs->seat_matches[p]) fprintf(out, " P%d ×%" PRIu64, p + 1, gs->first_seat[p]);
-        fprintf(out, "\n  average length: %.1f turns, %.1f actions\n", rate(gs->turns, gs->matches),
-                rate(gs->actions, gs->matches));
+        fprintf(out, "\n  average length: %.1f turns, %.1f actions\n", rate(gs->turns, gs->counted),
+                rate(gs->actions, gs->counted));
         fprintf(out, "  clock: %" PRIu64 " timeouts, %" PRIu64 " disconnects, %" PRIu64 " forfeits\n", gs->timeouts,
                 gs->disconnects, gs->forfeits);
         topcard top[TOP_CARDS];

@@ -79,6 +79,16 @@ int cmd_deck(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_keygen(int argc, char **argv);
+int cmd_seed(int argc, char **argv);
+int cmd_sign(int argc, char **argv);
+
+/* Fair seeds (cmd_seed.c): read a server secret file; add one
+ * "SEAT:HEX" contribution (seen: bit per seat); check one per seat of
+ * players and compute the commitment. Exit codes, errors printed. */
+int cli_fair_secret_load(const char *cmd, const char *path, uint8_t secret[ARB_FAIR_SECRET_BYTES]);
+int cli_fair_contribution(const char *cmd, const char *arg, arb_fair *f, unsigned *seen);
+int cli_fair_finish(const char *cmd, arb_fair *f, unsigned seen, int players);
 int cmd_info(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 /* `arbiter info ARCHIVE`: the member list (cmd_extract.c). */

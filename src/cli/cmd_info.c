@@ -62,7 +62,21 @@ static void json_header(const arb_replay_header *h)
         cli_json_str(stdout, h->options.kv[i].key);
         printf(":%" PRId64, h->options.kv[i].value);
     }
-    printf("},\"position\":%s", h->position ? "true" : "false");
+    printf("},\"position\":%s,\"seeded\":%s", h->position ? "true" : "false", h->position ? "false" : "true");
+    if (h->position) printf(",\"setup\":\"setup not derived from the seed\"");
+    if (h->has_fair) {
+        printf(",\"fair\":{\"scheme\":\"%s\",\"commit\":\"", ARB_FAIR_SCHEME);
+        cli_hex(stdout, h->fair.commit, sizeof h->fair.commit);
+        printf("\",\"secret\":\"");
+        cli_hex(stdout, h->fair.secret, sizeof h->fair.secret);
+        printf("\",\"contributions\":[");
+        for (int i = 0; i < h->fair.n; i++) {
+            printf("%s\"", i ? "," : "");
+            cli_hex(stdout, h->fair.contrib[i], h->fair.len[i]);
+            printf("\"");
+        }
+        printf("]}");
+    }
     if (h->has_commit) {
         printf(",\"commit\":\"");
         cli_hex(stdout, h->commit, sizeof h->commit);
@@ -162,7 +176,13 @@ int cmd_info(int argc, char **argv)
             putchar('\n');
         }
         printf("started:    %s\n", h->started[0] ? cli_esc(h->started) : "?");
-        if (h->position) printf("start:      from an explicit position (header key 'position')\n");
+        if (h->position)
+            printf("start:      from an explicit position (header key 'position'): setup not derived from the seed\n");
+        if (h->has_fair) {
+            printf("fair seed:  %s, server commitment ", ARB_FAIR_SCHEME);
+            cli_hex(stdout, h->fair.commit, sizeof h->fair.commit);
+            printf(", %d contribution(s) (verify recomputes the seed)\n", h->fair.n);
+        }
         for (int p = 0; p < h->players; p++) {
             const arb_replay_player *P = &h->player[p];
             printf("seat %d:     %s, deck %s%s%u cards", p, cli_esc(P->name), P->deck_name[0] ? cli_esc(P->deck_name) : "", P->deck_name[0] ? ", " : "",

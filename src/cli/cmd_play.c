@@ -259,6 +259,7 @@ int cmd_play(int argc, char **argv)
         cli_match_args_free(&a);
         return rc ? rc : crc;
     }
+    if (a.server_secret) return cli_usage("play", "a fair seed (--server-secret) is for one match: not with --games");
     if (!a.have_seed) return cli_usage("play", "--seed BASE is required");
     if (!a.out && !a.no_record) return cli_usage("play", "-o DIR is required with --games");
     if (a.archive && a.no_record) return cli_usage("play", "--archive and --no-record exclude each other");

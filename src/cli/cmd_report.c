@@ -14,6 +14,8 @@
 /* The verifier's verdict for the banner. In a seat's file the sentence on
  * another seat's diverging action is left out: an engine's rejection can
  * name the card it was about. */
+static char signed_by[160];
+
 static void verdict(const char *path, int view, arb_an_report_opts *o)
 {
     arb_verify_opts vo = ARB_VERIFY_OPTS_INIT;
@@ -24,6 +26,13 @@ static void verdict(const char *path, int view, arb_an_report_opts *o)
     o->verdict_set = 1;
     o->verified = rc == ARB_OK;
     o->divergence = -1;
+    /* The seal (#15): no key is trusted here, so a valid seal names its key
+     * only; `verify --key` says whether that key is trusted. */
+    if (vr.seal == ARB_SEAL_VALID) {
+        snprintf(signed_by, sizeof signed_by, "key %s (signature valid; not checked against a trusted key: "
+                 "arbiter verify --key)", vr.signer_id);
+        o->signed_by = signed_by;
+    }
     if (rc == ARB_OK) return;
     if (rc == ARB_EVERIFY) {
         o->divergence = (int64_t)vr.record;
@@ -121,7 +130,6 @@ int cmd_report(int argc, char **argv)
     arb_an_report_opts ro = ARB_AN_REPORT_OPTS_INIT;
     ro.view = view;
     verdict(path, view, &ro);
-    /* Signed replays (#15): set ro.signed_by from the verifier's signer. */
     int rc = arb_an_report_ex(src, &ro, out, &res, &err);
     arb_an_source_free(src);
     if (!to_stdout) {

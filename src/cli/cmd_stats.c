@@ -63,7 +63,27 @@ static void one(run *r, const char *path)
         arb_an_stats_add_error(r->s, &err);
         return;
     }
-    if (arb_an_stats_add(r->s, src, &err) == ARB_ENOMEM) { cli_fail("stats", &err); r->nomem = 1; }
+    /* The verifier's verdict decides whether the file counts (a forged
+     * winner must not reach a win rate). */
+    arb_verify_result vr;
+    arb_error verr = ARB_ERROR_INIT;
+    int vrc = arb_replay_verify_file(path, NULL, &vr, &verr);
+    if (vrc && vrc != ARB_EVERIFY && vrc != ARB_ETRUNC) {
+        /* unreadable, corrupt (a checkpoint bomb), unsupported: an error */
+        arb_an_stats_add_error(r->s, &verr);
+        if (vrc == ARB_ENOMEM) r->nomem = 1;
+        arb_an_source_free(src);
+        return;
+    }
+    char why[ARB_MSG_MAX + ARB_WHERE_MAX + 8] = "";
+    if (vrc && vrc != ARB_ETRUNC) {
+        if (vrc == ARB_EVERIFY) snprintf(why, sizeof why, "%s: %s", arb_verify_kind_name(vr.kind), vr.detail);
+        else arb_error_format(&verr, why, sizeof why);
+    }
+    if (arb_an_stats_add_checked(r->s, src, vrc == ARB_OK ? 1 : vrc == ARB_ETRUNC ? -1 : 0, why, &err) == ARB_ENOMEM) {
+        cli_fail("stats", &err);
+        r->nomem = 1;
+    }
     arb_an_source_free(src);
 }
 

@@ -45,9 +45,14 @@ typedef struct vpool {
     pthread_cond_t cv;
 } vpool;
 
+/* Trust options, set once before any job runs. */
+static arb_verify_opts g_vo = ARB_VERIFY_OPTS_INIT;
+static uint8_t g_published[ARB_REPLAY_COMMIT_BYTES];
+static arb_seal_keyring g_keys;
+
 static void verify_one(vjob *j)
 {
-    arb_verify_opts vo = ARB_VERIFY_OPTS_INIT;
+    arb_verify_opts vo = g_vo;
     arb_error_clear(&j->err);
     memset(&j->res, 0, sizeof j->res);
     j->res.winner = -1;
@@ -150,6 +155,23 @@ static void print_json(const vjob *j, const cli_shard *sh)
     printf(",\"records\":%" PRIu64 ",\"actions\":%" PRIu64 ",\"checkpoints\":%" PRIu64, r->status.records,
            r->status.actions, r->status.checkpoints);
     printf(",\"commit\":\"%s\"", r->commit == 1 ? "ok" : r->commit == -1 ? "mismatch" : "absent");
+    if (j->rc == ARB_OK || j->rc == ARB_EVERIFY || j->rc == ARB_ETRUNC) {
+        printf(",\"seeded\":%s", r->seeded ? "true" : "false");
+        if (!r->seeded) printf(",\"setup\":\"setup not derived from the seed\"");
+        printf(",\"fair_seed\":\"%s\"", r->fair == 1 ? "ok" : r->fair == -1 ? "mismatch" : "absent");
+        if (r->published) printf(",\"published_commitment\":\"%s\"", r->published == 1 ? "ok" : "mismatch");
+        printf(",\"signature\":\"%s\"", arb_seal_status_name((arb_seal_status)r->seal));
+        if (r->signer_id[0]) {
+            printf(",\"key_id\":\"%s\",\"public_key\":\"", r->signer_id);
+            cli_hex(stdout, r->signer, sizeof r->signer);
+            printf("\"");
+        }
+        printf(",\"trusted\":%s", r->trusted == 1 ? "true" : r->trusted == -1 ? "false" : "null");
+        if (r->signer_label[0]) {
+            printf(",\"signer\":");
+            cli_json_str(stdout, r->signer_label);
+        }
+    }
     if (r->over) {
         printf(",\"winner\":%d,\"reason\":", r->winner);
         cli_json_str(stdout, r->reason);
@@ -179,18 +201,45 @@ static void print_json(const vjob *j, const cli_shard *sh)
     printf("}\n");
 }
 
+/* What the verdict proves beyond the replay: seed provenance and the seal. */
+static void trust_text(const arb_verify_result *r, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    if (r->fair == 1) n += (size_t)snprintf(buf + n, size - n, ", fair seed ok (commit-reveal)");
+    if (r->published == 1) n += (size_t)snprintf(buf + n, size - n, ", published commitment ok");
+    if (!r->seeded) n += (size_t)snprintf(buf + n, size - n, ", starts from a position: setup not derived from the seed");
+    if (n >= size) return;
+    if (r->seal == ARB_SEAL_VALID && r->trusted == 1)
+        snprintf(buf + n, size - n, ", signed by %s%s%s%s", r->signer_id, r->signer_label[0] ? " (" : "",
+                 r->signer_label, r->signer_label[0] ? ")" : "");
+    else if (r->seal == ARB_SEAL_VALID)
+        snprintf(buf + n, size - n, ", signed by key %s (signature valid, not checked against a trusted key)",
+                 r->signer_id);
+    else if (r->seal == ARB_SEAL_NONE && !r->status.truncated)
+        snprintf(buf + n, size - n, ", unsigned");
+}
+
 static void print_text(const vjob *j, int quiet)
 {
     const arb_verify_result *r = &j->res;
+    char trust[512];
+    trust_text(r, trust, sizeof trust);
     if (j->rc == ARB_OK) {
         if (quiet) return;
         char win[32];
         if (r->winner >= 0) snprintf(win, sizeof win, "P%d wins", r->winner + 1);
         else snprintf(win, sizeof win, "draw");
         printf("%s: OK: %" PRIu64 " actions, %" PRIu64 " checkpoints, %s (%s) after %" PRIu32
-               " turns, final hash 0x%016" PRIx64 "%s\n",
-               cli_esc(j->path), r->status.actions, r->status.checkpoints, win, cli_esc(r->reason), r->turns, r->final_hash,
-               r->commit == 1 ? ", seed commitment ok" : "");
+               " turns, final hash 0x%016" PRIx64 "%s%s\n",
+               cli_esc(j->path), r->status.actions, r->status.checkpoints, win, cli_esc(r->reason), r->turns,
+               r->final_hash, r->commit == 1 ? ", seed commitment ok" : "", trust);
+        return;
+    }
+    if (j->rc == ARB_EVERIFY && (r->kind == ARB_DIV_SIGNATURE || r->kind == ARB_DIV_COMMIT ||
+                                 r->kind == ARB_DIV_NOT_SEEDED)) {
+        /* about the file as a whole, not a record */
+        printf("%s: DIVERGES (%s): %s\n", cli_esc(j->path), arb_verify_kind_name(r->kind), cli_esc(r->detail));
         return;
     }
     if (j->rc == ARB_EVERIFY) {
@@ -200,7 +249,9 @@ static void print_text(const vjob *j, int quiet)
         else if (r->seat == ARB_SEAT_ARBITER) printf(", arbiter");
         if (r->action[0]) printf(", action '%s'", cli_esc(r->action));
         if (r->rule[0]) printf(", rule %s", cli_esc(r->rule));
-        printf(": %s\n", cli_esc(r->detail));
+        printf(": %s", cli_esc(r->detail));
+        if (trust[0]) printf(" [%s]", trust + 2); /* seed provenance and seal, as in an OK line */
+        printf("\n");
         return;
     }
     char buf[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
@@ -209,7 +260,8 @@ static void print_text(const vjob *j, int quiet)
            cli_esc(buf));
     if (j->rc == ARB_ETRUNC && r->status.records)
         printf("%s: the %" PRIu64 " complete record(s) before the cut replay without divergence (last matching "
-               "checkpoint: turn %" PRIu32 ")\n",
+               "checkpoint: turn %" PRIu32 "); an unsigned prefix (a recorder's journal carries no seal: `arbiter sign` "
+               "seals its complete records)\n",
                cli_esc(j->path), r->last_good_record, r->last_turn);
 }
 
@@ -221,6 +273,10 @@ int cmd_verify(int argc, char **argv)
         { "quiet", no_argument, NULL, 'q' },
         { "manifest", required_argument, NULL, 'm' },
         { "shard", required_argument, NULL, 's' },
+        { "commitment", required_argument, NULL, 'C' },
+        { "require-seeded", no_argument, NULL, 'R' },
+        { "key", required_argument, NULL, 'k' },
+        { "keyring", required_argument, NULL, 'K' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
@@ -240,12 +296,31 @@ int cmd_verify(int argc, char **argv)
             break;
         case 'q': quiet = 1; break;
         case 'm': manifest = optarg; break;
+        case 'C': {
+            size_t len;
+            if (cli_parse_hex(optarg, g_published, sizeof g_published, &len) || len != sizeof g_published)
+                return cli_usage("verify", "--commitment takes the 64 hex digits published before the match");
+            g_vo.published_commit = g_published;
+            break;
+        }
+        case 'R': g_vo.require_seeded = 1; break;
+        case 'k':
+        case 'K': {
+            arb_error kerr = ARB_ERROR_INIT;
+            if (arb_seal_keyring_add_file(&g_keys, optarg, &kerr)) {
+                arb_seal_keyring_free(&g_keys);
+                return cli_fail("verify", &kerr);
+            }
+            g_vo.trusted = &g_keys;
+            break;
+        }
         case 's':
             if (cli_shard_parse("verify", optarg, &shard)) return EXIT_USAGE;
             sharded = 1;
             break;
         case 'h':
-            printf("usage: arbiter verify [--json] [--jobs N] [--quiet] FILE...\n"
+            printf("usage: arbiter verify [--json] [--jobs N] [--quiet] [--key PUB]... [--keyring FILE]\n"
+                   "                      [--commitment HEX] [--require-seeded] FILE...\n"
                    "       arbiter verify --manifest FILE [--shard K/N|slurm] [--json] [--jobs N]\n"
                    "\n"
                    "Replay each .tcgr from its seed (or position) with the engine its header\n"
@@ -264,6 +339,16 @@ int cmd_verify(int argc, char **argv)
                    "             --json each line carries \"index\" and \"shard\", and a last line\n"
                    "             {\"shard_done\":…} marks the shard complete for `arbiter merge`.\n"
                    "             Per-file failures are data then: exit 0 once the shard ran.\n"
+                   "  --commitment HEX  the commitment published before the match: the file's\n"
+                   "             fair-seed (or seed) commitment must equal it\n"
+                   "  --require-seeded  refuse a match that starts from a position (its setup\n"
+                   "             is not derived from the seed)\n"
+                   "  --key PUB  trust this public key (NAME.key.pub; repeatable): the file must\n"
+                   "             carry a valid seal by a trusted key, else divergence 'signature'\n"
+                   "  --keyring FILE  trust every public-key line of FILE\n"
+                   "Without --key a seal is still checked (a broken one fails) and the verdict\n"
+                   "says it was not checked against a trusted key. FORMAT.md \"What a verdict\n"
+                   "proves\" says what each verdict does and does not prove.\n"
                    "\n"
                    "Exit: 0 all verified; 1 a replay diverges; 3 a file is unreadable,\n"
                    "truncated, corrupt, or of an unsupported game, rules version, rng or\n"
@@ -402,6 +487,7 @@ int cmd_verify(int argc, char **argv)
         fflush(stdout);
     }
     for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
+    arb_seal_keyring_free(&g_keys);
     for (uint64_t i = 0; i < nopened; i++) arb_archive_close(opened[i]);
     free(opened);
     free(pool.ring);

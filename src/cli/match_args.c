@@ -67,6 +67,7 @@ void cli_match_args_free(cli_match_args *a)
 {
     arb_tree_free(a->pos_tree);
     a->pos_tree = NULL;
+    memset(&a->key, 0, sizeof a->key);
 }
 
 int cli_match_archive(cli_match_args *a, const char *cmd)
@@ -99,9 +100,13 @@ int cli_match_start(cli_match_args *a, const char *cmd)
     a->g = cli_game(cmd, a->game);
     if (!a->g) return a->game ? EXIT_INPUT : EXIT_USAGE;
     const arb_game *g = a->g;
+    if (a->server_secret && a->have_seed)
+        return cli_usage(cmd, "--server-secret derives the seed: give it or --seed, not both");
+    if (!a->server_secret && a->fair_seen) return cli_usage(cmd, "--contribution needs --server-secret");
     /* A position carries its own PRNG state: the seed is then optional
      * (recorded as 0) and drives nothing the position does not. */
-    if (!a->have_seed && !a->position) return cli_usage(cmd, "--seed is required (or --position FILE)");
+    if (!a->have_seed && !a->server_secret && !a->position)
+        return cli_usage(cmd, "--seed is required (or --position FILE)");
     if (!a->out && !a->no_record) return cli_usage(cmd, "-o FILE is required");
     const arb_tnode *pos = NULL;
     if (a->position) {
@@ -121,6 +126,11 @@ int cli_match_start(cli_match_args *a, const char *cmd)
     }
     if (players < g->min_players || players > g->max_players || players > ARB_MAX_SEATS)
         return cli_usage(cmd, "%s takes %d to %d players", g->id, g->min_players, g->max_players);
+    if (a->server_secret) {
+        int frc = cli_fair_secret_load(cmd, a->server_secret, a->fair.secret);
+        if (frc || (frc = cli_fair_finish(cmd, &a->fair, a->fair_seen, players))) return frc;
+        a->seed = arb_fair_seed(&a->fair);
+    }
     a->su.seed = a->seed;
     if (a->rules) {
         if (arb_game_rules_index(g, a->rules) < 0)
@@ -228,6 +238,22 @@ int cli_match_start(cli_match_args *a, const char *cmd)
         meta.salt = a->salt;
         meta.salt_len = a->salt_len;
     }
+    if (a->server_secret) meta.fair = &a->fair;
+    if (a->sign_key) {
+        if (arb_seal_key_load(&a->key, a->sign_key, &err)) {
+            arb_match_free(a->m);
+            a->m = NULL;
+            return cli_fail(cmd, &err);
+        }
+        if (!a->key.has_secret) {
+            arb_match_free(a->m);
+            a->m = NULL;
+            fprintf(stderr, "arbiter %s: %s: a public key: --sign needs the secret key file\n", cmd, a->sign_key);
+            return EXIT_INPUT;
+        }
+        meta.seal = arb_seal_writer_hook;
+        meta.seal_ctx = &a->key;
+    }
     if ((rc = a->aw ? arb_replay_writer_open_archive(&a->w, a->aw, &meta, &err)
                     : arb_replay_writer_open(&a->w, a->out, &meta, &err)) ||
         (rc = arb_replay_record_start(a->w, a->m, &err))) {
@@ -277,6 +303,12 @@ int cli_match_arg(cli_match_args *a, const char *cmd, int c, const char *arg)
         a->format = arg[0] - '0';
         return 0;
     case 'P': a->position = arg; return 0;
+    case CLI_OPT_SERVER_SECRET: a->server_secret = arg; return 0;
+    case CLI_OPT_SIGN: a->sign_key = arg; return 0;
+    case CLI_OPT_CONTRIBUTION: {
+        int rc = cli_fair_contribution(cmd, arg, &a->fair, &a->fair_seen);
+        return rc ? rc : 0;
+    }
     default: return -1;
     }
 }

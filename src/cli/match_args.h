@@ -18,6 +18,12 @@ typedef struct cli_match_args {
     arb_options options;
     uint8_t salt[ARB_REPLAY_SALT_MAX];
     size_t salt_len;
+    /* fair seed (--server-secret, --contribution) */
+    const char *server_secret;
+    arb_fair fair;
+    unsigned fair_seen;
+    const char *sign_key;       /* --sign KEY: seal the file at close */
+    arb_seal_key key;           /* loaded from sign_key */
     /* results */
     const arb_game *g;
     arb_setup su;
@@ -27,6 +33,11 @@ typedef struct cli_match_args {
     arb_match *m;
     arb_replay_writer *w;
 } cli_match_args;
+
+/* Codes of long options without a short letter (above any char). */
+#define CLI_OPT_SERVER_SECRET 0x150
+#define CLI_OPT_CONTRIBUTION 0x151
+#define CLI_OPT_SIGN 0x152
 
 /* The long options both commands take; their getopt codes. */
 #define CLI_MATCH_LONGOPTS \
@@ -41,6 +52,9 @@ typedef struct cli_match_args {
     { "level", required_argument, NULL, 'L' }, \
     { "timed", no_argument, NULL, 't' }, \
     { "position", required_argument, NULL, 'P' }, \
+    { "server-secret", required_argument, NULL, CLI_OPT_SERVER_SECRET }, \
+    { "contribution", required_argument, NULL, CLI_OPT_CONTRIBUTION }, \
+    { "sign", required_argument, NULL, CLI_OPT_SIGN }, \
     { "archive", no_argument, NULL, 'A' }, \
     { "format", required_argument, NULL, 'F' }, \
     { "rules", required_argument, NULL, 'R' }
@@ -53,6 +67,12 @@ typedef struct cli_match_args {
     "  --names A,B,…     player names for the header (default P1, P2, …)\n" \
     "  --option K=V      a match option (integer), repeatable\n" \
     "  --salt HEX        write the seed commitment BLAKE2b-256(seed||salt)\n" \
+    "  --server-secret S.secret  a fair seed (commit-reveal, FORMAT.md §12.1): the\n" \
+    "                    seed is derived from the secret of `arbiter seed commit`\n" \
+    "                    and every seat's --contribution (instead of --seed)\n" \
+    "  --contribution SEAT:HEX  seat's contribution to the fair seed (1-64 bytes)\n" \
+    "  --sign KEY        seal the finished file with the secret key KEY (arbiter\n" \
+    "                    keygen): an Ed25519 signature over every byte, 102 bytes\n" \
     "  --level N         zlib level 0..9 (default: 9 for the finished file, 1\n" \
     "                    for its .part journal; version 1: 1)\n" \
     "  --format 1|2      replay format version (default 2; 1 for old readers)\n" \

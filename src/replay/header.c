@@ -3,7 +3,9 @@
  * clear error (naming the key path) for every missing, mistyped or
  * oversized field. Unknown keys are kept in the tree and otherwise ignored,
  * so later writers can add keys without breaking version-1 readers. */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -26,6 +28,8 @@ static int arb_r2v(const uint8_t **p, const uint8_t *end, uint64_t *v)
 }
 
 #include "replay/internal.h"
+
+static int put_fair(arb_mpbuf *b, const arb_fair *f, arb_error *err);
 
 void arb_replay__limits(arb_replay_limits *out, const arb_replay_limits *lim)
 {
@@ -173,7 +177,7 @@ static int header_encode2(arb_mpbuf *b, const arb_replay_meta *meta, arb_error *
         arb_replay__mp_cstr(b, su->options.kv[i].key);
         arb_replay__mp_int(b, su->options.kv[i].value);
     }
-    arb_replay__mp_map(b, (meta->position ? 1u : 0u) + (meta->salt ? 2u : 0u));
+    arb_replay__mp_map(b, (meta->position ? 1u : 0u) + (meta->salt ? 2u : 0u) + (meta->fair ? 1u : 0u));
     if (meta->position) {
         arb_replay__mp_cstr(b, "position");
         arb_replay__mp_tree(b, meta->position);
@@ -185,6 +189,10 @@ static int header_encode2(arb_mpbuf *b, const arb_replay_meta *meta, arb_error *
         arb_replay__mp_bin(b, meta->salt, meta->salt_len);
         arb_replay__mp_cstr(b, "commit");
         arb_replay__mp_bin(b, c, sizeof c);
+    }
+    if (meta->fair) {
+        int frc = put_fair(b, meta->fair, err);
+        if (frc) return frc;
     }
     if (b->failed) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory encoding the header");
     return ARB_OK;
@@ -415,8 +423,11 @@ int arb_replay__header_encode(arb_mpbuf *b, const arb_replay_meta *meta, arb_err
     if (meta->salt && (meta->salt_len < 1 || meta->salt_len > ARB_REPLAY_SALT_MAX))
         return arb_error_set(err, ARB_EINVAL, NULL, "salt of %zu bytes: 1 to %d allowed", meta->salt_len,
                              ARB_REPLAY_SALT_MAX);
+    if (meta->fair && (meta->fair->n != su->players || su->seed != arb_fair_seed(meta->fair)))
+        return arb_error_set(err, ARB_EINVAL, NULL, "the fair seed needs one contribution per seat and the seed derived from them");
     if (meta->version != 1) return header_encode2(b, meta, err);
-    uint32_t nkeys = 9 + (meta->started ? 1 : 0) + (meta->position ? 1 : 0) + (meta->salt ? 2 : 0);
+    uint32_t nkeys = 9 + (meta->started ? 1 : 0) + (meta->position ? 1 : 0) + (meta->salt ? 2 : 0) +
+                     (meta->fair ? 1 : 0);
     arb_replay__mp_map(b, nkeys);
     arb_replay__mp_cstr(b, "format");
     arb_replay__mp_cstr(b, ARB_REPLAY_FORMAT);
@@ -481,8 +492,229 @@ int arb_replay__header_encode(arb_mpbuf *b, const arb_replay_meta *meta, arb_err
         arb_replay__mp_cstr(b, "commit");
         arb_replay__mp_bin(b, c, sizeof c);
     }
+    if (meta->fair) {
+        int frc = put_fair(b, meta->fair, err);
+        if (frc) return frc;
+    }
     if (b->failed) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory encoding the header");
     return ARB_OK;
+}
+
+/* The "fair" key and its map (FORMAT.md §12.1). */
+static int put_fair(arb_mpbuf *b, const arb_fair *f, arb_error *err)
+{
+    {
+        arb_replay__mp_cstr(b, "fair");
+        arb_replay__mp_map(b, 4);
+        arb_replay__mp_cstr(b, "scheme");
+        arb_replay__mp_cstr(b, ARB_FAIR_SCHEME);
+        arb_replay__mp_cstr(b, "commit");
+        arb_replay__mp_bin(b, f->commit, sizeof f->commit);
+        arb_replay__mp_cstr(b, "secret");
+        arb_replay__mp_bin(b, f->secret, sizeof f->secret);
+        arb_replay__mp_cstr(b, "contributions");
+        arb_replay__mp_array(b, (uint32_t)f->n);
+        for (int i = 0; i < f->n; i++) {
+            if (f->len[i] < 1 || f->len[i] > ARB_FAIR_CONTRIB_MAX)
+                return arb_error_set(err, ARB_EINVAL, NULL, "seat %d's contribution is %u bytes: 1 to %d allowed", i,
+                                     f->len[i], ARB_FAIR_CONTRIB_MAX);
+            arb_replay__mp_bin(b, f->contrib[i], f->len[i]);
+        }
+    }
+    if (b->failed) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory encoding the header");
+    return ARB_OK;
+}
+
+/* ---- strictness: duplicate keys at any level, valid UTF-8 everywhere */
+
+int arb_replay__utf8_valid(const uint8_t *s, size_t n, size_t *bad)
+{
+    size_t i = 0;
+    while (i < n) {
+        uint8_t c = s[i];
+        if (c < 0x80) { i++; continue; }
+        size_t len;
+        uint32_t cp;
+        if (c >= 0xc2 && c <= 0xdf) { len = 2; cp = c & 0x1f; }
+        else if (c >= 0xe0 && c <= 0xef) { len = 3; cp = c & 0x0f; }
+        else if (c >= 0xf0 && c <= 0xf4) { len = 4; cp = c & 0x07; }
+        else goto fail;
+        if (n - i < len) goto fail;
+        for (size_t k = 1; k < len; k++) {
+            if ((s[i + k] & 0xc0) != 0x80) goto fail;
+            cp = cp << 6 | (s[i + k] & 0x3f);
+        }
+        if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+            (cp >= 0xd800 && cp <= 0xdfff))
+            goto fail;
+        i += len;
+    }
+    return 1;
+fail:
+    if (bad) *bad = i;
+    return 0;
+}
+
+typedef struct skey {
+    const uint8_t *s;
+    uint32_t len;
+    size_t off;
+} skey;
+
+static int skey_cmp(const void *a, const void *b)
+{
+    const skey *x = a, *y = b;
+    uint32_t m = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->s, y->s, m);
+    if (c) return c;
+    if (x->len != y->len) return x->len < y->len ? -1 : 1;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+typedef struct strict {
+    const uint8_t *base;
+    char path[192];
+    char *msg;
+    size_t msgsize;
+    size_t off;                 /* offset of the problem, from base */
+} strict;
+
+/* Printable rendering of at most 40 bytes of a key for messages. */
+static void key_text(const uint8_t *s, uint32_t len, char *out, size_t size)
+{
+    size_t o = 0;
+    for (uint32_t i = 0; i < len && i < 40 && o + 5 < size; i++) {
+        if (s[i] >= 0x20 && s[i] < 0x7f && s[i] != '\'') out[o++] = (char)s[i];
+        else o += (size_t)snprintf(out + o, size - o, "\\x%02x", s[i]);
+    }
+    if (len > 40 && o + 4 < size) { memcpy(out + o, "...", 3); o += 3; }
+    out[o] = '\0';
+}
+
+static void path_push(strict *st, size_t *saved, const char *fmt, const uint8_t *s, uint32_t len, uint32_t idx)
+{
+    *saved = strlen(st->path);
+    size_t n = *saved;
+    if (n + 2 >= sizeof st->path) return;
+    if (n) st->path[n++] = '.';
+    st->path[n] = '\0';
+    if (s) key_text(s, len, st->path + n, sizeof st->path - n);
+    else snprintf(st->path + n, sizeof st->path - n, fmt, idx);
+}
+
+static int strict_value(strict *st, const uint8_t **pp, const uint8_t *end, unsigned depth)
+{
+    const uint8_t *p = *pp, *s;
+    uint32_t n, len;
+    int is_bin;
+    if (p >= end || depth > 64) { st->off = (size_t)(p - st->base); snprintf(st->msg, st->msgsize, "malformed value"); return -1; }
+    if (arb_mp_rd_str(&p, end, &s, &len, &is_bin) == ARB_MP_OK) {
+        size_t bad;
+        if (!is_bin && !arb_replay__utf8_valid(s, len, &bad)) {
+            st->off = (size_t)(s - st->base) + bad;
+            snprintf(st->msg, st->msgsize, "the string at '%s' is not valid UTF-8 (byte %zu of %u)",
+                     st->path[0] ? st->path : "(root)", bad, len);
+            return -1;
+        }
+        *pp = p;
+        return 0;
+    }
+    p = *pp;
+    if (arb_mp_rd_array(&p, end, &n) == ARB_MP_OK) {
+        for (uint32_t i = 0; i < n; i++) {
+            size_t saved;
+            path_push(st, &saved, "%u", NULL, 0, i);
+            int rc = strict_value(st, &p, end, depth + 1);
+            st->path[saved] = '\0';
+            if (rc) return rc;
+        }
+        *pp = p;
+        return 0;
+    }
+    p = *pp;
+    if (arb_mp_rd_map(&p, end, &n) == ARB_MP_OK) {
+        skey small[16], *keys = small;
+        if (n > 16) {
+            if (n > (size_t)(end - p) / 2) { st->off = (size_t)(p - st->base); snprintf(st->msg, st->msgsize, "map larger than its bytes"); return -1; }
+            keys = malloc(n * sizeof *keys);
+            if (!keys) { st->off = (size_t)(p - st->base); snprintf(st->msg, st->msgsize, "out of memory"); return -2; }
+        }
+        int rc = 0;
+        for (uint32_t i = 0; i < n && !rc; i++) {
+            const uint8_t *kp = p;
+            if (arb_mp_rd_str(&p, end, &s, &len, &is_bin) || is_bin) {
+                st->off = (size_t)(kp - st->base);
+                snprintf(st->msg, st->msgsize, "a key of the map at '%s' is not a string", st->path[0] ? st->path : "(root)");
+                rc = -1;
+                break;
+            }
+            size_t bad;
+            if (!arb_replay__utf8_valid(s, len, &bad)) {
+                st->off = (size_t)(s - st->base) + bad;
+                snprintf(st->msg, st->msgsize, "a key of the map at '%s' is not valid UTF-8", st->path[0] ? st->path : "(root)");
+                rc = -1;
+                break;
+            }
+            keys[i].s = s;
+            keys[i].len = len;
+            keys[i].off = (size_t)(kp - st->base);
+            size_t saved;
+            path_push(st, &saved, NULL, s, len, 0);
+            rc = strict_value(st, &p, end, depth + 1);
+            st->path[saved] = '\0';
+        }
+        if (!rc && n > 1) {
+            /* Sort by (key, offset): equal keys end up adjacent. Report the
+             * duplicate whose second occurrence comes first in the file. */
+            qsort(keys, n, sizeof *keys, skey_cmp);
+            size_t best = SIZE_MAX, first = 0;
+            uint32_t bi = 0;
+            for (uint32_t i = 1; i < n; i++)
+                if (keys[i].len == keys[i - 1].len && !memcmp(keys[i].s, keys[i - 1].s, keys[i].len) &&
+                    keys[i].off < best) {
+                    best = keys[i].off;
+                    first = keys[i - 1].off;
+                    bi = i;
+                }
+            if (best != SIZE_MAX) {
+                char k[200];
+                size_t saved;
+                path_push(st, &saved, NULL, keys[bi].s, keys[bi].len, 0);
+                snprintf(k, sizeof k, "%s", st->path);
+                st->path[saved] = '\0';
+                st->off = best;
+                snprintf(st->msg, st->msgsize,
+                         "duplicate key '%s' (first at offset %zu, again at offset %zu): a header holds each key once",
+                         k, first, best);
+                rc = -1;
+            }
+        }
+        if (keys != small) free(keys);
+        if (rc) return rc;
+        *pp = p;
+        return 0;
+    }
+    p = *pp;
+    if (arb_replay__mp_skip(&p, end)) {
+        st->off = (size_t)(p - st->base);
+        snprintf(st->msg, st->msgsize, "malformed value");
+        return -1;
+    }
+    *pp = p;
+    return 0;
+}
+
+int arb_replay__header_strict(const uint8_t *p, size_t n, size_t *off, char *msg, size_t msgsize)
+{
+    strict st;
+    memset(&st, 0, sizeof st);
+    st.base = p;
+    st.msg = msg;
+    st.msgsize = msgsize;
+    const uint8_t *q = p;
+    int rc = strict_value(&st, &q, p + n, 0);
+    *off = st.off;
+    return rc;
 }
 
 /* ---- decoding */
@@ -509,6 +741,57 @@ static int get_str(hdec *d, const arb_tnode *m, const char *key, const char *pat
     if (n->kind != ARB_T_STR) return bad(d, ARB_EFORMAT, path, "'%s' is not a string", key);
     if (strlen(n->s) >= size) return bad(d, ARB_ELIMIT, path, "'%s' is longer than this field allows", key);
     memcpy(dst, n->s, strlen(n->s) + 1);
+    return ARB_OK;
+}
+
+/* The "fair" map: scheme, commit, secret, contributions (binaries). */
+static int raw_fair(arb_replay_header *h, const uint8_t **pp, const uint8_t *end, hdec *d)
+{
+    const uint8_t *p = *pp, *s, *v;
+    uint32_t cnt, len, vlen;
+    int is_bin, have = 0;
+    arb_fair *f = &h->fair;
+    if (arb_mp_rd_map(&p, end, &cnt)) return bad(d, ARB_EFORMAT, "fair", "'%s' is not a map", "fair");
+    for (uint32_t i = 0; i < cnt; i++) {
+        if (arb_mp_rd_str(&p, end, &s, &len, &is_bin) || is_bin)
+            return bad(d, ARB_EFORMAT, "fair", "a key of '%s' is not a string", "fair");
+        if (len == 6 && memcmp(s, "scheme", 6) == 0) {
+            if (arb_mp_rd_str(&p, end, &v, &vlen, &is_bin) || is_bin)
+                return bad(d, ARB_EFORMAT, "fair.scheme", "'%s' is not a string", "fair.scheme");
+            if (vlen != strlen(ARB_FAIR_SCHEME) || memcmp(v, ARB_FAIR_SCHEME, vlen) != 0) {
+                arb_error_where(d->err, "%s: header key 'fair.scheme'", d->name);
+                return arb_error_set(d->err, ARB_EUNSUPPORTED, NULL, "fair-seed scheme is not %s", ARB_FAIR_SCHEME);
+            }
+            have |= 1;
+        } else if ((len == 6 && memcmp(s, "commit", 6) == 0) || (len == 6 && memcmp(s, "secret", 6) == 0)) {
+            int commit = s[0] == 'c';
+            const char *k = commit ? "fair.commit" : "fair.secret";
+            if (arb_mp_rd_str(&p, end, &v, &vlen, &is_bin) || !is_bin || vlen != 32)
+                return bad(d, ARB_EFORMAT, k, "'%s' is not a 32-byte binary", k);
+            memcpy(commit ? f->commit : f->secret, v, 32);
+            have |= commit ? 2 : 4;
+        } else if (len == 13 && memcmp(s, "contributions", 13) == 0) {
+            uint32_t n;
+            if (arb_mp_rd_array(&p, end, &n) || n < 1 || n > ARB_MAX_SEATS)
+                return bad(d, ARB_EFORMAT, "fair.contributions", "'%s' is not an array of 1 to 4 entries",
+                           "fair.contributions");
+            for (uint32_t k = 0; k < n; k++) {
+                if (arb_mp_rd_str(&p, end, &v, &vlen, &is_bin) || !is_bin || vlen < 1 || vlen > ARB_FAIR_CONTRIB_MAX)
+                    return bad(d, ARB_EFORMAT, "fair.contributions",
+                               "an entry of '%s' is not a binary of 1 to 64 bytes", "fair.contributions");
+                f->len[k] = (uint8_t)vlen;
+                memcpy(f->contrib[k], v, vlen);
+            }
+            f->n = (int)n;
+            have |= 8;
+        } else if (arb_replay__mp_skip(&p, end)) {
+            return bad(d, ARB_EFORMAT, "fair", "a malformed value in '%s'", "fair");
+        }
+    }
+    if (have != 15)
+        return bad(d, ARB_EFORMAT, "fair", "'%s' needs scheme, commit, secret and contributions", "fair");
+    h->has_fair = 1;
+    *pp = p;
     return ARB_OK;
 }
 
@@ -548,6 +831,11 @@ static int raw_fields(arb_replay_header *h, const uint8_t *p, size_t n, hdec *d,
             }
             continue;
         }
+        if (len == 4 && memcmp(s, "fair", 4) == 0) {
+            int rc = raw_fair(h, &p, end, d);
+            if (rc) return rc;
+            continue;
+        }
         if (arb_replay__mp_skip(&p, end)) return bad(d, ARB_EFORMAT, "", "%smalformed header value", "");
     }
     return ARB_OK;
@@ -556,12 +844,30 @@ static int raw_fields(arb_replay_header *h, const uint8_t *p, size_t n, hdec *d,
 static int header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, size_t n,
                          const arb_replay_limits *lim, const char *name, arb_error *err);
 
+/* Strictness over the header as stored (#15): duplicate keys at any
+ * level, non-string keys and invalid UTF-8 are refused, naming the key
+ * path and the decompressed offset. canon: the bytes are version 2's
+ * header translated to the canonical map (offsets are then not the file's). */
+static int header_strict_at(const uint8_t *p, size_t n, const char *name, int canon, arb_error *err)
+{
+    char msg[ARB_MSG_MAX];
+    size_t off = 0;
+    int rc = arb_replay__header_strict(p, n, &off, msg, sizeof msg);
+    if (!rc) return ARB_OK;
+    if (canon) arb_error_where(err, "%s: header (translated from version 2)", name);
+    else arb_error_where(err, "%s: decompressed offset %zu (header)", name, off);
+    return arb_error_set(err, rc == -2 ? ARB_ENOMEM : ARB_EFORMAT, NULL, "%s", msg);
+}
+
 int arb_replay__header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, size_t n,
                               const arb_replay_limits *lim, const char *name, arb_error *err)
 {
+    int rc = header_strict_at(p, n, name, 0, err);
+    if (rc) return rc;
     if (h->version != 2) return header_decode(h, t, p, n, lim, name, err);
     arb_mpbuf o = { 0 };
-    int rc = header_translate2(p, n, &o, name, err);
+    rc = header_translate2(p, n, &o, name, err);
+    if (!rc) rc = header_strict_at(o.p, o.n, name, 1, err);
     if (!rc) rc = header_decode(h, t, o.p, o.n, lim, name, err);
     h->size = n;
     arb_replay__mp_free(&o);
@@ -664,7 +970,8 @@ static int header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, si
         }
     }
     const arb_tnode *opt = arb_tnode_get(root, "options");
-    if (opt) {
+    if (!opt) return bad(&d, ARB_EFORMAT, "options", "the header has no '%s' map (required, may be empty)", "options");
+    {
         if (opt->kind != ARB_T_MAP) return bad(&d, ARB_EFORMAT, "options", "'%s' is not a map", "options");
         if (opt->n > ARB_OPTIONS_MAX) return bad(&d, ARB_ELIMIT, "options", "'%s' has more than 8 entries", "options");
         for (const arb_tnode *o = opt->first; o; o = o->next) {
@@ -674,6 +981,9 @@ static int header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, si
                 return bad(&d, ARB_ELIMIT, "options", "option name '%s' is too long", o->key);
         }
     }
+    if (h->has_fair && h->fair.n != h->players)
+        return bad(&d, ARB_EFORMAT, "fair.contributions", "'%s' must hold one contribution per player",
+                   "fair.contributions");
     const arb_tnode *pos = arb_tnode_get(root, "position");
     if (pos) {
         if (pos->kind != ARB_T_MAP) return bad(&d, ARB_EFORMAT, "position", "'%s' is not a map", "position");

@@ -17,6 +17,27 @@ int arb_replay__header_encode(arb_mpbuf *b, const arb_replay_meta *meta, arb_err
 int arb_replay__header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, size_t n,
                               const arb_replay_limits *lim, const char *name, arb_error *err);
 
+/* Strict checks over the measured header p[0..n): no map at any level
+ * holds a key twice, every key is a string, every string is valid UTF-8.
+ * 0 ok; -1 with msg and *off (offset from p) naming the problem; -2 no
+ * memory. */
+int arb_replay__header_strict(const uint8_t *p, size_t n, size_t *off, char *msg, size_t msgsize);
+/* 1 when s[0..n) is valid UTF-8 (no overlongs, surrogates or code points
+ * above U+10FFFF); else 0 and *bad = offset of the first bad sequence. */
+int arb_replay__utf8_valid(const uint8_t *s, size_t n, size_t *bad);
+
+/* What the header proves beyond the replay (trust.c): the fair seed
+ * recomputed, the published commitment compared, the seeded setup
+ * required. Fills res (fair, published, seeded); returns ARB_OK or the
+ * divergence kind with res->detail set. */
+int arb_replay__verify_trust_header(const arb_replay_header *h, const arb_verify_opts *opts,
+                                    arb_verify_result *res, const char *name);
+
+/* The seal verdict once the stream has been read (trust.c): fills res
+ * (seal, signer, trusted); returns ARB_OK, or ARB_DIV_SIGNATURE with
+ * res->detail when the seal is broken, or trusted keys were given and the
+ * file is unsigned or signed by another key. */
+int arb_replay__verify_seal(arb_replay *r, const arb_verify_opts *opts, arb_verify_result *res);
 /* LEB128 varint into p (at most 10 bytes); returns the end. */
 static inline uint8_t *arb_replay__varint(uint8_t *p, uint64_t v)
 {
@@ -36,6 +57,11 @@ void arb_replay__iso(char *out, size_t n, uint64_t t);
 int arb_replay__deflate_once(const uint8_t *p, size_t n, int level, const uint8_t *dict, size_t dict_len,
                              uint8_t **out, size_t *outn, arb_error *err);
 
+/* Version 2: inflate (and hash) the rest of the body without decoding
+ * it, so the content digest and the trailer are known even after a
+ * divergence or a malformed record (the seal then says whether the bytes
+ * are the ones signed). ARB_OK when the body's end was reached. */
+int arb_replay__drain(arb_replay *r, arb_error *err);
 /* Archive writer: add a finished match (the content buffer is taken over
  * and cleared) as the next member; seal (may be NULL) seals it. */
 int arb_archive__add(arb_archive_writer *aw, const uint8_t env[8], arb_mpbuf *content, uint64_t actions,

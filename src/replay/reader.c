@@ -36,6 +36,10 @@ struct arb_replay {
     arb_replay_status st;
     arb_replay_header h;
     arb_tree *tree;
+    /* Bounded work (FORMAT.md §8.1): no checkpoint without an action since the last, a bounded
+     * run of unknown records. */
+    int have_cp;
+    uint64_t cp_index, actions_since_cp, unknown_run;
     /* version 2 */
     uint8_t env[ARB_REPLAY_ENVELOPE];
     int v2, have_digest;
@@ -51,6 +55,8 @@ struct arb_replay {
     void *own[2];               /* buffers this reader frees (archive members) */
 };
 
+/* At most this many unknown records in a row (between two known ones). */
+#define UNKNOWN_RUN_MAX 16
 void arb_replay__own(arb_replay *r, void *a, void *b)
 {
     r->own[0] = a;
@@ -408,6 +414,18 @@ int arb_replay_sealable(const arb_replay *r, uint8_t digest[ARB_REPLAY_DIGEST], 
     if (body_end) *body_end = r->body_end;
     return 1;
 }
+int arb_replay__drain(arb_replay *r, arb_error *err)
+{
+    if (!r->v2) return ARB_EINVAL;
+    while (!r->z_end) {
+        r->start = r->end; /* what is left unread is only hashed (by more) */
+        int rc = more(r, 1, err);
+        if (rc < 0) return rc;
+        if (rc == 0 && !r->z_end) return ARB_ETRUNC;
+    }
+    return r->have_digest ? ARB_OK : ARB_EFORMAT;
+}
+
 const char *arb_replay_name(const arb_replay *r) { return r->name; }
 
 void arb_replay_get_status(const arb_replay *r, arb_replay_status *st)
@@ -491,6 +509,39 @@ static int decode_record(const uint8_t *p, size_t n, arb_replay_record *rec, siz
         if ((rc = arb_replay__mp_skip(&p, end))) { *what = "a malformed extra field"; return rc; }
     *used = (size_t)(p - s);
     return ARB_MP_OK;
+}
+
+/* The work a file can demand is bounded by its actions: a checkpoint must
+ * follow at least one action since the previous checkpoint (so a file holds
+ * at most actions + 1 of them; a writer writes turns + 1), and unknown
+ * records come
+ * at most UNKNOWN_RUN_MAX in a row. A file breaking either is corrupt
+ * (ARB_EFORMAT) and is refused as soon as the offending record is read, so
+ * a "checkpoint bomb" costs microseconds, not a replay of millions. */
+static int bound_record(arb_replay *r, const arb_replay_record *rec, arb_error *err)
+{
+    if (rec->kind == ARB_REC_CHECKPOINT) {
+        if (r->have_cp && r->actions_since_cp == 0)
+            return fail_at(r, err, ARB_EFORMAT, rec->offset,
+                           "record %llu is a checkpoint right after the checkpoint of record %llu with no action "
+                           "between: a file holds at most one checkpoint per action, plus the setup one (decompressed offset shown)",
+                           (unsigned long long)rec->index, (unsigned long long)r->cp_index);
+        r->have_cp = 1;
+        r->cp_index = rec->index;
+        r->actions_since_cp = 0;
+    } else if (rec->kind == ARB_REC_ACTION) {
+        r->actions_since_cp++;
+    }
+    if (rec->kind > ARB_REC_OUTCOME) {
+        if (++r->unknown_run > UNKNOWN_RUN_MAX)
+            return fail_at(r, err, ARB_EFORMAT, rec->offset,
+                           "record %llu is the %llu-th unknown record in a row: at most %d may follow one another "
+                           "(decompressed offset shown)",
+                           (unsigned long long)rec->index, (unsigned long long)r->unknown_run, UNKNOWN_RUN_MAX);
+    } else {
+        r->unknown_run = 0;
+    }
+    return 1;
 }
 
 /* Decode one version-2 record (FORMAT.md §B.3) from p[0..n): seat-change
@@ -653,7 +704,7 @@ int arb_replay_next(arb_replay *r, arb_replay_record *rec, arb_error *err)
                 case ARB_REC_OUTCOME: r->st.outcomes++; break;
                 default: r->st.unknown++; break;
                 }
-                return 1;
+                return bound_record(r, rec, err);
             }
             if (rc == ARB_MP_BAD || rc == ARB_MP_LIMIT)
                 return fail_at(r, err, ARB_EFORMAT, r->base + r->start,

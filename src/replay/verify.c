@@ -30,6 +30,8 @@ const char *arb_verify_kind_name(arb_verify_kind k)
     case ARB_DIV_AFTER_OUTCOME: return "after-outcome";
     case ARB_DIV_COMMIT: return "commit";
     case ARB_DIV_SETUP: return "setup";
+    case ARB_DIV_SIGNATURE: return "signature";
+    case ARB_DIV_NOT_SEEDED: return "not-seeded";
     }
     return "unknown";
 }
@@ -46,7 +48,8 @@ static int diverge(arb_verify_result *res, arb_error *err, const char *name, arb
     va_end(ap);
     res->kind = kind;
     res->code = ARB_EVERIFY;
-    if (kind == ARB_DIV_COMMIT || kind == ARB_DIV_SETUP) arb_error_where(err, "%s: header", name);
+    if (kind == ARB_DIV_SIGNATURE) arb_error_where(err, "%s: seal", name);
+    else if (kind == ARB_DIV_COMMIT || kind == ARB_DIV_SETUP || kind == ARB_DIV_NOT_SEEDED) arb_error_where(err, "%s: header", name);
     else arb_error_where(err, "%s: record %" PRIu64 " (turn %" PRIu32 ")", name, res->record, res->turn);
     return arb_error_set(err, ARB_EVERIFY, res->rule[0] ? res->rule : NULL, "%s: %s",
                          arb_verify_kind_name(kind), res->detail);
@@ -71,14 +74,13 @@ static const char *reason_name(const arb_game *g, uint16_t r)
     return arb_game_reason_name(g, r);
 }
 
-int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_result *res, arb_error *err)
+static int verify_inner(arb_replay *r, const arb_verify_opts *opts, arb_verify_result *res, arb_error *err)
 {
-    static const arb_verify_opts dflt = ARB_VERIFY_OPTS_INIT;
-    if (!opts) opts = &dflt;
     memset(res, 0, sizeof *res);
     res->winner = -1;
     res->seat = ARB_SEAT_NONE;
     const arb_replay_header *h = arb_replay_get_header(r);
+    res->seeded = h->position == NULL;
     snprintf(res->game, sizeof res->game, "%s", h->game);
     res->players = h->players;
     const arb_game *g = opts->game ? opts->game : arb_game_find(h->game);
@@ -125,6 +127,11 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
         }
         res->commit = 1;
     }
+    if ((rc = arb_replay__verify_trust_header(h, opts, res, rn)) != ARB_OK) {
+        char d[ARB_MSG_MAX];
+        snprintf(d, sizeof d, "%s", res->detail);
+        return diverge(res, err, rn, (arb_verify_kind)rc, "%s", d);
+    }
     arb_setup su;
     arb_deck decks[ARB_MAX_SEATS];
     if ((rc = arb_replay_setup(r, g, &su, decks, err))) return res->code = rc;
@@ -149,18 +156,6 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
     for (;;) {
         rc = arb_replay_next(r, &rec, err);
         if (rc == 0) {
-            const uint8_t *tr;
-            size_t ntr = 0;
-            if (arb_replay_sealable(r, NULL, &tr, &ntr, NULL) && ntr) {
-                /* Only a seal block may follow a v2 body; checking one is the
-                 * seal layer's (arbiter/seal.h). */
-                uint64_t be = 0;
-                arb_replay_sealable(r, NULL, NULL, NULL, &be);
-                arb_error_where(err, "%s: offset %" PRIu64, rn, be);
-                res->code = arb_error_set(err, ARB_EFORMAT, NULL,
-                                          "%zu byte(s) follow the body and this build cannot check a seal block", ntr);
-                goto out;
-            }
             break;
         }
         if (rc < 0) {
@@ -301,6 +296,26 @@ out:
     arb_replay_get_status(r, &res->status);
     free(st);
     return res->code;
+}
+
+int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_result *res, arb_error *err)
+{
+    static const arb_verify_opts dflt = ARB_VERIFY_OPTS_INIT;
+    if (!opts) opts = &dflt;
+    int rc = verify_inner(r, opts, res, err);
+    /* The seal: a broken one, or (with trusted keys) a missing or foreign
+     * one, outranks any other verdict: the bytes are not what was signed. */
+    if ((rc == ARB_OK || rc == ARB_EVERIFY || rc == ARB_EFORMAT || rc == ARB_EUNSUPPORTED || rc == ARB_ELIMIT) &&
+        arb_replay__verify_seal(r, opts, res) != ARB_OK) {
+        char d[ARB_MSG_MAX];
+        snprintf(d, sizeof d, "%s", res->detail);
+        res->rule[0] = '\0';
+        res->action[0] = '\0';
+        res->seat = ARB_SEAT_NONE;
+        arb_error_clear(err);
+        rc = diverge(res, err, arb_replay_name(r), ARB_DIV_SIGNATURE, "%s", d);
+    }
+    return rc;
 }
 
 int arb_replay_verify_file(const char *path, const arb_verify_opts *opts, arb_verify_result *res, arb_error *err)

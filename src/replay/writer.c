@@ -166,6 +166,15 @@ int arb_replay_writer_open(arb_replay_writer **out, const char *path, const arb_
                            arb_error *err)
 {
     *out = NULL;
+    /* Version 2 names decks by the registered engine's pool and presets; an
+     * engine outside the registry (tests, embedders) is written as version
+     * 1, whose header spells every card ID. */
+    arb_replay_meta m1;
+    if (meta->version != 1 && arb_game_find(meta->game->id) != meta->game) {
+        m1 = *meta;
+        m1.version = 1;
+        meta = &m1;
+    }
     arb_mpbuf hb = { 0 };
     int rc = arb_replay__header_encode(&hb, meta, err);
     if (rc) { arb_replay__mp_free(&hb); return rc; }

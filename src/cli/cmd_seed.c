@@ -1,0 +1,227 @@
+/* cmd_seed.c — `arbiter seed commit|contribute|derive`: the commit–reveal
+ * fair seed (replays/FORMAT.md §12.1). Before a match the server runs
+ * `seed commit -o S.secret` and publishes the commitment it prints; each
+ * player then sends a contribution (any 1..64 bytes, e.g. from `seed
+ * contribute`); `play`/`record --server-secret S.secret --contribution
+ * SEAT:HEX …` derive the seed from all of them and write what a verifier
+ * needs to recompute it into the header. `seed derive` prints the seed. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "cli/cli.h"
+
+static const char secret_tag[] = "arbiter-fair-secret-v1\nsecret: ";
+
+int cli_fair_secret_load(const char *cmd, const char *path, uint8_t secret[ARB_FAIR_SECRET_BYTES])
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "arbiter %s: %s: cannot open: %s\n", cmd, path, strerror(errno));
+        return EXIT_INPUT;
+    }
+    char buf[256];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    size_t tl = sizeof secret_tag - 1, len;
+    char hex[65];
+    if (n < tl + 64 || memcmp(buf, secret_tag, tl) != 0) goto bad;
+    memcpy(hex, buf + tl, 64);
+    hex[64] = '\0';
+    if (cli_parse_hex(hex, secret, ARB_FAIR_SECRET_BYTES, &len) || len != ARB_FAIR_SECRET_BYTES) goto bad;
+    sodium_memzero(buf, sizeof buf);
+    return EXIT_OK;
+bad:
+    sodium_memzero(buf, sizeof buf);
+    fprintf(stderr, "arbiter %s: %s: line 2: not a server secret file (\"arbiter-fair-secret-v1\", then "
+                    "\"secret: \" and 64 hex digits; made by `arbiter seed commit`)\n", cmd, path);
+    return EXIT_INPUT;
+}
+
+int cli_fair_contribution(const char *cmd, const char *arg, arb_fair *f, unsigned *seen)
+{
+    char *end;
+    errno = 0;
+    unsigned long seat = strtoul(arg, &end, 10);
+    if (end == arg || *end != ':' || seat >= ARB_MAX_SEATS)
+        return cli_usage(cmd, "--contribution '%s' is not SEAT:HEX (seat 0..%d)", arg, ARB_MAX_SEATS - 1);
+    size_t len;
+    if (cli_parse_hex(end + 1, f->contrib[seat], ARB_FAIR_CONTRIB_MAX, &len))
+        return cli_usage(cmd, "--contribution '%s': 1 to %d bytes of hex after the seat", arg, ARB_FAIR_CONTRIB_MAX);
+    if (*seen & (1u << seat)) return cli_usage(cmd, "--contribution for seat %lu given twice", seat);
+    *seen |= 1u << seat;
+    f->len[seat] = (uint8_t)len;
+    return EXIT_OK;
+}
+
+int cli_fair_finish(const char *cmd, arb_fair *f, unsigned seen, int players)
+{
+    for (int s = 0; s < players; s++)
+        if (!(seen & (1u << s))) return cli_usage(cmd, "no --contribution for seat %d: every seat contributes", s);
+    if (seen >> players) return cli_usage(cmd, "a --contribution names a seat beyond the %d player(s)", players);
+    f->n = players;
+    arb_fair_commit(f->commit, f->secret);
+    return EXIT_OK;
+}
+
+static int seed_commit(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "output", required_argument, NULL, 'o' },
+        { "secret", required_argument, NULL, 's' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 }
+    };
+    const char *out = NULL, *given = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': out = optarg; break;
+        case 's': given = optarg; break;
+        case 'h':
+            printf("usage: arbiter seed commit -o S.secret [--secret HEX]\n"
+                   "\n"
+                   "Draw a 32-byte server secret (or take --secret), write it to S.secret\n"
+                   "(mode 0600, never overwritten) and print its commitment\n"
+                   "BLAKE2b-256(\"arbiter-fair-seed-v1 commit\" || secret). Publish the\n"
+                   "commitment before the players send their contributions.\n");
+            return EXIT_OK;
+        default: return cli_usage("seed commit", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (!out) return cli_usage("seed commit", "-o S.secret is required");
+    uint8_t secret[ARB_FAIR_SECRET_BYTES], commit[ARB_REPLAY_COMMIT_BYTES];
+    if (sodium_init() < 0) return EXIT_INTERNAL;
+    if (given) {
+        size_t len;
+        if (cli_parse_hex(given, secret, sizeof secret, &len) || len != sizeof secret)
+            return cli_usage("seed commit", "--secret takes 64 hex digits (32 bytes)");
+    } else {
+        randombytes_buf(secret, sizeof secret);
+    }
+    char text[160];
+    int n = snprintf(text, sizeof text, "%s", secret_tag);
+    for (size_t i = 0; i < sizeof secret; i++) n += snprintf(text + n, sizeof text - (size_t)n, "%02x", secret[i]);
+    snprintf(text + n, sizeof text - (size_t)n, "\n");
+    int fd = open(out, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0) {
+        fprintf(stderr, "arbiter seed commit: %s: cannot create: %s\n", out, strerror(errno));
+        return EXIT_INPUT;
+    }
+    size_t tl = strlen(text);
+    int bad = write(fd, text, tl) != (ssize_t)tl;
+    if (close(fd)) bad = 1;
+    sodium_memzero(text, sizeof text);
+    if (bad) {
+        unlink(out);
+        fprintf(stderr, "arbiter seed commit: %s: write failed\n", out);
+        return EXIT_INPUT;
+    }
+    arb_fair_commit(commit, secret);
+    sodium_memzero(secret, sizeof secret);
+    printf("commitment: ");
+    cli_hex(stdout, commit, sizeof commit);
+    printf("\n");
+    return EXIT_OK;
+}
+
+static int seed_contribute(void)
+{
+    uint8_t c[32];
+    if (sodium_init() < 0) return EXIT_INTERNAL;
+    randombytes_buf(c, sizeof c);
+    cli_hex(stdout, c, sizeof c);
+    printf("\n");
+    return EXIT_OK;
+}
+
+static int seed_derive(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "server-secret", required_argument, NULL, 'k' },
+        { "contribution", required_argument, NULL, 'c' },
+        { "players", required_argument, NULL, 'p' },
+        { "json", no_argument, NULL, 'x' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 }
+    };
+    const char *secret = NULL;
+    arb_fair f;
+    memset(&f, 0, sizeof f);
+    unsigned seen = 0;
+    int c, rc, json = 0;
+    unsigned long long players = 0;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'k': secret = optarg; break;
+        case 'c':
+            if ((rc = cli_fair_contribution("seed derive", optarg, &f, &seen))) return rc;
+            break;
+        case 'p':
+            if (cli_parse_u64(optarg, &players) || players < 1 || players > ARB_MAX_SEATS)
+                return cli_usage("seed derive", "--players '%s' is not 1..%d", optarg, ARB_MAX_SEATS);
+            break;
+        case 'x': json = 1; break;
+        case 'h':
+            printf("usage: arbiter seed derive --server-secret S.secret --contribution SEAT:HEX… [--players N] [--json]\n"
+                   "\n"
+                   "Print the fair seed derived from the server secret and one contribution per\n"
+                   "seat (seats 0..N-1; N defaults to the number of contributions), and the\n"
+                   "server's commitment.\n");
+            return EXIT_OK;
+        default: return cli_usage("seed derive", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (!secret) return cli_usage("seed derive", "--server-secret FILE is required");
+    if (!players)
+        for (unsigned s = 0; s < ARB_MAX_SEATS; s++)
+            if (seen & (1u << s)) players = s + 1;
+    if (!players) return cli_usage("seed derive", "at least one --contribution SEAT:HEX is required");
+    if ((rc = cli_fair_secret_load("seed derive", secret, f.secret))) return rc;
+    if ((rc = cli_fair_finish("seed derive", &f, seen, (int)players))) return rc;
+    uint64_t seed = arb_fair_seed(&f);
+    if (json) {
+        printf("{\"scheme\":\"%s\",\"seed\":%" PRIu64 ",\"commitment\":\"", ARB_FAIR_SCHEME, seed);
+        cli_hex(stdout, f.commit, sizeof f.commit);
+        printf("\"}\n");
+    } else {
+        printf("seed: %" PRIu64 "\ncommitment: ", seed);
+        cli_hex(stdout, f.commit, sizeof f.commit);
+        printf("\n");
+    }
+    sodium_memzero(&f, sizeof f);
+    return EXIT_OK;
+}
+
+int cmd_seed(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+        printf("usage: arbiter seed commit -o S.secret      server: draw a secret, print its commitment\n"
+               "       arbiter seed contribute              player: print a random contribution\n"
+               "       arbiter seed derive --server-secret S.secret --contribution SEAT:HEX…\n"
+               "\n"
+               "Fair seeds by commit–reveal (replays/FORMAT.md §12.1): the server publishes\n"
+               "its commitment before the players contribute, so it cannot choose the seed\n"
+               "after seeing them, and no player alone chooses it either. Record the match\n"
+               "with play/record --server-secret S.secret --contribution SEAT:HEX …; verify\n"
+               "recomputes the seed; `verify --commitment HEX` checks the published value.\n"
+               "\n"
+               "Exit: 0 done; 3 a secret file exists, cannot be written or is malformed; 2 usage.\n");
+        return argc < 2 ? EXIT_USAGE : EXIT_OK;
+    }
+    if (!strcmp(argv[1], "commit")) return seed_commit(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "contribute")) return argc == 2 ? seed_contribute() : cli_usage("seed contribute", "no arguments");
+    if (!strcmp(argv[1], "derive")) return seed_derive(argc - 1, argv + 1);
+    return cli_usage("seed", "unknown subcommand '%s' (commit, contribute, derive)", argv[1]);
+}
