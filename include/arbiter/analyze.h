@@ -211,10 +211,34 @@ void arb_an_stats_print(const arb_an_stats *s, FILE *out, int json);
 unsigned arb_an_tracked(const arb_game *g, const char *const **paths,
                         const char *const **labels);
 
-/* Write a self-contained HTML report of src to out: header and players,
- * outcome, an SVG chart per tracked quantity sampled at every turn change,
- * a timeline of every action and event with rejections' rule IDs, and a
- * CSS-only per-seat toggle whose texts come from event_text(view). */
+/* What the viewer shows: whose file, and the verdict to open on. */
+typedef struct arb_an_report_opts {
+    int view;                   /* ARB_VIEW_ALL: the judge's file (every view,
+                                   with a toggle); a seat: only what that seat
+                                   could see is written */
+    /* The verifier's verdict (arb_replay_verify). verdict_set == 0: the
+     * report judges from its own replay (rejections, checkpoint and outcome
+     * mismatches, truncation, a missing outcome). */
+    int verdict_set;
+    int verified;
+    int64_t divergence;         /* record index of the first divergence, -1 */
+    char detail[400];           /* one sentence on it */
+    /* "Signed by …" line of the banner: the signer as the verifier names it
+     * (sealed replays), NULL or "" when the file is not signed. */
+    const char *signed_by;
+} arb_an_report_opts;
+#define ARB_AN_REPORT_OPTS_INIT { ARB_VIEW_ALL, 0, 0, -1, "", NULL }
+
+/* Write the judge's viewer of src to out: one self-contained HTML file
+ * (inline style and script, no network) opening on the verdict, with a
+ * board drawn from the state tree at the selected record (states stored
+ * as differences per record), a slider, keys and a turn list to step, a
+ * timeline where every record has id="r<INDEX>", filters, and one SVG
+ * chart per tracked quantity that changes, whose points link to their
+ * records. With o->view a seat, the file holds only that seat's view. */
+int arb_an_report_ex(arb_an_source *src, const arb_an_report_opts *o, FILE *out,
+                     arb_an_walk_result *res, arb_error *err);
+/* arb_an_report_ex with the default options (the judge's file). */
 int arb_an_report(arb_an_source *src, FILE *out, arb_an_walk_result *res,
                   arb_error *err);
 
