@@ -299,6 +299,17 @@ def other_equivalent(src, m):
         dm = DECL_BUF_RE.match(line)
         if dm and dm.start("dim") <= col < dm.end("dim"):
             return "buffer: a local array one element larger changes nothing"
+    if m["op"] in ("lit+1", "lit-1"):
+        # an argument past nargs of an action built by legal(): never read
+        toks = tokenize(src)
+        i = next((k for k, t in enumerate(toks) if t.start == m["start"]), None)
+        call = enclosing_call(toks, i) if i is not None else None
+        if call:
+            fn, args, idx = call
+            layout = {"PUSH": (1, 2), "cand": (2, 3), "push": (2, 3), "act": (2, 3)}.get(fn)
+            if layout and len(args) > layout[0] and re.fullmatch(r"[0-9]+", args[layout[0]]) and \
+                    idx >= layout[1] + int(args[layout[0]]):
+                return "unused argument: past the action's nargs (%s), which apply() never reads" % args[layout[0]]
     if m["op"] == "lit+1" and m["orig"] == "1":
         # the hidden flag of an event: engines store (hidden != 0), so 1 -> 2
         # is the same flag
@@ -334,6 +345,42 @@ def other_equivalent(src, m):
         if toks[j].text == "}" and closes_switch(toks, j):
             return "break: the last statement of the switch; falling off its end does the same"
     return None
+
+
+def enclosing_call(toks, i):
+    """(function name, argument texts, index of the argument holding
+    toks[i]) of the call whose argument list contains toks[i], or None."""
+    d, k = 0, i - 1
+    while k >= 0:
+        t = toks[k].text
+        if t in (")", "]"):
+            d += 1
+        elif t in ("(", "["):
+            if d == 0:
+                break
+            d -= 1
+        elif t in (";", "{", "}"):
+            return None
+        k -= 1
+    if k <= 0 or toks[k].text != "(" or toks[k - 1].kind != "id":
+        return None
+    close = match_paren(toks, k)
+    args, cur, d, idx = [], [], 0, None
+    for q in range(k + 1, close):
+        t = toks[q].text
+        if t in ("(", "["):
+            d += 1
+        elif t in (")", "]"):
+            d -= 1
+        if t == "," and d == 0:
+            args.append(" ".join(cur))
+            cur = []
+            continue
+        if q == i:
+            idx = len(args)
+        cur.append(t)
+    args.append(" ".join(cur))
+    return toks[k - 1].text, args, idx
 
 
 def closes_switch(toks, j):
@@ -398,7 +445,9 @@ class Builder:
         self.cflags = args.cflags.split()
         self.libs = args.libs.split()
         self.obj = os.path.join(ROOT, args.build, "obj")
-        self.work = os.path.join(ROOT, args.build, "mutation")
+        # one directory per run: two runs (or CI next to a developer's run)
+        # never share a mutant's source, object or binary
+        self.work = os.path.join(ROOT, args.build, "mutation", "run-%d" % os.getpid())
         os.makedirs(self.work, exist_ok=True)
         if args.lib_objs:   # the Makefile's lists: no stale object of a renamed source
             self.lib_objs = sorted(os.path.join(ROOT, o) for o in args.lib_objs.split())
@@ -431,7 +480,7 @@ class Builder:
     def build(self, m, src):
         """Compile the mutant and link arbiter; returns (ok, objs) or (False, msg)."""
         rel = m["file"]
-        mdir = os.path.join(self.work, "src")
+        mdir = os.path.join(self.work, os.path.dirname(rel))
         os.makedirs(mdir, exist_ok=True)
         base = os.path.basename(rel)[:-2]
         msrc = os.path.join(mdir, base + ".c")
@@ -448,9 +497,10 @@ class Builder:
         if mobj not in objs:
             raise SystemExit("mutate.py: %s is not among the built objects" % orig_obj)
         exe = os.path.join(self.work, "arbiter")
-        rc, out = run([self.cc] + self.a.san.split() + ["-o", exe] + self.cli_objs + objs + self.libs, 120)
+        rc, out = run([self.cc] + self.a.san.split() + ["-o", exe + ".new"] + self.cli_objs + objs + self.libs, 120)
         if rc != 0:
             return False, None
+        os.replace(exe + ".new", exe)
         return True, objs
 
     def unit(self, game, objs):
@@ -458,9 +508,11 @@ class Builder:
         if to is None:
             return None
         exe = os.path.join(self.work, "check_%s" % game)
-        rc, out = run([self.cc] + self.a.san.split() + ["-o", exe, to] + objs + self.a.check_libs.split() + self.libs, 120)
+        rc, out = run([self.cc] + self.a.san.split() + ["-o", exe + ".new", to] + objs + self.a.check_libs.split() +
+                      self.libs, 120)
         if rc != 0:
             raise SystemExit("mutate.py: cannot link the unit tests of %s:\n%s" % (game, out))
+        os.replace(exe + ".new", exe)
         env = dict(os.environ, ARBITER=os.path.join(self.work, "arbiter"), CK_VERBOSITY="silent")
         rc, _ = run([exe], self.a.unit_timeout, env=env)
         return rc != 0
@@ -568,6 +620,7 @@ def main():
             failed = True
     if args.list:
         return 0
+    shutil.rmtree(builder.work, ignore_errors=True)
     stale = [k for k in equivalent if k not in all_keys and k.split(":")[0].split("/")[2] in games]
     print()
     print("%-11s %7s %22s %22s %6s %10s %7s" % ("game", "tested", "killed by conformance", "with unit tests",
