@@ -32,7 +32,8 @@ LIBS         = $(PKG_LIBS) -lpthread -lm
 
 GAMES    := $(sort $(patsubst src/games/%/,%,$(dir $(wildcard src/games/*/*.c))))
 LIB_SRC  := $(wildcard src/core/*.c) $(foreach g,$(GAMES),$(wildcard src/games/$(g)/*.c)) \
-            $(wildcard src/replay/*.c) $(wildcard src/conform/*.c) $(wildcard src/analyze/*.c)
+            $(wildcard src/replay/*.c) $(wildcard src/adapter/*.c) $(wildcard src/conform/*.c) \
+            $(wildcard src/analyze/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
 TEST_SRC := $(wildcard tests/check_*.c)
 

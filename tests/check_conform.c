@@ -106,13 +106,15 @@ static size_t toy_legal(const void *st, arb_action *out, size_t cap)
     const toy *t = st;
     if (t->over) return 0;
     size_t n = 0;
-    for (int v = 1; v <= 4; v++) {
+    /* add 1..3, pass, wait: every action apply() accepts (the runner
+     * checks that an accepted scripted action was listed) */
+    for (int v = 1; v <= 5; v++) {
         if (n < cap) {
             memset(&out[n], 0, sizeof out[n]);
             out[n].seat = (int8_t)t->active;
-            out[n].verb = (uint8_t)(v == 4 ? 1 : 0);
-            out[n].nargs = (uint8_t)(v == 4 ? 0 : 1);
-            out[n].args[0] = v == 4 ? 0 : v;
+            out[n].verb = (uint8_t)(v == 5 ? 3 : v == 4 ? 1 : 0);
+            out[n].nargs = (uint8_t)(v >= 4 ? 0 : 1);
+            out[n].args[0] = v >= 4 ? 0 : v;
         }
         n++;
     }

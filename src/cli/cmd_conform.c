@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "arbiter/adapter.h"
 #include "arbiter/conform.h"
 #include "cli/cli.h"
 
@@ -35,6 +36,11 @@ static void usage(FILE *out)
             "  --schema DIR       the XSDs (default: PATH/schema or a parent's)\n"
             "  --expectations F   known failures (default: conformance/expectations.xml)\n"
             "  --no-replay        do not record and verify each case as a replay\n"
+            "  --engine CMD       run the cases against an external engine: CMD is run by\n"
+            "                     /bin/sh and speaks the engine protocol (conformance/\n"
+            "                     ADAPTER.md); only its game's cases run, on one thread;\n"
+            "                     a dead, slow or babbling adapter is exit 4\n"
+            "  --engine-timeout MS  per-request limit for --engine (default 10000)\n"
             "  -q, --quiet        print only cases that did not pass, and the summary\n"
             "\n"
             "The run fails (exit 1) on FAIL, WRONG-RULE, ERROR, XPASS, an invalid file,\n"
@@ -80,6 +86,9 @@ static void print_diags(const arb_conform_suite *s)
 }
 
 int cmd_conform_save(const arb_conform_suite *s, const char *dir);
+static int cmd_conform_run(arb_conform_options *popt, const char **paths, size_t npaths, int lint, int quiet,
+                           int coverage, const char *tap, const char *junit, const char *json, const char *save,
+                           double t0);
 
 int cmd_conform(int argc, char **argv)
 {
@@ -88,6 +97,8 @@ int cmd_conform(int argc, char **argv)
     size_t npaths = 0;
     const char *tap = NULL, *junit = NULL, *json = NULL, *save = NULL;
     int coverage = 0, quiet = 0, lint = 0;
+    const char *engine = NULL;
+    unsigned long long engine_ms = 0;
     int i = 1;
     if (argc > 1 && strcmp(argv[1], "lint") == 0) { lint = 1; i = 2; }
     for (; i < argc; i++) {
@@ -113,6 +124,12 @@ int cmd_conform(int argc, char **argv)
         else if (!strcmp(a, "--expectations")) { VAL(a); opt.expectations = v; }
         else if (!strcmp(a, "--coverage")) coverage = 1;
         else if (!strcmp(a, "--no-replay")) opt.replay_check = 0;
+        else if (!strcmp(a, "--engine")) { VAL(a); engine = v; }
+        else if (!strcmp(a, "--engine-timeout")) {
+            VAL(a);
+            if (cli_parse_u64(v, &engine_ms) || engine_ms < 1 || engine_ms > 3600000)
+                return cli_usage("conform", "--engine-timeout must be 1..3600000 ms");
+        }
         else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) quiet = 1;
         else if (a[0] == '-' && a[1]) return cli_usage("conform", "unknown option '%s'", a);
         else if (npaths >= MAX_PATHS) return cli_usage("conform", "more than %d paths", MAX_PATHS);
@@ -120,6 +137,29 @@ int cmd_conform(int argc, char **argv)
 #undef VAL
     }
     double t0 = now_s();
+    /* --engine: the adapter's proxy game replaces the registry, for its
+     * game only; the proxy serializes requests, so one thread. */
+    arb_adapter *ad = NULL;
+    const arb_game *engine_games[2] = { NULL, NULL };
+    if (engine && !lint) {
+        int erc = cli_engine_open("conform", engine, opt.game, (int)engine_ms, &ad);
+        if (erc) return erc;
+        engine_games[0] = arb_adapter_game(ad);
+        opt.games = engine_games;
+        opt.game = engine_games[0]->id;
+        opt.jobs = 1;
+    }
+    int rc_engine = cmd_conform_run(&opt, paths, npaths, lint, quiet, coverage, tap, junit, json, save, t0);
+    int erc = cli_engine_check("conform", ad);
+    arb_adapter_close(ad);
+    return erc ? erc : rc_engine;
+}
+
+static int cmd_conform_run(arb_conform_options *popt, const char **paths, size_t npaths, int lint, int quiet,
+                           int coverage, const char *tap, const char *junit, const char *json, const char *save,
+                           double t0)
+{
+    arb_conform_options opt = *popt;
     arb_conform_suite *s = NULL;
     arb_error err = ARB_ERROR_INIT;
     if (arb_conform_load(&s, npaths ? paths : NULL, npaths, &opt, &err)) return cli_fail("conform", &err);

@@ -8,8 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arbiter/adapter.h"
 #include "cli/cli.h"
 #include "cli/shard.h"
+
+/* --engine CMD: the proxy game every file is verified with. */
+static const arb_game *engine_game;
 
 typedef struct vjob {
     const char *path;
@@ -29,6 +33,7 @@ typedef struct vpool {
 static void verify_one(vjob *j)
 {
     arb_verify_opts vo = ARB_VERIFY_OPTS_INIT;
+    vo.game = engine_game;
     arb_error_clear(&j->err);
     j->rc = arb_replay_verify_file(j->path, &vo, &j->res, &j->err);
 }
@@ -146,6 +151,8 @@ int cmd_verify(int argc, char **argv)
         { "quiet", no_argument, NULL, 'q' },
         { "manifest", required_argument, NULL, 'm' },
         { "shard", required_argument, NULL, 's' },
+        { "engine", required_argument, NULL, 'E' },
+        { "engine-timeout", required_argument, NULL, 'T' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
@@ -154,6 +161,8 @@ int cmd_verify(int argc, char **argv)
     const char *manifest = NULL;
     cli_shard shard = { 0, 1 };
     int sharded = 0;
+    const char *engine = NULL;
+    unsigned long long engine_ms = 0;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "j:qh", opts, NULL)) != -1) {
@@ -165,6 +174,11 @@ int cmd_verify(int argc, char **argv)
             break;
         case 'q': quiet = 1; break;
         case 'm': manifest = optarg; break;
+        case 'E': engine = optarg; break;
+        case 'T':
+            if (cli_parse_u64(optarg, &engine_ms) || engine_ms < 1 || engine_ms > 3600000)
+                return cli_usage("verify", "--engine-timeout '%s' is not 1..3600000 ms", optarg);
+            break;
         case 's':
             if (cli_shard_parse("verify", optarg, &shard)) return EXIT_USAGE;
             sharded = 1;
@@ -182,6 +196,11 @@ int cmd_verify(int argc, char **argv)
                    "  --json     one JSON object per file and line (NDJSON)\n"
                    "  -j, --jobs N  verify N files at a time (results stay in argument order)\n"
                    "  --quiet    print only files that do not verify\n"
+                   "  --engine CMD  verify through an external engine: CMD is run by /bin/sh and\n"
+                   "             speaks the engine protocol (conformance/ADAPTER.md), e.g.\n"
+                   "             \"arbiter engine-serve --game naramo\"; a dead, slow or\n"
+                   "             babbling adapter is exit 4 naming the request\n"
+                   "  --engine-timeout MS  per-request limit for --engine (default 10000)\n"
                    "  --manifest FILE  verify the files listed in FILE (one path per line;\n"
                    "             blank lines and '#' lines are not entries)\n"
                    "  --shard K/N  only manifest entries whose 0-based index i has i mod N = K;\n"
@@ -210,8 +229,14 @@ int cmd_verify(int argc, char **argv)
         n = argc - optind;
         if (n < 1) return cli_usage("verify", "no replay file given");
     }
+    arb_adapter *ad = NULL;
+    if (engine) {
+        int erc = cli_engine_open("verify", engine, NULL, (int)engine_ms, &ad);
+        if (erc) { cli_manifest_free(&mf); return erc; }
+        engine_game = arb_adapter_game(ad);
+    }
     vjob *jv = calloc(n ? (size_t)n : 1, sizeof *jv);
-    if (!jv) { cli_manifest_free(&mf); return EXIT_INTERNAL; }
+    if (!jv) { cli_manifest_free(&mf); arb_adapter_close(ad); return EXIT_INTERNAL; }
     for (int i = 0; i < n; i++) {
         jv[i].path = manifest ? mf.paths[i] : argv[optind + i];
         jv[i].index = manifest ? (int64_t)mf.index[i] : -1;
@@ -265,6 +290,10 @@ int cmd_verify(int argc, char **argv)
                ",\"files\":%d,\"ok\":%" PRIu64 ",\"failed\":%" PRIu64 "}}\n",
                shard.k, shard.n, mf.total, n, n_ok, (uint64_t)n - n_ok);
     cli_manifest_free(&mf);
+    int erc = cli_engine_check("verify", ad);
+    arb_adapter_close(ad);
+    engine_game = NULL;
+    if (erc) return erc;
     if (sharded) return any_nomem ? EXIT_INTERNAL : EXIT_OK;
     return any_nomem ? EXIT_INTERNAL : any_bad ? EXIT_INPUT : any_div ? EXIT_VERIFY : EXIT_OK;
 }

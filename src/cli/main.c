@@ -21,6 +21,8 @@ const cli_command cli_commands[] = {
     { "diff", "first difference between two replays of a game", cmd_diff },
     { "stats", "statistics over many replays, per game", cmd_stats },
     { "report", "self-contained HTML report of a replay (-o OUT.html)", cmd_report },
+    { "crosscheck", "differential play of an engine adapter against the built-in engine", cmd_crosscheck },
+    { "engine-serve", "serve a built-in engine over the engine protocol (stdin/stdout)", cmd_engine_serve },
     { NULL, NULL, NULL }
 };
 
