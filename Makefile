@@ -117,7 +117,7 @@ check-unit: $(TESTS) $(ARBITER)
 check: deps
 	@$(MAKE) --no-print-directory check-all
 
-check-all: check-unit check-conform check-golden check-hostile
+check-all: check-unit check-conform check-golden check-hostile check-adapter
 
 # The golden corpus (replays/golden/<game>/MANIFEST): every replay verifies
 # and reproduces its manifest outcome and final hash under this engine.
@@ -131,6 +131,15 @@ check-golden: $(ARBITER)
 # error, within a memory limit, without a crash.
 check-hostile: $(ARBITER)
 	@ARBITER=$(ARBITER) bash tests/hostile/run.sh
+
+# The engine protocol (conformance/ADAPTER.md) end to end for every game:
+# conform --engine and verify --engine through the reference adapter,
+# crosscheck over CROSSCHECK_MATCHES matches (two shards at once), every
+# engine-serve --fault caught, broken adapters reported. Prints matches/s.
+CROSSCHECK_MATCHES ?= 1000
+.PHONY: check-adapter
+check-adapter: $(ARBITER)
+	@ARBITER=$(ARBITER) CROSSCHECK_MATCHES=$(CROSSCHECK_MATCHES) sh tests/adapter/check.sh
 
 # Conformance suite: lint every XML file, then run every case of every game
 # that has an engine in this build (others SKIP and are not coverage-gated).

@@ -62,6 +62,24 @@ unsigned long long arb_adapter_requests(const arb_adapter *a);
  * matches (crosscheck). */
 void arb_adapter_forget(arb_adapter *a);
 
+/* Read ahead, in one round trip, the answers a differential driver is about
+ * to ask of proxy state st: decision, outcome, hash, legal and the state
+ * tree of every view (all and seats 0..players-1). The next such calls are
+ * answered from them; any other request drops them. */
+int arb_adapter_prefetch(const void *st, int players);
+/* One differential step in one round trip: apply acts[0..n) in order to
+ * proxy state st (rcs[i] and errs[i] get each verdict, evs[i] — may be
+ * NULL — each accepted action's events), then read ahead as
+ * arb_adapter_prefetch does for the resulting state. Returns ARB_OK, or an
+ * error when the adapter failed (sticky). */
+#define ARB_ADAPTER_STEP_MAX 16
+int arb_adapter_step(void *st, const arb_action *acts, size_t n, int *rcs, arb_error *errs, arb_events *evs,
+                     int players);
+/* Whether the read-ahead state tree of view is byte for byte the compact
+ * JSON json (arb_tnode_json with indent 0): a fast path for comparing
+ * trees; 0 means "not known to be equal", never "different". */
+int arb_adapter_state_is(const void *st, int view, const char *json, size_t len);
+
 /* Faults of the reference adapter, for testing the tools that must catch
  * them (NULL-terminated list of names, and one line of description each). */
 extern const char *const arb_adapter_fault_names[];

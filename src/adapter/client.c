@@ -40,6 +40,7 @@
 #define HANDLES_MAX 256
 #define PX_MAGIC 0x41524250524f5859ull /* "ARBPROXY" */
 #define PHASES_MAX 256
+#define PREFETCH_MAX (ARB_MAX_SEATS + 8)
 
 typedef struct px_node px_node;
 struct px_node {
@@ -58,6 +59,7 @@ struct px_node {
     const char *phase;
     arb_outcome out;
     uint64_t hash;
+    arb_tree *trees[ARB_MAX_SEATS + 1]; /* prefetched state trees (slot 4: all) */
 };
 
 typedef struct px_state {
@@ -93,6 +95,11 @@ struct arb_adapter {
     size_t nlegal, legal_cap;
     char *phases[PHASES_MAX];
     unsigned nphases;
+    /* Answers read ahead by arb_adapter_prefetch, by request body (the
+     * request without its id); cleared by any request that may change a
+     * state. */
+    struct { char *body; char *raw; size_t rawlen; unsigned long long id; } ahead[PREFETCH_MAX];
+    unsigned nahead;
 };
 
 static arb_adapter *slots[SLOTS];
@@ -240,24 +247,102 @@ static FILE *begin(arb_adapter *a, rq *q, const char *op)
 /* Send q and read its answer into a->resp. ARB_OK with *out the answer's
  * root map; a refusal (ok false) returns its code with err filled; a
  * transport failure returns ARB_EIO and is sticky. */
-static int call(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err)
+/* Close q and send it (no answer read). */
+static int send_rq(arb_adapter *a, rq *q, arb_error *err)
 {
-    *out = NULL;
     if (!q->f) { set_failed(a, q->op, "out of memory"); return arb_error_set(err, ARB_EIO, NULL, "%s", a->failed); }
     fputs("}\n", q->f);
     fclose(q->f);
     q->f = NULL;
     if (a->is_failed) {
         free(q->buf);
+        q->buf = NULL;
         return arb_error_set(err, ARB_EIO, NULL, "engine adapter failed earlier: %s", a->failed);
     }
     a->nreq++;
-    double deadline = now_ms() + a->timeout_ms;
-    int rc = send_all(a, q->op, q->buf, q->len, deadline);
+    int rc = send_all(a, q->op, q->buf, q->len, now_ms() + a->timeout_ms);
     free(q->buf);
     q->buf = NULL;
+    if (rc) return arb_error_set(err, ARB_EIO, NULL, "engine adapter: %s", a->failed);
+    return ARB_OK;
+}
+
+static int recv_rq(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err);
+static int check_rq(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err);
+
+static int pure_op(const char *op)
+{
+    return !strcmp(op, "decision") || !strcmp(op, "legal") || !strcmp(op, "hash") || !strcmp(op, "outcome") ||
+           !strcmp(op, "state");
+}
+
+static void clear_ahead(arb_adapter *a)
+{
+    for (unsigned i = 0; i < a->nahead; i++) {
+        free(a->ahead[i].body);
+        free(a->ahead[i].raw);
+    }
+    a->nahead = 0;
+}
+
+/* The body of a closed request: what follows "{"id":N,". */
+static const char *body_of(const rq *q)
+{
+    const char *c = q->buf ? strchr(q->buf, ',') : NULL;
+    return c ? c + 1 : "";
+}
+
+static int call(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err)
+{
+    *out = NULL;
+    if (!pure_op(q->op)) {
+        clear_ahead(a);
+    } else if (a->nahead && q->f) {
+        fputs("}\n", q->f);
+        fclose(q->f);
+        q->f = NULL;
+        const char *b = body_of(q);
+        for (unsigned i = 0; i < a->nahead; i++) {
+            if (strcmp(a->ahead[i].body, b) != 0) continue;
+            free(q->buf);
+            q->buf = NULL;
+            q->id = a->ahead[i].id;
+            arb_tree_free(a->resp);
+            a->resp = arb_tree_new();
+            arb_error pe = ARB_ERROR_INIT;
+            int bad = !a->resp || arb_tree_parse_json(a->resp, arb_tree_root(a->resp), "r", a->ahead[i].raw,
+                                                      a->ahead[i].rawlen, &pe);
+            free(a->ahead[i].body);
+            free(a->ahead[i].raw);
+            a->ahead[i] = a->ahead[--a->nahead];
+            if (bad) {
+                set_failed(a, q->op, "the answer is not JSON (%s at %s)", pe.msg, pe.where);
+                return arb_error_set(err, ARB_EIO, NULL, "engine adapter: %s", a->failed);
+            }
+            return check_rq(a, q, out, err);
+        }
+        /* not read ahead: send it as it is */
+        if (a->is_failed) { free(q->buf); q->buf = NULL; return arb_error_set(err, ARB_EIO, NULL, "engine adapter failed earlier: %s", a->failed); }
+        a->nreq++;
+        int rc = send_all(a, q->op, q->buf, q->len, now_ms() + a->timeout_ms);
+        free(q->buf);
+        q->buf = NULL;
+        if (rc) return arb_error_set(err, ARB_EIO, NULL, "engine adapter: %s", a->failed);
+        return recv_rq(a, q, out, err);
+    }
+    int rc = send_rq(a, q, err);
+    if (rc) return rc;
+    return recv_rq(a, q, out, err);
+}
+
+/* Read q's answer into a->resp. */
+static int recv_rq(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err)
+{
+    *out = NULL;
+    if (a->is_failed) return arb_error_set(err, ARB_EIO, NULL, "engine adapter failed earlier: %s", a->failed);
+    double deadline = now_ms() + a->timeout_ms;
     size_t len;
-    if (rc || recv_line(a, q->op, &len, deadline)) return arb_error_set(err, ARB_EIO, NULL, "engine adapter: %s", a->failed);
+    if (recv_line(a, q->op, &len, deadline)) return arb_error_set(err, ARB_EIO, NULL, "engine adapter: %s", a->failed);
     arb_tree_free(a->resp);
     a->resp = arb_tree_new();
     arb_error pe = ARB_ERROR_INIT;
@@ -271,6 +356,12 @@ static int call(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err)
         return arb_error_set(err, ARB_EIO, NULL, "engine adapter: %s", a->failed);
     }
     consume(a, len + 1);
+    return check_rq(a, q, out, err);
+}
+
+/* Judge the answer in a->resp to q. */
+static int check_rq(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err)
+{
     const arb_tnode *r = arb_tnode_get(arb_tree_root(a->resp), "r");
     const arb_tnode *id = r && r->kind == ARB_T_MAP ? arb_tnode_get(r, "id") : NULL;
     const arb_tnode *ok = r && r->kind == ARB_T_MAP ? arb_tnode_get(r, "ok") : NULL;
@@ -336,6 +427,14 @@ static void hold(arb_adapter *a, px_node *n, int64_t h)
         v->handle = -1;
     }
     a->holders[a->nholders++] = n;
+}
+
+static void drop_trees(px_node *n)
+{
+    for (int i = 0; i <= ARB_MAX_SEATS; i++) {
+        arb_tree_free(n->trees[i]);
+        n->trees[i] = NULL;
+    }
 }
 
 static px_node *new_node(arb_adapter *a)
@@ -538,6 +637,7 @@ static int px_apply(void *st, const arb_action *act, arb_events *ev, arb_error *
     c->act = *act;
     holder_remove(a, n);
     n->handle = -1;
+    drop_trees(n);
     hold(a, c, h);
     s->node = c;
 out:
@@ -761,6 +861,13 @@ static void px_export(const void *st, int view, arb_tree *t, arb_tnode *root)
     if (!n) return;
     arb_adapter *a = n->ad;
     LOCK(a);
+    int slot = view < 0 ? ARB_MAX_SEATS : view;
+    if (slot <= ARB_MAX_SEATS && n->trees[slot]) {
+        const arb_tnode *c = arb_tree_root(n->trees[slot]);
+        for (const arb_tnode *k = c->first; k; k = k->next) arb_tree_add_copy(t, root, k->key, k);
+        UNLOCK(a);
+        return;
+    }
     int64_t h = materialize(a, n);
     rq q;
     const arb_tnode *r;
@@ -1044,6 +1151,7 @@ static int spawn(arb_adapter *a, const char *cmd, arb_error *err)
     }
     if (pid == 0) {
         if (dup2(sv[1], 0) < 0 || dup2(sv[1], 1) < 0) _exit(127);
+        setpgid(0, 0); /* its own group: closing kills the whole pipeline */
         signal(SIGPIPE, SIG_DFL);
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
         _exit(127);
@@ -1125,6 +1233,7 @@ void arb_adapter_forget(arb_adapter *a)
         px_node *n = a->nodes;
         a->nodes = n->all_next;
         arb_tree_free(n->pos);
+        drop_trees(n);
         free(n);
     }
     a->legal_node = NULL;
@@ -1152,11 +1261,13 @@ void arb_adapter_close(arb_adapter *a)
             else { struct timespec ts = { 0, 10000000 }; nanosleep(&ts, NULL); }
         }
         if (!done) {
+            kill(-a->pid, SIGKILL);
             kill(a->pid, SIGKILL);
             waitpid(a->pid, &st, 0);
         }
     }
     arb_adapter_forget(a);
+    clear_ahead(a);
     pthread_mutex_lock(&slots_mu);
     if (a->slot >= 0) slots[a->slot] = NULL;
     pthread_mutex_unlock(&slots_mu);
@@ -1171,4 +1282,167 @@ void arb_adapter_close(arb_adapter *a)
     arb_tree_free(a->hello);
     arb_tree_free(a->resp);
     free(a);
+}
+
+/* Queries read ahead after a batch: decision, outcome, hash, legal and the
+ * state tree of every view, all on handle h. */
+static unsigned build_queries(arb_adapter *a, rq *qs, int64_t h, int players)
+{
+    unsigned nq = 0;
+    static const char *const ops[] = { "decision", "outcome", "hash", "legal" };
+    for (unsigned i = 0; i < 4; i++) {
+        FILE *f = begin(a, &qs[nq], ops[i]);
+        if (f) fprintf(f, ",\"state\":%" PRId64, h);
+        nq++;
+    }
+    for (int v = -1; v < players && v < ARB_MAX_SEATS; v++) {
+        FILE *f = begin(a, &qs[nq], "state");
+        if (f) {
+            fprintf(f, ",\"state\":%" PRId64 ",\"view\":", h);
+            arb_adapter__write_seat(f, v);
+        }
+        nq++;
+    }
+    return nq;
+}
+
+/* Close every request and send them in one write. */
+static int send_batch(arb_adapter *a, rq *qs, unsigned nq)
+{
+    char *all = NULL;
+    size_t alen = 0;
+    FILE *m = open_memstream(&all, &alen);
+    int bad = !m;
+    for (unsigned i = 0; i < nq; i++) {
+        if (qs[i].f) { fputs("}\n", qs[i].f); fclose(qs[i].f); qs[i].f = NULL; }
+        if (!qs[i].buf) bad = 1;
+        else if (m) fwrite(qs[i].buf, 1, qs[i].len, m);
+    }
+    if (m) fclose(m);
+    if (bad) { free(all); set_failed(a, qs[0].op, "out of memory"); return ARB_ENOMEM; }
+    if (a->is_failed) { free(all); return ARB_EIO; }
+    a->nreq += nq;
+    int rc = send_all(a, qs[0].op, all, alen, now_ms() + a->timeout_ms) ? ARB_EIO : ARB_OK;
+    free(all);
+    return rc;
+}
+
+/* Read the answers to query requests into the read-ahead store. */
+static int read_ahead(arb_adapter *a, rq *qs, unsigned nq)
+{
+    for (unsigned i = 0; i < nq; i++) {
+        size_t len;
+        if (recv_line(a, qs[i].op, &len, now_ms() + a->timeout_ms)) return ARB_EIO;
+        /* kept as text: parsed when asked for, or compared byte for byte */
+        char *raw = malloc(len + 1);
+        if (!raw) return ARB_ENOMEM;
+        memcpy(raw, a->rbuf, len);
+        raw[len] = '\0';
+        consume(a, len + 1);
+        if (a->nahead == PREFETCH_MAX) { free(raw); continue; }
+        a->ahead[a->nahead].body = strdup(body_of(&qs[i]));
+        a->ahead[a->nahead].raw = raw;
+        a->ahead[a->nahead].rawlen = len;
+        a->ahead[a->nahead].id = qs[i].id;
+        if (!a->ahead[a->nahead].body) { free(raw); return ARB_ENOMEM; }
+        a->nahead++;
+    }
+    return ARB_OK;
+}
+
+int arb_adapter_prefetch(const void *st, int players)
+{
+    px_node *n = node_of(st);
+    if (!n) return ARB_EINVAL;
+    arb_adapter *a = n->ad;
+    LOCK(a);
+    int rc = ARB_OK;
+    clear_ahead(a);
+    int64_t h = materialize(a, n);
+    rq qs[PREFETCH_MAX];
+    unsigned nq = 0;
+    if (h < 0) { rc = ARB_EIO; goto out; }
+    nq = build_queries(a, qs, h, players);
+    if (!(rc = send_batch(a, qs, nq))) rc = read_ahead(a, qs, nq);
+out:
+    for (unsigned i = 0; i < nq; i++) free(qs[i].buf);
+    UNLOCK(a);
+    return rc;
+}
+
+int arb_adapter_step(void *st, const arb_action *acts, size_t n, int *rcs, arb_error *errs, arb_events *evs,
+                     int players)
+{
+    px_state *s = st;
+    px_node *node = node_of(st);
+    if (!node || n > ARB_ADAPTER_STEP_MAX) return ARB_EINVAL;
+    arb_adapter *a = node->ad;
+    LOCK(a);
+    int rc = ARB_OK;
+    clear_ahead(a);
+    rq qs[ARB_ADAPTER_STEP_MAX + PREFETCH_MAX];
+    unsigned nq = 0, nquery = 0;
+    int64_t h = materialize(a, node);
+    if (h < 0) { rc = ARB_EIO; goto out; }
+    for (size_t i = 0; i < n; i++) {
+        FILE *f = begin(a, &qs[nq++], "apply");
+        if (f) {
+            fprintf(f, ",\"state\":%" PRId64 ",\"action\":", h);
+            arb_adapter__write_action(f, &a->game, &acts[i]);
+        }
+    }
+    nquery = build_queries(a, qs + nq, h, players);
+    if ((rc = send_batch(a, qs, nq + nquery))) goto out;
+    for (size_t i = 0; i < n; i++) {
+        const arb_tnode *r;
+        arb_error_clear(&errs[i]);
+        if (evs) evs[i].n = evs[i].dropped = 0;
+        rcs[i] = recv_rq(a, &qs[i], &r, &errs[i]);
+        if (a->is_failed) { rc = ARB_EIO; goto out; }
+        if (rcs[i]) continue;
+        if ((rcs[i] = push_events(a, "apply", r, evs ? &evs[i] : NULL, &errs[i]))) { rc = ARB_EIO; goto out; }
+        px_node *c = new_node(a);
+        if (!c) { set_failed(a, "apply", "out of memory"); rc = ARB_ENOMEM; goto out; }
+        c->parent = node;
+        c->act = acts[i];
+        holder_remove(a, node);
+        node->handle = -1;
+        drop_trees(node);
+        hold(a, c, h);
+        node = c;
+        s->node = c;
+    }
+    a->legal_node = NULL;
+    rc = read_ahead(a, qs + nq, nquery);
+out:
+    for (unsigned i = 0; i < nq + nquery; i++) free(qs[i].buf);
+    UNLOCK(a);
+    return rc;
+}
+
+int arb_adapter_state_is(const void *st, int view, const char *json, size_t len)
+{
+    px_node *n = node_of(st);
+    if (!n) return 0;
+    arb_adapter *a = n->ad;
+    LOCK(a);
+    int same = 0;
+    char body[96];
+    snprintf(body, sizeof body, "\"op\":\"state\",\"state\":%" PRId64 ",\"view\":", n->handle);
+    size_t bl = strlen(body);
+    for (unsigned i = 0; i < a->nahead && n->handle >= 0; i++) {
+        const char *b = a->ahead[i].body;
+        if (strncmp(b, body, bl) != 0) continue;
+        int v = strncmp(b + bl, "\"all\"", 5) == 0 ? ARB_VIEW_ALL : atoi(b + bl);
+        if (v != view) continue;
+        char head[64];
+        int hl = snprintf(head, sizeof head, "{\"id\":%llu,\"ok\":true,\"tree\":", a->ahead[i].id);
+        const char *r = a->ahead[i].raw;
+        size_t rl = a->ahead[i].rawlen;
+        same = hl > 0 && rl == (size_t)hl + len + 1 && memcmp(r, head, (size_t)hl) == 0 &&
+               memcmp(r + hl, json, len) == 0 && r[rl - 1] == '}';
+        break;
+    }
+    UNLOCK(a);
+    return same;
 }

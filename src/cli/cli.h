@@ -77,6 +77,7 @@ int cmd_stats(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_engine_serve(int argc, char **argv);
 int cmd_crosscheck(int argc, char **argv);
+int cmd_perft(int argc, char **argv);
 
 /* --engine CMD (adapter.h): open the adapter, print the error and return
  * its exit code on failure. cli_engine_check prints a sticky adapter

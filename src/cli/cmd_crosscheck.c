@@ -60,6 +60,7 @@ typedef struct xc {
     int probes;
     arb_action *lg, *lp;
     char (*tg)[96], (*tp)[96];
+    arb_events evs[ARB_ADAPTER_STEP_MAX];   /* the engine's events per batched action */
     size_t cap, capp;
     char why[4096];             /* the divergence, field by field */
     size_t wlen;
@@ -115,6 +116,28 @@ static int tree_diff_cb(void *ctx, const char *path, const arb_tnode *a, const a
 
 static const char *ename(const arb_game *g, unsigned t) { return t < g->nevent_names ? g->event_names[t] : "?"; }
 
+/* The events of one accepted action (or of the setup) on both sides. */
+static int compare_events(xc *X, const arb_event *eg, unsigned neg, const arb_event *ep, unsigned nep)
+{
+    int bad = 0;
+    unsigned ne = neg > nep ? neg : nep;
+    for (unsigned k = 0; k < ne; k++) {
+        if (k < neg && k < nep && !strcmp(ename(X->g, eg[k].type), ename(X->p, ep[k].type)) && eg[k].seat == ep[k].seat &&
+            eg[k].hidden == ep[k].hidden && eg[k].a == ep[k].a && eg[k].b == ep[k].b && eg[k].c == ep[k].c)
+            continue;
+        say(X, "  events: %u from the reference, %u from the engine; first difference at event %u:\n", neg, nep, k);
+        if (k < neg) say(X, "    reference %s(seat %d%s %d %d %d)\n", ename(X->g, eg[k].type), eg[k].seat,
+                         eg[k].hidden ? " hidden" : "", eg[k].a, eg[k].b, eg[k].c);
+        else say(X, "    reference (none)\n");
+        if (k < nep) say(X, "    engine    %s(seat %d%s %d %d %d)\n", ename(X->p, ep[k].type), ep[k].seat,
+                         ep[k].hidden ? " hidden" : "", ep[k].a, ep[k].b, ep[k].c);
+        else say(X, "    engine    (none)\n");
+        bad = 1;
+        break;
+    }
+    return bad;
+}
+
 /* Compare everything observable; 0 equal, 1 a divergence described in X->why. */
 static int compare(xc *X, const arb_match *mg, const arb_match *mp, int players)
 {
@@ -160,25 +183,23 @@ static int compare(xc *X, const arb_match *mg, const arb_match *mp, int players)
         else j++;
         bad = 1;
     }
-    unsigned neg, nep;
-    const arb_event *eg = arb_match_events(mg, &neg), *ep = arb_match_events(mp, &nep);
-    unsigned ne = neg > nep ? neg : nep;
-    for (unsigned k = 0; k < ne; k++) {
-        if (k < neg && k < nep && !strcmp(ename(X->g, eg[k].type), ename(X->p, ep[k].type)) && eg[k].seat == ep[k].seat &&
-            eg[k].hidden == ep[k].hidden && eg[k].a == ep[k].a && eg[k].b == ep[k].b && eg[k].c == ep[k].c)
-            continue;
-        say(X, "  events: %u from the reference, %u from the engine; first difference at event %u:\n", neg, nep, k);
-        if (k < neg) say(X, "    reference %s(seat %d%s %d %d %d)\n", ename(X->g, eg[k].type), eg[k].seat,
-                         eg[k].hidden ? " hidden" : "", eg[k].a, eg[k].b, eg[k].c);
-        else say(X, "    reference (none)\n");
-        if (k < nep) say(X, "    engine    %s(seat %d%s %d %d %d)\n", ename(X->p, ep[k].type), ep[k].seat,
-                         ep[k].hidden ? " hidden" : "", ep[k].a, ep[k].b, ep[k].c);
-        else say(X, "    engine    (none)\n");
-        bad = 1;
-        break;
-    }
-    for (int v = -1; v < (getenv("XC_NOTREE") ? -1 : players); v++) {
-        arb_tree *a = arb_match_export(mg, v), *b = arb_match_export(mp, v);
+    for (int v = -1; v < players; v++) {
+        arb_tree *a = arb_match_export(mg, v), *b = NULL;
+        if (a) {
+            /* fast path: the adapter's answer is byte for byte this tree */
+            char *js = NULL;
+            size_t jl = 0;
+            FILE *m = open_memstream(&js, &jl);
+            int same = 0;
+            if (m) {
+                arb_tnode_json(arb_tree_root(a), m, 0);
+                fclose(m);
+                same = js && arb_adapter_state_is(arb_match_state(mp), v, js, jl);
+            }
+            free(js);
+            if (same) { arb_tree_free(a); continue; }
+        }
+        b = arb_match_export(mp, v);
         if (a && b) {
             diffctx d = { X, 0 };
             char head[64];
@@ -194,14 +215,21 @@ static int compare(xc *X, const arb_match *mg, const arb_match *mp, int players)
     return bad;
 }
 
+static void verdict_text(int rc, const arb_error *e, char *buf, size_t size)
+{
+    if (rc == ARB_OK) snprintf(buf, size, "accepted");
+    else snprintf(buf, size, "rejected (%s, %s)", arb_strerror(rc), e->rule[0] ? e->rule : "no rule ID");
+}
+
 static int same_verdict(xc *X, int rg, const arb_error *eg, int rp, const arb_error *ep, const char *txt)
 {
     if (rg == rp && (rg == ARB_OK || strcmp(eg->rule, ep->rule) == 0)) return 1;
-    say(X, "  verdict on '%s': reference %s%s%s, engine %s%s%s\n", txt, rg ? "rejected as " : "accepted",
-        rg ? arb_strerror(rg) : "", rg ? (eg->rule[0] ? " by " : " (no rule)") : "", rp ? "rejected as " : "accepted",
-        rp ? arb_strerror(rp) : "", rp ? (ep->rule[0] ? " by " : " (no rule)") : "");
-    if (rg && eg->rule[0]) say(X, "    reference rule %s: %s\n", eg->rule, eg->msg);
-    if (rp && ep->rule[0]) say(X, "    engine rule %s: %s\n", ep->rule, ep->msg);
+    char a[96], b[96];
+    verdict_text(rg, eg, a, sizeof a);
+    verdict_text(rp, ep, b, sizeof b);
+    say(X, "  verdict on '%s': reference %s, engine %s\n", txt, a, b);
+    if (rg) say(X, "    reference: %s\n", eg->msg);
+    if (rp) say(X, "    engine:    %s\n", ep->msg);
     return 0;
 }
 
@@ -271,6 +299,8 @@ typedef struct xmatch {
     size_t nlog, caplog;
     size_t steps;
     int diverged;
+    int has_probe;              /* the divergence is the verdict on this action */
+    arb_action probe;
 } xmatch;
 
 static int log_push(xmatch *M, const arb_action *a)
@@ -295,11 +325,24 @@ static int reconfirm(xc *X, xmatch *M)
     int again = 0;
     size_t save = X->wlen;
     if (arb_match_new(&mg, X->g, &M->su, &e1) || arb_match_new(&mp, X->p, &M->sp, &e2)) goto out;
+    unsigned neg, nep;
+    const arb_event *eg = arb_match_events(mg, &neg), *ep = arb_match_events(mp, &nep);
+    if (compare_events(X, eg, neg, ep, nep)) { again = 1; goto out; }
     for (size_t i = 0; i < M->nlog; i++) {
         arb_action pa;
         to_proxy(X, &M->log[i], &pa);
         int rg = arb_match_apply(mg, &M->log[i], &e1), rp = arb_match_apply(mp, &pa, &e2);
         if (rg != rp) { again = 1; goto out; }
+        eg = arb_match_events(mg, &neg);
+        ep = arb_match_events(mp, &nep);
+        if (compare_events(X, eg, neg, ep, nep)) { again = 1; goto out; }
+    }
+    if (M->has_probe) {
+        arb_action pa;
+        to_proxy(X, &M->probe, &pa);
+        int rg = arb_match_apply(mg, &M->probe, &e1), rp = arb_match_apply(mp, &pa, &e2);
+        again = !(rg == rp && (rg == ARB_OK || strcmp(e1.rule, e2.rule) == 0));
+        goto out;
     }
     again = compare(X, mg, mp, M->players);
 out:
@@ -317,47 +360,57 @@ static int play_one(xc *X, xmatch *M)
     arb_match *mg = NULL, *mp = NULL;
     int rg = arb_match_new(&mg, X->g, &M->su, &e1), rp = arb_match_new(&mp, X->p, &M->sp, &e2);
     int rc = 0;
+    M->has_probe = 0;
     if (!same_verdict(X, rg, &e1, rp, &e2, "setup")) { rc = 1; goto out; }
     if (rg) goto out;
     arb_rng r;
     arb_rng_seed(&r, M->seed ^ 0x63726f7373636865ull);
+    {
+        unsigned neg, nep;
+        const arb_event *eg = arb_match_events(mg, &neg), *ep = arb_match_events(mp, &nep);
+        if (compare_events(X, eg, neg, ep, nep)) { say(X, "  (the setup's events)\n"); rc = 1; goto out; }
+    }
+    arb_adapter_prefetch(arb_match_state(mp), M->players);
     for (M->steps = 0; M->steps < XC_MAX_STEPS; M->steps++) {
         if (compare(X, mg, mp, M->players)) { rc = 1; break; }
         if (arb_adapter_failed(X->ad)) break;
         arb_outcome o;
         if (arb_match_outcome(mg, &o)) break;
         size_t n = get_legal(mg, X->g, &X->lg, &X->cap, &X->tg);
-        int moved = 0;
-        for (int k = 0; k < X->probes && !moved; k++) {
-            arb_action pr, pp;
-            make_probe(X, &r, X->lg, n, M->players, &pr);
+        if (n == 0) { say(X, "  the reference lists no legal action in a running match\n"); rc = 4; break; }
+        /* one round trip: the probes, then a random legal action */
+        arb_action ag[ARB_ADAPTER_STEP_MAX], ap[ARB_ADAPTER_STEP_MAX];
+        int rcs[ARB_ADAPTER_STEP_MAX];
+        arb_error errs[ARB_ADAPTER_STEP_MAX];
+        size_t na = 0;
+        for (int k = 0; k < X->probes && na + 1 < ARB_ADAPTER_STEP_MAX; k++) make_probe(X, &r, X->lg, n, M->players, &ag[na++]);
+        ag[na++] = X->lg[arb_rng_below(&r, (uint32_t)n)];
+        for (size_t k = 0; k < na; k++) to_proxy(X, &ag[k], &ap[k]);
+        if (arb_adapter_step(arb_match_state_mut(mp), ap, na, rcs, errs, X->evs, M->players)) break;
+        int accepted = 0;
+        for (size_t k = 0; k < na; k++) {
             char txt[128];
-            arb_action_format(X->g, &pr, txt, sizeof txt);
-            arb_error f1 = ARB_ERROR_INIT, f2 = ARB_ERROR_INIT;
+            arb_action_format(X->g, &ag[k], txt, sizeof txt);
+            arb_error e = ARB_ERROR_INIT;
             uint64_t h0 = arb_match_hash(mg);
-            to_proxy(X, &pr, &pp);
-            int a1 = arb_match_apply(mg, &pr, &f1), a2 = arb_match_apply(mp, &pp, &f2);
-            if (!same_verdict(X, a1, &f1, a2, &f2, txt)) { rc = 1; goto out; }
-            if (a1 == ARB_OK) {
-                /* the probe was legal after all (both took it): it is the step */
-                if (log_push(M, &pr)) { rc = 4; goto out; }
-                moved = 1;
-            } else if (arb_match_hash(mg) != h0) {
-                say(X, "  the reference changed its state rejecting '%s'\n", txt);
-                rc = 4;
+            int a1 = arb_match_apply(mg, &ag[k], &e);
+            if (!same_verdict(X, a1, &e, rcs[k], &errs[k], txt)) {
+                M->has_probe = 1;
+                M->probe = ag[k];
+                rc = 1;
                 goto out;
             }
+            if (a1) {
+                if (arb_match_hash(mg) != h0) { say(X, "  the reference changed its state rejecting '%s'\n", txt); rc = 4; goto out; }
+                continue;
+            }
+            accepted++;
+            if (log_push(M, &ag[k])) { rc = 4; goto out; }
+            unsigned neg;
+            const arb_event *eg = arb_match_events(mg, &neg);
+            if (compare_events(X, eg, neg, X->evs[k].buf, X->evs[k].n)) { say(X, "  (the events of '%s')\n", txt); rc = 1; goto out; }
         }
-        if (moved) continue;
-        if (n == 0) { say(X, "  the reference lists no legal action in a running match\n"); rc = 4; break; }
-        arb_action a = X->lg[arb_rng_below(&r, (uint32_t)n)], pa;
-        char txt[128];
-        arb_action_format(X->g, &a, txt, sizeof txt);
-        to_proxy(X, &a, &pa);
-        int a1 = arb_match_apply(mg, &a, &e1), a2 = arb_match_apply(mp, &pa, &e2);
-        if (!same_verdict(X, a1, &e1, a2, &e2, txt)) { rc = 1; break; }
-        if (a1) { say(X, "  the reference rejected its own legal action '%s'\n", txt); rc = 4; break; }
-        if (log_push(M, &a)) { rc = 4; break; }
+        if (!accepted) { say(X, "  the reference rejected its own legal action\n"); rc = 4; break; }
     }
 out:
     arb_match_free(mg);
@@ -401,7 +454,7 @@ int cmd_crosscheck(int argc, char **argv)
         else if (!strcmp(a, "--games")) { if (cli_parse_u64(v, &games) || games < 1 || games > 100000000) return cli_usage("crosscheck", "--games must be 1..100000000"); }
         else if (!strcmp(a, "--seed")) { if (cli_parse_u64(v, &seed)) return cli_usage("crosscheck", "--seed '%s' is not a 64-bit number", v); }
         else if (!strcmp(a, "--players")) { if (cli_parse_u64(v, &players) || players < 1 || players > ARB_MAX_SEATS) return cli_usage("crosscheck", "--players must be 1..%d", ARB_MAX_SEATS); }
-        else if (!strcmp(a, "--probes")) { if (cli_parse_u64(v, &probes) || probes > 16) return cli_usage("crosscheck", "--probes must be 0..16"); }
+        else if (!strcmp(a, "--probes")) { if (cli_parse_u64(v, &probes) || probes > ARB_ADAPTER_STEP_MAX - 1) return cli_usage("crosscheck", "--probes must be 0..%d", ARB_ADAPTER_STEP_MAX - 1); }
         else if (!strcmp(a, "--engine-timeout")) { if (cli_parse_u64(v, &tmo) || tmo < 1 || tmo > 3600000) return cli_usage("crosscheck", "--engine-timeout must be 1..3600000 ms"); }
         else if (!strcmp(a, "--shard")) { if (cli_shard_parse("crosscheck", v, &shard)) return EXIT_USAGE; }
         else return cli_usage("crosscheck", "unknown option '%s'", a);
@@ -420,11 +473,17 @@ int cmd_crosscheck(int argc, char **argv)
     X.p = arb_adapter_game(ad);
     X.ad = ad;
     X.probes = (int)probes;
+    for (int k = 0; k < ARB_ADAPTER_STEP_MAX; k++) {
+        X.evs[k].buf = malloc(ARB_MATCH_EVENTS * sizeof *X.evs[k].buf);
+        X.evs[k].cap = X.evs[k].buf ? ARB_MATCH_EVENTS : 0;
+    }
     double t0 = now_s();
     uint64_t played = 0, steps = 0;
     xmatch M;
     memset(&M, 0, sizeof M);
     int result = EXIT_OK;
+    char repro_path[512] = "";
+    int64_t div_index = -1;
     for (uint64_t i = shard.k; i < games; i += shard.n) {
         M.index = i;
         M.seed = cli_game_seed(seed, i);
@@ -465,17 +524,26 @@ int cmd_crosscheck(int argc, char **argv)
             X.wlen = wl;
             arb_error err = ARB_ERROR_INIT;
             int wrc = write_repro(g, &M.su, M.log, M.nlog, path, &err);
-            printf("DIVERGENCE %s match %" PRIu64 " (seed %" PRIu64 ", %d players) after %zu actions (step %zu):\n%s",
-                   g->id, i, M.seed, M.players, M.nlog, M.steps, X.why);
+            /* with --json the report goes to stderr: stdout stays one JSON object */
+            FILE *rep = json ? stderr : stdout;
+            fprintf(rep, "DIVERGENCE %s match %" PRIu64 " (seed %" PRIu64 ", %d players) after %zu actions (step %zu):\n%s",
+                    g->id, i, M.seed, M.players, M.nlog, M.steps, X.why);
             if (wrc) {
                 char eb[ARB_MSG_MAX + ARB_WHERE_MAX + ARB_RULE_MAX + 8];
                 arb_error_format(&err, eb, sizeof eb);
-                printf("  reproducer: cannot write %s: %s\n", path, eb);
+                fprintf(rep, "  reproducer: cannot write %s: %s\n", path, eb);
             } else {
-                printf("  reproducer: %s (%zu actions from the seeded setup; every shorter prefix agreed at every\n"
-                       "  step; %s on fresh states)\n", path, M.nlog,
-                       again ? "the divergence shows again" : "the divergence did NOT show again: the engine depends on its history");
+                fprintf(rep, "  reproducer: %s (%zu actions from the seeded setup; every shorter prefix agreed at every\n"
+                        "  step; replayed on fresh states, %s)\n", path, M.nlog,
+                        again ? "the divergence shows again" : "the divergence did NOT show again: the engine depends on its history");
+                snprintf(repro_path, sizeof repro_path, "%s", path);
+                if (M.has_probe) {
+                    char t[128];
+                    arb_action_format(g, &M.probe, t, sizeof t);
+                    fprintf(rep, "  then the action '%s' gets the verdicts above\n", t);
+                }
             }
+            div_index = (int64_t)i;
             result = EXIT_VERIFY;
             break;
         }
@@ -485,10 +553,16 @@ end:;
     double secs = now_s() - t0;
     int erc = cli_engine_check("crosscheck", ad);
     unsigned long long nreq = arb_adapter_requests(ad);
-    if (json)
+    if (json) {
         printf("{\"game\":\"%s\",\"shard\":\"%" PRIu64 "/%" PRIu64 "\",\"matches\":%" PRIu64 ",\"steps\":%" PRIu64
-               ",\"requests\":%llu,\"divergences\":%d,\"seconds\":%.3f,\"matches_per_s\":%.1f}\n",
+               ",\"requests\":%llu,\"divergences\":%d,\"seconds\":%.3f,\"matches_per_s\":%.1f",
                g->id, shard.k, shard.n, played, steps, nreq, result == EXIT_VERIFY, secs, secs > 0 ? played / secs : 0.0);
+        if (div_index >= 0) {
+            printf(",\"divergent_match\":%" PRId64 ",\"reproducer\":", div_index);
+            arb_json_str(stdout, repro_path);
+        }
+        printf("}\n");
+    }
     else
         printf("crosscheck %s: %" PRIu64 " matches, %" PRIu64 " steps, %llu requests, %d divergence%s, %.2f s "
                "(%.1f matches/s)\n",
@@ -499,6 +573,7 @@ end:;
     free(X.lp);
     free(X.tg);
     free(X.tp);
+    for (int k = 0; k < ARB_ADAPTER_STEP_MAX; k++) free(X.evs[k].buf);
     arb_adapter_close(ad);
     return erc ? erc : result;
 }

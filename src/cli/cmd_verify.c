@@ -36,6 +36,14 @@ static void verify_one(vjob *j)
     vo.game = engine_game;
     arb_error_clear(&j->err);
     j->rc = arb_replay_verify_file(j->path, &vo, &j->res, &j->err);
+    /* A failed adapter answers neutrally; what looks like a divergence is
+     * the adapter's failure, reported as such. */
+    const char *af = engine_game ? arb_adapter_failed(arb_adapter_of(engine_game)) : NULL;
+    if (af) {
+        j->rc = ARB_EIO;
+        arb_error_clear(&j->err);
+        arb_error_set(&j->err, ARB_EIO, NULL, "engine adapter failed: %s", af);
+    }
 }
 
 static void *worker(void *arg)

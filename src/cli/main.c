@@ -22,6 +22,7 @@ const cli_command cli_commands[] = {
     { "stats", "statistics over many replays, per game", cmd_stats },
     { "report", "self-contained HTML report of a replay (-o OUT.html)", cmd_report },
     { "crosscheck", "differential play of an engine adapter against the built-in engine", cmd_crosscheck },
+    { "perft", "count legal action sequences of length N (move-generator check)", cmd_perft },
     { "engine-serve", "serve a built-in engine over the engine protocol (stdin/stdout)", cmd_engine_serve },
     { NULL, NULL, NULL }
 };

@@ -10,6 +10,7 @@ typedef struct cli_match_args {
     arb_tree *pos_tree;         /* owns the parsed position; cli_match_args_free */
     uint64_t seed;
     int have_seed, players, timed, no_record, level;
+    const arb_game *engine;     /* set: use this game (an --engine proxy), not --game's */
     arb_options options;
     uint8_t salt[ARB_REPLAY_SALT_MAX];
     size_t salt_len;
