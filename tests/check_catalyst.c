@@ -1007,7 +1007,7 @@ START_TEST(narration)
     REQ(strstr(buf, "draws a card") && !strstr(buf, "Sniper"), "strstr(buf, \"draws a card\") && !strstr(buf, \"Sniper\")");
     G->event_text(&e, 1, buf, sizeof buf);
     REQ(strstr(buf, "Vault Sniper"), "strstr(buf, \"Vault Sniper\")");
-    for (unsigned t = 0; t < CAT_E_COUNT_; t++) {
+    for (unsigned t = 0; t < CAT_E_COUNT; t++) {
         arb_event x = { (uint16_t)t, 0, 0, 1, 1, 1 };
         ck_assert_int_gt(G->event_text(&x, ARB_VIEW_ALL, buf, sizeof buf), 0);
         REQ(!strstr(buf, "event "), "!strstr(buf, \"event \")");
@@ -1052,7 +1052,7 @@ static void check_events_text(const arb_events *ev)
     char buf[256];
     for (unsigned i = 0; i < ev->n; i++) {
         const arb_event *e = &ev->buf[i];
-        REQ((e->type) < (CAT_E_COUNT_), "e->type < CAT_E_COUNT_");
+        REQ((e->type) < (CAT_E_COUNT), "e->type < CAT_E_COUNT");
         REQ(G->event_text(e, ARB_VIEW_ALL, buf, sizeof buf) > 0, "event_text");
         if (e->hidden) {
             int other = (e->seat + 1) % 2;
@@ -1096,7 +1096,7 @@ static arb_action random_action(arb_rng *r, const cat_state *s)
     arb_action a;
     memset(&a, 0, sizeof a);
     a.seat = (int8_t)(arb_rng_below(r, 4) == 0 ? arb_rng_below(r, s->nplayers) : s->dseat);
-    a.verb = (uint8_t)arb_rng_below(r, CAT_V_COUNT_);
+    a.verb = (uint8_t)arb_rng_below(r, CAT_V_COUNT);
     a.nargs = (uint8_t)(arb_catalyst__verbs[a.verb].min_args +
                         arb_rng_below(r, arb_catalyst__verbs[a.verb].max_args - arb_catalyst__verbs[a.verb].min_args + 1u));
     for (int k = 0; k < a.nargs; k++) a.args[k] = (int32_t)arb_rng_below(r, 24) - 2;
@@ -1132,7 +1132,7 @@ static void play_games(int players, int games, int greedy, uint64_t base)
             arb_decision d = G->decision(&s);
             REQ((d.seat) >= (0), "d.seat >= 0");
             REQ((d.seat) < (players), "d.seat < players");
-            REQ((d.kind) < (CAT_D_COUNT_), "d.kind < CAT_D_COUNT_");
+            REQ((d.kind) < (CAT_D_COUNT), "d.kind < CAT_D_COUNT");
             size_t n = G->legal(&s, LEG, LBUF);
             REQ((n) > (0), "n > 0");
             REQ((n) <= (LBUF), "n <= LBUF");

@@ -30,7 +30,7 @@ static arb_events EVS;
 static int card_ix(const char *id)
 {
     for (unsigned i = 0; i < arb_naramo__ncards; i++)
-        if (strcmp(arb_naramo__cards[i].id, id) == 0) return (int)i;
+        if (strcmp(arb_naramo__cards[i].pub.id, id) == 0) return (int)i;
     ck_abort_msg("no card %s", id);
     return -1;
 }
@@ -108,7 +108,7 @@ static void blank(int active)
     S.shift = 3;
     S.active = (int8_t)active;
     S.first = (int8_t)active;
-    S.kind = NK_OPS;
+    S.kind = NAR_D_OPS;
     S.shift_ms = 0;
 }
 
@@ -158,10 +158,10 @@ START_TEST(t_registry)
 {
     ck_assert_ptr_nonnull(G);
     ck_assert_str_eq(G->id, "naramo");
-    ck_assert_int_eq(G->nverbs, NV__COUNT);
-    ck_assert_str_eq(G->verbs[NV_TIMEOUT].name, "timeout");
-    ck_assert_str_eq(G->verbs[NV_DISCONNECT].name, "disconnect");
-    ck_assert_str_eq(G->verbs[NV_RECONNECT].name, "reconnect");
+    ck_assert_int_eq(G->nverbs, NAR_V_COUNT);
+    ck_assert_str_eq(G->verbs[NAR_V_TIMEOUT].name, "timeout");
+    ck_assert_str_eq(G->verbs[NAR_V_DISCONNECT].name, "disconnect");
+    ck_assert_str_eq(G->verbs[NAR_V_RECONNECT].name, "reconnect");
     ck_assert_int_ge(G->npresets, 4);
     const char *need[] = {"coolant-pumps", "control-room", "reactor-hall", "emergency-diesel-generators", "gubby"};
     for (unsigned i = 0; i < 5; i++) ck_assert_int_ge(arb_card_find(G, need[i]), 0);
@@ -183,11 +183,11 @@ START_TEST(t_setup_initial)
         ck_assert_int_eq(S.p[q].clearance, 0); /* NAR-SETUP-CLEARANCE */
     }
     ck_assert_int_eq(S.first, -1);            /* G24: not drawn yet */
-    ck_assert_int_eq(kind(), NK_REVIEW);
+    ck_assert_int_eq(kind(), NAR_D_REVIEW);
     ck_assert_int_eq(owing(), 0);
-    ck_assert_int_eq(evbuf[0].type, NE_INIT_REACTORS); /* NAR-SETUP-ORDER */
-    ck_assert_int_eq(evbuf[1].type, NE_SHUFFLE);
-    ck_assert_int_eq(evbuf[3].type, NE_DRAW);
+    ck_assert_int_eq(evbuf[0].type, NAR_E_INIT_REACTORS); /* NAR-SETUP-ORDER */
+    ck_assert_int_eq(evbuf[1].type, NAR_E_SHUFFLE);
+    ck_assert_int_eq(evbuf[3].type, NAR_E_DRAW);
     /* NAR-SETUP-SHUFFLE: same seed, same order; a permutation of the list */
     nar_state a = S;
     ck_assert_int_eq(G->setup(&S, &su, NULL, &E), 0);
@@ -224,19 +224,19 @@ START_TEST(t_setup_review)
     ck_assert_int_eq(G->setup(&S, &su, NULL, &E), 0);
     uint8_t hand1[8];
     memcpy(hand1, S.p[1].hand, 6);
-    REJ0("NAR-SETUP-REVIEW-EACH", 1, NV_REVIEW); /* seat 0 first (G24) */
-    REJ1("NAR-SETUP-ORDER", 0, NV_PLAY, S.p[0].hand[0]);
-    OK0(0, NV_REVIEW);                           /* NAR-SETUP-REVIEW */
-    ck_assert(has_event(NE_REVIEW, 0));
+    REJ0("NAR-SETUP-REVIEW-EACH", 1, NAR_V_REVIEW); /* seat 0 first (G24) */
+    REJ1("NAR-SETUP-ORDER", 0, NAR_V_PLAY, S.p[0].hand[0]);
+    OK0(0, NAR_V_REVIEW);                           /* NAR-SETUP-REVIEW */
+    ck_assert(has_event(NAR_E_REVIEW, 0));
     ck_assert_int_eq(S.p[0].review_used, 1);
     ck_assert_int_eq(S.p[0].nhand, 6);
     ck_assert_int_eq(S.p[0].ndeck, 34);
     ck_assert_int_eq(owing(), 1);                /* NAR-SETUP-REVIEW-EACH */
     ck_assert_int_eq(S.first, -1);
-    OK0(1, NV_KEEP);                             /* NAR-SETUP-REVIEW-OPTIONAL */
+    OK0(1, NAR_V_KEEP);                             /* NAR-SETUP-REVIEW-OPTIONAL */
     ck_assert_int_eq(S.p[1].review_used, 0);
     ck_assert(S.first == 0 || S.first == 1);     /* NAR-SETUP-FIRST-RANDOM */
-    ck_assert(event_pos(NE_FIRST_PLAYER) < event_pos(NE_SEVENTH_CARD));
+    ck_assert(event_pos(NAR_E_FIRST_PLAYER) < event_pos(NAR_E_SEVENTH_CARD));
     int f = S.first;
     ck_assert_int_eq(S.p[f].nhand, 6);           /* NAR-P1-DRAW-SKIP */
     ck_assert_int_eq(S.p[1 - f].nhand, 7);       /* NAR-SETUP-SECOND-7TH */
@@ -245,14 +245,14 @@ START_TEST(t_setup_review)
     ck_assert_int_eq(S.shift, 1);
     ck_assert_int_eq(S.p[f].swipes, 2);          /* NAR-SETUP-SWIPES */
     ck_assert_int_eq(S.p[f].core, 1570);
-    REJ0("NAR-SETUP-REVIEW-ONCE", f, NV_REVIEW);
+    REJ0("NAR-SETUP-REVIEW-ONCE", f, NAR_V_REVIEW);
     /* NAR-SETUP-FIRST-RANDOM: both seats occur over seeds */
     int seenf[2] = {0, 0};
     for (uint64_t seed = 1; seed < 40; seed++) {
         su.seed = seed;
         G->setup(&S, &su, NULL, &E);
-        OK0(0, NV_KEEP);
-        OK0(1, NV_KEEP);
+        OK0(0, NAR_V_KEEP);
+        OK0(1, NAR_V_KEEP);
         seenf[S.first]++;
     }
     ck_assert(seenf[0] > 0 && seenf[1] > 0);
@@ -270,7 +270,7 @@ START_TEST(t_p1_baseload_and_reportin)
     int b = add(1, Z_ROSTER, "noobian-raider");
     S.p[0].flags[a] = NAR_F_EXHAUSTED;
     S.p[1].flags[b] = NAR_F_EXHAUSTED;
-    OK0(1, NV_END);                      /* P1's shift ends → P0's Shift Start */
+    OK0(1, NAR_V_END);                      /* P1's shift ends → P0's Shift Start */
     ck_assert_int_eq(S.active, 0);
     ck_assert_int_eq(S.shift, 4);        /* NAR-MATCH-ALTERNATE */
     ck_assert_int_eq(S.p[0].flags[a] & NAR_F_EXHAUSTED, 0); /* NAR-P1-REPORTIN */
@@ -278,24 +278,24 @@ START_TEST(t_p1_baseload_and_reportin)
     ck_assert_int_eq(S.p[0].core, 1570); /* NAR-P1-BASELOAD */
     ck_assert_int_eq(S.p[1].core, 1420);
     ck_assert_int_eq(S.p[0].nhand, 1);   /* NAR-P1-DRAW */
-    ck_assert(event_pos(NE_REPORT_IN) < event_pos(NE_BASE_LOAD));
-    ck_assert(event_pos(NE_BASE_LOAD) < event_pos(NE_DRAW));
-    ck_assert(event_pos(NE_DRAW) < event_pos(NE_SWIPES)); /* NAR-P1-STEP-ORDER */
+    ck_assert(event_pos(NAR_E_REPORT_IN) < event_pos(NAR_E_BASE_LOAD));
+    ck_assert(event_pos(NAR_E_BASE_LOAD) < event_pos(NAR_E_DRAW));
+    ck_assert(event_pos(NAR_E_DRAW) < event_pos(NAR_E_SWIPES)); /* NAR-P1-STEP-ORDER */
     int hacks[] = {2, 3, 5}, want[] = {150, 200, 200};
     for (int i = 0; i < 3; i++) {                 /* NAR-P1-BASELOAD-HACK */
         blank(1);
         fill_deck(0, 3);
         S.p[0].hack = (uint8_t)hacks[i];
-        OK0(1, NV_END);
+        OK0(1, NAR_V_END);
         ck_assert_int_eq(S.p[0].core, 1420 + want[i]);
     }
     blank(1);                                      /* NAR-P1-BASELOAD-SHUTDOWN */
     fill_deck(0, 3);
     S.p[0].shutdown = 1;
     S.p[0].shutdown_until = 6;
-    OK0(1, NV_END);
+    OK0(1, NAR_V_END);
     ck_assert_int_eq(S.p[0].core, 1420);
-    ck_assert(has_event(NE_BASE_LOAD_SKIPPED, 0));
+    ck_assert(has_event(NAR_E_BASE_LOAD_SKIPPED, 0));
 }
 END_TEST
 
@@ -309,16 +309,16 @@ START_TEST(t_p1_sse_order)
         int cp = add(0, Z_SITE, "coolant-pumps");
         int rh = add(0, Z_SITE, "reactor-hall");
         add(1, Z_SITE, "coolant-pumps"); /* NAR-P1-SSE-OWN */
-        OK0(1, NV_END);
+        OK0(1, NAR_V_END);
         ck_assert_int_eq(S.p[1].core, 1420);
-        ck_assert_int_eq(kind(), NK_ORDER);
+        ck_assert_int_eq(kind(), NAR_D_ORDER);
         ck_assert_str_eq(G->phase(&S), "shift_start");
         ck_assert_int_eq(S.p[0].core, 1650);
-        REJ1("NAR-P1-AUTO", 0, NV_PLAY, 0);       /* NAR-P1-AUTO */
-        REJ0("NAR-P1-AUTO", 0, NV_SCRAM);
-        REJ1("NAR-P1-SSE-ORDER", 0, NV_ORDER, 99);
-        OK1(0, NV_ORDER, rh_first ? rh : cp);
-        ck_assert_int_eq(kind(), NK_OPS);         /* last one resolves itself */
+        REJ1("NAR-P1-AUTO", 0, NAR_V_PLAY, 0);       /* NAR-P1-AUTO */
+        REJ0("NAR-P1-AUTO", 0, NAR_V_SCRAM);
+        REJ1("NAR-P1-SSE-ORDER", 0, NAR_V_ORDER, 99);
+        OK1(0, NAR_V_ORDER, rh_first ? rh : cp);
+        ck_assert_int_eq(kind(), NAR_D_OPS);         /* last one resolves itself */
         ck_assert_int_eq(S.p[0].core, 1550);
         ck_assert_int_eq(S.p[0].po, rh_first ? 1 : 0);
         ck_assert_int_eq(S.p[0].swipes, 4);       /* NAR-P1-SWIPES-REFRESH */
@@ -328,17 +328,17 @@ START_TEST(t_p1_sse_order)
     fill_deck(0, 3);
     add(0, Z_SITE, "coolant-pumps");
     add(0, Z_SITE, "coolant-pumps");
-    OK0(1, NV_END);
-    ck_assert_int_eq(kind(), NK_OPS);
+    OK0(1, NAR_V_END);
+    ck_assert_int_eq(kind(), NAR_D_OPS);
     ck_assert_int_eq(S.p[0].core, 1420 + 150 - 200);
     blank(1);
     fill_deck(0, 3);
     add(0, Z_SITE, "control-room");
     int cp = add(0, Z_SITE, "coolant-pumps");
-    OK0(1, NV_END);
+    OK0(1, NAR_V_END);
     /* timeout default: order of entry (Control Room first) */
-    ck_assert_int_eq(kind(), NK_ORDER);
-    OK1(0, NV_ORDER, cp);
+    ck_assert_int_eq(kind(), NAR_D_ORDER);
+    OK1(0, NAR_V_ORDER, cp);
     ck_assert_int_eq(S.p[0].clearance, 1);
     ck_assert_int_eq(S.p[0].core, 1470);
 }
@@ -353,7 +353,7 @@ START_TEST(t_p1_swipes)
         for (int k = 0; k < nf[i]; k++) add(0, Z_SITE, "switchyard");
         for (int k = 0; k < 3; k++) add(1, Z_SITE, "switchyard"); /* NAR-P1-SWIPES-OWN */
         S.p[0].swipes = 3;                                      /* NAR-P1-SWIPES-NOCARRY */
-        OK0(1, NV_END);
+        OK0(1, NAR_V_END);
         ck_assert_int_eq(S.p[0].swipes, want[i]);
     }
     /* NAR-P2-PLAY-FACILITY-LATE */
@@ -361,11 +361,11 @@ START_TEST(t_p1_swipes)
     fill_deck(0, 3);
     fill_deck(1, 3);
     int sw = add(0, Z_HAND, "switchyard");
-    OK1(0, NV_PLAY, sw);
+    OK1(0, NAR_V_PLAY, sw);
     ck_assert_int_eq(S.p[0].nsite, 1);        /* NAR-ZONE-SITE */
     ck_assert_int_eq(S.p[0].swipes, 2);
-    OK0(0, NV_END);
-    OK0(1, NV_END);
+    OK0(0, NAR_V_END);
+    OK0(1, NAR_V_END);
     ck_assert_int_eq(S.p[0].swipes, 3);
 }
 END_TEST
@@ -379,26 +379,26 @@ START_TEST(t_p2_play_and_pay)
     S.p[0].swipes = 4;
     int a = add(0, Z_HAND, "shift-engineer"), b = add(0, Z_HAND, "coolant-pumps");
     int c = add(0, Z_HAND, "dosimeter"), d = add(0, Z_HAND, "plant-director");
-    REJ0("NAR-P2-ACTIVE-ONLY", 1, NV_END);     /* NAR-P2-ACTIVE-ONLY */
-    REJ1("NAR-P2-PLAY-EQUIPMENT", 0, NV_PLAY, c); /* needs a target */
-    REJ2("NAR-P2-PLAY-EQUIPMENT", 0, NV_PLAY, c, a); /* a not in play (G13) */
-    REJ1("NAR-P2-CLEARANCE", 0, NV_PLAY, d);   /* needs C */
-    OK1(0, NV_PLAY, a);                        /* NAR-P2-PLAY-PERSONNEL */
+    REJ0("NAR-P2-ACTIVE-ONLY", 1, NAR_V_END);     /* NAR-P2-ACTIVE-ONLY */
+    REJ1("NAR-P2-PLAY-EQUIPMENT", 0, NAR_V_PLAY, c); /* needs a target */
+    REJ2("NAR-P2-PLAY-EQUIPMENT", 0, NAR_V_PLAY, c, a); /* a not in play (G13) */
+    REJ1("NAR-P2-CLEARANCE", 0, NAR_V_PLAY, d);   /* needs C */
+    OK1(0, NAR_V_PLAY, a);                        /* NAR-P2-PLAY-PERSONNEL */
     ck_assert_int_eq(S.p[0].nroster, 1);       /* NAR-ZONE-ROSTER */
     ck_assert_int_eq(S.p[0].flags[a], 0);      /* G18 READY */
-    OK1(0, NV_PLAY, b);
-    OK2(0, NV_PLAY, c, a);                     /* NAR-P2-PLAY-EQUIPMENT */
+    OK1(0, NAR_V_PLAY, b);
+    OK2(0, NAR_V_PLAY, c, a);                     /* NAR-P2-PLAY-EQUIPMENT */
     ck_assert_int_eq(S.p[0].nequip, 1);
     ck_assert_int_eq(S.p[0].swipes, 1);        /* NAR-P2-REPEAT */
     S.p[0].clearance = 1;
-    REJ1("NAR-P2-PAY-SWIPES", 0, NV_PLAY, d);  /* NAR-P2-PAY-SWIPES */
+    REJ1("NAR-P2-PAY-SWIPES", 0, NAR_V_PLAY, d);  /* NAR-P2-PAY-SWIPES */
     S.p[0].swipes = 2;
-    OK1(0, NV_PLAY, d);                        /* NAR-P2-CLEARANCE accepted at C */
+    OK1(0, NAR_V_PLAY, d);                        /* NAR-P2-CLEARANCE accepted at C */
     /* Incidents are not played: NAR-P3-DEPLOY-ONLY-HERE */
     int g = add(0, Z_HAND, "gubby");
-    REJ1("NAR-P3-DEPLOY-ONLY-HERE", 0, NV_PLAY, g);
-    REJ2("NAR-P3-DEPLOY-ONLY-HERE", 0, NV_DEPLOY, g, 1);
-    REJ1("NAR-P3-STEP-ORDER", 0, NV_CLEAR, 0);
+    REJ1("NAR-P3-DEPLOY-ONLY-HERE", 0, NAR_V_PLAY, g);
+    REJ2("NAR-P3-DEPLOY-ONLY-HERE", 0, NAR_V_DEPLOY, g, 1);
+    REJ1("NAR-P3-STEP-ORDER", 0, NAR_V_CLEAR, 0);
 }
 END_TEST
 
@@ -408,17 +408,17 @@ START_TEST(t_p2_station_recall_exhaust)
     fill_deck(0, 3);
     int a = add(0, Z_ROSTER, "shift-engineer");
     int g = add(0, Z_ROSTER, "station-guard");
-    REJ1("NAR-P2-RECALL", 0, NV_RECALL, a);
-    OK1(0, NV_STATION, a);
+    REJ1("NAR-P2-RECALL", 0, NAR_V_RECALL, a);
+    OK1(0, NAR_V_STATION, a);
     ck_assert_int_ne(S.p[0].flags[a] & NAR_F_STATIONED, 0);
-    REJ1("NAR-P2-STATION", 0, NV_STATION, a);
-    OK1(0, NV_RECALL, a);
+    REJ1("NAR-P2-STATION", 0, NAR_V_STATION, a);
+    OK1(0, NAR_V_RECALL, a);
     ck_assert_int_eq(S.p[0].flags[a] & NAR_F_STATIONED, 0);
-    REJ1("NAR-P2-EXHAUST", 0, NV_EXHAUST, g);
-    OK1(0, NV_EXHAUST, a);                   /* NAR-P2-EXHAUST */
+    REJ1("NAR-P2-EXHAUST", 0, NAR_V_EXHAUST, g);
+    OK1(0, NAR_V_EXHAUST, a);                   /* NAR-P2-EXHAUST */
     ck_assert_int_eq(S.p[0].core, 1370);
     ck_assert_int_ne(S.p[0].flags[a] & NAR_F_EXHAUSTED, 0);
-    REJ1("NAR-P2-EXHAUST", 0, NV_EXHAUST, a);
+    REJ1("NAR-P2-EXHAUST", 0, NAR_V_EXHAUST, a);
 }
 END_TEST
 
@@ -426,7 +426,7 @@ START_TEST(t_p2_station_wrong_seat_rule)
 {
     blank(0);
     int a = add(1, Z_ROSTER, "station-guard");
-    REJ1("NAR-P2-ACTIVE-ONLY", 1, NV_STATION, a); /* NAR-P2-STATION NEG: opponent's shift */
+    REJ1("NAR-P2-ACTIVE-ONLY", 1, NAR_V_STATION, a); /* NAR-P2-STATION NEG: opponent's shift */
 }
 END_TEST
 
@@ -438,32 +438,32 @@ START_TEST(t_p2_strike_block)
     int r = add(1, Z_ROSTER, "noobian-raider");
     int sg = add(0, Z_ROSTER, "station-guard");
     int se = add(1, Z_ROSTER, "shift-engineer");
-    REJ1("NAR-P2-STRIKE", 1, NV_STRIKE, se);     /* non-RAIDER */
-    OK1(1, NV_STRIKE, r);                        /* NAR-P2-STRIKE */
+    REJ1("NAR-P2-STRIKE", 1, NAR_V_STRIKE, se);     /* non-RAIDER */
+    OK1(1, NAR_V_STRIKE, r);                        /* NAR-P2-STRIKE */
     ck_assert_int_ne(S.p[1].flags[r] & NAR_F_EXHAUSTED, 0);
-    ck_assert_int_eq(kind(), NK_BLOCK);
+    ck_assert_int_eq(kind(), NAR_D_BLOCK);
     ck_assert_int_eq(owing(), 0);
-    REJ0("NAR-P2-STRIKE", 1, NV_END);           /* the defender owes */
-    OK1(0, NV_BLOCK, sg);                        /* NAR-CROSS-REACH */
+    REJ0("NAR-P2-STRIKE", 1, NAR_V_END);           /* the defender owes */
+    OK1(0, NAR_V_BLOCK, sg);                        /* NAR-CROSS-REACH */
     ck_assert_int_eq(S.p[0].core, 1420);
-    ck_assert_int_eq(kind(), NK_OPS);
-    REJ1("NAR-P2-STRIKE", 1, NV_STRIKE, r);      /* exhausted */
+    ck_assert_int_eq(kind(), NAR_D_OPS);
+    REJ1("NAR-P2-STRIKE", 1, NAR_V_STRIKE, r);      /* exhausted */
     /* unblocked: heat or hack */
     S.p[1].flags[r] = 0;
-    OK1(1, NV_STRIKE, r);
-    ck_assert_int_eq(kind(), NK_STRIKE);         /* guard exhausted: no block prompt */
-    OK0(0, NV_HEAT);
+    OK1(1, NAR_V_STRIKE, r);
+    ck_assert_int_eq(kind(), NAR_D_STRIKE);         /* guard exhausted: no block prompt */
+    OK0(0, NAR_V_HEAT);
     ck_assert_int_eq(S.p[0].core, 1570);
     S.p[1].flags[r] = 0;
-    OK1(1, NV_STRIKE, r);
-    OK0(0, NV_HACK);
+    OK1(1, NAR_V_STRIKE, r);
+    OK0(0, NAR_V_HACK);
     ck_assert_int_eq(S.p[0].hack, 1);
     ck_assert_int_eq(S.p[0].core, 1570);
     /* Breaching Charge adds to STRIKE */
     S.p[1].flags[r] = 0;
     int bc = add(1, Z_HAND, "breaching-charge");
-    OK2(1, NV_PLAY, bc, r);
-    OK1(1, NV_STRIKE, r);
+    OK2(1, NAR_V_PLAY, bc, r);
+    OK1(1, NAR_V_STRIKE, r);
     ck_assert_int_eq(S.strike_value, 200);
 }
 END_TEST
@@ -474,21 +474,21 @@ START_TEST(t_p2_scram)
     fill_deck(0, 5);
     fill_deck(1, 5);
     S.p[0].core = 2399;
-    REJ0("NAR-P2-SCRAM", 0, NV_SCRAM);
+    REJ0("NAR-P2-SCRAM", 0, NAR_V_SCRAM);
     S.p[0].core = 2400;
-    OK0(0, NV_SCRAM);                          /* G06 */
+    OK0(0, NAR_V_SCRAM);                          /* G06 */
     ck_assert_int_eq(S.p[0].core, 1420);
     ck_assert_int_eq(S.p[0].shutdown, 1);
     S.p[0].core = 2500;
-    REJ0("NAR-LIMIT-SCRAM", 0, NV_SCRAM);      /* NAR-LIMIT-SCRAM */
+    REJ0("NAR-LIMIT-SCRAM", 0, NAR_V_SCRAM);      /* NAR-LIMIT-SCRAM */
     S.p[0].core = 1420;
-    OK0(0, NV_END);                            /* PO check skipped while SHUT DOWN */
+    OK0(0, NAR_V_END);                            /* PO check skipped while SHUT DOWN */
     ck_assert_int_eq(S.p[0].po, 0);
     S.p[1].core = 2400;
-    OK0(1, NV_SCRAM);                          /* P2's SCRAM still available */
-    OK0(1, NV_END);
+    OK0(1, NAR_V_SCRAM);                          /* P2's SCRAM still available */
+    OK0(1, NAR_V_END);
     ck_assert_int_eq(S.p[0].core, 1420);       /* base load skipped */
-    OK0(0, NV_END);                            /* SHUT DOWN ends as this Shift End begins */
+    OK0(0, NAR_V_END);                            /* SHUT DOWN ends as this Shift End begins */
     ck_assert_int_eq(S.p[0].shutdown, 0);
     ck_assert_int_eq(S.p[0].po, 1);
 }
@@ -508,7 +508,7 @@ START_TEST(t_p3_alarms)
         else { add_board(0, 1, "steam-leak"); add_board(0, 1, "relay-trip"); }
         add_board(1, 0, "steam-leak");          /* NAR-P3-ALARM-NOT-OPP */
         S.p[0].swipes = 0;                      /* no CLEAR prompt */
-        OK0(0, NV_END);
+        OK0(0, NAR_V_END);
         ck_assert_int_eq(S.p[0].core, 1750);
         ck_assert_int_eq(S.p[0].hack, rev ? 1 : 0);
         ck_assert_int_eq(S.p[1].core, 1570);
@@ -518,7 +518,7 @@ START_TEST(t_p3_alarms)
     fill_deck(0, 3);
     fill_deck(1, 3);
     add_board(1, 0, "grid-blackout");
-    OK0(0, NV_END);
+    OK0(0, NAR_V_END);
     ck_assert_int_eq(S.p[0].core, 1470);
     ck_assert_int_eq(S.p[1].nboard, 1);          /* NAR-P4-DURATION-OWN */
     ck_assert_int_eq(S.p[1].board[0].duration, 3);
@@ -533,14 +533,14 @@ START_TEST(t_p3_gubby_prompt)
     int x = add(0, Z_HAND, "intern");
     add(0, Z_HAND, "intern");
     add_board(0, 1, "gubby");
-    OK0(0, NV_END);
-    ck_assert_int_eq(kind(), NK_ALARM);         /* NAR-TIME-PROMPT-PAUSE */
+    OK0(0, NAR_V_END);
+    ck_assert_int_eq(kind(), NAR_D_ALARM);         /* NAR-TIME-PROMPT-PAUSE */
     ck_assert_str_eq(G->phase(&S), "incident");
-    REJ0("NAR-P3-ALARM-MANDATORY", 0, NV_DONE);
-    REJ2("NAR-P3-DEPLOY-AFTER-ALARMS", 0, NV_DEPLOY, x, 1);
-    REJ0("NAR-P3-ACTIVE-ONLY", 1, NV_GUBBY_HEAT);
+    REJ0("NAR-P3-ALARM-MANDATORY", 0, NAR_V_DONE);
+    REJ2("NAR-P3-DEPLOY-AFTER-ALARMS", 0, NAR_V_DEPLOY, x, 1);
+    REJ0("NAR-P3-ACTIVE-ONLY", 1, NAR_V_GUBBY_HEAT);
     S.p[0].swipes = 1;                          /* Gubby's CLEAR 2 unaffordable */
-    OK1(0, NV_GUBBY_DISCARD, x);                /* NAR-TIME-GUBBY */
+    OK1(0, NAR_V_GUBBY_DISCARD, x);                /* NAR-TIME-GUBBY */
     ck_assert_int_eq(S.p[0].core, 1420);
     ck_assert_int_eq(S.p[0].nhand, 1);
     ck_assert_int_eq(S.active, 1);              /* resumed on its own */
@@ -551,10 +551,10 @@ START_TEST(t_p3_gubby_prompt)
     fill_deck(1, 3);
     add(0, Z_HAND, "intern");
     add_board(0, 1, "gubby");
-    OK0(0, NV_END);
-    OK0(0, NV_GUBBY_HEAT);
-    ck_assert_int_eq(kind(), NK_CLEAR);         /* Swipes 2 pay CLEAR 2 */
-    OK0(0, NV_DONE);
+    OK0(0, NAR_V_END);
+    OK0(0, NAR_V_GUBBY_HEAT);
+    ck_assert_int_eq(kind(), NAR_D_CLEAR);         /* Swipes 2 pay CLEAR 2 */
+    OK0(0, NAR_V_DONE);
     ck_assert_int_eq(S.p[0].core, 1520);
     ck_assert_int_eq(S.p[0].nhand, 1);
 }
@@ -568,11 +568,11 @@ START_TEST(t_p3_deploy_clear)
     int sl = add(0, Z_HAND, "steam-leak");
     int gb = add(0, Z_HAND, "gubby");
     S.p[0].swipes = 0;
-    OK0(0, NV_END);
-    ck_assert_int_eq(kind(), NK_DEPLOY);
-    REJ2("NAR-P3-DEPLOY-TARGET", 0, NV_DEPLOY, sl, 2);
-    REJ0("NAR-P3-ACTIVE-ONLY", 1, NV_DECLINE);
-    OK2(0, NV_DEPLOY, sl, 1);                   /* NAR-P3-DEPLOY-TARGET, -FREE */
+    OK0(0, NAR_V_END);
+    ck_assert_int_eq(kind(), NAR_D_DEPLOY);
+    REJ2("NAR-P3-DEPLOY-TARGET", 0, NAR_V_DEPLOY, sl, 2);
+    REJ0("NAR-P3-ACTIVE-ONLY", 1, NAR_V_DECLINE);
+    OK2(0, NAR_V_DEPLOY, sl, 1);                   /* NAR-P3-DEPLOY-TARGET, -FREE */
     ck_assert_int_eq(S.p[1].nboard, 1);         /* NAR-ZONE-ALARM */
     ck_assert_int_eq(S.p[1].board[0].owner, 0);
     ck_assert_int_eq(S.p[0].swipes, 0);
@@ -591,15 +591,15 @@ START_TEST(t_p3_deploy_clear)
     add_board(1, 0, "steam-leak");
     S.p[0].swipes = 3;
     S.p[0].nhand = 2;
-    OK0(0, NV_END);
-    ck_assert_int_eq(kind(), NK_ALARM);
-    OK0(0, NV_GUBBY_HEAT);
-    ck_assert_int_eq(kind(), NK_DEPLOY);
-    REJ1("NAR-P3-STEP-ORDER", 0, NV_CLEAR, 0);
-    OK2(0, NV_DEPLOY, sl, 1);
-    ck_assert_int_eq(kind(), NK_CLEAR);
-    REJ2("NAR-P3-DEPLOY-ONE", 0, NV_DEPLOY, gb, 1);          /* NAR-P3-DEPLOY-ONE */
-    REJ0("NAR-P3-STEP-ORDER", 0, NV_DECLINE);
+    OK0(0, NAR_V_END);
+    ck_assert_int_eq(kind(), NAR_D_ALARM);
+    OK0(0, NAR_V_GUBBY_HEAT);
+    ck_assert_int_eq(kind(), NAR_D_DEPLOY);
+    REJ1("NAR-P3-STEP-ORDER", 0, NAR_V_CLEAR, 0);
+    OK2(0, NAR_V_DEPLOY, sl, 1);
+    ck_assert_int_eq(kind(), NAR_D_CLEAR);
+    REJ2("NAR-P3-DEPLOY-ONE", 0, NAR_V_DEPLOY, gb, 1);          /* NAR-P3-DEPLOY-ONE */
+    REJ0("NAR-P3-STEP-ORDER", 0, NAR_V_DECLINE);
 }
 END_TEST
 
@@ -617,20 +617,20 @@ START_TEST(t_p3_clear_rules)
     S.p[0].nhand = 0;               /* Gubby: no card to discard → heat */
     S.p[0].hand[0] = (uint8_t)sl;
     S.p[0].nhand = 1;
-    OK0(0, NV_END);
-    OK0(0, NV_GUBBY_HEAT);
-    ck_assert_int_eq(kind(), NK_DEPLOY);
-    OK0(0, NV_DECLINE);                          /* NAR-P3-DEPLOY-OPT */
-    ck_assert_int_eq(kind(), NK_CLEAR);
-    REJ2("NAR-P3-STEP-ORDER", 0, NV_DEPLOY, sl, 1);
-    REJ1("NAR-P3-CLEAR-OWN", 0, NV_CLEAR, 5);
+    OK0(0, NAR_V_END);
+    OK0(0, NAR_V_GUBBY_HEAT);
+    ck_assert_int_eq(kind(), NAR_D_DEPLOY);
+    OK0(0, NAR_V_DECLINE);                          /* NAR-P3-DEPLOY-OPT */
+    ck_assert_int_eq(kind(), NAR_D_CLEAR);
+    REJ2("NAR-P3-STEP-ORDER", 0, NAR_V_DEPLOY, sl, 1);
+    REJ1("NAR-P3-CLEAR-OWN", 0, NAR_V_CLEAR, 5);
     S.p[0].swipes = 1;
-    REJ1("NAR-P3-CLEAR-PAY", 0, NV_CLEAR, 0);    /* Gubby costs 2 */
+    REJ1("NAR-P3-CLEAR-PAY", 0, NAR_V_CLEAR, 0);    /* Gubby costs 2 */
     S.p[0].swipes = 3;
-    OK1(0, NV_CLEAR, 0);                         /* NAR-P3-CLEAR */
+    OK1(0, NAR_V_CLEAR, 0);                         /* NAR-P3-CLEAR */
     ck_assert_int_eq(S.p[1].ndiscard, 1);        /* to its owner's discard */
-    ck_assert_int_eq(kind(), NK_CLEAR);
-    OK1(0, NV_CLEAR, 0);                         /* NAR-P3-CLEAR-MANY */
+    ck_assert_int_eq(kind(), NAR_D_CLEAR);
+    OK1(0, NAR_V_CLEAR, 0);                         /* NAR-P3-CLEAR-MANY */
     ck_assert_int_eq(S.p[0].nboard, 0);
     ck_assert_int_eq(S.p[0].swipes, 0);
     ck_assert_int_eq(S.active, 1);
@@ -645,10 +645,10 @@ START_TEST(t_p3_deploy_limit)
     int sl = add(0, Z_HAND, "steam-leak");
     for (int i = 0; i < 3; i++) add_board(1, 0, "gubby");
     S.p[0].swipes = 0;
-    OK0(0, NV_END);
-    ck_assert_int_eq(kind(), NK_DEPLOY);
-    REJ2("NAR-LIMIT-ALARM", 0, NV_DEPLOY, sl, 1);   /* NAR-LIMIT-ALARM */
-    OK2(0, NV_DEPLOY, sl, 0);                       /* NAR-LIMIT-ALARM-PERBOARD */
+    OK0(0, NAR_V_END);
+    ck_assert_int_eq(kind(), NAR_D_DEPLOY);
+    REJ2("NAR-LIMIT-ALARM", 0, NAR_V_DEPLOY, sl, 1);   /* NAR-LIMIT-ALARM */
+    OK2(0, NAR_V_DEPLOY, sl, 0);                       /* NAR-LIMIT-ALARM-PERBOARD */
     ck_assert_int_eq(S.p[0].nboard, 1);
     ck_assert_int_eq(S.p[0].core, 1420);            /* NAR-P3-DEPLOY-AFTER-ALARMS */
 }
@@ -665,8 +665,8 @@ START_TEST(t_p4_po_overheat)
         fill_deck(1, 3);
         S.p[0].core = cores[i];
         S.p[0].po = 1;
-        OK0(0, NV_END);
-        ck_assert(has_event(NE_PO_CHECK, 0));
+        OK0(0, NAR_V_END);
+        ck_assert(has_event(NAR_E_PO_CHECK, 0));
         ck_assert_int_eq(S.p[0].po, 1 + gain[i]);
     }
     blank(0);                                    /* NAR-P4-OVERHEAT */
@@ -676,17 +676,17 @@ START_TEST(t_p4_po_overheat)
     S.p[0].core = 2400;
     S.p[0].po = 2;
     S.p[1].core = 2500;
-    OK0(0, NV_END);
-    ck_assert(has_event(NE_OVERHEAT, 0));
-    ck_assert(!has_event(NE_OVERHEAT, 1));       /* NAR-P4-OVERHEAT-OWN */
+    OK0(0, NAR_V_END);
+    ck_assert(has_event(NAR_E_OVERHEAT, 0));
+    ck_assert(!has_event(NAR_E_OVERHEAT, 1));       /* NAR-P4-OVERHEAT-OWN */
     ck_assert_int_eq(S.p[0].po, 1);
     blank(0);
     fill_deck(0, 3);
     fill_deck(1, 3);
     S.p[0].core = 2399;
-    OK0(0, NV_END);
-    ck_assert(!has_event(NE_OVERHEAT, 0));
-    ck_assert(event_pos(NE_PO_CHECK) < event_pos(NE_SHIFT_BEGIN)); /* NAR-P4-STEP-ORDER */
+    OK0(0, NAR_V_END);
+    ck_assert(!has_event(NAR_E_OVERHEAT, 0));
+    ck_assert(event_pos(NAR_E_PO_CHECK) < event_pos(NAR_E_SHIFT_BEGIN)); /* NAR-P4-STEP-ORDER */
 }
 END_TEST
 
@@ -700,23 +700,23 @@ START_TEST(t_p4_duration_discard_hand)
     for (int i = 0; i < 9; i++) add(0, Z_HAND, "intern");
     for (int i = 0; i < 9; i++) add(1, Z_HAND, "intern");
     S.p[0].swipes = 0;
-    OK0(0, NV_END);
+    OK0(0, NAR_V_END);
     ck_assert_int_eq(S.p[0].nboard, 1);              /* NAR-P4-DURATION-DISCARD */
     ck_assert_int_eq(S.p[0].board[0].duration, 1);   /* NAR-P4-DURATION-DEC */
     ck_assert_int_eq(S.p[1].ndiscard, 1);
-    ck_assert_int_eq(kind(), NK_DISCARD);            /* NAR-P4-HAND */
+    ck_assert_int_eq(kind(), NAR_D_DISCARD);            /* NAR-P4-HAND */
     ck_assert_str_eq(G->phase(&S), "shift_end");
-    REJ0("NAR-P4-AUTO", 0, NV_END);                  /* NAR-P4-AUTO */
-    REJ1("NAR-P4-HAND-OWN", 1, NV_DISCARD, 0);
-    REJ1("NAR-P4-HAND", 0, NV_DISCARD, 200);
-    OK1(0, NV_DISCARD, S.p[0].hand[3]);
-    ck_assert_int_eq(kind(), NK_DISCARD);
-    OK1(0, NV_DISCARD, S.p[0].hand[0]);
+    REJ0("NAR-P4-AUTO", 0, NAR_V_END);                  /* NAR-P4-AUTO */
+    REJ1("NAR-P4-HAND-OWN", 1, NAR_V_DISCARD, 0);
+    REJ1("NAR-P4-HAND", 0, NAR_V_DISCARD, 200);
+    OK1(0, NAR_V_DISCARD, S.p[0].hand[3]);
+    ck_assert_int_eq(kind(), NAR_D_DISCARD);
+    OK1(0, NAR_V_DISCARD, S.p[0].hand[0]);
     ck_assert_int_eq(S.p[0].nhand, 7);
     ck_assert_int_eq(S.active, 1);
     ck_assert_int_eq(S.p[1].nhand, 10);              /* NAR-P4-HAND-OWN */
     /* NAR-LIMIT-HAND: 9 cards during Operations is fine */
-    ck_assert_int_eq(kind(), NK_OPS);
+    ck_assert_int_eq(kind(), NAR_D_OPS);
 }
 END_TEST
 
@@ -727,33 +727,33 @@ START_TEST(t_p4_winloss)
     fill_deck(1, 3);
     S.p[0].po = NAR_PO_TARGET - 1;
     S.p[0].core = 1600;
-    OK0(0, NV_END);
+    OK0(0, NAR_V_END);
     arb_outcome oc;
     ck_assert(G->outcome(&S, &oc));
     ck_assert_int_eq(oc.winner, 0);
-    ck_assert_int_eq(oc.reason, NR_POWER_ORDERS);
+    ck_assert_int_eq(oc.reason, NAR_R_POWER_ORDERS);
     ck_assert_int_eq(owing(), ARB_SEAT_NONE);
     arb_action tmp[4];
     ck_assert_int_eq(G->legal(&S, tmp, 4), 0);
-    ck_assert_int_eq(act(0, NV_END, 0, 0, 0, 0), ARB_EOVER);
+    ck_assert_int_eq(act(0, NAR_V_END, 0, 0, 0, 0), ARB_EOVER);
     blank(0);                                        /* meltdown */
     fill_deck(0, 3);
     fill_deck(1, 3);
     S.p[0].core = 3100;
     S.p[1].po = NAR_PO_TARGET;
-    OK0(0, NV_END);
+    OK0(0, NAR_V_END);
     ck_assert(G->outcome(&S, &oc));
     ck_assert_int_eq(oc.winner, 1);
-    ck_assert_int_eq(oc.reason, NR_MELTDOWN);
+    ck_assert_int_eq(oc.reason, NAR_R_MELTDOWN);
     blank(0);                                        /* deck-out, G16 */
     fill_deck(1, 3);
     int w = add(0, Z_HAND, "work-order");
-    OK1(0, NV_PLAY, w);
+    OK1(0, NAR_V_PLAY, w);
     ck_assert_int_eq(S.p[0].decked, 1);
-    OK0(0, NV_END);
+    OK0(0, NAR_V_END);
     ck_assert(G->outcome(&S, &oc));
     ck_assert_int_eq(oc.winner, 1);
-    ck_assert_int_eq(oc.reason, NR_DECK_OUT);
+    ck_assert_int_eq(oc.reason, NAR_R_DECK_OUT);
 }
 END_TEST
 
@@ -767,21 +767,21 @@ START_TEST(t_time_until_next_se)
     add(0, Z_ROSTER, "political-officer");
     int did = add(0, Z_HAND, "defense-in-depth");
     int r = add(1, Z_ROSTER, "noobian-raider");
-    OK1(0, NV_PLAY, did);                      /* shift 3 */
+    OK1(0, NAR_V_PLAY, did);                      /* shift 3 */
     ck_assert_int_eq(S.p[0].neffects, 1);
     S.p[0].flags[S.p[0].roster[0]] = 0;
-    OK0(0, NV_END);                            /* NAR-TIME-UNTIL-NOT-CURRENT */
+    OK0(0, NAR_V_END);                            /* NAR-TIME-UNTIL-NOT-CURRENT */
     ck_assert_int_eq(S.p[0].neffects, 1);
-    OK1(1, NV_STRIKE, r);                      /* shift 4 */
-    ck_assert_int_eq(kind(), NK_BLOCK);
-    OK0(0, NV_NOBLOCK);
-    OK0(0, NV_HEAT);
+    OK1(1, NAR_V_STRIKE, r);                      /* shift 4 */
+    ck_assert_int_eq(kind(), NAR_D_BLOCK);
+    OK0(0, NAR_V_NOBLOCK);
+    OK0(0, NAR_V_HEAT);
     ck_assert_int_eq(S.p[0].core, 1420 + 50);  /* 150 - 100 */
-    OK0(1, NV_END);
+    OK0(1, NAR_V_END);
     ck_assert_int_eq(S.p[0].neffects, 1);
-    OK0(0, NV_END);                            /* shift 5's Shift End: gone */
+    OK0(0, NAR_V_END);                            /* shift 5's Shift End: gone */
     ck_assert_int_eq(S.p[0].neffects, 0);
-    ck_assert(has_event(NE_EFFECT_END, 0));
+    ck_assert(has_event(NAR_E_EFFECT_END, 0));
 }
 END_TEST
 
@@ -794,38 +794,38 @@ START_TEST(t_limits)
     S.p[0].swipes = 6;
     for (int i = 0; i < 6; i++) add(0, Z_ROSTER, "intern");
     int i7 = add(0, Z_HAND, "intern"), i8 = add(0, Z_HAND, "intern");
-    OK1(0, NV_PLAY, i7);                       /* 7th accepted */
-    REJ1("NAR-LIMIT-ROSTER", 0, NV_PLAY, i8);
+    OK1(0, NAR_V_PLAY, i7);                       /* 7th accepted */
+    REJ1("NAR-LIMIT-ROSTER", 0, NAR_V_PLAY, i8);
     for (int i = 0; i < 5; i++) add(0, Z_SITE, "switchyard");
     int f6 = add(0, Z_HAND, "switchyard"), f7 = add(0, Z_HAND, "switchyard");
-    OK1(0, NV_PLAY, f6);
-    REJ1("NAR-LIMIT-SITE", 0, NV_PLAY, f7);
+    OK1(0, NAR_V_PLAY, f6);
+    REJ1("NAR-LIMIT-SITE", 0, NAR_V_PLAY, f7);
     int ev1 = add(0, Z_HAND, "emergency-venting"), bi = add(0, Z_HAND, "boron-injection");
-    OK1(0, NV_PLAY, ev1);                      /* NAR-PLAY-PROCEDURE: to discard */
+    OK1(0, NAR_V_PLAY, ev1);                      /* NAR-PLAY-PROCEDURE: to discard */
     ck_assert_int_eq(S.p[0].discard[S.p[0].ndiscard - 1], ev1);
-    REJ1("NAR-LIMIT-ACT", 0, NV_PLAY, bi);
+    REJ1("NAR-LIMIT-ACT", 0, NAR_V_PLAY, bi);
     int md = add(0, Z_HAND, "ministry-directive"), md2 = add(0, Z_HAND, "ministry-directive");
-    REJ1("NAR-LIMIT-DOCTRINE-CMDR", 0, NV_PLAY, md);
+    REJ1("NAR-LIMIT-DOCTRINE-CMDR", 0, NAR_V_PLAY, md);
     /* swap an intern for a commander */
     S.p[0].card[S.p[0].roster[0]] = (uint16_t)card_ix("political-officer");
-    OK1(0, NV_PLAY, md);                       /* NAR-LIMIT-ACT-DOCTRINE-SEPARATE */
-    REJ1("NAR-LIMIT-DOCTRINE", 0, NV_PLAY, md2);
+    OK1(0, NAR_V_PLAY, md);                       /* NAR-LIMIT-ACT-DOCTRINE-SEPARATE */
+    REJ1("NAR-LIMIT-DOCTRINE", 0, NAR_V_PLAY, md2);
     /* EDG */
-    REJ0("NAR-LIMIT-SWIPES-EDG", 0, NV_EDG);
+    REJ0("NAR-LIMIT-SWIPES-EDG", 0, NAR_V_EDG);
     S.p[0].card[S.p[0].site[0]] = (uint16_t)card_ix("emergency-diesel-generators");
     S.p[0].swipes = 6;
-    OK0(0, NV_EDG);
+    OK0(0, NAR_V_EDG);
     ck_assert_int_eq(S.p[0].swipes, 7);
-    REJ0("NAR-LIMIT-SWIPES-EDG", 0, NV_EDG);
+    REJ0("NAR-LIMIT-SWIPES-EDG", 0, NAR_V_EDG);
     /* unique in play */
     blank(0);
     int v1 = add(0, Z_HAND, "chief-engineer-vessa"), v2 = add(0, Z_HAND, "chief-engineer-vessa");
     S.p[0].swipes = 4;
-    OK1(0, NV_PLAY, v1);
-    REJ1("NAR-DECK-UNIQUE-PLAY", 0, NV_PLAY, v2);
+    OK1(0, NAR_V_PLAY, v1);
+    REJ1("NAR-DECK-UNIQUE-PLAY", 0, NAR_V_PLAY, v2);
     int ra = add(0, Z_HAND, "reassignment");
-    OK2(0, NV_PLAY, ra, v1);
-    OK1(0, NV_PLAY, v2);
+    OK2(0, NAR_V_PLAY, ra, v1);
+    OK1(0, NAR_V_PLAY, v2);
 }
 END_TEST
 
@@ -932,30 +932,30 @@ START_TEST(t_clock_shift)
     fill_deck(1, 10);
     ck_assert_int_eq(G->decision(&S).clock_left_ms, 90000);
     int a = add(0, Z_ROSTER, "station-guard");
-    ck_assert_int_eq(act(0, NV_STATION, 1, a, 0, 89000), 0);   /* 89 s: may act */
+    ck_assert_int_eq(act(0, NAR_V_STATION, 1, a, 0, 89000), 0);   /* 89 s: may act */
     ck_assert_int_eq(G->decision(&S).clock_left_ms, 1000);
-    REJ_("NAR-CLOCK-SHIFT90", 0, NV_RECALL, 1, a, 0, 1000);     /* at 90 s: too late */
-    REJ_("NAR-CLOCK-SHIFT90", -1, NV_TIMEOUT, 0, 0, 0, 999);    /* not yet */
-    ck_assert_int_eq(act(-1, NV_TIMEOUT, 0, 0, 0, 1000), 0);   /* NAR-CLOCK-AUTOEND */
+    REJ_("NAR-CLOCK-SHIFT90", 0, NAR_V_RECALL, 1, a, 0, 1000);     /* at 90 s: too late */
+    REJ_("NAR-CLOCK-SHIFT90", -1, NAR_V_TIMEOUT, 0, 0, 0, 999);    /* not yet */
+    ck_assert_int_eq(act(-1, NAR_V_TIMEOUT, 0, 0, 0, 1000), 0);   /* NAR-CLOCK-AUTOEND */
     ck_assert_int_eq(S.active, 1);
     ck_assert_int_eq(S.p[0].timeouts, 1);
     ck_assert_int_eq(S.shift_ms, 0);
     ck_assert_int_eq(S.match_ms, 90000);
     /* NAR-CLOCK-FORFEIT: timeout, end, timeout, timeout → no forfeit */
-    ck_assert_int_eq(act(1, NV_END, 0, 0, 0, 0), 0);
-    ck_assert_int_eq(act(-1, NV_TIMEOUT, 0, 0, 0, 90000), 0);  /* P0: 2 */
+    ck_assert_int_eq(act(1, NAR_V_END, 0, 0, 0, 0), 0);
+    ck_assert_int_eq(act(-1, NAR_V_TIMEOUT, 0, 0, 0, 90000), 0);  /* P0: 2 */
     ck_assert_int_eq(S.p[0].timeouts, 2);
-    OK0(1, NV_END);
-    OK0(0, NV_END);                                            /* reset */
+    OK0(1, NAR_V_END);
+    OK0(0, NAR_V_END);                                            /* reset */
     ck_assert_int_eq(S.p[0].timeouts, 0);
     for (int k = 0; k < 3; k++) {
-        OK0(1, NV_END);
-        ck_assert_int_eq(act(-1, NV_TIMEOUT, 0, 0, 0, 90000), 0);
+        OK0(1, NAR_V_END);
+        ck_assert_int_eq(act(-1, NAR_V_TIMEOUT, 0, 0, 0, 90000), 0);
     }
     arb_outcome oc;
     ck_assert(G->outcome(&S, &oc));
     ck_assert_int_eq(oc.winner, 1);
-    ck_assert_int_eq(oc.reason, NR_TIMEOUTS);
+    ck_assert_int_eq(oc.reason, NAR_R_TIMEOUTS);
 }
 END_TEST
 
@@ -967,9 +967,9 @@ START_TEST(t_clock_defaults)
     fill_deck(1, 10);
     int r = add(1, Z_ROSTER, "noobian-raider");
     add(0, Z_ROSTER, "station-guard");
-    OK1(1, NV_STRIKE, r);
-    ck_assert_int_eq(kind(), NK_BLOCK);
-    ck_assert_int_eq(act(-1, NV_TIMEOUT, 0, 0, 0, 90000), 0);
+    OK1(1, NAR_V_STRIKE, r);
+    ck_assert_int_eq(kind(), NAR_D_BLOCK);
+    ck_assert_int_eq(act(-1, NAR_V_TIMEOUT, 0, 0, 0, 90000), 0);
     ck_assert_int_eq(S.p[0].core, 1420 + 150 + 150); /* heat, then P0's base load */
     ck_assert_int_eq(S.p[0].hack, 0);
     ck_assert_int_eq(S.p[0].timeouts, 1);            /* owed by the defender */
@@ -980,9 +980,9 @@ START_TEST(t_clock_defaults)
     add_board(0, 1, "gubby");
     for (int i = 0; i < 9; i++) add(0, Z_HAND, "intern");
     int first = S.p[0].hand[0], second = S.p[0].hand[1], third = S.p[0].hand[2];
-    OK0(0, NV_END);
-    ck_assert_int_eq(kind(), NK_ALARM);
-    ck_assert_int_eq(act(-1, NV_TIMEOUT, 0, 0, 0, 90000), 0);
+    OK0(0, NAR_V_END);
+    ck_assert_int_eq(kind(), NAR_D_ALARM);
+    ck_assert_int_eq(act(-1, NAR_V_TIMEOUT, 0, 0, 0, 90000), 0);
     ck_assert_int_eq(S.p[0].core, 1520);
     ck_assert_int_eq(S.p[0].nhand, 7);
     ck_assert_int_eq(S.p[0].discard[0], first);
@@ -993,9 +993,9 @@ START_TEST(t_clock_defaults)
     G->setup(&S, &su, NULL, &E);
     uint8_t h[6];
     memcpy(h, S.p[0].hand, 6);
-    REJ_("NAR-CLOCK-REVIEW90", 0, NV_REVIEW, 0, 0, 0, 90000);
-    REJ_("NAR-CLOCK-REVIEW90", -1, NV_TIMEOUT, 0, 0, 0, 100);
-    ck_assert_int_eq(act(-1, NV_TIMEOUT, 0, 0, 0, 90000), 0);
+    REJ_("NAR-CLOCK-REVIEW90", 0, NAR_V_REVIEW, 0, 0, 0, 90000);
+    REJ_("NAR-CLOCK-REVIEW90", -1, NAR_V_TIMEOUT, 0, 0, 0, 100);
+    ck_assert_int_eq(act(-1, NAR_V_TIMEOUT, 0, 0, 0, 90000), 0);
     ck_assert_int_eq(memcmp(h, S.p[0].hand, 6), 0);
     ck_assert_int_eq(S.p[0].review_used, 0);
     ck_assert_int_eq(owing(), 1);
@@ -1008,39 +1008,39 @@ START_TEST(t_clock_disconnect)
     blank(0);
     fill_deck(0, 10);
     fill_deck(1, 10);
-    ck_assert_int_eq(act(-1, NV_DISCONNECT, 1, 0, 0, 1000), 0);
+    ck_assert_int_eq(act(-1, NAR_V_DISCONNECT, 1, 0, 0, 1000), 0);
     ck_assert_int_eq(owing(), ARB_SEAT_ARBITER);
-    ck_assert_int_eq(kind(), NK_RECONNECT);
+    ck_assert_int_eq(kind(), NAR_D_RECONNECT);
     ck_assert_int_eq(G->decision(&S).clock_left_ms, 60000);
-    REJ0("NAR-CLOCK-DISCONNECT", 0, NV_END);
-    REJ1("NAR-CLOCK-DISCONNECT", -1, NV_DISCONNECT, 0);
-    REJ1("NAR-CLOCK-DISCONNECT", -1, NV_RECONNECT, 1);
+    REJ0("NAR-CLOCK-DISCONNECT", 0, NAR_V_END);
+    REJ1("NAR-CLOCK-DISCONNECT", -1, NAR_V_DISCONNECT, 0);
+    REJ1("NAR-CLOCK-DISCONNECT", -1, NAR_V_RECONNECT, 1);
     arb_action l[4];
     ck_assert_int_eq(G->legal(&S, l, 4), 1);
-    ck_assert_int_eq(l[0].verb, NV_RECONNECT);
-    ck_assert_int_eq(act(-1, NV_RECONNECT, 1, 0, 0, 59000), 0);  /* t+59 s */
+    ck_assert_int_eq(l[0].verb, NAR_V_RECONNECT);
+    ck_assert_int_eq(act(-1, NAR_V_RECONNECT, 1, 0, 0, 59000), 0);  /* t+59 s */
     ck_assert_int_eq(owing(), 0);
-    OK0(0, NV_END);
+    OK0(0, NAR_V_END);
     /* late reconnect: opponent wins */
-    ck_assert_int_eq(act(-1, NV_DISCONNECT, 1, 0, 0, 0), 0);
-    REJ_("NAR-CLOCK-DISCONNECT", -1, NV_RECONNECT, 1, 1, 0, 0); /* seat 1 is connected */
-    ck_assert_int_eq(act(-1, NV_RECONNECT, 1, 0, 0, 60000), 0);
+    ck_assert_int_eq(act(-1, NAR_V_DISCONNECT, 1, 0, 0, 0), 0);
+    REJ_("NAR-CLOCK-DISCONNECT", -1, NAR_V_RECONNECT, 1, 1, 0, 0); /* seat 1 is connected */
+    ck_assert_int_eq(act(-1, NAR_V_RECONNECT, 1, 0, 0, 60000), 0);
     arb_outcome oc;
     ck_assert(G->outcome(&S, &oc));
     ck_assert_int_eq(oc.winner, 1);
-    ck_assert_int_eq(oc.reason, NR_DISCONNECT);
+    ck_assert_int_eq(oc.reason, NAR_R_DISCONNECT);
     /* grace observed by timeout; other seat's actions past it rejected */
     blank(0);
     fill_deck(0, 10);
     fill_deck(1, 10);
-    ck_assert_int_eq(act(-1, NV_DISCONNECT, 1, 1, 0, 0), 0);
+    ck_assert_int_eq(act(-1, NAR_V_DISCONNECT, 1, 1, 0, 0), 0);
     ck_assert_int_eq(S.p[1].disc_at, 0);
-    REJ_("NAR-CLOCK-DISCONNECT", 0, NV_END, 0, 0, 0, 60000);
-    REJ_("NAR-CLOCK-SHIFT90", -1, NV_TIMEOUT, 0, 0, 0, 59999);
-    ck_assert_int_eq(act(-1, NV_TIMEOUT, 0, 0, 0, 60000), 0);
+    REJ_("NAR-CLOCK-DISCONNECT", 0, NAR_V_END, 0, 0, 0, 60000);
+    REJ_("NAR-CLOCK-SHIFT90", -1, NAR_V_TIMEOUT, 0, 0, 0, 59999);
+    ck_assert_int_eq(act(-1, NAR_V_TIMEOUT, 0, 0, 0, 60000), 0);
     ck_assert(G->outcome(&S, &oc));
     ck_assert_int_eq(oc.winner, 0);
-    ck_assert_int_eq(oc.reason, NR_DISCONNECT);
+    ck_assert_int_eq(oc.reason, NAR_R_DISCONNECT);
 }
 END_TEST
 
@@ -1050,20 +1050,20 @@ START_TEST(t_clock_off_and_texts)
     arb_options_set(&su.options, "clock", 0);
     ck_assert_int_eq(G->setup(&S, &su, NULL, &E), 0);
     ck_assert_int_eq(G->decision(&S).clock_left_ms, -1);
-    REJ_("NAR-CLOCK-REVIEW90", -1, NV_TIMEOUT, 0, 0, 0, 500000);
-    ck_assert_int_eq(act(0, NV_KEEP, 0, 0, 0, 500000), 0);     /* no 90 s limit */
+    REJ_("NAR-CLOCK-REVIEW90", -1, NAR_V_TIMEOUT, 0, 0, 0, 500000);
+    ck_assert_int_eq(act(0, NAR_V_KEEP, 0, 0, 0, 500000), 0);     /* no 90 s limit */
     char buf[200];
     arb_action a;
     memset(&a, 0, sizeof a);
     a.seat = 1;
-    a.verb = NV_KEEP;
+    a.verb = NAR_V_KEEP;
     ck_assert_int_gt(G->action_text(&S, &a, buf, sizeof buf), 0);
     ck_assert_str_eq(buf, "P2 keep");
-    a.verb = NV_PLAY;
+    a.verb = NAR_V_PLAY;
     a.nargs = 1;
     a.args[0] = S.p[1].hand[0];
     G->action_text(&S, &a, buf, sizeof buf);
-    ck_assert_ptr_nonnull(strstr(buf, arb_naramo__cards[S.p[1].card[a.args[0]]].name));
+    ck_assert_ptr_nonnull(strstr(buf, arb_naramo__cards[S.p[1].card[a.args[0]]].pub.name));
     /* card_export gives the stats */
     arb_tree *t = arb_tree_new();
     G->card_export((unsigned)card_ix("noobian-raider"), t, arb_tree_root(t));
@@ -1130,7 +1130,7 @@ START_TEST(t_views_and_roundtrip)
     ck_assert_int_eq(arb_tnode_path(r, "players.0.core")->i, 1420);
     arb_tree_free(t);
     /* hidden draw text */
-    arb_event ev = {NE_DRAW, 0, 1, 3, card_ix("gubby"), 0};
+    arb_event ev = {NAR_E_DRAW, 0, 1, 3, card_ix("gubby"), 0};
     char buf[200];
     G->event_text(&ev, 1, buf, sizeof buf);
     ck_assert_ptr_null(strstr(buf, "Gubby"));
@@ -1283,7 +1283,7 @@ static void play_one(uint64_t seed, int greedy, int timed, arb_rng *ar, unsigned
             arb_action x;
             memset(&x, 0, sizeof x);
             x.seat = (int8_t)((int)arb_rng_below(ar, 4) - 1);
-            x.verb = (uint8_t)arb_rng_below(ar, NV__COUNT + 2);
+            x.verb = (uint8_t)arb_rng_below(ar, NAR_V_COUNT + 2);
             x.nargs = (uint8_t)arb_rng_below(ar, 3);
             x.args[0] = (int32_t)arb_rng_below(ar, 70) - 2;
             x.args[1] = (int32_t)arb_rng_below(ar, 5) - 1;
@@ -1331,16 +1331,16 @@ static void play_one(uint64_t seed, int greedy, int timed, arb_rng *ar, unsigned
             if (d.clock_left_ms >= 0 && (int64_t)think >= d.clock_left_ms) {
                 memset(&a, 0, sizeof a);
                 a.seat = ARB_SEAT_ARBITER;
-                a.verb = NV_TIMEOUT;
+                a.verb = NAR_V_TIMEOUT;
                 a.elapsed_ms = (uint32_t)d.clock_left_ms;
             } else if (arb_rng_below(ar, 300) == 0 && d.seat >= 0) {
                 memset(&a, 0, sizeof a);
                 a.seat = ARB_SEAT_ARBITER;
-                a.verb = NV_DISCONNECT;
+                a.verb = NAR_V_DISCONNECT;
                 a.nargs = 1;
                 a.args[0] = (int32_t)arb_rng_below(ar, 2);
                 a.elapsed_ms = think;
-                if (s->p[a.args[0]].disc_at >= 0) a.verb = NV_RECONNECT;
+                if (s->p[a.args[0]].disc_at >= 0) a.verb = NAR_V_RECONNECT;
             } else {
                 size_t k = greedy ? G->greedy(s, legal, n, ar) : arb_rng_below(ar, (uint32_t)n);
                 a = legal[k];

@@ -308,7 +308,7 @@ static size_t tg_greedy(const void *st, const arb_action *legal, size_t n, arb_r
 }
 
 static const arb_game tg_game = {
-    .id = "testgame", .title = "Test Game", .rules_version = "tg-1", .engine_version = "tg-engine-1",
+    .contract = ARB_GAME_CONTRACT, .id = "testgame", .title = "Test Game", .rules_version = "tg-1", .engine_version = "tg-engine-1",
     .min_players = 2, .max_players = 4, .state_size = sizeof(tg_state),
     .verbs = tg_verbs, .nverbs = 3,
     .decision_names = tg_decisions, .ndecision_names = 1,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "arbiter/arbiter.h"
+#include "arbiter/toolkit.h"
 
 #define TOY_TURNS 8
 #define TOY_HAND 24
@@ -48,6 +49,21 @@ static const arb_card toy_cards[] = {
     { "nova", "Nova", "Spell", "", "4 points" },
 };
 static const arb_card *toy_card(unsigned i) { return i < 4 ? &toy_cards[i] : NULL; }
+
+/* Two presets, as the contract asks (game.h), and the one deck rule. */
+static const arb_deck toy_presets[] = {
+    { .name = "toy-low", .ncards = 8, .cards = { 0, 0, 0, 1, 1, 1, 2, 3 } },
+    { .name = "toy-high", .ncards = 8, .cards = { 3, 3, 3, 2, 2, 2, 1, 0 } },
+};
+static const arb_deck *toy_preset(unsigned i) { return i < 2 ? &toy_presets[i] : NULL; }
+static unsigned toy_deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap)
+{
+    unsigned n = 0;
+    if (d->ncards < 4 || d->ncards > TOY_HAND) arb_deck_issue_add(out, cap, &n, 0, "TOY-DECK", "decks need 4 to %d cards", TOY_HAND);
+    for (unsigned i = 0; i < d->ncards && i < ARB_DECK_MAX; i++)
+        if (d->cards[i] >= 4) arb_deck_issue_add(out, cap, &n, 0, "TOY-DECK", "card %u is not a toy card", i);
+    return n;
+}
 
 static void toy_draw(toy_state *s, int seat, arb_events *ev)
 {
@@ -281,13 +297,14 @@ static int toy_load(void *st, const arb_tnode *pos, const arb_setup *su, arb_err
 }
 
 static const arb_game toy_game = {
-    .id = "toy", .title = "Toy Game", .rules_version = "toy-1", .engine_version = "1",
+    .contract = ARB_GAME_CONTRACT, .id = "toy", .title = "Toy Game", .rules_version = "toy-1", .engine_version = "1",
     .min_players = 2, .max_players = 4, .state_size = sizeof(toy_state),
     .verbs = toy_verbs, .nverbs = 4,
     .decision_names = toy_decisions, .ndecision_names = 3,
     .event_names = toy_events, .nevent_names = 5,
     .outcome_reasons = toy_reasons, .noutcome_reasons = 4,
     .ncards = 4, .card = toy_card,
+    .deck_check = toy_deck_check, .npresets = 2, .preset = toy_preset,
     .setup = toy_setup, .load_position = toy_load,
     .decision = toy_decision, .legal = toy_legal, .apply = toy_apply,
     .hash = toy_hash, .outcome = toy_outcome, .turn = toy_turn, .phase = toy_phase,

@@ -124,6 +124,9 @@ typedef struct arb_setup {
     int players;
     const arb_deck *decks[ARB_MAX_SEATS];
     arb_options options;
+    /* Rules version to play under: one of the game's rules_versions (the
+     * replay header's `rules`); NULL plays the newest (rules_version). */
+    const char *rules;
 } arb_setup;
 
 /* Outcome of a finished match. */
@@ -150,12 +153,46 @@ typedef struct arb_deck_issue {
     char msg[160];
 } arb_deck_issue;
 
+/* The contract every engine fulfils. arb_game_check() verifies the parts a
+ * program can check; the conformance suite and the unit tests check the
+ * rest. Obligations:
+ *
+ *  - contract == ARB_GAME_CONTRACT (bumped whenever this struct or a duty
+ *    below changes meaning; arb_game_check refuses others, and
+ *    check_toolkit runs it over every compiled-in game and the test games).
+ *  - Every member is set except the four marked "may be NULL", and each of
+ *    those says what callers do then. Callers never call through the
+ *    vtable for these four: they use arb_game_event_text,
+ *    arb_game_action_text / arb_match_action_text, arb_game_card_export
+ *    and the agents, which apply the fallbacks.
+ *  - Name tables have exactly n* non-NULL entries; numbers are replay data
+ *    (append, never renumber). Outcome reasons are spelled in kebab-case
+ *    ("deck-out"); older spellings with '_' still match (arb_reason_same).
+ *    Only outcome reason 0 may be "" (a "no outcome yet" slot).
+ *  - npresets >= 2 (tests pair preset i with preset i+1; with none they
+ *    would divide by zero), every preset passes deck_check without a
+ *    violation, and preset(i) for i < npresets never returns NULL. Presets
+ *    and cards are constant data: two threads may call preset() and card()
+ *    together (no lazy initialisation).
+ *  - Position round trip: load_position(export_state(st, ARB_VIEW_ALL))
+ *    yields a state with the same hash, decision and legal actions as st.
+ *  - apply() on a rejected action leaves the state byte-for-byte unchanged;
+ *    legal() lists exactly what apply() accepts (arbiter actions aside).
+ *  - setup/apply/legal/hash/export never allocate, never read time,
+ *    addresses or global mutable state, so matches run in parallel threads. */
+#define ARB_GAME_CONTRACT 2
+
 typedef struct arb_game arb_game;
 struct arb_game {
+    unsigned contract;          /* ARB_GAME_CONTRACT */
     const char *id;             /* "naramo" */
     const char *title;          /* "NARAMO TCG" */
-    const char *rules_version;  /* recorded in headers; bump on any rules change */
+    const char *rules_version;  /* the newest; bump on any rules change */
     const char *engine_version;
+    /* Every rules version the engine still implements, oldest first, the
+     * last equal to rules_version; NULL (0) when it implements only that
+     * one. A replay verifies under the version its header names. */
+    const char *const *rules_versions; unsigned nrules_versions;
     int min_players, max_players;
     size_t state_size;          /* bytes of one match state */
 
@@ -164,17 +201,18 @@ struct arb_game {
     const char *const *event_names;    unsigned nevent_names;
     const char *const *outcome_reasons; unsigned noutcome_reasons;
 
-    /* Card pool. */
+    /* Card pool: card(i) is non-NULL for every i < ncards. */
     unsigned ncards;
     const arb_card *(*card)(unsigned idx);
-    /* Stats of card idx under parent (cost, power, …). */
+    /* Stats of card idx under parent (cost, power, …). May be NULL: the
+     * card has no stats beyond arb_card (arb_game_card_export adds none). */
     void (*card_export)(unsigned idx, arb_tree *t, arb_tnode *parent);
 
     /* Deck legality: fills up to cap issues (violations first is not
      * required), returns the total number found (may exceed cap). The deck
      * is illegal when any issue has warning == 0. */
     unsigned (*deck_check)(const arb_deck *d, arb_deck_issue *out, unsigned cap);
-    /* Preset decks shipped with the engine. */
+    /* Preset decks shipped with the engine: at least 2, all legal. */
     unsigned npresets;
     const arb_deck *(*preset)(unsigned idx);
 
@@ -185,7 +223,8 @@ struct arb_game {
     /* Build a state from an explicit position (same shape as export with
      * ARB_VIEW_ALL; fields left out take documented defaults). su gives the
      * seed for the PRNG, players and options; decks may be NULL. Validated
-     * as strictly as an action: unknown fields, out-of-range values and
+     * as strictly as an action through the core position reader (arb_pos_*
+     * in arbiter/toolkit.h): unknown fields, out-of-range values and
      * impossible zones are rejected with err->where naming the path. */
     int (*load_position)(void *st, const arb_tnode *pos, const arb_setup *su,
                          arb_error *err);
@@ -202,19 +241,24 @@ struct arb_game {
     uint64_t (*hash)(const void *st);
     int (*outcome)(const void *st, arb_outcome *out); /* returns out->over */
     uint32_t (*turn)(const void *st);                 /* 1-based, grows */
-    const char *(*phase)(const void *st);             /* "operations" */
+    const char *(*phase)(const void *st);             /* "operations", never NULL */
 
     /* The state tree seen by view (a seat, or ARB_VIEW_ALL), under root. */
     void (*export_state)(const void *st, int view, arb_tree *t, arb_tnode *root);
     /* One line of narration for ev as seen by view (a hidden event of
-     * another seat reads "P2 draws a card"). Returns snprintf's value. */
+     * another seat reads "P2 draws a card"). Returns snprintf's value.
+     * May be NULL: callers print "<event name> P<seat> a b c" (hidden
+     * arguments masked), as arb_game_event_text does. */
     int (*event_text)(const arb_event *ev, int view, char *buf, size_t size);
     /* A readable description of an action in the current state
-     * ("P1 plays Coolant Pumps (hand 3)"), before it is applied. */
+     * ("P1 plays Coolant Pumps (hand 3)"), before it is applied; only
+     * called with verb < nverbs. May be NULL: callers print the action's
+     * text syntax (arb_action_format), as arb_game_action_text does. */
     int (*action_text)(const void *st, const arb_action *a, char *buf, size_t size);
 
     /* Greedy agent: index into legal[0..n) for the seat owing the decision,
-     * using only what export_state(st, seat) would show. NULL: random. */
+     * using only what export_state(st, seat) would show. May be NULL: the
+     * greedy agent then picks uniformly at random (arb_agent). */
     size_t (*greedy)(const void *st, const arb_action *legal, size_t n, arb_rng *rng);
 };
 
@@ -226,6 +270,9 @@ const arb_game *arb_game_at(unsigned i);
 /* Helpers over the vtable. */
 int arb_verb_find(const arb_game *g, const char *name); /* -1 if unknown */
 int arb_card_find(const arb_game *g, const char *id_or_name); /* -1 */
+/* Index of rules (NULL: the newest) in g's rules_versions, 0 = oldest;
+ * -1 when this build does not implement that version. */
+int arb_game_rules_index(const arb_game *g, const char *rules);
 int64_t arb_options_get(const arb_options *o, const char *key, int64_t dflt);
 int arb_options_set(arb_options *o, const char *key, int64_t value);
 const char *arb_deck_attr_get(const arb_deck *d, const char *key); /* NULL */
@@ -239,6 +286,15 @@ int arb_action_parse(const arb_game *g, const char *line, arb_action *out,
                      arb_error *err);
 /* Inverse of arb_action_parse; always writes "+MS" when elapsed_ms != 0. */
 int arb_action_format(const arb_game *g, const arb_action *a, char *buf, size_t size);
+
+/* The vtable's optional members with their fallbacks (see arb_game). */
+int arb_game_action_text(const arb_game *g, const void *st, const arb_action *a, char *buf, size_t size);
+int arb_game_event_text(const arb_game *g, const arb_event *ev, int view, char *buf, size_t size);
+void arb_game_card_export(const arb_game *g, unsigned idx, arb_tree *t, arb_tnode *parent);
+/* Check the obligations a program can check (contract version, required
+ * members, name tables, >= 2 legal presets, cards): ARB_OK, or
+ * ARB_EUNSUPPORTED with a message naming the first broken one. */
+int arb_game_check(const arb_game *g, arb_error *err);
 
 #ifdef __cplusplus
 }

@@ -34,11 +34,24 @@ int arb_match_players(const arb_match *m);
 int arb_match_apply(arb_match *m, const arb_action *a, arb_error *err);
 /* Events of the last setup or apply (a rejected apply leaves none). */
 const arb_event *arb_match_events(const arb_match *m, unsigned *n);
+/* Events of the last setup or apply that did not fit the buffer
+ * (ARB_MATCH_EVENTS): 0 unless an engine emits more than it should. Every
+ * consumer that relies on complete events (narration, conformance) checks
+ * it; check_toolkit fails on any drop. */
+unsigned arb_match_events_dropped(const arb_match *m);
 size_t arb_match_legal(const arb_match *m, arb_action *out, size_t cap);
 arb_decision arb_match_decision(const arb_match *m);
 uint64_t arb_match_hash(const arb_match *m);
 int arb_match_outcome(const arb_match *m, arb_outcome *out);
 uint32_t arb_match_turn(const arb_match *m);
+/* The game's phase name (arb_game.phase). */
+const char *arb_match_phase(const arb_match *m);
+/* Text of action a in the current state, before it is applied (the
+ * engine's action_text, or the action syntax for an engine without one or
+ * an unknown verb). Returns snprintf's value. */
+int arb_match_action_text(const arb_match *m, const arb_action *a, char *buf, size_t size);
+/* Narration of ev as seen by view (arb_game_event_text). */
+int arb_match_event_text(const arb_match *m, const arb_event *ev, int view, char *buf, size_t size);
 /* Export the state tree (view: seat or ARB_VIEW_ALL) into a new tree. */
 arb_tree *arb_match_export(const arb_match *m, int view);
 

@@ -49,6 +49,7 @@ struct px_node {
     arb_action act;               /* the action from parent (children) */
     int root;                     /* 0 child, 1 seeded setup, 2 position */
     arb_setup su;                 /* roots */
+    char rules[32];               /* su.rules points here */
     arb_deck decks[ARB_MAX_SEATS];
     arb_tree *pos;                /* position roots */
     int64_t handle;               /* remote state, -1 none */
@@ -84,6 +85,7 @@ struct arb_adapter {
     arb_game game;
     arb_verb *verbs;
     const char **names[3];
+    const char **rules_names;
     arb_card *cards;
     arb_deck *presets;
     px_node *nodes;               /* every node, for freeing */
@@ -471,8 +473,16 @@ static int push_events(arb_adapter *a, const char *op, const arb_tnode *r, arb_e
 static void write_setup_fields(arb_adapter *a, FILE *f, const arb_setup *su, int decks)
 {
     fprintf(f, ",\"seed\":\"%" PRIu64 "\",\"players\":%d,\"options\":", su->seed, su->players);
+    if (su->rules) {
+        arb_adapter__write_options(f, &su->options);
+        fputs(",\"rules\":", f);
+        arb_json_str(f, su->rules);
+        if (!decks) return;
+        goto decks;
+    }
     arb_adapter__write_options(f, &su->options);
     if (!decks) return;
+decks:
     fputs(",\"decks\":[", f);
     for (int i = 0; i < su->players && i < ARB_MAX_SEATS; i++) {
         if (i) fputc(',', f);
@@ -594,6 +604,10 @@ static int px_setup_impl(arb_adapter *a, void *st, const arb_setup *su, const ar
     if (!n) { arb_error_set(err, ARB_ENOMEM, NULL, "out of memory"); goto out; }
     n->root = pos ? 2 : 1;
     n->su = *su;
+    if (su->rules) {
+        snprintf(n->rules, sizeof n->rules, "%s", su->rules);
+        n->su.rules = n->rules;
+    }
     for (int i = 0; i < ARB_MAX_SEATS; i++) {
         if (!pos && su->decks[i] && i < su->players) n->decks[i] = *su->decks[i];
         n->su.decks[i] = pos || !su->decks[i] ? NULL : &n->decks[i];
@@ -1052,7 +1066,24 @@ static int build_game(arb_adapter *a, const arb_tnode *r, arb_error *err)
     if (!mn || !mx || mn->kind != ARB_T_INT || mx->kind != ARB_T_INT || mn->i < 1 || mx->i > ARB_MAX_SEATS || mn->i > mx->i)
         return bad_answer(a, "hello", "min_players/max_players must be 1..4", err);
     g->min_players = (int)mn->i;
+    const arb_tnode *rvs = arb_tnode_get(r, "rules_versions");
+    if (rvs) {
+        if (rvs->kind != ARB_T_ARR || rvs->n == 0 || rvs->n > 64)
+            return bad_answer(a, "hello", "rules_versions must be a list of 1..64 names", err);
+        a->rules_names = calloc(rvs->n, sizeof *a->rules_names);
+        if (!a->rules_names) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+        unsigned k = 0;
+        for (const arb_tnode *x = rvs->first; x; x = x->next, k++) {
+            if (x->kind != ARB_T_STR || strlen(x->s) >= 32) return bad_answer(a, "hello", "a rules version is not a short string", err);
+            a->rules_names[k] = x->s;
+        }
+        if (strcmp(a->rules_names[k - 1], g->rules_version) != 0)
+            return bad_answer(a, "hello", "the last of rules_versions must be rules", err);
+        g->rules_versions = a->rules_names;
+        g->nrules_versions = k;
+    }
     g->max_players = (int)mx->i;
+    g->contract = ARB_GAME_CONTRACT;
     g->state_size = sizeof(px_state);
     const arb_tnode *vs = arb_tnode_get(r, "verbs");
     if (!vs || vs->kind != ARB_T_ARR || vs->n == 0 || vs->n > 255)
@@ -1274,6 +1305,7 @@ void arb_adapter_close(arb_adapter *a)
     pthread_mutex_destroy(&a->mu);
     for (unsigned i = 0; i < a->nphases; i++) free(a->phases[i]);
     for (int i = 0; i < 3; i++) free(a->names[i]);
+    free(a->rules_names);
     free(a->verbs);
     free(a->cards);
     free(a->presets);

@@ -199,6 +199,15 @@ static void op_hello(server *S, const arb_tnode *req)
     arb_json_str(S->out, g->id);
     fputs(",\"title\":", S->out); arb_json_str(S->out, g->title);
     fputs(",\"rules\":", S->out); arb_json_str(S->out, g->rules_version);
+    fputs(",\"rules_versions\":[", S->out);
+    if (g->nrules_versions)
+        for (unsigned i = 0; i < g->nrules_versions; i++) {
+            if (i) fputc(',', S->out);
+            arb_json_str(S->out, g->rules_versions[i]);
+        }
+    else
+        arb_json_str(S->out, g->rules_version);
+    fputc(']', S->out);
     fputs(",\"engine\":", S->out); arb_json_str(S->out, g->engine_version);
     fputs(",\"rng\":", S->out); arb_json_str(S->out, ARB_RNG_NAME);
     fputs(",\"hash\":", S->out); arb_json_str(S->out, ARB_HASH_NAME);
@@ -257,6 +266,12 @@ static int read_setup(server *S, const arb_tnode *req, arb_setup *su, arb_deck *
         return -1;
     }
     su->players = (int)p->i;
+    const arb_tnode *rv = arb_tnode_get(req, "rules");
+    if (rv && (rv->kind != ARB_T_STR || arb_game_rules_index(S->g, rv->s) < 0)) {
+        fail(S, ARB_EUNSUPPORTED, NULL, "rules", "rules must name one of the rules_versions of hello");
+        return -1;
+    }
+    su->rules = rv ? rv->s : NULL; /* lives as long as the request */
     if (arb_adapter__read_options(arb_tnode_get(req, "options"), "options", &su->options, &e)) {
         fail_err(S, &e);
         return -1;

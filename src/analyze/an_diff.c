@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analyze/an_int.h"
+#include "arbiter/toolkit.h"
 
 #define DIFF_MAX 200 /* differences listed; all are counted */
 
@@ -88,7 +89,7 @@ static void record_text(const arb_game *g, const arb_match *m, int rc, const arb
                 arb_error e = ARB_ERROR_INIT;
                 if (!arb_match_clone(&probe, m)) {
                     if (!arb_match_apply(probe, &r->action, &e)) {
-                        g->action_text(arb_match_state(m), &r->action, t, sizeof t);
+                        arb_match_action_text(m, &r->action, t, sizeof t);
                         size_t n = strlen(buf);
                         snprintf(buf + n, size - n, " (%s)", t);
                     } else {
@@ -125,7 +126,7 @@ static const char *record_diff(const arb_an_record *a, const arb_an_record *b)
     }
     case ARB_AN_CHECKPOINT: return a->turn != b->turn || a->hash != b->hash ? "checkpoint" : NULL;
     case ARB_AN_OUTCOME:
-        return a->winner != b->winner || a->turn != b->turn || a->hash != b->hash || strcmp(a->reason, b->reason)
+        return a->winner != b->winner || a->turn != b->turn || a->hash != b->hash || !arb_reason_same(a->reason, b->reason)
                    ? "outcome" : NULL;
     default: return NULL;
     }
@@ -166,6 +167,7 @@ static int new_match(const arb_an_header *h, arb_match **m, arb_error *err)
     su.seed = h->seed;
     su.players = h->players;
     su.options = h->options;
+    su.rules = h->rules;
     for (int i = 0; i < h->players; i++) su.decks[i] = &h->decks[i];
     return h->position ? arb_match_from_position(m, h->game, h->position, &su, err)
                        : arb_match_new(m, h->game, &su, err);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analyze/an_int.h"
+#include "arbiter/toolkit.h"
 
 typedef struct statectx {
     int64_t at;
@@ -58,7 +59,7 @@ int arb_an_state(arb_an_source *src, int64_t at, int view, arb_tree **out, arb_e
     arb_tree_add_int(t, root, "records", (int64_t)res.records);
     arb_tree_add_bool(t, root, "truncated", res.truncated);
     arb_tree_add_int(t, root, "turn", arb_match_turn(m));
-    arb_tree_add_str(t, root, "phase", g->phase(arb_match_state(m)));
+    arb_tree_add_str(t, root, "phase", arb_match_phase(m));
     arb_tree_add_int(t, root, "clock_ms", (int64_t)c.clock_ms);
     char buf[32];
     arb_tree_add_str(t, root, "clock", arb_an_clock(c.clock_ms, buf, sizeof buf));
@@ -81,7 +82,7 @@ int arb_an_state(arb_an_source *src, int64_t at, int view, arb_tree **out, arb_e
     arb_tree_add_bool(t, on, "over", arb_match_outcome(m, &o));
     if (o.over) {
         arb_tree_add_int(t, on, "winner", o.winner);
-        arb_tree_add_str(t, on, "reason", o.reason < g->noutcome_reasons ? g->outcome_reasons[o.reason] : "");
+        arb_tree_add_str(t, on, "reason", arb_name_at(g->outcome_reasons, g->noutcome_reasons, o.reason, ""));
         arb_tree_add_int(t, on, "turns", o.turns);
     }
     if (view == ARB_VIEW_ALL) arb_tree_add_str(t, root, "view", "all");

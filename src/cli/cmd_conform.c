@@ -3,15 +3,19 @@
  * JUnit / JSON reports; `arbiter conform lint` validates the files only.
  * Exit 1 when any result is unexpected (XPASS included), a file is invalid,
  * or an R/R* entry of a game with an engine has no passing case. */
+#include <errno.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "arbiter/adapter.h"
 #include "arbiter/conform.h"
 #include "cli/cli.h"
 
-#define MAX_PATHS 256
+/* --engine CMD: the adapter's proxy game replaces the registry. */
+static const arb_game *engine_games[2];
 
 static void usage(FILE *out)
 {
@@ -19,8 +23,12 @@ static void usage(FILE *out)
             "usage: arbiter conform [OPTIONS] [PATH...]\n"
             "       arbiter conform lint [--schema DIR] [PATH...]\n"
             "\n"
-            "Run the conformance suite (default PATH: conformance/): every case in a\n"
-            "fresh engine instance, its action log recorded as a .tcgr and verified.\n"
+            "Run the conformance suite (default PATH: $ARBITER_CONFORMANCE, else\n"
+            "./conformance/ in a checkout, else the installed suite): every case in a\n"
+            "fresh engine instance, with the runner's invariants checked at every step\n"
+            "(legal() has no duplicates and every listed action is accepted, rejections\n"
+            "change nothing, no event is dropped, a seat's view and narration hide what\n"
+            "the rules hide), its action log recorded as a .tcgr and verified.\n"
             "Statuses: PASS FAIL WRONG-RULE ERROR SKIP XFAIL XPASS.\n"
             "\n"
             "  --game ID          only this game's cases\n"
@@ -28,14 +36,16 @@ static void usage(FILE *out)
             "  --case GLOB        only cases whose ID matches\n"
             "  --rule ID          only cases that cover this rule ID\n"
             "  -j, --jobs N       run cases on N threads (output order is the same)\n"
-            "  --tap FILE         write TAP 14 ('-' = stdout)\n"
-            "  --junit FILE       write JUnit XML\n"
-            "  --json FILE        write results, coverage and diagnostics as JSON\n"
+            "  --tap FILE         write TAP 13 with YAML diagnostics ('-' = stdout)\n"
+            "  --junit FILE       write JUnit XML ('-' = stdout)\n"
+            "  --json FILE        write results, problems, coverage as JSON ('-' = stdout)\n"
             "  --coverage         print every catalog entry with the cases covering it\n"
-            "  --save-failing DIR write each failing case's action log as DIR/CASE.tcgr\n"
+            "  --save-failing DIR write each failing case's action log as DIR/GAME-CASE.tcgr\n"
+            "                     (DIR is created)\n"
             "  --schema DIR       the XSDs (default: PATH/schema or a parent's)\n"
             "  --expectations F   known failures (default: conformance/expectations.xml)\n"
             "  --no-replay        do not record and verify each case as a replay\n"
+            "  --no-invariants    do not check the runner's invariants at every step\n"
             "  --engine CMD       run the cases against an external engine: CMD is run by\n"
             "                     /bin/sh and speaks the engine protocol (conformance/\n"
             "                     ADAPTER.md); only its game's cases run, on one thread;\n"
@@ -43,11 +53,15 @@ static void usage(FILE *out)
             "  --engine-timeout MS  per-request limit for --engine (default 10000)\n"
             "  -q, --quiet        print only cases that did not pass, and the summary\n"
             "\n"
-            "The run fails (exit 1) on FAIL, WRONG-RULE, ERROR, XPASS, an invalid file,\n"
-            "or an R/R* catalog entry of a game with an engine that no passing case\n"
-            "covers (not checked with --set/--case/--rule or a single FILE).\n"
-            "Exit 3: unreadable input or no schema; 2: usage, or filters that select\n"
-            "no case.\n");
+            "With a report on '-', stdout carries that report alone: the per-case lines\n"
+            "and the summary go to stderr. Every report lists, besides the cases, one\n"
+            "failing entry per file problem and per uncovered catalog entry.\n"
+            "\n"
+            "Exit: 0 green; 1 on FAIL, WRONG-RULE, ERROR, XPASS, an invalid file, or an\n"
+            "R/R* catalog entry of a game with an engine that no passing case covers\n"
+            "(not checked with --set/--case/--rule or a single FILE); 3 unreadable\n"
+            "input, no schema, an unknown --game, or a report that cannot be written;\n"
+            "2 usage, or --set/--case/--rule filters that select no case.\n");
 }
 
 static FILE *open_out(const char *path)
@@ -61,11 +75,12 @@ static int write_report(const char *path, int (*fn)(const arb_conform_suite *, F
 {
     FILE *f = open_out(path);
     if (!f) {
-        fprintf(stderr, "arbiter conform: cannot write %s\n", path);
+        fprintf(stderr, "arbiter conform: cannot write %s: %s\n", path, strerror(errno));
         return EXIT_INPUT;
     }
     int rc = fn(s, f);
-    if (f != stdout && fclose(f) != 0) rc = ARB_EIO;
+    if (f == stdout) { if (fflush(f) != 0) rc = ARB_EIO; }
+    else if (fclose(f) != 0) rc = ARB_EIO;
     if (rc) fprintf(stderr, "arbiter conform: error writing %s\n", path);
     return rc ? EXIT_INPUT : EXIT_OK;
 }
@@ -85,84 +100,109 @@ static void print_diags(const arb_conform_suite *s)
     }
 }
 
-int cmd_conform_save(const arb_conform_suite *s, const char *dir);
-static int cmd_conform_run(arb_conform_options *popt, const char **paths, size_t npaths, int lint, int quiet,
-                           int coverage, const char *tap, const char *junit, const char *json, const char *save,
-                           double t0);
-
-int cmd_conform(int argc, char **argv)
+/* mkdir -p: every missing component of dir, 0777 & umask. */
+static int make_dirs(const char *dir)
 {
-    arb_conform_options opt = ARB_CONFORM_OPTIONS_INIT;
-    const char *paths[MAX_PATHS];
-    size_t npaths = 0;
-    const char *tap = NULL, *junit = NULL, *json = NULL, *save = NULL;
-    int coverage = 0, quiet = 0, lint = 0;
-    const char *engine = NULL;
-    unsigned long long engine_ms = 0;
-    int i = 1;
-    if (argc > 1 && strcmp(argv[1], "lint") == 0) { lint = 1; i = 2; }
-    for (; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define VAL(name) if (!v) return cli_usage("conform", "%s needs a value", name); i++
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return EXIT_OK; }
-        else if (!strcmp(a, "--game")) { VAL(a); opt.game = v; }
-        else if (!strcmp(a, "--set")) { VAL(a); opt.set = v; }
-        else if (!strcmp(a, "--case")) { VAL(a); opt.case_glob = v; }
-        else if (!strcmp(a, "--rule")) { VAL(a); opt.rule = v; }
-        else if (!strcmp(a, "--jobs") || !strcmp(a, "-j")) {
-            VAL(a);
-            unsigned long long n;
-            if (cli_parse_u64(v, &n) || n < 1 || n > 64) return cli_usage("conform", "--jobs must be 1..64");
-            opt.jobs = (int)n;
-        }
-        else if (!strcmp(a, "--tap")) { VAL(a); tap = v; }
-        else if (!strcmp(a, "--junit")) { VAL(a); junit = v; }
-        else if (!strcmp(a, "--json")) { VAL(a); json = v; }
-        else if (!strcmp(a, "--save-failing")) { VAL(a); save = v; }
-        else if (!strcmp(a, "--schema")) { VAL(a); opt.schema_dir = v; }
-        else if (!strcmp(a, "--expectations")) { VAL(a); opt.expectations = v; }
-        else if (!strcmp(a, "--coverage")) coverage = 1;
-        else if (!strcmp(a, "--no-replay")) opt.replay_check = 0;
-        else if (!strcmp(a, "--engine")) { VAL(a); engine = v; }
-        else if (!strcmp(a, "--engine-timeout")) {
-            VAL(a);
-            if (cli_parse_u64(v, &engine_ms) || engine_ms < 1 || engine_ms > 3600000)
-                return cli_usage("conform", "--engine-timeout must be 1..3600000 ms");
-        }
-        else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) quiet = 1;
-        else if (a[0] == '-' && a[1]) return cli_usage("conform", "unknown option '%s'", a);
-        else if (npaths >= MAX_PATHS) return cli_usage("conform", "more than %d paths", MAX_PATHS);
-        else paths[npaths++] = a;
-#undef VAL
+    char buf[4096];
+    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf) { errno = ENAMETOOLONG; return -1; }
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
+        *p = '/';
     }
-    double t0 = now_s();
-    /* --engine: the adapter's proxy game replaces the registry, for its
-     * game only; the proxy serializes requests, so one thread. */
-    arb_adapter *ad = NULL;
-    const arb_game *engine_games[2] = { NULL, NULL };
-    if (engine && !lint) {
-        int erc = cli_engine_open("conform", engine, opt.game, (int)engine_ms, &ad);
-        if (erc) return erc;
-        engine_games[0] = arb_adapter_game(ad);
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
+    struct stat st;
+    if (stat(buf, &st) != 0) return -1;
+    if (!S_ISDIR(st.st_mode)) { errno = ENOTDIR; return -1; }
+    return 0;
+}
+
+int cmd_conform_save(const arb_conform_suite *s, const char *dir, FILE *out);
+
+static int conform_main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "game", required_argument, NULL, 'g' },
+        { "set", required_argument, NULL, 's' },
+        { "case", required_argument, NULL, 'c' },
+        { "rule", required_argument, NULL, 'r' },
+        { "jobs", required_argument, NULL, 'j' },
+        { "tap", required_argument, NULL, 'T' },
+        { "junit", required_argument, NULL, 'J' },
+        { "json", required_argument, NULL, 'O' },
+        { "save-failing", required_argument, NULL, 'S' },
+        { "schema", required_argument, NULL, 'X' },
+        { "expectations", required_argument, NULL, 'E' },
+        { "coverage", no_argument, NULL, 'C' },
+        { "no-replay", no_argument, NULL, 'R' },
+        { "no-invariants", no_argument, NULL, 'I' },
+        { "quiet", no_argument, NULL, 'q' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 }
+    };
+    arb_conform_options opt = ARB_CONFORM_OPTIONS_INIT;
+    const char *tap = NULL, *junit = NULL, *json = NULL, *save = NULL;
+    int coverage = 0, quiet = 0, lint = 0, c;
+    if (argc > 1 && strcmp(argv[1], "lint") == 0) {
+        lint = 1;
+        argc--;
+        argv++;
+    }
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":j:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'g': opt.game = optarg; break;
+        case 's': opt.set = optarg; break;
+        case 'c': opt.case_glob = optarg; break;
+        case 'r': opt.rule = optarg; break;
+        case 'j': {
+            unsigned long long n;
+            if (cli_parse_u64(optarg, &n) || n < 1 || n > 64)
+                return cli_usage("conform", "--jobs '%s' is not 1..64", optarg);
+            opt.jobs = (int)n;
+            break;
+        }
+        case 'T': tap = optarg; break;
+        case 'J': junit = optarg; break;
+        case 'O': json = optarg; break;
+        case 'S': save = optarg; break;
+        case 'X': opt.schema_dir = optarg; break;
+        case 'E': opt.expectations = optarg; break;
+        case 'C': coverage = 1; break;
+        case 'R': opt.replay_check = 0; break;
+        case 'I': opt.invariants = 0; break;
+        case 'q': quiet = 1; break;
+        case 'h': usage(stdout); return EXIT_OK;
+        case ':': return cli_usage("conform", "%s needs a value", argv[optind - 1]);
+        default: return cli_usage("conform", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    int npaths = argc - optind;
+    const char *const *paths = npaths ? (const char *const *)(argv + optind) : NULL;
+    if (lint && (tap || junit || json || save || coverage))
+        return cli_usage("conform", "lint writes no reports (--tap/--junit/--json/--save-failing/--coverage)");
+    int ndash = (tap && !strcmp(tap, "-")) + (junit && !strcmp(junit, "-")) + (json && !strcmp(json, "-"));
+    if (ndash > 1) return cli_usage("conform", "only one report can go to stdout ('-')");
+    /* A report on stdout owns it: everything for people goes to stderr. */
+    FILE *out = ndash ? stderr : stdout;
+    if (save && make_dirs(save) != 0) {
+        fprintf(stderr, "arbiter conform: cannot create --save-failing directory %s: %s\n", save, strerror(errno));
+        return EXIT_INPUT;
+    }
+    if (engine_games[0]) {
+        /* only the adapter's game; the proxy serializes requests: one thread */
+        if (opt.game && strcmp(opt.game, engine_games[0]->id) != 0)
+            return cli_usage("conform", "--game %s, but the engine adapter serves %s", opt.game, engine_games[0]->id);
         opt.games = engine_games;
         opt.game = engine_games[0]->id;
         opt.jobs = 1;
     }
-    int rc_engine = cmd_conform_run(&opt, paths, npaths, lint, quiet, coverage, tap, junit, json, save, t0);
-    int erc = cli_engine_check("conform", ad);
-    arb_adapter_close(ad);
-    return erc ? erc : rc_engine;
-}
-
-static int cmd_conform_run(arb_conform_options *popt, const char **paths, size_t npaths, int lint, int quiet,
-                           int coverage, const char *tap, const char *junit, const char *json, const char *save,
-                           double t0)
-{
-    arb_conform_options opt = *popt;
+    double t0 = now_s();
     arb_conform_suite *s = NULL;
     arb_error err = ARB_ERROR_INIT;
-    if (arb_conform_load(&s, npaths ? paths : NULL, npaths, &opt, &err)) return cli_fail("conform", &err);
+    if (arb_conform_load(&s, paths, (size_t)npaths, &opt, &err)) return cli_fail("conform", &err);
     arb_conform_lint(s);
     if (lint) {
         print_diags(s);
@@ -170,6 +210,15 @@ static int cmd_conform_run(arb_conform_options *popt, const char **paths, size_t
         printf("conform lint: %u files, %u cases, %u problems\n", arb_conform_nfiles(s), arb_conform_ncases(s), nd);
         arb_conform_free(s);
         return nd ? EXIT_VERIFY : EXIT_OK;
+    }
+    if (!arb_conform_ncases(s) && opt.game && !arb_game_find(opt.game)) {
+        /* No engine and no case: not a game this build or suite knows. */
+        print_diags(s);
+        fprintf(stderr, "arbiter conform: unknown game '%s' (known:", opt.game);
+        for (unsigned k = 0; k < arb_game_count(); k++) fprintf(stderr, " %s", arb_game_at(k)->id);
+        fprintf(stderr, ")\n");
+        arb_conform_free(s);
+        return EXIT_INPUT;
     }
     if (!arb_conform_ncases(s) && (opt.game || opt.set || opt.case_glob || opt.rule)) {
         /* A filter that selects nothing is almost always a typo in a CI
@@ -190,37 +239,39 @@ static int cmd_conform_run(arb_conform_options *popt, const char **paths, size_t
         const arb_conform_result *r = arb_conform_result_at(s, k);
         counts[r->status]++;
         if (quiet && (r->status == ARB_CF_PASS || r->status == ARB_CF_SKIP)) continue;
-        printf("%-10s %s/%s/%s", arb_cf_status_name(r->status), r->game, r->set, r->id);
+        fprintf(out, "%-10s %s/%s/%s", arb_cf_status_name(r->status), r->game, r->set, r->id);
         if (r->status != ARB_CF_PASS) {
-            printf("\n           %s:%d: %s", r->file, r->line, r->message);
-            if (r->status == ARB_CF_XFAIL && r->reason) printf("\n           known failure: %s", r->reason);
-            if (r->status != ARB_CF_SKIP) printf("\n           covers %s; seed %llu", r->covers,
-                                                   (unsigned long long)r->seed);
+            fprintf(out, "\n           %s:%d: %s", r->file, r->at_line > 0 ? r->at_line : r->line, r->message);
+            if (r->status == ARB_CF_XFAIL && r->reason) fprintf(out, "\n           known failure: %s", r->reason);
+            if (r->status != ARB_CF_SKIP)
+                fprintf(out, "\n           case %s:%d covers %s; seed %llu", r->file, r->line, r->covers,
+                        (unsigned long long)r->seed);
         }
-        putchar('\n');
+        fputc('\n', out);
     }
-    if (coverage) arb_conform_write_coverage(s, stdout);
+    if (coverage) arb_conform_write_coverage(s, out);
     /* Uncovered entries are failures only when the gate applies. */
     unsigned unc = arb_conform_uncovered(s);
     if (unc && arb_conform_gated(s)) {
         for (unsigned k = 0; k < arb_conform_nentries(s); k++) {
             const arb_conform_entry *e = arb_conform_entry_at(s, k);
             if (e->testable && e->engine && !e->npassing && !e->uncovered_reason)
-                printf("UNCOVERED  %s %s%s%s%s\n", e->game, e->id, e->ncases ? " (no passing case among: " : "",
-                       e->ncases ? e->cases : "", e->ncases ? ")" : "");
+                fprintf(out, "UNCOVERED  %s %s%s%s%s\n", e->game, e->id,
+                        e->ncases ? " (no passing case among: " : "", e->ncases ? e->cases : "", e->ncases ? ")" : "");
         }
     }
     int rc = EXIT_OK;
     if (tap && write_report(tap, arb_conform_write_tap, s)) rc = EXIT_INPUT;
     if (junit && write_report(junit, arb_conform_write_junit, s)) rc = EXIT_INPUT;
     if (json && write_report(json, arb_conform_write_json, s)) rc = EXIT_INPUT;
-    if (save && cmd_conform_save(s, save)) rc = EXIT_INPUT;
+    if (save && cmd_conform_save(s, save, out)) rc = EXIT_INPUT;
     unsigned fails = arb_conform_failures(s);
-    printf("conform: %u cases: %u PASS, %u FAIL, %u WRONG-RULE, %u ERROR, %u SKIP, %u XFAIL, %u XPASS; "
-           "%u uncovered%s; %u file problems; %.3f s\n",
-           arb_conform_nresults(s), counts[ARB_CF_PASS], counts[ARB_CF_FAIL], counts[ARB_CF_WRONG_RULE],
-           counts[ARB_CF_ERROR], counts[ARB_CF_SKIP], counts[ARB_CF_XFAIL], counts[ARB_CF_XPASS], unc,
-           arb_conform_gated(s) ? "" : " (not gated: partial run)", arb_conform_ndiags(s), secs);
+    fprintf(out,
+            "conform: %u cases: %u PASS, %u FAIL, %u WRONG-RULE, %u ERROR, %u SKIP, %u XFAIL, %u XPASS; "
+            "%u uncovered%s; %u file problems; %.3f s\n",
+            arb_conform_nresults(s), counts[ARB_CF_PASS], counts[ARB_CF_FAIL], counts[ARB_CF_WRONG_RULE],
+            counts[ARB_CF_ERROR], counts[ARB_CF_SKIP], counts[ARB_CF_XFAIL], counts[ARB_CF_XPASS], unc,
+            arb_conform_gated(s) ? "" : " (not gated: partial run)", arb_conform_ndiags(s), secs);
     arb_conform_free(s);
     if (rc) return rc;
     return fails ? EXIT_VERIFY : EXIT_OK;
@@ -228,7 +279,7 @@ static int cmd_conform_run(arb_conform_options *popt, const char **paths, size_t
 
 /* Each unexpected result of a test case becomes DIR/GAME-CASE.tcgr: the
  * accepted actions up to the failure, from the case's seed or position. */
-int cmd_conform_save(const arb_conform_suite *s, const char *dir)
+int cmd_conform_save(const arb_conform_suite *s, const char *dir, FILE *out)
 {
     int bad = 0;
     unsigned saved = 0;
@@ -248,8 +299,44 @@ int cmd_conform_save(const arb_conform_suite *s, const char *dir)
             continue;
         }
         saved++;
-        printf("saved      %s\n", path);
+        fprintf(out, "saved      %s\n", path);
     }
     (void)saved;
     return bad ? -1 : 0;
+}
+
+/* --engine CMD and --engine-timeout MS are taken out here (not for lint);
+ * the rest is the plain runner over the adapter's proxy game. */
+int cmd_conform(int argc, char **argv)
+{
+    const char *engine = NULL;
+    unsigned long long ms = 0;
+    char **av = calloc((size_t)argc + 1, sizeof *av);
+    if (!av) return EXIT_INTERNAL;
+    int ac = 0, lint = argc > 1 && strcmp(argv[1], "lint") == 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (i > 0 && (!strcmp(a, "--engine") || !strcmp(a, "--engine-timeout"))) {
+            if (i + 1 >= argc) { free(av); return cli_usage("conform", "%s needs a value", a); }
+            if (a[8] == '\0') engine = argv[++i];
+            else if (cli_parse_u64(argv[++i], &ms) || ms < 1 || ms > 3600000) {
+                free(av);
+                return cli_usage("conform", "--engine-timeout must be 1..3600000 ms");
+            }
+            continue;
+        }
+        av[ac++] = argv[i];
+    }
+    arb_adapter *ad = NULL;
+    if (engine && !lint) {
+        int erc = cli_engine_open("conform", engine, NULL, (int)ms, &ad);
+        if (erc) { free(av); return erc; }
+        engine_games[0] = arb_adapter_game(ad);
+    }
+    int rc = conform_main(ac, av);
+    int erc = cli_engine_check("conform", ad);
+    arb_adapter_close(ad);
+    engine_games[0] = NULL;
+    free(av);
+    return erc ? erc : rc;
 }

@@ -9,6 +9,7 @@
 
 #include "cli/match_args.h"
 #include "cli/shard.h"
+#include "arbiter/toolkit.h"
 
 static void play_help(void)
 {
@@ -148,14 +149,14 @@ static int play_match(cli_match_args *a, const char *agents, uint64_t max_action
             fclose(f);
         }
     }
-    const char *reason = over && o.reason < a->g->noutcome_reasons ? a->g->outcome_reasons[o.reason] : "unfinished";
+    const char *reason = over ? arb_name_at(a->g->outcome_reasons, a->g->noutcome_reasons, o.reason, "unfinished") : "unfinished";
     if (json) {
         printf("{\"file\":");
         cli_json_str(stdout, a->out ? a->out : "");
         if (index >= 0) printf(",\"index\":%" PRId64, index);
         printf(",\"game\":");
         cli_json_str(stdout, a->g->id);
-        printf(",\"seed\":%" PRIu64 ",\"actions\":%" PRIu64 ",\"turns\":%u,\"winner\":%d,\"reason\":", a->su.seed, n,
+        printf(",\"seed\":\"%" PRIu64 "\",\"actions\":%" PRIu64 ",\"turns\":%u,\"winner\":%d,\"reason\":", a->su.seed, n,
                over ? o.turns : arb_match_turn(a->m), over ? o.winner : -1);
         cli_json_str(stdout, reason);
         printf(",\"final_hash\":\"0x%016" PRIx64 "\",\"bytes\":%" PRIu64 "}\n", arb_match_hash(a->m), bytes);

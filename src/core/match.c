@@ -27,6 +27,9 @@ static arb_match *alloc_match(const arb_game *g)
 int arb_match_new(arb_match **out, const arb_game *g, const arb_setup *su, arb_error *err)
 {
     *out = NULL;
+    if (arb_game_rules_index(g, su->rules) < 0)
+        return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "%s rules version '%s' is not implemented by this build "
+                             "(newest: %s)", g->id, su->rules, g->rules_version);
     arb_match *m = alloc_match(g);
     if (!m) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory for a %s match", g->id);
     int rc = g->setup(m->state, su, &m->ev, err);
@@ -40,6 +43,9 @@ int arb_match_from_position(arb_match **out, const arb_game *g, const arb_tnode 
                             const arb_setup *su, arb_error *err)
 {
     *out = NULL;
+    if (arb_game_rules_index(g, su->rules) < 0)
+        return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "%s rules version '%s' is not implemented by this build "
+                             "(newest: %s)", g->id, su->rules, g->rules_version);
     arb_match *m = alloc_match(g);
     if (!m) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory for a %s match", g->id);
     int rc = g->load_position(m->state, pos, su, err);
@@ -85,11 +91,24 @@ const arb_event *arb_match_events(const arb_match *m, unsigned *n)
     return m->evbuf;
 }
 
+unsigned arb_match_events_dropped(const arb_match *m) { return m->ev.dropped; }
+
 size_t arb_match_legal(const arb_match *m, arb_action *out, size_t cap) { return m->g->legal(m->state, out, cap); }
 arb_decision arb_match_decision(const arb_match *m) { return m->g->decision(m->state); }
 uint64_t arb_match_hash(const arb_match *m) { return m->g->hash(m->state); }
 int arb_match_outcome(const arb_match *m, arb_outcome *out) { return m->g->outcome(m->state, out); }
 uint32_t arb_match_turn(const arb_match *m) { return m->g->turn(m->state); }
+const char *arb_match_phase(const arb_match *m) { return m->g->phase(m->state); }
+
+int arb_match_action_text(const arb_match *m, const arb_action *a, char *buf, size_t size)
+{
+    return arb_game_action_text(m->g, m->state, a, buf, size);
+}
+
+int arb_match_event_text(const arb_match *m, const arb_event *ev, int view, char *buf, size_t size)
+{
+    return arb_game_event_text(m->g, ev, view, buf, size);
+}
 
 arb_tree *arb_match_export(const arb_match *m, int view)
 {

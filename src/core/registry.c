@@ -14,22 +14,49 @@
 
 #include "arbiter/game.h"
 
+#define ARB_GAMES_EXTRA_MAX 16
+int arb_game_register(const arb_game *g, arb_error *err); /* arbiter/plugin.h */
+#include "arbiter/text.h"
+
 extern const arb_game *const arb__games[]; /* NULL-terminated, sorted by id */
 
-unsigned arb_game_count(void)
+/* Games registered at run time (plug-ins, arbiter/plugin.h), after the
+ * compiled-in ones. */
+static const arb_game *extra[ARB_GAMES_EXTRA_MAX];
+static unsigned nextra;
+
+static unsigned builtin_count(void)
 {
     unsigned n = 0;
     while (arb__games[n]) n++;
     return n;
 }
 
-const arb_game *arb_game_at(unsigned i) { return i < arb_game_count() ? arb__games[i] : NULL; }
+unsigned arb_game_count(void) { return builtin_count() + nextra; }
+
+const arb_game *arb_game_at(unsigned i)
+{
+    unsigned b = builtin_count();
+    return i < b ? arb__games[i] : i - b < nextra ? extra[i - b] : NULL;
+}
 
 const arb_game *arb_game_find(const char *id)
 {
     for (unsigned i = 0; arb__games[i]; i++)
         if (strcmp(arb__games[i]->id, id) == 0) return arb__games[i];
+    for (unsigned i = 0; i < nextra; i++)
+        if (strcmp(extra[i]->id, id) == 0) return extra[i];
     return NULL;
+}
+
+int arb_game_register(const arb_game *g, arb_error *err)
+{
+    if (arb_game_find(g->id))
+        return arb_error_set(err, ARB_EINVAL, NULL, "a game '%s' is already known: a plug-in cannot replace it", g->id);
+    if (nextra >= ARB_GAMES_EXTRA_MAX)
+        return arb_error_set(err, ARB_ELIMIT, NULL, "more than %d plug-in games", ARB_GAMES_EXTRA_MAX);
+    extra[nextra++] = g;
+    return ARB_OK;
 }
 
 int arb_verb_find(const arb_game *g, const char *name)
@@ -45,6 +72,15 @@ int arb_card_find(const arb_game *g, const char *key)
         const arb_card *c = g->card(i);
         if (strcasecmp(c->id, key) == 0 || strcasecmp(c->name, key) == 0) return (int)i;
     }
+    return -1;
+}
+
+int arb_game_rules_index(const arb_game *g, const char *rules)
+{
+    if (!g->nrules_versions) return !rules || strcmp(rules, g->rules_version) == 0 ? 0 : -1;
+    if (!rules) return (int)g->nrules_versions - 1;
+    for (unsigned i = 0; i < g->nrules_versions; i++)
+        if (strcmp(g->rules_versions[i], rules) == 0) return (int)i;
     return -1;
 }
 
@@ -107,12 +143,7 @@ static int token(const char **p, const char *line, char *tok, size_t size)
 
 static int parse_int(const char *tok, int64_t lo, int64_t hi, int64_t *out)
 {
-    char *end;
-    errno = 0;
-    long long v = strtoll(tok, &end, 10);
-    if (errno || end == tok || *end || v < lo || v > hi) return -1;
-    *out = v;
-    return 0;
+    return arb_parse_i64(tok, strlen(tok), 0, lo, hi, out) ? -1 : 0;
 }
 
 int arb_action_parse(const arb_game *g, const char *line, arb_action *out, arb_error *err)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "replay/internal.h"
+#include "arbiter/toolkit.h"
 
 const char *arb_verify_kind_name(arb_verify_kind k)
 {
@@ -51,15 +52,23 @@ static int diverge(arb_verify_result *res, arb_error *err, const char *name, arb
                          arb_verify_kind_name(kind), res->detail);
 }
 
-static int refuse(arb_error *err, const char *name, const char *fmt, const char *a, const char *b, const char *c)
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static int refuse(arb_error *err, const char *name, const char *fmt, ...)
 {
+    char msg[ARB_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
     arb_error_where(err, "%s: header", name);
-    return arb_error_set(err, ARB_EUNSUPPORTED, NULL, fmt, a, b, c);
+    return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "%s", msg);
 }
 
 static const char *reason_name(const arb_game *g, uint16_t r)
 {
-    return r < g->noutcome_reasons ? g->outcome_reasons[r] : "unknown";
+    return arb_game_reason_name(g, r);
 }
 
 int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_result *res, arb_error *err)
@@ -79,29 +88,30 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
         size_t used = 0;
         for (unsigned i = 0; i < arb_game_count() && used < sizeof known; i++)
             used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "", arb_game_at(i)->id);
-        res->code = refuse(err, arb_replay_name(r), "game '%s' is not compiled into this build (known: %s)%s", h->game,
-                           known[0] ? known : "none", "");
+        res->code = refuse(err, arb_replay_name(r), "game '%s' is not compiled into this build (known: %s)", h->game,
+                           known[0] ? known : "none");
         return res->code;
     }
     if (strcmp(g->id, h->game) != 0) {
-        res->code = refuse(err, arb_replay_name(r), "the replay is a '%s' match; the verifier was given the '%s' engine%s",
-                           h->game, g->id, "");
+        res->code = refuse(err, arb_replay_name(r), "the replay is a '%s' match; the verifier was given the '%s' engine",
+                           h->game, g->id);
         return res->code;
     }
-    if (strcmp(g->rules_version, h->rules) != 0) {
+    if (arb_game_rules_index(g, h->rules) < 0) {
         res->code = refuse(err, arb_replay_name(r),
-                           "recorded under %s rules version '%s'; this build implements '%s' and cannot replay it",
+                           "recorded under %s rules version '%s'; this build implements '%s' (and the versions "
+                           "before it that it keeps) and cannot replay it",
                            g->id, h->rules, g->rules_version);
         return res->code;
     }
     if (strcmp(h->rng, ARB_RNG_NAME) != 0) {
-        res->code = refuse(err, arb_replay_name(r), "unsupported rng '%s' (this build implements %s)%s", h->rng,
-                           ARB_RNG_NAME, "");
+        res->code = refuse(err, arb_replay_name(r), "unsupported rng '%s' (this build implements %s)", h->rng,
+                           ARB_RNG_NAME);
         return res->code;
     }
     if (h->hash[0] && strcmp(h->hash, ARB_HASH_NAME) != 0) {
-        res->code = refuse(err, arb_replay_name(r), "unsupported state hash '%s' (this build implements %s)%s",
-                           h->hash, ARB_HASH_NAME, "");
+        res->code = refuse(err, arb_replay_name(r), "unsupported state hash '%s' (this build implements %s)",
+                           h->hash, ARB_HASH_NAME);
         return res->code;
     }
     const char *rn = arb_replay_name(r);
@@ -138,7 +148,21 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
     arb_replay_record rec;
     for (;;) {
         rc = arb_replay_next(r, &rec, err);
-        if (rc == 0) break;
+        if (rc == 0) {
+            const uint8_t *tr;
+            size_t ntr = 0;
+            if (arb_replay_sealable(r, NULL, &tr, &ntr, NULL) && ntr) {
+                /* Only a seal block may follow a v2 body; checking one is the
+                 * seal layer's (arbiter/seal.h). */
+                uint64_t be = 0;
+                arb_replay_sealable(r, NULL, NULL, NULL, &be);
+                arb_error_where(err, "%s: offset %" PRIu64, rn, be);
+                res->code = arb_error_set(err, ARB_EFORMAT, NULL,
+                                          "%zu byte(s) follow the body and this build cannot check a seal block", ntr);
+                goto out;
+            }
+            break;
+        }
         if (rc < 0) {
             res->code = rc;
             goto out;
@@ -172,7 +196,7 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
             if (rc) {
                 char txt[160] = "";
                 arb_action_format(g, a, res->action, sizeof res->action);
-                if (a->verb < g->nverbs) g->action_text(st, a, txt, sizeof txt);
+                arb_game_action_text(g, st, a, txt, sizeof txt);
                 snprintf(res->rule, sizeof res->rule, "%s", e.rule);
                 diverge(res, err, rn, ARB_DIV_ILLEGAL, "%s%s%s", txt, txt[0] ? ": " : "", e.msg);
                 goto out;
@@ -201,13 +225,14 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
                 goto out;
             }
             uint64_t hv = g->hash(st);
-            if (rec.hash != hv) {
+            if (!arb_replay_hash_eq(&rec, hv)) {
                 res->expected = rec.hash;
                 res->computed = hv;
                 diverge(res, err, rn, ARB_DIV_CHECKPOINT_HASH,
-                        "state hash differs at the checkpoint of turn %" PRIu32 ": recorded 0x%016" PRIx64
-                        ", computed 0x%016" PRIx64 "; the divergence lies in records %" PRIu64 "..%" PRIu64,
-                        t, rec.hash, hv, after_cp, rec.index);
+                        "state hash differs at the checkpoint of turn %" PRIu32 ": recorded 0x%0*" PRIx64
+                        "%s, computed 0x%016" PRIx64 "; the divergence lies in records %" PRIu64 "..%" PRIu64,
+                        t, rec.hash_bits / 4, rec.hash, rec.hash_bits < 64 ? " (its low 16 bits)" : "", hv, after_cp,
+                        rec.index);
                 goto out;
             }
             need_cp = 0;
@@ -225,7 +250,7 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
                 goto out;
             }
             const char *reason = reason_name(g, o.reason);
-            if (rec.winner != o.winner || strcmp(rec.reason, reason) != 0 || rec.turn != o.turns) {
+            if (rec.winner != o.winner || !arb_reason_same(rec.reason, reason) || rec.turn != o.turns) {
                 diverge(res, err, rn, ARB_DIV_OUTCOME,
                         "recorded outcome: winner %d, %s, %" PRIu32 " turns; computed: winner %d, %s, %" PRIu32
                         " turns",
@@ -245,7 +270,8 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
             seen_outcome = 1;
             res->over = 1;
             res->winner = o.winner;
-            snprintf(res->reason, sizeof res->reason, "%s", reason);
+            /* The recorded spelling: a v1 naramo file says "deck_out" for today's "deck-out". */
+            snprintf(res->reason, sizeof res->reason, "%s", rec.reason);
             res->turns = o.turns;
             res->final_hash = hv;
             break;

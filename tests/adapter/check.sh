@@ -62,6 +62,26 @@ print(m, d, st, "%.1f" % (m / s if s else 0), "%.1f" % s)' 2>/dev/null)
     done
 done
 
+# The toy game as an in-process plug-in engine: every command finds it.
+if [ -n "${PLUGIN:-}" ]; then
+    out=$($A --plugin "$PLUGIN" games 2>&1); echo "$out" | grep -q "^toy " || bad "plug-in: games does not list toy: $out"
+    ARBITER_GAMES_PATH="$PLUGIN" $A games | grep -q "^toy " || bad "plug-in: ARBITER_GAMES_PATH not loaded"
+    ARBITER_GAMES_PATH="$(dirname "$PLUGIN")/nosuchdir:$PLUGIN" $A games | grep -q "^toy " || bad "plug-in: a path with a missing directory"
+    $A --plugin "$PLUGIN" play --game toy --seed 5 --players 3 -o "$T/toy.tcgr" >/dev/null || bad "plug-in: play failed"
+    $A --plugin "$PLUGIN" verify "$T/toy.tcgr" >/dev/null || bad "plug-in: the recorded toy match does not verify"
+    $A verify "$T/toy.tcgr" >/dev/null 2>&1; rc=$?
+    [ $rc -eq 3 ] || bad "plug-in: without the plug-in verify should refuse toy (exit 3), got $rc"
+    $A --plugin "$PLUGIN" log "$T/toy.tcgr" | grep -q "Toy Game" || bad "plug-in: log"
+    out=$($A --plugin "$PLUGIN" crosscheck --game toy --engine "$A --plugin $PLUGIN engine-serve --game toy" --games 50 2>&1) ||
+        bad "plug-in: crosscheck through engine-serve: $out"
+    $A --plugin "$PLUGIN" perft --game toy --depth 3 >/dev/null || bad "plug-in: perft"
+    out=$($A --plugin "$PLUGIN_OLD" games 2>&1); rc=$?
+    [ $rc -eq 3 ] && echo "$out" | grep -q "does not implement game contract" || bad "plug-in of another contract: exit $rc: $out"
+    out=$($A --plugin /nonexistent.so games 2>&1); rc=$?
+    [ $rc -eq 3 ] || bad "a missing plug-in: exit $rc"
+    echo "adapter: the toy plug-in records, verifies, crosschecks and counts; a plug-in of another contract is refused"
+fi
+
 # perft reference values (conformance/<game>/perft.md), in-process and
 # (depth <= 3) through the adapter
 python3 tests/adapter/perft.py check "$A" --engine || bad "perft reference values"

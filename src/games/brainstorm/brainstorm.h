@@ -13,6 +13,9 @@
 #include <stdint.h>
 
 #include "arbiter/game.h"
+#include "arbiter/toolkit.h"
+
+extern const arb_game arb_game_brainstorm; /* game.c */
 
 /* ---- house constants (interpretations) --------------------------------- */
 #define BRN_PLAYERS        2   /* BRN-PLAYERS */
@@ -68,26 +71,26 @@ enum { BRN_Z_DECK, BRN_Z_HAND, BRN_Z_MACHINE, BRN_Z_SCRAP, BRN_NZONES, BRN_Z_STA
 enum {
     BRN_P_RESET, BRN_P_START, BRN_P_EXPANSION, BRN_P_ASSEMBLY, BRN_P_ROUTING,
     BRN_P_BOOTSTRAP, BRN_P_PLUG, BRN_P_SHOWDOWN, BRN_P_FOCUS, BRN_P_END,
-    BRN_P_OVER, BRN_NPHASES
+    BRN_P_OVER, BRN_P_COUNT
 };
-extern const char *const arb_brainstorm__phase_names[BRN_NPHASES];
+extern const char *const arb_brainstorm__phase_names[BRN_P_COUNT];
 
 enum { BRN_F_ACTIVE = 1, BRN_F_FOCUSED = 2, BRN_F_PENDING = 4 };
 
-enum { BRN_D_ACTION, BRN_D_BOOTSTRAP, BRN_D_FOCUS, BRN_D_DISCARD, BRN_ND };
+enum { BRN_D_ACTION, BRN_D_BOOTSTRAP, BRN_D_FOCUS, BRN_D_DISCARD, BRN_D_COUNT };
 
 enum { BRN_V_PASS, BRN_V_ENABLE, BRN_V_PLAY, BRN_V_LINK, BRN_V_BOOT,
        BRN_V_FOCUS, BRN_V_USE, BRN_V_DISCARD, BRN_V_TIMEOUT, BRN_V_DISCONNECT,
-       BRN_V_RECONNECT, BRN_NVERBS };
+       BRN_V_RECONNECT, BRN_V_COUNT };
 
 enum { BRN_E_SETUP, BRN_E_CYCLE, BRN_E_PHASE, BRN_E_DRAW, BRN_E_DECK_EMPTY,
        BRN_E_DEACTIVATE, BRN_E_SEVER, BRN_E_GENERATE, BRN_E_PASS, BRN_E_ENABLE,
        BRN_E_PLAY, BRN_E_TRIGGER, BRN_E_RESOLVE, BRN_E_CELL_ON, BRN_E_TO_SCRAP,
        BRN_E_LINK, BRN_E_BOOT, BRN_E_FOCUS_MOVE, BRN_E_UNFOCUS, BRN_E_RUN,
        BRN_E_ABILITY, BRN_E_MILL, BRN_E_DRAIN, BRN_E_FIZZLE, BRN_E_DISCARD,
-       BRN_E_NO_DISCARD, BRN_E_GEN_BONUS, BRN_E_OVER, BRN_NEVENTS };
+       BRN_E_NO_DISCARD, BRN_E_GEN_BONUS, BRN_E_OVER, BRN_E_AMPLIFY, BRN_E_COUNT };
 
-enum { BRN_R_NONE, BRN_R_DECKOUT, BRN_R_BOTH_DECKOUT, BRN_R_CYCLE_CAP, BRN_NREASONS };
+enum { BRN_R_NONE, BRN_R_DECKOUT, BRN_R_BOTH_DECKOUT, BRN_R_CYCLE_CAP, BRN_R_COUNT };
 
 /* Stack item kinds. */
 enum { BRN_S_CARD, BRN_S_TRIGGER };
@@ -131,6 +134,7 @@ typedef struct brn_state {
     uint8_t over;
     int8_t winner;
     uint8_t reason;
+    uint8_t rules;     /* rules version: 1 brainstorm-draft0-1, 2 …-2 (game.c) */
     uint8_t nstack;
     brn_item stack[BRN_STACK_MAX];
     brn_player p[BRN_PLAYERS];
@@ -177,7 +181,14 @@ int arb_brainstorm__focus_port(const brn_state *s, int seat, int from, int to);
 int arb_brainstorm__focus_has_choice(const brn_state *s, int seat, int uid);
 void arb_brainstorm__bootstrap_next(brn_state *s, int just_moved, arb_events *ev);
 void arb_brainstorm__focus_next(brn_state *s, int just_moved, arb_events *ev);
-void arb_brainstorm__give_charge(brn_state *s, int seat, int uid, int amount);
+/* Bootstrap: other choices left besides Module uid (reached through port) */
+int arb_brainstorm__boot_others(const brn_state *s, int seat, int uid, int port);
+void arb_brainstorm__give_charge(brn_state *s, int seat, int uid, int amount, arb_events *ev);
+/* stack.c: the card has a triggered ability under s's rules version (a
+ * Stack trigger item may name it) */
+int arb_brainstorm__triggers(const brn_state *s, int seat, int uid);
+/* game.c: the rules version su asks for (1, 2, …), or <0 with err set */
+int arb_brainstorm__rules(const arb_setup *su, arb_error *err);
 
 /* legal enumeration shared by legal() and the agent */
 size_t arb_brainstorm__legal(const brn_state *s, arb_action *out, size_t cap);
@@ -203,9 +214,9 @@ void arb_brainstorm__card_export(unsigned idx, arb_tree *t, arb_tnode *parent);
 const arb_deck *arb_brainstorm__preset(unsigned idx);
 int arb_brainstorm__card_by_slug(const char *slug);
 
-extern const arb_verb arb_brainstorm__verbs[BRN_NVERBS];
-extern const char *const arb_brainstorm__decision_names[BRN_ND];
-extern const char *const arb_brainstorm__event_names[BRN_NEVENTS];
-extern const char *const arb_brainstorm__reason_names[BRN_NREASONS];
+extern const arb_verb arb_brainstorm__verbs[BRN_V_COUNT];
+extern const char *const arb_brainstorm__decision_names[BRN_D_COUNT];
+extern const char *const arb_brainstorm__event_names[BRN_E_COUNT];
+extern const char *const arb_brainstorm__reason_names[BRN_R_COUNT];
 
 #endif

@@ -132,21 +132,10 @@ const arb_deck *arb_brainstorm__preset(unsigned idx)
 }
 
 /* ---- deck check (interpretation G01) ----------------------------------- */
-static unsigned issue(arb_deck_issue *out, unsigned cap, unsigned n, int warning,
-                      const char *rule, const char *msg)
-{
-    if (n < cap) {
-        out[n].warning = warning;
-        snprintf(out[n].rule, sizeof out[n].rule, "%s", rule);
-        snprintf(out[n].msg, sizeof out[n].msg, "%s", msg);
-    }
-    return n + 1;
-}
 
 unsigned arb_brainstorm__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap)
 {
     unsigned n = 0, gens = 0, others = 0, modules = 0, bad = 0;
-    char msg[160];
     for (unsigned i = 0; i < d->ncards; i++) {
         unsigned id = d->cards[i];
         if (id >= arb_brainstorm__ncards) { bad++; continue; }
@@ -155,20 +144,17 @@ unsigned arb_brainstorm__deck_check(const arb_deck *d, arb_deck_issue *out, unsi
         if (arb_brainstorm__cards[id].type == BRN_T_MODULE) modules++;
     }
     if (bad) {
-        snprintf(msg, sizeof msg, "%u card(s) are not in the Brainstorm pool", bad);
-        n = issue(out, cap, n, 0, "BRN-PLAYERS", msg);
+        arb_deck_issue_add(out, cap, &n, 0, "BRN-PLAYERS", "%u card(s) are not in the Brainstorm pool", bad);
     }
     if (gens != 1) {
-        snprintf(msg, sizeof msg, "a deck holds exactly one Generator (found %u)", gens);
-        n = issue(out, cap, n, 0, "BRN-PLAYERS", msg);
+        arb_deck_issue_add(out, cap, &n, 0, "BRN-PLAYERS", "a deck holds exactly one Generator (found %u)", gens);
     }
     if (others != BRN_DECK_OTHERS) {
-        snprintf(msg, sizeof msg, "a deck holds exactly %d cards besides its Generator (found %u)",
+        arb_deck_issue_add(out, cap, &n, 0, "BRN-PLAYERS", "a deck holds exactly %d cards besides its Generator (found %u)",
                  BRN_DECK_OTHERS, others);
-        n = issue(out, cap, n, 0, "BRN-PLAYERS", msg);
     }
     if (modules == 0)
-        n = issue(out, cap, n, 1, "BRN-BOOT-CHOOSE",
-                  "no Module: this deck can never route its Generator's Charge");
+        arb_deck_issue_add(out, cap, &n, 1, "BRN-BOOT-CHOOSE",
+                           "no Module: this deck can never route its Generator's Charge");
     return n;
 }

@@ -58,7 +58,7 @@ void arb_brainstorm__export(const void *st, int view, arb_tree *t, arb_tnode *ro
     arb_tnode *on = arb_tree_add_map(t, root, "outcome");
     arb_tree_add_bool(t, on, "over", s->over);
     arb_tree_add_int(t, on, "winner", s->over ? s->winner : -1);
-    arb_tree_add_str(t, on, "reason", arb_brainstorm__reason_names[s->reason < BRN_NREASONS ? s->reason : 0]);
+    arb_tree_add_str(t, on, "reason", arb_brainstorm__reason_names[s->reason < BRN_R_COUNT ? s->reason : 0]);
     arb_tnode *sk = arb_tree_add_arr(t, root, "stack");
     for (int i = 0; i < s->nstack; i++) {
         const brn_item *it = &s->stack[i];
@@ -102,68 +102,14 @@ void arb_brainstorm__export(const void *st, int view, arb_tree *t, arb_tnode *ro
         }
     }
     if (view == ARB_VIEW_ALL) {
-        arb_tnode *rn = arb_tree_add_arr(t, root, "rng");
-        for (int i = 0; i < 4; i++) arb_tree_add_int(t, rn, NULL, (int64_t)s->rng.s[i]);
+        arb_tree_add_rng(t, root, "rng", &s->rng);
     }
 }
 
-/* ---- load_position ----------------------------------------------------- */
-typedef struct {
-    arb_error *err;
-    char path[128];
-} ld;
-
-#define LD_FAIL(L, rule, ...) \
-    do { arb_error_set((L)->err, ARB_EINVAL, rule, __VA_ARGS__); \
-         arb_error_where((L)->err, "%s", (L)->path); return ARB_EINVAL; } while (0)
-
-/* Reject any key of map m not in the NULL-terminated allowed list. */
-static int ld_keys(ld *L, const arb_tnode *m, const char *base, const char *const *allowed)
-{
-    if (!m || m->kind != ARB_T_MAP) {
-        snprintf(L->path, sizeof L->path, "%s", base[0] ? base : "(root)");
-        LD_FAIL(L, "BRN-ZONE-FIVE", "expected a map");
-    }
-    for (const arb_tnode *c = m->first; c; c = c->next) {
-        int ok = 0;
-        for (const char *const *k = allowed; *k; k++) ok |= strcmp(*k, c->key) == 0;
-        if (!ok) {
-            snprintf(L->path, sizeof L->path, "%s%s%s", base, base[0] ? "." : "", c->key);
-            LD_FAIL(L, "BRN-ZONE-FIVE", "unknown field '%s'", c->key);
-        }
-    }
-    return 0;
-}
-
-static int ld_int(ld *L, const arb_tnode *m, const char *key, const char *base,
-                  int64_t lo, int64_t hi, int64_t *out)
-{
-    const arb_tnode *n = arb_tnode_get(m, key);
-    if (!n) return 1;
-    snprintf(L->path, sizeof L->path, "%s%s%s", base, base[0] ? "." : "", key);
-    if (n->kind != ARB_T_INT && n->kind != ARB_T_BOOL) LD_FAIL(L, "BRN-ZONE-FIVE", "expected an integer");
-    if (n->i < lo || n->i > hi) LD_FAIL(L, "BRN-ZONE-FIVE", "value %lld out of range %lld..%lld",
-                                       (long long)n->i, (long long)lo, (long long)hi);
-    *out = n->i;
-    return 0;
-}
-
-static int ld_bool(ld *L, const arb_tnode *m, const char *key, const char *base, int *out)
-{
-    const arb_tnode *n = arb_tnode_get(m, key);
-    if (!n) return 1;
-    snprintf(L->path, sizeof L->path, "%s.%s", base, key);
-    if (n->kind != ARB_T_BOOL && !(n->kind == ARB_T_INT && (n->i == 0 || n->i == 1)))
-        LD_FAIL(L, "BRN-ZONE-FIVE", "expected a boolean");
-    *out = (int)n->i;
-    return 0;
-}
-
-static int name_index(const char *const *names, int n, const char *s)
-{
-    for (int i = 0; i < n; i++) if (strcmp(names[i], s) == 0) return i;
-    return -1;
-}
+/* ---- load_position -----------------------------------------------------
+ * Read through the core position reader (arb_pos_*); a malformed tree is
+ * refused under BRN-ZONE-FIVE, the rule every zone of the game answers to. */
+#define TRY ARB_POS_TRY
 
 /* Per-seat UID bookkeeping while loading. */
 typedef struct {
@@ -172,52 +118,43 @@ typedef struct {
     uint8_t seen[BRN_CARDS_MAX];
 } ld_seat;
 
-/* Read {uid?, card} and place a card of seat in zone. Returns uid or <0. */
-static int ld_card(ld *L, brn_state *s, ld_seat *ls, int seat, const arb_tnode *o,
-                   const char *base, int zone, const char *const *keys)
+/* Read {uid?, card} at the reader's path and place a card of seat in zone.
+ * Returns the uid or a negative code. */
+static int ld_card(arb_pos *L, brn_state *s, ld_seat *ls, int seat, const arb_tnode *o, int zone,
+                   const char *const *keys)
 {
-    /* A bare string is a card id with no uid and default state. */
-    const arb_tnode *cn = o;
+    const arb_tnode *cn = o; /* a bare string is a card id with no uid and default state */
     if (!o || o->kind != ARB_T_STR) {
-        if (ld_keys(L, o, base, keys)) return -1;
+        TRY(arb_pos_keys(L, o, keys));
         cn = arb_tnode_get(o, "card");
+        if (!cn) return arb_pos_fail(L, "card", NULL, "a card needs \"card\": a card id");
     }
-    snprintf(L->path, sizeof L->path, "%s.card", base);
-    if (!cn || cn->kind != ARB_T_STR) LD_FAIL(L, "BRN-ZONE-FIVE", "a card needs \"card\": a card id");
-    int id = arb_brainstorm__card_by_slug(cn->s);
-    if (id < 0) LD_FAIL(L, "BRN-ZONE-FIVE", "unknown card id '%s'", cn->s);
+    int id;
+    TRY(arb_pos_card_node(L, cn, cn == o ? NULL : "card", NULL, &id));
     int64_t uid = -1;
-    int has = o->kind == ARB_T_STR ? 1 : ld_int(L, o, "uid", base, 0, BRN_CARDS_MAX - 1, &uid);
-    if (has < 0) return -1;
-    int expl = has == 0;
-    if (ls->explicit_uids >= 0 && ls->explicit_uids != expl) {
-        snprintf(L->path, sizeof L->path, "%s", base);
-        LD_FAIL(L, "BRN-ZONE-FIVE", "give a uid for every card of this seat or for none");
-    }
+    int expl = o->kind == ARB_T_MAP && arb_tnode_get(o, "uid");
+    if (expl) TRY(arb_pos_int(L, o, "uid", 0, BRN_CARDS_MAX - 1, &uid));
+    if (ls->explicit_uids >= 0 && ls->explicit_uids != expl)
+        return arb_pos_fail(L, NULL, NULL, "give a uid for every card of this seat or for none");
     ls->explicit_uids = expl;
     if (!expl) {
-        if (ls->next >= BRN_CARDS_MAX) { snprintf(L->path, sizeof L->path, "%s", base);
-            LD_FAIL(L, "BRN-ZONE-FIVE", "more than %d cards", BRN_CARDS_MAX); }
+        if (ls->next >= BRN_CARDS_MAX) return arb_pos_fail(L, NULL, NULL, "more than %d cards", BRN_CARDS_MAX);
         uid = ls->next++;
     }
-    if (ls->seen[uid]) {
-        snprintf(L->path, sizeof L->path, "%s.uid", base);
-        LD_FAIL(L, "BRN-ZONE-FIVE", "uid %d appears twice: a card is in exactly one zone", (int)uid);
-    }
+    if (ls->seen[uid]) return arb_pos_fail(L, "uid", NULL, "uid %d appears twice: a card is in exactly one zone", (int)uid);
     ls->seen[uid] = 1;
     brn_player *p = &s->p[seat];
     p->c[uid].id = (uint8_t)id;
     if (uid + 1 > p->ncards) p->ncards = (uint8_t)(uid + 1);
     const brn_carddef *d = &arb_brainstorm__cards[id];
-    snprintf(L->path, sizeof L->path, "%s", base);
     if (d->type == BRN_T_GENERATOR && zone != BRN_Z_MACHINE)
-        LD_FAIL(L, "BRN-ZONE-MACHINE", "a Generator is always on its owner's Machine");
+        return arb_pos_fail(L, NULL, "BRN-ZONE-MACHINE", "a Generator is always on its owner's Machine");
     if (zone == BRN_Z_MACHINE && d->type == BRN_T_TACTIC)
-        LD_FAIL(L, "BRN-ZONE-MACHINE", "a Tactic cannot be on the Machine");
+        return arb_pos_fail(L, NULL, "BRN-ZONE-MACHINE", "a Tactic cannot be on the Machine");
     if (zone == BRN_Z_STACK && d->type != BRN_T_TACTIC && d->type != BRN_T_CELL)
-        LD_FAIL(L, "BRN-ZONE-STACK", "only Tactics and Cells are played onto the Stack");
+        return arb_pos_fail(L, NULL, "BRN-ZONE-STACK", "only Tactics and Cells are played onto the Stack");
     if (zone == BRN_Z_MACHINE && d->type == BRN_T_GENERATOR) {
-        if (p->gen != BRN_NONE) LD_FAIL(L, "BRN-ZONE-MACHINE", "a Machine holds one Generator");
+        if (p->gen != BRN_NONE) return arb_pos_fail(L, NULL, "BRN-ZONE-MACHINE", "a Machine holds one Generator");
         p->gen = (uint8_t)uid;
     }
     arb_brainstorm__zone_add(p, (int)uid, zone);
@@ -233,174 +170,155 @@ static const char *const k_player[] = { "deck_count", "hand_count", "max_hand", 
 static const char *const k_root[] = { "game", "cycle", "lead", "phase", "decision", "passes", "run", "chosen",
                                       "outcome", "stack", "players", "rng", NULL };
 
-static int ld_machine_state(ld *L, brn_state *s, int seat, int uid, const arb_tnode *o, const char *base)
+static int ld_machine_state(arb_pos *L, brn_state *s, int seat, int uid, const arb_tnode *o)
 {
     const brn_carddef *d = arb_brainstorm__def(s, seat, uid);
     brn_cardst *c = &s->p[seat].c[uid];
-    int64_t v; int b, r;
-    if ((r = ld_int(L, o, "charge", base, 0, BRN_CHARGE_MAX, &v)) < 0) return -1;
-    if (r == 0) {
-        if (d->type == BRN_T_CELL) LD_FAIL(L, "BRN-START-CHARGE", "a Cell holds no Charge");
+    int64_t v = -1;
+    int active = 0, focused = 0, pending = 0;
+    TRY(arb_pos_int(L, o, "charge", 0, BRN_CHARGE_MAX, &v));
+    if (v >= 0) {
+        if (d->type == BRN_T_CELL) return arb_pos_fail(L, "charge", "BRN-START-CHARGE", "a Cell holds no Charge");
         c->charge = (uint8_t)v;
     }
-    if ((r = ld_bool(L, o, "active", base, &b)) < 0) return -1;
-    if (r == 0 && b) {
-        if (d->type != BRN_T_CELL) LD_FAIL(L, "BRN-RESET-CELLS", "only Cells are active");
-        c->flags |= BRN_F_ACTIVE;
-    }
-    if ((r = ld_bool(L, o, "focused", base, &b)) < 0) return -1;
-    if (r == 0 && b) {
-        if (d->type != BRN_T_MODULE) LD_FAIL(L, "BRN-BOOT-FOCUS", "only Modules are focused");
-        c->flags |= BRN_F_FOCUSED;
-    }
-    if ((r = ld_bool(L, o, "pending", base, &b)) < 0) return -1;
-    if (r == 0 && b) {
-        if (!(c->flags & BRN_F_FOCUSED) || s->phase != BRN_P_FOCUS)
-            LD_FAIL(L, "BRN-FOCUS-CHOOSE", "only a focused Module awaits Focus, and only in focus");
-        c->flags |= BRN_F_PENDING;
-    }
-    const arb_tnode *u = arb_tnode_get(o, "used");
-    if (u) {
-        snprintf(L->path, sizeof L->path, "%s.used", base);
-        if (u->kind != ARB_T_ARR || u->n > d->outs)
-            LD_FAIL(L, "BRN-BOOT-USED", "expected at most %d booleans, one per Output", d->outs);
-        int i = 0;
-        for (const arb_tnode *x = u->first; x; x = x->next, i++) {
-            if (x->kind != ARB_T_BOOL && x->kind != ARB_T_INT) LD_FAIL(L, "BRN-BOOT-USED", "expected booleans");
-            if (x->i) c->used |= (uint8_t)(1u << i);
-        }
+    TRY(arb_pos_bool(L, o, "active", &active));
+    if (active && d->type != BRN_T_CELL) return arb_pos_fail(L, "active", "BRN-RESET-CELLS", "only Cells are active");
+    TRY(arb_pos_bool(L, o, "focused", &focused));
+    if (focused && d->type != BRN_T_MODULE) return arb_pos_fail(L, "focused", "BRN-BOOT-FOCUS", "only Modules are focused");
+    TRY(arb_pos_bool(L, o, "pending", &pending));
+    if (pending && (!focused || s->phase != BRN_P_FOCUS))
+        return arb_pos_fail(L, "pending", "BRN-FOCUS-CHOOSE", "only a focused Module awaits Focus, and only in focus");
+    c->flags |= (uint8_t)((active ? BRN_F_ACTIVE : 0) | (focused ? BRN_F_FOCUSED : 0) | (pending ? BRN_F_PENDING : 0));
+    const arb_tnode *u;
+    TRY(arb_pos_arr(L, o, "used", d->outs, "BRN-BOOT-USED", &u));
+    int i = 0;
+    for (const arb_tnode *x = u ? u->first : NULL; x; x = x->next, i++) {
+        int b;
+        size_t mk = arb_pos_push(L, "used");
+        TRY(arb_pos_bool_node(L, x, NULL, &b));
+        arb_pos_pop(L, mk);
+        if (b) c->used |= (uint8_t)(1u << i);
     }
     return 0;
 }
 
-static int ld_player(ld *L, brn_state *s, ld_seat *ls, int seat, const arb_tnode *pn)
+static int ld_player(arb_pos *L, brn_state *s, ld_seat *ls, int seat, const arb_tnode *pn)
 {
-    char base[64], eb[96];
-    snprintf(base, sizeof base, "players.%d", seat);
-    if (ld_keys(L, pn, base, k_player)) return -1;
+    TRY(arb_pos_keys(L, pn, k_player));
     brn_player *p = &s->p[seat];
     /* Zones in uid-assignment order: deck (top first), hand, machine, scrapyard. */
     static const char *const zk[] = { "deck", "hand", "machine", "scrapyard" };
     static const int zz[] = { BRN_Z_DECK, BRN_Z_HAND, BRN_Z_MACHINE, BRN_Z_SCRAP };
     for (int k = 0; k < 4; k++) {
-        const arb_tnode *arr = arb_tnode_get(pn, zk[k]);
+        const arb_tnode *arr;
+        TRY(arb_pos_arr(L, pn, zk[k], BRN_CARDS_MAX, NULL, &arr));
         if (!arr) continue;
-        snprintf(L->path, sizeof L->path, "%s.%s", base, zk[k]);
-        if (arr->kind != ARB_T_ARR) LD_FAIL(L, "BRN-ZONE-FIVE", "expected a list of cards");
+        size_t mk = arb_pos_push(L, zk[k]);
         int i = 0;
         for (const arb_tnode *o = arr->first; o; o = o->next, i++) {
-            snprintf(eb, sizeof eb, "%s.%s.%d", base, zk[k], i);
-            int uid = ld_card(L, s, ls, seat, o, eb, zz[k], zz[k] == BRN_Z_MACHINE ? k_mach : k_card);
-            if (uid < 0) return -1;
-            if (zz[k] == BRN_Z_MACHINE && o->kind == ARB_T_MAP && ld_machine_state(L, s, seat, uid, o, eb)) return -1;
+            size_t mi = arb_pos_index(L, i);
+            int uid = ld_card(L, s, ls, seat, o, zz[k], zz[k] == BRN_Z_MACHINE ? k_mach : k_card);
+            if (uid < 0) return uid;
+            if (zz[k] == BRN_Z_MACHINE && o->kind == ARB_T_MAP) TRY(ld_machine_state(L, s, seat, uid, o));
+            arb_pos_pop(L, mi);
         }
-        if (zz[k] == BRN_Z_DECK) {  /* exported top first; stored top last */
+        arb_pos_pop(L, mk);
+        if (zz[k] == BRN_Z_DECK) { /* exported top first; stored top last */
             for (int a = 0, b = p->nz[BRN_Z_DECK] - 1; a < b; a++, b--) {
                 uint8_t t = p->z[BRN_Z_DECK][a]; p->z[BRN_Z_DECK][a] = p->z[BRN_Z_DECK][b]; p->z[BRN_Z_DECK][b] = t;
             }
         }
     }
-    if (arb_brainstorm__machine_modules(s, seat) > BRN_MACHINE_MODULES) {
-        snprintf(L->path, sizeof L->path, "%s.machine", base);
-        LD_FAIL(L, "BRN-EXP-ENABLE", "a Machine holds at most %d Modules (G06)", BRN_MACHINE_MODULES);
-    }
-    int64_t v;
-    int r = ld_int(L, pn, "boot_count", base, 0, 255, &v);
-    if (r < 0) return -1;
-    if (r == 0) p->boot_count = (uint8_t)v;
+    if (arb_brainstorm__machine_modules(s, seat) > BRN_MACHINE_MODULES)
+        return arb_pos_fail(L, "machine", "BRN-EXP-ENABLE", "a Machine holds at most %d Modules (G06)", BRN_MACHINE_MODULES);
+    int64_t v = p->boot_count;
+    TRY(arb_pos_int(L, pn, "boot_count", 0, 255, &v));
+    p->boot_count = (uint8_t)v;
     return 0;
 }
 
-static int ld_links(ld *L, brn_state *s, int seat, const arb_tnode *pn)
+static int ld_links(arb_pos *L, brn_state *s, int seat, const arb_tnode *pn)
 {
-    char base[64];
-    const arb_tnode *arr = arb_tnode_get(pn, "links");
+    const arb_tnode *arr;
+    TRY(arb_pos_arr(L, pn, "links", BRN_LINKS_MAX, "BRN-ROUTE-LINK", &arr));
     if (!arr) return 0;
-    snprintf(L->path, sizeof L->path, "players.%d.links", seat);
-    if (arr->kind != ARB_T_ARR) LD_FAIL(L, "BRN-ROUTE-LINK", "expected a list of links");
+    size_t mk = arb_pos_push(L, "links");
     int i = 0;
     for (const arb_tnode *o = arr->first; o; o = o->next, i++) {
-        snprintf(base, sizeof base, "players.%d.links.%d", seat, i);
-        if (ld_keys(L, o, base, k_link)) return -1;
-        int64_t f = -1, out = -1, to = -1, in = -1;
-        if (ld_int(L, o, "from", base, 0, BRN_CARDS_MAX - 1, &f) || ld_int(L, o, "out", base, 0, BRN_PORTS_MAX - 1, &out) ||
-            ld_int(L, o, "to", base, 0, BRN_CARDS_MAX - 1, &to) || ld_int(L, o, "in", base, 0, BRN_PORTS_MAX - 1, &in)) {
-            snprintf(L->path, sizeof L->path, "%s", base);
-            LD_FAIL(L, "BRN-ROUTE-LINK", "a link needs from, out, to and in");
+        size_t mi = arb_pos_index(L, i);
+        TRY(arb_pos_keys(L, o, k_link));
+        static const char *const lk[] = { "from", "out", "to", "in" };
+        int64_t v[4] = { -1, -1, -1, -1 };
+        for (int k = 0; k < 4; k++) {
+            if (!arb_tnode_get(o, lk[k])) return arb_pos_fail(L, NULL, "BRN-ROUTE-LINK", "a link needs from, out, to and in");
+            TRY(arb_pos_int(L, o, lk[k], 0, (k & 1) ? BRN_PORTS_MAX - 1 : BRN_CARDS_MAX - 1, &v[k]));
         }
         arb_action a;
         memset(&a, 0, sizeof a);
         a.seat = (int8_t)seat; a.verb = BRN_V_LINK; a.nargs = 4;
-        a.args[0] = (int32_t)f; a.args[1] = (int32_t)out; a.args[2] = (int32_t)to; a.args[3] = (int32_t)in;
+        for (int k = 0; k < 4; k++) a.args[k] = (int32_t)v[k];
         /* The same checks as an action in Routing, with the hooks of this state. */
         brn_state tmp = *s;
         tmp.phase = BRN_P_ROUTING; tmp.actor = (uint8_t)seat; tmp.over = 0;
         arb_error e2 = ARB_ERROR_INIT;
-        if (arb_brainstorm__validate(&tmp, &a, &e2)) {
-            snprintf(L->path, sizeof L->path, "%s", base);
-            LD_FAIL(L, e2.rule, "%s", e2.msg);
-        }
+        if (arb_brainstorm__validate(&tmp, &a, &e2)) return arb_pos_fail(L, NULL, e2.rule, "%s", e2.msg);
         brn_link *l = &s->p[seat].links[s->p[seat].nlinks++];
-        l->from = (uint8_t)f; l->out = (uint8_t)out; l->to = (uint8_t)to; l->in = (uint8_t)in;
+        l->from = (uint8_t)v[0]; l->out = (uint8_t)v[1]; l->to = (uint8_t)v[2]; l->in = (uint8_t)v[3];
+        arb_pos_pop(L, mi);
     }
+    arb_pos_pop(L, mk);
     return 0;
 }
 
-static int ld_stack(ld *L, brn_state *s, ld_seat *ls, const arb_tnode *arr)
+static int ld_item(arb_pos *L, brn_state *s, ld_seat *ls, const arb_tnode *o)
 {
-    char base[64];
-    snprintf(L->path, sizeof L->path, "stack");
-    if (arr->kind != ARB_T_ARR) LD_FAIL(L, "BRN-ZONE-STACK", "expected a list");
+    TRY(arb_pos_keys(L, o, k_item));
+    int64_t seat = -1, ts = -1, tu = -1;
+    TRY(arb_pos_int(L, o, "seat", 0, 1, &seat));
+    if (seat < 0) return arb_pos_fail(L, "seat", "BRN-ZONE-STACK", "a Stack item needs its seat");
+    int kind = BRN_S_CARD, uid;
+    TRY(arb_pos_enum(L, o, "kind", stack_kinds, 2, &kind));
+    if (kind == BRN_S_CARD) { /* the card itself is in the Stack zone */
+        if ((uid = ld_card(L, s, &ls[seat], (int)seat, o, BRN_Z_STACK, k_item)) < 0) return uid;
+    } else {
+        int64_t u = -1;
+        TRY(arb_pos_int(L, o, "uid", 0, BRN_CARDS_MAX - 1, &u));
+        if (u < 0) return arb_pos_fail(L, "uid", "BRN-ZONE-STACK", "a trigger names its source card's uid");
+        uid = (int)u;
+        if (uid >= s->p[seat].ncards || s->p[seat].c[uid].zone != BRN_Z_MACHINE ||
+            !arb_brainstorm__triggers(s, (int)seat, uid))
+            return arb_pos_fail(L, NULL, "BRN-EOC-TRIGGERS", "a trigger's source is a triggering card on its Machine");
+    }
+    TRY(arb_pos_int(L, o, "target_seat", 0, 1, &ts));
+    TRY(arb_pos_int(L, o, "target_uid", 0, BRN_CARDS_MAX - 1, &tu));
+    const brn_carddef *d = arb_brainstorm__def(s, (int)seat, uid);
+    if ((kind == BRN_S_CARD && d->target != BRN_TGT_NONE) != (ts >= 0 && tu >= 0))
+        return arb_pos_fail(L, NULL, "BRN-GOLDEN", "%s %s a target", d->pub.name, d->target != BRN_TGT_NONE ? "needs" : "takes no");
+    if (s->nstack >= BRN_STACK_MAX) return arb_pos_fail(L, NULL, "BRN-ZONE-STACK", "the Stack is full");
+    brn_item *it = &s->stack[s->nstack++];
+    it->kind = (uint8_t)kind; it->seat = (uint8_t)seat; it->uid = (uint8_t)uid;
+    it->tseat = ts >= 0 ? (uint8_t)ts : BRN_NONE;
+    it->tuid = tu >= 0 ? (uint8_t)tu : BRN_NONE;
+    return 0;
+}
+
+static int ld_stack(arb_pos *L, brn_state *s, ld_seat *ls, const arb_tnode *pos)
+{
+    const arb_tnode *arr;
+    TRY(arb_pos_arr(L, pos, "stack", BRN_STACK_MAX, "BRN-ZONE-STACK", &arr));
+    if (!arr) return 0;
+    size_t mk = arb_pos_push(L, "stack");
     /* A match can end mid-resolution (a deck-out draw), leaving items behind. */
     if (arr->n && s->phase != BRN_P_ASSEMBLY && s->phase != BRN_P_PLUG && s->phase != BRN_P_SHOWDOWN &&
         s->phase != BRN_P_OVER)
-        LD_FAIL(L, "BRN-ZONE-STACK", "the Stack is empty outside Assembly, Plug and Showdown");
+        return arb_pos_fail(L, NULL, "BRN-ZONE-STACK", "the Stack is empty outside Assembly, Plug and Showdown");
     int i = 0;
     for (const arb_tnode *o = arr->first; o; o = o->next, i++) {
-        snprintf(base, sizeof base, "stack.%d", i);
-        if (ld_keys(L, o, base, k_item)) return -1;
-        int64_t seat, ts = -1, tu = -1;
-        if (ld_int(L, o, "seat", base, 0, 1, &seat)) {
-            snprintf(L->path, sizeof L->path, "%s.seat", base);
-            LD_FAIL(L, "BRN-ZONE-STACK", "a Stack item needs its seat");
-        }
-        const arb_tnode *kn = arb_tnode_get(o, "kind");
-        int kind = BRN_S_CARD;
-        if (kn) {
-            snprintf(L->path, sizeof L->path, "%s.kind", base);
-            if (kn->kind != ARB_T_STR || (kind = name_index(stack_kinds, 2, kn->s)) < 0)
-                LD_FAIL(L, "BRN-ZONE-STACK", "kind is \"card\" or \"trigger\"");
-        }
-        int uid;
-        if (kind == BRN_S_CARD) {
-            /* The card itself is in the Stack zone. */
-            uid = ld_card(L, s, &ls[seat], (int)seat, o, base, BRN_Z_STACK, k_item);
-            if (uid < 0) return -1;
-        } else {
-            int64_t u;
-            if (ld_int(L, o, "uid", base, 0, BRN_CARDS_MAX - 1, &u)) {
-                snprintf(L->path, sizeof L->path, "%s.uid", base);
-                LD_FAIL(L, "BRN-ZONE-STACK", "a trigger names its source card's uid");
-            }
-            uid = (int)u;
-            if (uid >= s->p[seat].ncards || s->p[seat].c[uid].zone != BRN_Z_MACHINE ||
-                !arb_brainstorm__def(s, (int)seat, uid)->eoc_draw)
-                LD_FAIL(L, "BRN-EOC-TRIGGERS", "a trigger's source is a triggering card on its Machine");
-        }
-        int r1 = ld_int(L, o, "target_seat", base, 0, 1, &ts);
-        int r2 = ld_int(L, o, "target_uid", base, 0, BRN_CARDS_MAX - 1, &tu);
-        if (r1 < 0 || r2 < 0) return -1;
-        const brn_carddef *d = arb_brainstorm__def(s, (int)seat, uid);
-        snprintf(L->path, sizeof L->path, "%s", base);
-        if ((kind == BRN_S_CARD && d->target != BRN_TGT_NONE) != (r1 == 0 && r2 == 0))
-            LD_FAIL(L, "BRN-GOLDEN", "%s %s a target", d->pub.name,
-                    d->target != BRN_TGT_NONE ? "needs" : "takes no");
-        if (s->nstack >= BRN_STACK_MAX) LD_FAIL(L, "BRN-ZONE-STACK", "the Stack is full");
-        brn_item *it = &s->stack[s->nstack++];
-        it->kind = (uint8_t)kind; it->seat = (uint8_t)seat; it->uid = (uint8_t)uid;
-        it->tseat = r1 == 0 ? (uint8_t)ts : BRN_NONE;
-        it->tuid = r2 == 0 ? (uint8_t)tu : BRN_NONE;
+        size_t mi = arb_pos_index(L, i);
+        TRY(ld_item(L, s, ls, o));
+        arb_pos_pop(L, mi);
     }
+    arb_pos_pop(L, mk);
     return 0;
 }
 
@@ -420,160 +338,166 @@ static int seat_owes(const brn_state *s, int seat)
     }
 }
 
+/* Root scalars: cycle, lead, phase, run, chosen, passes, rng. */
+static int ld_root(arb_pos *L, brn_state *s, const arb_tnode *pos)
+{
+    int64_t v = s->cycle;
+    TRY(arb_pos_int(L, pos, "cycle", 1, BRN_CYCLE_CAP, &v));
+    s->cycle = (uint16_t)v;
+    v = s->lead;
+    TRY(arb_pos_int(L, pos, "lead", 0, 1, &v));
+    s->lead = (uint8_t)v;
+    int ph = BRN_P_EXPANSION;
+    TRY(arb_pos_enum(L, pos, "phase", arb_brainstorm__phase_names, BRN_P_COUNT, &ph));
+    if (ph < BRN_P_EXPANSION)
+        return arb_pos_fail(L, "phase", "BRN-CYCLE-PHASES",
+                            "phase is one of expansion, assembly, routing, bootstrap, plug, showdown, focus, end, over");
+    s->phase = (uint8_t)ph;
+    v = -1;
+    TRY(arb_pos_int(L, pos, "run", 0, BRN_RUN_MAX, &v));
+    s->run = v >= 0 ? (uint8_t)v : s->phase >= BRN_P_PLUG && s->phase <= BRN_P_FOCUS ? 1 : 0;
+    TRY(arb_pos_flag(L, pos, "chosen", &s->chosen));
+    v = 0;
+    TRY(arb_pos_int(L, pos, "passes", 0, 1, &v));
+    s->passes = (uint8_t)v;
+    ARB_POS_TRY(arb_pos_rng(L, pos, "rng", &s->rng));
+    return 0;
+}
+
+static int ld_outcome(arb_pos *L, brn_state *s, const arb_tnode *n)
+{
+    static const char *const ko[] = { "over", "winner", "reason", NULL };
+    size_t mk = arb_pos_push(L, "outcome");
+    TRY(arb_pos_keys(L, n, ko));
+    int over = 0;
+    TRY(arb_pos_bool(L, n, "over", &over));
+    if (over) {
+        int64_t v = -1;
+        TRY(arb_pos_int(L, n, "winner", -1, 1, &v));
+        s->winner = (int8_t)v;
+        const arb_tnode *rn = arb_tnode_get(n, "reason");
+        int rs = rn && rn->kind == ARB_T_STR ? arb_game_reason_find(&arb_game_brainstorm, rn->s) : rn ? -1 : BRN_R_DECKOUT;
+        if (rs < 0) return arb_pos_fail(L, "reason", "BRN-ZONE-DECK-DRAW", "unknown reason");
+        s->reason = (uint8_t)rs;
+        s->over = 1;
+        s->phase = BRN_P_OVER;
+        s->actor = BRN_NONE;
+    }
+    arb_pos_pop(L, mk);
+    return 0;
+}
+
+/* Derived counts, when given, must agree. */
+static int ld_derived(arb_pos *L, const brn_state *s, int seat, const arb_tnode *pn)
+{
+    const brn_player *p = &s->p[seat];
+    int64_t v = -1;
+    TRY(arb_pos_int(L, pn, "deck_count", 0, BRN_CARDS_MAX, &v));
+    if (v >= 0 && v != p->nz[BRN_Z_DECK]) return arb_pos_fail(L, "deck_count", NULL, "deck_count disagrees with deck");
+    v = -1;
+    TRY(arb_pos_int(L, pn, "hand_count", 0, BRN_CARDS_MAX, &v));
+    if (v >= 0 && v != p->nz[BRN_Z_HAND]) return arb_pos_fail(L, "hand_count", NULL, "hand_count disagrees with hand");
+    v = -1;
+    TRY(arb_pos_int(L, pn, "max_hand", 0, 255, &v));
+    if (v >= 0 && v != arb_brainstorm__hook_max_hand(s, seat))
+        return arb_pos_fail(L, "max_hand", "BRN-GOLDEN", "max_hand is derived from the cards (%d)", arb_brainstorm__hook_max_hand(s, seat));
+    return 0;
+}
+
+static int ld_decision(arb_pos *L, brn_state *s, const arb_tnode *dn)
+{
+    int64_t v = -1;
+    if (dn) {
+        static const char *const kd[] = { "seat", "kind", NULL };
+        size_t mk = arb_pos_push(L, "decision");
+        TRY(arb_pos_keys(L, dn, kd));
+        TRY(arb_pos_int(L, dn, "seat", 0, 1, &v));
+        arb_pos_pop(L, mk);
+    }
+    if (v >= 0) {
+        s->actor = (uint8_t)v;
+        if (!seat_owes(s, s->actor))
+            return arb_pos_fail(L, "decision.seat", "BRN-ACTION-REQUIRED", "P%d owes no decision in %s", s->actor + 1,
+                                arb_brainstorm__phase_names[s->phase]);
+    } else { /* settle as the rules do: the lead player first (G03) */
+        int ph = s->phase;
+        s->actor = s->lead;
+        if ((ph == BRN_P_BOOTSTRAP || ph == BRN_P_FOCUS || ph == BRN_P_END) && !seat_owes(s, s->lead)) {
+            if (seat_owes(s, s->lead ^ 1)) s->actor = s->lead ^ 1;
+            else if (ph == BRN_P_BOOTSTRAP) arb_brainstorm__bootstrap_next(s, -1, NULL);
+            else if (ph == BRN_P_FOCUS) arb_brainstorm__focus_next(s, -1, NULL);
+            else arb_brainstorm__enter(s, BRN_P_END, NULL);
+        }
+    }
+    const arb_tnode *n = dn ? arb_tnode_get(dn, "kind") : NULL;
+    if (n) {
+        arb_decision d = arb_brainstorm__decision(s);
+        if (n->kind != ARB_T_STR || (!s->over && strcmp(n->s, arb_brainstorm__decision_names[d.kind]) != 0))
+            return arb_pos_fail(L, "decision.kind", "BRN-ACTION-REQUIRED", "decision kind does not match the phase");
+    }
+    return 0;
+}
+
 int arb_brainstorm__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
 {
     brn_state *s = st;
-    ld L0 = { err, "" }, *L = &L0;
+    arb_pos L0, *L = &L0;
+    arb_pos_init(L, &arb_game_brainstorm, err, "BRN-ZONE-FIVE");
     if (su && su->players != 0 && su->players != BRN_PLAYERS)
-        return arb_error_set(err, ARB_EILLEGAL, "BRN-PLAYERS", "Brainstorm is played between 2 players");
-    if (ld_keys(L, pos, "", k_root)) return ARB_EINVAL;
+        return ARB_ILLEGAL(err, "BRN-PLAYERS", "Brainstorm is played between 2 players");
+    TRY(arb_pos_keys(L, pos, k_root));
+    int rules = arb_brainstorm__rules(su, err);
+    if (rules < 0) return rules;
     memset(s, 0, sizeof *s);
+    s->rules = (uint8_t)rules;
     arb_rng_seed(&s->rng, su ? su->seed : 0);
     s->cycle = 1; s->winner = -1; s->run = 0;
     for (int seat = 0; seat < BRN_PLAYERS; seat++) s->p[seat].gen = BRN_NONE;
-    const arb_tnode *n;
-    int64_t v;
-    int r;
-    if ((n = arb_tnode_get(pos, "game")) && (n->kind != ARB_T_STR || strcmp(n->s, "brainstorm") != 0)) {
-        snprintf(L->path, sizeof L->path, "game");
-        LD_FAIL(L, "BRN-ZONE-FIVE", "this position is not a brainstorm position");
-    }
-    if ((r = ld_int(L, pos, "cycle", "", 1, BRN_CYCLE_CAP, &v)) < 0) return ARB_EINVAL;
-    if (r == 0) s->cycle = (uint16_t)v;
-    if ((r = ld_int(L, pos, "lead", "", 0, 1, &v)) < 0) return ARB_EINVAL;
-    if (r == 0) s->lead = (uint8_t)v;
-    s->phase = BRN_P_EXPANSION;
-    if ((n = arb_tnode_get(pos, "phase"))) {
-        snprintf(L->path, sizeof L->path, "phase");
-        int ph = n->kind == ARB_T_STR ? name_index(arb_brainstorm__phase_names, BRN_NPHASES, n->s) : -1;
-        if (ph < BRN_P_EXPANSION)
-            LD_FAIL(L, "BRN-CYCLE-PHASES", "phase is one of expansion, assembly, routing, bootstrap, plug, showdown, focus, end, over");
-        s->phase = (uint8_t)ph;
-    }
-    if ((r = ld_int(L, pos, "run", "", 0, BRN_RUN_MAX, &v)) < 0) return ARB_EINVAL;
-    if (r == 0) s->run = (uint8_t)v;
-    else if (s->phase >= BRN_P_PLUG && s->phase <= BRN_P_FOCUS) s->run = 1;
-    int b;
-    if ((r = ld_bool(L, pos, "chosen", "", &b)) < 0) return ARB_EINVAL;
-    if (r == 0) s->chosen = (uint8_t)b;
-    if ((r = ld_int(L, pos, "passes", "", 0, 1, &v)) < 0) return ARB_EINVAL;
-    if (r == 0) s->passes = (uint8_t)v;
-    if ((n = arb_tnode_get(pos, "rng"))) {
-        snprintf(L->path, sizeof L->path, "rng");
-        if (n->kind != ARB_T_ARR || n->n != 4) LD_FAIL(L, "BRN-ZONE-FIVE", "rng is a list of 4 integers");
-        int i = 0;
-        for (const arb_tnode *x = n->first; x; x = x->next, i++) {
-            if (x->kind != ARB_T_INT) LD_FAIL(L, "BRN-ZONE-FIVE", "rng is a list of 4 integers");
-            s->rng.s[i] = (uint64_t)x->i;
-        }
-        if (!(s->rng.s[0] | s->rng.s[1] | s->rng.s[2] | s->rng.s[3]))
-            LD_FAIL(L, "BRN-ZONE-FIVE", "an all-zero xoshiro256** state is invalid");
-    }
-    /* players: exactly 2 */
+    TRY(arb_pos_game(L, pos));
+    TRY(ld_root(L, s, pos));
     const arb_tnode *pl = arb_tnode_get(pos, "players");
-    snprintf(L->path, sizeof L->path, "players");
     if (!pl || pl->kind != ARB_T_ARR || pl->n != BRN_PLAYERS)
-        LD_FAIL(L, "BRN-PLAYERS", "players is a list of exactly 2 players");
+        return arb_pos_fail(L, "players", "BRN-PLAYERS", "players is a list of exactly 2 players");
     ld_seat ls[BRN_PLAYERS];
     memset(ls, 0, sizeof ls);
     ls[0].explicit_uids = ls[1].explicit_uids = -1;
-    int seat = 0;
-    for (const arb_tnode *pn = pl->first; pn; pn = pn->next, seat++)
-        if (ld_player(L, s, &ls[seat], seat, pn)) return ARB_EINVAL;
-    if ((n = arb_tnode_get(pos, "stack")) && ld_stack(L, s, ls, n)) return ARB_EINVAL;
+    const arb_tnode *pn[BRN_PLAYERS] = { arb_tnode_at(pl, 0), arb_tnode_at(pl, 1) };
+    size_t mk = arb_pos_push(L, "players");
+    for (int seat = 0; seat < BRN_PLAYERS; seat++) {
+        size_t mi = arb_pos_index(L, seat);
+        TRY(ld_player(L, s, &ls[seat], seat, pn[seat]));
+        arb_pos_pop(L, mi);
+    }
+    arb_pos_pop(L, mk);
+    TRY(ld_stack(L, s, ls, pos));
     /* every uid 0..ncards-1 must be placed */
-    for (seat = 0; seat < BRN_PLAYERS; seat++)
+    for (int seat = 0; seat < BRN_PLAYERS; seat++)
         for (int u = 0; u < s->p[seat].ncards; u++)
             if (!ls[seat].seen[u]) {
-                snprintf(L->path, sizeof L->path, "players.%d", seat);
-                LD_FAIL(L, "BRN-ZONE-FIVE", "uid %d is in no zone: every card is in exactly one zone", u);
+                char w[32];
+                snprintf(w, sizeof w, "players.%d", seat);
+                return arb_pos_fail(L, w, NULL, "uid %d is in no zone: every card is in exactly one zone", u);
             }
-    seat = 0;
-    for (const arb_tnode *pn = pl->first; pn; pn = pn->next, seat++)
-        if (ld_links(L, s, seat, pn)) return ARB_EINVAL;
-    /* Charge and focus sanity now that every card is placed. */
-    for (seat = 0; seat < BRN_PLAYERS; seat++) {
-        const brn_player *p = &s->p[seat];
-        for (int u = 0; u < p->ncards; u++) {
-            const brn_carddef *d = arb_brainstorm__def(s, seat, u);
-            if (p->c[u].used >> d->outs) {
-                snprintf(L->path, sizeof L->path, "players.%d.machine", seat);
-                LD_FAIL(L, "BRN-BOOT-USED", "card %d has no such Output", u);
-            }
-        }
+    for (int seat = 0; seat < BRN_PLAYERS; seat++) {
+        size_t m0 = arb_pos_push(L, "players");
+        arb_pos_index(L, seat);
+        TRY(ld_links(L, s, seat, pn[seat]));
+        const brn_player *p = &s->p[seat]; /* Outputs used exist, now that every card is placed */
+        for (int u = 0; u < p->ncards; u++)
+            if (p->c[u].used >> arb_brainstorm__def(s, seat, u)->outs)
+                return arb_pos_fail(L, "machine", "BRN-BOOT-USED", "card %d has no such Output", u);
+        arb_pos_pop(L, m0);
     }
-    /* outcome */
-    if ((n = arb_tnode_get(pos, "outcome"))) {
-        static const char *const ko[] = { "over", "winner", "reason", NULL };
-        if (ld_keys(L, n, "outcome", ko)) return ARB_EINVAL;
-        int over = 0;
-        if ((r = ld_bool(L, n, "over", "outcome", &over)) < 0) return ARB_EINVAL;
-        if (over) {
-            if ((r = ld_int(L, n, "winner", "outcome", -1, 1, &v)) < 0) return ARB_EINVAL;
-            s->winner = r == 0 ? (int8_t)v : -1;
-            const arb_tnode *rn = arb_tnode_get(n, "reason");
-            snprintf(L->path, sizeof L->path, "outcome.reason");
-            int rs = rn ? (rn->kind == ARB_T_STR ? name_index(arb_brainstorm__reason_names, BRN_NREASONS, rn->s) : -1)
-                        : BRN_R_DECKOUT;
-            if (rs < 0) LD_FAIL(L, "BRN-ZONE-DECK-DRAW", "unknown reason");
-            s->reason = (uint8_t)rs;
-            s->over = 1;
-            s->phase = BRN_P_OVER;
-            s->actor = BRN_NONE;
-        }
+    const arb_tnode *n = arb_tnode_get(pos, "outcome");
+    if (n) TRY(ld_outcome(L, s, n));
+    if (s->phase == BRN_P_OVER && !s->over)
+        return arb_pos_fail(L, "phase", "BRN-ZONE-DECK-DRAW", "phase over needs outcome.over = true");
+    for (int seat = 0; seat < BRN_PLAYERS; seat++) {
+        size_t m0 = arb_pos_push(L, "players");
+        arb_pos_index(L, seat);
+        TRY(ld_derived(L, s, seat, pn[seat]));
+        arb_pos_pop(L, m0);
     }
-    if (s->phase == BRN_P_OVER && !s->over) {
-        snprintf(L->path, sizeof L->path, "phase");
-        LD_FAIL(L, "BRN-ZONE-DECK-DRAW", "phase over needs outcome.over = true");
-    }
-    /* derived counts, when given, must agree */
-    seat = 0;
-    for (const arb_tnode *pn = pl->first; pn; pn = pn->next, seat++) {
-        char base[32];
-        snprintf(base, sizeof base, "players.%d", seat);
-        const brn_player *p = &s->p[seat];
-        if ((r = ld_int(L, pn, "deck_count", base, 0, BRN_CARDS_MAX, &v)) < 0) return ARB_EINVAL;
-        if (r == 0 && v != p->nz[BRN_Z_DECK]) LD_FAIL(L, "BRN-ZONE-FIVE", "deck_count disagrees with deck");
-        if ((r = ld_int(L, pn, "hand_count", base, 0, BRN_CARDS_MAX, &v)) < 0) return ARB_EINVAL;
-        if (r == 0 && v != p->nz[BRN_Z_HAND]) LD_FAIL(L, "BRN-ZONE-FIVE", "hand_count disagrees with hand");
-        if ((r = ld_int(L, pn, "max_hand", base, 0, 255, &v)) < 0) return ARB_EINVAL;
-        if (r == 0 && v != arb_brainstorm__hook_max_hand(s, seat))
-            LD_FAIL(L, "BRN-GOLDEN", "max_hand is derived from the cards (%d)", arb_brainstorm__hook_max_hand(s, seat));
-    }
-    /* decision */
-    const arb_tnode *dn = arb_tnode_get(pos, "decision");
-    if (!s->over) {
-        int given = 0;
-        if (dn) {
-            static const char *const kd[] = { "seat", "kind", NULL };
-            if (ld_keys(L, dn, "decision", kd)) return ARB_EINVAL;
-            if ((r = ld_int(L, dn, "seat", "decision", 0, 1, &v)) < 0) return ARB_EINVAL;
-            if (r == 0) { s->actor = (uint8_t)v; given = 1; }
-        }
-        if (given) {
-            snprintf(L->path, sizeof L->path, "decision.seat");
-            if (!seat_owes(s, s->actor))
-                LD_FAIL(L, "BRN-ACTION-REQUIRED", "P%d owes no decision in %s", s->actor + 1,
-                        arb_brainstorm__phase_names[s->phase]);
-        } else {
-            /* Settle as the rules do: the lead player first (G03). */
-            int ph = s->phase;
-            s->actor = s->lead;
-            if (ph == BRN_P_BOOTSTRAP || ph == BRN_P_FOCUS || ph == BRN_P_END) {
-                if (!seat_owes(s, s->lead)) {
-                    if (seat_owes(s, s->lead ^ 1)) s->actor = s->lead ^ 1;
-                    else if (ph == BRN_P_BOOTSTRAP) arb_brainstorm__bootstrap_next(s, -1, NULL);
-                    else if (ph == BRN_P_FOCUS) arb_brainstorm__focus_next(s, -1, NULL);
-                    else arb_brainstorm__enter(s, BRN_P_END, NULL);
-                }
-            }
-        }
-        if (dn && (n = arb_tnode_get(dn, "kind"))) {
-            snprintf(L->path, sizeof L->path, "decision.kind");
-            arb_decision d = arb_brainstorm__decision(s);
-            if (n->kind != ARB_T_STR || (!s->over && strcmp(n->s, arb_brainstorm__decision_names[d.kind]) != 0))
-                LD_FAIL(L, "BRN-ACTION-REQUIRED", "decision kind does not match the phase");
-        }
-    }
+    if (!s->over) TRY(ld_decision(L, s, arb_tnode_get(pos, "decision")));
     return ARB_OK;
 }

@@ -5,7 +5,7 @@
 
 #include "games/brainstorm/brainstorm.h"
 
-const arb_verb arb_brainstorm__verbs[BRN_NVERBS] = {
+const arb_verb arb_brainstorm__verbs[BRN_V_COUNT] = {
     { "pass", 0, 0, "", "pass Action (Expansion, Assembly, Routing, Plug, Showdown)" },
     { "enable", 1, 1, "UID", "Expansion: enable a Module from your Hand onto your Machine" },
     { "play", 1, 3, "UID [SEAT UID]", "play a Cell or Tactic onto the Stack (targeted Tactics name SEAT UID)" },
@@ -19,15 +19,16 @@ const arb_verb arb_brainstorm__verbs[BRN_NVERBS] = {
     { "reconnect", 1, 1, "SEAT", "arbiter: a seat reconnects (rejected: no clock)" },
 };
 
-const char *const arb_brainstorm__decision_names[BRN_ND] = { "action", "bootstrap", "focus", "discard" };
+const char *const arb_brainstorm__decision_names[BRN_D_COUNT] = { "action", "bootstrap", "focus", "discard" };
 
-const char *const arb_brainstorm__event_names[BRN_NEVENTS] = {
+const char *const arb_brainstorm__event_names[BRN_E_COUNT] = {
     "setup", "cycle", "phase", "draw", "deck-empty", "deactivate", "sever", "generate", "pass",
     "enable", "play", "trigger", "resolve", "cell-active", "to-scrapyard", "link", "boot", "focus",
-    "unfocus", "run", "ability", "mill", "drain", "fizzle", "discard", "no-discard", "gen-bonus", "over"
+    "unfocus", "run", "ability", "mill", "drain", "fizzle", "discard", "no-discard", "gen-bonus", "over",
+    "amplify"
 };
 
-const char *const arb_brainstorm__reason_names[BRN_NREASONS] = { "", "deck-out", "both-deck-out", "cycle-cap" };
+const char *const arb_brainstorm__reason_names[BRN_R_COUNT] = { "", "deck-out", "both-deck-out", "cycle-cap" };
 
 static const char *cname(int32_t id)
 {
@@ -36,7 +37,7 @@ static const char *cname(int32_t id)
 
 static const char *phname(int32_t ph)
 {
-    return ph >= 0 && ph < BRN_NPHASES ? arb_brainstorm__phase_names[ph] : "?";
+    return ph >= 0 ? arb_name_at(arb_brainstorm__phase_names, BRN_P_COUNT, (unsigned)ph, "?") : "?";
 }
 
 int arb_brainstorm__event_text(const arb_event *e, int view, char *buf, size_t size)
@@ -52,7 +53,7 @@ int arb_brainstorm__event_text(const arb_event *e, int view, char *buf, size_t s
         return snprintf(buf, size, "P%d draws %s (uid %d)", P, cname(e->b), e->a);
     case BRN_E_DECK_EMPTY: return snprintf(buf, size, "P%d must draw from an empty Deck", P);
     case BRN_E_DEACTIVATE: return snprintf(buf, size, "Reset: P%d's %s (uid %d) is deactivated", P, cname(e->b), e->a);
-    case BRN_E_SEVER: return snprintf(buf, size, "Reset: P%d's %d Link(s) are severed", P, e->a);
+    case BRN_E_SEVER: return snprintf(buf, size, "Reset: P%d's %d Link%s severed", P, e->a, e->a == 1 ? " is" : "s are");
     case BRN_E_GENERATE: return snprintf(buf, size, "P%d's Generator generates %d Charge (now %d)", P, e->b, e->c);
     case BRN_E_PASS: return snprintf(buf, size, "P%d passes", P);
     case BRN_E_ENABLE: return snprintf(buf, size, "P%d enables %s (uid %d)", P, cname(e->b), e->a);
@@ -75,11 +76,12 @@ int arb_brainstorm__event_text(const arb_event *e, int view, char *buf, size_t s
     case BRN_E_DRAIN: return snprintf(buf, size, "P%d's uid %d loses %d Charge (now %d)", P, e->a, e->b, e->c);
     case BRN_E_FIZZLE: return snprintf(buf, size, "P%d's uid %d has no legal target left: no effect", P, e->a);
     case BRN_E_DISCARD: return snprintf(buf, size, "P%d discards %s (uid %d)", P, cname(e->b), e->a);
-    case BRN_E_NO_DISCARD: return snprintf(buf, size, "P%d keeps %d cards: a card overrides the discard (Golden Rule)", P, e->a);
+    case BRN_E_NO_DISCARD: return snprintf(buf, size, "P%d keeps %d card%s: a card overrides the discard (Golden Rule)", P, e->a, e->a == 1 ? "" : "s");
     case BRN_E_GEN_BONUS: return snprintf(buf, size, "P%d's Generator gets %d Charge (now %d)", P, e->b, e->c);
+    case BRN_E_AMPLIFY: return snprintf(buf, size, "P%d's Amplifier (uid %d) gets %d more Charge (now %d)", P, e->a, e->b, e->c);
     case BRN_E_OVER:
-        if (e->a < 0) return snprintf(buf, size, "The match is drawn (%s) in Cycle %d", arb_brainstorm__reason_names[e->b % BRN_NREASONS], e->c);
-        return snprintf(buf, size, "P%d wins (%s) in Cycle %d", e->a + 1, arb_brainstorm__reason_names[e->b % BRN_NREASONS], e->c);
+        if (e->a < 0) return snprintf(buf, size, "The match is drawn (%s) in Cycle %d", arb_brainstorm__reason_names[e->b % BRN_R_COUNT], e->c);
+        return snprintf(buf, size, "P%d wins (%s) in Cycle %d", e->a + 1, arb_brainstorm__reason_names[e->b % BRN_R_COUNT], e->c);
     default: return snprintf(buf, size, "event %u", (unsigned)e->type);
     }
 }
@@ -96,7 +98,7 @@ int arb_brainstorm__action_text(const void *st, const arb_action *a, char *buf, 
     int P = a->seat + 1, seat = a->seat;
     const int32_t *x = a->args;
     if (a->seat == ARB_SEAT_ARBITER)
-        return snprintf(buf, size, "arbiter %s", a->verb < BRN_NVERBS ? arb_brainstorm__verbs[a->verb].name : "?");
+        return snprintf(buf, size, "arbiter %s", a->verb < BRN_V_COUNT ? arb_brainstorm__verbs[a->verb].name : "?");
     switch (a->verb) {
     case BRN_V_PASS: return snprintf(buf, size, "P%d passes", P);
     case BRN_V_ENABLE: return snprintf(buf, size, "P%d enables %s (uid %d)", P, uname(s, seat, x[0]), (int)x[0]);
@@ -112,6 +114,6 @@ int arb_brainstorm__action_text(const void *st, const arb_action *a, char *buf, 
                                       (int)x[0], uname(s, seat, x[1]), (int)x[1]);
     case BRN_V_USE: return snprintf(buf, size, "P%d uses %s (uid %d)", P, uname(s, seat, x[0]), (int)x[0]);
     case BRN_V_DISCARD: return snprintf(buf, size, "P%d discards %s (uid %d)", P, uname(s, seat, x[0]), (int)x[0]);
-    default: return snprintf(buf, size, "P%d %s", P, a->verb < BRN_NVERBS ? arb_brainstorm__verbs[a->verb].name : "?");
+    default: return snprintf(buf, size, "P%d %s", P, a->verb < BRN_V_COUNT ? arb_brainstorm__verbs[a->verb].name : "?");
     }
 }

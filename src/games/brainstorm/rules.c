@@ -13,7 +13,7 @@
 #include "arbiter/hash.h"
 #include "games/brainstorm/brainstorm.h"
 
-const char *const arb_brainstorm__phase_names[BRN_NPHASES] = {
+const char *const arb_brainstorm__phase_names[BRN_P_COUNT] = {
     "reset", "start", "expansion", "assembly", "routing",
     "bootstrap", "plug", "showdown", "focus", "end", "over"
 };
@@ -273,8 +273,6 @@ static void action_phase_over(brn_state *s, arb_events *ev)
 }
 
 /* ---- validation -------------------------------------------------------- */
-#define REJECT(code, rule, ...) \
-    do { if (err) arb_error_set(err, code, rule, __VA_ARGS__); return code; } while (0)
 
 static int card_ok(const brn_state *s, int seat, int32_t uid)
 {
@@ -284,12 +282,12 @@ static int card_ok(const brn_state *s, int seat, int32_t uid)
 static int check_in_hand(const brn_state *s, int seat, int32_t uid, arb_error *err)
 {
     if (!card_ok(s, seat, uid))
-        REJECT(ARB_EINVAL, "BRN-ZONE-HAND-PLAYABLE", "P%d has no card with UID %d", seat + 1, (int)uid);
+        return ARB_INVALID(err, "BRN-ZONE-HAND-PLAYABLE", "P%d has no card with UID %d", seat + 1, (int)uid);
     int z = s->p[seat].c[uid].zone;
     if (z == BRN_Z_DECK)
-        REJECT(ARB_EILLEGAL, "BRN-ZONE-DECK-UNUSABLE", "card %d is in the Deck, which cannot be used", (int)uid);
+        return ARB_ILLEGAL(err, "BRN-ZONE-DECK-UNUSABLE", "card %d is in the Deck, which cannot be used", (int)uid);
     if (z != BRN_Z_HAND)
-        REJECT(ARB_EILLEGAL, "BRN-ZONE-HAND-PLAYABLE", "card %d is not in Hand; only Hand cards can be played", (int)uid);
+        return ARB_ILLEGAL(err, "BRN-ZONE-HAND-PLAYABLE", "card %d is not in Hand; only Hand cards can be played", (int)uid);
     return 0;
 }
 
@@ -320,47 +318,47 @@ static int check_play(const brn_state *s, const arb_action *a, arb_error *err)
     if (rc) return rc;
     const brn_carddef *d = arb_brainstorm__def(s, seat, uid);
     if (d->type != BRN_T_CELL && d->type != BRN_T_TACTIC)
-        REJECT(ARB_EILLEGAL, "BRN-ZONE-STACK", "only Tactics and Cells are played onto the Stack");
+        return ARB_ILLEGAL(err, "BRN-ZONE-STACK", "only Tactics and Cells are played onto the Stack");
     switch (ph) {
     case BRN_P_ASSEMBLY:
         if (d->type == BRN_T_TACTIC && !d->preemptive)
-            REJECT(ARB_EILLEGAL, "BRN-ASM-PLAY", "only Preemptive Tactics and Cells can be played in Assembly");
+            return ARB_ILLEGAL(err, "BRN-ASM-PLAY", "only Preemptive Tactics and Cells can be played in Assembly");
         break;
     case BRN_P_PLUG:
         if (d->type == BRN_T_TACTIC && d->preemptive)
-            REJECT(ARB_EILLEGAL, "BRN-RUN-PLUG", "Preemptive Tactics are played in Assembly only (G08)");
+            return ARB_ILLEGAL(err, "BRN-RUN-PLUG", "Preemptive Tactics are played in Assembly only (G08)");
         break;
     case BRN_P_SHOWDOWN:
         if (d->type == BRN_T_CELL)
-            REJECT(ARB_EILLEGAL, "BRN-RUN-SHOWDOWN", "Cells cannot be played in Showdown (G12)");
+            return ARB_ILLEGAL(err, "BRN-RUN-SHOWDOWN", "Cells cannot be played in Showdown (G12)");
         if (d->preemptive)
-            REJECT(ARB_EILLEGAL, "BRN-RUN-SHOWDOWN", "Preemptive Tactics are played in Assembly only (G08)");
+            return ARB_ILLEGAL(err, "BRN-RUN-SHOWDOWN", "Preemptive Tactics are played in Assembly only (G08)");
         break;
     default:
-        REJECT(ARB_EILLEGAL, step_rule(ph), "cards cannot be played in %s", arb_brainstorm__phase_names[ph]);
+        return ARB_ILLEGAL(err, step_rule(ph), "cards cannot be played in %s", arb_brainstorm__phase_names[ph]);
     }
     if (s->nstack >= BRN_STACK_MAX)
-        REJECT(ARB_EILLEGAL, "BRN-ZONE-STACK", "the Stack is full");
+        return ARB_ILLEGAL(err, "BRN-ZONE-STACK", "the Stack is full");
     if (d->target == BRN_TGT_NONE) {
         if (a->nargs != 1)
-            REJECT(ARB_EINVAL, "BRN-GOLDEN", "%s takes no target", d->pub.name);
+            return ARB_INVALID(err, "BRN-GOLDEN", "%s takes no target", d->pub.name);
         return 0;
     }
     if (a->nargs != 3)
-        REJECT(ARB_EINVAL, "BRN-GOLDEN", "%s needs a target: play UID SEAT UID", d->pub.name);
+        return ARB_INVALID(err, "BRN-GOLDEN", "%s needs a target: play UID SEAT UID", d->pub.name);
     int ts = a->args[1];
     int32_t tu = a->args[2];
     if (!card_ok(s, ts, tu))
-        REJECT(ARB_EINVAL, "BRN-GOLDEN", "no target card %d of seat %d", (int)tu, ts);
+        return ARB_INVALID(err, "BRN-GOLDEN", "no target card %d of seat %d", (int)tu, ts);
     if (!on_machine(s, ts, tu))
-        REJECT(ARB_EILLEGAL, "BRN-GOLDEN", "the target of %s must be on a Machine", d->pub.name);
+        return ARB_ILLEGAL(err, "BRN-GOLDEN", "the target of %s must be on a Machine", d->pub.name);
     const brn_carddef *td = arb_brainstorm__def(s, ts, tu);
     uint8_t tf = s->p[ts].c[tu].flags;
     if (d->target == BRN_TGT_FOCUSED_MODULE && !(td->type == BRN_T_MODULE && (tf & BRN_F_FOCUSED)))
-        REJECT(ARB_EILLEGAL, "BRN-GOLDEN", "%s targets a focused Module", d->pub.name);
+        return ARB_ILLEGAL(err, "BRN-GOLDEN", "%s targets a focused Module", d->pub.name);
     if (d->target == BRN_TGT_OWN_INACTIVE_CELL &&
         !(ts == seat && td->type == BRN_T_CELL && !(tf & BRN_F_ACTIVE)))
-        REJECT(ARB_EILLEGAL, "BRN-GOLDEN", "%s targets an inactive Cell on your Machine", d->pub.name);
+        return ARB_ILLEGAL(err, "BRN-GOLDEN", "%s targets an inactive Cell on your Machine", d->pub.name);
     return 0;
 }
 
@@ -384,21 +382,21 @@ static int check_link(const brn_state *s, const arb_action *a, int out_limit, ar
     const brn_player *p = &s->p[seat];
     int32_t from = a->args[0], out = a->args[1], to = a->args[2], in = a->args[3];
     if (!on_machine(s, seat, from) || !on_machine(s, seat, to))
-        REJECT(ARB_EILLEGAL, "BRN-ROUTE-LINK", "Links join cards on your own Machine (G09)");
+        return ARB_ILLEGAL(err, "BRN-ROUTE-LINK", "Links join cards on your own Machine (G09)");
     if (from == to)
-        REJECT(ARB_EILLEGAL, "BRN-ROUTE-LINK", "a card cannot be linked to itself (G09)");
+        return ARB_ILLEGAL(err, "BRN-ROUTE-LINK", "a card cannot be linked to itself (G09)");
     const brn_carddef *fd = arb_brainstorm__def(s, seat, from), *td = arb_brainstorm__def(s, seat, to);
     if (out < 0 || out >= fd->outs)
-        REJECT(ARB_EILLEGAL, "BRN-ROUTE-LINK", "%s has no Output O%d", fd->pub.name, (int)out + 1);
+        return ARB_ILLEGAL(err, "BRN-ROUTE-LINK", "%s has no Output O%d", fd->pub.name, (int)out + 1);
     if (td->type != BRN_T_MODULE || in < 0 || in >= td->ins)
-        REJECT(ARB_EILLEGAL, "BRN-ROUTE-LINK", "%s has no Input I%d", td->pub.name, (int)in + 1);
+        return ARB_ILLEGAL(err, "BRN-ROUTE-LINK", "%s has no Input I%d", td->pub.name, (int)in + 1);
     if (links_from(p, from, out) >= out_limit)
-        REJECT(ARB_EILLEGAL, "BRN-ROUTE-LINK", "Output O%d of %s already has %d Link(s) (G09)",
+        return ARB_ILLEGAL(err, "BRN-ROUTE-LINK", "Output O%d of %s already has %d Link(s) (G09)",
                (int)out + 1, fd->pub.name, out_limit);
     if (links_to(p, to, in) >= BRN_IN_LINKS)
-        REJECT(ARB_EILLEGAL, "BRN-ROUTE-LINK", "Input I%d of %s already has a Link (G09)", (int)in + 1, td->pub.name);
+        return ARB_ILLEGAL(err, "BRN-ROUTE-LINK", "Input I%d of %s already has a Link (G09)", (int)in + 1, td->pub.name);
     if (p->nlinks >= BRN_LINKS_MAX)
-        REJECT(ARB_EILLEGAL, "BRN-ROUTE-LINK", "a Machine holds at most %d Links", BRN_LINKS_MAX);
+        return ARB_ILLEGAL(err, "BRN-ROUTE-LINK", "a Machine holds at most %d Links", BRN_LINKS_MAX);
     return 0;
 }
 
@@ -409,97 +407,98 @@ static int validate_link(const brn_state *s, const arb_action *a, arb_error *err
 
 int arb_brainstorm__validate(const brn_state *s, const arb_action *a, arb_error *err)
 {
-    if (s->over) REJECT(ARB_EOVER, "BRN-ZONE-DECK-DRAW", "the match is over");
-    if (a->verb >= BRN_NVERBS)
-        REJECT(ARB_EINVAL, "BRN-ACTION-REQUIRED", "unknown verb %u", (unsigned)a->verb);
+    if (s->over) return ARB_REJECT(err, ARB_EOVER, "BRN-ZONE-DECK-DRAW", "the match is over");
+    if (a->verb >= BRN_V_COUNT)
+        return ARB_INVALID(err, "BRN-ACTION-REQUIRED", "unknown verb %u", (unsigned)a->verb);
     const arb_verb *v = &arb_brainstorm__verbs[a->verb];
     if (a->nargs < v->min_args || a->nargs > v->max_args)
-        REJECT(ARB_EINVAL, "BRN-ACTION-REQUIRED", "%s takes %u to %u arguments", v->name,
+        return ARB_INVALID(err, "BRN-ACTION-REQUIRED", "%s takes %u to %u arguments", v->name,
                (unsigned)v->min_args, (unsigned)v->max_args);
     if (a->verb >= BRN_V_TIMEOUT)
-        REJECT(ARB_EILLEGAL, "BRN-ACTION-REQUIRED", "Brainstorm has no clock: the arbiter never holds Action");
+        return ARB_ILLEGAL(err, "BRN-ACTION-REQUIRED", "Brainstorm has no clock: the arbiter never holds Action");
     if (a->seat != s->actor)
-        REJECT(ARB_EILLEGAL, "BRN-ACTION-REQUIRED", "seat %d does not owe the decision (P%d does)",
+        return ARB_ILLEGAL(err, "BRN-ACTION-REQUIRED", "seat %d does not owe the decision (P%d does)",
                (int)a->seat, s->actor + 1);
     int seat = a->seat, ph = s->phase;
     const brn_player *p = &s->p[seat];
     switch (a->verb) {
     case BRN_V_PASS:
         if (!is_action_phase(ph))
-            REJECT(ARB_EILLEGAL, step_rule(ph), "there is no passing in %s: a choice is owed",
+            return ARB_ILLEGAL(err, step_rule(ph), "there is no passing in %s: a choice is owed",
                    arb_brainstorm__phase_names[ph]);
         return 0;
     case BRN_V_ENABLE: {
         if (ph != BRN_P_EXPANSION)
-            REJECT(ARB_EILLEGAL, ph == BRN_P_ASSEMBLY ? "BRN-ASM-PLAY" : "BRN-EXP-ENABLE",
+            return ARB_ILLEGAL(err, ph == BRN_P_ASSEMBLY ? "BRN-ASM-PLAY" : "BRN-EXP-ENABLE",
                    "Modules are enabled in Expansion only");
         int rc = check_in_hand(s, seat, a->args[0], err);
         if (rc) return rc;
         if (arb_brainstorm__def(s, seat, a->args[0])->type != BRN_T_MODULE)
-            REJECT(ARB_EILLEGAL, "BRN-EXP-ENABLE", "only Modules are enabled");
+            return ARB_ILLEGAL(err, "BRN-EXP-ENABLE", "only Modules are enabled");
         if (arb_brainstorm__machine_modules(s, seat) >= BRN_MACHINE_MODULES)
-            REJECT(ARB_EILLEGAL, "BRN-EXP-ENABLE", "a Machine holds at most %d Modules (G06)", BRN_MACHINE_MODULES);
+            return ARB_ILLEGAL(err, "BRN-EXP-ENABLE", "a Machine holds at most %d Modules (G06)", BRN_MACHINE_MODULES);
         return 0;
     }
     case BRN_V_PLAY:
         if (ph == BRN_P_EXPANSION)
-            REJECT(ARB_EILLEGAL, "BRN-EXP-ENABLE", "only Modules are enabled in Expansion; nothing is played");
+            return ARB_ILLEGAL(err, "BRN-EXP-ENABLE", "only Modules are enabled in Expansion; nothing is played");
         return check_play(s, a, err);
     case BRN_V_LINK:
         if (ph != BRN_P_ROUTING)
-            REJECT(ARB_EILLEGAL, "BRN-ROUTE-LINK", "Links are added in Routing only");
+            return ARB_ILLEGAL(err, "BRN-ROUTE-LINK", "Links are added in Routing only");
         return validate_link(s, a, err);
     case BRN_V_BOOT: {
         if (ph != BRN_P_BOOTSTRAP)
-            REJECT(ARB_EILLEGAL, "BRN-BOOT-CHOOSE", "Modules are chosen for the Generator's Charge in Bootstrap only");
+            return ARB_ILLEGAL(err, "BRN-BOOT-CHOOSE", "Modules are chosen for the Generator's Charge in Bootstrap only");
         if (!on_machine(s, seat, a->args[0]))
-            REJECT(ARB_EILLEGAL, "BRN-BOOT-CHOOSE", "card %d is not on your Machine", (int)a->args[0]);
+            return ARB_ILLEGAL(err, "BRN-BOOT-CHOOSE", "card %d is not on your Machine", (int)a->args[0]);
         int port = arb_brainstorm__boot_port(s, seat, a->args[0]);
         if (port < 0)
-            REJECT(ARB_EILLEGAL, "BRN-BOOT-CHOOSE", "card %d is not a Module linked to an unused Output of your Generator",
-                   (int)a->args[0]);
+            return ARB_ILLEGAL(err, "BRN-BOOT-CHOOSE", s->rules >= 2 ?
+                   "card %d is not a Module linked to an Output of your Generator, not yet chosen this Bootstrap" :
+                   "card %d is not a Module linked to an unused Output of your Generator", (int)a->args[0]);
         int charge = p->c[p->gen].charge;
         if (a->args[1] < 0 || a->args[1] > charge)
-            REJECT(ARB_EILLEGAL, "BRN-BOOT-TRANSFER", "the Generator holds %d Charge", charge);
-        if (a->args[1] != charge && arb_brainstorm__boot_outputs(s, seat, port) == 0)
-            REJECT(ARB_EILLEGAL, "BRN-BOOT-TRANSFER",
+            return ARB_ILLEGAL(err, "BRN-BOOT-TRANSFER", "the Generator holds %d Charge", charge);
+        if (a->args[1] != charge && arb_brainstorm__boot_others(s, seat, a->args[0], port) == 0)
+            return ARB_ILLEGAL(err, "BRN-BOOT-TRANSFER",
                    "this is the last Module you can choose: all %d remaining Charge goes to it (G10)", charge);
         return 0;
     }
     case BRN_V_FOCUS:
         if (ph != BRN_P_FOCUS)
-            REJECT(ARB_EILLEGAL, "BRN-FOCUS-CHOOSE", "Modules are chosen this way in Focus only");
+            return ARB_ILLEGAL(err, "BRN-FOCUS-CHOOSE", "Modules are chosen this way in Focus only");
         if (!on_machine(s, seat, a->args[0]) || !(p->c[a->args[0]].flags & BRN_F_PENDING))
-            REJECT(ARB_EILLEGAL, "BRN-FOCUS-CHOOSE", "card %d is not one of your focused Modules awaiting Focus",
+            return ARB_ILLEGAL(err, "BRN-FOCUS-CHOOSE", "card %d is not one of your focused Modules awaiting Focus",
                    (int)a->args[0]);
         if (!on_machine(s, seat, a->args[1]) || arb_brainstorm__focus_port(s, seat, a->args[0], a->args[1]) < 0)
-            REJECT(ARB_EILLEGAL, "BRN-FOCUS-CHOOSE", "card %d is not linked to an unused Output of card %d",
+            return ARB_ILLEGAL(err, "BRN-FOCUS-CHOOSE", "card %d is not linked to an unused Output of card %d",
                    (int)a->args[1], (int)a->args[0]);
         return 0;
     case BRN_V_USE: {
         if (ph != BRN_P_SHOWDOWN)
-            REJECT(ARB_EILLEGAL, "BRN-RUN-SHOWDOWN", "Module abilities are used in Showdown only (G12)");
+            return ARB_ILLEGAL(err, "BRN-RUN-SHOWDOWN", "Module abilities are used in Showdown only (G12)");
         if (!on_machine(s, seat, a->args[0]))
-            REJECT(ARB_EILLEGAL, "BRN-RUN-SHOWDOWN", "card %d is not on your Machine", (int)a->args[0]);
+            return ARB_ILLEGAL(err, "BRN-RUN-SHOWDOWN", "card %d is not on your Machine", (int)a->args[0]);
         const brn_carddef *d = arb_brainstorm__def(s, seat, a->args[0]);
         const brn_cardst *c = &p->c[a->args[0]];
         if (!d->ability)
-            REJECT(ARB_EILLEGAL, "BRN-RUN-SHOWDOWN", "%s has no ability", d->pub.name);
+            return ARB_ILLEGAL(err, "BRN-RUN-SHOWDOWN", "%s has no ability", d->pub.name);
         if (!(c->flags & BRN_F_FOCUSED))
-            REJECT(ARB_EILLEGAL, "BRN-RUN-SHOWDOWN", "%s is not focused", d->pub.name);
+            return ARB_ILLEGAL(err, "BRN-RUN-SHOWDOWN", "%s is not focused", d->pub.name);
         if (c->charge < d->ab_cost)
-            REJECT(ARB_EILLEGAL, "BRN-RUN-SHOWDOWN", "%s holds %d Charge, needs %d", d->pub.name,
+            return ARB_ILLEGAL(err, "BRN-RUN-SHOWDOWN", "%s holds %d Charge, needs %d", d->pub.name,
                    c->charge, d->ab_cost);
         return 0;
     }
     case BRN_V_DISCARD:
         if (ph != BRN_P_END)
-            REJECT(ARB_EILLEGAL, "BRN-EOC-DISCARD", "cards are discarded at End of Cycle only");
+            return ARB_ILLEGAL(err, "BRN-EOC-DISCARD", "cards are discarded at End of Cycle only");
         if (!card_ok(s, seat, a->args[0]) || p->c[a->args[0]].zone != BRN_Z_HAND)
-            REJECT(ARB_EILLEGAL, "BRN-EOC-DISCARD", "card %d is not in your Hand", (int)a->args[0]);
+            return ARB_ILLEGAL(err, "BRN-EOC-DISCARD", "card %d is not in your Hand", (int)a->args[0]);
         return 0;
     default:
-        REJECT(ARB_EINVAL, "BRN-ACTION-REQUIRED", "unknown verb");
+        return ARB_INVALID(err, "BRN-ACTION-REQUIRED", "unknown verb");
     }
 }
 
@@ -554,10 +553,12 @@ void arb_brainstorm__exec(brn_state *s, const arb_action *a, arb_events *ev)
         brn_cardst *g = &p->c[p->gen];
         g->charge = (uint8_t)(g->charge - a->args[1]);
         g->used |= (uint8_t)(1u << port);                /* BRN-BOOT-USED */
-        arb_brainstorm__give_charge(s, seat, uid, a->args[1]);  /* BRN-BOOT-TRANSFER */
+        /* draft0-2: the choice is told before the trigger it may cause */
+        if (s->rules >= 2) arb_events_push(ev, BRN_E_BOOT, seat, 0, uid, a->args[1], port);
+        arb_brainstorm__give_charge(s, seat, uid, a->args[1], ev);  /* BRN-BOOT-TRANSFER */
         p->c[uid].flags |= BRN_F_FOCUSED;                /* BRN-BOOT-FOCUS */
         p->boot_count++;
-        arb_events_push(ev, BRN_E_BOOT, seat, 0, uid, a->args[1], port);
+        if (s->rules < 2) arb_events_push(ev, BRN_E_BOOT, seat, 0, uid, a->args[1], port);
         arb_brainstorm__bootstrap_next(s, seat, ev);
         return;
     }
@@ -568,10 +569,11 @@ void arb_brainstorm__exec(brn_state *s, const arb_action *a, arb_events *ev)
         f->used |= (uint8_t)(1u << port);                /* BRN-FOCUS-USED */
         f->charge = 0;
         f->flags &= (uint8_t)~(BRN_F_FOCUSED | BRN_F_PENDING); /* G11 */
-        arb_brainstorm__give_charge(s, seat, to, amount);       /* BRN-FOCUS-TRANSFER */
+        if (s->rules >= 2) arb_events_push(ev, BRN_E_FOCUS_MOVE, seat, 0, from, to, amount);
+        arb_brainstorm__give_charge(s, seat, to, amount, ev);       /* BRN-FOCUS-TRANSFER */
         p->c[to].flags |= BRN_F_FOCUSED;                 /* BRN-FOCUS-NEWFOCUS */
         s->chosen = 1;
-        arb_events_push(ev, BRN_E_FOCUS_MOVE, seat, 0, from, to, amount);
+        if (s->rules < 2) arb_events_push(ev, BRN_E_FOCUS_MOVE, seat, 0, from, to, amount);
         arb_brainstorm__focus_next(s, seat, ev);
         return;
     }
@@ -724,23 +726,26 @@ size_t arb_brainstorm__legal(const brn_state *s, arb_action *out, size_t cap)
 /* ---- setup ------------------------------------------------------------- */
 int arb_brainstorm__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err)
 {
+    int rules = arb_brainstorm__rules(su, err);
+    if (rules < 0) return rules;
     if (su->players != BRN_PLAYERS)
-        return arb_error_set(err, ARB_EILLEGAL, "BRN-PLAYERS", "Brainstorm is played between 2 players, not %d",
+        return ARB_ILLEGAL(err, "BRN-PLAYERS", "Brainstorm is played between 2 players, not %d",
                              su->players);
     for (int seat = 0; seat < BRN_PLAYERS; seat++) {
         const arb_deck *d = su->decks[seat];
-        if (!d) return arb_error_set(err, ARB_EINVAL, "BRN-PLAYERS", "seat %d has no deck", seat);
+        if (!d) return ARB_INVALID(err, "BRN-PLAYERS", "seat %d has no deck", seat);
         arb_deck_issue is[4];
         unsigned n = arb_brainstorm__deck_check(d, is, 4);
         for (unsigned i = 0; i < n && i < 4; i++)
             if (!is[i].warning) {
-                arb_error_set(err, ARB_EILLEGAL, is[i].rule, "deck of P%d: %s", seat + 1, is[i].msg);
+                ARB_ILLEGAL(err, is[i].rule, "deck of P%d: %s", seat + 1, is[i].msg);
                 arb_error_where(err, "decks.%d", seat);
                 return ARB_EILLEGAL;
             }
     }
     brn_state *s = st;
     memset(s, 0, sizeof *s);
+    s->rules = (uint8_t)rules;
     arb_rng_seed(&s->rng, su->seed);
     for (int seat = 0; seat < BRN_PLAYERS; seat++) {
         const arb_deck *d = su->decks[seat];
@@ -831,6 +836,9 @@ uint64_t arb_brainstorm__hash(const void *st)
             arb_hasher_u8(&h, l->to); arb_hasher_u8(&h, l->in);
         }
     }
+    /* From brainstorm-draft0-2 on the version is part of the state
+     * (draft0-1 hashes as it always did, so its replays keep verifying). */
+    if (s->rules >= 2) arb_hasher_u8(&h, s->rules);
     return arb_hasher_final(&h);
 }
 
@@ -849,7 +857,7 @@ uint32_t arb_brainstorm__turn(const void *st) { return ((const brn_state *)st)->
 const char *arb_brainstorm__phase(const void *st)
 {
     const brn_state *s = st;
-    return arb_brainstorm__phase_names[s->phase < BRN_NPHASES ? s->phase : BRN_P_OVER];
+    return arb_brainstorm__phase_names[s->phase < BRN_P_COUNT ? s->phase : BRN_P_OVER];
 }
 
 size_t arb_brainstorm__legal_vt(const void *st, arb_action *out, size_t cap)

@@ -98,16 +98,6 @@ const arb_deck *arb_catalyst__preset(unsigned idx)
     return idx < arb_catalyst__npresets() ? &presets[idx] : NULL;
 }
 
-static void issue(arb_deck_issue *out, unsigned cap, unsigned *n, const char *rule, const char *fmt,
-                  const char *a, unsigned x, unsigned y)
-{
-    if (*n < cap) {
-        out[*n].warning = 0;
-        snprintf(out[*n].rule, sizeof out[*n].rule, "%s", rule);
-        snprintf(out[*n].msg, sizeof out[*n].msg, fmt, a, x, y);
-    }
-    (*n)++;
-}
 
 unsigned arb_catalyst__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap)
 {
@@ -117,7 +107,7 @@ unsigned arb_catalyst__deck_check(const arb_deck *d, arb_deck_issue *out, unsign
     for (unsigned i = 0; i < ncards; i++) {
         unsigned c = d->cards[i];
         if (c >= arb_catalyst__ndefs) {
-            issue(out, cap, &n, "CAT-DECK-POOL", "%scard %u (index %u) is not in the CATALYST pool", "", i, c);
+            arb_deck_issue_add(out, cap, &n, 0, "CAT-DECK-POOL", "card %u (index %u) is not in the CATALYST pool", i, c);
             continue;
         }
         copies[c]++;
@@ -125,14 +115,14 @@ unsigned arb_catalyst__deck_check(const arb_deck *d, arb_deck_issue *out, unsign
         else vault++;
     }
     if (catalysts != 1)
-        issue(out, cap, &n, "CAT-DECK-CATALYST", "%sa deck has exactly one Catalyst (G20); this one has %u%.0u", "",
-              catalysts, 0);
+        arb_deck_issue_add(out, cap, &n, 0, "CAT-DECK-CATALYST", "a deck has exactly one Catalyst (G20); this one has %u",
+                           catalysts);
     if (vault != CAT_VAULT_SIZE)
-        issue(out, cap, &n, "CAT-DECK-SIZE", "%sthe Vault is exactly %u cards (G20); this one has %u", "",
-              CAT_VAULT_SIZE, vault);
+        arb_deck_issue_add(out, cap, &n, 0, "CAT-DECK-SIZE", "the Vault is exactly %u cards (G20); this one has %u",
+                           CAT_VAULT_SIZE, vault);
     for (unsigned c = 0; c < arb_catalyst__ndefs; c++)
         if (copies[c] > CAT_COPIES && arb_catalyst__defs[c].kind != CAT_KIND_CATALYST)
-            issue(out, cap, &n, "CAT-DECK-COPIES", "%s: %u copies, at most %u per name (G20)",
-                  arb_catalyst__defs[c].card.name, copies[c], CAT_COPIES);
+            arb_deck_issue_add(out, cap, &n, 0, "CAT-DECK-COPIES", "%s: %u copies, at most %u per name (G20)",
+                               arb_catalyst__defs[c].card.name, copies[c], CAT_COPIES);
     return n;
 }

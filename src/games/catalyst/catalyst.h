@@ -9,6 +9,9 @@
 #include <stdint.h>
 
 #include "arbiter/game.h"
+#include "arbiter/toolkit.h"
+
+extern const arb_game arb_game_catalyst; /* game.c */
 #include "arbiter/hash.h"
 
 /* ---- house constants (interpretations.md names the gap behind each) ---- */
@@ -64,7 +67,7 @@ enum { CAT_Z_NONE = 0, CAT_Z_VAULT, CAT_Z_HAND, CAT_Z_FIELD, CAT_Z_ARCHIVE };
 enum { CAT_PH_MULLIGAN, CAT_PH_START, CAT_PH_ACTION, CAT_PH_END, CAT_PH_OVER };
 enum {
     CAT_D_MULLIGAN, CAT_D_MULL_KEEP, CAT_D_DEACTIVATE, CAT_D_UPKEEP, CAT_D_ACTION,
-    CAT_D_REACTION, CAT_D_ARCHIVE, CAT_D_NONE, CAT_D_COUNT_
+    CAT_D_REACTION, CAT_D_ARCHIVE, CAT_D_NONE, CAT_D_COUNT
 };
 
 #define CAT_F_FACEDOWN 0x01u
@@ -113,7 +116,7 @@ typedef struct cat_state {
     cat_player p[ARB_MAX_SEATS];
 } cat_state;
 
-enum { CAT_R_LAST, CAT_R_ALL_LOST, CAT_R_TURN_CAP, CAT_R_COUNT_ };
+enum { CAT_R_LAST, CAT_R_ALL_LOST, CAT_R_TURN_CAP, CAT_R_COUNT };
 
 /* Verbs: the order is the replay format. Append only. */
 enum {
@@ -121,7 +124,7 @@ enum {
     CAT_V_PAY, CAT_V_DECLINE, CAT_V_DEPLOY, CAT_V_DEPLOY_FD, CAT_V_ABILITY,
     CAT_V_STRIKE, CAT_V_MOVE, CAT_V_SWAP, CAT_V_RETREAT, CAT_V_DRAW,
     CAT_V_ENGAGE, CAT_V_REINFORCE, CAT_V_IMPULSE, CAT_V_END, CAT_V_PASS,
-    CAT_V_ARCHIVE, CAT_V_TIMEOUT, CAT_V_DISCONNECT, CAT_V_RECONNECT, CAT_V_COUNT_
+    CAT_V_ARCHIVE, CAT_V_TIMEOUT, CAT_V_DISCONNECT, CAT_V_RECONNECT, CAT_V_COUNT
 };
 
 /* Events: the order is part of narration and conformance. Append only.
@@ -165,15 +168,15 @@ enum {
     CAT_E_LOSE,         /* a: 0 Catalyst gone, 1 empty Vault */
     CAT_E_WIN,          /* seat wins (-1: draw), a reason */
     CAT_E_PAY,          /* a Shards, b def, c uid (deploy / impulse) */
-    CAT_E_COUNT_
+    CAT_E_COUNT
 };
 
-extern const char *const arb_catalyst__event_names[];
+extern const char *const arb_catalyst__event_names[CAT_E_COUNT];
 extern const char *const arb_catalyst__pos_names[CAT_POSITIONS];
-extern const char *const arb_catalyst__phase_names[];
-extern const char *const arb_catalyst__decision_names[];
-extern const char *const arb_catalyst__reason_names[];
-extern const arb_verb arb_catalyst__verbs[];
+extern const char *const arb_catalyst__phase_names[CAT_PH_OVER + 1];
+extern const char *const arb_catalyst__decision_names[CAT_D_COUNT];
+extern const char *const arb_catalyst__reason_names[CAT_R_COUNT];
+extern const arb_verb arb_catalyst__verbs[CAT_V_COUNT];
 
 static inline const cat_def *cat_defof(const cat_player *pl, unsigned uid)
 {

@@ -52,7 +52,7 @@ void arb_catalyst__export(const void *st, int view, arb_tree *t, arb_tnode *root
     arb_tree_add_int(t, root, "actions", s->actions);
     arb_tnode *d = arb_tree_add_map(t, root, "decision");
     arb_tree_add_int(t, d, "seat", s->over ? ARB_SEAT_NONE : s->dseat);
-    arb_tree_add_str(t, d, "kind", arb_catalyst__decision_names[s->dkind < CAT_D_COUNT_ ? s->dkind : CAT_D_NONE]);
+    arb_tree_add_str(t, d, "kind", arb_catalyst__decision_names[s->dkind < CAT_D_COUNT ? s->dkind : CAT_D_NONE]);
     if (s->pend.on) {
         arb_tnode *p = arb_tree_add_map(t, root, "pending");
         arb_tree_add_int(t, p, "seat", s->pend.seat);
@@ -65,12 +65,9 @@ void arb_catalyst__export(const void *st, int view, arb_tree *t, arb_tnode *root
     arb_tnode *o = arb_tree_add_map(t, root, "outcome");
     arb_tree_add_bool(t, o, "over", s->over);
     arb_tree_add_int(t, o, "winner", s->over ? s->winner : -1);
-    arb_tree_add_str(t, o, "reason", s->over ? arb_catalyst__reason_names[s->reason % CAT_R_COUNT_] : "");
+    arb_tree_add_str(t, o, "reason", s->over ? arb_catalyst__reason_names[s->reason % CAT_R_COUNT] : "");
     if (full) {
-        char hex[72];
-        snprintf(hex, sizeof hex, "%016" PRIx64 "%016" PRIx64 "%016" PRIx64 "%016" PRIx64, s->rng.s[0], s->rng.s[1],
-                 s->rng.s[2], s->rng.s[3]);
-        arb_tree_add_str(t, root, "rng", hex);
+        arb_tree_add_rng(t, root, "rng", &s->rng);
     }
     arb_tnode *players = arb_tree_add_arr(t, root, "players");
     for (unsigned i = 0; i < s->nplayers; i++) {
@@ -112,66 +109,19 @@ void arb_catalyst__export(const void *st, int view, arb_tree *t, arb_tnode *root
 /* ------------------------------------------------------------------- load */
 
 typedef struct ld {
-    arb_error *err;
-    char path[160];
+    arb_pos P;                  /* the core position reader */
     /* No `cards` list: UIDs are given by reading order (hand, battlefield in
      * position order, archive, vault), starting at base[zone]. */
     int autouid;
     int base[CAT_Z_ARCHIVE + 1];
 } ld;
 
-static int bad(ld *L, const char *sub, const char *rule, int code, const char *msg)
-{
-    if (sub && *sub) arb_error_where(L->err, "%s%s%s", L->path, L->path[0] ? "." : "", sub);
-    else arb_error_where(L->err, "%s", L->path[0] ? L->path : "(root)");
-    return arb_error_set(L->err, code, rule, "%s", msg);
-}
 
-static int get_int(ld *L, const arb_tnode *n, const char *key, int64_t lo, int64_t hi, int64_t *out)
-{
-    char msg[96];
-    if (n->kind != ARB_T_INT) return bad(L, key, NULL, ARB_EINVAL, "expected an integer");
-    if (n->i < lo || n->i > hi) {
-        snprintf(msg, sizeof msg, "%" PRId64 " is out of range %" PRId64 "..%" PRId64, n->i, lo, hi);
-        return bad(L, key, NULL, ARB_EINVAL, msg);
-    }
-    *out = n->i;
-    return ARB_OK;
-}
 
-static int get_bool(ld *L, const arb_tnode *n, const char *key, int *out)
-{
-    if (n->kind != ARB_T_BOOL) return bad(L, key, NULL, ARB_EINVAL, "expected true or false");
-    *out = n->i != 0;
-    return ARB_OK;
-}
 
-static int find_name(const char *const *names, unsigned n, const char *s)
-{
-    for (unsigned i = 0; i < n; i++)
-        if (names[i] && strcmp(names[i], s) == 0) return (int)i;
-    return -1;
-}
 
-static int get_enum(ld *L, const arb_tnode *n, const char *key, const char *const *names, unsigned cnt, int *out)
-{
-    if (n->kind != ARB_T_STR) return bad(L, key, NULL, ARB_EINVAL, "expected a string");
-    int v = find_name(names, cnt, n->s);
-    if (v < 0) return bad(L, key, NULL, ARB_EINVAL, "unknown value");
-    *out = v;
-    return ARB_OK;
-}
 
-/* Push a path component; returns the old length to restore. */
-static size_t push(ld *L, const char *key, long idx)
-{
-    size_t len = strlen(L->path);
-    if (key) snprintf(L->path + len, sizeof L->path - len, "%s%s", len ? "." : "", key);
-    else snprintf(L->path + len, sizeof L->path - len, "%s%ld", len ? "." : "", idx);
-    return len;
-}
 
-static void pop(ld *L, size_t len) { L->path[len] = '\0'; }
 
 /* A zone entry: an integer UID or {uid, card[, kept]}. */
 static int zone_entry(ld *L, const arb_tnode *e, cat_player *pl, int *uid, int *kept, int zone, int index)
@@ -182,38 +132,38 @@ static int zone_entry(ld *L, const arb_tnode *e, cat_player *pl, int *uid, int *
         *uid = L->base[zone] + index;
         if (e->kind == ARB_T_STR) return ARB_OK;
         if (e->kind == ARB_T_MAP && arb_tnode_get(e, "uid"))
-            return bad(L, "uid", NULL, ARB_EINVAL, "a UID needs the player's `cards` list");
+            return arb_pos_fail(&L->P, "uid", NULL, "a UID needs the player's `cards` list");
         if (e->kind == ARB_T_MAP) {
             for (const arb_tnode *c = e->first; c; c = c->next) {
                 if (strcmp(c->key, "card") == 0) continue;
                 if (strcmp(c->key, "kept") == 0) {
-                    if (get_bool(L, c, "kept", kept)) return L->err->code;
+                    if (arb_pos_bool_node(&L->P, c, "kept", kept)) return L->P.err->code;
                 } else {
-                    return bad(L, c->key, NULL, ARB_EINVAL, "unknown field");
+                    return arb_pos_fail(&L->P, c->key, NULL, "unknown field");
                 }
             }
             return ARB_OK;
         }
     }
     if (e->kind == ARB_T_INT) {
-        if (get_int(L, e, NULL, 0, pl->ncards - 1, &v)) return L->err->code;
+        if (arb_pos_int_node(&L->P, e, NULL, 0, pl->ncards - 1, &v)) return L->P.err->code;
         *uid = (int)v;
         return ARB_OK;
     }
-    if (e->kind != ARB_T_MAP) return bad(L, NULL, NULL, ARB_EINVAL, "expected a UID or {\"uid\": …}");
+    if (e->kind != ARB_T_MAP) return arb_pos_fail(&L->P, NULL, NULL, "expected a UID or {\"uid\": …}");
     const arb_tnode *u = arb_tnode_get(e, "uid");
-    if (!u) return bad(L, "uid", NULL, ARB_EINVAL, "missing");
-    if (get_int(L, u, "uid", 0, pl->ncards - 1, &v)) return L->err->code;
+    if (!u) return arb_pos_fail(&L->P, "uid", NULL, "missing");
+    if (arb_pos_int_node(&L->P, u, "uid", 0, pl->ncards - 1, &v)) return L->P.err->code;
     *uid = (int)v;
     for (const arb_tnode *c = e->first; c; c = c->next) {
         if (strcmp(c->key, "uid") == 0) continue;
         if (strcmp(c->key, "card") == 0) {
             if (c->kind != ARB_T_STR || strcmp(c->s, cat_defof(pl, (unsigned)v)->card.id) != 0)
-                return bad(L, "card", NULL, ARB_EINVAL, "does not match the card list for this UID");
+                return arb_pos_fail(&L->P, "card", NULL, "does not match the card list for this UID");
         } else if (strcmp(c->key, "kept") == 0) {
-            if (get_bool(L, c, "kept", kept)) return L->err->code;
+            if (arb_pos_bool_node(&L->P, c, "kept", kept)) return L->P.err->code;
         } else {
-            return bad(L, c->key, NULL, ARB_EINVAL, "unknown field");
+            return arb_pos_fail(&L->P, c->key, NULL, "unknown field");
         }
     }
     return ARB_OK;
@@ -221,7 +171,7 @@ static int zone_entry(ld *L, const arb_tnode *e, cat_player *pl, int *uid, int *
 
 static int place(ld *L, cat_player *pl, int uid, int zone)
 {
-    if (pl->c[uid].zone != CAT_Z_NONE) return bad(L, NULL, NULL, ARB_EINVAL, "this UID is already in another zone");
+    if (pl->c[uid].zone != CAT_Z_NONE) return arb_pos_fail(&L->P, NULL, NULL, "this UID is already in another zone");
     pl->c[uid].zone = (uint8_t)zone;
     return ARB_OK;
 }
@@ -229,18 +179,18 @@ static int place(ld *L, cat_player *pl, int uid, int zone)
 static int load_zone(ld *L, const arb_tnode *arr, const char *key, cat_player *pl, int zone, uint8_t *list,
                      uint8_t *n, int top_first)
 {
-    size_t l0 = push(L, key, 0);
-    if (arr->kind != ARB_T_ARR) return bad(L, NULL, NULL, ARB_EINVAL, "expected an array");
-    if (arr->n > CAT_MAX_CARDS) return bad(L, NULL, NULL, ARB_ELIMIT, "too many cards");
+    size_t l0 = arb_pos_push(&L->P, key);
+    if (arr->kind != ARB_T_ARR) return arb_pos_fail(&L->P, NULL, NULL, "expected an array");
+    if (arr->n > CAT_MAX_CARDS) return arb_pos_failc(&L->P, NULL, ARB_ELIMIT, NULL, "too many cards");
     uint32_t i = 0;
     for (const arb_tnode *e = arr->first; e; e = e->next, i++) {
-        size_t l1 = push(L, NULL, (long)i);
+        size_t l1 = arb_pos_index(&L->P, (long)i);
         int uid = 0, kept = 0;
-        if (zone_entry(L, e, pl, &uid, &kept, zone, (int)i) || place(L, pl, uid, zone)) return L->err->code;
-        if (kept && zone != CAT_Z_HAND) return bad(L, "kept", NULL, ARB_EINVAL, "only hand cards can be kept");
+        if (zone_entry(L, e, pl, &uid, &kept, zone, (int)i) || place(L, pl, uid, zone)) return L->P.err->code;
+        if (kept && zone != CAT_Z_HAND) return arb_pos_fail(&L->P, "kept", NULL, "only hand cards can be kept");
         if (kept) pl->c[uid].flags |= CAT_F_KEPT;
         list[(*n)++] = (uint8_t)uid;
-        pop(L, l1);
+        arb_pos_pop(&L->P, l1);
     }
     if (top_first)
         for (unsigned a = 0, b = *n ? *n - 1u : 0; a < b; a++, b--) {
@@ -248,7 +198,7 @@ static int load_zone(ld *L, const arb_tnode *arr, const char *key, cat_player *p
             list[a] = list[b];
             list[b] = tmp;
         }
-    pop(L, l0);
+    arb_pos_pop(&L->P, l0);
     return ARB_OK;
 }
 
@@ -257,72 +207,71 @@ static const char *const field_keys[] = { "uid", "card", "face_down", "activated
 
 static int load_battlefield(ld *L, const arb_tnode *bf, cat_player *pl)
 {
-    size_t l0 = push(L, "battlefield", 0);
-    if (bf->kind != ARB_T_MAP) return bad(L, NULL, NULL, ARB_EINVAL, "expected a map of positions (F1…B3)");
+    size_t l0 = arb_pos_push(&L->P, "battlefield");
+    if (bf->kind != ARB_T_MAP) return arb_pos_fail(&L->P, NULL, NULL, "expected a map of positions (F1…B3)");
     for (const arb_tnode *e = bf->first; e; e = e->next) {
         int pos = arb_catalyst__pos_parse(e->key);
-        if (pos < 0) return bad(L, e->key, "CAT-ZONE-BATTLEFIELD", ARB_EINVAL, "not a position F1 F2 F3 B1 B2 B3");
-        size_t l1 = push(L, e->key, 0);
-        if (e->kind != ARB_T_MAP) return bad(L, NULL, NULL, ARB_EINVAL, "expected a card object");
-        if (pl->field[pos] != CAT_NOCARD) return bad(L, NULL, "CAT-ZONE-BATTLEFIELD", ARB_EINVAL, "position given twice");
+        if (pos < 0) return arb_pos_failc(&L->P, e->key, ARB_EINVAL, "CAT-ZONE-BATTLEFIELD", "not a position F1 F2 F3 B1 B2 B3");
+        size_t l1 = arb_pos_push(&L->P, e->key);
+        if (e->kind != ARB_T_MAP) return arb_pos_fail(&L->P, NULL, NULL, "expected a card object");
+        if (pl->field[pos] != CAT_NOCARD) return arb_pos_failc(&L->P, NULL, ARB_EINVAL, "CAT-ZONE-BATTLEFIELD", "position given twice");
         const arb_tnode *un = arb_tnode_get(e, "uid");
         int64_t v;
         if (L->autouid) {
-            if (un) return bad(L, "uid", NULL, ARB_EINVAL, "a UID needs the player's `cards` list");
+            if (un) return arb_pos_fail(&L->P, "uid", NULL, "a UID needs the player's `cards` list");
             int rank = 0; /* UIDs follow position order, whatever the document order */
             for (const arb_tnode *o = bf->first; o; o = o->next) rank += arb_catalyst__pos_parse(o->key) < pos;
             v = L->base[CAT_Z_FIELD] + rank;
         } else {
-            if (!un) return bad(L, "uid", NULL, ARB_EINVAL, "missing");
-            if (get_int(L, un, "uid", 0, pl->ncards - 1, &v)) return L->err->code;
+            if (!un) return arb_pos_fail(&L->P, "uid", NULL, "missing");
+            if (arb_pos_int_node(&L->P, un, "uid", 0, pl->ncards - 1, &v)) return L->P.err->code;
         }
-        if (place(L, pl, (int)v, CAT_Z_FIELD)) return L->err->code;
+        if (place(L, pl, (int)v, CAT_Z_FIELD)) return L->P.err->code;
         unsigned u = (unsigned)v;
         cat_card *c = &pl->c[u];
         pl->field[pos] = (uint8_t)u;
         c->pos = (uint8_t)pos;
         int64_t power = -1, health = -1;
         for (const arb_tnode *f = e->first; f; f = f->next) {
-            int k = find_name(field_keys, sizeof field_keys / sizeof field_keys[0], f->key), b = 0;
+            int k = arb_name_index(field_keys, sizeof field_keys / sizeof field_keys[0], f->key), b = 0;
             switch (k) {
             case 0: break;
             case 1:
                 if (L->autouid) break;
                 if (f->kind != ARB_T_STR || strcmp(f->s, cat_defof(pl, u)->card.id) != 0)
-                    return bad(L, "card", NULL, ARB_EINVAL, "does not match the card list for this UID");
+                    return arb_pos_fail(&L->P, "card", NULL, "does not match the card list for this UID");
                 break;
             case 2: case 3: case 4: case 5: case 6: {
                 static const uint8_t bits[] = { CAT_F_FACEDOWN, CAT_F_ACTIVATED, CAT_F_UNSTABLE, CAT_F_REINFORCED,
                                                 CAT_F_UPKEEP_DUE };
-                if (get_bool(L, f, f->key, &b)) return L->err->code;
+                if (arb_pos_bool_node(&L->P, f, f->key, &b)) return L->P.err->code;
                 if (b) c->flags |= bits[k - 2];
                 break;
             }
-            case 7: if (get_int(L, f, f->key, 0, 255, &v)) return L->err->code; c->damage = (uint8_t)v; break;
-            case 8: if (get_int(L, f, f->key, -CAT_POWER_MAX, CAT_POWER_MAX, &v)) return L->err->code; c->bonus = (int32_t)v; break;
-            case 9: if (get_int(L, f, f->key, 0, CAT_SHIELD_MAX, &v)) return L->err->code; c->shield = (uint16_t)v; break;
-            case 10: if (get_int(L, f, f->key, 0, CAT_POWER_MAX, &power)) return L->err->code; break;
-            case 11: if (get_int(L, f, f->key, 0, 255, &health)) return L->err->code; break;
-            default: return bad(L, f->key, NULL, ARB_EINVAL, "unknown field");
+            case 7: if (arb_pos_int_node(&L->P, f, f->key, 0, 255, &v)) return L->P.err->code; c->damage = (uint8_t)v; break;
+            case 8: if (arb_pos_int_node(&L->P, f, f->key, -CAT_POWER_MAX, CAT_POWER_MAX, &v)) return L->P.err->code; c->bonus = (int32_t)v; break;
+            case 9: if (arb_pos_int_node(&L->P, f, f->key, 0, CAT_SHIELD_MAX, &v)) return L->P.err->code; c->shield = (uint16_t)v; break;
+            case 10: if (arb_pos_int_node(&L->P, f, f->key, 0, CAT_POWER_MAX, &power)) return L->P.err->code; break;
+            case 11: if (arb_pos_int_node(&L->P, f, f->key, 0, 255, &health)) return L->P.err->code; break;
+            default: return arb_pos_fail(&L->P, f->key, NULL, "unknown field");
             }
         }
         const cat_def *d = cat_defof(pl, u);
         if (d->kind == CAT_KIND_IMPULSE)
-            return bad(L, NULL, "CAT-FREE-IMPULSE", ARB_EINVAL, "an Impulse card is never in play (I-IMPULSE-PLAY)");
+            return arb_pos_failc(&L->P, NULL, ARB_EINVAL, "CAT-FREE-IMPULSE", "an Impulse card is never in play (I-IMPULSE-PLAY)");
         if (d->kind == CAT_KIND_CATALYST && (c->flags & (CAT_F_FACEDOWN | CAT_F_UNSTABLE | CAT_F_UPKEEP_DUE)))
-            return bad(L, NULL, "CAT-SETUP-CATALYST", ARB_EINVAL,
-                       "a Catalyst is face up, never Unstable and pays no Upkeep (G04)");
+            return arb_pos_failc(&L->P, NULL, ARB_EINVAL, "CAT-SETUP-CATALYST", "a Catalyst is face up, never Unstable and pays no Upkeep (G04)");
         if ((c->flags & CAT_F_REINFORCED) && !(c->flags & CAT_F_ACTIVATED))
-            return bad(L, "reinforced", "CAT-FREE-REINFORCE", ARB_EINVAL, "a Reinforced card is Activated");
+            return arb_pos_failc(&L->P, "reinforced", ARB_EINVAL, "CAT-FREE-REINFORCE", "a Reinforced card is Activated");
         if (c->damage >= arb_catalyst__health(pl, u))
-            return bad(L, "damage", "CAT-STRIKE", ARB_EINVAL, "damage must stay below Health (G07)");
+            return arb_pos_failc(&L->P, "damage", ARB_EINVAL, "CAT-STRIKE", "damage must stay below Health (G07)");
         if (power >= 0 && power != arb_catalyst__power(pl, u))
-            return bad(L, "power", NULL, ARB_EINVAL, "does not match the card's Power and bonus");
+            return arb_pos_fail(&L->P, "power", NULL, "does not match the card's Power and bonus");
         if (health >= 0 && health != arb_catalyst__health(pl, u))
-            return bad(L, "health", NULL, ARB_EINVAL, "does not match the card's Health");
-        pop(L, l1);
+            return arb_pos_fail(&L->P, "health", NULL, "does not match the card's Health");
+        arb_pos_pop(&L->P, l1);
     }
-    pop(L, l0);
+    arb_pos_pop(&L->P, l0);
     return ARB_OK;
 }
 
@@ -336,14 +285,14 @@ static int find_def(const char *id)
 static int auto_add(ld *L, cat_player *pl, const arb_tnode *e, const char *key, long idx)
 {
     const arb_tnode *c = e->kind == ARB_T_MAP ? arb_tnode_get(e, "card") : e;
-    size_t l = push(L, key, idx);
+    size_t l = key ? arb_pos_push(&L->P, key) : arb_pos_index(&L->P, idx);
     if (!c || c->kind != ARB_T_STR)
-        return bad(L, NULL, NULL, ARB_EINVAL, "without a `cards` list every card names its card id");
+        return arb_pos_fail(&L->P, NULL, NULL, "without a `cards` list every card names its card id");
     int d = find_def(c->s);
-    if (d < 0) return bad(L, NULL, "CAT-DECK-POOL", ARB_EINVAL, "not a CATALYST card id");
-    if (pl->ncards >= CAT_MAX_CARDS) return bad(L, NULL, "CAT-DECK-SIZE", ARB_ELIMIT, "more than 64 cards");
+    if (d < 0) return arb_pos_failc(&L->P, NULL, ARB_EINVAL, "CAT-DECK-POOL", "not a CATALYST card id");
+    if (pl->ncards >= CAT_MAX_CARDS) return arb_pos_failc(&L->P, NULL, ARB_ELIMIT, "CAT-DECK-SIZE", "more than 64 cards");
     pl->c[pl->ncards++].def = (uint8_t)d;
-    pop(L, l);
+    arb_pos_pop(&L->P, l);
     return ARB_OK;
 }
 
@@ -359,19 +308,19 @@ static int auto_cards(ld *L, const arb_tnode *m, cat_player *pl, int *add_cataly
         if (!arr) continue;
         if (zid[z] == CAT_Z_FIELD) {
             if (arr->kind != ARB_T_MAP) continue; /* reported by the loader */
-            size_t l = push(L, "battlefield", 0);
+            size_t l = arb_pos_push(&L->P, "battlefield");
             for (int p = 0; p < CAT_POSITIONS; p++)
                 for (const arb_tnode *e = arr->first; e; e = e->next)
                     if (strcmp(e->key, arb_catalyst__pos_names[p]) == 0 && auto_add(L, pl, e, e->key, 0))
-                        return L->err->code;
-            pop(L, l);
+                        return L->P.err->code;
+            arb_pos_pop(&L->P, l);
         } else {
             if (arr->kind != ARB_T_ARR) continue;
             long i = 0;
             for (const arb_tnode *e = arr->first; e; e = e->next, i++) {
-                size_t l = push(L, zones[z], 0);
-                if (auto_add(L, pl, e, NULL, i)) return L->err->code;
-                pop(L, l);
+                size_t l = arb_pos_push(&L->P, zones[z]);
+                if (auto_add(L, pl, e, NULL, i)) return L->P.err->code;
+                arb_pos_pop(&L->P, l);
             }
         }
     }
@@ -379,7 +328,7 @@ static int auto_cards(ld *L, const arb_tnode *m, cat_player *pl, int *add_cataly
     for (unsigned u = 0; u < pl->ncards; u++) cats += arb_catalyst__defs[pl->c[u].def].kind == CAT_KIND_CATALYST;
     *add_catalyst = cats == 0;
     if (cats == 0) {
-        if (pl->ncards >= CAT_MAX_CARDS) return bad(L, "cards", "CAT-DECK-SIZE", ARB_ELIMIT, "more than 64 cards");
+        if (pl->ncards >= CAT_MAX_CARDS) return arb_pos_failc(&L->P, "cards", ARB_ELIMIT, "CAT-DECK-SIZE", "more than 64 cards");
         pl->c[pl->ncards++].def = (uint8_t)find_def("prime-catalyst");
     }
     return ARB_OK;
@@ -391,7 +340,7 @@ static const char *const player_keys[] = { "seat", "alive", "shards", "mulligans
 
 static int load_player(ld *L, const arb_tnode *m, cat_player *pl, unsigned seat)
 {
-    if (m->kind != ARB_T_MAP) return bad(L, NULL, NULL, ARB_EINVAL, "expected a player object");
+    if (m->kind != ARB_T_MAP) return arb_pos_fail(&L->P, NULL, NULL, "expected a player object");
     memset(pl, 0, sizeof *pl);
     memset(pl->field, CAT_NOCARD, sizeof pl->field);
     pl->alive = 1;
@@ -399,53 +348,52 @@ static int load_player(ld *L, const arb_tnode *m, cat_player *pl, unsigned seat)
     int add_catalyst = 0;
     L->autouid = cards == NULL;
     if (!cards) {
-        if (auto_cards(L, m, pl, &add_catalyst)) return L->err->code;
+        if (auto_cards(L, m, pl, &add_catalyst)) return L->P.err->code;
     } else {
         if (cards->kind != ARB_T_ARR || cards->n == 0)
-            return bad(L, "cards", NULL, ARB_EINVAL, "expected a non-empty array");
-        if (cards->n > CAT_MAX_CARDS) return bad(L, "cards", "CAT-DECK-SIZE", ARB_ELIMIT, "more than 64 cards");
+            return arb_pos_fail(&L->P, "cards", NULL, "expected a non-empty array");
+        if (cards->n > CAT_MAX_CARDS) return arb_pos_failc(&L->P, "cards", ARB_ELIMIT, "CAT-DECK-SIZE", "more than 64 cards");
         unsigned i = 0;
         for (const arb_tnode *c = cards->first; c; c = c->next, i++) {
-            size_t l = push(L, "cards", 0);
-            push(L, NULL, (long)i);
+            size_t l = arb_pos_push(&L->P, "cards");
+            arb_pos_index(&L->P, (long)i);
             int idx = c->kind == ARB_T_STR ? find_def(c->s) : -1;
-            if (idx < 0) return bad(L, NULL, "CAT-DECK-POOL", ARB_EINVAL, "not a CATALYST card id");
+            if (idx < 0) return arb_pos_failc(&L->P, NULL, ARB_EINVAL, "CAT-DECK-POOL", "not a CATALYST card id");
             pl->c[i].def = (uint8_t)idx;
-            pop(L, l);
+            arb_pos_pop(&L->P, l);
         }
         pl->ncards = (uint8_t)cards->n;
     }
     unsigned catalysts = 0;
     for (unsigned u = 0; u < pl->ncards; u++) catalysts += arb_catalyst__defs[pl->c[u].def].kind == CAT_KIND_CATALYST;
-    if (catalysts != 1) return bad(L, "cards", "CAT-DECK-CATALYST", ARB_EINVAL, "exactly one Catalyst per seat (G20)");
+    if (catalysts != 1) return arb_pos_failc(&L->P, "cards", ARB_EINVAL, "CAT-DECK-CATALYST", "exactly one Catalyst per seat (G20)");
     int64_t v = 0, counts[3] = { -1, -1, -1 };
     int b = 0, have_vault = 0, rc;
     for (const arb_tnode *f = m->first; f; f = f->next) {
-        int k = find_name(player_keys, sizeof player_keys / sizeof player_keys[0], f->key);
+        int k = arb_name_index(player_keys, sizeof player_keys / sizeof player_keys[0], f->key);
         rc = ARB_OK;
         switch (k) {
-        case 0: rc = get_int(L, f, f->key, seat, seat, &v); break;
-        case 1: rc = get_bool(L, f, f->key, &b); pl->alive = (uint8_t)b; break;
-        case 2: rc = get_int(L, f, f->key, 0, CAT_SHARDS_LOAD_MAX, &v); pl->shards = (int32_t)v; break;
-        case 3: rc = get_int(L, f, f->key, 0, CAT_MULL_MAX, &v); pl->mulligans = (uint8_t)v; break;
-        case 4: rc = get_int(L, f, f->key, 0, CAT_MULL_KEEP2, &v); pl->keep_left = (uint8_t)v; break;
-        case 5: rc = get_bool(L, f, f->key, &b); pl->drew_empty = (uint8_t)b; break;
+        case 0: rc = arb_pos_int_node(&L->P, f, f->key, seat, seat, &v); break;
+        case 1: rc = arb_pos_bool_node(&L->P, f, f->key, &b); pl->alive = (uint8_t)b; break;
+        case 2: rc = arb_pos_int_node(&L->P, f, f->key, 0, CAT_SHARDS_LOAD_MAX, &v); pl->shards = (int32_t)v; break;
+        case 3: rc = arb_pos_int_node(&L->P, f, f->key, 0, CAT_MULL_MAX, &v); pl->mulligans = (uint8_t)v; break;
+        case 4: rc = arb_pos_int_node(&L->P, f, f->key, 0, CAT_MULL_KEEP2, &v); pl->keep_left = (uint8_t)v; break;
+        case 5: rc = arb_pos_bool_node(&L->P, f, f->key, &b); pl->drew_empty = (uint8_t)b; break;
         case 6: break;
-        case 7: rc = get_int(L, f, f->key, 0, CAT_MAX_CARDS, &counts[0]); break;
+        case 7: rc = arb_pos_int_node(&L->P, f, f->key, 0, CAT_MAX_CARDS, &counts[0]); break;
         case 8: rc = load_zone(L, f, f->key, pl, CAT_Z_VAULT, pl->vault, &pl->nvault, 1); have_vault = 1; break;
-        case 9: rc = get_int(L, f, f->key, 0, CAT_MAX_CARDS, &counts[1]); break;
+        case 9: rc = arb_pos_int_node(&L->P, f, f->key, 0, CAT_MAX_CARDS, &counts[1]); break;
         case 10: rc = load_zone(L, f, f->key, pl, CAT_Z_HAND, pl->hand, &pl->nhand, 0); break;
-        case 11: rc = get_int(L, f, f->key, 0, CAT_MAX_CARDS, &counts[2]); break;
+        case 11: rc = arb_pos_int_node(&L->P, f, f->key, 0, CAT_MAX_CARDS, &counts[2]); break;
         case 12: rc = load_zone(L, f, f->key, pl, CAT_Z_ARCHIVE, pl->archive, &pl->narchive, 0); break;
         case 13: rc = load_battlefield(L, f, pl); break;
-        default: return bad(L, f->key, NULL, ARB_EINVAL, "unknown field");
+        default: return arb_pos_fail(&L->P, f->key, NULL, "unknown field");
         }
         if (rc) return rc;
     }
     if (add_catalyst) {
         if (pl->field[4] != CAT_NOCARD)
-            return bad(L, "battlefield.B2", "CAT-SETUP-CATALYST", ARB_EINVAL,
-                       "B2 is taken: list the Catalyst explicitly");
+            return arb_pos_failc(&L->P, "battlefield.B2", ARB_EINVAL, "CAT-SETUP-CATALYST", "B2 is taken: list the Catalyst explicitly");
         unsigned u = pl->ncards - 1u;
         pl->field[4] = (uint8_t)u;
         pl->c[u].zone = CAT_Z_FIELD;
@@ -454,164 +402,105 @@ static int load_player(ld *L, const arb_tnode *m, cat_player *pl, unsigned seat)
     /* Cards placed nowhere: the Vault, when it is not listed (top = lowest UID). */
     for (unsigned u = pl->ncards; u-- > 0;) {
         if (pl->c[u].zone != CAT_Z_NONE) continue;
-        if (have_vault) {
-            char msg[64];
-            snprintf(msg, sizeof msg, "card UID %u is in no zone", u);
-            return bad(L, "vault", NULL, ARB_EINVAL, msg);
-        }
+        if (have_vault) return arb_pos_fail(&L->P, "vault", NULL, "card UID %u is in no zone", u);
         pl->vault[pl->nvault++] = (uint8_t)u;
         pl->c[u].zone = CAT_Z_VAULT;
     }
     if ((counts[0] >= 0 && counts[0] != pl->nvault) || (counts[1] >= 0 && counts[1] != pl->nhand) ||
         (counts[2] >= 0 && counts[2] != pl->narchive))
-        return bad(L, counts[0] >= 0 && counts[0] != pl->nvault   ? "vault_count"
-                      : counts[1] >= 0 && counts[1] != pl->nhand ? "hand_count"
-                                                                 : "archive_count",
-                   NULL, ARB_EINVAL, "does not match the zone's cards");
+        return arb_pos_fail(&L->P, counts[0] >= 0 && counts[0] != pl->nvault ? "vault_count"
+                                   : counts[1] >= 0 && counts[1] != pl->nhand ? "hand_count"
+                                                                               : "archive_count",
+                            NULL, "does not match the zone's cards");
     for (unsigned u = 0; u < pl->ncards; u++) {
         const cat_card *c = &pl->c[u];
         if (arb_catalyst__defs[c->def].kind == CAT_KIND_CATALYST && c->zone != CAT_Z_FIELD && c->zone != CAT_Z_ARCHIVE)
-            return bad(L, "cards", "CAT-SETUP-CATALYST", ARB_EINVAL,
-                       "the Catalyst is in play or (destroyed) in the Archive, never in Vault or hand (G04)");
+            return arb_pos_failc(&L->P, "cards", ARB_EINVAL, "CAT-SETUP-CATALYST", "the Catalyst is in play or (destroyed) in the Archive, never in Vault or hand (G04)");
     }
     return ARB_OK;
 }
 
 static const char *const root_keys[] = { "game", "turn", "phase", "active", "first", "actions", "decision",
-                                         "pending", "outcome", "rng", "players" };
+                                         "pending", "outcome", "rng", "players", NULL };
 
-static int hexval(char ch)
+/* decision: {seat, kind} (kind -1 / seat -1 when not given). */
+static int ld_decision(ld *L, const cat_state *s, const arb_tnode *f, int *kind, int *dseat)
 {
-    return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
-}
-
-int arb_catalyst__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
-{
-    arb_error local = ARB_ERROR_INIT;
-    if (!err) err = &local;
-    ld L;
-    memset(&L, 0, sizeof L);
-    L.err = err;
-    cat_state tmp, *s = &tmp;
-    memset(s, 0, sizeof *s);
-    if (!pos || pos->kind != ARB_T_MAP) return bad(&L, NULL, NULL, ARB_EINVAL, "a position is a map");
-    arb_rng_seed(&s->rng, su ? su->seed : 0);
-    s->turn = 1;
-    s->phase = CAT_PH_ACTION;
-    s->winner = -1;
-    const arb_tnode *players = arb_tnode_get(pos, "players");
-    if (!players || players->kind != ARB_T_ARR)
-        return bad(&L, "players", NULL, ARB_EINVAL, "missing or not an array of seats");
-    if (players->n < 2 || players->n > ARB_MAX_SEATS)
-        return bad(&L, "players", "CAT-TURN-CLOCKWISE", ARB_EILLEGAL, "2 to 4 players (G21)");
-    if (su && su->players && (unsigned)su->players != players->n)
-        return bad(&L, "players", NULL, ARB_EINVAL, "the number of seats differs from the match's player count");
-    s->nplayers = (uint8_t)players->n;
-    unsigned i = 0;
-    for (const arb_tnode *p = players->first; p; p = p->next, i++) {
-        size_t l = push(&L, "players", 0);
-        push(&L, NULL, (long)i);
-        if (load_player(&L, p, &s->p[i], i)) return err->code;
-        pop(&L, l);
-    }
-    int64_t v;
-    int have_actions = 0, kind = -1, dseat = -1, over = 0, rc;
-    for (const arb_tnode *f = pos->first; f; f = f->next) {
-        int k = find_name(root_keys, sizeof root_keys / sizeof root_keys[0], f->key), e;
-        rc = ARB_OK;
-        switch (k) {
-        case 0:
-            if (f->kind != ARB_T_STR || strcmp(f->s, "catalyst") != 0)
-                return bad(&L, "game", NULL, ARB_EINVAL, "must be \"catalyst\"");
-            break;
-        case 1: rc = get_int(&L, f, f->key, 1, CAT_TURN_CAP, &v); s->turn = (uint32_t)v; break;
-        case 2: rc = get_enum(&L, f, f->key, arb_catalyst__phase_names, CAT_PH_OVER + 1, &e); s->phase = (uint8_t)e; break;
-        case 3: rc = get_int(&L, f, f->key, 0, s->nplayers - 1, &v); s->active = (uint8_t)v; break;
-        case 4: rc = get_int(&L, f, f->key, 0, s->nplayers - 1, &v); s->first = (uint8_t)v; break;
-        case 5: rc = get_int(&L, f, f->key, 0, CAT_ACTIONS, &v); s->actions = (uint8_t)v; have_actions = 1; break;
-        case 6: {
-            if (f->kind != ARB_T_MAP) return bad(&L, "decision", NULL, ARB_EINVAL, "expected {seat, kind}");
-            size_t l = push(&L, "decision", 0);
-            for (const arb_tnode *g = f->first; g; g = g->next) {
-                if (strcmp(g->key, "seat") == 0) rc = get_int(&L, g, g->key, ARB_SEAT_NONE, s->nplayers - 1, &v), dseat = (int)v;
-                else if (strcmp(g->key, "kind") == 0) rc = get_enum(&L, g, g->key, arb_catalyst__decision_names, CAT_D_COUNT_, &kind);
-                else return bad(&L, g->key, NULL, ARB_EINVAL, "unknown field");
-                if (rc) return rc;
-            }
-            pop(&L, l);
-            break;
-        }
-        case 7: {
-            if (f->kind == ARB_T_NULL) break;
-            if (f->kind != ARB_T_MAP) return bad(&L, "pending", NULL, ARB_EINVAL, "expected null or a Strike");
-            size_t l = push(&L, "pending", 0);
-            int64_t ps = -1, pu = -1, ts = -1;
-            int tp = -1;
-            for (const arb_tnode *g = f->first; g; g = g->next) {
-                if (strcmp(g->key, "seat") == 0) rc = get_int(&L, g, g->key, 0, s->nplayers - 1, &ps);
-                else if (strcmp(g->key, "uid") == 0) rc = get_int(&L, g, g->key, 0, CAT_MAX_CARDS - 1, &pu);
-                else if (strcmp(g->key, "target_seat") == 0) rc = get_int(&L, g, g->key, 0, s->nplayers - 1, &ts);
-                else if (strcmp(g->key, "target_pos") == 0) rc = get_enum(&L, g, g->key, arb_catalyst__pos_names, CAT_POSITIONS, &tp);
-                else return bad(&L, g->key, NULL, ARB_EINVAL, "unknown field");
-                if (rc) return rc;
-            }
-            if (ps < 0 || pu < 0 || ts < 0 || tp < 0)
-                return bad(&L, NULL, NULL, ARB_EINVAL, "needs seat, uid, target_seat and target_pos");
-            if (pu >= s->p[ps].ncards || s->p[ps].c[pu].zone != CAT_Z_FIELD || ps == ts ||
-                s->p[ts].field[tp] == CAT_NOCARD)
-                return bad(&L, NULL, "CAT-STRIKE", ARB_EINVAL, "the attacker must be in play and the target an opponent's card");
-            s->pend.on = 1;
-            s->pend.seat = (uint8_t)ps;
-            s->pend.uid = (uint8_t)pu;
-            s->pend.tseat = (uint8_t)ts;
-            s->pend.tpos = (uint8_t)tp;
-            pop(&L, l);
-            break;
-        }
-        case 8: {
-            if (f->kind != ARB_T_MAP) return bad(&L, "outcome", NULL, ARB_EINVAL, "expected {over, winner, reason}");
-            size_t l = push(&L, "outcome", 0);
-            for (const arb_tnode *g = f->first; g; g = g->next) {
-                if (strcmp(g->key, "over") == 0) rc = get_bool(&L, g, g->key, &over);
-                else if (strcmp(g->key, "winner") == 0) rc = get_int(&L, g, g->key, -1, s->nplayers - 1, &v), s->winner = (int8_t)v;
-                else if (strcmp(g->key, "reason") == 0) {
-                    if (g->kind != ARB_T_STR) return bad(&L, g->key, NULL, ARB_EINVAL, "expected a string");
-                    int r = g->s[0] ? find_name(arb_catalyst__reason_names, CAT_R_COUNT_, g->s) : 0;
-                    if (r < 0) return bad(&L, g->key, NULL, ARB_EINVAL, "unknown reason");
-                    s->reason = (uint8_t)r;
-                } else return bad(&L, g->key, NULL, ARB_EINVAL, "unknown field");
-                if (rc) return rc;
-            }
-            pop(&L, l);
-            break;
-        }
-        case 9: {
-            if (f->kind != ARB_T_STR || strlen(f->s) != 64) return bad(&L, "rng", NULL, ARB_EINVAL, "expected 64 hex digits");
-            for (int w = 0; w < 4; w++) {
-                uint64_t x = 0;
-                for (int d = 0; d < 16; d++) {
-                    int h = hexval(f->s[w * 16 + d]);
-                    if (h < 0) return bad(&L, "rng", NULL, ARB_EINVAL, "expected 64 hex digits");
-                    x = x << 4 | (uint64_t)h;
-                }
-                s->rng.s[w] = x;
-            }
-            if (!(s->rng.s[0] | s->rng.s[1] | s->rng.s[2] | s->rng.s[3]))
-                return bad(&L, "rng", NULL, ARB_EINVAL, "an all-zero xoshiro state never changes");
-            break;
-        }
-        case 10: break;
-        default: return bad(&L, f->key, NULL, ARB_EINVAL, "unknown field");
-        }
+    int rc = ARB_OK;
+    int64_t v = -1;
+    if (f->kind != ARB_T_MAP) return arb_pos_fail(&L->P, "decision", NULL, "expected {seat, kind}");
+    size_t l = arb_pos_push(&L->P, "decision");
+    for (const arb_tnode *g = f->first; g; g = g->next) {
+        if (strcmp(g->key, "seat") == 0) rc = arb_pos_int_node(&L->P, g, g->key, ARB_SEAT_NONE, s->nplayers - 1, &v), *dseat = (int)v;
+        else if (strcmp(g->key, "kind") == 0) rc = arb_pos_enum_node(&L->P, g, g->key, arb_catalyst__decision_names, CAT_D_COUNT, kind);
+        else return arb_pos_fail(&L->P, g->key, NULL, "unknown field");
         if (rc) return rc;
     }
-    /* Consistency of phase, decision and outcome. */
+    arb_pos_pop(&L->P, l);
+    return ARB_OK;
+}
+
+/* pending: null, or the declared Strike awaiting its Reaction window. */
+static int ld_pending(ld *L, cat_state *s, const arb_tnode *f)
+{
+    int rc = ARB_OK;
+    if (f->kind == ARB_T_NULL) return ARB_OK;
+    if (f->kind != ARB_T_MAP) return arb_pos_fail(&L->P, "pending", NULL, "expected null or a Strike");
+    size_t l = arb_pos_push(&L->P, "pending");
+    int64_t ps = -1, pu = -1, ts = -1;
+    int tp = -1;
+    for (const arb_tnode *g = f->first; g; g = g->next) {
+        if (strcmp(g->key, "seat") == 0) rc = arb_pos_int_node(&L->P, g, g->key, 0, s->nplayers - 1, &ps);
+        else if (strcmp(g->key, "uid") == 0) rc = arb_pos_int_node(&L->P, g, g->key, 0, CAT_MAX_CARDS - 1, &pu);
+        else if (strcmp(g->key, "target_seat") == 0) rc = arb_pos_int_node(&L->P, g, g->key, 0, s->nplayers - 1, &ts);
+        else if (strcmp(g->key, "target_pos") == 0) rc = arb_pos_enum_node(&L->P, g, g->key, arb_catalyst__pos_names, CAT_POSITIONS, &tp);
+        else return arb_pos_fail(&L->P, g->key, NULL, "unknown field");
+        if (rc) return rc;
+    }
+    if (ps < 0 || pu < 0 || ts < 0 || tp < 0)
+        return arb_pos_fail(&L->P, NULL, NULL, "needs seat, uid, target_seat and target_pos");
+    if (pu >= s->p[ps].ncards || s->p[ps].c[pu].zone != CAT_Z_FIELD || ps == ts ||
+        s->p[ts].field[tp] == CAT_NOCARD)
+        return arb_pos_failc(&L->P, NULL, ARB_EINVAL, "CAT-STRIKE", "the attacker must be in play and the target an opponent's card");
+    s->pend.on = 1;
+    s->pend.seat = (uint8_t)ps;
+    s->pend.uid = (uint8_t)pu;
+    s->pend.tseat = (uint8_t)ts;
+    s->pend.tpos = (uint8_t)tp;
+    arb_pos_pop(&L->P, l);
+    return ARB_OK;
+}
+
+static int ld_outcome(ld *L, cat_state *s, const arb_tnode *f, int *over)
+{
+    int rc = ARB_OK;
+    int64_t v = -1;
+    if (f->kind != ARB_T_MAP) return arb_pos_fail(&L->P, "outcome", NULL, "expected {over, winner, reason}");
+    size_t l = arb_pos_push(&L->P, "outcome");
+    for (const arb_tnode *g = f->first; g; g = g->next) {
+        if (strcmp(g->key, "over") == 0) rc = arb_pos_bool_node(&L->P, g, g->key, over);
+        else if (strcmp(g->key, "winner") == 0) rc = arb_pos_int_node(&L->P, g, g->key, -1, s->nplayers - 1, &v), s->winner = (int8_t)v;
+        else if (strcmp(g->key, "reason") == 0) {
+            if (g->kind != ARB_T_STR) return arb_pos_fail(&L->P, g->key, NULL, "expected a string");
+            int r = g->s[0] ? arb_name_index(arb_catalyst__reason_names, CAT_R_COUNT, g->s) : 0;
+            if (r < 0) return arb_pos_fail(&L->P, g->key, NULL, "unknown reason");
+            s->reason = (uint8_t)r;
+        } else return arb_pos_fail(&L->P, g->key, NULL, "unknown field");
+        if (rc) return rc;
+    }
+    arb_pos_pop(&L->P, l);
+    return ARB_OK;
+}
+
+/* Consistency of phase, decision and outcome; settles the owed decision. */
+static int check_flow(ld *L, cat_state *s, int kind, int dseat, int over, int have_actions)
+{
     s->over = (uint8_t)over;
-    if (over != (s->phase == CAT_PH_OVER)) return bad(&L, "phase", NULL, ARB_EINVAL, "phase \"over\" iff outcome.over");
+    if (over != (s->phase == CAT_PH_OVER)) return arb_pos_fail(&L->P, "phase", NULL, "phase \"over\" iff outcome.over");
     if (!over) s->winner = -1, s->reason = 0;
     if (over && s->winner >= 0 && !s->p[s->winner].alive)
-        return bad(&L, "outcome.winner", NULL, ARB_EINVAL, "the winner has left the game");
-    if (!s->p[s->active].alive && !over) return bad(&L, "active", NULL, ARB_EINVAL, "the active seat has left the game");
+        return arb_pos_fail(&L->P, "outcome.winner", NULL, "the winner has left the game");
+    if (!s->p[s->active].alive && !over) return arb_pos_fail(&L->P, "active", NULL, "the active seat has left the game");
     if (kind < 0) {
         static const int dflt[] = { CAT_D_MULLIGAN, CAT_D_DEACTIVATE, CAT_D_ACTION, CAT_D_ARCHIVE, CAT_D_NONE };
         kind = s->pend.on ? CAT_D_REACTION : dflt[s->phase];
@@ -624,18 +513,18 @@ int arb_catalyst__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_
     if (!have_actions) s->actions = kind == CAT_D_ACTION || kind == CAT_D_REACTION ? CAT_ACTIONS : 0;
     static const int phase_of[] = { CAT_PH_MULLIGAN, CAT_PH_MULLIGAN, CAT_PH_START, CAT_PH_START,
                                     CAT_PH_ACTION, CAT_PH_ACTION, CAT_PH_END, CAT_PH_OVER };
-    if (phase_of[kind] != s->phase) return bad(&L, "decision.kind", NULL, ARB_EINVAL, "does not belong to the phase");
+    if (phase_of[kind] != s->phase) return arb_pos_fail(&L->P, "decision.kind", NULL, "does not belong to the phase");
     if ((kind == CAT_D_REACTION) != (s->pend.on != 0))
-        return bad(&L, "pending", NULL, ARB_EINVAL, "a pending Strike exists exactly in a reaction decision");
+        return arb_pos_fail(&L->P, "pending", NULL, "a pending Strike exists exactly in a reaction decision");
     if (kind == CAT_D_REACTION) {
-        if (dseat == s->active) return bad(&L, "decision.seat", NULL, ARB_EINVAL, "a non-active seat owes a reaction");
-        if (s->pend.seat != s->active) return bad(&L, "pending.seat", NULL, ARB_EINVAL, "the active player strikes");
+        if (dseat == s->active) return arb_pos_fail(&L->P, "decision.seat", NULL, "a non-active seat owes a reaction");
+        if (s->pend.seat != s->active) return arb_pos_fail(&L->P, "pending.seat", NULL, "the active player strikes");
     } else if (kind == CAT_D_MULLIGAN || kind == CAT_D_MULL_KEEP) {
-        if (dseat < 0) return bad(&L, "decision.seat", NULL, ARB_EINVAL, "a seat owes the mulligan decision");
+        if (dseat < 0) return arb_pos_fail(&L->P, "decision.seat", NULL, "a seat owes the mulligan decision");
         if ((kind == CAT_D_MULL_KEEP) != (s->p[dseat].keep_left != 0))
-            return bad(&L, "decision.kind", NULL, ARB_EINVAL, "mulligan-keep iff keep_left > 0");
+            return arb_pos_fail(&L->P, "decision.kind", NULL, "mulligan-keep iff keep_left > 0");
     } else if (kind != CAT_D_NONE && dseat != s->active) {
-        return bad(&L, "decision.seat", "CAT-TURN-ACTIVE", ARB_EINVAL, "the active player owes this decision");
+        return arb_pos_failc(&L->P, "decision.seat", ARB_EINVAL, "CAT-TURN-ACTIVE", "the active player owes this decision");
     }
     for (unsigned k = 0; k < s->nplayers; k++) {
         const cat_player *pl = &s->p[k];
@@ -647,34 +536,92 @@ int arb_catalyst__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_
         if (pl->keep_left && !(kind == CAT_D_MULL_KEEP && (int)k == dseat)) {
             char where[40];
             snprintf(where, sizeof where, "players.%u.keep_left", k);
-            return bad(&L, where, NULL, ARB_EINVAL, "only the seat owing mulligan-keep has cards left to keep");
+            return arb_pos_fail(&L->P, where, NULL, "only the seat owing mulligan-keep has cards left to keep");
         }
         if (kept && !pl->keep_left) {
             char where[40];
             snprintf(where, sizeof where, "players.%u.hand", k);
-            return bad(&L, where, NULL, ARB_EINVAL, "\"kept\" marks cards only during a mulligan-keep choice");
+            return arb_pos_fail(&L->P, where, NULL, "\"kept\" marks cards only during a mulligan-keep choice");
         }
         if (pl->keep_left > open) {
             char where[40];
             snprintf(where, sizeof where, "players.%u.keep_left", k);
-            return bad(&L, where, NULL, ARB_EINVAL, "more cards to keep than unkept cards in hand");
+            return arb_pos_fail(&L->P, where, NULL, "more cards to keep than unkept cards in hand");
         }
     }
     if (kind == CAT_D_NONE) dseat = 0;
     if (kind == CAT_D_ARCHIVE && s->p[s->active].nhand <= CAT_HAND_MAX)
-        return bad(&L, "decision.kind", "CAT-END-HAND-MAX", ARB_EINVAL, "archive is owed only with more than 7 cards in hand");
+        return arb_pos_failc(&L->P, "decision.kind", ARB_EINVAL, "CAT-END-HAND-MAX", "archive is owed only with more than 7 cards in hand");
     if (kind == CAT_D_UPKEEP) {
         int due = 0;
         for (unsigned p = 0; p < CAT_POSITIONS; p++) {
             uint8_t u = s->p[s->active].field[p];
             due |= u != CAT_NOCARD && (s->p[s->active].c[u].flags & CAT_F_UPKEEP_DUE);
         }
-        if (!due) return bad(&L, "decision.kind", "CAT-START-UPKEEP-PAY", ARB_EINVAL, "no card has Upkeep due");
+        if (!due) return arb_pos_failc(&L->P, "decision.kind", ARB_EINVAL, "CAT-START-UPKEEP-PAY", "no card has Upkeep due");
     }
     if (dseat >= 0 && !s->p[dseat].alive && kind != CAT_D_NONE)
-        return bad(&L, "decision.seat", NULL, ARB_EINVAL, "that seat has left the game");
+        return arb_pos_fail(&L->P, "decision.seat", NULL, "that seat has left the game");
     s->dkind = (uint8_t)kind;
     s->dseat = (uint8_t)dseat;
+    return ARB_OK;
+}
+
+int arb_catalyst__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
+{
+    arb_error local = ARB_ERROR_INIT;
+    if (!err) err = &local;
+    ld L;
+    memset(&L, 0, sizeof L);
+    arb_pos_init(&L.P, &arb_game_catalyst, err, NULL);
+    cat_state tmp, *s = &tmp;
+    memset(s, 0, sizeof *s);
+    int rc = arb_pos_keys(&L.P, pos, root_keys);
+    if (rc) return rc;
+    arb_rng_seed(&s->rng, su ? su->seed : 0);
+    s->turn = 1;
+    s->phase = CAT_PH_ACTION;
+    s->winner = -1;
+    const arb_tnode *players = arb_tnode_get(pos, "players");
+    if (!players || players->kind != ARB_T_ARR)
+        return arb_pos_fail(&L.P, "players", NULL, "missing or not an array of seats");
+    if (players->n < 2 || players->n > ARB_MAX_SEATS)
+        return arb_pos_failc(&L.P, "players", ARB_EILLEGAL, "CAT-TURN-CLOCKWISE", "2 to 4 players (G21)");
+    if (su && su->players && (unsigned)su->players != players->n)
+        return arb_pos_fail(&L.P, "players", NULL, "the number of seats differs from the match's player count");
+    s->nplayers = (uint8_t)players->n;
+    unsigned i = 0;
+    for (const arb_tnode *p = players->first; p; p = p->next, i++) {
+        size_t l = arb_pos_push(&L.P, "players");
+        arb_pos_index(&L.P, (long)i);
+        if (load_player(&L, p, &s->p[i], i)) return err->code;
+        arb_pos_pop(&L.P, l);
+    }
+    int64_t v;
+    int have_actions = 0, kind = -1, dseat = -1, over = 0;
+    for (const arb_tnode *f = pos->first; f; f = f->next) {
+        int k = arb_name_index(root_keys, sizeof root_keys / sizeof root_keys[0], f->key), e;
+        rc = ARB_OK;
+        switch (k) {
+        case 0:
+            if (f->kind != ARB_T_STR || strcmp(f->s, "catalyst") != 0)
+                return arb_pos_fail(&L.P, "game", NULL, "must be \"catalyst\"");
+            break;
+        case 1: rc = arb_pos_int_node(&L.P, f, f->key, 1, CAT_TURN_CAP, &v); s->turn = (uint32_t)v; break;
+        case 2: rc = arb_pos_enum_node(&L.P, f, f->key, arb_catalyst__phase_names, CAT_PH_OVER + 1, &e); s->phase = (uint8_t)e; break;
+        case 3: rc = arb_pos_int_node(&L.P, f, f->key, 0, s->nplayers - 1, &v); s->active = (uint8_t)v; break;
+        case 4: rc = arb_pos_int_node(&L.P, f, f->key, 0, s->nplayers - 1, &v); s->first = (uint8_t)v; break;
+        case 5: rc = arb_pos_int_node(&L.P, f, f->key, 0, CAT_ACTIONS, &v); s->actions = (uint8_t)v; have_actions = 1; break;
+        case 6: rc = ld_decision(&L, s, f, &kind, &dseat); break;
+        case 7: rc = ld_pending(&L, s, f); break;
+        case 8: rc = ld_outcome(&L, s, f, &over); break;
+        case 9: rc = arb_pos_rng(&L.P, pos, "rng", &s->rng); if (rc > 0) rc = 0; break;
+        case 10: break;
+        default: return arb_pos_fail(&L.P, f->key, NULL, "unknown field");
+        }
+        if (rc) return rc;
+    }
+    if ((rc = check_flow(&L, s, kind, dseat, over, have_actions))) return rc;
     memcpy(st, s, sizeof *s);
     return ARB_OK;
 }

@@ -7,7 +7,7 @@
 
 #include "games/catalyst/catalyst.h"
 
-const arb_verb arb_catalyst__verbs[] = {
+const arb_verb arb_catalyst__verbs[CAT_V_COUNT] = {
     [CAT_V_KEEP] = { "keep", 0, 0, "", "keep the opening hand (CAT-MULL-KEEP)" },
     [CAT_V_MULLIGAN] = { "mulligan", 0, 0, "", "shuffle the hand back and draw 6 new cards (CAT-MULL-OPTION)" },
     [CAT_V_KEEP_CARD] = { "keep-card", 1, 1, "UID", "after the 2nd/3rd mulligan, keep this new card (one per decision)" },
@@ -34,19 +34,19 @@ const arb_verb arb_catalyst__verbs[] = {
     [CAT_V_RECONNECT] = { "reconnect", 1, 1, "SEAT", "arbiter: rejected, CATALYST has no clock (CAT-NOCLOCK)" },
 };
 
-const char *const arb_catalyst__decision_names[] = {
+const char *const arb_catalyst__decision_names[CAT_D_COUNT] = {
     [CAT_D_MULLIGAN] = "mulligan", [CAT_D_MULL_KEEP] = "mulligan-keep", [CAT_D_DEACTIVATE] = "deactivate",
     [CAT_D_UPKEEP] = "upkeep", [CAT_D_ACTION] = "action", [CAT_D_REACTION] = "reaction",
     [CAT_D_ARCHIVE] = "archive", [CAT_D_NONE] = "none",
 };
 
-const char *const arb_catalyst__phase_names[] = { "mulligan", "start", "action", "end", "over" };
+const char *const arb_catalyst__phase_names[CAT_PH_OVER + 1] = { "mulligan", "start", "action", "end", "over" };
 
-const char *const arb_catalyst__reason_names[] = {
+const char *const arb_catalyst__reason_names[CAT_R_COUNT] = {
     [CAT_R_LAST] = "last-player", [CAT_R_ALL_LOST] = "all-lost", [CAT_R_TURN_CAP] = "turn-cap",
 };
 
-const char *const arb_catalyst__event_names[] = {
+const char *const arb_catalyst__event_names[CAT_E_COUNT] = {
     [CAT_E_FIRST] = "first-player", [CAT_E_CATALYST] = "catalyst", [CAT_E_SHUFFLE] = "shuffle",
     [CAT_E_DRAW] = "draw", [CAT_E_DRAW_EMPTY] = "draw-empty", [CAT_E_MULLIGAN] = "mulligan",
     [CAT_E_KEEP] = "keep", [CAT_E_KEEP_CARD] = "keep-card", [CAT_E_RETURN] = "return",
@@ -160,6 +160,7 @@ static const char *cat_phase(const void *st)
 }
 
 const arb_game arb_game_catalyst = {
+    .contract = ARB_GAME_CONTRACT,
     .id = "catalyst",
     .title = "CATALYST",
     .rules_version = "catalyst-rules-1",
@@ -167,10 +168,10 @@ const arb_game arb_game_catalyst = {
     .min_players = 2,
     .max_players = 4,
     .state_size = sizeof(cat_state),
-    .verbs = arb_catalyst__verbs, .nverbs = CAT_V_COUNT_,
-    .decision_names = arb_catalyst__decision_names, .ndecision_names = CAT_D_COUNT_,
-    .event_names = arb_catalyst__event_names, .nevent_names = CAT_E_COUNT_,
-    .outcome_reasons = arb_catalyst__reason_names, .noutcome_reasons = CAT_R_COUNT_,
+    .verbs = arb_catalyst__verbs, .nverbs = CAT_V_COUNT,
+    .decision_names = arb_catalyst__decision_names, .ndecision_names = CAT_D_COUNT,
+    .event_names = arb_catalyst__event_names, .nevent_names = CAT_E_COUNT,
+    .outcome_reasons = arb_catalyst__reason_names, .noutcome_reasons = CAT_R_COUNT,
     .ncards = CAT_NDEFS,
     .card = arb_catalyst__card,
     .card_export = arb_catalyst__card_export,

@@ -12,7 +12,7 @@ static const char *name_of(int def)
 
 static const char *pos_of(int pos)
 {
-    return pos >= 0 && pos < CAT_POSITIONS ? arb_catalyst__pos_names[pos] : "?";
+    return pos >= 0 ? arb_name_at(arb_catalyst__pos_names, CAT_POSITIONS, (unsigned)pos, "?") : "?";
 }
 
 int arb_catalyst__event_text(const arb_event *ev, int view, char *buf, size_t size)
@@ -25,7 +25,7 @@ int arb_catalyst__event_text(const arb_event *ev, int view, char *buf, size_t si
     switch (ev->type) {
     case CAT_E_FIRST: return snprintf(buf, size, "P%d goes first", P);
     case CAT_E_CATALYST: return snprintf(buf, size, "P%d puts %s into play at %s", P, name_of(b), pos_of(c));
-    case CAT_E_SHUFFLE: return snprintf(buf, size, "P%d shuffles the Vault (%d cards)", P, a);
+    case CAT_E_SHUFFLE: return snprintf(buf, size, "P%d shuffles the Vault (%d card%s)", P, a, a == 1 ? "" : "s");
     case CAT_E_DRAW:
         if (!see) return snprintf(buf, size, "P%d draws a card%s", P, c >= 0 && c < 4 ? why_draw[c] : "");
         return snprintf(buf, size, "P%d draws %s%s", P, name_of(b), c >= 0 && c < 4 ? why_draw[c] : "");
@@ -50,7 +50,7 @@ int arb_catalyst__event_text(const arb_event *ev, int view, char *buf, size_t si
         return snprintf(buf, size, "P%d %s the Upkeep of %s: it is Archived", P, c ? "cannot pay" : "does not pay",
                         name_of(b));
     case CAT_E_SKIP_DRAW: return snprintf(buf, size, "P%d, the starting player, skips the first draw", P);
-    case CAT_E_ACTIONS: return snprintf(buf, size, "P%d has %d Actions", P, a);
+    case CAT_E_ACTIONS: return snprintf(buf, size, "P%d has %d Action%s", P, a, a == 1 ? "" : "s");
     case CAT_E_DEPLOY: return snprintf(buf, size, "P%d deploys %s face up at %s", P, name_of(b), pos_of(c));
     case CAT_E_DEPLOY_FD:
         if (!see) return snprintf(buf, size, "P%d deploys a card face down at %s", P, pos_of(c));
@@ -81,8 +81,8 @@ int arb_catalyst__event_text(const arb_event *ev, int view, char *buf, size_t si
     case CAT_E_LOSE:
         return snprintf(buf, size, "P%d loses: %s", P, a == 0 ? "their Catalyst is no longer in play" : "they drew from an empty Vault");
     case CAT_E_WIN:
-        if (ev->seat < 0) return snprintf(buf, size, "The match is a draw (%s)", arb_catalyst__reason_names[a % CAT_R_COUNT_]);
-        return snprintf(buf, size, "P%d wins (%s)", P, arb_catalyst__reason_names[a % CAT_R_COUNT_]);
+        if (ev->seat < 0) return snprintf(buf, size, "The match is a draw (%s)", arb_catalyst__reason_names[a % CAT_R_COUNT]);
+        return snprintf(buf, size, "P%d wins (%s)", P, arb_catalyst__reason_names[a % CAT_R_COUNT]);
     case CAT_E_PAY: return snprintf(buf, size, "P%d pays %d Shard%s for %s", P, a, a == 1 ? "" : "s", name_of(b));
     default: return snprintf(buf, size, "P%d: event %u", P, ev->type);
     }
@@ -98,8 +98,8 @@ int arb_catalyst__action_text(const void *st, const arb_action *a, char *buf, si
 {
     const cat_state *s = st;
     int P = a->seat + 1, x = a->args[0], y = a->args[1], z = a->args[2];
-    if (a->seat == ARB_SEAT_ARBITER || a->verb >= CAT_V_COUNT_)
-        return snprintf(buf, size, "arbiter %s", a->verb < CAT_V_COUNT_ ? arb_catalyst__verbs[a->verb].name : "?");
+    if (a->seat == ARB_SEAT_ARBITER || a->verb >= CAT_V_COUNT)
+        return snprintf(buf, size, "arbiter %s", a->verb < CAT_V_COUNT ? arb_catalyst__verbs[a->verb].name : "?");
     const char *n1 = uid_name(s, a->seat, x);
     switch (a->verb) {
     case CAT_V_KEEP: return snprintf(buf, size, "P%d keeps the hand", P);

@@ -11,8 +11,6 @@
 
 #include "games/catalyst/catalyst.h"
 
-#define ILLEGAL(rule, ...) arb_error_set(err, ARB_EILLEGAL, rule, __VA_ARGS__)
-#define INVALID(rule, ...) arb_error_set(err, ARB_EINVAL, rule, __VA_ARGS__)
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -336,11 +334,11 @@ static void next_mulligan_seat(cat_state *s, arb_events *ev)
 int arb_catalyst__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err)
 {
     if (su->players < 2 || su->players > ARB_MAX_SEATS)
-        return ILLEGAL("CAT-TURN-CLOCKWISE", "CATALYST is played by 2 to 4 players (G21), not %d", su->players);
+        return ARB_ILLEGAL(err, "CAT-TURN-CLOCKWISE", "CATALYST is played by 2 to 4 players (G21), not %d", su->players);
     int free_decks = arb_options_get(&su->options, "free_decks", 0) != 0;
     for (int i = 0; i < su->players; i++) {
         const arb_deck *d = su->decks[i];
-        if (!d) return arb_error_set(err, ARB_EINVAL, NULL, "seat %d has no deck", i);
+        if (!d) return ARB_INVALID(err, NULL, "seat %d has no deck", i);
         arb_deck_issue iss[8];
         unsigned n = arb_catalyst__deck_check(d, iss, 8);
         for (unsigned k = 0; k < n && k < 8; k++) {
@@ -348,10 +346,10 @@ int arb_catalyst__setup(void *st, const arb_setup *su, arb_events *ev, arb_error
             if (free_decks && strcmp(iss[k].rule, "CAT-DECK-CATALYST") != 0 &&
                 strcmp(iss[k].rule, "CAT-DECK-POOL") != 0)
                 continue;
-            return ILLEGAL(iss[k].rule, "seat %d's deck: %s", i, iss[k].msg);
+            return ARB_ILLEGAL(err, iss[k].rule, "seat %d's deck: %s", i, iss[k].msg);
         }
         if (d->ncards > CAT_MAX_CARDS || d->ncards < 1)
-            return ILLEGAL("CAT-DECK-SIZE", "seat %d's deck has %u cards, at most %d", i, d->ncards, CAT_MAX_CARDS);
+            return ARB_ILLEGAL(err, "CAT-DECK-SIZE", "seat %d's deck has %u cards, at most %d", i, d->ncards, CAT_MAX_CARDS);
     }
     cat_state *s = st;
     memset(s, 0, sizeof *s);
@@ -410,7 +408,7 @@ arb_decision arb_catalyst__decision(const void *st)
 static const struct {
     uint8_t kinds;
     const char *when;
-} verb_when[CAT_V_COUNT_] = {
+} verb_when[CAT_V_COUNT] = {
     [CAT_V_KEEP] = { 1u << CAT_D_MULLIGAN, "CAT-MULL-KEEP" },
     [CAT_V_MULLIGAN] = { 1u << CAT_D_MULLIGAN, "CAT-MULL-OPTION" },
     [CAT_V_KEEP_CARD] = { 1u << CAT_D_MULL_KEEP, "CAT-MULL-SECOND" },
@@ -444,20 +442,20 @@ static const char *mull_rule(const cat_player *pl)
 
 static int need_actions(const cat_state *s, unsigned n, const char *rule, arb_error *err)
 {
-    if (s->actions == 0) return ILLEGAL("CAT-ACT-LIMIT", "no Actions left this turn");
-    if (s->actions < n) return ILLEGAL(rule, "this costs %u Actions, %u left", n, s->actions);
+    if (s->actions == 0) return ARB_ILLEGAL(err, "CAT-ACT-LIMIT", "no Actions left this turn");
+    if (s->actions < n) return ARB_ILLEGAL(err, rule, "this costs %u Actions, %u left", n, s->actions);
     return ARB_OK;
 }
 
 static int check_uid(const cat_player *pl, int uid, const char *rule, arb_error *err)
 {
-    if (uid < 0 || uid >= pl->ncards) return INVALID(rule, "no card with UID %d (0..%d)", uid, pl->ncards - 1);
+    if (uid < 0 || uid >= pl->ncards) return ARB_INVALID(err, rule, "no card with UID %d (0..%d)", uid, pl->ncards - 1);
     return ARB_OK;
 }
 
 static int check_pos(int pos, const char *rule, arb_error *err)
 {
-    if (pos < 0 || pos >= CAT_POSITIONS) return INVALID(rule, "position %d is not 0..5 (F1 F2 F3 B1 B2 B3)", pos);
+    if (pos < 0 || pos >= CAT_POSITIONS) return ARB_INVALID(err, rule, "position %d is not 0..5 (F1 F2 F3 B1 B2 B3)", pos);
     return ARB_OK;
 }
 
@@ -466,20 +464,20 @@ static int validate_verb(const cat_state *s, const arb_action *a, arb_error *err
 int arb_catalyst__validate(const cat_state *s, const arb_action *a, arb_error *err)
 {
     if (s->over) return arb_error_set(err, ARB_EOVER, "CAT-END-VICTORY", "the match is over");
-    if (a->verb >= CAT_V_COUNT_) return INVALID(NULL, "unknown verb %u", a->verb);
+    if (a->verb >= CAT_V_COUNT) return ARB_INVALID(err, NULL, "unknown verb %u", a->verb);
     const arb_verb *vb = &arb_catalyst__verbs[a->verb];
     if (a->seat == ARB_SEAT_ARBITER || a->verb >= CAT_V_TIMEOUT)
-        return ILLEGAL("CAT-NOCLOCK", "CATALYST has no clock, timeouts or disconnects; '%s' is not an action", vb->name);
+        return ARB_ILLEGAL(err, "CAT-NOCLOCK", "CATALYST has no clock, timeouts or disconnects; '%s' is not an action", vb->name);
     if (a->nargs < vb->min_args || a->nargs > vb->max_args)
-        return INVALID(verb_when[a->verb].when, "'%s' takes %u to %u arguments, not %u", vb->name, vb->min_args,
+        return ARB_INVALID(err, verb_when[a->verb].when, "'%s' takes %u to %u arguments, not %u", vb->name, vb->min_args,
                        vb->max_args, a->nargs);
-    if (a->seat < 0 || a->seat >= s->nplayers) return INVALID("CAT-TURN-ACTIVE", "seat %d is not in this match", a->seat);
+    if (a->seat < 0 || a->seat >= s->nplayers) return ARB_INVALID(err, "CAT-TURN-ACTIVE", "seat %d is not in this match", a->seat);
     const cat_player *pl = &s->p[a->seat];
     if (a->seat != s->dseat) {
         const char *rule = s->dkind == CAT_D_MULLIGAN || s->dkind == CAT_D_MULL_KEEP ? "CAT-MULL-OPTION"
                            : s->dkind == CAT_D_REACTION                            ? "CAT-FREE-IMPULSE-REACTION"
                                                                                    : "CAT-TURN-ACTIVE";
-        return ILLEGAL(rule, "seat %d owes the %s decision, not seat %d", s->dseat,
+        return ARB_ILLEGAL(err, rule, "seat %d owes the %s decision, not seat %d", s->dseat,
                        arb_catalyst__decision_names[s->dkind], a->seat);
     }
     if (!(verb_when[a->verb].kinds & (1u << s->dkind))) {
@@ -491,7 +489,7 @@ int arb_catalyst__validate(const cat_state *s, const arb_action *a, arb_error *e
         else if (s->dkind != CAT_D_ACTION && a->verb >= CAT_V_DEPLOY && a->verb < CAT_V_END &&
                  a->verb != CAT_V_ENGAGE && a->verb != CAT_V_REINFORCE && a->verb != CAT_V_IMPULSE)
             rule = s->phase == CAT_PH_ACTION ? rule : "CAT-TURN-PHASES";
-        return ILLEGAL(rule, "'%s' is not possible now: %s is owed", vb->name,
+        return ARB_ILLEGAL(err, rule, "'%s' is not possible now: %s is owed", vb->name,
                        arb_catalyst__decision_names[s->dkind]);
     }
     return validate_verb(s, a, err);
@@ -511,18 +509,18 @@ static int validate_verb(const cat_state *s, const arb_action *a, arb_error *err
     case CAT_V_KEEP:
         return ARB_OK;
     case CAT_V_MULLIGAN:
-        if (pl->mulligans >= CAT_MULL_MAX) return ILLEGAL("CAT-MULL-MAX", "at most %d mulligans", CAT_MULL_MAX);
+        if (pl->mulligans >= CAT_MULL_MAX) return ARB_ILLEGAL(err, "CAT-MULL-MAX", "at most %d mulligans", CAT_MULL_MAX);
         return ARB_OK;
     case CAT_V_KEEP_CARD:
         if ((rc = check_uid(pl, x, mull_rule(pl), err))) return rc;
         if (!in_hand(pl, x) || (pl->c[x].flags & CAT_F_KEPT))
-            return ILLEGAL(mull_rule(pl), "card %d is not one of the new cards still to choose", x);
+            return ARB_ILLEGAL(err, mull_rule(pl), "card %d is not one of the new cards still to choose", x);
         return ARB_OK;
     case CAT_V_DEACTIVATE:
         if ((rc = check_uid(pl, x, "CAT-START-DEACT-OWN", err))) return rc;
-        if (!on_field(pl, x)) return ILLEGAL("CAT-START-DEACT-OWN", "card %d is not one of your cards in play", x);
+        if (!on_field(pl, x)) return ARB_ILLEGAL(err, "CAT-START-DEACT-OWN", "card %d is not one of your cards in play", x);
         if (!(pl->c[x].flags & CAT_F_ACTIVATED))
-            return ILLEGAL("CAT-START-DEACT-ONCE", "card %d is already Deactivated (G16)", x);
+            return ARB_ILLEGAL(err, "CAT-START-DEACT-ONCE", "card %d is already Deactivated (G16)", x);
         return ARB_OK;
     case CAT_V_DONE:
         return ARB_OK;
@@ -530,129 +528,129 @@ static int validate_verb(const cat_state *s, const arb_action *a, arb_error *err
     case CAT_V_DECLINE:
         if ((rc = check_uid(pl, x, rule, err))) return rc;
         if (!on_field(pl, x) || !(pl->c[x].flags & CAT_F_UPKEEP_DUE))
-            return ILLEGAL(rule, "card %d has no Upkeep due now", x);
+            return ARB_ILLEGAL(err, rule, "card %d has no Upkeep due now", x);
         if (a->verb == CAT_V_PAY && pl->shards < cat_defof(pl, (unsigned)x)->upkeep)
-            return ILLEGAL("CAT-START-UPKEEP-CANNOT", "Upkeep %u, only %d Shards (G17)",
+            return ARB_ILLEGAL(err, "CAT-START-UPKEEP-CANNOT", "Upkeep %u, only %d Shards (G17)",
                            cat_defof(pl, (unsigned)x)->upkeep, pl->shards);
         return ARB_OK;
     case CAT_V_DEPLOY:
     case CAT_V_DEPLOY_FD: {
         int fd = a->verb == CAT_V_DEPLOY_FD;
         if ((rc = check_uid(pl, x, rule, err)) || (rc = check_pos(y, rule, err))) return rc;
-        if (!in_hand(pl, x)) return ILLEGAL(rule, "card %d is not in your hand", x);
+        if (!in_hand(pl, x)) return ARB_ILLEGAL(err, rule, "card %d is not in your hand", x);
         const cat_def *d = cat_defof(pl, (unsigned)x);
         if (d->kind == CAT_KIND_IMPULSE)
-            return ILLEGAL(fd ? "CAT-DEPLOY-FACEDOWN" : "CAT-FREE-IMPULSE",
+            return ARB_ILLEGAL(err, fd ? "CAT-DEPLOY-FACEDOWN" : "CAT-FREE-IMPULSE",
                            "an Impulse card is played with 'impulse', not Deployed (I-IMPULSE-PLAY)");
-        if (d->kind == CAT_KIND_CATALYST) return ILLEGAL("CAT-SETUP-CATALYST", "a Catalyst is never Deployed (G04)");
+        if (d->kind == CAT_KIND_CATALYST) return ARB_ILLEGAL(err, "CAT-SETUP-CATALYST", "a Catalyst is never Deployed (G04)");
         if (pl->field[y] != CAT_NOCARD)
-            return ILLEGAL(fd ? "CAT-DEPLOY-FACEDOWN" : "CAT-ZONE-BATTLEFIELD", "%s is occupied (G05)",
+            return ARB_ILLEGAL(err, fd ? "CAT-DEPLOY-FACEDOWN" : "CAT-ZONE-BATTLEFIELD", "%s is occupied (G05)",
                            arb_catalyst__pos_names[y]);
         if (!fd && !(d->map & (1u << y)))
-            return ILLEGAL("CAT-ZONE-BATTLEFIELD", "%s is not on %s's Battle Map (G05)", arb_catalyst__pos_names[y],
+            return ARB_ILLEGAL(err, "CAT-ZONE-BATTLEFIELD", "%s is not on %s's Battle Map (G05)", arb_catalyst__pos_names[y],
                            d->card.name);
         if ((rc = need_actions(s, fd ? 1 : d->acost, "CAT-DEPLOY-ACTIONCOST", err))) return rc;
         unsigned cost = fd ? 1 : d->cost;
         if (pl->shards < (int32_t)cost)
-            return ILLEGAL(fd ? "CAT-DEPLOY-FACEDOWN" : "CAT-DEPLOY-SHARDS", "costs %u Shards, you have %d", cost,
+            return ARB_ILLEGAL(err, fd ? "CAT-DEPLOY-FACEDOWN" : "CAT-DEPLOY-SHARDS", "costs %u Shards, you have %d", cost,
                            pl->shards);
         return ARB_OK;
     }
     case CAT_V_ABILITY: {
         if ((rc = check_uid(pl, x, rule, err))) return rc;
-        if (y != 0 && y != 1) return INVALID(rule, "ability %d: 0 is the [A] ability, 1 the free one", y);
+        if (y != 0 && y != 1) return ARB_INVALID(err, rule, "ability %d: 0 is the [A] ability, 1 the free one", y);
         const char *r = y == 0 ? "CAT-ABILITY-ACTION" : "CAT-FREE-ABILITY";
         if (!on_field(pl, x) || (pl->c[x].flags & CAT_F_FACEDOWN))
-            return ILLEGAL(r, "card %d is not one of your face-up cards in play", x);
+            return ARB_ILLEGAL(err, r, "card %d is not one of your face-up cards in play", x);
         const cat_def *d = cat_defof(pl, (unsigned)x);
         if (!(d->abilities & (y == 0 ? CAT_AB_ACTION_GAIN : CAT_AB_PAY_POWER)))
-            return ILLEGAL(r, "%s has no such ability", d->card.name);
+            return ARB_ILLEGAL(err, r, "%s has no such ability", d->card.name);
         if (y == 0) {
-            if (s->actions == 0) return ILLEGAL("CAT-ABILITY-ACTION", "no Actions left for an [A] ability (G08)");
+            if (s->actions == 0) return ARB_ILLEGAL(err, "CAT-ABILITY-ACTION", "no Actions left for an [A] ability (G08)");
         } else if (pl->shards < 1) {
-            return ILLEGAL("CAT-FREE-ABILITY", "the ability costs 1 Shard, you have %d", pl->shards);
+            return ARB_ILLEGAL(err, "CAT-FREE-ABILITY", "the ability costs 1 Shard, you have %d", pl->shards);
         }
         return ARB_OK;
     }
     case CAT_V_STRIKE: {
         if ((rc = check_uid(pl, x, "CAT-STRIKE-BATTLEFIELD", err))) return rc;
-        if (!on_field(pl, x)) return ILLEGAL("CAT-STRIKE-BATTLEFIELD", "card %d is not on your Battlefield", x);
+        if (!on_field(pl, x)) return ARB_ILLEGAL(err, "CAT-STRIKE-BATTLEFIELD", "card %d is not on your Battlefield", x);
         const cat_card *c = &pl->c[x];
-        if (c->flags & CAT_F_FACEDOWN) return ILLEGAL("CAT-STRIKE", "a face-down card cannot Strike (G11)");
+        if (c->flags & CAT_F_FACEDOWN) return ARB_ILLEGAL(err, "CAT-STRIKE", "a face-down card cannot Strike (G11)");
         if (c->flags & CAT_F_UNSTABLE)
-            return ILLEGAL("CAT-DEPLOY-NOACTIVATE", "an Unstable card cannot Activate until the end of the turn");
+            return ARB_ILLEGAL(err, "CAT-DEPLOY-NOACTIVATE", "an Unstable card cannot Activate until the end of the turn");
         if (c->flags & CAT_F_ACTIVATED)
-            return ILLEGAL("CAT-STRIKE-ACTIVATED", "card %d is already Activated (G07)", x);
+            return ARB_ILLEGAL(err, "CAT-STRIKE-ACTIVATED", "card %d is already Activated (G07)", x);
         if (arb_catalyst__power(pl, (unsigned)x) < 1)
-            return ILLEGAL("CAT-STRIKE", "a card without Power cannot Strike (G04, G07)");
-        if (y < 0 || y >= s->nplayers) return INVALID("CAT-STRIKE", "seat %d is not in this match", y);
-        if (y == a->seat) return ILLEGAL("CAT-STRIKE", "a Strike targets an opponent's card (G21)");
-        if (!s->p[y].alive) return ILLEGAL("CAT-STRIKE", "seat %d has left the game", y);
+            return ARB_ILLEGAL(err, "CAT-STRIKE", "a card without Power cannot Strike (G04, G07)");
+        if (y < 0 || y >= s->nplayers) return ARB_INVALID(err, "CAT-STRIKE", "seat %d is not in this match", y);
+        if (y == a->seat) return ARB_ILLEGAL(err, "CAT-STRIKE", "a Strike targets an opponent's card (G21)");
+        if (!s->p[y].alive) return ARB_ILLEGAL(err, "CAT-STRIKE", "seat %d has left the game", y);
         if ((rc = check_pos(z, "CAT-STRIKE", err))) return rc;
         if (s->p[y].field[z] == CAT_NOCARD)
-            return ILLEGAL("CAT-STRIKE", "seat %d has no card at %s", y, arb_catalyst__pos_names[z]);
+            return ARB_ILLEGAL(err, "CAT-STRIKE", "seat %d has no card at %s", y, arb_catalyst__pos_names[z]);
         int dist = arb_catalyst__distance((unsigned)c->pos, (unsigned)z);
         if (dist > cat_defof(pl, (unsigned)x)->range)
-            return ILLEGAL("CAT-STRIKE-RANGE", "distance %d is beyond Range %u (G06)", dist,
+            return ARB_ILLEGAL(err, "CAT-STRIKE-RANGE", "distance %d is beyond Range %u (G06)", dist,
                            cat_defof(pl, (unsigned)x)->range);
         return need_actions(s, 1, "CAT-ACT-LIMIT", err);
     }
     case CAT_V_MOVE:
         if ((rc = check_uid(pl, x, rule, err)) || (rc = check_pos(y, rule, err))) return rc;
-        if (!on_field(pl, x)) return ILLEGAL(rule, "card %d is not on your Battlefield", x);
+        if (!on_field(pl, x)) return ARB_ILLEGAL(err, rule, "card %d is not on your Battlefield", x);
         if (pl->field[y] != CAT_NOCARD)
-            return ILLEGAL(rule, "%s is occupied: use 'swap' (G05)", arb_catalyst__pos_names[y]);
+            return ARB_ILLEGAL(err, rule, "%s is occupied: use 'swap' (G05)", arb_catalyst__pos_names[y]);
         if (!(map_of(pl, (unsigned)x) & (1u << y)))
-            return ILLEGAL(rule, "%s is not on the card's Battle Map (G05)", arb_catalyst__pos_names[y]);
+            return ARB_ILLEGAL(err, rule, "%s is not on the card's Battle Map (G05)", arb_catalyst__pos_names[y]);
         return need_actions(s, 1, "CAT-ACT-LIMIT", err);
     case CAT_V_SWAP:
         if ((rc = check_uid(pl, x, rule, err)) || (rc = check_uid(pl, y, rule, err))) return rc;
         if (!on_field(pl, x) || !on_field(pl, y) || x == y)
-            return ILLEGAL(rule, "a swap needs two different cards on your Battlefield");
+            return ARB_ILLEGAL(err, rule, "a swap needs two different cards on your Battlefield");
         if (!(map_of(pl, (unsigned)x) & (1u << pl->c[y].pos)) || !(map_of(pl, (unsigned)y) & (1u << pl->c[x].pos)))
-            return ILLEGAL(rule, "both Battle Maps must allow the swap (G05)");
+            return ARB_ILLEGAL(err, rule, "both Battle Maps must allow the swap (G05)");
         return need_actions(s, 1, "CAT-ACT-LIMIT", err);
     case CAT_V_RETREAT:
         if ((rc = check_uid(pl, x, rule, err))) return rc;
-        if (!on_field(pl, x)) return ILLEGAL(rule, "card %d is not one of your cards in play", x);
+        if (!on_field(pl, x)) return ARB_ILLEGAL(err, rule, "card %d is not one of your cards in play", x);
         if (cat_defof(pl, (unsigned)x)->kind == CAT_KIND_CATALYST)
-            return ILLEGAL(rule, "the Catalyst cannot Retreat (G04)");
+            return ARB_ILLEGAL(err, rule, "the Catalyst cannot Retreat (G04)");
         return need_actions(s, 1, "CAT-ACT-LIMIT", err);
     case CAT_V_DRAW:
         return need_actions(s, 1, "CAT-ACT-LIMIT", err);
     case CAT_V_ENGAGE: {
         if ((rc = check_uid(pl, x, rule, err))) return rc;
         if (!on_field(pl, x) || !(pl->c[x].flags & CAT_F_FACEDOWN))
-            return ILLEGAL(rule, "card %d is not one of your face-down cards", x);
+            return ARB_ILLEGAL(err, rule, "card %d is not one of your face-down cards", x);
         const cat_def *d = cat_defof(pl, (unsigned)x);
         int cost = d->cost > 0 ? d->cost - 1 : 0; /* G12 */
-        if (pl->shards < cost) return ILLEGAL(rule, "Engage costs %d Shards, you have %d", cost, pl->shards);
+        if (pl->shards < cost) return ARB_ILLEGAL(err, rule, "Engage costs %d Shards, you have %d", cost, pl->shards);
         return ARB_OK;
     }
     case CAT_V_REINFORCE:
         if ((rc = check_uid(pl, x, rule, err))) return rc;
         if (!on_field(pl, x) || !(pl->c[x].flags & CAT_F_FACEDOWN))
-            return ILLEGAL(rule, "only your face-down cards can Reinforce");
+            return ARB_ILLEGAL(err, rule, "only your face-down cards can Reinforce");
         if (pl->c[x].flags & CAT_F_UNSTABLE)
-            return ILLEGAL("CAT-DEPLOY-NOACTIVATE", "an Unstable card cannot Activate until the end of the turn");
-        if (pl->c[x].flags & CAT_F_ACTIVATED) return ILLEGAL(rule, "card %d is already Activated (G09)", x);
+            return ARB_ILLEGAL(err, "CAT-DEPLOY-NOACTIVATE", "an Unstable card cannot Activate until the end of the turn");
+        if (pl->c[x].flags & CAT_F_ACTIVATED) return ARB_ILLEGAL(err, rule, "card %d is already Activated (G09)", x);
         return ARB_OK;
     case CAT_V_IMPULSE: {
         const char *r = s->dkind == CAT_D_REACTION ? "CAT-FREE-IMPULSE-REACTION" : "CAT-FREE-IMPULSE";
         if ((rc = check_uid(pl, x, r, err))) return rc;
-        if (!in_hand(pl, x)) return ILLEGAL(r, "card %d is not in your hand", x);
+        if (!in_hand(pl, x)) return ARB_ILLEGAL(err, r, "card %d is not in your hand", x);
         const cat_def *d = cat_defof(pl, (unsigned)x);
-        if (d->kind != CAT_KIND_IMPULSE) return ILLEGAL(r, "%s is not an Impulse card", d->card.name);
-        if (pl->shards < d->cost) return ILLEGAL(r, "costs %u Shards, you have %d", d->cost, pl->shards);
+        if (d->kind != CAT_KIND_IMPULSE) return ARB_ILLEGAL(err, r, "%s is not an Impulse card", d->card.name);
+        if (pl->shards < d->cost) return ARB_ILLEGAL(err, r, "costs %u Shards, you have %d", d->cost, pl->shards);
         if (d->fx == CAT_FX_SHARDS) {
-            if (a->nargs != 1) return INVALID(r, "%s takes no target", d->card.name);
+            if (a->nargs != 1) return ARB_INVALID(err, r, "%s takes no target", d->card.name);
             return ARB_OK;
         }
-        if (a->nargs != 2) return INVALID(r, "%s needs a target: one of your cards in play", d->card.name);
+        if (a->nargs != 2) return ARB_INVALID(err, r, "%s needs a target: one of your cards in play", d->card.name);
         if ((rc = check_uid(pl, y, r, err))) return rc;
-        if (!on_field(pl, y)) return ILLEGAL(r, "the target must be one of your cards in play");
+        if (!on_field(pl, y)) return ARB_ILLEGAL(err, r, "the target must be one of your cards in play");
         if (d->fx == CAT_FX_POWER && (pl->c[y].flags & CAT_F_FACEDOWN))
-            return ILLEGAL(r, "a face-down card has no Power to raise (G11)");
+            return ARB_ILLEGAL(err, r, "a face-down card has no Power to raise (G11)");
         return ARB_OK;
     }
     case CAT_V_END:
@@ -660,10 +658,10 @@ static int validate_verb(const cat_state *s, const arb_action *a, arb_error *err
         return ARB_OK;
     case CAT_V_ARCHIVE:
         if ((rc = check_uid(pl, x, rule, err))) return rc;
-        if (!in_hand(pl, x)) return ILLEGAL(rule, "card %d is not in your hand", x);
+        if (!in_hand(pl, x)) return ARB_ILLEGAL(err, rule, "card %d is not in your hand", x);
         return ARB_OK;
     default:
-        return INVALID(NULL, "unknown verb %u", a->verb);
+        return ARB_INVALID(err, NULL, "unknown verb %u", a->verb);
     }
 }
 

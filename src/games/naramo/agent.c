@@ -13,7 +13,7 @@ static int card_value(const nar_carddef *c)
     case NAR_T_FACILITY: return 45 + c->cost;
     case NAR_T_PERSONNEL: return 35 + c->cost + c->strike / 50;
     case NAR_T_EQUIPMENT: return 15;
-    default: return c->effect == NAR_E_PR_DRAW ? 10 : 25;
+    default: return c->effect == NAR_FX_PR_DRAW ? 10 : 25;
     }
 }
 
@@ -62,33 +62,33 @@ static int score_play(const nar_state *s, const nar_player *p, const nar_player 
     switch (c->type) {
     case NAR_T_FACILITY:
         switch (c->effect) {
-        case NAR_E_SS_CORE100: case NAR_E_SS_CORE50: return projected(p) >= 2000 ? 150 : 80;
-        case NAR_E_SS_REACTOR_HALL: return 120;
-        case NAR_E_SS_CLEARANCE: return p->clearance < 3 ? 90 : 30;
-        case NAR_E_EDG: return 85;
+        case NAR_FX_SS_CORE100: case NAR_FX_SS_CORE50: return projected(p) >= 2000 ? 150 : 80;
+        case NAR_FX_SS_REACTOR_HALL: return 120;
+        case NAR_FX_SS_CLEARANCE: return p->clearance < 3 ? 90 : 30;
+        case NAR_FX_EDG: return 85;
         default: return 95;
         }
     case NAR_T_PERSONNEL:
         if (c->flags & NAR_RAIDER) return 110 + c->strike / 10;
         if (c->flags & NAR_COMMANDER) return count_commanders(p) ? 25 : 75;
-        if (c->effect == NAR_E_EXH_CORE50 || c->effect == NAR_E_EXH_CORE100) return 90;
-        if (c->effect == NAR_E_EXH_HACK) return 60 + 10 * p->hack;
+        if (c->effect == NAR_FX_EXH_CORE50 || c->effect == NAR_FX_EXH_CORE100) return 90;
+        if (c->effect == NAR_FX_EXH_HACK) return 60 + 10 * p->hack;
         return 55;
     case NAR_T_EQUIPMENT:
-        if (c->effect == NAR_E_EQ_STRIKE)
+        if (c->effect == NAR_FX_EQ_STRIKE)
             return (nar_def(p, target)->flags & NAR_RAIDER) ? 80 : 5;
         return 12;
     case NAR_T_PROCEDURE:
         switch (c->effect) {
-        case NAR_E_PR_CORE100: return cool_score(p, 100, 180, 60);
-        case NAR_E_PR_CORE50: return cool_score(p, 50, 170, 50);
-        case NAR_E_PR_CORE150: return cool_score(p, 150, 185, 65);
-        case NAR_E_PR_DID: return opp_raiders(o) ? 60 : 5;
-        case NAR_E_PR_DRAW: return p->ndeck > 3 ? 70 : -20;
-        case NAR_E_PR_HACK: return p->hack >= 2 ? 140 : -5;
-        case NAR_E_PR_OPP_HACK: return 90;
-        case NAR_E_PR_READY_RAIDERS: return own_exhausted_raiders(p) * 60 - 10;
-        case NAR_E_PR_REASSIGN: return -50;
+        case NAR_FX_PR_CORE100: return cool_score(p, 100, 180, 60);
+        case NAR_FX_PR_CORE50: return cool_score(p, 50, 170, 50);
+        case NAR_FX_PR_CORE150: return cool_score(p, 150, 185, 65);
+        case NAR_FX_PR_DID: return opp_raiders(o) ? 60 : 5;
+        case NAR_FX_PR_DRAW: return p->ndeck > 3 ? 70 : -20;
+        case NAR_FX_PR_HACK: return p->hack >= 2 ? 140 : -5;
+        case NAR_FX_PR_OPP_HACK: return 90;
+        case NAR_FX_PR_READY_RAIDERS: return own_exhausted_raiders(p) * 60 - 10;
+        case NAR_FX_PR_REASSIGN: return -50;
         default: return 10;
         }
     default: return -100;
@@ -103,7 +103,7 @@ static int score(const nar_state *s, const arb_action *a)
     const nar_player *p = &s->p[me], *o = &s->p[1 - me];
     int x = a->nargs ? a->args[0] : -1;
     switch (a->verb) {
-    case NV_REVIEW: {
+    case NAR_V_REVIEW: {
         int fac = 0, per = 0;
         for (int i = 0; i < p->nhand; i++) {
             const nar_carddef *c = nar_def(p, p->hand[i]);
@@ -112,14 +112,14 @@ static int score(const nar_state *s, const arb_action *a)
         }
         return (fac >= 1 || per >= 2) ? -10 : 10;
     }
-    case NV_KEEP: return 0;
-    case NV_ORDER: {
+    case NAR_V_KEEP: return 0;
+    case NAR_V_ORDER: {
         const nar_carddef *c = nar_def(p, x);
-        if (c->effect == NAR_E_SS_REACTOR_HALL) return p->core >= 1600 ? 100 : 10;
-        if (c->effect == NAR_E_SS_CLEARANCE) return 80;
+        if (c->effect == NAR_FX_SS_REACTOR_HALL) return p->core >= 1600 ? 100 : 10;
+        if (c->effect == NAR_FX_SS_CLEARANCE) return 80;
         return 50;
     }
-    case NV_PLAY: {
+    case NAR_V_PLAY: {
         int sc = score_play(s, p, o, x, a->nargs == 2 ? a->args[1] : -1);
         /* keep Swipes for the CLEAR costs of a hot board */
         int reserve = 0;
@@ -128,48 +128,48 @@ static int score(const nar_state *s, const arb_action *a)
         if (reserve && projected(p) >= 2100 && p->swipes - nar_def(p, x)->cost < reserve && sc < 150) sc -= 100;
         return sc;
     }
-    case NV_STATION: case NV_RECALL: return -100;
-    case NV_STRIKE: return 130 + arb_naramo__strike_value(s, me, x) / 10;
-    case NV_EXHAUST: {
+    case NAR_V_STATION: case NAR_V_RECALL: return -100;
+    case NAR_V_STRIKE: return 130 + arb_naramo__strike_value(s, me, x) / 10;
+    case NAR_V_EXHAUST: {
         const nar_carddef *c = nar_def(p, x);
-        if (c->effect == NAR_E_EXH_HACK) return p->hack >= 1 ? 150 : -10;
-        return cool_score(p, c->effect == NAR_E_EXH_CORE100 ? 100 : 50, 200, 30);
+        if (c->effect == NAR_FX_EXH_HACK) return p->hack >= 1 ? 150 : -10;
+        return cool_score(p, c->effect == NAR_FX_EXH_CORE100 ? 100 : 50, 200, 30);
     }
-    case NV_SCRAM: return 1000;
-    case NV_EDG: {
+    case NAR_V_SCRAM: return 1000;
+    case NAR_V_EDG: {
         for (int i = 0; i < p->nhand; i++)
-            if (nar_def(p, p->hand[i])->cost == p->swipes + 1 && s->kind == NK_OPS) return 50;
-        if (s->kind == NK_CLEAR)
+            if (nar_def(p, p->hand[i])->cost == p->swipes + 1 && s->kind == NAR_D_OPS) return 50;
+        if (s->kind == NAR_D_CLEAR)
             for (int i = 0; i < p->nboard; i++)
                 if (nar_def(&s->p[p->board[i].owner], p->board[i].uid)->clear == p->swipes + 1) return 40;
         return -20;
     }
-    case NV_END: case NV_DONE: case NV_DECLINE: case NV_NOBLOCK: return 0;
-    case NV_GUBBY_HEAT: return p->core + 100 >= 2350 ? -50 : 20;
-    case NV_GUBBY_DISCARD: return 40 - card_value(nar_def(p, x)) / 2;
-    case NV_DEPLOY: {
+    case NAR_V_END: case NAR_V_DONE: case NAR_V_DECLINE: case NAR_V_NOBLOCK: return 0;
+    case NAR_V_GUBBY_HEAT: return p->core + 100 >= 2350 ? -50 : 20;
+    case NAR_V_GUBBY_DISCARD: return 40 - card_value(nar_def(p, x)) / 2;
+    case NAR_V_DEPLOY: {
         int onto = a->args[1];
         if (onto == me) return -100;
-        return 100 + (nar_def(p, x)->effect == NAR_E_AL_GUBBY ? 20 : 0);
+        return 100 + (nar_def(p, x)->effect == NAR_FX_AL_GUBBY ? 20 : 0);
     }
-    case NV_CLEAR: {
+    case NAR_V_CLEAR: {
         const nar_bentry *e = &p->board[x];
         return 50 + 10 * nar_def(&s->p[e->owner], e->uid)->clear;
     }
-    case NV_BLOCK: {
+    case NAR_V_BLOCK: {
         const nar_carddef *c = nar_def(p, x);
         return 100 - c->cost - ((c->flags & NAR_RAIDER) ? 5 : 0);
     }
-    case NV_HEAT: case NV_HACK: {
+    case NAR_V_HEAT: case NAR_V_HACK: {
         int v = s->strike_value;
         for (int i = 0; i < p->neffects; i++) v -= NAR_DID_REDUCE_K;
         if (v < 0) v = 0;
         int heat_bad = p->core + v >= 2300;
         int hack_bad = p->hack + 1 >= NAR_HACK_THRESHOLD;
         int prefer_hack = heat_bad && (!hack_bad || p->core + v >= 2600);
-        return (a->verb == NV_HACK) == prefer_hack ? 10 : 0;
+        return (a->verb == NAR_V_HACK) == prefer_hack ? 10 : 0;
     }
-    case NV_DISCARD: return -card_value(nar_def(p, x));
+    case NAR_V_DISCARD: return -card_value(nar_def(p, x));
     default: return 0;
     }
 }

@@ -19,7 +19,7 @@ static void card_obj(arb_tree *t, arb_tnode *arr, const nar_player *p, int uid)
 {
     arb_tnode *m = arb_tree_add_map(t, arr, NULL);
     arb_tree_add_int(t, m, "uid", uid);
-    arb_tree_add_str(t, m, "card", nar_def(p, uid)->id);
+    arb_tree_add_str(t, m, "card", nar_def(p, uid)->pub.id);
 }
 
 void arb_naramo__export(const void *st, int view, arb_tree *t, arb_tnode *root)
@@ -53,10 +53,9 @@ void arb_naramo__export(const void *st, int view, arb_tree *t, arb_tnode *root)
     arb_tnode *oc = arb_tree_add_map(t, root, "outcome");
     arb_tree_add_bool(t, oc, "over", s->over);
     arb_tree_add_int(t, oc, "winner", s->over ? s->winner : -1);
-    arb_tree_add_str(t, oc, "reason", arb_naramo__outcome_names[s->reason < NR__COUNT ? s->reason : 0]);
+    arb_tree_add_str(t, oc, "reason", arb_naramo__reason_names[s->reason < NAR_R_COUNT ? s->reason : 0]);
     if (view == ARB_VIEW_ALL) {
-        arb_tnode *r = arb_tree_add_arr(t, root, "rng");
-        for (int i = 0; i < 4; i++) arb_tree_add_int(t, r, NULL, (int64_t)s->rng.s[i]);
+        arb_tree_add_rng(t, root, "rng", &s->rng);
     }
     arb_tnode *pl = arb_tree_add_arr(t, root, "players");
     for (int q = 0; q < 2; q++) {
@@ -64,7 +63,7 @@ void arb_naramo__export(const void *st, int view, arb_tree *t, arb_tnode *root)
         arb_tnode *m = arb_tree_add_map(t, pl, NULL);
         if (view == ARB_VIEW_ALL) {
             arb_tnode *c = arb_tree_add_arr(t, m, "cards");
-            for (int i = 0; i < p->ncards; i++) arb_tree_add_str(t, c, NULL, nar_def(p, i)->id);
+            for (int i = 0; i < p->ncards; i++) arb_tree_add_str(t, c, NULL, nar_def(p, i)->pub.id);
         }
         arb_tree_add_int(t, m, "core", p->core);
         arb_tree_add_int(t, m, "hack", p->hack);
@@ -86,7 +85,7 @@ void arb_naramo__export(const void *st, int view, arb_tree *t, arb_tnode *root)
         for (int i = 0; i < p->neffects; i++) {
             arb_tnode *e = arb_tree_add_map(t, ef, NULL);
             arb_tree_add_int(t, e, "uid", p->effects[i].uid);
-            arb_tree_add_str(t, e, "card", nar_def(p, p->effects[i].uid)->id);
+            arb_tree_add_str(t, e, "card", nar_def(p, p->effects[i].uid)->pub.id);
             arb_tree_add_int(t, e, "until_shift", p->effects[i].until);
         }
         if (view == ARB_VIEW_ALL) {
@@ -104,7 +103,7 @@ void arb_naramo__export(const void *st, int view, arb_tree *t, arb_tnode *root)
             int uid = p->roster[i];
             arb_tnode *e = arb_tree_add_map(t, ro, NULL);
             arb_tree_add_int(t, e, "uid", uid);
-            arb_tree_add_str(t, e, "card", nar_def(p, uid)->id);
+            arb_tree_add_str(t, e, "card", nar_def(p, uid)->pub.id);
             arb_tree_add_bool(t, e, "exhausted", (p->flags[uid] & NAR_F_EXHAUSTED) != 0);
             arb_tree_add_bool(t, e, "stationed", (p->flags[uid] & NAR_F_STATIONED) != 0);
         }
@@ -112,7 +111,7 @@ void arb_naramo__export(const void *st, int view, arb_tree *t, arb_tnode *root)
         for (int i = 0; i < p->nequip; i++) {
             arb_tnode *e = arb_tree_add_map(t, eq, NULL);
             arb_tree_add_int(t, e, "uid", p->equip[i]);
-            arb_tree_add_str(t, e, "card", nar_def(p, p->equip[i])->id);
+            arb_tree_add_str(t, e, "card", nar_def(p, p->equip[i])->pub.id);
             arb_tree_add_int(t, e, "host", p->equip_host[i]);
         }
         arb_tnode *si = arb_tree_add_arr(t, m, "site");
@@ -123,7 +122,7 @@ void arb_naramo__export(const void *st, int view, arb_tree *t, arb_tnode *root)
             arb_tnode *e = arb_tree_add_map(t, bo, NULL);
             arb_tree_add_int(t, e, "owner", b->owner);
             arb_tree_add_int(t, e, "uid", b->uid);
-            arb_tree_add_str(t, e, "card", nar_def(&s->p[b->owner], b->uid)->id);
+            arb_tree_add_str(t, e, "card", nar_def(&s->p[b->owner], b->uid)->pub.id);
             arb_tree_add_int(t, e, "duration", b->duration);
             arb_tree_add_int(t, e, "seq", b->seq);
         }
@@ -132,260 +131,211 @@ void arb_naramo__export(const void *st, int view, arb_tree *t, arb_tnode *root)
     }
 }
 
-/* ---- load_position -------------------------------------------------- */
+/* ---- load_position --------------------------------------------------
+ * Read through the core position reader (arb_pos_*): the reader tracks the
+ * path, so every helper here reads at "the current node" and descends with
+ * arb_pos_push / arb_pos_index. */
+#define TRY ARB_POS_TRY
 
 typedef struct lctx {
-    arb_error *err;
+    arb_pos P;
     nar_state *s;
     int explicit_[2];       /* seat has a `cards` list */
     uint8_t seen[2][NAR_CARDS];
+    int64_t maxseq;         /* highest board seq read so far */
 } lctx;
 
-static int failp(lctx *L, const char *rule, const char *path, const char *msg)
+/* One zone entry at the reader's path: returns the uid (>= 0) or an error
+ * (< 0). extra lists the zone's own keys; the entry map is returned in *mp
+ * (NULL for scalars). */
+static int zone_entry(lctx *L, int seat, const arb_tnode *e, const char *const *extra, const arb_tnode **mp)
 {
-    arb_error_set(L->err, rule ? ARB_EILLEGAL : ARB_EINVAL, rule, "%s", msg);
-    arb_error_where(L->err, "%s", path);
-    return rule ? ARB_EILLEGAL : ARB_EINVAL;
-}
-
-static int keys_ok(lctx *L, const arb_tnode *m, const char *path, const char *const *allowed)
-{
-    char where[160];
-    if (!m || m->kind != ARB_T_MAP) return failp(L, NULL, path, "expected a map");
-    for (const arb_tnode *c = m->first; c; c = c->next) {
-        int ok = 0;
-        for (const char *const *a = allowed; *a; a++)
-            if (strcmp(*a, c->key) == 0) { ok = 1; break; }
-        if (!ok) {
-            snprintf(where, sizeof where, "%s%s%s", path, *path ? "." : "", c->key);
-            return failp(L, NULL, where, "unknown field");
-        }
-    }
-    return 0;
-}
-
-static void subpath(char *out, size_t n, const char *path, const char *key)
-{
-    snprintf(out, n, "%s%s%s", path, *path ? "." : "", key);
-}
-
-/* Integer field: absent leaves *out alone. */
-static int get_int(lctx *L, const arb_tnode *m, const char *path, const char *key, int64_t lo, int64_t hi, int64_t *out)
-{
-    const arb_tnode *n = arb_tnode_get(m, key);
-    if (!n) return 0;
-    char w[160];
-    subpath(w, sizeof w, path, key);
-    if (n->kind != ARB_T_INT) return failp(L, NULL, w, "expected an integer");
-    if (n->i < lo || n->i > hi) return failp(L, NULL, w, "value out of range");
-    *out = n->i;
-    return 0;
-}
-
-static int get_bool(lctx *L, const arb_tnode *m, const char *path, const char *key, uint8_t *out)
-{
-    const arb_tnode *n = arb_tnode_get(m, key);
-    if (!n) return 0;
-    char w[160];
-    subpath(w, sizeof w, path, key);
-    if (n->kind != ARB_T_BOOL) return failp(L, NULL, w, "expected true or false");
-    *out = (uint8_t)(n->i != 0);
-    return 0;
-}
-
-static int find_card(const char *s)
-{
-    for (unsigned i = 0; i < arb_naramo__ncards; i++)
-        if (strcasecmp(arb_naramo__cards[i].id, s) == 0 || strcasecmp(arb_naramo__cards[i].name, s) == 0) return (int)i;
-    return -1;
-}
-
-/* One zone entry: returns the uid (>= 0) or an error (< 0). extra lists the
- * zone's own keys; the entry map is returned in *mp (NULL for scalars). */
-static int zone_entry(lctx *L, int seat, const arb_tnode *e, const char *w, const char *const *extra,
-                      const arb_tnode **mp)
-{
+    arb_pos *P = &L->P;
     nar_player *p = &L->s->p[seat];
     *mp = NULL;
     int uid = -1, card = -1;
+    const arb_tnode *u = NULL, *c = NULL;
     if (e->kind == ARB_T_STR) {
-        card = find_card(e->s);
-        if (card < 0) return failp(L, "NAR-CARDTYPES-FIVE", w, "unknown card");
+        c = e;
     } else if (e->kind == ARB_T_INT) {
-        if (!L->explicit_[seat]) return failp(L, NULL, w, "a uid needs players.N.cards");
-        if (e->i < 0 || e->i >= p->ncards) return failp(L, NULL, w, "uid out of range");
-        uid = (int)e->i;
+        u = e;
     } else if (e->kind == ARB_T_MAP) {
         const char *allowed[12] = {"uid", "card"};
         int k = 2;
         for (const char *const *x = extra; x && *x && k < 11; x++) allowed[k++] = *x;
         allowed[k] = NULL;
-        int rc = keys_ok(L, e, w, allowed);
-        if (rc) return rc;
+        TRY(arb_pos_keys(P, e, allowed));
         *mp = e;
-        const arb_tnode *u = arb_tnode_get(e, "uid"), *c = arb_tnode_get(e, "card");
-        char cw[160];
-        subpath(cw, sizeof cw, w, "card");
-        if (c) {
-            if (c->kind != ARB_T_STR || (card = find_card(c->s)) < 0) return failp(L, "NAR-CARDTYPES-FIVE", cw, "unknown card");
-        }
-        if (u) {
-            char uw[160];
-            subpath(uw, sizeof uw, w, "uid");
-            if (!L->explicit_[seat]) return failp(L, NULL, uw, "a uid needs players.N.cards");
-            if (u->kind != ARB_T_INT || u->i < 0 || u->i >= p->ncards) return failp(L, NULL, uw, "uid out of range");
-            uid = (int)u->i;
-            if (card >= 0 && card != p->card[uid]) return failp(L, NULL, cw, "card does not match the uid");
-        } else if (card < 0) {
-            return failp(L, NULL, w, "an entry needs a card or a uid");
-        }
+        u = arb_tnode_get(e, "uid");
+        c = arb_tnode_get(e, "card");
+        if (!u && !c) return arb_pos_fail(P, NULL, NULL, "an entry needs a card or a uid");
     } else {
-        return failp(L, NULL, w, "expected a card id, a uid or a card object");
+        return arb_pos_fail(P, NULL, NULL, "expected a card id, a uid or a card object");
+    }
+    const char *ck = c == e ? NULL : "card", *uk = u == e ? NULL : "uid";
+    if (c) TRY(arb_pos_card_node(P, c, ck, "NAR-CARDTYPES-FIVE", &card));
+    if (u) {
+        int64_t v;
+        if (!L->explicit_[seat]) return arb_pos_fail(P, uk, NULL, "a uid needs players.N.cards");
+        TRY(arb_pos_int_node(P, u, uk, 0, p->ncards - 1, &v));
+        uid = (int)v;
+        if (card >= 0 && card != p->card[uid]) return arb_pos_fail(P, "card", NULL, "card does not match the uid");
     }
     if (uid < 0) {
-        if (L->explicit_[seat]) return failp(L, NULL, w, "with players.N.cards every entry needs a uid");
-        if (p->ncards >= NAR_CARDS) return failp(L, NULL, w, "too many cards for one seat (64)");
+        if (L->explicit_[seat]) return arb_pos_fail(P, NULL, NULL, "with players.N.cards every entry needs a uid");
+        if (p->ncards >= NAR_CARDS) return arb_pos_fail(P, NULL, NULL, "too many cards for one seat (64)");
         uid = p->ncards++;
         p->card[uid] = (uint16_t)card;
     }
-    if (L->seen[seat][uid]) return failp(L, NULL, w, "this card is already in another zone");
+    if (L->seen[seat][uid]) return arb_pos_fail(P, NULL, NULL, "this card is already in another zone");
     L->seen[seat][uid] = 1;
     return uid;
 }
 
-static int zone_arr(lctx *L, const arb_tnode *m, const char *path, const char *key, const arb_tnode **out)
-{
-    *out = arb_tnode_get(m, key);
-    if (*out && (*out)->kind != ARB_T_ARR) {
-        char w[160];
-        subpath(w, sizeof w, path, key);
-        return failp(L, NULL, w, "expected an array");
-    }
-    return 0;
-}
+/* A zone of the player map pm, each entry read by fn (a NULL fn: a plain
+ * list of uids, of the given card type when type >= 0). At most max entries
+ * (else max_rule/max_msg). An absent zone leaves the state untouched. */
+typedef int (*entry_fn)(lctx *L, int q, const arb_tnode *e, int i);
 
-#define TRY(x) do { int rc_ = (x); if (rc_ < 0) return rc_; } while (0)
-
-/* A zone that is a plain list of uids (deck, hand, site, discard): at most
- * max entries (else max_rule/max_msg, or "too many cards"), each of the
- * given card type when type >= 0 (else type_rule/type_msg), appended to
- * out[*n]. An absent zone leaves out untouched. */
-static int load_uids(lctx *L, int q, const arb_tnode *pm, const char *pp, const char *key, int max,
-                     const char *max_rule, const char *max_msg, int type, const char *type_rule,
-                     const char *type_msg, uint8_t *out, uint8_t *n)
+static int load_zone(lctx *L, int q, const arb_tnode *pm, const char *key, int max, const char *max_rule,
+                     const char *max_msg, entry_fn fn)
 {
-    const arb_tnode *z, *em;
-    char zp[160], w[200];
-    TRY(zone_arr(L, pm, pp, key, &z));
+    const arb_tnode *z;
+    TRY(arb_pos_arr(&L->P, pm, key, UINT32_MAX, NULL, &z));
     if (!z) return 0;
-    subpath(zp, sizeof zp, pp, key);
+    size_t mk = arb_pos_push(&L->P, key);
     int i = 0;
     for (const arb_tnode *e = z->first; e; e = e->next, i++) {
-        snprintf(w, sizeof w, "%s.%d", zp, i);
-        if (i >= max) return failp(L, max_rule, w, max_msg ? max_msg : "too many cards");
-        int uid;
-        TRY(uid = zone_entry(L, q, e, w, NULL, &em));
-        if (type >= 0 && nar_def(&L->s->p[q], uid)->type != type) return failp(L, type_rule, w, type_msg);
-        out[(*n)++] = (uint8_t)uid;
+        size_t mi = arb_pos_index(&L->P, i);
+        if (i >= max) return arb_pos_fail(&L->P, NULL, max_rule, "%s", max_msg ? max_msg : "too many cards");
+        TRY(fn(L, q, e, i));
+        arb_pos_pop(&L->P, mi);
     }
+    arb_pos_pop(&L->P, mk);
     return 0;
 }
 
-static int load_zones(lctx *L, int q, const arb_tnode *pm, const char *pp)
+static int plain_entry(lctx *L, int q, const arb_tnode *e, uint8_t *out, uint8_t *n, int type, const char *rule,
+                       const char *msg)
 {
-    nar_state *s = L->s;
-    nar_player *p = &s->p[q];
-    const arb_tnode *z;
-    char zp[160], w[200];
-    int uid;
     const arb_tnode *em;
-    /* deck: exported top first; stored with the top at the end */
-    uint8_t tmp[NAR_CARDS], ndeck = 0;
-    TRY(load_uids(L, q, pm, pp, "deck", NAR_CARDS, NULL, NULL, -1, NULL, NULL, tmp, &ndeck));
-    for (int i = 0; i < ndeck; i++) p->deck[i] = tmp[ndeck - 1 - i];
-    p->ndeck = ndeck;
-    TRY(load_uids(L, q, pm, pp, "hand", NAR_CARDS, NULL, NULL, -1, NULL, NULL, p->hand, &p->nhand));
-    TRY(zone_arr(L, pm, pp, "roster", &z));
-    if (z) {
-        static const char *const ex[] = {"exhausted", "stationed", NULL};
-        subpath(zp, sizeof zp, pp, "roster");
-        int n = 0;
-        for (const arb_tnode *e = z->first; e; e = e->next, n++) {
-            snprintf(w, sizeof w, "%s.%d", zp, n);
-            if (n >= NAR_ROSTER_MAX) return failp(L, "NAR-LIMIT-ROSTER", w, "a Roster holds at most 7 Personnel");
-            TRY(uid = zone_entry(L, q, e, w, ex, &em));
-            const nar_carddef *c = nar_def(p, uid);
-            if (c->type != NAR_T_PERSONNEL) return failp(L, "NAR-ZONE-ROSTER", w, "only Personnel go in the Roster");
-            if (c->flags & NAR_UNIQUE)
-                for (int i = 0; i < p->nroster; i++)
-                    if (p->card[p->roster[i]] == p->card[uid]) return failp(L, "NAR-DECK-UNIQUE-PLAY", w, "a Unique card is already in play");
-            uint8_t ex1 = 0, st1 = 0;
-            if (em) { TRY(get_bool(L, em, w, "exhausted", &ex1)); TRY(get_bool(L, em, w, "stationed", &st1)); }
-            p->flags[uid] = (uint8_t)((ex1 ? NAR_F_EXHAUSTED : 0) | (st1 ? NAR_F_STATIONED : 0));
-            p->roster[p->nroster++] = (uint8_t)uid;
-        }
-    }
-    TRY(zone_arr(L, pm, pp, "equipment", &z));
-    if (z) {
-        static const char *const ex[] = {"host", NULL};
-        subpath(zp, sizeof zp, pp, "equipment");
-        int n = 0;
-        for (const arb_tnode *e = z->first; e; e = e->next, n++) {
-            snprintf(w, sizeof w, "%s.%d", zp, n);
-            if (n >= NAR_CARDS) return failp(L, NULL, w, "too many cards");
-            TRY(uid = zone_entry(L, q, e, w, ex, &em));
-            if (nar_def(p, uid)->type != NAR_T_EQUIPMENT) return failp(L, "NAR-P2-PLAY-EQUIPMENT", w, "only Equipment attaches to Personnel");
-            int64_t host = -1;
-            if (em) TRY(get_int(L, em, w, "host", 0, NAR_CARDS - 1, &host));
-            int found = 0;
-            for (int i = 0; i < p->nroster; i++) found |= p->roster[i] == host;
-            if (!found) return failp(L, "NAR-P2-PLAY-EQUIPMENT", w, "host must be the uid of a Personnel in this Roster");
-            p->equip[p->nequip] = (uint8_t)uid;
-            p->equip_host[p->nequip++] = (uint8_t)host;
-        }
-    }
-    TRY(load_uids(L, q, pm, pp, "site", NAR_SITE_MAX, "NAR-LIMIT-SITE", "a Site holds at most 6 Facilities",
-                  NAR_T_FACILITY, "NAR-ZONE-SITE", "only Facilities go in the Site", p->site, &p->nsite));
-    TRY(load_uids(L, q, pm, pp, "discard", NAR_CARDS, NULL, NULL, -1, NULL, NULL, p->discard, &p->ndiscard));
+    int uid;
+    TRY(uid = zone_entry(L, q, e, NULL, &em));
+    if (type >= 0 && nar_def(&L->s->p[q], uid)->type != type) return arb_pos_fail(&L->P, NULL, rule, "%s", msg);
+    out[(*n)++] = (uint8_t)uid;
     return 0;
 }
 
-static int load_board(lctx *L, int q, const arb_tnode *pm, const char *pp, int64_t *maxseq)
+static int deck_entry(lctx *L, int q, const arb_tnode *e, int i)
 {
-    nar_state *s = L->s;
-    const arb_tnode *z;
-    char zp[160], w[200];
-    TRY(zone_arr(L, pm, pp, "board", &z));
-    if (!z) return 0;
-    static const char *const ex[] = {"owner", "duration", "seq", NULL};
-    subpath(zp, sizeof zp, pp, "board");
-    int n = 0;
-    for (const arb_tnode *e = z->first; e; e = e->next, n++) {
-        snprintf(w, sizeof w, "%s.%d", zp, n);
-        if (n >= NAR_BOARD_MAX) return failp(L, "NAR-LIMIT-ALARM", w, "an Alarm Board holds at most 3 Incidents");
-        int64_t owner = q;
-        if (e->kind == ARB_T_MAP) TRY(get_int(L, e, w, "owner", 0, 1, &owner));
-        const arb_tnode *em;
-        int uid;
-        TRY(uid = zone_entry(L, (int)owner, e, w, ex, &em));
-        const nar_carddef *c = nar_def(&s->p[owner], uid);
-        if (c->type != NAR_T_INCIDENT) return failp(L, "NAR-ZONE-ALARM", w, "only Incidents go on an Alarm Board");
-        int64_t dur = c->duration, seq = *maxseq + 1;
-        if (em) {
-            TRY(get_int(L, em, w, "duration", -1, 100, &dur));
-            TRY(get_int(L, em, w, "seq", 0, INT32_MAX, &seq));
-        }
-        if (dur == 0) return failp(L, "NAR-P4-DURATION-DISCARD", w, "an Incident at DURATION 0 is already discarded");
-        for (int b = 0; b < 2; b++)
-            for (int i = 0; i < s->p[b].nboard; i++)
-                if (s->p[b].board[i].seq == seq) return failp(L, NULL, w, "seq must be unique");
-        nar_bentry *be = &s->p[q].board[s->p[q].nboard++];
-        be->owner = (uint8_t)owner;
-        be->uid = (uint8_t)uid;
-        be->duration = (int8_t)dur;
-        be->seq = (uint32_t)seq;
-        if (seq > *maxseq) *maxseq = seq;
+    (void)i;
+    nar_player *p = &L->s->p[q];
+    return plain_entry(L, q, e, p->deck, &p->ndeck, -1, NULL, NULL);
+}
+
+static int hand_entry(lctx *L, int q, const arb_tnode *e, int i)
+{
+    (void)i;
+    nar_player *p = &L->s->p[q];
+    return plain_entry(L, q, e, p->hand, &p->nhand, -1, NULL, NULL);
+}
+
+static int discard_entry(lctx *L, int q, const arb_tnode *e, int i)
+{
+    (void)i;
+    nar_player *p = &L->s->p[q];
+    return plain_entry(L, q, e, p->discard, &p->ndiscard, -1, NULL, NULL);
+}
+
+static int site_entry(lctx *L, int q, const arb_tnode *e, int i)
+{
+    (void)i;
+    nar_player *p = &L->s->p[q];
+    return plain_entry(L, q, e, p->site, &p->nsite, NAR_T_FACILITY, "NAR-ZONE-SITE", "only Facilities go in the Site");
+}
+
+static int roster_entry(lctx *L, int q, const arb_tnode *e, int i)
+{
+    (void)i;
+    static const char *const ex[] = {"exhausted", "stationed", NULL};
+    nar_player *p = &L->s->p[q];
+    const arb_tnode *em;
+    int uid;
+    TRY(uid = zone_entry(L, q, e, ex, &em));
+    const nar_carddef *c = nar_def(p, uid);
+    if (c->type != NAR_T_PERSONNEL) return arb_pos_fail(&L->P, NULL, "NAR-ZONE-ROSTER", "only Personnel go in the Roster");
+    if (c->flags & NAR_UNIQUE)
+        for (int k = 0; k < p->nroster; k++)
+            if (p->card[p->roster[k]] == p->card[uid])
+                return arb_pos_fail(&L->P, NULL, "NAR-DECK-UNIQUE-PLAY", "a Unique card is already in play");
+    uint8_t ex1 = 0, st1 = 0;
+    TRY(arb_pos_flag(&L->P, em, "exhausted", &ex1));
+    TRY(arb_pos_flag(&L->P, em, "stationed", &st1));
+    p->flags[uid] = (uint8_t)((ex1 ? NAR_F_EXHAUSTED : 0) | (st1 ? NAR_F_STATIONED : 0));
+    p->roster[p->nroster++] = (uint8_t)uid;
+    return 0;
+}
+
+static int equip_entry(lctx *L, int q, const arb_tnode *e, int i)
+{
+    (void)i;
+    static const char *const ex[] = {"host", NULL};
+    nar_player *p = &L->s->p[q];
+    const arb_tnode *em;
+    int uid;
+    TRY(uid = zone_entry(L, q, e, ex, &em));
+    if (nar_def(p, uid)->type != NAR_T_EQUIPMENT)
+        return arb_pos_fail(&L->P, NULL, "NAR-P2-PLAY-EQUIPMENT", "only Equipment attaches to Personnel");
+    int64_t host = -1;
+    TRY(arb_pos_int(&L->P, em, "host", 0, NAR_CARDS - 1, &host));
+    int found = 0;
+    for (int k = 0; k < p->nroster; k++) found |= p->roster[k] == host;
+    if (!found) return arb_pos_fail(&L->P, NULL, "NAR-P2-PLAY-EQUIPMENT", "host must be the uid of a Personnel in this Roster");
+    p->equip[p->nequip] = (uint8_t)uid;
+    p->equip_host[p->nequip++] = (uint8_t)host;
+    return 0;
+}
+
+static int load_zones(lctx *L, int q, const arb_tnode *pm)
+{
+    nar_player *p = &L->s->p[q];
+    TRY(load_zone(L, q, pm, "deck", NAR_CARDS, NULL, NULL, deck_entry));
+    for (int a = 0, b = p->ndeck - 1; a < b; a++, b--) { /* exported top first; stored top last */
+        uint8_t t = p->deck[a]; p->deck[a] = p->deck[b]; p->deck[b] = t;
     }
+    TRY(load_zone(L, q, pm, "hand", NAR_CARDS, NULL, NULL, hand_entry));
+    TRY(load_zone(L, q, pm, "roster", NAR_ROSTER_MAX, "NAR-LIMIT-ROSTER", "a Roster holds at most 7 Personnel", roster_entry));
+    TRY(load_zone(L, q, pm, "equipment", NAR_CARDS, NULL, NULL, equip_entry));
+    TRY(load_zone(L, q, pm, "site", NAR_SITE_MAX, "NAR-LIMIT-SITE", "a Site holds at most 6 Facilities", site_entry));
+    TRY(load_zone(L, q, pm, "discard", NAR_CARDS, NULL, NULL, discard_entry));
+    return 0;
+}
+
+static int board_entry(lctx *L, int q, const arb_tnode *e, int i)
+{
+    (void)i;
+    static const char *const ex[] = {"owner", "duration", "seq", NULL};
+    nar_state *s = L->s;
+    int64_t owner = q;
+    if (e->kind == ARB_T_MAP) TRY(arb_pos_int(&L->P, e, "owner", 0, 1, &owner));
+    const arb_tnode *em;
+    int uid;
+    TRY(uid = zone_entry(L, (int)owner, e, ex, &em));
+    const nar_carddef *c = nar_def(&s->p[owner], uid);
+    if (c->type != NAR_T_INCIDENT) return arb_pos_fail(&L->P, NULL, "NAR-ZONE-ALARM", "only Incidents go on an Alarm Board");
+    int64_t dur = c->duration, seq = L->maxseq + 1;
+    TRY(arb_pos_int(&L->P, em, "duration", -1, 100, &dur));
+    TRY(arb_pos_int(&L->P, em, "seq", 0, INT32_MAX, &seq));
+    if (dur == 0) return arb_pos_fail(&L->P, NULL, "NAR-P4-DURATION-DISCARD", "an Incident at DURATION 0 is already discarded");
+    for (int b = 0; b < 2; b++)
+        for (int k = 0; k < s->p[b].nboard; k++)
+            if (s->p[b].board[k].seq == seq) return arb_pos_fail(&L->P, NULL, NULL, "seq must be unique");
+    nar_bentry *be = &s->p[q].board[s->p[q].nboard++];
+    be->owner = (uint8_t)owner;
+    be->uid = (uint8_t)uid;
+    be->duration = (int8_t)dur;
+    be->seq = (uint32_t)seq;
+    if (seq > L->maxseq) L->maxseq = seq;
     return 0;
 }
 
@@ -397,76 +347,257 @@ static const char *const player_keys[] = {
     "connected", "disconnected_at", "effects", "deck", "deck_count", "hand", "hand_count", "roster",
     "equipment", "site", "board", "discard", NULL};
 
-static int load_player_scalars(lctx *L, int q, const arb_tnode *pm, const char *pp)
+static int load_player_scalars(lctx *L, int q, const arb_tnode *pm)
 {
+    arb_pos *P = &L->P;
     nar_state *s = L->s;
     nar_player *p = &s->p[q];
     int64_t v;
-    v = p->core; TRY(get_int(L, pm, pp, "core", 0, 1000000, &v)); p->core = (int32_t)v;
-    v = 0; TRY(get_int(L, pm, pp, "hack", 0, 255, &v)); p->hack = (uint8_t)v;
-    v = 0; TRY(get_int(L, pm, pp, "power_orders", 0, 255, &v)); p->po = (uint8_t)v;
-    v = NAR_SWIPES_BASE; TRY(get_int(L, pm, pp, "swipes", 0, NAR_SWIPES_CAP + 1, &v)); p->swipes = (uint8_t)v;
-    v = 0; TRY(get_int(L, pm, pp, "shutdown_until", 0, UINT32_MAX, &v)); p->shutdown_until = (uint32_t)v;
-    v = 0; TRY(get_int(L, pm, pp, "timeouts", 0, NAR_FORFEIT_TIMEOUTS, &v)); p->timeouts = (uint8_t)v;
-    v = -1; TRY(get_int(L, pm, pp, "disconnected_at", -1, INT64_MAX / 2, &v)); p->disc_at = v;
-    const arb_tnode *c = arb_tnode_get(pm, "clearance");
-    if (c) {
-        char w[160];
-        subpath(w, sizeof w, pp, "clearance");
-        int lv = -1;
-        for (int i = 0; i < 4; i++)
-            if (c->kind == ARB_T_STR && strcmp(c->s, arb_naramo__clearance_names[i]) == 0) lv = i;
-        if (lv < 0) return failp(L, NULL, w, "clearance must be D, C, B or A");
-        p->clearance = (uint8_t)lv;
-    }
+    v = p->core; TRY(arb_pos_int(P, pm, "core", 0, NAR_CORE_LOAD_MAX_K, &v)); p->core = (int32_t)v;
+    v = 0; TRY(arb_pos_int(P, pm, "hack", 0, UINT8_MAX, &v)); p->hack = (uint8_t)v;
+    v = 0; TRY(arb_pos_int(P, pm, "power_orders", 0, UINT8_MAX, &v)); p->po = (uint8_t)v;
+    v = NAR_SWIPES_BASE; TRY(arb_pos_int(P, pm, "swipes", 0, NAR_SWIPES_CAP + 1, &v)); p->swipes = (uint8_t)v;
+    v = 0; TRY(arb_pos_int(P, pm, "shutdown_until", 0, UINT32_MAX, &v)); p->shutdown_until = (uint32_t)v;
+    v = 0; TRY(arb_pos_int(P, pm, "timeouts", 0, NAR_FORFEIT_TIMEOUTS, &v)); p->timeouts = (uint8_t)v;
+    v = -1; TRY(arb_pos_int(P, pm, "disconnected_at", -1, INT64_MAX / 2, &v)); p->disc_at = v;
+    int lv = p->clearance;
+    TRY(arb_pos_enum(P, pm, "clearance", arb_naramo__clearance_names, 4, &lv));
+    p->clearance = (uint8_t)lv;
     p->review_used = s->shift > 0;
-    TRY(get_bool(L, pm, pp, "scram_used", &p->scram_used));
-    TRY(get_bool(L, pm, pp, "shutdown", &p->shutdown));
-    TRY(get_bool(L, pm, pp, "review_used", &p->review_used));
-    TRY(get_bool(L, pm, pp, "decked", &p->decked));
-    TRY(get_bool(L, pm, pp, "act_used", &p->act_used));
-    TRY(get_bool(L, pm, pp, "doctrine_used", &p->doctrine_used));
-    TRY(get_bool(L, pm, pp, "edg_used", &p->edg_used));
+    TRY(arb_pos_flag(P, pm, "scram_used", &p->scram_used));
+    TRY(arb_pos_flag(P, pm, "shutdown", &p->shutdown));
+    TRY(arb_pos_flag(P, pm, "review_used", &p->review_used));
+    TRY(arb_pos_flag(P, pm, "decked", &p->decked));
+    TRY(arb_pos_flag(P, pm, "act_used", &p->act_used));
+    TRY(arb_pos_flag(P, pm, "doctrine_used", &p->doctrine_used));
+    TRY(arb_pos_flag(P, pm, "edg_used", &p->edg_used));
     uint8_t conn = p->disc_at < 0;
-    TRY(get_bool(L, pm, pp, "connected", &conn));
-    if (conn != (p->disc_at < 0)) {
-        char w[160];
-        subpath(w, sizeof w, pp, "connected");
-        return failp(L, "NAR-CLOCK-DISCONNECT", w, "connected must be false exactly when disconnected_at >= 0");
-    }
+    TRY(arb_pos_flag(P, pm, "connected", &conn));
+    if (conn != (p->disc_at < 0))
+        return arb_pos_fail(P, "connected", "NAR-CLOCK-DISCONNECT", "connected must be false exactly when disconnected_at >= 0");
     return 0;
 }
 
-static int load_effects(lctx *L, int q, const arb_tnode *pm, const char *pp)
+static int effect_entry(lctx *L, int q, const arb_tnode *e, int i)
 {
-    nar_player *p = &L->s->p[q];
-    const arb_tnode *z;
-    char zp[160], w[200];
-    TRY(zone_arr(L, pm, pp, "effects", &z));
-    if (!z) return 0;
-    subpath(zp, sizeof zp, pp, "effects");
+    (void)i;
     static const char *const ek[] = {"uid", "card", "until_shift", NULL};
-    int n = 0;
-    for (const arb_tnode *e = z->first; e; e = e->next, n++) {
-        snprintf(w, sizeof w, "%s.%d", zp, n);
-        if (n >= NAR_EFFECTS) return failp(L, NULL, w, "at most 4 lasting effects");
-        TRY(keys_ok(L, e, w, ek));
-        int64_t uid = -1, until = 0;
-        TRY(get_int(L, e, w, "uid", 0, p->ncards ? p->ncards - 1 : 0, &uid));
-        TRY(get_int(L, e, w, "until_shift", 0, UINT32_MAX, &until));
-        if (uid < 0 || uid >= p->ncards || nar_def(p, (int)uid)->effect != NAR_E_PR_DID)
-            return failp(L, NULL, w, "uid must name this seat's Defense in Depth");
-        p->effects[p->neffects].uid = (uint8_t)uid;
-        p->effects[p->neffects++].until = (uint32_t)until;
-    }
+    nar_player *p = &L->s->p[q];
+    TRY(arb_pos_keys(&L->P, e, ek));
+    int64_t uid = -1, until = 0;
+    TRY(arb_pos_int(&L->P, e, "uid", 0, p->ncards ? p->ncards - 1 : 0, &uid));
+    TRY(arb_pos_int(&L->P, e, "until_shift", 0, UINT32_MAX, &until));
+    if (uid < 0 || uid >= p->ncards || nar_def(p, (int)uid)->effect != NAR_FX_PR_DID)
+        return arb_pos_fail(&L->P, NULL, NULL, "uid must name this seat's Defense in Depth");
+    p->effects[p->neffects].uid = (uint8_t)uid;
+    p->effects[p->neffects++].until = (uint32_t)until;
     return 0;
 }
 
 static int kind_by_name(const char *name)
 {
-    for (int k = 0; k < NK__COUNT; k++)
-        if (k != NK_RECONNECT && strcmp(arb_naramo__decision_names[k], name) == 0) return k;
+    for (int k = 0; k < NAR_D_COUNT; k++)
+        if (k != NAR_D_RECONNECT && strcmp(arb_naramo__decision_names[k], name) == 0) return k;
     return -1;
+}
+
+/* The `cards` list, when given: every zone then names uids into it. */
+static int load_cards(lctx *L, int q, const arb_tnode *pm)
+{
+    nar_player *p = &L->s->p[q];
+    const arb_tnode *cards;
+    TRY(arb_pos_arr(&L->P, pm, "cards", NAR_CARDS, NULL, &cards));
+    if (!cards) return 0;
+    size_t mk = arb_pos_push(&L->P, "cards");
+    int i = 0, c;
+    for (const arb_tnode *e = cards->first; e; e = e->next, i++) {
+        size_t mi = arb_pos_index(&L->P, i);
+        TRY(arb_pos_card_node(&L->P, e, NULL, "NAR-CARDTYPES-FIVE", &c));
+        p->card[i] = (uint16_t)c;
+        arb_pos_pop(&L->P, mi);
+    }
+    arb_pos_pop(&L->P, mk);
+    p->ncards = (uint8_t)i;
+    L->explicit_[q] = 1;
+    return 0;
+}
+
+/* After every zone: each listed card placed, counts and the clock agree. */
+static int check_player(lctx *L, int q, const arb_tnode *pm)
+{
+    nar_state *s = L->s;
+    nar_player *p = &s->p[q];
+    if (L->explicit_[q])
+        for (int i = 0; i < p->ncards; i++)
+            if (!L->seen[q][i]) {
+                char w[32];
+                snprintf(w, sizeof w, "cards.%d", i);
+                return arb_pos_fail(&L->P, w, NULL, "this card is in no zone");
+            }
+    int64_t hc = p->nhand, dc = p->ndeck;
+    TRY(arb_pos_int(&L->P, pm, "hand_count", p->nhand, p->nhand, &hc));
+    TRY(arb_pos_int(&L->P, pm, "deck_count", p->ndeck, p->ndeck, &dc));
+    if (p->disc_at >= 0 && (uint64_t)p->disc_at > s->match_ms)
+        return arb_pos_fail(&L->P, "disconnected_at", NULL, "disconnected_at is later than clock.match_ms");
+    if (p->disc_at >= 0 && (uint64_t)p->disc_at + NAR_GRACE_MS <= s->match_ms && !s->over)
+        return arb_pos_fail(&L->P, "disconnected_at", "NAR-CLOCK-DISCONNECT", "the reconnect grace has already expired");
+    return 0;
+}
+
+/* Root scalars: shift, active, first, rng, clock, decision keys, outcome. */
+static int load_root(lctx *L, const arb_tnode *pos)
+{
+    arb_pos *P = &L->P;
+    nar_state *s = L->s;
+    int64_t v;
+    v = 1; TRY(arb_pos_int(P, pos, "shift", 0, INT32_MAX - 65536, &v)); s->shift = (uint32_t)v;
+    v = 0; TRY(arb_pos_int(P, pos, "active", 0, 1, &v)); s->active = (int8_t)v;
+    v = s->shift ? s->active : -1; TRY(arb_pos_int(P, pos, "first", -1, 1, &v)); s->first = (int8_t)v;
+    if ((s->shift == 0) != (s->first < 0))
+        return arb_pos_fail(P, "first", "NAR-SETUP-ORDER", "the first player is drawn after the Reviews (shift 0 <=> first -1)");
+    ARB_POS_TRY(arb_pos_rng(P, pos, "rng", &s->rng));
+    static const char *const ck[] = {"enabled", "shift_ms", "match_ms", NULL};
+    static const char *const dk[] = {"seat", "kind", "clock_left_ms", NULL};
+    static const char *const ok[] = {"over", "winner", "reason", NULL};
+    const arb_tnode *cl = arb_tnode_get(pos, "clock"), *dn = arb_tnode_get(pos, "decision"), *oc = arb_tnode_get(pos, "outcome");
+    size_t mk = arb_pos_push(P, "clock");
+    if (cl) {
+        TRY(arb_pos_keys(P, cl, ck));
+        TRY(arb_pos_flag(P, cl, "enabled", &s->clock_on));
+        v = 0; TRY(arb_pos_int(P, cl, "shift_ms", 0, UINT32_MAX, &v)); s->shift_ms = (uint32_t)v;
+        v = s->shift_ms; TRY(arb_pos_int(P, cl, "match_ms", s->shift_ms, INT64_MAX / 2, &v)); s->match_ms = (uint64_t)v;
+    }
+    arb_pos_pop(P, mk);
+    mk = arb_pos_push(P, "decision");
+    if (dn) TRY(arb_pos_keys(P, dn, dk));
+    arb_pos_pop(P, mk);
+    mk = arb_pos_push(P, "outcome");
+    if (oc) {
+        TRY(arb_pos_keys(P, oc, ok));
+        TRY(arb_pos_flag(P, oc, "over", &s->over));
+        v = -1; TRY(arb_pos_int(P, oc, "winner", -1, 1, &v)); s->winner = (int8_t)v;
+        const arb_tnode *rs = arb_tnode_get(oc, "reason");
+        int k = rs && rs->kind == ARB_T_STR ? arb_game_reason_find(&arb_game_naramo, rs->s) : -1;
+        if (rs && k < 0) return arb_pos_fail(P, "reason", NULL, "unknown reason");
+        if (rs) s->reason = (uint8_t)k;
+    }
+    arb_pos_pop(P, mk);
+    return 0;
+}
+
+/* pending: the open prompt's sub-state (strike, alarm, deploy, SSE order). */
+static int load_pending(lctx *L, const arb_tnode *pe)
+{
+    static const char *const pk[] = {"strike_uid", "strike_value", "alarm_seq", "alarm_owner", "alarm_uid",
+                                     "deployed", "order", NULL};
+    arb_pos *P = &L->P;
+    nar_state *s = L->s;
+    nar_player *A = &s->p[s->active];
+    int64_t v;
+    size_t mk = arb_pos_push(P, "pending");
+    TRY(arb_pos_keys(P, pe, pk));
+    v = -1; TRY(arb_pos_int(P, pe, "strike_uid", -1, NAR_CARDS - 1, &v)); s->strike_uid = (int8_t)v;
+    v = 0; TRY(arb_pos_int(P, pe, "strike_value", 0, NAR_STRIKE_LOAD_MAX_K, &v)); s->strike_value = (int16_t)v;
+    v = -1; TRY(arb_pos_int(P, pe, "alarm_seq", -1, INT32_MAX, &v)); s->alarm_seq = (int32_t)v;
+    v = -1; TRY(arb_pos_int(P, pe, "alarm_owner", -1, 1, &v)); s->alarm_owner = (int8_t)v;
+    v = -1; TRY(arb_pos_int(P, pe, "alarm_uid", -1, NAR_CARDS - 1, &v)); s->alarm_uid = (int8_t)v;
+    v = 0; TRY(arb_pos_int(P, pe, "deployed", 0, 2, &v)); s->deployed = (uint8_t)v;
+    const arb_tnode *o;
+    TRY(arb_pos_arr(P, pe, "order", UINT32_MAX, NULL, &o));
+    size_t mo = arb_pos_push(P, "order");
+    int i = 0;
+    for (const arb_tnode *e = o ? o->first : NULL; e; e = e->next, i++) {
+        size_t mi = arb_pos_index(P, i);
+        if (i >= NAR_SITE_MAX || e->kind != ARB_T_INT) return arb_pos_fail(P, NULL, NULL, "expected a site uid");
+        int in = 0;
+        for (int k = 0; k < A->nsite; k++) in |= A->site[k] == e->i;
+        for (int k = 0; k < s->order_n; k++) in &= s->order[k] != e->i;
+        if (!in) return arb_pos_fail(P, NULL, "NAR-P1-SSE-ORDER", "not a pending SHIFT START Facility of the active player");
+        const nar_carddef *c = nar_def(A, (int)e->i);
+        if (c->effect != NAR_FX_SS_CORE100 && c->effect != NAR_FX_SS_CORE50 && c->effect != NAR_FX_SS_CLEARANCE &&
+            c->effect != NAR_FX_SS_REACTOR_HALL)
+            return arb_pos_fail(P, NULL, "NAR-P1-SSE-ORDER", "that Facility has no SHIFT START effect");
+        s->order[s->order_n++] = (uint8_t)e->i;
+        arb_pos_pop(P, mi);
+    }
+    arb_pos_pop(P, mo);
+    arb_pos_pop(P, mk);
+    return 0;
+}
+
+/* Consistency of the open prompt with the rest of the position. */
+static int check_prompt(lctx *L, int kind)
+{
+    arb_pos *P = &L->P;
+    nar_state *s = L->s;
+    nar_player *A = &s->p[s->active];
+    int striking = kind == NAR_D_BLOCK || kind == NAR_D_STRIKE;
+    if (striking != (s->strike_uid >= 0))
+        return arb_pos_fail(P, "pending.strike_uid", NULL, "a strike is pending exactly in steps block and strike");
+    if (striking) {
+        int ok = 0;
+        for (int i = 0; i < A->nroster; i++) ok |= A->roster[i] == s->strike_uid;
+        if (!ok || !(nar_def(A, s->strike_uid)->flags & NAR_RAIDER))
+            return arb_pos_fail(P, "pending.strike_uid", "NAR-P2-STRIKE", "the striker must be a RAIDER in the active Roster");
+    }
+    if ((kind == NAR_D_ALARM) != (s->alarm_uid >= 0) || (kind == NAR_D_ALARM) != (s->alarm_owner >= 0))
+        return arb_pos_fail(P, "pending.alarm_uid", NULL, "an alarm prompt is pending exactly in step alarm");
+    if (kind == NAR_D_ALARM) {
+        int ok = 0;
+        for (int b = 0; b < 2; b++)
+            for (int i = 0; i < s->p[b].nboard; i++) {
+                const nar_bentry *e = &s->p[b].board[i];
+                if (e->owner == s->alarm_owner && e->uid == s->alarm_uid && (int64_t)e->seq == s->alarm_seq &&
+                    nar_def(&s->p[e->owner], e->uid)->effect == NAR_FX_AL_GUBBY)
+                    ok = 1;
+            }
+        if (!ok)
+            return arb_pos_fail(P, "pending.alarm_uid", "NAR-TIME-GUBBY", "the open alarm must be a Gubby on a board with seq = alarm_seq");
+    }
+    if (kind == NAR_D_ORDER ? !arb_naramo__can_ss_order(s) : s->order_n != 0)
+        return arb_pos_fail(P, "pending.order", "NAR-P1-SSE-ORDER",
+                            "an order prompt needs two different pending SHIFT START cards (and only then)");
+    if (kind == NAR_D_DISCARD && A->nhand <= NAR_HAND_END)
+        return arb_pos_fail(P, "step", "NAR-P4-HAND", "discard is owed only above 7 cards in hand");
+    if (!s->over && s->clock_on && s->shift_ms >= NAR_CLOCK_MS)
+        return arb_pos_fail(P, "clock.shift_ms", "NAR-CLOCK-SHIFT90", "the clock has already run out");
+    if (!s->over) {
+        arb_action one[1];
+        if (arb_naramo__legal(s, one, 1) == 0) return arb_pos_fail(P, "step", NULL, "the open prompt has no legal answer");
+    }
+    return 0;
+}
+
+static int for_players(lctx *L, const arb_tnode *const pm[2], int (*fn)(lctx *, int, const arb_tnode *))
+{
+    for (int q = 0; q < 2; q++) {
+        size_t mk = arb_pos_push(&L->P, "players");
+        arb_pos_index(&L->P, q);
+        TRY(fn(L, q, pm[q]));
+        arb_pos_pop(&L->P, mk);
+    }
+    return 0;
+}
+
+static int player_first(lctx *L, int q, const arb_tnode *pm)
+{
+    TRY(arb_pos_keys(&L->P, pm, player_keys));
+    L->s->p[q].core = NAR_NOMINAL_K;
+    L->s->p[q].disc_at = -1;
+    TRY(load_cards(L, q, pm));
+    TRY(load_player_scalars(L, q, pm));
+    return load_zones(L, q, pm);
+}
+
+static int player_board(lctx *L, int q, const arb_tnode *pm)
+{
+    return load_zone(L, q, pm, "board", NAR_BOARD_MAX, "NAR-LIMIT-ALARM", "an Alarm Board holds at most 3 Incidents", board_entry);
+}
+
+static int player_last(lctx *L, int q, const arb_tnode *pm)
+{
+    TRY(load_zone(L, q, pm, "effects", NAR_EFFECTS, NULL, "at most 4 lasting effects", effect_entry));
+    return check_player(L, q, pm);
 }
 
 int arb_naramo__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
@@ -475,196 +606,48 @@ int arb_naramo__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_er
     nar_state *s = &tmp;
     lctx L;
     memset(&L, 0, sizeof L);
-    L.err = err;
+    arb_pos_init(&L.P, &arb_game_naramo, err, NULL);
     L.s = s;
     memset(s, 0, sizeof *s);
-    if (su && su->players != 2) return arb_error_set(err, ARB_EILLEGAL, "NAR-MATCH-TWO", "a NARAMO match has exactly two players");
-    TRY(keys_ok(&L, pos, "", top_keys));
+    if (su && su->players != 2) return ARB_ILLEGAL(err, "NAR-MATCH-TWO", "a NARAMO match has exactly two players");
+    int rules = arb_naramo__rules(su, err);
+    if (rules < 0) return rules;
+    s->rules = (uint8_t)rules;
+    TRY(arb_pos_keys(&L.P, pos, top_keys));
     arb_rng_seed(&s->rng, su ? su->seed : 0);
     s->clock_on = su ? arb_options_get(&su->options, "clock", 1) != 0 : 1;
     s->strike_uid = -1;
     s->alarm_seq = -1;
     s->alarm_owner = s->alarm_uid = -1;
     s->winner = -1;
-    int64_t v;
-    const arb_tnode *g = arb_tnode_get(pos, "game");
-    if (g && (g->kind != ARB_T_STR || strcmp(g->s, "naramo") != 0)) return failp(&L, NULL, "game", "this is a naramo position");
-    v = 1; TRY(get_int(&L, pos, "", "shift", 0, INT32_MAX - 65536, &v)); s->shift = (uint32_t)v;
-    v = 0; TRY(get_int(&L, pos, "", "active", 0, 1, &v)); s->active = (int8_t)v;
-    v = s->shift ? s->active : -1; TRY(get_int(&L, pos, "", "first", -1, 1, &v)); s->first = (int8_t)v;
-    if ((s->shift == 0) != (s->first < 0)) return failp(&L, "NAR-SETUP-ORDER", "first", "the first player is drawn after the Reviews (shift 0 <=> first -1)");
-    const arb_tnode *r = arb_tnode_get(pos, "rng");
-    if (r) {
-        if (r->kind != ARB_T_ARR || r->n != 4) return failp(&L, NULL, "rng", "rng is an array of 4 integers");
-        int i = 0, nz = 0;
-        for (const arb_tnode *e = r->first; e; e = e->next, i++) {
-            if (e->kind != ARB_T_INT) return failp(&L, NULL, "rng", "rng is an array of 4 integers");
-            s->rng.s[i] = (uint64_t)e->i;
-            nz |= e->i != 0;
-        }
-        if (!nz) return failp(&L, NULL, "rng", "an all-zero xoshiro state is invalid");
-    }
-    const arb_tnode *cl = arb_tnode_get(pos, "clock");
-    if (cl) {
-        static const char *const ck[] = {"enabled", "shift_ms", "match_ms", NULL};
-        TRY(keys_ok(&L, cl, "clock", ck));
-        TRY(get_bool(&L, cl, "clock", "enabled", &s->clock_on));
-        v = 0; TRY(get_int(&L, cl, "clock", "shift_ms", 0, UINT32_MAX, &v)); s->shift_ms = (uint32_t)v;
-        v = s->shift_ms; TRY(get_int(&L, cl, "clock", "match_ms", s->shift_ms, INT64_MAX / 2, &v)); s->match_ms = (uint64_t)v;
-    }
-    const arb_tnode *dn = arb_tnode_get(pos, "decision");
-    if (dn) {
-        static const char *const dk[] = {"seat", "kind", "clock_left_ms", NULL};
-        TRY(keys_ok(&L, dn, "decision", dk));
-    }
-    const arb_tnode *oc = arb_tnode_get(pos, "outcome");
-    if (oc) {
-        static const char *const ok[] = {"over", "winner", "reason", NULL};
-        TRY(keys_ok(&L, oc, "outcome", ok));
-        TRY(get_bool(&L, oc, "outcome", "over", &s->over));
-        v = -1; TRY(get_int(&L, oc, "outcome", "winner", -1, 1, &v)); s->winner = (int8_t)v;
-        const arb_tnode *rs = arb_tnode_get(oc, "reason");
-        if (rs) {
-            int k = -1;
-            for (int i = 0; i < NR__COUNT; i++)
-                if (rs->kind == ARB_T_STR && strcmp(rs->s, arb_naramo__outcome_names[i]) == 0) k = i;
-            if (k < 0) return failp(&L, NULL, "outcome.reason", "unknown reason");
-            s->reason = (uint8_t)k;
-        }
-    }
-    /* players */
+    TRY(arb_pos_game(&L.P, pos));
+    TRY(load_root(&L, pos));
     const arb_tnode *pl = arb_tnode_get(pos, "players");
-    if (!pl || pl->kind != ARB_T_ARR || pl->n != 2) return failp(&L, "NAR-MATCH-TWO", "players", "players must be an array of exactly 2 maps");
+    if (!pl || pl->kind != ARB_T_ARR || pl->n != 2)
+        return arb_pos_fail(&L.P, "players", "NAR-MATCH-TWO", "players must be an array of exactly 2 maps");
     const arb_tnode *pm[2] = {arb_tnode_at(pl, 0), arb_tnode_at(pl, 1)};
-    char pp[2][32];
-    for (int q = 0; q < 2; q++) {
-        snprintf(pp[q], sizeof pp[q], "players.%d", q);
-        TRY(keys_ok(&L, pm[q], pp[q], player_keys));
-        nar_player *p = &s->p[q];
-        p->core = NAR_NOMINAL_K;
-        p->disc_at = -1;
-        const arb_tnode *cards = arb_tnode_get(pm[q], "cards");
-        if (cards) {
-            char w[160];
-            subpath(w, sizeof w, pp[q], "cards");
-            if (cards->kind != ARB_T_ARR) return failp(&L, NULL, w, "expected an array of card ids");
-            if (cards->n > NAR_CARDS) return failp(&L, NULL, w, "at most 64 cards per seat");
-            int i = 0;
-            for (const arb_tnode *e = cards->first; e; e = e->next, i++) {
-                char ew[180];
-                snprintf(ew, sizeof ew, "%s.%d", w, i);
-                int c = e->kind == ARB_T_STR ? find_card(e->s) : -1;
-                if (c < 0) return failp(&L, "NAR-CARDTYPES-FIVE", ew, "unknown card");
-                p->card[i] = (uint16_t)c;
-            }
-            p->ncards = (uint8_t)i;
-            L.explicit_[q] = 1;
-        }
-        TRY(load_player_scalars(&L, q, pm[q], pp[q]));
-        TRY(load_zones(&L, q, pm[q], pp[q]));
-    }
-    int64_t maxseq = -1;
-    for (int q = 0; q < 2; q++) TRY(load_board(&L, q, pm[q], pp[q], &maxseq));
-    for (int q = 0; q < 2; q++) {
-        nar_player *p = &s->p[q];
-        TRY(load_effects(&L, q, pm[q], pp[q]));
-        if (L.explicit_[q])
-            for (int i = 0; i < p->ncards; i++)
-                if (!L.seen[q][i]) {
-                    char w[160];
-                    snprintf(w, sizeof w, "%s.cards.%d", pp[q], i);
-                    return failp(&L, NULL, w, "this card is in no zone");
-                }
-        int64_t hc = p->nhand, dc = p->ndeck;
-        char w[160];
-        TRY(get_int(&L, pm[q], pp[q], "hand_count", p->nhand, p->nhand, &hc));
-        TRY(get_int(&L, pm[q], pp[q], "deck_count", p->ndeck, p->ndeck, &dc));
-        if (p->disc_at >= 0 && (uint64_t)p->disc_at > s->match_ms) {
-            subpath(w, sizeof w, pp[q], "disconnected_at");
-            return failp(&L, NULL, w, "disconnected_at is later than clock.match_ms");
-        }
-        if (p->disc_at >= 0 && (uint64_t)p->disc_at + NAR_GRACE_MS <= s->match_ms && !s->over) {
-            subpath(w, sizeof w, pp[q], "disconnected_at");
-            return failp(&L, "NAR-CLOCK-DISCONNECT", w, "the reconnect grace has already expired");
-        }
-    }
-    v = maxseq + 1; TRY(get_int(&L, pos, "", "next_seq", maxseq + 1, INT32_MAX - 65536, &v)); s->next_seq = (uint32_t)v;
-    /* step and pending */
-    int kind = s->over ? NK_OVER : s->shift == 0 ? NK_REVIEW : NK_OPS;
+    TRY(for_players(&L, pm, player_first));
+    L.maxseq = -1;
+    TRY(for_players(&L, pm, player_board));
+    int64_t maxseq = L.maxseq;
+    TRY(for_players(&L, pm, player_last));
+    int64_t v = maxseq + 1;
+    TRY(arb_pos_int(&L.P, pos, "next_seq", maxseq + 1, INT32_MAX - 65536, &v));
+    s->next_seq = (uint32_t)v;
+    int kind = s->over ? NAR_D_OVER : s->shift == 0 ? NAR_D_REVIEW : NAR_D_OPS;
     const arb_tnode *stp = arb_tnode_get(pos, "step");
-    if (stp) {
-        if (stp->kind != ARB_T_STR || (kind = kind_by_name(stp->s)) < 0) return failp(&L, NULL, "step", "unknown step");
-    }
+    if (stp && (stp->kind != ARB_T_STR || (kind = kind_by_name(stp->s)) < 0))
+        return arb_pos_fail(&L.P, "step", NULL, "unknown step");
     s->kind = (uint8_t)kind;
     const arb_tnode *ph = arb_tnode_get(pos, "phase");
     if (ph && (ph->kind != ARB_T_STR || strcmp(ph->s, arb_naramo__phase_of((unsigned)kind)) != 0))
-        return failp(&L, NULL, "phase", "phase does not match step");
-    if ((kind == NK_OVER) != (s->over != 0)) return failp(&L, NULL, "step", "step over <=> outcome.over");
-    if ((kind == NK_REVIEW) != (s->shift == 0)) return failp(&L, "NAR-SETUP-ORDER", "step", "step review <=> shift 0");
+        return arb_pos_fail(&L.P, "phase", NULL, "phase does not match step");
+    if ((kind == NAR_D_OVER) != (s->over != 0)) return arb_pos_fail(&L.P, "step", NULL, "step over <=> outcome.over");
+    if ((kind == NAR_D_REVIEW) != (s->shift == 0))
+        return arb_pos_fail(&L.P, "step", "NAR-SETUP-ORDER", "step review <=> shift 0");
     const arb_tnode *pe = arb_tnode_get(pos, "pending");
-    nar_player *A = &s->p[s->active];
-    if (pe) {
-        static const char *const pk[] = {"strike_uid", "strike_value", "alarm_seq", "alarm_owner", "alarm_uid",
-                                         "deployed", "order", NULL};
-        TRY(keys_ok(&L, pe, "pending", pk));
-        v = -1; TRY(get_int(&L, pe, "pending", "strike_uid", -1, NAR_CARDS - 1, &v)); s->strike_uid = (int8_t)v;
-        v = 0; TRY(get_int(&L, pe, "pending", "strike_value", 0, 30000, &v)); s->strike_value = (int16_t)v;
-        v = -1; TRY(get_int(&L, pe, "pending", "alarm_seq", -1, INT32_MAX, &v)); s->alarm_seq = (int32_t)v;
-        v = -1; TRY(get_int(&L, pe, "pending", "alarm_owner", -1, 1, &v)); s->alarm_owner = (int8_t)v;
-        v = -1; TRY(get_int(&L, pe, "pending", "alarm_uid", -1, NAR_CARDS - 1, &v)); s->alarm_uid = (int8_t)v;
-        v = 0; TRY(get_int(&L, pe, "pending", "deployed", 0, 2, &v)); s->deployed = (uint8_t)v;
-        const arb_tnode *o = arb_tnode_get(pe, "order");
-        if (o) {
-            if (o->kind != ARB_T_ARR) return failp(&L, NULL, "pending.order", "expected an array of site uids");
-            int i = 0;
-            for (const arb_tnode *e = o->first; e; e = e->next, i++) {
-                char w[64];
-                snprintf(w, sizeof w, "pending.order.%d", i);
-                if (i >= NAR_SITE_MAX || e->kind != ARB_T_INT) return failp(&L, NULL, w, "expected a site uid");
-                int in = 0;
-                for (int k = 0; k < A->nsite; k++) in |= A->site[k] == e->i;
-                for (int k = 0; k < s->order_n; k++) in &= s->order[k] != e->i;
-                if (!in) return failp(&L, "NAR-P1-SSE-ORDER", w, "not a pending SHIFT START Facility of the active player");
-                const nar_carddef *c = nar_def(A, (int)e->i);
-                if (c->effect != NAR_E_SS_CORE100 && c->effect != NAR_E_SS_CORE50 && c->effect != NAR_E_SS_CLEARANCE &&
-                    c->effect != NAR_E_SS_REACTOR_HALL)
-                    return failp(&L, "NAR-P1-SSE-ORDER", w, "that Facility has no SHIFT START effect");
-                s->order[s->order_n++] = (uint8_t)e->i;
-            }
-        }
-    }
-    /* consistency of the open prompt */
-    int striking = kind == NK_BLOCK || kind == NK_STRIKE;
-    if (striking != (s->strike_uid >= 0)) return failp(&L, NULL, "pending.strike_uid", "a strike is pending exactly in steps block and strike");
-    if (striking) {
-        int ok = 0;
-        for (int i = 0; i < A->nroster; i++) ok |= A->roster[i] == s->strike_uid;
-        if (!ok || !(nar_def(A, s->strike_uid)->flags & NAR_RAIDER))
-            return failp(&L, "NAR-P2-STRIKE", "pending.strike_uid", "the striker must be a RAIDER in the active Roster");
-    }
-    if ((kind == NK_ALARM) != (s->alarm_uid >= 0) || (kind == NK_ALARM) != (s->alarm_owner >= 0))
-        return failp(&L, NULL, "pending.alarm_uid", "an alarm prompt is pending exactly in step alarm");
-    if (kind == NK_ALARM) {
-        int ok = 0;
-        for (int b = 0; b < 2; b++)
-            for (int i = 0; i < s->p[b].nboard; i++) {
-                const nar_bentry *e = &s->p[b].board[i];
-                if (e->owner == s->alarm_owner && e->uid == s->alarm_uid && (int64_t)e->seq == s->alarm_seq &&
-                    nar_def(&s->p[e->owner], e->uid)->effect == NAR_E_AL_GUBBY)
-                    ok = 1;
-            }
-        if (!ok) return failp(&L, "NAR-TIME-GUBBY", "pending.alarm_uid", "the open alarm must be a Gubby on a board with seq = alarm_seq");
-    }
-    if (kind == NK_ORDER ? !arb_naramo__can_ss_order(s) : s->order_n != 0)
-        return failp(&L, "NAR-P1-SSE-ORDER", "pending.order", "an order prompt needs two different pending SHIFT START cards (and only then)");
-    if (kind == NK_DISCARD && A->nhand <= NAR_HAND_END)
-        return failp(&L, "NAR-P4-HAND", "step", "discard is owed only above 7 cards in hand");
-    if (!s->over && s->clock_on && s->shift_ms >= NAR_CLOCK_MS)
-        return failp(&L, "NAR-CLOCK-SHIFT90", "clock.shift_ms", "the clock has already run out");
-    if (!s->over) {
-        arb_action one[1];
-        if (arb_naramo__legal(s, one, 1) == 0) return failp(&L, NULL, "step", "the open prompt has no legal answer");
-    }
+    if (pe) TRY(load_pending(&L, pe));
+    TRY(check_prompt(&L, kind));
     memcpy(st, s, sizeof *s);
     return ARB_OK;
 }

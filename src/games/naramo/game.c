@@ -3,7 +3,7 @@
  * format and of conformance cases: append, never renumber. */
 #include "games/naramo/naramo.h"
 
-const arb_verb arb_naramo__verbs[NV__COUNT] = {
+const arb_verb arb_naramo__verbs[NAR_V_COUNT] = {
     {"review", 0, 0, "", "Roster Review: shuffle your hand back and draw 6 (once)"},
     {"keep", 0, 0, "", "keep the opening hand"},
     {"order", 1, 1, "UID", "resolve that Facility's SHIFT START effect next"},
@@ -31,11 +31,11 @@ const arb_verb arb_naramo__verbs[NV__COUNT] = {
     {"reconnect", 1, 1, "SEAT", "arbiter: SEAT reconnected"},
 };
 
-const char *const arb_naramo__decision_names[NK__COUNT] = {
+const char *const arb_naramo__decision_names[NAR_D_COUNT] = {
     "review", "order", "operations", "block", "strike", "alarm", "deploy", "clear",
     "discard", "reconnect", "over"};
 
-const char *const arb_naramo__event_names[NE__COUNT] = {
+const char *const arb_naramo__event_names[NAR_E_COUNT] = {
     "init_reactors", "shuffle", "draw", "draw_empty", "review", "keep", "first_player",
     "seventh_card", "shift_begin", "report_in", "base_load", "base_load_skipped",
     "shift_start_effect", "core", "clearance", "power_orders", "hack", "swipes", "play",
@@ -44,23 +44,43 @@ const char *const arb_naramo__event_names[NE__COUNT] = {
     "po_check", "overheat", "duration", "incident_discard", "discard", "effect_end",
     "shutdown_end", "leave_play", "timeout", "forfeit", "disconnect", "reconnect", "game_over"};
 
-const char *const arb_naramo__outcome_names[NR__COUNT] = {
-    "none", "meltdown", "power_orders", "deck_out", "timeouts", "disconnect", "draw"};
+const char *const arb_naramo__reason_names[NAR_R_COUNT] = {
+    "none", "meltdown", "power-orders", "deck-out", "timeouts", "disconnect", "draw"};
 
 const char *const arb_naramo__clearance_names[4] = {"D", "C", "B", "A"};
 
+/* Every rules version the engine implements, oldest first (game.h). A
+ * replay verifies under the one its header names; new matches get the last.
+ *   naramo-1  the first release.
+ *   naramo-2  L38 three consecutive timeouts: a timeout while the opponent
+ *             owes a prompt is the opponent's, and breaks the shift player's
+ *             run (interpretations.md, G22). */
+static const char *const rules_versions[] = {"naramo-1", "naramo-2"};
+extern const arb_game arb_game_naramo;
+
+int arb_naramo__rules(const arb_setup *su, arb_error *err)
+{
+    int i = arb_game_rules_index(&arb_game_naramo, su ? su->rules : NULL);
+    if (i < 0)
+        return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "naramo rules version '%s' is not implemented (known: "
+                             "naramo-1, naramo-2)", su->rules);
+    return i + 1;
+}
+
 const arb_game arb_game_naramo = {
+    .contract = ARB_GAME_CONTRACT,
     .id = "naramo",
     .title = "NARAMO TCG",
-    .rules_version = "naramo-1",
+    .rules_version = "naramo-2",
     .engine_version = "naramo-engine-1.0",
+    .rules_versions = rules_versions, .nrules_versions = 2,
     .min_players = 2,
     .max_players = 2,
     .state_size = sizeof(nar_state),
-    .verbs = arb_naramo__verbs, .nverbs = NV__COUNT,
-    .decision_names = arb_naramo__decision_names, .ndecision_names = NK__COUNT,
-    .event_names = arb_naramo__event_names, .nevent_names = NE__COUNT,
-    .outcome_reasons = arb_naramo__outcome_names, .noutcome_reasons = NR__COUNT,
+    .verbs = arb_naramo__verbs, .nverbs = NAR_V_COUNT,
+    .decision_names = arb_naramo__decision_names, .ndecision_names = NAR_D_COUNT,
+    .event_names = arb_naramo__event_names, .nevent_names = NAR_E_COUNT,
+    .outcome_reasons = arb_naramo__reason_names, .noutcome_reasons = NAR_R_COUNT,
     .ncards = NAR_NCARDS,
     .card = arb_naramo__card,
     .card_export = arb_naramo__card_export,

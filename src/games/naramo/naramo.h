@@ -11,6 +11,9 @@
 #include <stdint.h>
 
 #include "arbiter/game.h"
+#include "arbiter/toolkit.h"
+
+extern const arb_game arb_game_naramo; /* game.c */
 
 /* ---- house constants (conformance/naramo/interpretations.md) ---------- */
 #define NAR_NOMINAL_K      1420   /* setup core, SCRAM target (L4, G06) */
@@ -36,6 +39,10 @@
 #define NAR_DID_REDUCE_K    100   /* Defense in Depth */
 #define NAR_GUBBY_K         100
 
+/* ---- bounds of a loaded position (not rules: what the state can hold) -- */
+#define NAR_CORE_LOAD_MAX_K   1000000 /* core temperature in a position */
+#define NAR_STRIKE_LOAD_MAX_K   30000 /* a pending strike's heat (fits int16) */
+
 /* ---- sizes ---------------------------------------------------------- */
 #define NAR_CARDS    64     /* uids per seat (positions may hold up to 64) */
 #define NAR_EFFECTS   4
@@ -59,18 +66,18 @@ enum { NAR_BLOC_NONE, NAR_BLOC_DEFENSE, NAR_BLOC_ASSAULT };
 
 /* effect codes */
 enum {
-    NAR_E_NONE,
-    NAR_E_SS_CORE100, NAR_E_SS_CORE50, NAR_E_SS_CLEARANCE, NAR_E_SS_REACTOR_HALL,
-    NAR_E_EDG,
-    NAR_E_EXH_CORE50, NAR_E_EXH_CORE100, NAR_E_EXH_HACK,
-    NAR_E_PR_CORE100, NAR_E_PR_CORE50, NAR_E_PR_CORE150, NAR_E_PR_DID, NAR_E_PR_DRAW,
-    NAR_E_PR_HACK, NAR_E_PR_OPP_HACK, NAR_E_PR_READY_RAIDERS, NAR_E_PR_REASSIGN,
-    NAR_E_AL_GUBBY, NAR_E_AL_CORE100, NAR_E_AL_RELAY, NAR_E_AL_CORE50,
-    NAR_E_EQ_STRIKE
+    NAR_FX_NONE,
+    NAR_FX_SS_CORE100, NAR_FX_SS_CORE50, NAR_FX_SS_CLEARANCE, NAR_FX_SS_REACTOR_HALL,
+    NAR_FX_EDG,
+    NAR_FX_EXH_CORE50, NAR_FX_EXH_CORE100, NAR_FX_EXH_HACK,
+    NAR_FX_PR_CORE100, NAR_FX_PR_CORE50, NAR_FX_PR_CORE150, NAR_FX_PR_DID, NAR_FX_PR_DRAW,
+    NAR_FX_PR_HACK, NAR_FX_PR_OPP_HACK, NAR_FX_PR_READY_RAIDERS, NAR_FX_PR_REASSIGN,
+    NAR_FX_AL_GUBBY, NAR_FX_AL_CORE100, NAR_FX_AL_RELAY, NAR_FX_AL_CORE50,
+    NAR_FX_EQ_STRIKE
 };
 
 typedef struct nar_carddef {
-    const char *id, *name;
+    arb_card pub;               /* id, name, type and faction as printed, text */
     uint8_t type, faction;
     uint16_t flags;
     uint8_t cost, clr;          /* Swipes; clearance 0=D 1=C 2=B 3=A */
@@ -78,7 +85,6 @@ typedef struct nar_carddef {
     int8_t clear, duration;     /* Incidents; -1 = none */
     uint8_t effect;
     const char *rarity;
-    const char *text;
 } nar_carddef;
 
 extern const nar_carddef arb_naramo__cards[];
@@ -86,33 +92,33 @@ extern const unsigned arb_naramo__ncards;
 
 /* Decision kinds (index into decision_names). */
 enum {
-    NK_REVIEW, NK_ORDER, NK_OPS, NK_BLOCK, NK_STRIKE, NK_ALARM, NK_DEPLOY,
-    NK_CLEAR, NK_DISCARD, NK_RECONNECT, NK_OVER, NK__COUNT
+    NAR_D_REVIEW, NAR_D_ORDER, NAR_D_OPS, NAR_D_BLOCK, NAR_D_STRIKE, NAR_D_ALARM, NAR_D_DEPLOY,
+    NAR_D_CLEAR, NAR_D_DISCARD, NAR_D_RECONNECT, NAR_D_OVER, NAR_D_COUNT
 };
 
 /* Verbs (replay codes: append only). */
 enum {
-    NV_REVIEW, NV_KEEP, NV_ORDER, NV_PLAY, NV_STATION, NV_RECALL, NV_STRIKE,
-    NV_EXHAUST, NV_SCRAM, NV_EDG, NV_END, NV_GUBBY_DISCARD, NV_GUBBY_HEAT,
-    NV_DEPLOY, NV_DECLINE, NV_CLEAR, NV_DONE, NV_BLOCK, NV_NOBLOCK, NV_HEAT,
-    NV_HACK, NV_DISCARD, NV_TIMEOUT, NV_DISCONNECT, NV_RECONNECT, NV__COUNT
+    NAR_V_REVIEW, NAR_V_KEEP, NAR_V_ORDER, NAR_V_PLAY, NAR_V_STATION, NAR_V_RECALL, NAR_V_STRIKE,
+    NAR_V_EXHAUST, NAR_V_SCRAM, NAR_V_EDG, NAR_V_END, NAR_V_GUBBY_DISCARD, NAR_V_GUBBY_HEAT,
+    NAR_V_DEPLOY, NAR_V_DECLINE, NAR_V_CLEAR, NAR_V_DONE, NAR_V_BLOCK, NAR_V_NOBLOCK, NAR_V_HEAT,
+    NAR_V_HACK, NAR_V_DISCARD, NAR_V_TIMEOUT, NAR_V_DISCONNECT, NAR_V_RECONNECT, NAR_V_COUNT
 };
 
 /* Events (index into event_names). */
 enum {
-    NE_INIT_REACTORS, NE_SHUFFLE, NE_DRAW, NE_DRAW_EMPTY, NE_REVIEW, NE_KEEP,
-    NE_FIRST_PLAYER, NE_SEVENTH_CARD, NE_SHIFT_BEGIN, NE_REPORT_IN, NE_BASE_LOAD,
-    NE_BASE_LOAD_SKIPPED, NE_SSE, NE_CORE, NE_CLEARANCE, NE_PO, NE_HACK,
-    NE_SWIPES, NE_PLAY, NE_STATION, NE_RECALL, NE_STRIKE, NE_BLOCK, NE_NOBLOCK,
-    NE_TAKE_HEAT, NE_TAKE_HACK, NE_EXHAUST, NE_SCRAM, NE_EDG, NE_END_SHIFT,
-    NE_ALARM, NE_DEPLOY, NE_DECLINE, NE_CLEAR, NE_CLEARS_DONE, NE_PO_CHECK,
-    NE_OVERHEAT, NE_DURATION, NE_INCIDENT_DISCARD, NE_DISCARD, NE_EFFECT_END,
-    NE_SHUTDOWN_END, NE_LEAVE_PLAY, NE_TIMEOUT, NE_FORFEIT, NE_DISCONNECT,
-    NE_RECONNECT, NE_GAME_OVER, NE__COUNT
+    NAR_E_INIT_REACTORS, NAR_E_SHUFFLE, NAR_E_DRAW, NAR_E_DRAW_EMPTY, NAR_E_REVIEW, NAR_E_KEEP,
+    NAR_E_FIRST_PLAYER, NAR_E_SEVENTH_CARD, NAR_E_SHIFT_BEGIN, NAR_E_REPORT_IN, NAR_E_BASE_LOAD,
+    NAR_E_BASE_LOAD_SKIPPED, NAR_E_SSE, NAR_E_CORE, NAR_E_CLEARANCE, NAR_E_PO, NAR_E_HACK,
+    NAR_E_SWIPES, NAR_E_PLAY, NAR_E_STATION, NAR_E_RECALL, NAR_E_STRIKE, NAR_E_BLOCK, NAR_E_NOBLOCK,
+    NAR_E_TAKE_HEAT, NAR_E_TAKE_HACK, NAR_E_EXHAUST, NAR_E_SCRAM, NAR_E_EDG, NAR_E_END_SHIFT,
+    NAR_E_ALARM, NAR_E_DEPLOY, NAR_E_DECLINE, NAR_E_CLEAR, NAR_E_CLEARS_DONE, NAR_E_PO_CHECK,
+    NAR_E_OVERHEAT, NAR_E_DURATION, NAR_E_INCIDENT_DISCARD, NAR_E_DISCARD, NAR_E_EFFECT_END,
+    NAR_E_SHUTDOWN_END, NAR_E_LEAVE_PLAY, NAR_E_TIMEOUT, NAR_E_FORFEIT, NAR_E_DISCONNECT,
+    NAR_E_RECONNECT, NAR_E_GAME_OVER, NAR_E_COUNT
 };
 
-enum { NR_NONE, NR_MELTDOWN, NR_POWER_ORDERS, NR_DECK_OUT, NR_TIMEOUTS,
-       NR_DISCONNECT, NR_DRAW, NR__COUNT };
+enum { NAR_R_NONE, NAR_R_MELTDOWN, NAR_R_POWER_ORDERS, NAR_R_DECK_OUT, NAR_R_TIMEOUTS,
+       NAR_R_DISCONNECT, NAR_R_DRAW, NAR_R_COUNT };
 
 #define NAR_F_EXHAUSTED 1u
 #define NAR_F_STATIONED 2u
@@ -161,13 +167,14 @@ typedef struct nar_state {
     int8_t strike_uid;          /* -1 none */
     int8_t alarm_owner, alarm_uid;
     int8_t active, first;
-    uint8_t kind;               /* NK_* of the open prompt (never NK_RECONNECT) */
+    uint8_t kind;               /* NAR_D_* of the open prompt (never NAR_D_RECONNECT) */
     uint8_t clock_on;
     uint8_t deployed;           /* 0 open, 1 declined, 2 deployed */
     uint8_t order_n;
     uint8_t order[NAR_SITE_MAX];
     uint8_t over, reason;
     int8_t winner;
+    uint8_t rules;              /* rules version: 1 naramo-1, 2 naramo-2 (game.c) */
     nar_player p[2];
 } nar_state;
 
@@ -178,6 +185,9 @@ unsigned arb_naramo__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned
 unsigned arb_naramo__npresets(void);
 const arb_deck *arb_naramo__preset(unsigned idx);
 int arb_naramo__bloc(const arb_deck *d); /* NAR_BLOC_* */
+
+/* game.c: the rules version su asks for (1, 2, …), or <0 with err set */
+int arb_naramo__rules(const arb_setup *su, arb_error *err);
 
 /* rules.c */
 int arb_naramo__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err);
@@ -205,10 +215,10 @@ int arb_naramo__action_text(const void *st, const arb_action *a, char *buf, size
 size_t arb_naramo__greedy(const void *st, const arb_action *legal, size_t n, arb_rng *rng);
 
 /* game.c: name tables */
-extern const arb_verb arb_naramo__verbs[NV__COUNT];
-extern const char *const arb_naramo__decision_names[NK__COUNT];
-extern const char *const arb_naramo__event_names[NE__COUNT];
-extern const char *const arb_naramo__outcome_names[NR__COUNT];
+extern const arb_verb arb_naramo__verbs[NAR_V_COUNT];
+extern const char *const arb_naramo__decision_names[NAR_D_COUNT];
+extern const char *const arb_naramo__event_names[NAR_E_COUNT];
+extern const char *const arb_naramo__reason_names[NAR_R_COUNT];
 extern const char *const arb_naramo__clearance_names[4];
 
 static inline const nar_carddef *nar_def(const nar_player *p, int uid)

@@ -88,6 +88,7 @@ const ops_card arb_operator__cards[] = {
       .kind = OPS_K_STRATEGIC, .cost = 1, .extra_move = 1 },
 };
 const unsigned arb_operator__ncards = sizeof arb_operator__cards / sizeof arb_operator__cards[0];
+_Static_assert(sizeof arb_operator__cards / sizeof arb_operator__cards[0] == OPS_NCARDS, "OPS_NCARDS must match the pool");
 
 const ops_card *arb_operator__card(unsigned idx) { return &arb_operator__cards[idx]; }
 const arb_card *arb_operator__pubcard(unsigned idx)
@@ -160,16 +161,6 @@ void arb_operator__card_export(unsigned idx, arb_tree *t, arb_tnode *parent)
 }
 
 /* ---- deck check ------------------------------------------------------------ */
-static void issue(arb_deck_issue *out, unsigned cap, unsigned *n, const char *rule,
-                  const char *fmt, int a, int b)
-{
-    if (*n < cap) {
-        out[*n].warning = 0;
-        snprintf(out[*n].rule, sizeof out[*n].rule, "%s", rule);
-        snprintf(out[*n].msg, sizeof out[*n].msg, fmt, a, b);
-    }
-    (*n)++;
-}
 
 unsigned arb_operator__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap)
 {
@@ -182,86 +173,53 @@ unsigned arb_operator__deck_check(const arb_deck *d, arb_deck_issue *out, unsign
         else others++;
         points += c->cost;
     }
-    if (bad) issue(out, cap, &n, "OPS-DECK-ANY", "%d card(s) are not in the OPERATOR pool%.0d", bad, 0);
+    if (bad) arb_deck_issue_add(out, cap, &n, 0, "OPS-DECK-ANY", "%d card(s) are not in the OPERATOR pool", bad);
     if (pers != 1)
-        issue(out, cap, &n, "OPS-DECK-OPERATOR",
-              "a deck needs exactly one Operator (Personality) card, this one has %d%.0d", pers, 0);
+        arb_deck_issue_add(out, cap, &n, 0, "OPS-DECK-OPERATOR",
+                           "a deck needs exactly one Operator (Personality) card, this one has %d", pers);
     if (others != OPS_DECK_CARDS)
-        issue(out, cap, &n, "OPS-DECK-SIZE",
+        arb_deck_issue_add(out, cap, &n, 0, "OPS-DECK-SIZE",
               "a deck is 40 cards plus the Operator card; this one has %d cards besides %d Operator card(s)",
               others, pers);
     if (points > OPS_DECK_POINTS)
-        issue(out, cap, &n, "OPS-DECK-POINTS", "the deck has %d points; the limit is %d", points,
+        arb_deck_issue_add(out, cap, &n, 0, "OPS-DECK-POINTS", "the deck has %d points; the limit is %d", points,
               OPS_DECK_POINTS);
     return n;
 }
 
 /* ---- presets ------------------------------------------------------------------ */
-typedef struct { const char *id; int n; } entry;
-typedef struct { const char *name; const char *attr; entry e[20]; } preset_def;
-
-static const preset_def defs[] = {
-    { "viper-blades", "Viper: DUAL knives and sidearms, light cover",
-      { { "viper", 1 }, { "combat-knife", 4 }, { "sidearm", 2 }, { "kevlar-vest", 3 },
-        { "wooden-crate", 3 }, { "concrete-barrier", 2 }, { "dodge", 4 }, { "duck", 4 },
-        { "adrenaline", 2 }, { "laser-sight", 2 }, { "medkit", 2 }, { "field-radio", 1 },
-        { "second-wind", 1 }, { "incendiary-rounds", 1 }, { "explosive-rounds", 1 },
-        { "armour-piercing-rounds", 1 }, { "reinforced-lining", 1 }, { "crossfire", 1 },
-        { "sprint", 5 }, { NULL, 0 } } },
-    { "bulldog-sniper", "Bulldog: Heavy Sniper and rifles from cover",
-      { { "bulldog", 1 }, { "heavy-sniper", 2 }, { "assault-rifle", 2 }, { "explosive-rounds", 2 },
-        { "armour-piercing-rounds", 1 }, { "concrete-barrier", 2 }, { "sandbags", 2 },
-        { "kevlar-vest", 2 }, { "ceramic-plate", 1 }, { "dodge", 2 }, { "jump", 1 },
-        { "adrenaline", 2 }, { "medkit", 1 }, { "field-radio", 1 }, { "second-wind", 1 },
-        { "crossfire", 1 }, { "duck", 8 }, { "sprint", 9 }, { NULL, 0 } } },
-    { "ronin-blade", "Ronin: two-handed blades in the open",
-      { { "ronin", 1 }, { "katana", 2 }, { "nodachi", 2 }, { "machete", 2 }, { "wooden-crate", 2 },
-        { "sandbags", 2 }, { "kevlar-vest", 2 }, { "reinforced-lining", 1 }, { "laser-sight", 2 },
-        { "incendiary-rounds", 1 }, { "dodge", 2 }, { "adrenaline", 2 }, { "medkit", 1 },
-        { "second-wind", 1 }, { "duck", 6 }, { "sprint", 12 }, { NULL, 0 } } },
-    { "valkyrie-machete", "Valkyrie: DUAL Machetes and armor",
-      { { "valkyrie", 1 }, { "machete", 4 }, { "assault-rifle", 1 }, { "kevlar-vest", 2 },
-        { "ceramic-plate", 2 }, { "reinforced-lining", 2 }, { "sandbags", 3 }, { "wooden-crate", 2 },
-        { "dodge", 3 }, { "jump", 2 }, { "adrenaline", 2 }, { "medkit", 1 }, { "field-radio", 1 },
-        { "duck", 5 }, { "sprint", 10 }, { NULL, 0 } } },
+/* Compile-time constants (no lazy initialisation: threads read presets
+ * together). Card indexes into the pool above; the comment of each deck
+ * lists it by card ID; check_operator verifies every preset is legal. */
+static const arb_deck presets[OPS_NPRESETS] = {
+    /* 1 viper, 4 combat-knife, 2 sidearm, 3 kevlar-vest, 3 wooden-crate, 2 concrete-barrier, 4 dodge, 4 duck, 2 adrenaline, 2 laser-sight, 2 medkit, 1 field-radio, 1 second-wind, 1 incendiary-rounds, 1 explosive-rounds, 1 armour-piercing-rounds, 1 reinforced-lining, 1 crossfire, 5 sprint */
+    { .name = "viper-blades", .ncards = 41, .cards = {
+        0, 8, 8, 8, 8, 9, 9, 17, 17, 17, 20, 20, 20, 19, 19, 23, 23, 23, 23, 24,
+        24, 24, 24, 26, 26, 14, 14, 28, 28, 29, 30, 15, 12, 13, 16, 27, 22, 22, 22, 22,
+        22,
+      }, .nattrs = 1, .attrs = { { "about", "Viper: DUAL knives and sidearms, light cover" }, } },
+    /* 1 bulldog, 2 heavy-sniper, 2 assault-rifle, 2 explosive-rounds, 1 armour-piercing-rounds, 2 concrete-barrier, 2 sandbags, 2 kevlar-vest, 1 ceramic-plate, 2 dodge, 1 jump, 2 adrenaline, 1 medkit, 1 field-radio, 1 second-wind, 1 crossfire, 8 duck, 9 sprint */
+    { .name = "bulldog-sniper", .ncards = 41, .cards = {
+        1, 6, 6, 7, 7, 12, 12, 13, 19, 19, 21, 21, 17, 17, 18, 23, 23, 25, 26, 26,
+        28, 29, 30, 27, 24, 24, 24, 24, 24, 24, 24, 24, 22, 22, 22, 22, 22, 22, 22, 22,
+        22,
+      }, .nattrs = 1, .attrs = { { "about", "Bulldog: Heavy Sniper and rifles from cover" }, } },
+    /* 1 ronin, 2 katana, 2 nodachi, 2 machete, 2 wooden-crate, 2 sandbags, 2 kevlar-vest, 1 reinforced-lining, 2 laser-sight, 1 incendiary-rounds, 2 dodge, 2 adrenaline, 1 medkit, 1 second-wind, 6 duck, 12 sprint */
+    { .name = "ronin-blade", .ncards = 41, .cards = {
+        2, 5, 5, 11, 11, 10, 10, 20, 20, 21, 21, 17, 17, 16, 14, 14, 15, 23, 23, 26,
+        26, 28, 30, 24, 24, 24, 24, 24, 24, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22,
+        22,
+      }, .nattrs = 1, .attrs = { { "about", "Ronin: two-handed blades in the open" }, } },
+    /* 1 valkyrie, 4 machete, 1 assault-rifle, 2 kevlar-vest, 2 ceramic-plate, 2 reinforced-lining, 3 sandbags, 2 wooden-crate, 3 dodge, 2 jump, 2 adrenaline, 1 medkit, 1 field-radio, 5 duck, 10 sprint */
+    { .name = "valkyrie-machete", .ncards = 41, .cards = {
+        4, 10, 10, 10, 10, 7, 17, 17, 18, 18, 16, 16, 21, 21, 21, 20, 20, 23, 23, 23,
+        25, 25, 26, 26, 28, 29, 24, 24, 24, 24, 24, 22, 22, 22, 22, 22, 22, 22, 22, 22,
+        22,
+      }, .nattrs = 1, .attrs = { { "about", "Valkyrie: DUAL Machetes and armor" }, } },
 };
-#define NPRESETS (sizeof defs / sizeof defs[0])
 
-static arb_deck presets[NPRESETS];
-static int presets_built;
-
-static int find_id(const char *id)
-{
-    for (unsigned i = 0; i < arb_operator__ncards; i++)
-        if (strcmp(arb_operator__cards[i].pub.id, id) == 0) return (int)i;
-    return -1;
-}
-
-/* Built once from the table above; the table is constant so two racing
- * first calls write identical bytes. */
-static void build_presets(void)
-{
-    if (presets_built) return;
-    for (unsigned p = 0; p < NPRESETS; p++) {
-        arb_deck *d = &presets[p];
-        memset(d, 0, sizeof *d);
-        snprintf(d->name, sizeof d->name, "%s", defs[p].name);
-        for (const entry *e = defs[p].e; e->id; e++) {
-            int idx = find_id(e->id);
-            for (int k = 0; idx >= 0 && k < e->n && d->ncards < ARB_DECK_MAX; k++)
-                d->cards[d->ncards++] = (uint16_t)idx;
-        }
-        d->nattrs = 1;
-        snprintf(d->attrs[0].key, sizeof d->attrs[0].key, "about");
-        snprintf(d->attrs[0].value, sizeof d->attrs[0].value, "%s", defs[p].attr);
-    }
-    presets_built = 1;
-}
-
-unsigned arb_operator__npresets(void) { return NPRESETS; }
+unsigned arb_operator__npresets(void) { return OPS_NPRESETS; }
 const arb_deck *arb_operator__preset(unsigned idx)
 {
-    if (idx >= NPRESETS) return NULL;
-    build_presets();
-    return &presets[idx];
+    return idx < OPS_NPRESETS ? &presets[idx] : NULL;
 }

@@ -20,7 +20,7 @@ const arb_verb arb_operator__verbs[OPS_V_COUNT] = {
 };
 
 /* decision kind = phase + 1; 0 = nobody owes anything. */
-const char *const arb_operator__decision_names[] = {
+const char *const arb_operator__decision_names[OPS_D_COUNT] = {
     "none", "opening-discard", "opening-equip", "first-equip", "action", "boost", "react",
     "second-equip", "over"
 };
@@ -33,7 +33,7 @@ const char *const arb_operator__event_names[OPS_E_COUNT] = {
     "cover-check", "miss", "cover-broken", "attack-power", "react", "damage", "armor-broken",
     "staged-damage", "eliminated", "end-effect", "game-over", "extra-move", "opening-done"
 };
-const char *const arb_operator__outcome_reasons[OPS_R_COUNT] = {
+const char *const arb_operator__reason_names[OPS_R_COUNT] = {
     "none", "elimination", "mutual-elimination", "turn-cap"
 };
 const char *const arb_operator__combat_types[] = { "ranged-cover", "ranged-open", "close" };
@@ -42,6 +42,7 @@ static const arb_card *card_at(unsigned idx) { return arb_operator__pubcard(idx)
 static const arb_deck *preset_at(unsigned idx) { return arb_operator__preset(idx); }
 
 const arb_game arb_game_operator = {
+    .contract = ARB_GAME_CONTRACT,
     .id = "operator",
     .title = "OPERATOR TCG",
     .rules_version = "ops-1",
@@ -50,14 +51,14 @@ const arb_game arb_game_operator = {
     .max_players = ARB_MAX_SEATS,
     .state_size = sizeof(ops_state),
     .verbs = arb_operator__verbs, .nverbs = OPS_V_COUNT,
-    .decision_names = arb_operator__decision_names, .ndecision_names = 9,
+    .decision_names = arb_operator__decision_names, .ndecision_names = OPS_D_COUNT,
     .event_names = arb_operator__event_names, .nevent_names = OPS_E_COUNT,
-    .outcome_reasons = arb_operator__outcome_reasons, .noutcome_reasons = OPS_R_COUNT,
-    .ncards = 31,
+    .outcome_reasons = arb_operator__reason_names, .noutcome_reasons = OPS_R_COUNT,
+    .ncards = OPS_NCARDS,
     .card = card_at,
     .card_export = arb_operator__card_export,
     .deck_check = arb_operator__deck_check,
-    .npresets = 4,
+    .npresets = OPS_NPRESETS,
     .preset = preset_at,
     .setup = arb_operator__setup,
     .load_position = arb_operator__load,

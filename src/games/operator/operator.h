@@ -9,6 +9,9 @@
 #include <stdint.h>
 
 #include "arbiter/game.h"
+#include "arbiter/toolkit.h"
+
+extern const arb_game arb_game_operator; /* game.c */
 
 /* ---- house constants (all in one place) --------------------------------- */
 #define OPS_DECK_CARDS 40       /* OPS-DECK-SIZE: 40 + the Operator card */
@@ -21,6 +24,8 @@
 #define OPS_MAX_MODS 8          /* Modifiers under one item (OPS-G19 "as needed", bounded) */
 #define OPS_MAX_HEALTH_POS 99   /* bound on Health in a loaded position */
 #define OPS_MAX_SD 99           /* bound on Staged Damage tokens */
+#define OPS_NCARDS 31           /* cards in the pool (checked in cards.c) */
+#define OPS_NPRESETS 4
 
 /* ---- cards ---------------------------------------------------------------- */
 enum {
@@ -60,6 +65,12 @@ enum {
     OPS_PH_OPEN_DISCARD, OPS_PH_OPEN_EQUIP, OPS_PH_EQUIP1, OPS_PH_ACTION,
     OPS_PH_BOOST, OPS_PH_REACT, OPS_PH_EQUIP2, OPS_PH_OVER, OPS_PH_COUNT
 };
+/* Decision kinds (index into decision_names): kind = phase + 1, 0 = none. */
+enum {
+    OPS_D_NONE, OPS_D_OPENING_DISCARD, OPS_D_OPENING_EQUIP, OPS_D_FIRST_EQUIP, OPS_D_ACTION,
+    OPS_D_BOOST, OPS_D_REACT, OPS_D_SECOND_EQUIP, OPS_D_OVER, OPS_D_COUNT
+};
+_Static_assert(OPS_D_COUNT == OPS_PH_COUNT + 1, "decision kind = phase + 1");
 enum { OPS_SLOT_PERSONALITY, OPS_SLOT_WEAPON, OPS_SLOT_ARMOR, OPS_SLOT_COVER };
 #define OPS_SLOTS 3 /* slots that hold Modifiers: Personality, weapon, armor */
 enum { OPS_CT_RANGED_COVER, OPS_CT_RANGED_OPEN, OPS_CT_CLOSE };
@@ -150,11 +161,11 @@ typedef struct ops_state {
 } ops_state;
 
 /* ---- cross-file internals -------------------------------------------------- */
-extern const arb_verb arb_operator__verbs[];
-extern const char *const arb_operator__decision_names[];
-extern const char *const arb_operator__event_names[];
-extern const char *const arb_operator__outcome_reasons[];
-extern const char *const arb_operator__phase_names[];
+extern const arb_verb arb_operator__verbs[OPS_V_COUNT];
+extern const char *const arb_operator__decision_names[OPS_D_COUNT];
+extern const char *const arb_operator__event_names[OPS_E_COUNT];
+extern const char *const arb_operator__reason_names[OPS_R_COUNT];
+extern const char *const arb_operator__phase_names[OPS_PH_COUNT];
 extern const char *const arb_operator__combat_types[];
 
 unsigned arb_operator__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap);

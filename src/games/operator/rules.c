@@ -10,7 +10,6 @@
 #include "arbiter/hash.h"
 #include "games/operator/operator.h"
 
-#define ILLEGAL(rule, ...) arb_error_set(err, ARB_EILLEGAL, rule, __VA_ARGS__)
 
 /* ---- small helpers ------------------------------------------------------- */
 int arb_operator__in_cover(const ops_player *p) { return p->cover >= 0; }
@@ -327,12 +326,12 @@ int arb_operator__setup(void *st, const arb_setup *su, arb_events *ev, arb_error
 {
     ops_state *s = st;
     if (su->players < 2 || su->players > ARB_MAX_SEATS)
-        return ILLEGAL("OPS-G29", "OPERATOR is played by 2 to %d players, not %d", ARB_MAX_SEATS, su->players);
+        return ARB_ILLEGAL(err, "OPS-G29", "OPERATOR is played by 2 to %d players, not %d", ARB_MAX_SEATS, su->players);
     for (int i = 0; i < su->players; i++) {
-        if (!su->decks[i]) return arb_error_set(err, ARB_EINVAL, "OPS-DECK-SIZE", "seat %d has no deck", i);
+        if (!su->decks[i]) return ARB_INVALID(err, "OPS-DECK-SIZE", "seat %d has no deck", i);
         arb_deck_issue is;
         if (arb_operator__deck_check(su->decks[i], &is, 1))
-            return ILLEGAL(is.rule, "seat %d's deck: %s", i, is.msg);
+            return ARB_ILLEGAL(err, is.rule, "seat %d's deck: %s", i, is.msg);
     }
     memset(s, 0, sizeof *s);
     arb_rng_seed(&s->rng, su->seed);
@@ -412,32 +411,32 @@ static int check_equip(const ops_state *s, const arb_action *a, arb_error *err)
     int uid = a->args[0], slot = a->args[1];
     int opening = s->phase == OPS_PH_OPEN_EQUIP;
     if (slot < OPS_SLOT_WEAPON || slot > OPS_SLOT_COVER)
-        return ILLEGAL("OPS-ZONE-WEAPON", "equip slot %d is not 1 (second weapon), 2 (armor) or 3 (cover)", slot);
+        return ARB_ILLEGAL(err, "OPS-ZONE-WEAPON", "equip slot %d is not 1 (second weapon), 2 (armor) or 3 (cover)", slot);
     if (hand_index(p, uid) < 0)
-        return ILLEGAL(slot == OPS_SLOT_ARMOR ? "OPS-ARMOR-WHEN" : slot == OPS_SLOT_WEAPON ? "OPS-WPN-EQUIP" : "OPS-ZONE-COVER",
+        return ARB_ILLEGAL(err, slot == OPS_SLOT_ARMOR ? "OPS-ARMOR-WHEN" : slot == OPS_SLOT_WEAPON ? "OPS-WPN-EQUIP" : "OPS-ZONE-COVER",
                        "card %d is not in seat %d's hand", uid, s->owner);
     const ops_card *c = ops_uc(p, uid);
     static const uint8_t need[] = { 0, OPS_K_WEAPON, OPS_K_ARMOR, OPS_K_COVER };
     static const char *const zone_rule[] = { "", "OPS-ZONE-WEAPON", "OPS-ZONE-ARMOR", "OPS-ZONE-COVER" };
     if (opening && c->kind != OPS_K_WEAPON && c->kind != OPS_K_ARMOR && c->kind != OPS_K_COVER)
-        return ILLEGAL("OPS-SETUP-EQUIP-ONLY3", "only a Second Weapon, a Cover and an Armor may be equipped before the first turn");
+        return ARB_ILLEGAL(err, "OPS-SETUP-EQUIP-ONLY3", "only a Second Weapon, a Cover and an Armor may be equipped before the first turn");
     if (c->kind != need[slot])
-        return ILLEGAL(zone_rule[slot], "%s (%s) cannot go into the %s slot", c->pub.name,
+        return ARB_ILLEGAL(err, zone_rule[slot], "%s (%s) cannot go into the %s slot", c->pub.name,
                        arb_operator__kind_name(c->kind),
                        slot == OPS_SLOT_WEAPON ? "Second Weapon" : slot == OPS_SLOT_ARMOR ? "Armor" : "Cover");
     if (opening) {
         static const uint8_t bit[] = { 0, OPS_OPENED_WEAPON, OPS_OPENED_ARMOR, OPS_OPENED_COVER };
         if (p->opened & bit[slot])
-            return ILLEGAL("OPS-SETUP-EQUIP-ONEEACH", "only one of each kind may be equipped before the first turn");
+            return ARB_ILLEGAL(err, "OPS-SETUP-EQUIP-ONEEACH", "only one of each kind may be equipped before the first turn");
         if (slot == OPS_SLOT_COVER && p->cover >= 0)
-            return ILLEGAL("OPS-GL-COVER-ONE", "a player may only have one Cover card in play at a time");
+            return ARB_ILLEGAL(err, "OPS-GL-COVER-ONE", "a player may only have one Cover card in play at a time");
         return ARB_OK;
     }
     if (slot == OPS_SLOT_COVER) {
         if (p->cover >= 0)
-            return ILLEGAL("OPS-EQ1-COVER-REPLACE", "replacing Cover is a Cover-to-Cover move and needs a MOVE card (use move)");
+            return ARB_ILLEGAL(err, "OPS-EQ1-COVER-REPLACE", "replacing Cover is a Cover-to-Cover move and needs a MOVE card (use move)");
         if (s->moves_used >= s->moves_allowed)
-            return ILLEGAL("OPS-MOVE-ONCE", "seat %d has already moved this turn", s->owner);
+            return ARB_ILLEGAL(err, "OPS-MOVE-ONCE", "seat %d has already moved this turn", s->owner);
     }
     return ARB_OK;
 }
@@ -447,13 +446,13 @@ static int check_move(const ops_state *s, const arb_action *a, arb_error *err)
     const ops_player *p = &s->p[s->owner];
     int c2c = a->nargs == 2;
     if (p->cover < 0)
-        return ILLEGAL("OPS-MOVE-O2C-REQ", "seat %d is in the open: moving into Cover needs only a COVER card (equip it)", s->owner);
+        return ARB_ILLEGAL(err, "OPS-MOVE-O2C-REQ", "seat %d is in the open: moving into Cover needs only a COVER card (equip it)", s->owner);
     if (hand_index(p, a->args[0]) < 0 || ops_uc(p, a->args[0])->kind != OPS_K_MOVE)
-        return ILLEGAL(c2c ? "OPS-MOVE-C2C-REQ" : "OPS-MOVE-C2O-REQ", "card %d is not a MOVE card in hand", a->args[0]);
+        return ARB_ILLEGAL(err, c2c ? "OPS-MOVE-C2C-REQ" : "OPS-MOVE-C2O-REQ", "card %d is not a MOVE card in hand", a->args[0]);
     if (c2c && (hand_index(p, a->args[1]) < 0 || ops_uc(p, a->args[1])->kind != OPS_K_COVER))
-        return ILLEGAL("OPS-MOVE-C2C-REQ", "card %d is not a COVER card in hand", a->args[1]);
+        return ARB_ILLEGAL(err, "OPS-MOVE-C2C-REQ", "card %d is not a COVER card in hand", a->args[1]);
     if (s->moves_used >= s->moves_allowed)
-        return ILLEGAL("OPS-MOVE-ONCE", "seat %d has already moved this turn", s->owner);
+        return ARB_ILLEGAL(err, "OPS-MOVE-ONCE", "seat %d has already moved this turn", s->owner);
     return ARB_OK;
 }
 
@@ -462,30 +461,30 @@ static int check_attach(const ops_state *s, const arb_action *a, arb_error *err)
     const ops_player *p = &s->p[s->owner];
     int uid = a->args[0], slot = a->args[1];
     if (hand_index(p, uid) < 0 || ops_uc(p, uid)->kind != OPS_K_MODIFIER)
-        return ILLEGAL("OPS-EQ1-MOD", "card %d is not a Modifier in hand", uid);
+        return ARB_ILLEGAL(err, "OPS-EQ1-MOD", "card %d is not a Modifier in hand", uid);
     const ops_card *m = ops_uc(p, uid);
     switch (slot) {
     case OPS_SLOT_PERSONALITY:
         if (m->mod_target == OPS_MT_ARMOR)
-            return ILLEGAL("OPS-MOD-ATTACH", "%s modifies Armor, not fallback weapons", m->pub.name);
+            return ARB_ILLEGAL(err, "OPS-MOD-ATTACH", "%s modifies Armor, not fallback weapons", m->pub.name);
         break;
     case OPS_SLOT_WEAPON:
-        if (p->weapon < 0) return ILLEGAL("OPS-MOD-ATTACH", "no weapon is equipped in the Second Weapon slot");
+        if (p->weapon < 0) return ARB_ILLEGAL(err, "OPS-MOD-ATTACH", "no weapon is equipped in the Second Weapon slot");
         if (m->mod_target == OPS_MT_ARMOR)
-            return ILLEGAL("OPS-MOD-ATTACH", "%s modifies Armor, not weapons", m->pub.name);
+            return ARB_ILLEGAL(err, "OPS-MOD-ATTACH", "%s modifies Armor, not weapons", m->pub.name);
         if (m->mod_target == OPS_MT_RANGED && !(ops_uc(p, p->weapon)->flags & OPS_F_RANGED))
-            return ILLEGAL("OPS-MOD-EXPLOSIVE", "%s needs a Ranged weapon", m->pub.name);
+            return ARB_ILLEGAL(err, "OPS-MOD-EXPLOSIVE", "%s needs a Ranged weapon", m->pub.name);
         break;
     case OPS_SLOT_ARMOR:
-        if (p->armor < 0) return ILLEGAL("OPS-MOD-ATTACH", "no Armor is equipped");
+        if (p->armor < 0) return ARB_ILLEGAL(err, "OPS-MOD-ATTACH", "no Armor is equipped");
         if (m->mod_target != OPS_MT_ARMOR)
-            return ILLEGAL("OPS-MOD-ATTACH", "%s modifies weapons, not Armor", m->pub.name);
+            return ARB_ILLEGAL(err, "OPS-MOD-ATTACH", "%s modifies weapons, not Armor", m->pub.name);
         break;
     default:
-        return ILLEGAL("OPS-MOD-ATTACH", "Modifiers attach to 0 (Personality), 1 (weapon) or 2 (armor), not %d", slot);
+        return ARB_ILLEGAL(err, "OPS-MOD-ATTACH", "Modifiers attach to 0 (Personality), 1 (weapon) or 2 (armor), not %d", slot);
     }
     if (p->nmods[slot] >= OPS_MAX_MODS)
-        return ILLEGAL("OPS-ZONE-MODIFIER", "at most %d Modifiers under one item (house bound)", OPS_MAX_MODS);
+        return ARB_ILLEGAL(err, "OPS-ZONE-MODIFIER", "at most %d Modifiers under one item (house bound)", OPS_MAX_MODS);
     return ARB_OK;
 }
 
@@ -498,20 +497,20 @@ static int check_attack(const ops_state *s, const arb_action *a, arb_error *err)
 {
     int t = a->args[0], w = a->args[1];
     if (s->acted && s->attacks_made == 0)
-        return ILLEGAL("OPS-ACT-ONE", "the Action Phase allows one choice; a strategic card was already used");
+        return ARB_ILLEGAL(err, "OPS-ACT-ONE", "the Action Phase allows one choice; a strategic card was already used");
     if (s->attacks_made >= s->attacks_allowed)
-        return ILLEGAL("OPS-COMBAT-ONEATTACK", "only one attack per turn unless a card allows more");
-    if (t == s->active) return ILLEGAL("OPS-ACT-ATTACK", "a player cannot attack themself");
+        return ARB_ILLEGAL(err, "OPS-COMBAT-ONEATTACK", "only one attack per turn unless a card allows more");
+    if (t == s->active) return ARB_ILLEGAL(err, "OPS-ACT-ATTACK", "a player cannot attack themself");
     if (t < 0 || t >= s->players || s->p[t].eliminated)
-        return ILLEGAL("OPS-G23", "seat %d is not a player still in the game", t);
+        return ARB_ILLEGAL(err, "OPS-G23", "seat %d is not a player still in the game", t);
     if (s->attacked & (1u << t))
-        return ILLEGAL("OPS-COMBAT-ONEATTACK", "seat %d was already attacked this turn", t);
+        return ARB_ILLEGAL(err, "OPS-COMBAT-ONEATTACK", "seat %d was already attacked this turn", t);
     int src, wuid;
     arb_operator__weapon_for(s, s->active, attack_mode(s, s->active), &src, &wuid);
     if (w != src) {
         if (src == OPS_SRC_CARD)
-            return ILLEGAL("OPS-COMBAT-STEP2-MUSTEQUIPPED", "the equipped weapon applies and must be used (weapon argument 1)");
-        return ILLEGAL(s->p[s->active].weapon >= 0 ? "OPS-WPN-FALLBACK-AUTO" : "OPS-WPN-FALLBACK",
+            return ARB_ILLEGAL(err, "OPS-COMBAT-STEP2-MUSTEQUIPPED", "the equipped weapon applies and must be used (weapon argument 1)");
+        return ARB_ILLEGAL(err, s->p[s->active].weapon >= 0 ? "OPS-WPN-FALLBACK-AUTO" : "OPS-WPN-FALLBACK",
                        "no equipped weapon of this type applies: the fallback weapon is used (weapon argument 0)");
     }
     return ARB_OK;
@@ -521,13 +520,13 @@ static int check_play(const ops_state *s, const arb_action *a, arb_error *err)
 {
     const ops_player *p = &s->p[s->owner];
     int uid = a->args[0];
-    if (s->acted) return ILLEGAL("OPS-ACT-ONE", "the Action Phase choice was already made this turn");
-    if (hand_index(p, uid) < 0) return ILLEGAL("OPS-ACT-STRATEGIC", "card %d is not in hand", uid);
+    if (s->acted) return ARB_ILLEGAL(err, "OPS-ACT-ONE", "the Action Phase choice was already made this turn");
+    if (hand_index(p, uid) < 0) return ARB_ILLEGAL(err, "OPS-ACT-STRATEGIC", "card %d is not in hand", uid);
     const ops_card *c = ops_uc(p, uid);
     if (c->kind == OPS_K_BOOST)
-        return ILLEGAL("OPS-GL-BOOST", "a Boost is declared at the beginning of an attack (G14)");
+        return ARB_ILLEGAL(err, "OPS-GL-BOOST", "a Boost is declared at the beginning of an attack (G14)");
     if (c->kind != OPS_K_STRATEGIC)
-        return ILLEGAL("OPS-ACT-STRATEGIC", "%s is not a strategic card", c->pub.name);
+        return ARB_ILLEGAL(err, "OPS-ACT-STRATEGIC", "%s is not a strategic card", c->pub.name);
     return ARB_OK;
 }
 
@@ -536,9 +535,9 @@ static int check_boost(const ops_state *s, const arb_action *a, arb_error *err)
     const ops_player *p = &s->p[s->owner];
     int uid = a->args[0];
     if (hand_index(p, uid) < 0 || ops_uc(p, uid)->kind != OPS_K_BOOST)
-        return ILLEGAL("OPS-COMBAT-STEP2-BOOST", "card %d is not a Boost card in hand", uid);
+        return ARB_ILLEGAL(err, "OPS-COMBAT-STEP2-BOOST", "card %d is not a Boost card in hand", uid);
     if ((ops_uc(p, uid)->flags & OPS_F_MULTI) && s->players < 3)
-        return ILLEGAL("OPS-GL-MULTI", "Multi cards are only usable in a game with three or more players");
+        return ARB_ILLEGAL(err, "OPS-GL-MULTI", "Multi cards are only usable in a game with three or more players");
     return ARB_OK;
 }
 
@@ -547,39 +546,39 @@ static int check_react(const ops_state *s, const arb_action *a, arb_error *err)
     const ops_player *p = &s->p[s->owner];
     int uid = a->args[0];
     if (s->cb.reactions >= OPS_MAX_REACTIONS)
-        return ILLEGAL("OPS-COMBAT-STEP5-MAX2", "up to two reactions per attack");
-    if (hand_index(p, uid) < 0) return ILLEGAL("OPS-COMBAT-STEP5-REACT", "card %d is not in hand", uid);
+        return ARB_ILLEGAL(err, "OPS-COMBAT-STEP5-MAX2", "up to two reactions per attack");
+    if (hand_index(p, uid) < 0) return ARB_ILLEGAL(err, "OPS-COMBAT-STEP5-REACT", "card %d is not in hand", uid);
     const ops_card *c = ops_uc(p, uid);
     if (c->kind != OPS_K_MOVE && c->kind != OPS_K_ACTION)
-        return ILLEGAL("OPS-COMBAT-STEP5-TYPE", "only MOVE or ACTION cards are reactions, not %s", c->pub.name);
+        return ARB_ILLEGAL(err, "OPS-COMBAT-STEP5-TYPE", "only MOVE or ACTION cards are reactions, not %s", c->pub.name);
     if (!(c->flags & OPS_F_REACTION) && !c->reduce)
-        return ILLEGAL("OPS-GL-REACTION", "%s has no Reaction keyword or REDUCE value", c->pub.name);
+        return ARB_ILLEGAL(err, "OPS-GL-REACTION", "%s has no Reaction keyword or REDUCE value", c->pub.name);
     return ARB_OK;
 }
 
 static int check_action(const ops_state *s, const arb_action *a, arb_error *err)
 {
     if (s->over) return arb_error_set(err, ARB_EOVER, NULL, "the match is over");
-    if (a->verb >= OPS_V_COUNT) return arb_error_set(err, ARB_EINVAL, NULL, "unknown verb %u", a->verb);
+    if (a->verb >= OPS_V_COUNT) return ARB_INVALID(err, NULL, "unknown verb %u", a->verb);
     const arb_verb *v = &arb_operator__verbs[a->verb];
     if (a->nargs < v->min_args || a->nargs > v->max_args)
-        return arb_error_set(err, ARB_EINVAL, NULL, "%s takes %u to %u arguments, not %u", v->name,
+        return ARB_INVALID(err, NULL, "%s takes %u to %u arguments, not %u", v->name,
                              v->min_args, v->max_args, a->nargs);
     if (a->verb >= OPS_V_TIMEOUT)
-        return ILLEGAL("OPS-G28", "OPERATOR has no clock: %s is not an action of this game", v->name);
+        return ARB_ILLEGAL(err, "OPS-G28", "OPERATOR has no clock: %s is not an action of this game", v->name);
     if (a->seat != s->owner) {
         if (a->verb == OPS_V_REACT && s->phase == OPS_PH_REACT)
-            return ILLEGAL("OPS-COMBAT-STEP5-WHO", "only the target (seat %d) may react", s->owner);
-        return ILLEGAL(s->turn == 0 ? "OPS-SETUP-ORDER" : "OPS-TURN-ORDER",
+            return ARB_ILLEGAL(err, "OPS-COMBAT-STEP5-WHO", "only the target (seat %d) may react", s->owner);
+        return ARB_ILLEGAL(err, s->turn == 0 ? "OPS-SETUP-ORDER" : "OPS-TURN-ORDER",
                        "seat %d owes the decision, not seat %d", s->owner, a->seat);
     }
     if (!verb_ok_in_phase(a->verb, s->phase))
-        return ILLEGAL(phase_rule(a->verb, s, a), "%s is not allowed now (%s)", v->name,
+        return ARB_ILLEGAL(err, phase_rule(a->verb, s, a), "%s is not allowed now (%s)", v->name,
                        arb_operator__decision_names[s->phase + 1]);
     const ops_player *p = &s->p[s->owner];
     switch (a->verb) {
     case OPS_V_DISCARD:
-        if (hand_index(p, a->args[0]) < 0) return ILLEGAL("OPS-SETUP-DISCARD1", "card %d is not in hand", a->args[0]);
+        if (hand_index(p, a->args[0]) < 0) return ARB_ILLEGAL(err, "OPS-SETUP-DISCARD1", "card %d is not in hand", a->args[0]);
         return ARB_OK;
     case OPS_V_EQUIP: return check_equip(s, a, err);
     case OPS_V_MOVE: return check_move(s, a, err);
@@ -859,7 +858,7 @@ arb_decision arb_operator__decision(const void *st)
     const ops_state *s = st;
     arb_decision d;
     d.seat = s->over ? ARB_SEAT_NONE : s->owner;
-    d.kind = (uint16_t)(s->over ? 0 : s->phase + 1);
+    d.kind = (uint16_t)(s->over ? OPS_D_NONE : s->phase + 1);
     d.clock_left_ms = -1;
     return d;
 }

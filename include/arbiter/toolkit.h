@@ -1,0 +1,140 @@
+/* arbiter/toolkit.h — what every engine shares, so that engines differ only
+ * where their rules differ: one rejection style, name lookups with an
+ * out-of-range fallback, one legal-action buffer, deck-issue helpers and the
+ * strict position reader (arb_pos_*). Everything here is libc-only core code;
+ * an engine outside the tree (a fifth game) may use it too. */
+#ifndef ARBITER_TOOLKIT_H
+#define ARBITER_TOOLKIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arbiter/game.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- rejections ---------------------------------------------------------
+ * The one way an engine refuses an action, a setup or a position:
+ *     return ARB_ILLEGAL(err, "NAR-LIMIT-ROSTER", "your Roster holds %d", n);
+ * ARB_ILLEGAL: the input breaks a rule (rule ID required); ARB_INVALID: it
+ * is malformed (bad argument count, no such card). Both are expressions
+ * worth the code, so they also fit in a conditional. err may be NULL. */
+#define ARB_ILLEGAL(err, rule, ...) arb_error_set((err), ARB_EILLEGAL, (rule), __VA_ARGS__)
+#define ARB_INVALID(err, rule, ...) arb_error_set((err), ARB_EINVAL, (rule), __VA_ARGS__)
+#define ARB_REJECT(err, code, rule, ...) arb_error_set((err), (code), (rule), __VA_ARGS__)
+
+/* ---- names ------------------------------------------------------------- */
+/* names[i] when i < n and names[i] is set, else fallback. */
+static inline const char *arb_name_at(const char *const *names, unsigned n, unsigned i,
+                                      const char *fallback)
+{
+    return names && i < n && names[i] ? names[i] : fallback;
+}
+/* Index of s in names[0..n) (NULL entries skipped), or -1. */
+int arb_name_index(const char *const *names, unsigned n, const char *s);
+/* The game's tables, with the fallback "unknown". */
+const char *arb_game_verb_name(const arb_game *g, unsigned verb);
+const char *arb_game_decision_name(const arb_game *g, unsigned kind);
+const char *arb_game_event_name(const arb_game *g, unsigned type);
+const char *arb_game_reason_name(const arb_game *g, unsigned reason);
+/* Index of an outcome reason by name, -1 if none. '-' and '_' compare
+ * equal, so the spellings of older replays ("deck_out") still match the
+ * current one ("deck-out"). */
+int arb_game_reason_find(const arb_game *g, const char *name);
+/* Do two reason names denote the same reason ('-' == '_')? */
+int arb_reason_same(const char *a, const char *b);
+
+/* ---- deck checks ------------------------------------------------------
+ * Append one finding to out[0..cap) (printf-style message) and count it in
+ * *n, also past cap: deck_check returns the total. warning 0 = violation. */
+void arb_deck_issue_add(arb_deck_issue *out, unsigned cap, unsigned *n, int warning, const char *rule,
+                        const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+/* ---- the strict position reader -----------------------------------------
+ * Every engine's load_position reads its tree through these getters, so the
+ * same mistake gets the same message in every game. The reader tracks the
+ * path of the node being read ("players.1.hand.3"); a refusal sets
+ * err->where to it (plus the key at fault), err->rule and one sentence:
+ *   unknown field 'x' · expected a map · expected an integer · N is out of
+ *   range LO..HI · expected true or false · expected a string · unknown
+ *   value 'x' (one of: …) · unknown card 'x' · expected an array · at most N
+ *   entries.
+ * A refusal with a rule ID is ARB_EILLEGAL (the position breaks that rule);
+ * a malformed tree is ARB_EINVAL with the reader's shape_rule (NULL, or a
+ * game's zone rule such as "BRN-ZONE-FIVE"). Getters return ARB_OK or the
+ * (negative) code; an absent key leaves *out untouched and returns ARB_OK.
+ * Cards are found by ID or printed name, case-insensitively (arb_card_find),
+ * the same rule deck files use. */
+typedef struct arb_pos {
+    arb_error *err;             /* never NULL after arb_pos_init */
+    const arb_game *game;       /* for card lookups */
+    const char *shape_rule;     /* rule ID of malformed-tree refusals, or NULL */
+    size_t len;
+    char path[ARB_WHERE_MAX];
+    arb_error local_;
+} arb_pos;
+
+void arb_pos_init(arb_pos *P, const arb_game *g, arb_error *err, const char *shape_rule);
+/* Descend into key / index; returns the mark arb_pos_pop restores. */
+size_t arb_pos_push(arb_pos *P, const char *key);
+size_t arb_pos_index(arb_pos *P, long idx);
+void arb_pos_pop(arb_pos *P, size_t mark);
+/* Refuse at the current path (".key" appended when key is set). rule NULL:
+ * ARB_EINVAL with shape_rule; else ARB_EILLEGAL with rule. Returns the code. */
+int arb_pos_fail(arb_pos *P, const char *key, const char *rule, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* The same with an explicit code (ARB_ELIMIT for too many cards …). */
+int arb_pos_failc(arb_pos *P, const char *key, int code, const char *rule, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+/* n must be a map whose every key is in allowed (NULL-terminated). */
+int arb_pos_keys(arb_pos *P, const arb_tnode *n, const char *const *allowed);
+/* Typed getters of m[key]. */
+int arb_pos_int(arb_pos *P, const arb_tnode *m, const char *key, int64_t lo, int64_t hi, int64_t *out);
+int arb_pos_bool(arb_pos *P, const arb_tnode *m, const char *key, int *out);
+int arb_pos_flag(arb_pos *P, const arb_tnode *m, const char *key, uint8_t *out);
+int arb_pos_str(arb_pos *P, const arb_tnode *m, const char *key, const char **out);
+int arb_pos_enum(arb_pos *P, const arb_tnode *m, const char *key, const char *const *names,
+                 unsigned n, int *out);
+/* m[key] must be an array of at most max entries (absent: *out = NULL). */
+int arb_pos_arr(arb_pos *P, const arb_tnode *m, const char *key, uint32_t max, const char *max_rule,
+                const arb_tnode **out);
+/* The same checks on a node itself (key names it in messages, may be NULL). */
+int arb_pos_int_node(arb_pos *P, const arb_tnode *n, const char *key, int64_t lo, int64_t hi, int64_t *out);
+int arb_pos_bool_node(arb_pos *P, const arb_tnode *n, const char *key, int *out);
+int arb_pos_enum_node(arb_pos *P, const arb_tnode *n, const char *key, const char *const *names,
+                      unsigned count, int *out);
+/* A card ID (or name) string node: pool index in *out, else a refusal with
+ * rule (the game's card-pool rule, or NULL). */
+int arb_pos_card_node(arb_pos *P, const arb_tnode *n, const char *key, const char *rule, int *out);
+/* "game" must name P->game when present. */
+int arb_pos_game(arb_pos *P, const arb_tnode *root);
+
+/* The PRNG in a state tree, one form for every engine: m[key] = an array of
+ * the 4 xoshiro256** words s[0..3], each 16 lower-case hex digits (a JSON
+ * string: exact through any JSON library, unlike numbers above 2^53). */
+arb_tnode *arb_tree_add_rng(arb_tree *t, arb_tnode *m, const char *key, const arb_rng *r);
+/* Read it back: absent → 0 and *r untouched; present → 1 with *r set, or a
+ * refusal. Also read, for positions written by arbiter 0.1: words as
+ * (signed) integers, and one string of 64 hex digits. An
+ * all-zero state is refused (xoshiro never leaves it). */
+int arb_pos_rng(arb_pos *P, const arb_tnode *m, const char *key, arb_rng *r);
+
+/* Propagate a reader's refusal: TRY-style helper for engines. */
+#define ARB_POS_TRY(x) do { int arb_rc_ = (x); if (arb_rc_ < 0) return arb_rc_; } while (0)
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,140 @@
+/* toolkit.c — the small shared pieces engines and their callers use instead
+ * of repeating them: name lookups with an out-of-range fallback and the
+ * outcome-reason matching that lets old replay spellings verify. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "arbiter/toolkit.h"
+
+int arb_name_index(const char *const *names, unsigned n, const char *s)
+{
+    for (unsigned i = 0; s && i < n; i++)
+        if (names[i] && strcmp(names[i], s) == 0) return (int)i;
+    return -1;
+}
+
+const char *arb_game_verb_name(const arb_game *g, unsigned verb)
+{
+    return g && verb < g->nverbs && g->verbs[verb].name ? g->verbs[verb].name : "unknown";
+}
+
+const char *arb_game_decision_name(const arb_game *g, unsigned kind)
+{
+    return g ? arb_name_at(g->decision_names, g->ndecision_names, kind, "unknown") : "unknown";
+}
+
+const char *arb_game_event_name(const arb_game *g, unsigned type)
+{
+    return g ? arb_name_at(g->event_names, g->nevent_names, type, "unknown") : "unknown";
+}
+
+const char *arb_game_reason_name(const arb_game *g, unsigned reason)
+{
+    return g ? arb_name_at(g->outcome_reasons, g->noutcome_reasons, reason, "unknown") : "unknown";
+}
+
+int arb_reason_same(const char *a, const char *b)
+{
+    if (!a || !b) return 0;
+    for (;; a++, b++) {
+        char x = *a == '_' ? '-' : *a, y = *b == '_' ? '-' : *b;
+        if (x != y) return 0;
+        if (!x) return 1;
+    }
+}
+
+int arb_game_reason_find(const arb_game *g, const char *name)
+{
+    if (!g || !name) return -1;
+    for (unsigned i = 0; i < g->noutcome_reasons; i++)
+        if (g->outcome_reasons[i] && arb_reason_same(g->outcome_reasons[i], name)) return (int)i;
+    return -1;
+}
+
+void arb_deck_issue_add(arb_deck_issue *out, unsigned cap, unsigned *n, int warning, const char *rule,
+                        const char *fmt, ...)
+{
+    if (out && *n < cap) {
+        arb_deck_issue *is = &out[*n];
+        is->warning = warning;
+        snprintf(is->rule, sizeof is->rule, "%s", rule ? rule : "");
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(is->msg, sizeof is->msg, fmt, ap);
+        va_end(ap);
+    }
+    (*n)++;
+}
+
+int arb_game_action_text(const arb_game *g, const void *st, const arb_action *a, char *buf, size_t size)
+{
+    if (g->action_text && a->verb < g->nverbs) return g->action_text(st, a, buf, size);
+    return arb_action_format(g, a, buf, size);
+}
+
+int arb_game_event_text(const arb_game *g, const arb_event *ev, int view, char *buf, size_t size)
+{
+    if (g->event_text) return g->event_text(ev, view, buf, size);
+    const char *name = arb_game_event_name(g, ev->type);
+    if (ev->seat < 0) return snprintf(buf, size, "%s %d %d %d", name, (int)ev->a, (int)ev->b, (int)ev->c);
+    if (ev->hidden && view != ARB_VIEW_ALL && view != ev->seat) return snprintf(buf, size, "%s P%d", name, ev->seat + 1);
+    return snprintf(buf, size, "%s P%d %d %d %d", name, ev->seat + 1, (int)ev->a, (int)ev->b, (int)ev->c);
+}
+
+void arb_game_card_export(const arb_game *g, unsigned idx, arb_tree *t, arb_tnode *parent)
+{
+    if (g->card_export && idx < g->ncards) g->card_export(idx, t, parent);
+}
+
+static int names_ok(const char *const *names, unsigned n)
+{
+    if (!names || n == 0) return 0;
+    for (unsigned i = 0; i < n; i++)
+        if (!names[i] || !names[i][0]) return 0;
+    return 1;
+}
+
+int arb_game_check(const arb_game *g, arb_error *err)
+{
+#define BROKEN(...) return arb_error_set(err, ARB_EUNSUPPORTED, NULL, __VA_ARGS__)
+    if (!g) BROKEN("no game");
+    const char *id = g->id ? g->id : "?";
+    if (g->contract != ARB_GAME_CONTRACT)
+        BROKEN("%s: written for game contract %u, this build implements %u", id, g->contract, ARB_GAME_CONTRACT);
+    if (!g->id || !g->title || !g->rules_version || !g->engine_version) BROKEN("%s: id, title and versions are required", id);
+    if (g->min_players < 1 || g->max_players < g->min_players || g->max_players > ARB_MAX_SEATS)
+        BROKEN("%s: player counts %d..%d are outside 1..%d", id, g->min_players, g->max_players, ARB_MAX_SEATS);
+    if (!g->state_size) BROKEN("%s: state_size is 0", id);
+    if (!g->card || !g->deck_check || !g->preset || !g->setup || !g->load_position || !g->decision || !g->legal ||
+        !g->apply || !g->hash || !g->outcome || !g->turn || !g->phase || !g->export_state)
+        BROKEN("%s: a required member of the game contract is NULL", id);
+    if (!g->verbs || !g->nverbs) BROKEN("%s: no verbs", id);
+    for (unsigned v = 0; v < g->nverbs; v++)
+        if (!g->verbs[v].name || g->verbs[v].min_args > g->verbs[v].max_args || g->verbs[v].max_args > ARB_ARGS_MAX)
+            BROKEN("%s: verb %u is unnamed or takes a bad argument count", id, v);
+    if (!names_ok(g->decision_names, g->ndecision_names)) BROKEN("%s: a decision name is missing", id);
+    if (!names_ok(g->event_names, g->nevent_names)) BROKEN("%s: an event name is missing", id);
+    /* Reason 0 may be "" (brainstorm's "no outcome yet"); every other is named. */
+    if (!g->outcome_reasons || !g->noutcome_reasons || !g->outcome_reasons[0] ||
+        (g->noutcome_reasons > 1 && !names_ok(g->outcome_reasons + 1, g->noutcome_reasons - 1)))
+        BROKEN("%s: an outcome reason is missing", id);
+    for (unsigned r = 0; r < g->noutcome_reasons; r++)
+        if (strchr(g->outcome_reasons[r], '_')) BROKEN("%s: outcome reason '%s' is not kebab-case", id, g->outcome_reasons[r]);
+    if (!g->ncards) BROKEN("%s: an empty card pool", id);
+    for (unsigned c = 0; c < g->ncards; c++) {
+        const arb_card *k = g->card(c);
+        if (!k || !k->id || !k->name || !k->type || !k->group || !k->text) BROKEN("%s: card %u is incomplete", id, c);
+    }
+    if (g->npresets < 2) BROKEN("%s: %u presets; the contract asks for at least 2", id, g->npresets);
+    for (unsigned p = 0; p < g->npresets; p++) {
+        const arb_deck *d = g->preset(p);
+        if (!d) BROKEN("%s: preset %u is NULL", id, p);
+        arb_deck_issue is[4];
+        unsigned n = g->deck_check(d, is, 4);
+        for (unsigned i = 0; i < n && i < 4; i++)
+            if (!is[i].warning) BROKEN("%s: preset '%s' is illegal: %s: %s", id, d->name, is[i].rule, is[i].msg);
+    }
+    return ARB_OK;
+#undef BROKEN
+}
