@@ -101,7 +101,7 @@ static int header_encode2(arb_mpbuf *b, const arb_replay_meta *meta, arb_error *
     long long started = meta->started ? iso_seconds(meta->started) : -1;
     arb_replay__mp_array(b, 7);
     arb_replay__mp_cstr(b, g->id);
-    arb_replay__mp_cstr(b, g->rules_version);
+    arb_replay__mp_cstr(b, su->rules ? su->rules : g->rules_version);
     arb_replay__mp_uint(b, su->seed);
     if (!meta->started) arb_replay__mp_nil(b);
     else if (started >= 0) arb_replay__mp_uint(b, (uint64_t)started);
