@@ -37,11 +37,12 @@ PKG_LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CHECK_CFLAGS = $(shell pkg-config --cflags check $(TEST_PKGS) 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check $(TEST_PKGS) 2>/dev/null)
 ALL_CFLAGS   = $(CFLAGS_BASE) $(PKG_CFLAGS) $(CFLAGS)
-LIBS         = $(PKG_LIBS) -lpthread -lm
+LIBS         = $(PKG_LIBS) -lpthread -lm -ldl
 
 GAMES    := $(sort $(patsubst src/games/%/,%,$(dir $(wildcard src/games/*/*.c))))
 LIB_SRC  := $(wildcard src/core/*.c) $(foreach g,$(GAMES),$(wildcard src/games/$(g)/*.c)) \
-            $(wildcard src/replay/*.c) $(wildcard src/conform/*.c) $(wildcard src/analyze/*.c)
+            $(wildcard src/replay/*.c) $(wildcard src/adapter/*.c) $(wildcard src/conform/*.c) \
+            $(wildcard src/analyze/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
 TEST_SRC := $(wildcard tests/check_*.c)
 
@@ -146,7 +147,7 @@ $(BUILD)/libarbiter.so: $(BUILD)/libarbiter.so.$(LIB_VERSION)
 
 $(ARBITER): $(CLI_OBJ) $(BUILD)/libarbiter.a
 	@echo "  LD      $@"
-	@$(CC) $(SAN) -o $@ $(CLI_OBJ) $(BUILD)/libarbiter.a $(LIBS)
+	@$(CC) $(SAN) -rdynamic -o $@ $(CLI_OBJ) -Wl,--whole-archive $(BUILD)/libarbiter.a -Wl,--no-whole-archive $(LIBS) -ldl
 
 # Regenerate the registry when the set of games changes.
 $(shell mkdir -p $(BUILD); echo '$(GAMES)' | cmp -s - $(BUILD)/.games || echo '$(GAMES)' > $(BUILD)/.games)
@@ -168,7 +169,7 @@ check: deps
 	@$(MAKE) --no-print-directory check-all
 	@$(MAKE) --no-print-directory check-install
 
-check-all: check-unit check-conform check-reports check-golden check-hostile check-format check-seal
+check-all: check-unit check-conform check-reports check-golden check-hostile check-format check-seal check-adapter
 
 # The golden corpus (replays/golden/<game>/MANIFEST): every replay verifies
 # and reproduces its manifest outcome and final hash under this engine.
@@ -197,6 +198,26 @@ check-format: $(ARBITER) $(BUILD)/format_tables
 # error, within a memory limit, without a crash.
 check-hostile: $(ARBITER)
 	@ARBITER=$(ARBITER) bash tests/hostile/run.sh
+
+# The engine protocol (conformance/ADAPTER.md) end to end for every game:
+# conform --engine and verify --engine through the reference adapter,
+# crosscheck over CROSSCHECK_MATCHES matches (two shards at once), every
+# engine-serve --fault caught, broken adapters reported. Prints matches/s.
+CROSSCHECK_MATCHES ?= 1000
+.PHONY: check-adapter
+check-adapter: $(ARBITER) $(BUILD)/tests/toy_plugin.so $(BUILD)/tests/toy_plugin_c1.so
+	@ARBITER=$(ARBITER) PLUGIN=$(BUILD)/tests/toy_plugin.so PLUGIN_OLD=$(BUILD)/tests/toy_plugin_c1.so \
+	  CROSSCHECK_MATCHES=$(CROSSCHECK_MATCHES) sh tests/adapter/check.sh
+
+# The toy game as an in-process plug-in engine (arbiter/plugin.h), and one
+# built for another contract version (refused).
+$(BUILD)/tests/toy_plugin.so: tests/toy_plugin.c tests/toy_game.h $(wildcard include/arbiter/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  PLUGIN  $@"
+	@$(CC) $(ALL_CFLAGS) -shared -Itests -o $@ $<
+$(BUILD)/tests/toy_plugin_c1.so: tests/toy_plugin.c tests/toy_game.h $(wildcard include/arbiter/*.h)
+	@mkdir -p $(dir $@)
+	@$(CC) $(ALL_CFLAGS) -shared -Itests -DTOY_PLUGIN_CONTRACT=1 -o $@ $<
 
 # Conformance suite: lint every XML file, then run every case of every game
 # that has an engine in this build (others SKIP and are not coverage-gated).
@@ -227,8 +248,9 @@ check-reports: $(ARBITER) $(REPORT_NODE)
 check-browser: $(ARBITER)
 	@ARBITER=$(ARBITER) sh tests/report_browser.sh
 
+# (crosscheck: 100 matches a game under the sanitizers, 1000 in make check)
 sanitize: deps
-	@$(MAKE) --no-print-directory BUILD=build/san OPT=-O1 \
+	@$(MAKE) --no-print-directory BUILD=build/san OPT=-O1 CROSSCHECK_MATCHES=100 \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  check-all
 

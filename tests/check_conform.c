@@ -138,6 +138,14 @@ static size_t toy_legal(const void *st, arb_action *out, size_t cap)
         }
         n++;
     }
+    /* wait: accepted too, so listed (the runner checks that an accepted
+     * scripted action was listed by legal()) */
+    if (n < cap) {
+        memset(&out[n], 0, sizeof out[n]);
+        out[n].seat = (int8_t)t->active;
+        out[n].verb = 3;
+    }
+    n++;
     return n;
 }
 

@@ -103,6 +103,17 @@ int cmd_state(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_engine_serve(int argc, char **argv);
+int cmd_crosscheck(int argc, char **argv);
+int cmd_perft(int argc, char **argv);
+
+/* --engine CMD (adapter.h): open the adapter, print the error and return
+ * its exit code on failure. cli_engine_check prints a sticky adapter
+ * failure and returns EXIT_INTERNAL (0 when healthy). */
+struct arb_adapter;
+int cli_engine_open(const char *cmd, const char *command, const char *game, int timeout_ms,
+                    struct arb_adapter **out);
+int cli_engine_check(const char *cmd, const struct arb_adapter *a);
 
 /* Analyzer helpers (cli_analyze.c). cli_an_open prints the error and returns
  * its exit code; cli_an_seat parses "0".."3", "P1".."P4" or "all" (-3 when

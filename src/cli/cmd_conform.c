@@ -10,8 +10,12 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "arbiter/adapter.h"
 #include "arbiter/conform.h"
 #include "cli/cli.h"
+
+/* --engine CMD: the adapter's proxy game replaces the registry. */
+static const arb_game *engine_games[2];
 
 static void usage(FILE *out)
 {
@@ -42,6 +46,11 @@ static void usage(FILE *out)
             "  --expectations F   known failures (default: conformance/expectations.xml)\n"
             "  --no-replay        do not record and verify each case as a replay\n"
             "  --no-invariants    do not check the runner's invariants at every step\n"
+            "  --engine CMD       run the cases against an external engine: CMD is run by\n"
+            "                     /bin/sh and speaks the engine protocol (conformance/\n"
+            "                     ADAPTER.md); only its game's cases run, on one thread;\n"
+            "                     a dead, slow or babbling adapter is exit 4\n"
+            "  --engine-timeout MS  per-request limit for --engine (default 10000)\n"
             "  -q, --quiet        print only cases that did not pass, and the summary\n"
             "\n"
             "With a report on '-', stdout carries that report alone: the per-case lines\n"
@@ -111,7 +120,7 @@ static int make_dirs(const char *dir)
 
 int cmd_conform_save(const arb_conform_suite *s, const char *dir, FILE *out);
 
-int cmd_conform(int argc, char **argv)
+static int conform_main(int argc, char **argv)
 {
     static const struct option opts[] = {
         { "game", required_argument, NULL, 'g' },
@@ -181,6 +190,14 @@ int cmd_conform(int argc, char **argv)
     if (save && make_dirs(save) != 0) {
         fprintf(stderr, "arbiter conform: cannot create --save-failing directory %s: %s\n", save, strerror(errno));
         return EXIT_INPUT;
+    }
+    if (engine_games[0]) {
+        /* only the adapter's game; the proxy serializes requests: one thread */
+        if (opt.game && strcmp(opt.game, engine_games[0]->id) != 0)
+            return cli_usage("conform", "--game %s, but the engine adapter serves %s", opt.game, engine_games[0]->id);
+        opt.games = engine_games;
+        opt.game = engine_games[0]->id;
+        opt.jobs = 1;
     }
     double t0 = now_s();
     arb_conform_suite *s = NULL;
@@ -288,4 +305,40 @@ int cmd_conform_save(const arb_conform_suite *s, const char *dir, FILE *out)
     }
     (void)saved;
     return bad ? -1 : 0;
+}
+
+/* --engine CMD and --engine-timeout MS are taken out here (not for lint);
+ * the rest is the plain runner over the adapter's proxy game. */
+int cmd_conform(int argc, char **argv)
+{
+    const char *engine = NULL;
+    unsigned long long ms = 0;
+    char **av = calloc((size_t)argc + 1, sizeof *av);
+    if (!av) return EXIT_INTERNAL;
+    int ac = 0, lint = argc > 1 && strcmp(argv[1], "lint") == 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (i > 0 && (!strcmp(a, "--engine") || !strcmp(a, "--engine-timeout"))) {
+            if (i + 1 >= argc) { free(av); return cli_usage("conform", "%s needs a value", a); }
+            if (a[8] == '\0') engine = argv[++i];
+            else if (cli_parse_u64(argv[++i], &ms) || ms < 1 || ms > 3600000) {
+                free(av);
+                return cli_usage("conform", "--engine-timeout must be 1..3600000 ms");
+            }
+            continue;
+        }
+        av[ac++] = argv[i];
+    }
+    arb_adapter *ad = NULL;
+    if (engine && !lint) {
+        int erc = cli_engine_open("conform", engine, NULL, (int)ms, &ad);
+        if (erc) { free(av); return erc; }
+        engine_games[0] = arb_adapter_game(ad);
+    }
+    int rc = conform_main(ac, av);
+    int erc = cli_engine_check("conform", ad);
+    arb_adapter_close(ad);
+    engine_games[0] = NULL;
+    free(av);
+    return erc ? erc : rc;
 }

@@ -56,25 +56,53 @@ static const char play_script[] =
     "\"$arbiter\" play --game \"$game\" --games \"$m\" --seed \"$base\" --shard slurm \\\n"
     "    --agents \"$agents\" --json -o \"$outdir\" > \"$outdir/play-$SLURM_ARRAY_TASK_ID.ndjson\"\n";
 
+static const char crosscheck_script[] =
+    "#!/bin/bash\n"
+    "# arbiter-crosscheck.sbatch — differential play of an engine adapter against\n"
+    "# the built-in engine as a Slurm job array. Match I of M has the seed\n"
+    "# SplitMix64(BASE + I) whichever task plays it, so the tasks together check\n"
+    "# exactly the matches of one-machine `arbiter crosscheck --games M`. Each\n"
+    "# task writes OUTDIR/crosscheck-K.json (its summary) and, on a divergence,\n"
+    "# OUTDIR/repro-K.tcgr and the report in its log. A divergence is data\n"
+    "# (\"divergences\":1); a task fails only when it could not run.\n"
+    "#\n"
+    "#   sbatch --array=0-$((T - 1)) arbiter-crosscheck.sbatch GAME M BASE OUTDIR 'ENGINE CMD'\n"
+    "#SBATCH --job-name=arbiter-crosscheck\n"
+    "#SBATCH --ntasks=1\n"
+    "#SBATCH --output=arbiter-crosscheck-%A_%a.log\n"
+    "set -euo pipefail\n"
+    "game=${1:?usage: GAME M BASE OUTDIR ENGINE}; m=${2:?}; base=${3:?}; outdir=${4:?}; engine=${5:?}\n"
+    "arbiter=${ARBITER:-arbiter}\n"
+    ": \"${SLURM_ARRAY_TASK_ID:?run this script with sbatch --array}\"\n"
+    "mkdir -p \"$outdir\"\n"
+    "part=\"$outdir/.crosscheck-$SLURM_ARRAY_TASK_ID.json.part\"\n"
+    "rc=0\n"
+    "\"$arbiter\" crosscheck --engine \"$engine\" --game \"$game\" --games \"$m\" --seed \"$base\" \\\n"
+    "    --shard slurm --json --repro \"$outdir/repro-$SLURM_ARRAY_TASK_ID.tcgr\" > \"$part\" || rc=$?\n"
+    "[ \"$rc\" -le 1 ] || exit \"$rc\"\n"
+    "mv \"$part\" \"$outdir/crosscheck-$SLURM_ARRAY_TASK_ID.json\"\n";
+
 int cmd_slurm_script(int argc, char **argv)
 {
     const char *which = "verify";
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: arbiter slurm-script [verify|play]\n"
+            printf("usage: arbiter slurm-script [verify|play|crosscheck]\n"
                    "\n"
                    "Print a ready sbatch script: 'verify' (default) verifies the files of a\n"
                    "manifest as a job array of at most ~1000 tasks and writes NDJSON shards\n"
-                   "for `arbiter merge`; 'play' records a sharded self-play corpus.\n"
+                   "for `arbiter merge`; 'play' records a sharded self-play corpus;\n"
+                   "'crosscheck' runs a sharded `arbiter crosscheck` of an engine adapter.\n"
                    "`make install` also writes them to PREFIX/share/arbiter/.\n"
                    "\n"
                    "Exit: 0 printed; 2 usage (unknown script name).\n");
             return EXIT_OK;
         }
-        if (strcmp(argv[i], "verify") && strcmp(argv[i], "play"))
-            return cli_usage("slurm-script", "unknown script '%s' (verify or play)", argv[i]);
+        if (strcmp(argv[i], "verify") && strcmp(argv[i], "play") && strcmp(argv[i], "crosscheck"))
+            return cli_usage("slurm-script", "unknown script '%s' (verify, play or crosscheck)", argv[i]);
         which = argv[i];
     }
-    fputs(strcmp(which, "play") == 0 ? play_script : verify_script, stdout);
+    fputs(strcmp(which, "play") == 0 ? play_script : strcmp(which, "crosscheck") == 0 ? crosscheck_script
+                                                                                       : verify_script, stdout);
     return EXIT_OK;
 }

@@ -12,8 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arbiter/adapter.h"
 #include "cli/cli.h"
 #include "cli/shard.h"
+
+/* --engine CMD: the proxy game every file is verified with. */
+static const arb_game *engine_game;
 
 typedef struct vjob {
     const char *path;
@@ -53,6 +57,7 @@ static arb_seal_keyring g_keys;
 static void verify_one(vjob *j)
 {
     arb_verify_opts vo = g_vo;
+    if (engine_game) vo.game = engine_game;
     arb_error_clear(&j->err);
     memset(&j->res, 0, sizeof j->res);
     j->res.winner = -1;
@@ -83,6 +88,14 @@ static void verify_one(vjob *j)
         return;
     }
     j->rc = arb_replay_verify_file(j->path, &vo, &j->res, &j->err);
+    /* A failed adapter answers neutrally; what looks like a divergence is
+     * the adapter's failure, reported as such. */
+    const char *af = engine_game ? arb_adapter_failed(arb_adapter_of(engine_game)) : NULL;
+    if (af) {
+        j->rc = ARB_EIO;
+        arb_error_clear(&j->err);
+        arb_error_set(&j->err, ARB_EIO, NULL, "engine adapter failed: %s", af);
+    }
 }
 
 static void print_archive(const vjob *j, int json, int quiet)
@@ -265,7 +278,7 @@ static void print_text(const vjob *j, int quiet)
                cli_esc(j->path), r->last_good_record, r->last_turn);
 }
 
-int cmd_verify(int argc, char **argv)
+static int verify_main(int argc, char **argv)
 {
     static const struct option opts[] = {
         { "json", no_argument, NULL, 'x' },
@@ -332,6 +345,11 @@ int cmd_verify(int argc, char **argv)
                    "  --json     one JSON object per file and line (NDJSON)\n"
                    "  -j, --jobs N  verify N files at a time (results stay in argument order)\n"
                    "  --quiet    print only files that do not verify\n"
+                   "  --engine CMD  verify through an external engine: CMD is run by /bin/sh and\n"
+                   "             speaks the engine protocol (conformance/ADAPTER.md), e.g.\n"
+                   "             \"arbiter engine-serve --game naramo\"; a dead, slow or\n"
+                   "             babbling adapter is exit 4 naming the request\n"
+                   "  --engine-timeout MS  per-request limit for --engine (default 10000)\n"
                    "  --manifest FILE  verify the files listed in FILE (one path per line;\n"
                    "             blank lines and '#' lines are not entries)\n"
                    "  --shard K/N  only manifest entries whose 0-based index i has i mod N = K;\n"
@@ -507,4 +525,41 @@ int cmd_verify(int argc, char **argv)
     }
     if (sharded) return any_nomem ? EXIT_INTERNAL : EXIT_OK;
     return any_nomem ? EXIT_INTERNAL : any_bad ? EXIT_INPUT : any_div ? EXIT_VERIFY : EXIT_OK;
+}
+
+/* --engine CMD and --engine-timeout MS are taken out here; the rest is the
+ * plain verifier over the adapter's proxy game. */
+int cmd_verify(int argc, char **argv)
+{
+    const char *engine = NULL;
+    unsigned long long ms = 0;
+    char **av = calloc((size_t)argc + 1, sizeof *av);
+    if (!av) return EXIT_INTERNAL;
+    int ac = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (i > 0 && (!strcmp(a, "--engine") || !strcmp(a, "--engine-timeout"))) {
+            if (i + 1 >= argc) { free(av); return cli_usage("verify", "%s needs a value", a); }
+            if (a[8] == '\0') engine = argv[++i];
+            else if (cli_parse_u64(argv[++i], &ms) || ms < 1 || ms > 3600000) {
+                free(av);
+                return cli_usage("verify", "--engine-timeout '%s' is not 1..3600000 ms", argv[i]);
+            }
+            continue;
+        }
+        if (!strncmp(a, "--engine=", 9)) { engine = a + 9; continue; }
+        av[ac++] = argv[i];
+    }
+    arb_adapter *ad = NULL;
+    if (engine) {
+        int erc = cli_engine_open("verify", engine, NULL, (int)ms, &ad);
+        if (erc) { free(av); return erc; }
+        engine_game = arb_adapter_game(ad);
+    }
+    int rc = verify_main(ac, av);
+    int erc = cli_engine_check("verify", ad);
+    arb_adapter_close(ad);
+    engine_game = NULL;
+    free(av);
+    return erc ? erc : rc;
 }

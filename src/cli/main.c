@@ -7,6 +7,7 @@
 #include <xxhash.h>
 #include <zlib.h>
 
+#include "arbiter/plugin.h"
 #include "cli/cli.h"
 
 const cli_command cli_commands[] = {
@@ -31,6 +32,9 @@ const cli_command cli_commands[] = {
     { "diff", "first difference between two replays of a game", cmd_diff },
     { "stats", "statistics over many replays, per game", cmd_stats },
     { "report", "self-contained HTML report of a replay (-o OUT.html)", cmd_report },
+    { "crosscheck", "differential play of an engine adapter against the built-in engine", cmd_crosscheck },
+    { "perft", "count legal action sequences of length N (move-generator check)", cmd_perft },
+    { "engine-serve", "serve a built-in engine over the engine protocol (stdin/stdout)", cmd_engine_serve },
     { NULL, NULL, NULL }
 };
 
@@ -113,8 +117,31 @@ static int version(void)
     return EXIT_OK;
 }
 
+/* Plug-in engines (arbiter/plugin.h): ARBITER_GAMES_PATH, then every
+ * leading `--plugin FILE`. Returns how many arguments it consumed, or -1
+ * after printing the error. */
+static int load_plugins(int argc, char **argv, int *code)
+{
+    arb_error err = ARB_ERROR_INIT;
+    if (arb_plugin_load_env(&err)) { *code = cli_fail("plugin", &err); return -1; }
+    int k = 0;
+    while (1 + k < argc && strcmp(argv[1 + k], "--plugin") == 0) {
+        if (2 + k >= argc) { *code = cli_usage("plugin", "--plugin needs a FILE"); return -1; }
+        const arb_game *g;
+        if (arb_plugin_load(argv[2 + k], &g, &err)) { *code = cli_fail("plugin", &err); return -1; }
+        k += 2;
+    }
+    return k;
+}
+
 int main(int argc, char **argv)
 {
+    int code = EXIT_OK;
+    int k = load_plugins(argc, argv, &code);
+    if (k < 0) return code;
+    argv[k] = argv[0];
+    argc -= k;
+    argv += k;
     if (argc < 2) {
         help(stderr);
         return EXIT_USAGE;

@@ -97,7 +97,7 @@ int cli_match_start(cli_match_args *a, const char *cmd)
 {
     arb_error err = ARB_ERROR_INIT;
     memset(&a->su, 0, sizeof a->su);
-    a->g = cli_game(cmd, a->game);
+    a->g = a->engine ? a->engine : cli_game(cmd, a->game);
     if (!a->g) return a->game ? EXIT_INPUT : EXIT_USAGE;
     const arb_game *g = a->g;
     if (a->server_secret && a->have_seed)

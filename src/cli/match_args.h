@@ -11,6 +11,7 @@ typedef struct cli_match_args {
     const char *pos_hash;       /* the "hash" `state --json` recorded beside it, or NULL */
     uint64_t seed;
     int have_seed, players, timed, no_record, level;
+    const arb_game *engine;     /* set: use this game (an --engine proxy), not --game's */
     int archive;                /* --archive: -o names an archive; 2: append to it (record) */
     int format;                 /* --format 1|2 (0: the default, 2) */
     const char *rules;          /* --rules R: an older rules version of the game (NULL: the newest) */

@@ -61,6 +61,11 @@ int arb_conform__coverage(arb_conform_suite *s)
             }
             len += (size_t)sprintf(s->covstr + len, "%s%s", len > off[i] ? " " : "", res->id);
         }
+        if (len + 1 > cap) { /* the terminator needs room too */
+            char *p = realloc(s->covstr, cap *= 2);
+            if (!p) { free(off); return -1; }
+            s->covstr = p;
+        }
         s->covstr[len++] = '\0';
     }
     for (unsigned i = 0; i < s->nentries; i++) s->cov[i].cases = s->covstr + off[i];

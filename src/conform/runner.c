@@ -737,6 +737,27 @@ static int parse_action(run *R, const xmlNode *n, arb_action *a, char *text, siz
     return 0;
 }
 
+/* The contract: legal() lists every player action apply() accepts. An
+ * engine whose list misses an action a case plays fails here (arbiter
+ * actions are outside legal() by definition). Returns 1 when listed. */
+static int listed_legal(run *R, const arb_action *a)
+{
+    if (a->seat == ARB_SEAT_ARBITER) return 1;
+    arb_action first[64], *buf = first;
+    size_t total = arb_match_legal(R->m, first, 64);
+    if (total > LEGAL_MAX) return 1;
+    if (total > 64) {
+        if (!(buf = malloc(total * sizeof *buf))) return 1;
+        total = arb_match_legal(R->m, buf, total);
+    }
+    int found = 0;
+    for (size_t i = 0; i < total && !found; i++)
+        found = buf[i].seat == a->seat && buf[i].verb == a->verb && buf[i].nargs == a->nargs &&
+                memcmp(buf[i].args, a->args, a->nargs * sizeof a->args[0]) == 0;
+    if (buf != first) free(buf);
+    return found;
+}
+
 static void do_act(run *R, const xmlNode *n)
 {
     char text[256], v[32], eb[ARB_MSG_MAX + ARB_RULE_MAX + ARB_WHERE_MAX + 8];
@@ -750,6 +771,7 @@ static void do_act(run *R, const xmlNode *n)
     R->actwin.n = 0;
     for (long i = 0; i < repeat && !R->done; i++) {
         arb_error err = ARB_ERROR_INIT;
+        int listed = listed_legal(R, &a);
         int rc = arb_match_apply(R->m, &a, &err);
         if (rc == ARB_EOVER) {
             set_status(R, ARB_CF_FAIL, n, "scripted action '%s' not used: the match is already over", text);
@@ -763,6 +785,11 @@ static void do_act(run *R, const xmlNode *n)
         invalidate(R);
         R->r->actions++;
         if (log_push(R, &a)) { set_status(R, ARB_CF_ERROR, n, "too many actions in one case"); return; }
+        if (!listed) {
+            set_status(R, ARB_CF_FAIL, n, "'%s' was accepted but legal() did not list it (the contract: "
+                       "legal() lists every action apply() accepts)", text);
+            return;
+        }
         if (R->s->opt.invariants && arb_conform__inv_step(&R->inv, R->s, R->g, R->m, &R->su)) {
             set_status(R, ARB_CF_FAIL, n, "%s (step %u: after '%s'%s)", R->inv.msg, R->r->actions, text,
                        repeat > 1 ? ", repeated" : "");

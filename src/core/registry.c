@@ -13,24 +13,50 @@
 #include <strings.h>
 
 #include "arbiter/game.h"
+
+#define ARB_GAMES_EXTRA_MAX 16
+int arb_game_register(const arb_game *g, arb_error *err); /* arbiter/plugin.h */
 #include "arbiter/text.h"
 
 extern const arb_game *const arb__games[]; /* NULL-terminated, sorted by id */
 
-unsigned arb_game_count(void)
+/* Games registered at run time (plug-ins, arbiter/plugin.h), after the
+ * compiled-in ones. */
+static const arb_game *extra[ARB_GAMES_EXTRA_MAX];
+static unsigned nextra;
+
+static unsigned builtin_count(void)
 {
     unsigned n = 0;
     while (arb__games[n]) n++;
     return n;
 }
 
-const arb_game *arb_game_at(unsigned i) { return i < arb_game_count() ? arb__games[i] : NULL; }
+unsigned arb_game_count(void) { return builtin_count() + nextra; }
+
+const arb_game *arb_game_at(unsigned i)
+{
+    unsigned b = builtin_count();
+    return i < b ? arb__games[i] : i - b < nextra ? extra[i - b] : NULL;
+}
 
 const arb_game *arb_game_find(const char *id)
 {
     for (unsigned i = 0; arb__games[i]; i++)
         if (strcmp(arb__games[i]->id, id) == 0) return arb__games[i];
+    for (unsigned i = 0; i < nextra; i++)
+        if (strcmp(extra[i]->id, id) == 0) return extra[i];
     return NULL;
+}
+
+int arb_game_register(const arb_game *g, arb_error *err)
+{
+    if (arb_game_find(g->id))
+        return arb_error_set(err, ARB_EINVAL, NULL, "a game '%s' is already known: a plug-in cannot replace it", g->id);
+    if (nextra >= ARB_GAMES_EXTRA_MAX)
+        return arb_error_set(err, ARB_ELIMIT, NULL, "more than %d plug-in games", ARB_GAMES_EXTRA_MAX);
+    extra[nextra++] = g;
+    return ARB_OK;
 }
 
 int arb_verb_find(const arb_game *g, const char *name)

@@ -186,57 +186,124 @@ int arb_tnode_equal(const arb_tnode *a, const arb_tnode *b)
     return 0;
 }
 
-void arb_json_str(FILE *out, const char *s)
+/* JSON goes through a local buffer flushed in large writes: one stdio call
+ * per token dominated the cost of the engine protocol's state trees. */
+typedef struct jbuf {
+    FILE *out;
+    size_t n;
+    char b[16384];
+} jbuf;
+
+static void jb_flush(jbuf *j)
 {
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"': fputs("\\\"", out); break;
-        case '\\': fputs("\\\\", out); break;
-        case '\n': fputs("\\n", out); break;
-        case '\r': fputs("\\r", out); break;
-        case '\t': fputs("\\t", out); break;
-        default:
-            if (*p < 0x20 || *p == 0x7f) fprintf(out, "\\u%04x", *p);
-            else fputc(*p, out);
-        }
-    }
-    fputc('"', out);
+    if (j->n) fwrite(j->b, 1, j->n, j->out);
+    j->n = 0;
 }
 
-static void json(const arb_tnode *n, FILE *out, int indent, int depth)
+static void jb_put(jbuf *j, const char *s, size_t n)
+{
+    if (n > sizeof j->b - j->n) {
+        jb_flush(j);
+        if (n > sizeof j->b) { fwrite(s, 1, n, j->out); return; }
+    }
+    memcpy(j->b + j->n, s, n);
+    j->n += n;
+}
+
+static void jb_puts(jbuf *j, const char *s) { jb_put(j, s, strlen(s)); }
+
+static void jb_str(jbuf *j, const char *s)
+{
+    jb_put(j, "\"", 1);
+    const unsigned char *p = (const unsigned char *)s, *run = p;
+    for (; *p; p++) {
+        if (*p >= 0x20 && *p != 0x7f && *p != '"' && *p != '\\') continue;
+        if (p > run) jb_put(j, (const char *)run, (size_t)(p - run));
+        run = p + 1;
+        switch (*p) {
+        case '"': jb_puts(j, "\\\""); break;
+        case '\\': jb_puts(j, "\\\\"); break;
+        case '\n': jb_puts(j, "\\n"); break;
+        case '\r': jb_puts(j, "\\r"); break;
+        case '\t': jb_puts(j, "\\t"); break;
+        default: {
+            char u[8];
+            snprintf(u, sizeof u, "\\u%04x", *p);
+            jb_puts(j, u);
+        }
+        }
+    }
+    if (p > run) jb_put(j, (const char *)run, (size_t)(p - run));
+    jb_put(j, "\"", 1);
+}
+
+void arb_json_str(FILE *out, const char *s)
+{
+    jbuf j;
+    j.out = out;
+    j.n = 0;
+    jb_str(&j, s);
+    jb_flush(&j);
+}
+
+static void jb_int(jbuf *j, int64_t v)
+{
+    char b[24];
+    int i = (int)sizeof b;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do { b[--i] = (char)('0' + u % 10); u /= 10; } while (u);
+    if (v < 0) b[--i] = '-';
+    jb_put(j, b + i, sizeof b - (size_t)i);
+}
+
+static void jb_indent(jbuf *j, int n)
+{
+    jb_put(j, "\n", 1);
+    for (int i = 0; i < n; i++) jb_put(j, " ", 1);
+}
+
+static void json(const arb_tnode *n, jbuf *j, int indent, int depth)
 {
     switch (n->kind) {
-    case ARB_T_NULL: fputs("null", out); return;
-    case ARB_T_BOOL: fputs(n->i ? "true" : "false", out); return;
-    case ARB_T_INT: fprintf(out, "%" PRId64, n->i); return;
-    case ARB_T_STR: arb_json_str(out, n->s); return;
+    case ARB_T_NULL: jb_puts(j, "null"); return;
+    case ARB_T_BOOL: jb_puts(j, n->i ? "true" : "false"); return;
+    case ARB_T_INT: jb_int(j, n->i); return;
+    case ARB_T_STR: jb_str(j, n->s); return;
     case ARB_T_ARR:
     case ARB_T_MAP: {
         int map = n->kind == ARB_T_MAP;
-        fputc(map ? '{' : '[', out);
-        if (!n->first) { fputc(map ? '}' : ']', out); return; }
+        jb_put(j, map ? "{" : "[", 1);
+        if (!n->first) { jb_put(j, map ? "}" : "]", 1); return; }
         /* Arrays of scalars stay on one line even when pretty. */
         int flat = !map;
         for (const arb_tnode *c = n->first; c && flat; c = c->next)
             if (c->kind == ARB_T_ARR || c->kind == ARB_T_MAP) flat = 0;
         for (const arb_tnode *c = n->first; c; c = c->next) {
-            if (indent && !flat) fprintf(out, "\n%*s", indent * (depth + 1), "");
+            if (indent && !flat) jb_indent(j, indent * (depth + 1));
             if (map) {
-                arb_json_str(out, c->key);
-                fputs(indent ? ": " : ":", out);
+                jb_str(j, c->key);
+                jb_puts(j, indent ? ": " : ":");
             }
-            json(c, out, indent, depth + 1);
-            if (c->next) fputs(indent && flat ? ", " : ",", out);
+            json(c, j, indent, depth + 1);
+            if (c->next) jb_puts(j, indent && flat ? ", " : ",");
         }
-        if (indent && !flat) fprintf(out, "\n%*s", indent * depth, "");
-        fputc(map ? '}' : ']', out);
+        if (indent && !flat) jb_indent(j, indent * depth);
+        jb_put(j, map ? "}" : "]", 1);
         return;
     }
     }
 }
 
-void arb_tnode_json(const arb_tnode *n, FILE *out, int indent) { json(n, out, indent, 0); }
+void arb_tnode_json(const arb_tnode *n, FILE *out, int indent)
+{
+    jbuf *j = malloc(sizeof *j);
+    if (!j) return;
+    j->out = out;
+    j->n = 0;
+    json(n, j, indent, 0);
+    jb_flush(j);
+    free(j);
+}
 
 const char *arb_tnode_text(const arb_tnode *n, char *buf, size_t size)
 {

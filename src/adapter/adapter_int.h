@@ -1,0 +1,42 @@
+/* adapter_int.h — what the protocol's client (client.c) and server
+ * (server.c) share: the JSON shapes of actions, events, decks and errors
+ * (proto.c). */
+#ifndef ARBITER_ADAPTER_INT_H
+#define ARBITER_ADAPTER_INT_H
+
+#include <stdio.h>
+
+#include "arbiter/adapter.h"
+#include "arbiter/hash.h"
+#include "arbiter/tree.h"
+
+/* {"seat":0|"arbiter","verb":"play","args":[3],"ms":0}; a verb number
+ * outside the game's verbs is written as that integer. */
+void arb_adapter__write_action(FILE *f, const arb_game *g, const arb_action *a);
+/* {"type":"draw","seat":0,"hidden":true,"a":1,"b":0,"c":0} */
+void arb_adapter__write_event(FILE *f, const arb_game *g, const arb_event *e);
+/* {"name":"…","cards":["id",…],"attrs":{"k":"v"}} */
+void arb_adapter__write_deck(FILE *f, const arb_game *g, const arb_deck *d);
+/* {"k":v,…} */
+void arb_adapter__write_options(FILE *f, const arb_options *o);
+/* "all" for ARB_VIEW_ALL, else the seat number. */
+void arb_adapter__write_seat(FILE *f, int seat);
+
+/* Readers: ARB_EINVAL with err->where naming the JSON path on a bad shape. */
+int arb_adapter__read_action(const arb_game *g, const arb_tnode *n, const char *path, arb_action *out,
+                             arb_error *err);
+int arb_adapter__read_event(const arb_game *g, const arb_tnode *n, const char *path, arb_event *out,
+                            arb_error *err);
+int arb_adapter__read_deck(const arb_game *g, const arb_tnode *n, const char *path, arb_deck *out,
+                           arb_error *err);
+int arb_adapter__read_options(const arb_tnode *n, const char *path, arb_options *out, arb_error *err);
+/* A seat (integer), "arbiter" or "none". */
+int arb_adapter__read_seat(const arb_tnode *n, int *out);
+/* A decimal uint64 in a string (or a non-negative integer). */
+int arb_adapter__read_u64(const arb_tnode *n, uint64_t *out);
+
+/* Protocol error codes: "illegal", "invalid", "over", … <-> ARB_E*. */
+const char *arb_adapter__code_name(int code);
+int arb_adapter__code_parse(const char *name);
+
+#endif

@@ -1,0 +1,1480 @@
+/* client.c — the protocol's client side: an adapter process presented as
+ * an arb_game (a proxy), so every driver works unchanged over an engine
+ * outside the build.
+ *
+ * Transport: the adapter runs as `/bin/sh -c CMD` with a socket pair as its
+ * stdin and stdout (no SIGPIPE on a dead peer, MSG_NOSIGNAL), stderr
+ * inherited. Every request waits at most timeout_ms for its one-line answer
+ * of at most line_max bytes; a dead, slow or babbling adapter (EOF, time
+ * out, an over-long line, not JSON, a wrong id) is a sticky failure naming
+ * the request, and every later call fails fast.
+ *
+ * States: the game contract copies states by value (state_size bytes), so
+ * a proxy state is only {magic, node}. Nodes form an immutable history —
+ * a root (the setup or the position) and one action per child — owned by
+ * the adapter. Remote state handles are a cache on nodes: applying moves
+ * the handle from a node to its new child; a node whose handle moved on (a
+ * copy taken before the apply) is rebuilt from the nearest ancestor that
+ * still holds one (clone), or from the root. At most HANDLES_MAX handles
+ * stay live; the least recently used is freed.
+ *
+ * The vtable slots with no state argument (setup, cards, deck check …) find
+ * their adapter through one of eight static trampolines. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "adapter/adapter_int.h"
+
+#define SLOTS 8
+#define HANDLES_MAX 256
+#define PX_MAGIC 0x41524250524f5859ull /* "ARBPROXY" */
+#define PHASES_MAX 256
+#define PREFETCH_MAX (ARB_MAX_SEATS + 8)
+
+typedef struct px_node px_node;
+struct px_node {
+    arb_adapter *ad;
+    px_node *parent, *all_next;
+    arb_action act;               /* the action from parent (children) */
+    int root;                     /* 0 child, 1 seeded setup, 2 position */
+    arb_setup su;                 /* roots */
+    char rules[32];               /* su.rules points here */
+    arb_deck decks[ARB_MAX_SEATS];
+    arb_tree *pos;                /* position roots */
+    int64_t handle;               /* remote state, -1 none */
+    uint64_t used;                /* LRU stamp */
+    int has_dec, has_out, has_hash;
+    arb_decision dec;
+    uint32_t turn;
+    const char *phase;
+    arb_outcome out;
+    uint64_t hash;
+    arb_tree *trees[ARB_MAX_SEATS + 1]; /* prefetched state trees (slot 4: all) */
+};
+
+typedef struct px_state {
+    uint64_t magic;
+    px_node *node;
+} px_state;
+
+struct arb_adapter {
+    int slot;
+    int fd;
+    pid_t pid;
+    int timeout_ms;
+    size_t line_max;
+    pthread_mutex_t mu;
+    unsigned long long next_id, nreq;
+    char failed[ARB_MSG_MAX + 128];
+    int is_failed;
+    char *rbuf;                   /* received bytes */
+    size_t rlen, rcap;
+    arb_tree *hello;              /* owns every string of the proxy game */
+    arb_tree *resp;               /* the last response */
+    arb_game game;
+    arb_verb *verbs;
+    const char **names[3];
+    const char **rules_names;
+    arb_card *cards;
+    arb_deck *presets;
+    px_node *nodes;               /* every node, for freeing */
+    px_node *holders[HANDLES_MAX];
+    unsigned nholders;
+    uint64_t tick;
+    const px_node *legal_node;    /* cached legal() of this node */
+    arb_action *legal;
+    size_t nlegal, legal_cap;
+    char *phases[PHASES_MAX];
+    unsigned nphases;
+    /* Answers read ahead by arb_adapter_prefetch, by request body (the
+     * request without its id); cleared by any request that may change a
+     * state. */
+    struct { char *body; char *raw; size_t rawlen; unsigned long long id; } ahead[PREFETCH_MAX];
+    unsigned nahead;
+};
+
+static arb_adapter *slots[SLOTS];
+static pthread_mutex_t slots_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* ------------------------------------------------------------ transport */
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void set_failed(arb_adapter *a, const char *op, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void set_failed(arb_adapter *a, const char *op, const char *fmt, ...)
+{
+    if (a->is_failed) return;
+    a->is_failed = 1;
+    int k = snprintf(a->failed, sizeof a->failed, "request %llu (%s): ", a->next_id - 1, op);
+    if (k < 0) k = 0;
+    if ((size_t)k >= sizeof a->failed) k = (int)sizeof a->failed - 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->failed + k, sizeof a->failed - (size_t)k, fmt, ap);
+    va_end(ap);
+}
+
+static void exit_text(arb_adapter *a, char *buf, size_t size)
+{
+    int st;
+    buf[0] = '\0';
+    if (a->pid <= 0) return;
+    for (int i = 0; i < 20; i++) {
+        pid_t r = waitpid(a->pid, &st, WNOHANG);
+        if (r == a->pid) {
+            a->pid = -1;
+            if (WIFEXITED(st)) snprintf(buf, size, " (it exited with status %d)", WEXITSTATUS(st));
+            else if (WIFSIGNALED(st)) snprintf(buf, size, " (it was killed by signal %d)", WTERMSIG(st));
+            return;
+        }
+        struct timespec ts = { 0, 5000000 };
+        nanosleep(&ts, NULL);
+    }
+}
+
+static int send_all(arb_adapter *a, const char *op, const char *p, size_t n, double deadline)
+{
+    while (n > 0) {
+        ssize_t w = send(a->fd, p, n, MSG_NOSIGNAL);
+        if (w > 0) { p += w; n -= (size_t)w; continue; }
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            int left = (int)(deadline - now_ms());
+            if (left <= 0) {
+                set_failed(a, op, "the adapter did not read its request within %d ms", a->timeout_ms);
+                return -1;
+            }
+            struct pollfd pf = { a->fd, POLLOUT, 0 };
+            poll(&pf, 1, left);
+            continue;
+        }
+        char ex[64];
+        exit_text(a, ex, sizeof ex);
+        set_failed(a, op, "cannot write to the adapter: %s%s", strerror(errno), ex);
+        return -1;
+    }
+    return 0;
+}
+
+/* The next line (without its newline) into a->rbuf[0..*len); consumed
+ * from the buffer by the caller with consume(). */
+static int recv_line(arb_adapter *a, const char *op, size_t *len, double deadline)
+{
+    size_t scanned = 0;
+    for (;;) {
+        char *nl = a->rlen > scanned ? memchr(a->rbuf + scanned, '\n', a->rlen - scanned) : NULL;
+        if (nl) { *len = (size_t)(nl - a->rbuf); return 0; }
+        scanned = a->rlen;
+        if (a->rlen >= a->line_max) {
+            set_failed(a, op, "the adapter's answer is longer than %zu bytes", a->line_max);
+            return -1;
+        }
+        if (a->rcap - a->rlen < 65536) {
+            size_t nc = a->rcap ? a->rcap * 2 : 131072;
+            if (nc > a->line_max + 65536) nc = a->line_max + 65536;
+            if (nc <= a->rcap) nc = a->rcap + 65536;
+            char *p = realloc(a->rbuf, nc);
+            if (!p) { set_failed(a, op, "out of memory reading the answer"); return -1; }
+            a->rbuf = p;
+            a->rcap = nc;
+        }
+        int left = (int)(deadline - now_ms());
+        if (left <= 0) {
+            set_failed(a, op, "the adapter sent no answer within %d ms", a->timeout_ms);
+            return -1;
+        }
+        struct pollfd pf = { a->fd, POLLIN, 0 };
+        int pr = poll(&pf, 1, left);
+        if (pr < 0 && errno == EINTR) continue;
+        if (pr == 0) continue;
+        ssize_t r = recv(a->fd, a->rbuf + a->rlen, a->rcap - a->rlen, 0);
+        if (r < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) continue;
+        if (r <= 0) {
+            char ex[64];
+            exit_text(a, ex, sizeof ex);
+            set_failed(a, op, "the adapter closed its output%s%s", a->rlen ? " in the middle of an answer" : "", ex);
+            return -1;
+        }
+        a->rlen += (size_t)r;
+    }
+}
+
+static void consume(arb_adapter *a, size_t n)
+{
+    memmove(a->rbuf, a->rbuf + n, a->rlen - n);
+    a->rlen -= n;
+}
+
+/* A request under construction: "{"id":N,"op":"OP"" then the caller's
+ * fields, closed by call(). */
+typedef struct rq {
+    FILE *f;
+    char *buf;
+    size_t len;
+    const char *op;
+    unsigned long long id;
+} rq;
+
+static FILE *begin(arb_adapter *a, rq *q, const char *op)
+{
+    q->op = op;
+    q->buf = NULL;
+    q->f = open_memstream(&q->buf, &q->len);
+    if (!q->f) return NULL;
+    q->id = a->next_id++;
+    fprintf(q->f, "{\"id\":%llu,\"op\":\"%s\"", q->id, op);
+    return q->f;
+}
+
+/* Send q and read its answer into a->resp. ARB_OK with *out the answer's
+ * root map; a refusal (ok false) returns its code with err filled; a
+ * transport failure returns ARB_EIO and is sticky. */
+/* Close q and send it (no answer read). */
+static int send_rq(arb_adapter *a, rq *q, arb_error *err)
+{
+    if (!q->f) { set_failed(a, q->op, "out of memory"); return arb_error_set(err, ARB_EIO, NULL, "%s", a->failed); }
+    fputs("}\n", q->f);
+    fclose(q->f);
+    q->f = NULL;
+    if (a->is_failed) {
+        free(q->buf);
+        q->buf = NULL;
+        return arb_error_set(err, ARB_EIO, NULL, "engine adapter failed earlier: %s", a->failed);
+    }
+    a->nreq++;
+    int rc = send_all(a, q->op, q->buf, q->len, now_ms() + a->timeout_ms);
+    free(q->buf);
+    q->buf = NULL;
+    if (rc) return arb_error_set(err, ARB_EIO, NULL, "engine adapter: %s", a->failed);
+    return ARB_OK;
+}
+
+static int recv_rq(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err);
+static int check_rq(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err);
+
+static int pure_op(const char *op)
+{
+    return !strcmp(op, "decision") || !strcmp(op, "legal") || !strcmp(op, "hash") || !strcmp(op, "outcome") ||
+           !strcmp(op, "state");
+}
+
+static void clear_ahead(arb_adapter *a)
+{
+    for (unsigned i = 0; i < a->nahead; i++) {
+        free(a->ahead[i].body);
+        free(a->ahead[i].raw);
+    }
+    a->nahead = 0;
+}
+
+/* The body of a closed request: what follows "{"id":N,". */
+static const char *body_of(const rq *q)
+{
+    const char *c = q->buf ? strchr(q->buf, ',') : NULL;
+    return c ? c + 1 : "";
+}
+
+static int call(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err)
+{
+    *out = NULL;
+    if (!pure_op(q->op)) {
+        clear_ahead(a);
+    } else if (a->nahead && q->f) {
+        fputs("}\n", q->f);
+        fclose(q->f);
+        q->f = NULL;
+        const char *b = body_of(q);
+        for (unsigned i = 0; i < a->nahead; i++) {
+            if (strcmp(a->ahead[i].body, b) != 0) continue;
+            free(q->buf);
+            q->buf = NULL;
+            q->id = a->ahead[i].id;
+            arb_tree_free(a->resp);
+            a->resp = arb_tree_new();
+            arb_error pe = ARB_ERROR_INIT;
+            int bad = !a->resp || arb_tree_parse_json(a->resp, arb_tree_root(a->resp), "r", a->ahead[i].raw,
+                                                      a->ahead[i].rawlen, &pe);
+            free(a->ahead[i].body);
+            free(a->ahead[i].raw);
+            a->ahead[i] = a->ahead[--a->nahead];
+            if (bad) {
+                set_failed(a, q->op, "the answer is not JSON (%s at %s)", pe.msg, pe.where);
+                return arb_error_set(err, ARB_EIO, NULL, "engine adapter: %s", a->failed);
+            }
+            return check_rq(a, q, out, err);
+        }
+        /* not read ahead: send it as it is */
+        if (a->is_failed) { free(q->buf); q->buf = NULL; return arb_error_set(err, ARB_EIO, NULL, "engine adapter failed earlier: %s", a->failed); }
+        a->nreq++;
+        int rc = send_all(a, q->op, q->buf, q->len, now_ms() + a->timeout_ms);
+        free(q->buf);
+        q->buf = NULL;
+        if (rc) return arb_error_set(err, ARB_EIO, NULL, "engine adapter: %s", a->failed);
+        return recv_rq(a, q, out, err);
+    }
+    int rc = send_rq(a, q, err);
+    if (rc) return rc;
+    return recv_rq(a, q, out, err);
+}
+
+/* Read q's answer into a->resp. */
+static int recv_rq(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err)
+{
+    *out = NULL;
+    if (a->is_failed) return arb_error_set(err, ARB_EIO, NULL, "engine adapter failed earlier: %s", a->failed);
+    double deadline = now_ms() + a->timeout_ms;
+    size_t len;
+    if (recv_line(a, q->op, &len, deadline)) return arb_error_set(err, ARB_EIO, NULL, "engine adapter: %s", a->failed);
+    arb_tree_free(a->resp);
+    a->resp = arb_tree_new();
+    arb_error pe = ARB_ERROR_INIT;
+    if (!a->resp || arb_tree_parse_json(a->resp, arb_tree_root(a->resp), "r", a->rbuf, len, &pe)) {
+        char snip[48];
+        size_t k = len < 40 ? len : 40, j = 0;
+        for (size_t i = 0; i < k; i++) snip[j++] = a->rbuf[i] >= 0x20 && a->rbuf[i] < 0x7f ? a->rbuf[i] : '?';
+        snip[j] = '\0';
+        set_failed(a, q->op, "the answer is not JSON (%s at %s): \"%s%s\"", pe.msg, pe.where, snip, len > 40 ? "…" : "");
+        consume(a, len + 1);
+        return arb_error_set(err, ARB_EIO, NULL, "engine adapter: %s", a->failed);
+    }
+    consume(a, len + 1);
+    return check_rq(a, q, out, err);
+}
+
+/* Judge the answer in a->resp to q. */
+static int check_rq(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err)
+{
+    const arb_tnode *r = arb_tnode_get(arb_tree_root(a->resp), "r");
+    const arb_tnode *id = r && r->kind == ARB_T_MAP ? arb_tnode_get(r, "id") : NULL;
+    const arb_tnode *ok = r && r->kind == ARB_T_MAP ? arb_tnode_get(r, "ok") : NULL;
+    if (!id || id->kind != ARB_T_INT || (unsigned long long)id->i != q->id) {
+        set_failed(a, q->op, "the answer's id is %s, expected %llu", id && id->kind == ARB_T_INT ? "another" : "missing",
+                   q->id);
+        return arb_error_set(err, ARB_EIO, NULL, "engine adapter: %s", a->failed);
+    }
+    if (!ok || ok->kind != ARB_T_BOOL) {
+        set_failed(a, q->op, "the answer has no boolean \"ok\"");
+        return arb_error_set(err, ARB_EIO, NULL, "engine adapter: %s", a->failed);
+    }
+    if (!ok->i) {
+        const arb_tnode *c = arb_tnode_get(r, "code"), *ru = arb_tnode_get(r, "rule");
+        const arb_tnode *m = arb_tnode_get(r, "message"), *w = arb_tnode_get(r, "where");
+        int code = c && c->kind == ARB_T_STR ? arb_adapter__code_parse(c->s) : 0;
+        if (!code) code = ARB_EINVAL;
+        if (w && w->kind == ARB_T_STR && w->s[0]) arb_error_where(err, "%s", w->s);
+        return arb_error_set(err, code, ru && ru->kind == ARB_T_STR && ru->s[0] ? ru->s : NULL, "%s",
+                             m && m->kind == ARB_T_STR ? m->s : "(the adapter gave no message)");
+    }
+    *out = r;
+    return ARB_OK;
+}
+
+/* A malformed successful answer: sticky. */
+static int bad_answer(arb_adapter *a, const char *op, const char *what, arb_error *err)
+{
+    set_failed(a, op, "bad answer: %s", what);
+    return arb_error_set(err, ARB_EIO, NULL, "engine adapter: %s", a->failed);
+}
+
+/* ------------------------------------------------------------ handles */
+
+static void holder_remove(arb_adapter *a, px_node *n)
+{
+    for (unsigned i = 0; i < a->nholders; i++)
+        if (a->holders[i] == n) { a->holders[i] = a->holders[--a->nholders]; return; }
+}
+
+static void free_handle(arb_adapter *a, int64_t h)
+{
+    rq q;
+    const arb_tnode *r;
+    arb_error e = ARB_ERROR_INIT;
+    FILE *f = begin(a, &q, "free");
+    if (f) fprintf(f, ",\"state\":%" PRId64, h);
+    call(a, &q, &r, &e);
+}
+
+/* n now holds handle h; evicts the least recently used holder beyond the cap. */
+static void hold(arb_adapter *a, px_node *n, int64_t h)
+{
+    n->handle = h;
+    n->used = ++a->tick;
+    if (a->nholders == HANDLES_MAX) {
+        unsigned lru = 0;
+        for (unsigned i = 1; i < a->nholders; i++)
+            if (a->holders[i]->used < a->holders[lru]->used) lru = i;
+        px_node *v = a->holders[lru];
+        a->holders[lru] = a->holders[--a->nholders];
+        free_handle(a, v->handle);
+        v->handle = -1;
+    }
+    a->holders[a->nholders++] = n;
+}
+
+static void drop_trees(px_node *n)
+{
+    for (int i = 0; i <= ARB_MAX_SEATS; i++) {
+        arb_tree_free(n->trees[i]);
+        n->trees[i] = NULL;
+    }
+}
+
+static px_node *new_node(arb_adapter *a)
+{
+    px_node *n = calloc(1, sizeof *n);
+    if (!n) return NULL;
+    n->ad = a;
+    n->handle = -1;
+    n->all_next = a->nodes;
+    a->nodes = n;
+    return n;
+}
+
+static int push_events(arb_adapter *a, const char *op, const arb_tnode *r, arb_events *ev, arb_error *err)
+{
+    const arb_tnode *es = arb_tnode_get(r, "events");
+    if (!es || es->kind != ARB_T_ARR) return bad_answer(a, op, "no \"events\" list", err);
+    unsigned i = 0;
+    for (const arb_tnode *k = es->first; k; k = k->next, i++) {
+        arb_event e;
+        char path[32];
+        snprintf(path, sizeof path, "events.%u", i);
+        arb_error pe = ARB_ERROR_INIT;
+        if (arb_adapter__read_event(&a->game, k, path, &e, &pe)) {
+            char m[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
+            snprintf(m, sizeof m, "%s: %s", pe.where, pe.msg);
+            return bad_answer(a, op, m, err);
+        }
+        arb_events_push(ev, e.type, e.seat, e.hidden, e.a, e.b, e.c);
+    }
+    return ARB_OK;
+}
+
+static void write_setup_fields(arb_adapter *a, FILE *f, const arb_setup *su, int decks)
+{
+    fprintf(f, ",\"seed\":\"%" PRIu64 "\",\"players\":%d,\"options\":", su->seed, su->players);
+    if (su->rules) {
+        arb_adapter__write_options(f, &su->options);
+        fputs(",\"rules\":", f);
+        arb_json_str(f, su->rules);
+        if (!decks) return;
+        goto decks;
+    }
+    arb_adapter__write_options(f, &su->options);
+    if (!decks) return;
+decks:
+    fputs(",\"decks\":[", f);
+    for (int i = 0; i < su->players && i < ARB_MAX_SEATS; i++) {
+        if (i) fputc(',', f);
+        arb_deck empty;
+        memset(&empty, 0, sizeof empty);
+        arb_adapter__write_deck(f, &a->game, su->decks[i] ? su->decks[i] : &empty);
+    }
+    fputc(']', f);
+}
+
+/* setup/load for a root; the new handle in *h. */
+static int remote_root(arb_adapter *a, const px_node *root, int64_t *h, arb_events *ev, arb_error *err)
+{
+    rq q;
+    const arb_tnode *r;
+    FILE *f = begin(a, &q, root->root == 2 ? "load" : "setup");
+    if (f) {
+        write_setup_fields(a, f, &root->su, root->root == 1);
+        if (root->root == 2) {
+            fputs(",\"position\":", f);
+            arb_tnode_json(arb_tree_root(root->pos), f, 0);
+        }
+    }
+    int rc = call(a, &q, &r, err);
+    if (rc) return rc;
+    const arb_tnode *s = arb_tnode_get(r, "state");
+    if (!s || s->kind != ARB_T_INT || s->i < 0) return bad_answer(a, q.op, "no \"state\" handle", err);
+    *h = s->i;
+    return push_events(a, q.op, r, ev, err);
+}
+
+static int remote_apply(arb_adapter *a, int64_t h, const arb_action *act, arb_events *ev, arb_error *err)
+{
+    rq q;
+    const arb_tnode *r;
+    FILE *f = begin(a, &q, "apply");
+    if (f) {
+        fprintf(f, ",\"state\":%" PRId64 ",\"action\":", h);
+        arb_adapter__write_action(f, &a->game, act);
+    }
+    int rc = call(a, &q, &r, err);
+    if (rc) return rc;
+    return push_events(a, "apply", r, ev, err);
+}
+
+/* A live handle for n: its own, or rebuilt. -1 on failure (sticky). */
+static int64_t materialize(arb_adapter *a, px_node *n)
+{
+    if (n->handle >= 0) { n->used = ++a->tick; return n->handle; }
+    if (a->is_failed) return -1;
+    px_node *path[64], **big = NULL, **p = path;
+    size_t np = 0, cap = 64;
+    px_node *k = n;
+    while (k->handle < 0 && k->parent) {
+        if (np == cap) {
+            size_t nc = cap * 2;
+            px_node **q = malloc(nc * sizeof *q);
+            if (!q) { free(big); set_failed(a, "apply", "out of memory rebuilding a state"); return -1; }
+            memcpy(q, p, np * sizeof *q);
+            free(big);
+            big = p = q;
+            cap = nc;
+        }
+        p[np++] = k;
+        k = k->parent;
+    }
+    arb_error e = ARB_ERROR_INIT;
+    int64_t h;
+    if (k->handle >= 0) {
+        rq q;
+        const arb_tnode *r;
+        FILE *f = begin(a, &q, "clone");
+        if (f) fprintf(f, ",\"state\":%" PRId64, k->handle);
+        if (call(a, &q, &r, &e)) goto fail;
+        const arb_tnode *s = arb_tnode_get(r, "state");
+        if (!s || s->kind != ARB_T_INT) { bad_answer(a, "clone", "no \"state\" handle", &e); goto fail; }
+        h = s->i;
+        k->used = ++a->tick;
+    } else {
+        if (remote_root(a, k, &h, NULL, &e)) {
+            set_failed(a, "setup", "rebuilding a state, the adapter refused the setup it accepted before: %s", e.msg);
+            goto fail;
+        }
+    }
+    while (np > 0) {
+        px_node *c = p[--np];
+        if (remote_apply(a, h, &c->act, NULL, &e)) {
+            set_failed(a, "apply", "rebuilding a state, the adapter refused an action it accepted before: %s", e.msg);
+            goto fail;
+        }
+    }
+    free(big);
+    hold(a, n, h);
+    return h;
+fail:
+    free(big);
+    return -1;
+}
+
+static px_node *node_of(const void *st)
+{
+    const px_state *s = st;
+    return s->magic == PX_MAGIC ? s->node : NULL;
+}
+
+/* ------------------------------------------------------------ vtable */
+
+#define LOCK(a) pthread_mutex_lock(&(a)->mu)
+#define UNLOCK(a) pthread_mutex_unlock(&(a)->mu)
+
+static int px_setup_impl(arb_adapter *a, void *st, const arb_setup *su, const arb_tnode *pos, arb_events *ev,
+                         arb_error *err)
+{
+    px_state *s = st;
+    memset(s, 0, sizeof *s);
+    LOCK(a);
+    int rc = ARB_ENOMEM;
+    px_node *n = new_node(a);
+    if (!n) { arb_error_set(err, ARB_ENOMEM, NULL, "out of memory"); goto out; }
+    n->root = pos ? 2 : 1;
+    n->su = *su;
+    if (su->rules) {
+        snprintf(n->rules, sizeof n->rules, "%s", su->rules);
+        n->su.rules = n->rules;
+    }
+    for (int i = 0; i < ARB_MAX_SEATS; i++) {
+        if (!pos && su->decks[i] && i < su->players) n->decks[i] = *su->decks[i];
+        n->su.decks[i] = pos || !su->decks[i] ? NULL : &n->decks[i];
+    }
+    if (pos) {
+        n->pos = arb_tree_new();
+        if (!n->pos) { arb_error_set(err, ARB_ENOMEM, NULL, "out of memory"); goto out; }
+        for (const arb_tnode *k = pos->first; k; k = k->next) arb_tree_add_copy(n->pos, arb_tree_root(n->pos), k->key, k);
+        if (arb_tree_failed(n->pos)) { arb_error_set(err, ARB_ENOMEM, NULL, "out of memory"); goto out; }
+    }
+    int64_t h;
+    rc = remote_root(a, n, &h, ev, err);
+    if (rc) goto out;
+    hold(a, n, h);
+    s->magic = PX_MAGIC;
+    s->node = n;
+out:
+    UNLOCK(a);
+    return rc;
+}
+
+static int px_apply(void *st, const arb_action *act, arb_events *ev, arb_error *err)
+{
+    px_state *s = st;
+    px_node *n = node_of(st);
+    if (!n) return arb_error_set(err, ARB_EINVAL, NULL, "not a proxy state");
+    arb_adapter *a = n->ad;
+    LOCK(a);
+    int rc;
+    int64_t h = materialize(a, n);
+    if (h < 0) { rc = arb_error_set(err, ARB_EIO, NULL, "engine adapter: %s", a->failed); goto out; }
+    px_node *c = new_node(a);
+    if (!c) { rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory"); goto out; }
+    unsigned before = ev ? ev->n : 0;
+    rc = remote_apply(a, h, act, ev, err);
+    if (rc) {
+        if (ev) ev->n = before;
+        goto out; /* c stays in the list, unused */
+    }
+    c->parent = n;
+    c->act = *act;
+    holder_remove(a, n);
+    n->handle = -1;
+    drop_trees(n);
+    hold(a, c, h);
+    s->node = c;
+out:
+    UNLOCK(a);
+    return rc;
+}
+
+/* Fills n's decision, turn and phase. */
+static int need_decision(arb_adapter *a, px_node *n)
+{
+    if (n->has_dec) return 0;
+    int64_t h = materialize(a, n);
+    if (h < 0) return -1;
+    rq q;
+    const arb_tnode *r;
+    arb_error e = ARB_ERROR_INIT;
+    FILE *f = begin(a, &q, "decision");
+    if (f) fprintf(f, ",\"state\":%" PRId64, h);
+    if (call(a, &q, &r, &e)) {
+        if (!a->is_failed) set_failed(a, "decision", "refused: %s", e.msg);
+        return -1;
+    }
+    int seat;
+    const arb_tnode *kind = arb_tnode_get(r, "kind"), *cl = arb_tnode_get(r, "clock_left_ms");
+    const arb_tnode *tu = arb_tnode_get(r, "turn"), *ph = arb_tnode_get(r, "phase");
+    if (arb_adapter__read_seat(arb_tnode_get(r, "seat"), &seat) || !kind || kind->kind != ARB_T_STR || !cl ||
+        cl->kind != ARB_T_INT || !tu || tu->kind != ARB_T_INT || tu->i < 0 || tu->i > UINT32_MAX || !ph ||
+        ph->kind != ARB_T_STR) {
+        bad_answer(a, "decision", "needs seat, kind, clock_left_ms, turn and phase", &e);
+        return -1;
+    }
+    int k = -1;
+    for (unsigned i = 0; i < a->game.ndecision_names; i++)
+        if (strcmp(a->game.decision_names[i], kind->s) == 0) k = (int)i;
+    if (k < 0) { bad_answer(a, "decision", "kind is not one of the decisions named in hello", &e); return -1; }
+    const char *phase = NULL;
+    for (unsigned i = 0; i < a->nphases && !phase; i++)
+        if (strcmp(a->phases[i], ph->s) == 0) phase = a->phases[i];
+    if (!phase) {
+        if (a->nphases == PHASES_MAX || !(a->phases[a->nphases] = strdup(ph->s))) {
+            bad_answer(a, "decision", "more than 256 distinct phase names", &e);
+            return -1;
+        }
+        phase = a->phases[a->nphases++];
+    }
+    n->dec.seat = seat;
+    n->dec.kind = (uint16_t)k;
+    n->dec.clock_left_ms = cl->i;
+    n->turn = (uint32_t)tu->i;
+    n->phase = phase;
+    n->has_dec = 1;
+    return 0;
+}
+
+static arb_decision px_decision(const void *st)
+{
+    arb_decision d = { ARB_SEAT_NONE, 0, -1 };
+    px_node *n = node_of(st);
+    if (!n) return d;
+    arb_adapter *a = n->ad;
+    LOCK(a);
+    if (!need_decision(a, n)) d = n->dec;
+    UNLOCK(a);
+    return d;
+}
+
+static uint32_t px_turn(const void *st)
+{
+    px_node *n = node_of(st);
+    if (!n) return 0;
+    arb_adapter *a = n->ad;
+    LOCK(a);
+    uint32_t t = need_decision(a, n) ? 0 : n->turn;
+    UNLOCK(a);
+    return t;
+}
+
+static const char *px_phase(const void *st)
+{
+    px_node *n = node_of(st);
+    if (!n) return "";
+    arb_adapter *a = n->ad;
+    LOCK(a);
+    const char *p = need_decision(a, n) ? "" : n->phase;
+    UNLOCK(a);
+    return p;
+}
+
+static size_t px_legal(const void *st, arb_action *out, size_t cap)
+{
+    px_node *n = node_of(st);
+    if (!n) return 0;
+    arb_adapter *a = n->ad;
+    LOCK(a);
+    size_t total = 0;
+    if (a->legal_node != n) {
+        a->legal_node = NULL;
+        a->nlegal = 0;
+        int64_t h = materialize(a, n);
+        if (h < 0) goto out;
+        rq q;
+        const arb_tnode *r;
+        arb_error e = ARB_ERROR_INIT;
+        FILE *f = begin(a, &q, "legal");
+        if (f) fprintf(f, ",\"state\":%" PRId64, h);
+        if (call(a, &q, &r, &e)) {
+            if (!a->is_failed) set_failed(a, "legal", "refused: %s", e.msg);
+            goto out;
+        }
+        const arb_tnode *acts = arb_tnode_get(r, "actions");
+        if (!acts || acts->kind != ARB_T_ARR) { bad_answer(a, "legal", "no \"actions\" list", &e); goto out; }
+        if (acts->n > a->legal_cap) {
+            arb_action *p = realloc(a->legal, acts->n * sizeof *p);
+            if (!p) { set_failed(a, "legal", "out of memory"); goto out; }
+            a->legal = p;
+            a->legal_cap = acts->n;
+        }
+        unsigned i = 0;
+        for (const arb_tnode *k = acts->first; k; k = k->next, i++) {
+            char path[32];
+            snprintf(path, sizeof path, "actions.%u", i);
+            arb_error pe = ARB_ERROR_INIT;
+            if (arb_adapter__read_action(&a->game, k, path, &a->legal[i], &pe)) {
+                char m[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
+                snprintf(m, sizeof m, "%s: %s", pe.where, pe.msg);
+                bad_answer(a, "legal", m, &e);
+                goto out;
+            }
+        }
+        a->nlegal = i;
+        a->legal_node = n;
+    }
+    total = a->nlegal;
+    if (total && cap) memcpy(out, a->legal, (total < cap ? total : cap) * sizeof *out);
+out:
+    UNLOCK(a);
+    return total;
+}
+
+static uint64_t px_hash(const void *st)
+{
+    px_node *n = node_of(st);
+    if (!n) return 0;
+    arb_adapter *a = n->ad;
+    LOCK(a);
+    if (!n->has_hash) {
+        int64_t h = materialize(a, n);
+        rq q;
+        const arb_tnode *r;
+        arb_error e = ARB_ERROR_INIT;
+        if (h < 0) goto out;
+        FILE *f = begin(a, &q, "hash");
+        if (f) fprintf(f, ",\"state\":%" PRId64, h);
+        if (call(a, &q, &r, &e)) {
+            if (!a->is_failed) set_failed(a, "hash", "refused: %s", e.msg);
+            goto out;
+        }
+        const arb_tnode *hv = arb_tnode_get(r, "hash");
+        char *end = NULL;
+        if (!hv || hv->kind != ARB_T_STR || strlen(hv->s) != 16 ||
+            (n->hash = strtoull(hv->s, &end, 16), !end || *end)) {
+            bad_answer(a, "hash", "hash must be 16 hexadecimal digits", &e);
+            goto out;
+        }
+        n->has_hash = 1;
+    }
+out:
+    UNLOCK(a);
+    return n->has_hash ? n->hash : 0;
+}
+
+static int px_outcome(const void *st, arb_outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    o->winner = -1;
+    px_node *n = node_of(st);
+    if (!n) return 0;
+    arb_adapter *a = n->ad;
+    LOCK(a);
+    if (!n->has_out) {
+        int64_t h = materialize(a, n);
+        rq q;
+        const arb_tnode *r;
+        arb_error e = ARB_ERROR_INIT;
+        if (h < 0) goto out;
+        FILE *f = begin(a, &q, "outcome");
+        if (f) fprintf(f, ",\"state\":%" PRId64, h);
+        if (call(a, &q, &r, &e)) {
+            if (!a->is_failed) set_failed(a, "outcome", "refused: %s", e.msg);
+            goto out;
+        }
+        const arb_tnode *ov = arb_tnode_get(r, "over"), *w = arb_tnode_get(r, "winner");
+        const arb_tnode *re = arb_tnode_get(r, "reason"), *tu = arb_tnode_get(r, "turns");
+        if (!ov || ov->kind != ARB_T_BOOL || !w || w->kind != ARB_T_INT || w->i < -1 || w->i >= ARB_MAX_SEATS || !re ||
+            re->kind != ARB_T_STR || !tu || tu->kind != ARB_T_INT || tu->i < 0 || tu->i > UINT32_MAX) {
+            bad_answer(a, "outcome", "needs over, winner, reason and turns", &e);
+            goto out;
+        }
+        n->out.over = (int)ov->i;
+        n->out.winner = (int)w->i;
+        n->out.turns = (uint32_t)tu->i;
+        n->out.reason = 0;
+        if (ov->i) {
+            int k = -1;
+            for (unsigned i = 0; i < a->game.noutcome_reasons; i++)
+                if (strcmp(a->game.outcome_reasons[i], re->s) == 0) k = (int)i;
+            if (k < 0) { bad_answer(a, "outcome", "reason is not one of the outcomes named in hello", &e); goto out; }
+            n->out.reason = (uint16_t)k;
+        }
+        n->has_out = 1;
+    }
+    if (n->has_out) *o = n->out;
+out:
+    UNLOCK(a);
+    return o->over;
+}
+
+static void px_export(const void *st, int view, arb_tree *t, arb_tnode *root)
+{
+    px_node *n = node_of(st);
+    if (!n) return;
+    arb_adapter *a = n->ad;
+    LOCK(a);
+    int slot = view < 0 ? ARB_MAX_SEATS : view;
+    if (slot <= ARB_MAX_SEATS && n->trees[slot]) {
+        const arb_tnode *c = arb_tree_root(n->trees[slot]);
+        for (const arb_tnode *k = c->first; k; k = k->next) arb_tree_add_copy(t, root, k->key, k);
+        UNLOCK(a);
+        return;
+    }
+    int64_t h = materialize(a, n);
+    rq q;
+    const arb_tnode *r;
+    arb_error e = ARB_ERROR_INIT;
+    if (h < 0) goto out;
+    FILE *f = begin(a, &q, "state");
+    if (f) {
+        fprintf(f, ",\"state\":%" PRId64 ",\"view\":", h);
+        arb_adapter__write_seat(f, view);
+    }
+    if (call(a, &q, &r, &e)) {
+        if (!a->is_failed) set_failed(a, "state", "refused: %s", e.msg);
+        goto out;
+    }
+    const arb_tnode *tr = arb_tnode_get(r, "tree");
+    if (!tr || tr->kind != ARB_T_MAP) { bad_answer(a, "state", "no \"tree\" object", &e); goto out; }
+    for (const arb_tnode *k = tr->first; k; k = k->next) arb_tree_add_copy(t, root, k->key, k);
+out:
+    UNLOCK(a);
+}
+
+static int px_action_text(const void *st, const arb_action *act, char *buf, size_t size)
+{
+    px_node *n = node_of(st);
+    if (size) buf[0] = '\0';
+    if (!n) return 0;
+    arb_adapter *a = n->ad;
+    int w = -1;
+    LOCK(a);
+    int64_t h = materialize(a, n);
+    if (h >= 0) {
+        rq q;
+        const arb_tnode *r;
+        arb_error e = ARB_ERROR_INIT;
+        FILE *f = begin(a, &q, "describe");
+        if (f) {
+            fprintf(f, ",\"state\":%" PRId64 ",\"action\":", h);
+            arb_adapter__write_action(f, &a->game, act);
+        }
+        if (call(a, &q, &r, &e) == ARB_OK) {
+            const arb_tnode *tx = arb_tnode_get(r, "text");
+            if (tx && tx->kind == ARB_T_STR) w = snprintf(buf, size, "%s", tx->s);
+        }
+    }
+    UNLOCK(a);
+    if (w < 0) w = arb_action_format(&a->game, act, buf, size);
+    return w;
+}
+
+/* Slots without a state argument. */
+static const arb_card *px_card(arb_adapter *a, unsigned idx)
+{
+    static const arb_card none = { "?", "?", "", "", "" };
+    return idx < a->game.ncards ? &a->cards[idx] : &none;
+}
+
+static void px_card_export(arb_adapter *a, unsigned idx, arb_tree *t, arb_tnode *parent)
+{
+    (void)a; (void)idx; (void)t; (void)parent; /* the protocol carries no card stats */
+}
+
+static unsigned px_deck_check(arb_adapter *a, const arb_deck *d, arb_deck_issue *out, unsigned cap)
+{
+    LOCK(a);
+    unsigned total = 0;
+    rq q;
+    const arb_tnode *r;
+    arb_error e = ARB_ERROR_INIT;
+    FILE *f = begin(a, &q, "deck-check");
+    if (f) {
+        fputs(",\"deck\":", f);
+        arb_adapter__write_deck(f, &a->game, d);
+    }
+    if (call(a, &q, &r, &e)) {
+        if (!a->is_failed) set_failed(a, "deck-check", "refused: %s", e.msg);
+        goto out;
+    }
+    const arb_tnode *is = arb_tnode_get(r, "issues"), *tot = arb_tnode_get(r, "total");
+    if (!is || is->kind != ARB_T_ARR) { bad_answer(a, "deck-check", "no \"issues\" list", &e); goto out; }
+    unsigned i = 0;
+    for (const arb_tnode *k = is->first; k; k = k->next, i++) {
+        if (i >= cap) continue;
+        const arb_tnode *w = arb_tnode_get(k, "warning"), *ru = arb_tnode_get(k, "rule"), *m = arb_tnode_get(k, "message");
+        memset(&out[i], 0, sizeof out[i]);
+        out[i].warning = w && w->kind == ARB_T_BOOL && w->i;
+        snprintf(out[i].rule, sizeof out[i].rule, "%s", ru && ru->kind == ARB_T_STR ? ru->s : "");
+        snprintf(out[i].msg, sizeof out[i].msg, "%s", m && m->kind == ARB_T_STR ? m->s : "");
+    }
+    total = tot && tot->kind == ARB_T_INT && tot->i >= i && tot->i < 1000000 ? (unsigned)tot->i : i;
+out:
+    UNLOCK(a);
+    return total;
+}
+
+static const arb_deck *px_preset(arb_adapter *a, unsigned idx)
+{
+    return idx < a->game.npresets ? &a->presets[idx] : NULL;
+}
+
+static int px_event_text(arb_adapter *a, const arb_event *ev, int view, char *buf, size_t size)
+{
+    const char *nm = ev->type < a->game.nevent_names ? a->game.event_names[ev->type] : "event";
+    if (ev->hidden && view != ARB_VIEW_ALL && view != ev->seat)
+        return snprintf(buf, size, "%s (seat %d, hidden)", nm, ev->seat);
+    return snprintf(buf, size, "%s (seat %d: %d %d %d)", nm, ev->seat, ev->a, ev->b, ev->c);
+}
+
+#define TRAMPOLINES(k) \
+    static int setup_##k(void *st, const arb_setup *su, arb_events *ev, arb_error *err) \
+    { return px_setup_impl(slots[k], st, su, NULL, ev, err); } \
+    static int load_##k(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err) \
+    { return px_setup_impl(slots[k], st, su, pos, NULL, err); } \
+    static const arb_card *card_##k(unsigned i) { return px_card(slots[k], i); } \
+    static void card_export_##k(unsigned i, arb_tree *t, arb_tnode *p) { px_card_export(slots[k], i, t, p); } \
+    static unsigned deck_check_##k(const arb_deck *d, arb_deck_issue *o, unsigned c) \
+    { return px_deck_check(slots[k], d, o, c); } \
+    static const arb_deck *preset_##k(unsigned i) { return px_preset(slots[k], i); } \
+    static int event_text_##k(const arb_event *e, int v, char *b, size_t s) \
+    { return px_event_text(slots[k], e, v, b, s); }
+TRAMPOLINES(0) TRAMPOLINES(1) TRAMPOLINES(2) TRAMPOLINES(3)
+TRAMPOLINES(4) TRAMPOLINES(5) TRAMPOLINES(6) TRAMPOLINES(7)
+
+#define SLOTFN(k) { setup_##k, load_##k, card_##k, card_export_##k, deck_check_##k, preset_##k, event_text_##k }
+static const struct {
+    int (*setup)(void *, const arb_setup *, arb_events *, arb_error *);
+    int (*load)(void *, const arb_tnode *, const arb_setup *, arb_error *);
+    const arb_card *(*card)(unsigned);
+    void (*card_export)(unsigned, arb_tree *, arb_tnode *);
+    unsigned (*deck_check)(const arb_deck *, arb_deck_issue *, unsigned);
+    const arb_deck *(*preset)(unsigned);
+    int (*event_text)(const arb_event *, int, char *, size_t);
+} slotfns[SLOTS] = { SLOTFN(0), SLOTFN(1), SLOTFN(2), SLOTFN(3), SLOTFN(4), SLOTFN(5), SLOTFN(6), SLOTFN(7) };
+
+/* ------------------------------------------------------------ open/close */
+
+static const char *str_field(const arb_tnode *n, const char *key)
+{
+    const arb_tnode *v = arb_tnode_get(n, key);
+    return v && v->kind == ARB_T_STR ? v->s : NULL;
+}
+
+static int names_list(arb_adapter *a, const arb_tnode *r, const char *key, int li, unsigned *count, arb_error *err)
+{
+    const arb_tnode *l = arb_tnode_get(r, key);
+    if (!l || l->kind != ARB_T_ARR || l->n == 0 || l->n > 4096) {
+        char m[64];
+        snprintf(m, sizeof m, "hello needs a non-empty \"%s\" list of names", key);
+        return bad_answer(a, "hello", m, err);
+    }
+    a->names[li] = calloc(l->n, sizeof *a->names[li]);
+    if (!a->names[li]) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+    unsigned i = 0;
+    for (const arb_tnode *k = l->first; k; k = k->next, i++) {
+        if (k->kind != ARB_T_STR) return bad_answer(a, "hello", "a name is not a string", err);
+        a->names[li][i] = k->s;
+    }
+    *count = i;
+    return ARB_OK;
+}
+
+static int build_game(arb_adapter *a, const arb_tnode *r, arb_error *err)
+{
+    arb_game *g = &a->game;
+    const arb_tnode *pv = arb_tnode_get(r, "protocol");
+    if (!pv || pv->kind != ARB_T_INT || pv->i != ARB_ADAPTER_PROTOCOL)
+        return bad_answer(a, "hello", "the adapter does not speak protocol 1", err);
+    g->id = str_field(r, "game");
+    g->title = str_field(r, "title");
+    g->rules_version = str_field(r, "rules");
+    g->engine_version = str_field(r, "engine");
+    const char *rng = str_field(r, "rng"), *hash = str_field(r, "hash");
+    if (!g->id || !g->title || !g->rules_version || !g->engine_version || !rng || !hash)
+        return bad_answer(a, "hello", "needs game, title, rules, engine, rng and hash strings", err);
+    if (strlen(g->id) >= 32 || strlen(g->rules_version) >= 32 || strlen(g->engine_version) >= 64)
+        return bad_answer(a, "hello", "game, rules or engine name too long", err);
+    if (strcmp(rng, ARB_RNG_NAME) != 0 || strcmp(hash, ARB_HASH_NAME) != 0) {
+        set_failed(a, "hello", "the adapter uses rng '%.40s' and hash '%.40s'; arbiter knows %s and %s", rng, hash,
+                   ARB_RNG_NAME, ARB_HASH_NAME);
+        return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "engine adapter: %s", a->failed);
+    }
+    const arb_tnode *mn = arb_tnode_get(r, "min_players"), *mx = arb_tnode_get(r, "max_players");
+    if (!mn || !mx || mn->kind != ARB_T_INT || mx->kind != ARB_T_INT || mn->i < 1 || mx->i > ARB_MAX_SEATS || mn->i > mx->i)
+        return bad_answer(a, "hello", "min_players/max_players must be 1..4", err);
+    g->min_players = (int)mn->i;
+    const arb_tnode *rvs = arb_tnode_get(r, "rules_versions");
+    if (rvs) {
+        if (rvs->kind != ARB_T_ARR || rvs->n == 0 || rvs->n > 64)
+            return bad_answer(a, "hello", "rules_versions must be a list of 1..64 names", err);
+        a->rules_names = calloc(rvs->n, sizeof *a->rules_names);
+        if (!a->rules_names) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+        unsigned k = 0;
+        for (const arb_tnode *x = rvs->first; x; x = x->next, k++) {
+            if (x->kind != ARB_T_STR || strlen(x->s) >= 32) return bad_answer(a, "hello", "a rules version is not a short string", err);
+            a->rules_names[k] = x->s;
+        }
+        if (strcmp(a->rules_names[k - 1], g->rules_version) != 0)
+            return bad_answer(a, "hello", "the last of rules_versions must be rules", err);
+        g->rules_versions = a->rules_names;
+        g->nrules_versions = k;
+    }
+    g->max_players = (int)mx->i;
+    g->contract = ARB_GAME_CONTRACT;
+    g->state_size = sizeof(px_state);
+    const arb_tnode *vs = arb_tnode_get(r, "verbs");
+    if (!vs || vs->kind != ARB_T_ARR || vs->n == 0 || vs->n > 255)
+        return bad_answer(a, "hello", "needs a \"verbs\" list of 1..255 verbs", err);
+    a->verbs = calloc(vs->n, sizeof *a->verbs);
+    if (!a->verbs) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+    unsigned i = 0;
+    for (const arb_tnode *k = vs->first; k; k = k->next, i++) {
+        const arb_tnode *lo = arb_tnode_get(k, "min_args"), *hi = arb_tnode_get(k, "max_args");
+        a->verbs[i].name = str_field(k, "name");
+        a->verbs[i].args_help = str_field(k, "args");
+        a->verbs[i].help = str_field(k, "help");
+        if (!a->verbs[i].name || !lo || !hi || lo->kind != ARB_T_INT || hi->kind != ARB_T_INT || lo->i < 0 ||
+            hi->i > ARB_ARGS_MAX || lo->i > hi->i)
+            return bad_answer(a, "hello", "a verb needs name, min_args and max_args (0..6)", err);
+        a->verbs[i].min_args = (uint8_t)lo->i;
+        a->verbs[i].max_args = (uint8_t)hi->i;
+    }
+    g->verbs = a->verbs;
+    g->nverbs = i;
+    int rc;
+    if ((rc = names_list(a, r, "decisions", 0, &g->ndecision_names, err))) return rc;
+    if ((rc = names_list(a, r, "events", 1, &g->nevent_names, err))) return rc;
+    if ((rc = names_list(a, r, "outcomes", 2, &g->noutcome_reasons, err))) return rc;
+    g->decision_names = a->names[0];
+    g->event_names = a->names[1];
+    g->outcome_reasons = a->names[2];
+    const arb_tnode *cs = arb_tnode_get(r, "cards");
+    if (!cs || cs->kind != ARB_T_ARR || cs->n > 65535) return bad_answer(a, "hello", "needs a \"cards\" list", err);
+    a->cards = calloc(cs->n + 1, sizeof *a->cards);
+    if (!a->cards) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+    i = 0;
+    for (const arb_tnode *k = cs->first; k; k = k->next, i++) {
+        arb_card *c = &a->cards[i];
+        c->id = str_field(k, "id");
+        c->name = str_field(k, "name");
+        c->type = str_field(k, "type");
+        c->group = str_field(k, "group");
+        c->text = str_field(k, "text");
+        if (!c->id || !c->name) return bad_answer(a, "hello", "a card needs id and name strings", err);
+        if (!c->type) c->type = "";
+        if (!c->group) c->group = "";
+        if (!c->text) c->text = "";
+    }
+    g->ncards = i;
+    g->card = slotfns[a->slot].card;
+    const arb_tnode *ps = arb_tnode_get(r, "presets");
+    if (ps && ps->kind == ARB_T_ARR && ps->n <= 64) {
+        a->presets = calloc(ps->n + 1, sizeof *a->presets);
+        if (!a->presets) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+        i = 0;
+        for (const arb_tnode *k = ps->first; k; k = k->next, i++) {
+            char path[32];
+            snprintf(path, sizeof path, "presets.%u", i);
+            arb_error pe = ARB_ERROR_INIT;
+            if (arb_adapter__read_deck(g, k, path, &a->presets[i], &pe)) {
+                char m[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
+                snprintf(m, sizeof m, "%s: %s", pe.where, pe.msg);
+                return bad_answer(a, "hello", m, err);
+            }
+        }
+        g->npresets = i;
+    } else if (ps) {
+        return bad_answer(a, "hello", "\"presets\" must be a list of at most 64 decks", err);
+    }
+    g->card_export = slotfns[a->slot].card_export;
+    g->deck_check = slotfns[a->slot].deck_check;
+    g->preset = slotfns[a->slot].preset;
+    g->setup = slotfns[a->slot].setup;
+    g->load_position = slotfns[a->slot].load;
+    g->event_text = slotfns[a->slot].event_text;
+    g->decision = px_decision;
+    g->legal = px_legal;
+    g->apply = px_apply;
+    g->hash = px_hash;
+    g->outcome = px_outcome;
+    g->turn = px_turn;
+    g->phase = px_phase;
+    g->export_state = px_export;
+    g->action_text = px_action_text;
+    g->greedy = NULL;
+    return ARB_OK;
+}
+
+static int spawn(arb_adapter *a, const char *cmd, arb_error *err)
+{
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+        return arb_error_set(err, ARB_EIO, NULL, "socketpair: %s", strerror(errno));
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(sv[0]);
+        close(sv[1]);
+        return arb_error_set(err, ARB_EIO, NULL, "fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        if (dup2(sv[1], 0) < 0 || dup2(sv[1], 1) < 0) _exit(127);
+        setpgid(0, 0); /* its own group: closing kills the whole pipeline */
+        signal(SIGPIPE, SIG_DFL);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    close(sv[1]);
+    a->fd = sv[0];
+    a->pid = pid;
+    int fl = fcntl(a->fd, F_GETFL);
+    if (fl >= 0) fcntl(a->fd, F_SETFL, fl | O_NONBLOCK);
+    return ARB_OK;
+}
+
+int arb_adapter_open(arb_adapter **out, const char *cmd, const arb_adapter_opts *opts, arb_error *err)
+{
+    static const arb_adapter_opts dflt = ARB_ADAPTER_OPTS_INIT;
+    if (!opts) opts = &dflt;
+    *out = NULL;
+    arb_adapter *a = calloc(1, sizeof *a);
+    if (!a) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+    a->fd = -1;
+    a->pid = -1;
+    a->timeout_ms = opts->timeout_ms > 0 ? opts->timeout_ms : ARB_ADAPTER_TIMEOUT_MS;
+    a->line_max = opts->line_max ? opts->line_max : ARB_ADAPTER_LINE_MAX;
+    pthread_mutex_init(&a->mu, NULL);
+    pthread_mutex_lock(&slots_mu);
+    a->slot = -1;
+    for (int i = 0; i < SLOTS && a->slot < 0; i++)
+        if (!slots[i]) { slots[i] = a; a->slot = i; }
+    pthread_mutex_unlock(&slots_mu);
+    int rc;
+    if (a->slot < 0) {
+        pthread_mutex_destroy(&a->mu);
+        free(a);
+        return arb_error_set(err, ARB_ELIMIT, NULL, "at most %d engine adapters can be open at once", SLOTS);
+    }
+    if ((rc = spawn(a, cmd, err))) goto fail;
+    rq q;
+    const arb_tnode *r;
+    FILE *f = begin(a, &q, "hello");
+    if (f) {
+        fprintf(f, ",\"protocol\":%d", ARB_ADAPTER_PROTOCOL);
+        if (opts->game) { fputs(",\"game\":", f); arb_json_str(f, opts->game); }
+    }
+    if ((rc = call(a, &q, &r, err))) goto fail;
+    a->hello = a->resp; /* keep: the proxy game's strings live in it */
+    a->resp = NULL;
+    if ((rc = build_game(a, r, err))) goto fail;
+    if (opts->game && strcmp(a->game.id, opts->game) != 0) {
+        rc = arb_error_set(err, ARB_EUNSUPPORTED, NULL, "the engine adapter serves '%s', not '%s'", a->game.id, opts->game);
+        goto fail;
+    }
+    *out = a;
+    return ARB_OK;
+fail:
+    if (err && !err->where[0]) arb_error_where(err, "engine '%s'", cmd);
+    arb_adapter_close(a);
+    return rc;
+}
+
+const arb_game *arb_adapter_game(const arb_adapter *a) { return &a->game; }
+
+arb_adapter *arb_adapter_of(const arb_game *g)
+{
+    for (int i = 0; i < SLOTS; i++)
+        if (slots[i] && &slots[i]->game == g) return slots[i];
+    return NULL;
+}
+
+const char *arb_adapter_failed(const arb_adapter *a) { return a->is_failed ? a->failed : NULL; }
+unsigned long long arb_adapter_requests(const arb_adapter *a) { return a->nreq; }
+
+void arb_adapter_forget(arb_adapter *a)
+{
+    LOCK(a);
+    for (unsigned i = 0; i < a->nholders; i++)
+        if (!a->is_failed) free_handle(a, a->holders[i]->handle);
+    a->nholders = 0;
+    while (a->nodes) {
+        px_node *n = a->nodes;
+        a->nodes = n->all_next;
+        arb_tree_free(n->pos);
+        drop_trees(n);
+        free(n);
+    }
+    a->legal_node = NULL;
+    UNLOCK(a);
+}
+
+void arb_adapter_close(arb_adapter *a)
+{
+    if (!a) return;
+    if (a->fd >= 0 && !a->is_failed && a->game.id) {
+        int t = a->timeout_ms;
+        a->timeout_ms = t < 1000 ? t : 1000;
+        rq q;
+        const arb_tnode *r;
+        arb_error e = ARB_ERROR_INIT;
+        begin(a, &q, "bye");
+        call(a, &q, &r, &e);
+    }
+    if (a->fd >= 0) close(a->fd);
+    if (a->pid > 0) {
+        int st;
+        int done = 0;
+        for (int i = 0; i < 100 && !done; i++) {
+            if (waitpid(a->pid, &st, WNOHANG) == a->pid) done = 1;
+            else { struct timespec ts = { 0, 10000000 }; nanosleep(&ts, NULL); }
+        }
+        if (!done) {
+            kill(-a->pid, SIGKILL);
+            kill(a->pid, SIGKILL);
+            waitpid(a->pid, &st, 0);
+        }
+    }
+    arb_adapter_forget(a);
+    clear_ahead(a);
+    pthread_mutex_lock(&slots_mu);
+    if (a->slot >= 0) slots[a->slot] = NULL;
+    pthread_mutex_unlock(&slots_mu);
+    pthread_mutex_destroy(&a->mu);
+    for (unsigned i = 0; i < a->nphases; i++) free(a->phases[i]);
+    for (int i = 0; i < 3; i++) free(a->names[i]);
+    free(a->rules_names);
+    free(a->verbs);
+    free(a->cards);
+    free(a->presets);
+    free(a->legal);
+    free(a->rbuf);
+    arb_tree_free(a->hello);
+    arb_tree_free(a->resp);
+    free(a);
+}
+
+/* Queries read ahead after a batch: decision, outcome, hash, legal and the
+ * state tree of every view, all on handle h. */
+static unsigned build_queries(arb_adapter *a, rq *qs, int64_t h, int players)
+{
+    unsigned nq = 0;
+    static const char *const ops[] = { "decision", "outcome", "hash", "legal" };
+    for (unsigned i = 0; i < 4; i++) {
+        FILE *f = begin(a, &qs[nq], ops[i]);
+        if (f) fprintf(f, ",\"state\":%" PRId64, h);
+        nq++;
+    }
+    for (int v = -1; v < players && v < ARB_MAX_SEATS; v++) {
+        FILE *f = begin(a, &qs[nq], "state");
+        if (f) {
+            fprintf(f, ",\"state\":%" PRId64 ",\"view\":", h);
+            arb_adapter__write_seat(f, v);
+        }
+        nq++;
+    }
+    return nq;
+}
+
+/* Close every request and send them in one write. */
+static int send_batch(arb_adapter *a, rq *qs, unsigned nq)
+{
+    char *all = NULL;
+    size_t alen = 0;
+    FILE *m = open_memstream(&all, &alen);
+    int bad = !m;
+    for (unsigned i = 0; i < nq; i++) {
+        if (qs[i].f) { fputs("}\n", qs[i].f); fclose(qs[i].f); qs[i].f = NULL; }
+        if (!qs[i].buf) bad = 1;
+        else if (m) fwrite(qs[i].buf, 1, qs[i].len, m);
+    }
+    if (m) fclose(m);
+    if (bad) { free(all); set_failed(a, qs[0].op, "out of memory"); return ARB_ENOMEM; }
+    if (a->is_failed) { free(all); return ARB_EIO; }
+    a->nreq += nq;
+    int rc = send_all(a, qs[0].op, all, alen, now_ms() + a->timeout_ms) ? ARB_EIO : ARB_OK;
+    free(all);
+    return rc;
+}
+
+/* Read the answers to query requests into the read-ahead store. */
+static int read_ahead(arb_adapter *a, rq *qs, unsigned nq)
+{
+    for (unsigned i = 0; i < nq; i++) {
+        size_t len;
+        if (recv_line(a, qs[i].op, &len, now_ms() + a->timeout_ms)) return ARB_EIO;
+        /* kept as text: parsed when asked for, or compared byte for byte */
+        char *raw = malloc(len + 1);
+        if (!raw) return ARB_ENOMEM;
+        memcpy(raw, a->rbuf, len);
+        raw[len] = '\0';
+        consume(a, len + 1);
+        if (a->nahead == PREFETCH_MAX) { free(raw); continue; }
+        a->ahead[a->nahead].body = strdup(body_of(&qs[i]));
+        a->ahead[a->nahead].raw = raw;
+        a->ahead[a->nahead].rawlen = len;
+        a->ahead[a->nahead].id = qs[i].id;
+        if (!a->ahead[a->nahead].body) { free(raw); return ARB_ENOMEM; }
+        a->nahead++;
+    }
+    return ARB_OK;
+}
+
+int arb_adapter_prefetch(const void *st, int players)
+{
+    px_node *n = node_of(st);
+    if (!n) return ARB_EINVAL;
+    arb_adapter *a = n->ad;
+    LOCK(a);
+    int rc = ARB_OK;
+    clear_ahead(a);
+    int64_t h = materialize(a, n);
+    rq qs[PREFETCH_MAX];
+    unsigned nq = 0;
+    if (h < 0) { rc = ARB_EIO; goto out; }
+    nq = build_queries(a, qs, h, players);
+    if (!(rc = send_batch(a, qs, nq))) rc = read_ahead(a, qs, nq);
+out:
+    for (unsigned i = 0; i < nq; i++) free(qs[i].buf);
+    UNLOCK(a);
+    return rc;
+}
+
+int arb_adapter_step(void *st, const arb_action *acts, size_t n, int *rcs, arb_error *errs, arb_events *evs,
+                     int players)
+{
+    px_state *s = st;
+    px_node *node = node_of(st);
+    if (!node || n > ARB_ADAPTER_STEP_MAX) return ARB_EINVAL;
+    arb_adapter *a = node->ad;
+    LOCK(a);
+    int rc = ARB_OK;
+    clear_ahead(a);
+    rq qs[ARB_ADAPTER_STEP_MAX + PREFETCH_MAX];
+    unsigned nq = 0, nquery = 0;
+    int64_t h = materialize(a, node);
+    if (h < 0) { rc = ARB_EIO; goto out; }
+    for (size_t i = 0; i < n; i++) {
+        FILE *f = begin(a, &qs[nq++], "apply");
+        if (f) {
+            fprintf(f, ",\"state\":%" PRId64 ",\"action\":", h);
+            arb_adapter__write_action(f, &a->game, &acts[i]);
+        }
+    }
+    nquery = build_queries(a, qs + nq, h, players);
+    if ((rc = send_batch(a, qs, nq + nquery))) goto out;
+    for (size_t i = 0; i < n; i++) {
+        const arb_tnode *r;
+        arb_error_clear(&errs[i]);
+        if (evs) evs[i].n = evs[i].dropped = 0;
+        rcs[i] = recv_rq(a, &qs[i], &r, &errs[i]);
+        if (a->is_failed) { rc = ARB_EIO; goto out; }
+        if (rcs[i]) continue;
+        if ((rcs[i] = push_events(a, "apply", r, evs ? &evs[i] : NULL, &errs[i]))) { rc = ARB_EIO; goto out; }
+        px_node *c = new_node(a);
+        if (!c) { set_failed(a, "apply", "out of memory"); rc = ARB_ENOMEM; goto out; }
+        c->parent = node;
+        c->act = acts[i];
+        holder_remove(a, node);
+        node->handle = -1;
+        drop_trees(node);
+        hold(a, c, h);
+        node = c;
+        s->node = c;
+    }
+    a->legal_node = NULL;
+    rc = read_ahead(a, qs + nq, nquery);
+out:
+    for (unsigned i = 0; i < nq + nquery; i++) free(qs[i].buf);
+    UNLOCK(a);
+    return rc;
+}
+
+int arb_adapter_state_is(const void *st, int view, const char *json, size_t len)
+{
+    px_node *n = node_of(st);
+    if (!n) return 0;
+    arb_adapter *a = n->ad;
+    LOCK(a);
+    int same = 0;
+    char body[96];
+    snprintf(body, sizeof body, "\"op\":\"state\",\"state\":%" PRId64 ",\"view\":", n->handle);
+    size_t bl = strlen(body);
+    for (unsigned i = 0; i < a->nahead && n->handle >= 0; i++) {
+        const char *b = a->ahead[i].body;
+        if (strncmp(b, body, bl) != 0) continue;
+        int v = strncmp(b + bl, "\"all\"", 5) == 0 ? ARB_VIEW_ALL : atoi(b + bl);
+        if (v != view) continue;
+        char head[64];
+        int hl = snprintf(head, sizeof head, "{\"id\":%llu,\"ok\":true,\"tree\":", a->ahead[i].id);
+        const char *r = a->ahead[i].raw;
+        size_t rl = a->ahead[i].rawlen;
+        same = hl > 0 && rl == (size_t)hl + len + 1 && memcmp(r, head, (size_t)hl) == 0 &&
+               memcmp(r + hl, json, len) == 0 && r[rl - 1] == '}';
+        break;
+    }
+    UNLOCK(a);
+    return same;
+}

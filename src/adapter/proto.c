@@ -1,0 +1,241 @@
+/* proto.c — the JSON shapes of the engine protocol (conformance/ADAPTER.md
+ * §4) that both sides write and read: actions, events, decks, options,
+ * seats and error codes. Readers check every field's kind and range and
+ * name the offending path. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adapter/adapter_int.h"
+
+void arb_adapter__write_seat(FILE *f, int seat)
+{
+    if (seat == ARB_VIEW_ALL) fputs("\"all\"", f);
+    else fprintf(f, "%d", seat);
+}
+
+void arb_adapter__write_action(FILE *f, const arb_game *g, const arb_action *a)
+{
+    fputs("{\"seat\":", f);
+    if (a->seat == ARB_SEAT_ARBITER) fputs("\"arbiter\"", f);
+    else fprintf(f, "%d", a->seat);
+    fputs(",\"verb\":", f);
+    if (a->verb < g->nverbs) arb_json_str(f, g->verbs[a->verb].name);
+    else fprintf(f, "%u", a->verb);
+    fputs(",\"args\":[", f);
+    for (unsigned i = 0; i < a->nargs && i < ARB_ARGS_MAX; i++) fprintf(f, "%s%" PRId32, i ? "," : "", a->args[i]);
+    fprintf(f, "],\"ms\":%" PRIu32 "}", a->elapsed_ms);
+}
+
+void arb_adapter__write_event(FILE *f, const arb_game *g, const arb_event *e)
+{
+    fputs("{\"type\":", f);
+    if (e->type < g->nevent_names) arb_json_str(f, g->event_names[e->type]);
+    else fprintf(f, "%u", e->type);
+    fprintf(f, ",\"seat\":%d,\"hidden\":%s,\"a\":%" PRId32 ",\"b\":%" PRId32 ",\"c\":%" PRId32 "}", e->seat,
+            e->hidden ? "true" : "false", e->a, e->b, e->c);
+}
+
+void arb_adapter__write_deck(FILE *f, const arb_game *g, const arb_deck *d)
+{
+    fputs("{\"name\":", f);
+    arb_json_str(f, d->name);
+    fputs(",\"cards\":[", f);
+    for (unsigned i = 0; i < d->ncards && i < ARB_DECK_MAX; i++) {
+        if (i) fputc(',', f);
+        if (d->cards[i] < g->ncards) arb_json_str(f, g->card(d->cards[i])->id);
+        else fputs("\"?\"", f);
+    }
+    fputs("],\"attrs\":{", f);
+    for (unsigned i = 0; i < d->nattrs && i < ARB_DECK_ATTRS; i++) {
+        if (i) fputc(',', f);
+        arb_json_str(f, d->attrs[i].key);
+        fputc(':', f);
+        arb_json_str(f, d->attrs[i].value);
+    }
+    fputs("}}", f);
+}
+
+void arb_adapter__write_options(FILE *f, const arb_options *o)
+{
+    fputc('{', f);
+    for (unsigned i = 0; i < o->n && i < ARB_OPTIONS_MAX; i++) {
+        if (i) fputc(',', f);
+        arb_json_str(f, o->kv[i].key);
+        fprintf(f, ":%" PRId64, o->kv[i].value);
+    }
+    fputc('}', f);
+}
+
+static int bad(arb_error *err, const char *path, const char *field, const char *what)
+{
+    arb_error_where(err, "%s%s%s", path, field[0] ? "." : "", field);
+    return arb_error_set(err, ARB_EINVAL, NULL, "%s", what);
+}
+
+int arb_adapter__read_seat(const arb_tnode *n, int *out)
+{
+    if (!n) return -1;
+    if (n->kind == ARB_T_STR && strcmp(n->s, "arbiter") == 0) { *out = ARB_SEAT_ARBITER; return 0; }
+    if (n->kind == ARB_T_STR && strcmp(n->s, "none") == 0) { *out = ARB_SEAT_NONE; return 0; }
+    if (n->kind == ARB_T_INT && n->i >= 0 && n->i < ARB_MAX_SEATS) { *out = (int)n->i; return 0; }
+    return -1;
+}
+
+int arb_adapter__read_u64(const arb_tnode *n, uint64_t *out)
+{
+    if (!n) return -1;
+    if (n->kind == ARB_T_INT && n->i >= 0) { *out = (uint64_t)n->i; return 0; }
+    if (n->kind != ARB_T_STR || !n->s[0] || strlen(n->s) > 20) return -1;
+    for (const char *p = n->s; *p; p++)
+        if (*p < '0' || *p > '9') return -1;
+    errno = 0;
+    unsigned long long v = strtoull(n->s, NULL, 10);
+    if (errno) return -1;
+    *out = v;
+    return 0;
+}
+
+static int find_name(const char *const *names, unsigned n, const char *s)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (names[i] && strcmp(names[i], s) == 0) return (int)i;
+    return -1;
+}
+
+int arb_adapter__read_action(const arb_game *g, const arb_tnode *n, const char *path, arb_action *out,
+                             arb_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!n || n->kind != ARB_T_MAP) return bad(err, path, "", "an action must be an object");
+    for (const arb_tnode *k = n->first; k; k = k->next)
+        if (strcmp(k->key, "seat") && strcmp(k->key, "verb") && strcmp(k->key, "args") && strcmp(k->key, "ms"))
+            return bad(err, path, k->key, "unknown field of an action");
+    int seat;
+    const arb_tnode *s = arb_tnode_get(n, "seat");
+    if (arb_adapter__read_seat(s, &seat) || seat == ARB_SEAT_NONE)
+        return bad(err, path, "seat", "seat must be 0..3 or \"arbiter\"");
+    out->seat = (int8_t)seat;
+    const arb_tnode *v = arb_tnode_get(n, "verb");
+    if (v && v->kind == ARB_T_STR) {
+        int k = arb_verb_find(g, v->s);
+        if (k < 0) return bad(err, path, "verb", "unknown verb");
+        out->verb = (uint8_t)k;
+    } else if (v && v->kind == ARB_T_INT && v->i >= 0 && v->i <= 255) {
+        out->verb = (uint8_t)v->i;
+    } else {
+        return bad(err, path, "verb", "verb must be a verb name (or a verb number 0..255)");
+    }
+    const arb_tnode *a = arb_tnode_get(n, "args");
+    if (!a || a->kind != ARB_T_ARR) return bad(err, path, "args", "args must be a list of integers");
+    if (a->n > ARB_ARGS_MAX) return bad(err, path, "args", "more than 6 arguments");
+    for (const arb_tnode *k = a->first; k; k = k->next) {
+        if (k->kind != ARB_T_INT || k->i < INT32_MIN || k->i > INT32_MAX)
+            return bad(err, path, "args", "an argument is not a 32-bit integer");
+        out->args[out->nargs++] = (int32_t)k->i;
+    }
+    const arb_tnode *ms = arb_tnode_get(n, "ms");
+    if (ms) {
+        if (ms->kind != ARB_T_INT || ms->i < 0 || ms->i > UINT32_MAX)
+            return bad(err, path, "ms", "ms must be 0..4294967295");
+        out->elapsed_ms = (uint32_t)ms->i;
+    }
+    return ARB_OK;
+}
+
+static int int_field(const arb_tnode *n, const char *key, int64_t lo, int64_t hi, int64_t *out)
+{
+    const arb_tnode *v = arb_tnode_get(n, key);
+    if (!v || v->kind != ARB_T_INT || v->i < lo || v->i > hi) return -1;
+    *out = v->i;
+    return 0;
+}
+
+int arb_adapter__read_event(const arb_game *g, const arb_tnode *n, const char *path, arb_event *out,
+                            arb_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!n || n->kind != ARB_T_MAP) return bad(err, path, "", "an event must be an object");
+    const arb_tnode *t = arb_tnode_get(n, "type");
+    int type = t && t->kind == ARB_T_STR ? find_name(g->event_names, g->nevent_names, t->s) : -1;
+    if (type < 0) return bad(err, path, "type", "type must be one of the game's event names");
+    out->type = (uint16_t)type;
+    int64_t v;
+    if (int_field(n, "seat", -1, ARB_MAX_SEATS - 1, &v)) return bad(err, path, "seat", "seat must be -1..3");
+    out->seat = (int8_t)v;
+    const arb_tnode *h = arb_tnode_get(n, "hidden");
+    if (!h || h->kind != ARB_T_BOOL) return bad(err, path, "hidden", "hidden must be true or false");
+    out->hidden = (uint8_t)h->i;
+    if (int_field(n, "a", INT32_MIN, INT32_MAX, &v)) return bad(err, path, "a", "a must be a 32-bit integer");
+    out->a = (int32_t)v;
+    if (int_field(n, "b", INT32_MIN, INT32_MAX, &v)) return bad(err, path, "b", "b must be a 32-bit integer");
+    out->b = (int32_t)v;
+    if (int_field(n, "c", INT32_MIN, INT32_MAX, &v)) return bad(err, path, "c", "c must be a 32-bit integer");
+    out->c = (int32_t)v;
+    return ARB_OK;
+}
+
+int arb_adapter__read_deck(const arb_game *g, const arb_tnode *n, const char *path, arb_deck *out,
+                           arb_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!n || n->kind != ARB_T_MAP) return bad(err, path, "", "a deck must be an object");
+    const arb_tnode *nm = arb_tnode_get(n, "name");
+    if (nm) {
+        if (nm->kind != ARB_T_STR || strlen(nm->s) >= sizeof out->name)
+            return bad(err, path, "name", "name must be a string of at most 63 bytes");
+        snprintf(out->name, sizeof out->name, "%s", nm->s);
+    }
+    const arb_tnode *c = arb_tnode_get(n, "cards");
+    if (!c || c->kind != ARB_T_ARR) return bad(err, path, "cards", "cards must be a list of card IDs");
+    if (c->n > ARB_DECK_MAX) return bad(err, path, "cards", "more than 96 cards");
+    for (const arb_tnode *k = c->first; k; k = k->next) {
+        int idx = k->kind == ARB_T_STR ? arb_card_find(g, k->s) : -1;
+        if (idx < 0) {
+            arb_error_where(err, "%s.cards.%u", path, out->ncards);
+            return arb_error_set(err, ARB_ENOTFOUND, NULL, "unknown %s card '%s'", g->id,
+                                 k->kind == ARB_T_STR ? k->s : "(not a string)");
+        }
+        out->cards[out->ncards++] = (uint16_t)idx;
+    }
+    const arb_tnode *at = arb_tnode_get(n, "attrs");
+    if (at) {
+        if (at->kind != ARB_T_MAP) return bad(err, path, "attrs", "attrs must be an object of strings");
+        for (const arb_tnode *k = at->first; k; k = k->next)
+            if (k->kind != ARB_T_STR || arb_deck_attr_set(out, k->key, k->s))
+                return bad(err, path, "attrs", "at most 4 attributes, keys < 16 and values < 48 bytes");
+    }
+    return ARB_OK;
+}
+
+int arb_adapter__read_options(const arb_tnode *n, const char *path, arb_options *out, arb_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!n) return ARB_OK;
+    if (n->kind != ARB_T_MAP) return bad(err, path, "", "options must be an object of integers");
+    for (const arb_tnode *k = n->first; k; k = k->next)
+        if (k->kind != ARB_T_INT || arb_options_set(out, k->key, k->i))
+            return bad(err, path, k->key, "at most 8 integer options with keys < 24 bytes");
+    return ARB_OK;
+}
+
+static const struct { int code; const char *name; } codes[] = {
+    { ARB_EILLEGAL, "illegal" },   { ARB_EINVAL, "invalid" },   { ARB_EOVER, "over" },
+    { ARB_ENOTFOUND, "notfound" }, { ARB_ELIMIT, "limit" },     { ARB_EUNSUPPORTED, "unsupported" },
+    { ARB_EFORMAT, "protocol" },   { ARB_ENOMEM, "internal" },
+};
+
+const char *arb_adapter__code_name(int code)
+{
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+        if (codes[i].code == code) return codes[i].name;
+    return "internal";
+}
+
+int arb_adapter__code_parse(const char *name)
+{
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+        if (strcmp(codes[i].name, name) == 0) return codes[i].code;
+    return 0;
+}

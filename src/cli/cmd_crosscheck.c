@@ -1,0 +1,579 @@
+/* cmd_crosscheck.c — `arbiter crosscheck --engine CMD --game G`: differential
+ * play of an external engine (through the engine protocol) against the
+ * compiled-in reference engine. Both get the same setup; a seeded random
+ * walk picks legal actions from the reference; at every step the decision,
+ * turn, phase, legal-action set, state hash, outcome, the events of the
+ * last step and the state tree of every view must agree, and so must the
+ * verdicts (accepted or rejected, code and rule ID) on sampled illegal and
+ * malformed actions. The first divergence is reported field by field with
+ * a reproducer .tcgr (the reference's actions up to the divergent step;
+ * every shorter prefix agreed at every step), whose divergence is checked
+ * again on fresh states. Matches shard like `play --games` (match I has seed
+ * SplitMix64(BASE + I); --shard K/N runs those with I mod N = K). */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "arbiter/adapter.h"
+#include "cli/cli.h"
+#include "cli/shard.h"
+
+#define XC_MAX_STEPS 20000
+#define XC_LEGAL_MAX 65536
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: arbiter crosscheck --engine CMD --game G [--games N] [--seed S]\n"
+            "                          [--players P] [--shard K/N|slurm] [--repro FILE]\n"
+            "                          [--probes N] [--engine-timeout MS] [--json]\n"
+            "\n"
+            "Play N seeded random matches on the built-in engine G and on the engine\n"
+            "adapter CMD (conformance/ADAPTER.md) side by side. At every step the\n"
+            "decision, turn, phase, legal actions (as a set), hash, outcome, events and\n"
+            "the state tree of every view (full and each seat) must agree, and so must\n"
+            "the verdicts on sampled illegal and malformed actions (accepted/rejected,\n"
+            "code, rule ID). The first divergence stops the run: it is printed field by\n"
+            "field and its actions are written as a .tcgr reproducer.\n"
+            "\n"
+            "  --engine CMD      the adapter command (run by /bin/sh)\n"
+            "  --game G          the reference engine\n"
+            "  --games N         matches (default 100); match I has seed SplitMix64(S + I)\n"
+            "  --seed S          base seed (default 1)\n"
+            "  --players P       seats (default: cycles through the game's range)\n"
+            "  --shard K/N       only matches I with I mod N = K ('slurm': the job array)\n"
+            "  --probes N        illegal/malformed actions tried per step (default 2)\n"
+            "  --repro FILE      the reproducer (default crosscheck-G-SEED.tcgr)\n"
+            "  --engine-timeout MS  per-request limit (default 10000)\n"
+            "  --json            the summary as one JSON object\n"
+            "\n"
+            "Exit: 0 no divergence, 1 a divergence (reported), 2 usage, 3 bad game or\n"
+            "adapter that cannot start, 4 the adapter failed mid-run (dead, slow or\n"
+            "babbling: the request is named).\n");
+}
+
+typedef struct xc {
+    const arb_game *g, *p;      /* reference, proxy */
+    arb_adapter *ad;
+    int probes;
+    arb_action *lg, *lp;
+    char (*tg)[96], (*tp)[96];
+    arb_events evs[ARB_ADAPTER_STEP_MAX];   /* the engine's events per batched action */
+    size_t cap, capp;
+    char why[4096];             /* the divergence, field by field */
+    size_t wlen;
+} xc;
+
+static void say(xc *X, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void say(xc *X, const char *fmt, ...)
+{
+    if (X->wlen >= sizeof X->why - 1) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(X->why + X->wlen, sizeof X->why - X->wlen, fmt, ap);
+    va_end(ap);
+    if (n > 0) X->wlen += (size_t)n;
+    if (X->wlen > sizeof X->why - 1) X->wlen = sizeof X->why - 1;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(a, b); }
+
+static size_t get_legal(const arb_match *m, const arb_game *g, arb_action **buf, size_t *cap, char (**txt)[96])
+{
+    size_t n = arb_match_legal(m, *buf, *cap);
+    if (n > *cap) {
+        size_t nc = n < XC_LEGAL_MAX ? n : XC_LEGAL_MAX;
+        arb_action *p = realloc(*buf, nc * sizeof *p);
+        char (*t)[96] = realloc(*txt, nc * sizeof *t);
+        if (p) *buf = p;
+        if (t) *txt = t;
+        if (!p || !t) return 0;
+        *cap = nc;
+        n = arb_match_legal(m, *buf, *cap);
+        if (n > *cap) n = *cap;
+    }
+    for (size_t i = 0; i < n; i++) arb_action_format(g, &(*buf)[i], (*txt)[i], sizeof (*txt)[i]);
+    return n;
+}
+
+typedef struct diffctx { xc *X; unsigned shown; } diffctx;
+
+static int tree_diff_cb(void *ctx, const char *path, const arb_tnode *a, const arb_tnode *b)
+{
+    diffctx *d = ctx;
+    char va[200], vb[200];
+    if (d->shown++ >= 8) return 1;
+    say(d->X, "    %s: reference %s, engine %s\n", path, a ? arb_tnode_text(a, va, sizeof va) : "(absent)",
+        b ? arb_tnode_text(b, vb, sizeof vb) : "(absent)");
+    return 0;
+}
+
+static const char *ename(const arb_game *g, unsigned t) { return t < g->nevent_names ? g->event_names[t] : "?"; }
+
+/* The events of one accepted action (or of the setup) on both sides. */
+static int compare_events(xc *X, const arb_event *eg, unsigned neg, const arb_event *ep, unsigned nep)
+{
+    int bad = 0;
+    unsigned ne = neg > nep ? neg : nep;
+    for (unsigned k = 0; k < ne; k++) {
+        if (k < neg && k < nep && !strcmp(ename(X->g, eg[k].type), ename(X->p, ep[k].type)) && eg[k].seat == ep[k].seat &&
+            eg[k].hidden == ep[k].hidden && eg[k].a == ep[k].a && eg[k].b == ep[k].b && eg[k].c == ep[k].c)
+            continue;
+        say(X, "  events: %u from the reference, %u from the engine; first difference at event %u:\n", neg, nep, k);
+        if (k < neg) say(X, "    reference %s(seat %d%s %d %d %d)\n", ename(X->g, eg[k].type), eg[k].seat,
+                         eg[k].hidden ? " hidden" : "", eg[k].a, eg[k].b, eg[k].c);
+        else say(X, "    reference (none)\n");
+        if (k < nep) say(X, "    engine    %s(seat %d%s %d %d %d)\n", ename(X->p, ep[k].type), ep[k].seat,
+                         ep[k].hidden ? " hidden" : "", ep[k].a, ep[k].b, ep[k].c);
+        else say(X, "    engine    (none)\n");
+        bad = 1;
+        break;
+    }
+    return bad;
+}
+
+/* Compare everything observable; 0 equal, 1 a divergence described in X->why. */
+static int compare(xc *X, const arb_match *mg, const arb_match *mp, int players)
+{
+    int bad = 0;
+    arb_decision dg = arb_match_decision(mg), dp = arb_match_decision(mp);
+    const char *kg = dg.kind < X->g->ndecision_names ? X->g->decision_names[dg.kind] : "?";
+    const char *kp = dp.kind < X->p->ndecision_names ? X->p->decision_names[dp.kind] : "?";
+    if (dg.seat != dp.seat || strcmp(kg, kp) || dg.clock_left_ms != dp.clock_left_ms) {
+        say(X, "  decision: reference seat %d '%s' clock %" PRId64 ", engine seat %d '%s' clock %" PRId64 "\n", dg.seat,
+            kg, dg.clock_left_ms, dp.seat, kp, dp.clock_left_ms);
+        bad = 1;
+    }
+    uint32_t tg = arb_match_turn(mg), tp = arb_match_turn(mp);
+    if (tg != tp) { say(X, "  turn: reference %" PRIu32 ", engine %" PRIu32 "\n", tg, tp); bad = 1; }
+    const char *pg = X->g->phase(arb_match_state(mg)), *pp = X->p->phase(arb_match_state(mp));
+    if (strcmp(pg ? pg : "", pp ? pp : "")) { say(X, "  phase: reference '%s', engine '%s'\n", pg, pp); bad = 1; }
+    arb_outcome og, op;
+    arb_match_outcome(mg, &og);
+    arb_match_outcome(mp, &op);
+    const char *rg = og.reason < X->g->noutcome_reasons ? X->g->outcome_reasons[og.reason] : "?";
+    const char *rp = op.reason < X->p->noutcome_reasons ? X->p->outcome_reasons[op.reason] : "?";
+    if (og.over != op.over || (og.over && (og.winner != op.winner || og.turns != op.turns || strcmp(rg, rp)))) {
+        say(X, "  outcome: reference %s winner %d '%s' %" PRIu32 " turns, engine %s winner %d '%s' %" PRIu32 " turns\n",
+            og.over ? "over" : "running", og.winner, rg, og.turns, op.over ? "over" : "running", op.winner, rp, op.turns);
+        bad = 1;
+    }
+    uint64_t hg = arb_match_hash(mg), hp = arb_match_hash(mp);
+    if (hg != hp) { say(X, "  hash: reference %016" PRIx64 ", engine %016" PRIx64 "\n", hg, hp); bad = 1; }
+    size_t ng = get_legal(mg, X->g, &X->lg, &X->cap, &X->tg);
+    size_t np = get_legal(mp, X->p, &X->lp, &X->capp, &X->tp);
+    qsort(X->tg, ng, sizeof *X->tg, cmp_str);
+    qsort(X->tp, np, sizeof *X->tp, cmp_str);
+    size_t i = 0, j = 0;
+    unsigned shown = 0;
+    while (i < ng || j < np) {
+        int c = i >= ng ? 1 : j >= np ? -1 : strcmp(X->tg[i], X->tp[j]);
+        if (c == 0) { i++; j++; continue; }
+        if (!bad && !shown) say(X, "  legal actions: reference lists %zu, engine %zu\n", ng, np);
+        else if (!shown) say(X, "  legal actions: reference lists %zu, engine %zu\n", ng, np);
+        if (shown++ < 6) say(X, "    %s '%s'\n", c < 0 ? "missing from the engine:" : "extra in the engine:",
+                             c < 0 ? X->tg[i] : X->tp[j]);
+        if (c < 0) i++;
+        else j++;
+        bad = 1;
+    }
+    for (int v = -1; v < players; v++) {
+        arb_tree *a = arb_match_export(mg, v), *b = NULL;
+        if (a) {
+            /* fast path: the adapter's answer is byte for byte this tree */
+            char *js = NULL;
+            size_t jl = 0;
+            FILE *m = open_memstream(&js, &jl);
+            int same = 0;
+            if (m) {
+                arb_tnode_json(arb_tree_root(a), m, 0);
+                fclose(m);
+                same = js && arb_adapter_state_is(arb_match_state(mp), v, js, jl);
+            }
+            free(js);
+            if (same) { arb_tree_free(a); continue; }
+        }
+        b = arb_match_export(mp, v);
+        if (a && b) {
+            diffctx d = { X, 0 };
+            char head[64];
+            snprintf(head, sizeof head, v < 0 ? "the full state" : "seat %d's view", v);
+            size_t before = X->wlen;
+            say(X, "  state tree (%s):\n", head);
+            if (arb_tree_diff(arb_tree_root(a), arb_tree_root(b), tree_diff_cb, &d)) bad = 1;
+            else X->wlen = before, X->why[before] = '\0';
+        }
+        arb_tree_free(a);
+        arb_tree_free(b);
+    }
+    return bad;
+}
+
+static void verdict_text(int rc, const arb_error *e, char *buf, size_t size)
+{
+    if (rc == ARB_OK) snprintf(buf, size, "accepted");
+    else snprintf(buf, size, "rejected (%s, %s)", arb_strerror(rc), e->rule[0] ? e->rule : "no rule ID");
+}
+
+static int same_verdict(xc *X, int rg, const arb_error *eg, int rp, const arb_error *ep, const char *txt)
+{
+    if (rg == rp && (rg == ARB_OK || strcmp(eg->rule, ep->rule) == 0)) return 1;
+    char a[96], b[96];
+    verdict_text(rg, eg, a, sizeof a);
+    verdict_text(rp, ep, b, sizeof b);
+    say(X, "  verdict on '%s': reference %s, engine %s\n", txt, a, b);
+    if (rg) say(X, "    reference: %s\n", eg->msg);
+    if (rp) say(X, "    engine:    %s\n", ep->msg);
+    return 0;
+}
+
+/* The candidate's copy of a reference action (verbs matched by name). */
+static int to_proxy(xc *X, const arb_action *a, arb_action *out)
+{
+    *out = *a;
+    if (a->verb >= X->g->nverbs) return 0;
+    int v = arb_verb_find(X->p, X->g->verbs[a->verb].name);
+    if (v < 0) return -1;
+    out->verb = (uint8_t)v;
+    return 0;
+}
+
+/* A probe: usually illegal (another seat, a shifted argument), sometimes
+ * malformed (unknown verb number, too many arguments). */
+static void make_probe(const xc *X, arb_rng *r, const arb_action *legal, size_t n, int players, arb_action *out)
+{
+    memset(out, 0, sizeof *out);
+    uint32_t kind = arb_rng_below(r, 5);
+    if (n) *out = legal[arb_rng_below(r, (uint32_t)n)];
+    else out->verb = (uint8_t)arb_rng_below(r, X->g->nverbs);
+    switch (kind) {
+    case 0: out->seat = (int8_t)((out->seat + 1 + (int)arb_rng_below(r, (uint32_t)players)) % players); break;
+    case 1: if (out->nargs) out->args[arb_rng_below(r, out->nargs)] += 1 + (int32_t)arb_rng_below(r, 3);
+            else out->verb = (uint8_t)arb_rng_below(r, X->g->nverbs);
+            break;
+    case 2: if (out->nargs) out->args[0] = -1 - (int32_t)arb_rng_below(r, 100); else out->seat = (int8_t)((out->seat + 1) % players); break;
+    case 3: out->verb = (uint8_t)(X->g->nverbs + arb_rng_below(r, 4)); break;
+    default: out->nargs = ARB_ARGS_MAX; break;
+    }
+}
+
+static int write_repro(const arb_game *g, const arb_setup *su, const arb_action *log, size_t n, const char *path,
+                       arb_error *err)
+{
+    arb_replay_meta meta;
+    memset(&meta, 0, sizeof meta);
+    meta.game = g;
+    meta.setup = su;
+    meta.level = -1;
+    arb_match *m = NULL;
+    arb_replay_writer *w = NULL;
+    int rc = arb_match_new(&m, g, su, err);
+    if (rc) return rc;
+    if ((rc = arb_replay_writer_open(&w, path, &meta, err))) goto out;
+    if ((rc = arb_replay_record_start(w, m, err))) goto out;
+    for (size_t i = 0; i < n; i++)
+        if ((rc = arb_replay_record_step(w, m, &log[i], err))) goto out;
+    arb_outcome o;
+    if (!arb_match_outcome(m, &o) && (rc = arb_replay_write_checkpoint(w, arb_match_turn(m), arb_match_hash(m), err)))
+        goto out;
+    rc = arb_replay_writer_close(w, err);
+    w = NULL;
+out:
+    arb_replay_writer_free(w);
+    arb_match_free(m);
+    return rc;
+}
+
+typedef struct xmatch {
+    uint64_t index, seed;
+    int players;
+    arb_setup su, sp;
+    arb_deck dg[ARB_MAX_SEATS], dp[ARB_MAX_SEATS];
+    arb_action *log;            /* reference actions applied (probes that both accepted too) */
+    size_t nlog, caplog;
+    size_t steps;
+    int diverged;
+    int has_probe;              /* the divergence is the verdict on this action */
+    arb_action probe;
+} xmatch;
+
+static int log_push(xmatch *M, const arb_action *a)
+{
+    if (M->nlog == M->caplog) {
+        size_t nc = M->caplog ? M->caplog * 2 : 256;
+        arb_action *p = realloc(M->log, nc * sizeof *p);
+        if (!p) return -1;
+        M->log = p;
+        M->caplog = nc;
+    }
+    M->log[M->nlog++] = *a;
+    return 0;
+}
+
+/* Replays M->log on fresh states and compares the end: 1 when the
+ * divergence shows again. */
+static int reconfirm(xc *X, xmatch *M)
+{
+    arb_match *mg = NULL, *mp = NULL;
+    arb_error e1 = ARB_ERROR_INIT, e2 = ARB_ERROR_INIT;
+    int again = 0;
+    size_t save = X->wlen;
+    if (arb_match_new(&mg, X->g, &M->su, &e1) || arb_match_new(&mp, X->p, &M->sp, &e2)) goto out;
+    unsigned neg, nep;
+    const arb_event *eg = arb_match_events(mg, &neg), *ep = arb_match_events(mp, &nep);
+    if (compare_events(X, eg, neg, ep, nep)) { again = 1; goto out; }
+    for (size_t i = 0; i < M->nlog; i++) {
+        arb_action pa;
+        to_proxy(X, &M->log[i], &pa);
+        int rg = arb_match_apply(mg, &M->log[i], &e1), rp = arb_match_apply(mp, &pa, &e2);
+        if (rg != rp) { again = 1; goto out; }
+        eg = arb_match_events(mg, &neg);
+        ep = arb_match_events(mp, &nep);
+        if (compare_events(X, eg, neg, ep, nep)) { again = 1; goto out; }
+    }
+    if (M->has_probe) {
+        arb_action pa;
+        to_proxy(X, &M->probe, &pa);
+        int rg = arb_match_apply(mg, &M->probe, &e1), rp = arb_match_apply(mp, &pa, &e2);
+        again = !(rg == rp && (rg == ARB_OK || strcmp(e1.rule, e2.rule) == 0));
+        goto out;
+    }
+    again = compare(X, mg, mp, M->players);
+out:
+    X->wlen = save;
+    X->why[save] = '\0';
+    arb_match_free(mg);
+    arb_match_free(mp);
+    return again;
+}
+
+/* Plays match M; 0 agreed, 1 diverged (X->why), 4 internal. */
+static int play_one(xc *X, xmatch *M)
+{
+    arb_error e1 = ARB_ERROR_INIT, e2 = ARB_ERROR_INIT;
+    arb_match *mg = NULL, *mp = NULL;
+    int rg = arb_match_new(&mg, X->g, &M->su, &e1), rp = arb_match_new(&mp, X->p, &M->sp, &e2);
+    int rc = 0;
+    M->has_probe = 0;
+    if (!same_verdict(X, rg, &e1, rp, &e2, "setup")) { rc = 1; goto out; }
+    if (rg) goto out;
+    arb_rng r;
+    arb_rng_seed(&r, M->seed ^ 0x63726f7373636865ull);
+    {
+        unsigned neg, nep;
+        const arb_event *eg = arb_match_events(mg, &neg), *ep = arb_match_events(mp, &nep);
+        if (compare_events(X, eg, neg, ep, nep)) { say(X, "  (the setup's events)\n"); rc = 1; goto out; }
+    }
+    arb_adapter_prefetch(arb_match_state(mp), M->players);
+    for (M->steps = 0; M->steps < XC_MAX_STEPS; M->steps++) {
+        if (compare(X, mg, mp, M->players)) { rc = 1; break; }
+        if (arb_adapter_failed(X->ad)) break;
+        arb_outcome o;
+        if (arb_match_outcome(mg, &o)) break;
+        size_t n = get_legal(mg, X->g, &X->lg, &X->cap, &X->tg);
+        if (n == 0) { say(X, "  the reference lists no legal action in a running match\n"); rc = 4; break; }
+        /* one round trip: the probes, then a random legal action */
+        arb_action ag[ARB_ADAPTER_STEP_MAX], ap[ARB_ADAPTER_STEP_MAX];
+        int rcs[ARB_ADAPTER_STEP_MAX];
+        arb_error errs[ARB_ADAPTER_STEP_MAX];
+        size_t na = 0;
+        for (int k = 0; k < X->probes && na + 1 < ARB_ADAPTER_STEP_MAX; k++) make_probe(X, &r, X->lg, n, M->players, &ag[na++]);
+        ag[na++] = X->lg[arb_rng_below(&r, (uint32_t)n)];
+        for (size_t k = 0; k < na; k++) to_proxy(X, &ag[k], &ap[k]);
+        if (arb_adapter_step(arb_match_state_mut(mp), ap, na, rcs, errs, X->evs, M->players)) break;
+        int accepted = 0;
+        for (size_t k = 0; k < na; k++) {
+            char txt[128];
+            arb_action_format(X->g, &ag[k], txt, sizeof txt);
+            arb_error e = ARB_ERROR_INIT;
+            uint64_t h0 = arb_match_hash(mg);
+            int a1 = arb_match_apply(mg, &ag[k], &e);
+            if (!same_verdict(X, a1, &e, rcs[k], &errs[k], txt)) {
+                M->has_probe = 1;
+                M->probe = ag[k];
+                rc = 1;
+                goto out;
+            }
+            if (a1) {
+                if (arb_match_hash(mg) != h0) { say(X, "  the reference changed its state rejecting '%s'\n", txt); rc = 4; goto out; }
+                continue;
+            }
+            accepted++;
+            if (log_push(M, &ag[k])) { rc = 4; goto out; }
+            unsigned neg;
+            const arb_event *eg = arb_match_events(mg, &neg);
+            if (compare_events(X, eg, neg, X->evs[k].buf, X->evs[k].n)) { say(X, "  (the events of '%s')\n", txt); rc = 1; goto out; }
+        }
+        if (!accepted) { say(X, "  the reference rejected its own legal action\n"); rc = 4; break; }
+    }
+out:
+    arb_match_free(mg);
+    arb_match_free(mp);
+    return rc;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int resolve(const arb_game *to, const arb_deck *from, const arb_game *fg, arb_deck *out)
+{
+    *out = *from;
+    for (unsigned i = 0; i < from->ncards; i++) {
+        int k = arb_card_find(to, fg->card(from->cards[i])->id);
+        if (k < 0) return -1;
+        out->cards[i] = (uint16_t)k;
+    }
+    return 0;
+}
+
+int cmd_crosscheck(int argc, char **argv)
+{
+    const char *engine = NULL, *game = NULL, *repro = NULL;
+    unsigned long long games = 100, seed = 1, players = 0, probes = 2, tmo = 0;
+    cli_shard shard = { 0, 1 };
+    int json = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return EXIT_OK; }
+        if (!strcmp(a, "--json")) { json = 1; continue; }
+        if (!v) return cli_usage("crosscheck", "unknown argument '%s' (or it needs a value)", a);
+        i++;
+        if (!strcmp(a, "--engine")) engine = v;
+        else if (!strcmp(a, "--game")) game = v;
+        else if (!strcmp(a, "--repro")) repro = v;
+        else if (!strcmp(a, "--games")) { if (cli_parse_u64(v, &games) || games < 1 || games > 100000000) return cli_usage("crosscheck", "--games must be 1..100000000"); }
+        else if (!strcmp(a, "--seed")) { if (cli_parse_u64(v, &seed)) return cli_usage("crosscheck", "--seed '%s' is not a 64-bit number", v); }
+        else if (!strcmp(a, "--players")) { if (cli_parse_u64(v, &players) || players < 1 || players > ARB_MAX_SEATS) return cli_usage("crosscheck", "--players must be 1..%d", ARB_MAX_SEATS); }
+        else if (!strcmp(a, "--probes")) { if (cli_parse_u64(v, &probes) || probes > ARB_ADAPTER_STEP_MAX - 1) return cli_usage("crosscheck", "--probes must be 0..%d", ARB_ADAPTER_STEP_MAX - 1); }
+        else if (!strcmp(a, "--engine-timeout")) { if (cli_parse_u64(v, &tmo) || tmo < 1 || tmo > 3600000) return cli_usage("crosscheck", "--engine-timeout must be 1..3600000 ms"); }
+        else if (!strcmp(a, "--shard")) { if (cli_shard_parse("crosscheck", v, &shard)) return EXIT_USAGE; }
+        else return cli_usage("crosscheck", "unknown option '%s'", a);
+    }
+    if (!engine) return cli_usage("crosscheck", "--engine CMD is required");
+    const arb_game *g = cli_game("crosscheck", game);
+    if (!g) return game ? EXIT_INPUT : EXIT_USAGE;
+    if (players && ((int)players < g->min_players || (int)players > g->max_players))
+        return cli_usage("crosscheck", "%s takes %d..%d players", g->id, g->min_players, g->max_players);
+    arb_adapter *ad = NULL;
+    int rc = cli_engine_open("crosscheck", engine, g->id, (int)tmo, &ad);
+    if (rc) return rc;
+    xc X;
+    memset(&X, 0, sizeof X);
+    X.g = g;
+    X.p = arb_adapter_game(ad);
+    X.ad = ad;
+    X.probes = (int)probes;
+    for (int k = 0; k < ARB_ADAPTER_STEP_MAX; k++) {
+        X.evs[k].buf = malloc(ARB_MATCH_EVENTS * sizeof *X.evs[k].buf);
+        X.evs[k].cap = X.evs[k].buf ? ARB_MATCH_EVENTS : 0;
+    }
+    double t0 = now_s();
+    uint64_t played = 0, steps = 0;
+    xmatch M;
+    memset(&M, 0, sizeof M);
+    int result = EXIT_OK;
+    char repro_path[512] = "";
+    int64_t div_index = -1;
+    for (uint64_t i = shard.k; i < games; i += shard.n) {
+        M.index = i;
+        M.seed = cli_game_seed(seed, i);
+        M.players = players ? (int)players : g->min_players + (int)(i % (uint64_t)(g->max_players - g->min_players + 1));
+        M.nlog = 0;
+        memset(&M.su, 0, sizeof M.su);
+        M.su.seed = M.seed;
+        M.su.players = M.players;
+        M.sp = M.su;
+        for (int s = 0; s < M.players; s++) {
+            M.dg[s] = g->npresets ? *g->preset((unsigned)s % g->npresets) : (arb_deck){ 0 };
+            M.su.decks[s] = &M.dg[s];
+            if (resolve(X.p, &M.dg[s], g, &M.dp[s])) {
+                fprintf(stderr, "arbiter crosscheck: the engine's card pool lacks a card of %s's preset '%s'\n", g->id,
+                        M.dg[s].name);
+                result = EXIT_VERIFY;
+                goto end;
+            }
+            M.sp.decks[s] = &M.dp[s];
+        }
+        X.wlen = 0;
+        X.why[0] = '\0';
+        int r = play_one(&X, &M);
+        steps += M.steps;
+        played++;
+        if (arb_adapter_failed(ad)) { result = EXIT_INTERNAL; break; }
+        if (r == 4) { fprintf(stderr, "arbiter crosscheck: internal error in match %" PRIu64 ":\n%s", i, X.why); result = EXIT_INTERNAL; break; }
+        if (r == 1) {
+            char path[512];
+            if (repro) snprintf(path, sizeof path, "%s", repro);
+            else snprintf(path, sizeof path, "crosscheck-%s-%" PRIu64 ".tcgr", g->id, M.seed);
+            char saved[sizeof X.why];
+            memcpy(saved, X.why, sizeof saved);
+            size_t wl = X.wlen;
+            arb_adapter_forget(ad);
+            int again = reconfirm(&X, &M);
+            memcpy(X.why, saved, sizeof saved);
+            X.wlen = wl;
+            arb_error err = ARB_ERROR_INIT;
+            int wrc = write_repro(g, &M.su, M.log, M.nlog, path, &err);
+            /* with --json the report goes to stderr: stdout stays one JSON object */
+            FILE *rep = json ? stderr : stdout;
+            fprintf(rep, "DIVERGENCE %s match %" PRIu64 " (seed %" PRIu64 ", %d players) after %zu actions (step %zu):\n%s",
+                    g->id, i, M.seed, M.players, M.nlog, M.steps, X.why);
+            if (wrc) {
+                char eb[ARB_MSG_MAX + ARB_WHERE_MAX + ARB_RULE_MAX + 8];
+                arb_error_format(&err, eb, sizeof eb);
+                fprintf(rep, "  reproducer: cannot write %s: %s\n", path, eb);
+            } else {
+                fprintf(rep, "  reproducer: %s (%zu actions from the seeded setup; every shorter prefix agreed at every\n"
+                        "  step; replayed on fresh states, %s)\n", path, M.nlog,
+                        again ? "the divergence shows again" : "the divergence did NOT show again: the engine depends on its history");
+                snprintf(repro_path, sizeof repro_path, "%s", path);
+                if (M.has_probe) {
+                    char t[128];
+                    arb_action_format(g, &M.probe, t, sizeof t);
+                    fprintf(rep, "  then the action '%s' gets the verdicts above\n", t);
+                }
+            }
+            div_index = (int64_t)i;
+            result = EXIT_VERIFY;
+            break;
+        }
+        arb_adapter_forget(ad);
+    }
+end:;
+    double secs = now_s() - t0;
+    int erc = cli_engine_check("crosscheck", ad);
+    unsigned long long nreq = arb_adapter_requests(ad);
+    if (json) {
+        printf("{\"game\":\"%s\",\"shard\":\"%" PRIu64 "/%" PRIu64 "\",\"matches\":%" PRIu64 ",\"steps\":%" PRIu64
+               ",\"requests\":%llu,\"divergences\":%d,\"seconds\":%.3f,\"matches_per_s\":%.1f",
+               g->id, shard.k, shard.n, played, steps, nreq, result == EXIT_VERIFY, secs, secs > 0 ? played / secs : 0.0);
+        if (div_index >= 0) {
+            printf(",\"divergent_match\":%" PRId64 ",\"reproducer\":", div_index);
+            arb_json_str(stdout, repro_path);
+        }
+        printf("}\n");
+    }
+    else
+        printf("crosscheck %s: %" PRIu64 " matches, %" PRIu64 " steps, %llu requests, %d divergence%s, %.2f s "
+               "(%.1f matches/s)\n",
+               g->id, played, steps, nreq, result == EXIT_VERIFY, result == EXIT_VERIFY ? "" : "s", secs,
+               secs > 0 ? played / secs : 0.0);
+    free(M.log);
+    free(X.lg);
+    free(X.lp);
+    free(X.tg);
+    free(X.tp);
+    for (int k = 0; k < ARB_ADAPTER_STEP_MAX; k++) free(X.evs[k].buf);
+    arb_adapter_close(ad);
+    return erc ? erc : result;
+}

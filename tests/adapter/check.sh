@@ -1,0 +1,108 @@
+#!/bin/sh
+# tests/adapter/check.sh — the engine protocol end to end, for every game in
+# the build (make check-adapter):
+#   - conform --engine through the reference adapter passes the whole suite;
+#   - verify --engine reproduces every golden replay;
+#   - crosscheck through the loopback adapter: 0 divergences over
+#     CROSSCHECK_MATCHES (default 1000) matches, 2..4 players as allowed;
+#   - every --fault of engine-serve is caught by crosscheck (exit 1, the
+#     first divergence named, a reproducer written) and by conform --engine
+#     (exit 1);
+#   - the perft reference values of conformance/<game>/perft.md reproduce;
+#   - a dead, slow, babbling, wrong-id or non-JSON adapter is exit 4 naming
+#     the request, within the timeout.
+# Prints crosscheck throughput (matches/s) per game.
+set -u
+A=${ARBITER:-build/arbiter}
+N=${CROSSCHECK_MATCHES:-1000}
+T=$(mktemp -d "${TMPDIR:-/tmp}/arbiter-adapter.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+fail=0
+bad() { echo "adapter: FAIL: $*"; fail=1; }
+
+games=$($A games --json 2>/dev/null | python3 -c 'import json,sys; print(" ".join(g["id"] for g in json.load(sys.stdin)))' 2>/dev/null)
+[ -n "$games" ] || games="naramo catalyst operator brainstorm"
+faults=$($A engine-serve --list-faults | awk '{print $1}')
+[ -n "$faults" ] || bad "engine-serve --list-faults lists nothing"
+
+for g in $games; do
+    E="$A engine-serve --game $g"
+    out=$($A conform --quiet --engine "$E" 2>&1); rc=$?
+    [ $rc -eq 0 ] || bad "$g: conform --engine exit $rc: $(echo "$out" | tail -3)"
+    echo "$out" | grep -q " 0 FAIL, 0 WRONG-RULE, 0 ERROR, 0 SKIP" || bad "$g: conform --engine: $(echo "$out" | tail -1)"
+    if ls replays/golden/$g/*.tcgr >/dev/null 2>&1; then
+        out=$($A verify --quiet --engine "$E" replays/golden/$g/*.tcgr 2>&1); rc=$?
+        [ $rc -eq 0 ] || bad "$g: verify --engine of the golden corpus exit $rc: $(echo "$out" | head -3)"
+    fi
+    # two shards at once (the machine's two cores), as a Slurm array would
+    $A crosscheck --engine "$E" --game $g --games $N --seed 1 --shard 0/2 --json --repro "$T/x0.tcgr" >"$T/x0" 2>&1 &
+    p0=$!
+    $A crosscheck --engine "$E" --game $g --games $N --seed 1 --shard 1/2 --json --repro "$T/x1.tcgr" >"$T/x1" 2>&1
+    rc1=$?
+    wait $p0; rc0=$?
+    [ $rc0 -eq 0 ] && [ $rc1 -eq 0 ] || bad "$g: crosscheck exit $rc0/$rc1: $(head -12 "$T/x0" "$T/x1")"
+    sum=$(cat "$T/x0" "$T/x1" | python3 -c '
+import json, sys
+rows = [json.loads(l) for l in sys.stdin if l.startswith("{")]
+m = sum(r["matches"] for r in rows); d = sum(r["divergences"] for r in rows)
+st = sum(r["steps"] for r in rows); s = max([r["seconds"] for r in rows] or [0])
+print(m, d, st, "%.1f" % (m / s if s else 0), "%.1f" % s)' 2>/dev/null)
+    set -- $sum
+    [ "${1:-0}" = "$N" ] && [ "${2:-1}" = 0 ] || bad "$g: crosscheck ran ${1:-?} of $N matches with ${2:-?} divergences"
+    echo "adapter: crosscheck $g: ${1:-?} matches (2 shards), ${3:-?} steps, ${2:-?} divergences, ${5:-?} s, ${4:-?} matches/s"
+    for f in $faults; do
+        out=$($A crosscheck --engine "$E --fault $f" --game $g --games 50 --repro "$T/$g-$f.tcgr" 2>&1); rc=$?
+        [ $rc -eq 1 ] || bad "$g: crosscheck did not catch --fault $f (exit $rc): $(echo "$out" | tail -2)"
+        echo "$out" | grep -q "^DIVERGENCE $g match" || bad "$g --fault $f: no DIVERGENCE line"
+        [ -s "$T/$g-$f.tcgr" ] || bad "$g --fault $f: no reproducer written"
+        $A verify "$T/$g-$f.tcgr" >/dev/null 2>&1; vrc=$?
+        [ $vrc -le 1 ] || bad "$g --fault $f: the reproducer is unreadable (verify exit $vrc)"
+        out=$($A conform --quiet --engine "$E --fault $f" 2>&1); rc=$?
+        [ $rc -eq 1 ] || bad "$g: conform --engine did not catch --fault $f (exit $rc)"
+    done
+done
+
+# The toy game as an in-process plug-in engine: every command finds it.
+if [ -n "${PLUGIN:-}" ]; then
+    out=$($A --plugin "$PLUGIN" games 2>&1); echo "$out" | grep -q "^toy " || bad "plug-in: games does not list toy: $out"
+    ARBITER_GAMES_PATH="$PLUGIN" $A games | grep -q "^toy " || bad "plug-in: ARBITER_GAMES_PATH not loaded"
+    ARBITER_GAMES_PATH="$(dirname "$PLUGIN")/nosuchdir:$PLUGIN" $A games | grep -q "^toy " || bad "plug-in: a path with a missing directory"
+    $A --plugin "$PLUGIN" play --game toy --seed 5 --players 3 -o "$T/toy.tcgr" >/dev/null || bad "plug-in: play failed"
+    $A --plugin "$PLUGIN" verify "$T/toy.tcgr" >/dev/null || bad "plug-in: the recorded toy match does not verify"
+    $A verify "$T/toy.tcgr" >/dev/null 2>&1; rc=$?
+    [ $rc -eq 3 ] || bad "plug-in: without the plug-in verify should refuse toy (exit 3), got $rc"
+    $A --plugin "$PLUGIN" log "$T/toy.tcgr" | grep -q "Toy Game" || bad "plug-in: log"
+    out=$($A --plugin "$PLUGIN" crosscheck --game toy --engine "$A --plugin $PLUGIN engine-serve --game toy" --games 50 2>&1) ||
+        bad "plug-in: crosscheck through engine-serve: $out"
+    $A --plugin "$PLUGIN" perft --game toy --depth 3 >/dev/null || bad "plug-in: perft"
+    out=$($A --plugin "$PLUGIN_OLD" games 2>&1); rc=$?
+    [ $rc -eq 3 ] && echo "$out" | grep -q "does not implement game contract" || bad "plug-in of another contract: exit $rc: $out"
+    out=$($A --plugin /nonexistent.so games 2>&1); rc=$?
+    [ $rc -eq 3 ] || bad "a missing plug-in: exit $rc"
+    echo "adapter: the toy plug-in records, verifies, crosschecks and counts; a plug-in of another contract is refused"
+fi
+
+# perft reference values (conformance/<game>/perft.md), in-process and
+# (depth <= 3) through the adapter
+python3 tests/adapter/perft.py check "$A" --engine || bad "perft reference values"
+
+# A broken adapter is an error naming the request, never a hang.
+f=$(ls replays/golden/naramo/*.tcgr 2>/dev/null | head -1)
+if [ -n "$f" ]; then
+    for m in die slow babble wrongid notjson; do
+        out=$(timeout 60 $A verify --engine-timeout 1500 --engine "python3 tests/adapter/bad_adapter.py $A naramo $m 30" "$f" 2>&1); rc=$?
+        [ $rc -eq 4 ] || bad "bad adapter '$m': verify exit $rc (want 4)"
+        echo "$out" | grep -q "request 30 (" || bad "bad adapter '$m': the request is not named: $out"
+    done
+    out=$(timeout 60 $A conform --engine-timeout 1500 --quiet --engine "python3 tests/adapter/bad_adapter.py $A naramo die 200" 2>&1); rc=$?
+    [ $rc -eq 4 ] || bad "bad adapter 'die' under conform: exit $rc (want 4)"
+    out=$(timeout 60 $A crosscheck --engine-timeout 1500 --game naramo --games 5 --engine "python3 tests/adapter/bad_adapter.py $A naramo slow 100" 2>&1); rc=$?
+    [ $rc -eq 4 ] || bad "bad adapter 'slow' under crosscheck: exit $rc (want 4)"
+    echo "$out" | grep -q "request [0-9]* ([a-z-]*): the adapter sent no answer within 1500 ms" ||
+        bad "crosscheck: the slow request is not named: $out"
+fi
+out=$($A conform --engine "$A engine-serve --game nosuch" 2>&1); rc=$?
+[ $rc -eq 3 ] || bad "an adapter that cannot start: exit $rc (want 3)"
+
+[ $fail -eq 0 ] && echo "adapter: every game through the engine protocol: suite, golden replays, crosscheck, $(echo $faults | wc -w) faults caught, broken adapters reported"
+exit $fail

@@ -1,0 +1,18 @@
+/* toy_plugin.c — the toy game of tests/toy_game.h built as an in-process
+ * plug-in engine (arbiter/plugin.h) by make check: `arbiter --plugin
+ * build/tests/toy_plugin.so play --game toy …` records it and verify
+ * replays it. Built with -DTOY_PLUGIN_CONTRACT=N it claims only contract N,
+ * to test that a plug-in built for another contract is refused. */
+#include "toy_game.h"
+#include "arbiter/plugin.h"
+
+const arb_game *arbiter_plugin_game(unsigned contract);
+
+const arb_game *arbiter_plugin_game(unsigned contract)
+{
+#ifdef TOY_PLUGIN_CONTRACT
+    return contract == TOY_PLUGIN_CONTRACT ? &toy_game : NULL;
+#else
+    return contract == ARB_GAME_CONTRACT ? &toy_game : NULL;
+#endif
+}
