@@ -277,10 +277,17 @@ static int write_repro(const arb_game *g, const arb_setup *su, const arb_action 
     if (rc) return rc;
     if ((rc = arb_replay_writer_open(&w, path, &meta, err))) goto out;
     if ((rc = arb_replay_record_start(w, m, err))) goto out;
-    for (size_t i = 0; i < n; i++)
+    uint32_t turn_before = arb_match_turn(m);
+    for (size_t i = 0; i < n; i++) {
+        turn_before = arb_match_turn(m);
         if ((rc = arb_replay_record_step(w, m, &log[i], err))) goto out;
+    }
+    /* Pin the prefix's end state with a checkpoint, unless the last step
+     * wrote one (it ended a turn) or there was no step: a file holds at most
+     * one checkpoint per action (FORMAT.md §8.1). */
     arb_outcome o;
-    if (!arb_match_outcome(m, &o) && (rc = arb_replay_write_checkpoint(w, arb_match_turn(m), arb_match_hash(m), err)))
+    if (n > 0 && arb_match_turn(m) == turn_before && !arb_match_outcome(m, &o) &&
+        (rc = arb_replay_write_checkpoint(w, arb_match_turn(m), arb_match_hash(m), err)))
         goto out;
     rc = arb_replay_writer_close(w, err);
     w = NULL;
