@@ -397,8 +397,14 @@ def main(argv):
     if argv[1:] == ["--selftest"]:
         selftest()
         return 0
-    f = open(argv[1]) if len(argv) > 1 else sys.stdin
-    print("%016x" % state_hash(json.load(f)))
+    name = argv[1] if len(argv) > 1 else "<stdin>"
+    try:
+        with (open(argv[1]) if len(argv) > 1 else sys.stdin) as f:
+            print("%016x" % state_hash(json.load(f)))
+    except (OSError, ValueError, HashError) as err:
+        print("statehash.py: %s: %s (the full view of `arbiter state --json` is needed)" % (name, err),
+              file=sys.stderr)
+        return 1
     return 0
 
 
