@@ -62,6 +62,9 @@ DEP_MAP := zlib:zlib1g-dev msgpack:libmsgpack-dev libxml-2.0:libxml2-dev \
 # command : Debian package, for the report tests (tests/report: prove,
 # xmllint, node and npm read the conformance reports as CI systems do)
 CMD_DEP_MAP := prove:perl xmllint:libxml2-utils node:nodejs npm:npm
+# check-hash's Python reads XXH3-64 from Debian's python3-xxhash, which only
+# Debian's own interpreter sees (not a pyenv/venv python3 earlier in PATH).
+HASH_PYTHON ?= /usr/bin/python3
 deps:
 	@missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
@@ -71,6 +74,7 @@ deps:
 	  pkg-config --exists $$pc 2>/dev/null || missing="$$missing $$pk"; done; \
 	/usr/bin/python3 -c 'import nacl.signing' >/dev/null 2>&1 || missing="$$missing python3-nacl"; \
 	for m in $(CMD_DEP_MAP); do command -v $${m%%:*} >/dev/null 2>&1 || missing="$$missing $${m#*:}"; done; \
+	$(HASH_PYTHON) -c 'import xxhash' >/dev/null 2>&1 || missing="$$missing python3-xxhash"; \
 	if [ -n "$$missing" ]; then \
 	  echo "deps: installing$$missing"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
@@ -169,7 +173,7 @@ check: deps
 	@$(MAKE) --no-print-directory check-all
 	@$(MAKE) --no-print-directory check-install
 
-check-all: check-unit check-conform check-reports check-golden check-hostile check-format check-seal check-adapter
+check-all: check-unit check-conform check-reports check-golden check-hostile check-format check-seal check-adapter check-hash
 
 # The golden corpus (replays/golden/<game>/MANIFEST): every replay verifies
 # and reproduces its manifest outcome and final hash under this engine.
@@ -184,6 +188,14 @@ check-seal: $(ARBITER)
 .PHONY: check-golden check-hostile
 check-golden: $(ARBITER)
 	@ARBITER=$(ARBITER) bash tests/golden/check.sh
+
+# The engine-neutral state hash (tests/hash/README.md): statehash.py computes
+# every golden checkpoint's hash from `arbiter state --json` alone, as
+# conformance/<game>/STATE.md documents it, and must agree with the engine.
+.PHONY: check-hash
+check-hash: $(ARBITER)
+	@$(HASH_PYTHON) tests/hash/statehash.py --selftest
+	@ARBITER=$(ARBITER) nice $(HASH_PYTHON) tests/hash/check.py --jobs 2
 
 # replays/FORMAT.md's card-pool, preset and outcome tables (which version-2
 # files index) equal the engines', and the independent reader

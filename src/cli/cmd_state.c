@@ -54,6 +54,8 @@ static void print_node(const arb_tnode *n, FILE *out, int depth)
     }
 }
 
+static int show_state(arb_an_source *src, const char *path, int64_t n, int view, int json, int many);
+
 int cmd_state(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -73,11 +75,13 @@ int cmd_state(int argc, char **argv)
         case 'a': as = optarg; break;
         case 'j': json = 1; break;
         case 'h':
-            printf("usage: arbiter state FILE --at N [--as SEAT] [--json]\n\n"
+            printf("usage: arbiter state FILE --at N[,N...] [--as SEAT] [--json]\n\n"
                    "The full state after record N: every zone, counter and the pending\n"
                    "decision, as the engine exports it (the same tree conformance cases\n"
                    "assert on), or only what SEAT could see. Costs one replay from the start.\n\n"
-                   "  --at N      a record index (0-based), 'setup' (before record 0) or 'last'\n"
+                   "  --at N      a record index (0-based), 'setup' (before record 0) or 'last';\n"
+                   "              a comma list N,M,... shows each in turn (with --json one\n"
+                   "              compact document a line)\n"
                    "  --as SEAT   that seat's view (0-based number or P1..P4)\n"
                    "  --json      {file, game, record, records, truncated, turn, phase, clock_ms,\n"
                    "              clock, decision:{seat,kind,clock_left_ms}, outcome, view, hash,\n"
@@ -92,34 +96,71 @@ int cmd_state(int argc, char **argv)
     if (optind >= argc) return cli_usage("state", "a replay FILE is required");
     if (optind + 1 < argc) return cli_usage("state", "unexpected argument '%s'", argv[optind + 1]);
     if (!at) return cli_usage("state", "--at N is required");
-    int64_t n;
-    if (!strcmp(at, "last") || !strcmp(at, "end")) n = INT64_MAX;
-    else if (!strcmp(at, "setup")) n = -1;
-    else {
-        uint64_t v;
-        if (cli_parse_num(at, 0, INT64_MAX - 1, &v))
-            return cli_usage("state", "--at wants a record index (0..%lld), 'setup' or 'last', not '%s'",
-                             (long long)INT64_MAX - 1, at);
-        n = (int64_t)v;
+    /* --at N or a comma list N,M,…: one state each, one replay walk each. */
+    size_t nat = 1;
+    for (const char *q = at; *q; q++) nat += *q == ',';
+    int64_t *ns = malloc(nat * sizeof *ns);
+    if (!ns) return cli_usage("state", "out of memory for --at");
+    size_t k = 0;
+    for (const char *q = at;; k++) {
+        size_t len = strcspn(q, ",");
+        char item[32];
+        if (len == 0 || len >= sizeof item) {
+            free(ns);
+            return cli_usage("state", "--at wants record indexes (0..%lld), 'setup' or 'last', comma-separated; "
+                             "item %zu of '%s' is %s", (long long)INT64_MAX - 1, k + 1, at, len ? "too long" : "empty");
+        }
+        memcpy(item, q, len);
+        item[len] = 0;
+        if (!strcmp(item, "last") || !strcmp(item, "end")) ns[k] = INT64_MAX;
+        else if (!strcmp(item, "setup")) ns[k] = -1;
+        else {
+            uint64_t v;
+            if (cli_parse_num(item, 0, INT64_MAX - 1, &v)) {
+                free(ns);
+                return cli_usage("state", "--at wants a record index (0..%lld), 'setup' or 'last', not '%s'",
+                                 (long long)INT64_MAX - 1, item);
+            }
+            ns[k] = (int64_t)v;
+        }
+        if (!q[len]) break;
+        q += len + 1;
     }
     const char *path = argv[optind];
     arb_an_source *src;
     int ec = cli_an_open("state", path, &src);
-    if (ec) return ec;
+    if (ec) { free(ns); return ec; }
     int view = ARB_VIEW_ALL;
     if (as) {
         int players = arb_an_source_header(src)->players;
         view = cli_an_seat(as, players);
         if (view == -3) {
             arb_an_source_free(src);
+            free(ns);
             return cli_usage("state", "--as wants a seat of this %d-player match (0..%d or P1..P%d), not '%s'", players,
                              players - 1, players, as);
         }
     }
+    /* A fresh source for each state: a walk leaves the source where it
+     * stopped, and a second walk over it does not start clean. */
+    int rc = show_state(src, path, ns[0], view, json, nat > 1);
+    arb_an_source_free(src);
+    for (size_t i = 1; i < nat && rc == EXIT_OK; i++) {
+        if ((rc = cli_an_open("state", path, &src))) break;
+        rc = show_state(src, path, ns[i], view, json, 1);
+        arb_an_source_free(src);
+    }
+    free(ns);
+    return rc;
+}
+
+/* One state: as an indented JSON document (one compact line each when
+ * several were asked for) or as the listing. */
+static int show_state(arb_an_source *src, const char *path, int64_t n, int view, int json, int many)
+{
     arb_error err = ARB_ERROR_INIT;
     arb_tree *t;
     int rc = arb_an_state(src, n, view, &t, &err);
-    arb_an_source_free(src);
     if (rc) return cli_fail("state", &err);
     const arb_tnode *root = arb_tree_root(t);
     int truncated = arb_tnode_get(root, "truncated")->i != 0;
@@ -127,7 +168,7 @@ int cmd_state(int argc, char **argv)
         fprintf(stderr, "arbiter state: %s: truncated replay, read up to its last complete record (%" PRId64
                 " records)\n", path, arb_tnode_get(root, "records")->i);
     if (json) {
-        arb_tnode_json(root, stdout, 2);
+        arb_tnode_json(root, stdout, many ? 0 : 2);
         fputc('\n', stdout);
     } else {
         char buf[64];

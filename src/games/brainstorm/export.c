@@ -46,6 +46,8 @@ void arb_brainstorm__export(const void *st, int view, arb_tree *t, arb_tnode *ro
     const brn_state *s = st;
     arb_decision d = arb_brainstorm__decision(s);
     arb_tree_add_str(t, root, "game", "brainstorm");
+    /* The rules version: public, and part of the hash from draft0-2 on. */
+    arb_tree_add_str(t, root, "rules", arb_game_brainstorm.rules_versions[s->rules >= 1 && s->rules <= 2 ? s->rules - 1 : 0]);
     arb_tree_add_int(t, root, "cycle", s->cycle);
     arb_tree_add_int(t, root, "lead", s->lead);
     arb_tree_add_str(t, root, "phase", arb_brainstorm__phase(s));
@@ -167,7 +169,7 @@ static const char *const k_link[] = { "from", "out", "to", "in", NULL };
 static const char *const k_item[] = { "kind", "seat", "uid", "card", "target_seat", "target_uid", NULL };
 static const char *const k_player[] = { "deck_count", "hand_count", "max_hand", "boot_count", "deck", "hand",
                                         "machine", "scrapyard", "links", NULL };
-static const char *const k_root[] = { "game", "cycle", "lead", "phase", "decision", "passes", "run", "chosen",
+static const char *const k_root[] = { "game", "rules", "cycle", "lead", "phase", "decision", "passes", "run", "chosen",
                                       "outcome", "stack", "players", "rng", NULL };
 
 static int ld_machine_state(arb_pos *L, brn_state *s, int seat, int uid, const arb_tnode *o)
@@ -454,6 +456,11 @@ int arb_brainstorm__load(void *st, const arb_tnode *pos, const arb_setup *su, ar
     s->cycle = 1; s->winner = -1; s->run = 0;
     for (int seat = 0; seat < BRN_PLAYERS; seat++) s->p[seat].gen = BRN_NONE;
     TRY(arb_pos_game(L, pos));
+    const char *rv = NULL; /* given: must be the setup's rules version */
+    TRY(arb_pos_str(L, pos, "rules", &rv));
+    if (rv && strcmp(rv, arb_game_brainstorm.rules_versions[rules - 1]) != 0)
+        return arb_pos_fail(L, "rules", NULL, "the position is for rules '%s', the setup plays '%s'", rv,
+                            arb_game_brainstorm.rules_versions[rules - 1]);
     TRY(ld_root(L, s, pos));
     const arb_tnode *pl = arb_tnode_get(pos, "players");
     if (!pl || pl->kind != ARB_T_ARR || pl->n != BRN_PLAYERS)

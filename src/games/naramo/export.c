@@ -27,6 +27,8 @@ void arb_naramo__export(const void *st, int view, arb_tree *t, arb_tnode *root)
     const nar_state *s = st;
     arb_decision d = arb_naramo__decision(st);
     arb_tree_add_str(t, root, "game", "naramo");
+    /* The rules version: public, and part of the hash from naramo-2 on. */
+    arb_tree_add_str(t, root, "rules", arb_game_naramo.rules_versions[s->rules >= 1 && s->rules <= 2 ? s->rules - 1 : 0]);
     arb_tree_add_int(t, root, "shift", s->shift);
     arb_tree_add_int(t, root, "active", s->active);
     arb_tree_add_int(t, root, "first", s->first);
@@ -339,7 +341,7 @@ static int board_entry(lctx *L, int q, const arb_tnode *e, int i)
     return 0;
 }
 
-static const char *const top_keys[] = {"game", "shift", "active", "first", "phase", "step", "decision", "clock",
+static const char *const top_keys[] = {"game", "rules", "shift", "active", "first", "phase", "step", "decision", "clock",
                                        "next_seq", "pending", "outcome", "players", "rng", NULL};
 static const char *const player_keys[] = {
     "cards", "core", "hack", "power_orders", "clearance", "swipes", "scram_used", "shutdown",
@@ -621,6 +623,11 @@ int arb_naramo__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_er
     s->alarm_owner = s->alarm_uid = -1;
     s->winner = -1;
     TRY(arb_pos_game(&L.P, pos));
+    const char *rv = NULL; /* given: must be the setup's rules version */
+    TRY(arb_pos_str(&L.P, pos, "rules", &rv));
+    if (rv && strcmp(rv, arb_game_naramo.rules_versions[rules - 1]) != 0)
+        return arb_pos_fail(&L.P, "rules", NULL, "the position is for rules '%s', the setup plays '%s'", rv,
+                            arb_game_naramo.rules_versions[rules - 1]);
     TRY(load_root(&L, pos));
     const arb_tnode *pl = arb_tnode_get(pos, "players");
     if (!pl || pl->kind != ARB_T_ARR || pl->n != 2)
