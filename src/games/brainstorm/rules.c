@@ -8,6 +8,7 @@
  * automatic parts of the Cycle (Reset, Start, End-of-Cycle triggers, phase
  * changes) run inside arb_brainstorm__advance/enter until some seat owes a
  * decision, so exactly one seat owes one at any time. */
+#include <assert.h>
 #include <string.h>
 
 #include "arbiter/hash.h"
@@ -93,6 +94,8 @@ void arb_brainstorm__zone_remove(brn_player *p, int uid)
 
 void arb_brainstorm__zone_add(brn_player *p, int uid, int zone)
 {
+    assert(uid >= 0 && uid < BRN_CARDS_MAX && zone >= 0 && zone <= BRN_Z_STACK);
+    assert(zone >= BRN_NZONES || p->nz[zone] < BRN_CARDS_MAX);
     p->c[uid].zone = (uint8_t)zone;
     if (zone < BRN_NZONES) p->z[zone][p->nz[zone]++] = (uint8_t)uid;
 }

@@ -7,6 +7,7 @@
  * steps (start-of-turn effects, draws, Cleanup, the victory check …) until
  * some seat owes a decision again. Rule IDs are the catalog's (CAT-…);
  * interpretations are cited by gap number (G05 …). */
+#include <assert.h>
 #include <string.h>
 
 #include "games/catalyst/catalyst.h"
@@ -21,6 +22,7 @@ static void ev_push(arb_events *ev, int type, int seat, int hidden, int a, int b
 
 static void remove_from(uint8_t *arr, uint8_t *n, uint8_t uid)
 {
+    assert(*n <= CAT_MAX_CARDS);
     for (unsigned i = 0; i < *n; i++)
         if (arr[i] == uid) {
             memmove(arr + i, arr + i + 1, (size_t)(*n - i - 1));

@@ -355,8 +355,8 @@ static int load_player_scalars(lctx *L, int q, const arb_tnode *pm)
     nar_player *p = &s->p[q];
     int64_t v;
     v = p->core; TRY(arb_pos_int(P, pm, "core", 0, NAR_CORE_LOAD_MAX_K, &v)); p->core = (int32_t)v;
-    v = 0; TRY(arb_pos_int(P, pm, "hack", 0, UINT8_MAX, &v)); p->hack = (uint8_t)v;
-    v = 0; TRY(arb_pos_int(P, pm, "power_orders", 0, UINT8_MAX, &v)); p->po = (uint8_t)v;
+    v = 0; TRY(arb_pos_int(P, pm, "hack", 0, NAR_COUNTER_MAX, &v)); p->hack = (uint8_t)v;
+    v = 0; TRY(arb_pos_int(P, pm, "power_orders", 0, NAR_COUNTER_MAX, &v)); p->po = (uint8_t)v;
     v = NAR_SWIPES_BASE; TRY(arb_pos_int(P, pm, "swipes", 0, NAR_SWIPES_CAP + 1, &v)); p->swipes = (uint8_t)v;
     v = 0; TRY(arb_pos_int(P, pm, "shutdown_until", 0, UINT32_MAX, &v)); p->shutdown_until = (uint32_t)v;
     v = 0; TRY(arb_pos_int(P, pm, "timeouts", 0, NAR_FORFEIT_TIMEOUTS, &v)); p->timeouts = (uint8_t)v;
@@ -525,8 +525,7 @@ static int load_pending(lctx *L, const arb_tnode *pe)
         for (int k = 0; k < s->order_n; k++) in &= s->order[k] != e->i;
         if (!in) return arb_pos_fail(P, NULL, "NAR-P1-SSE-ORDER", "not a pending SHIFT START Facility of the active player");
         const nar_carddef *c = nar_def(A, (int)e->i);
-        if (c->effect != NAR_FX_SS_CORE100 && c->effect != NAR_FX_SS_CORE50 && c->effect != NAR_FX_SS_CLEARANCE &&
-            c->effect != NAR_FX_SS_REACTOR_HALL)
+        if (c->effect != NAR_FX_SS_CORE && c->effect != NAR_FX_SS_CLEARANCE && c->effect != NAR_FX_SS_REACTOR_HALL)
             return arb_pos_fail(P, NULL, "NAR-P1-SSE-ORDER", "that Facility has no SHIFT START effect");
         s->order[s->order_n++] = (uint8_t)e->i;
         arb_pos_pop(P, mi);

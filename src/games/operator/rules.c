@@ -5,6 +5,7 @@
  * Every handler validates completely before it mutates, so a rejection
  * leaves the state byte-for-byte untouched, and every rejection names the
  * OPS rule (or OPS-Gnn interpretation) it breaks. */
+#include <assert.h>
 #include <string.h>
 
 #include "arbiter/hash.h"
@@ -24,6 +25,7 @@ static int hand_index(const ops_player *p, int32_t uid)
 
 static void hand_remove(ops_player *p, int idx)
 {
+    assert(idx >= 0 && idx < p->nhand); /* callers remove what they found */
     memmove(&p->hand[idx], &p->hand[idx + 1], (size_t)(p->nhand - idx - 1));
     p->nhand--;
 }
