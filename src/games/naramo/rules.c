@@ -809,22 +809,20 @@ arb_decision arb_naramo__decision(const void *st)
     return d;
 }
 
-#define PUSH(vb, n_, a0, a1) do { \
-        if (n < cap) { arb_action *o = &out[n]; memset(o, 0, sizeof *o); o->seat = (int8_t)seat; \
-            o->verb = (vb); o->nargs = (n_); o->args[0] = (a0); o->args[1] = (a1); } \
-        n++; } while (0)
+/* Offer an action of `seat` through the core legal-action buffer LB. */
+#define PUSH(vb, n_, a0, a1) (LB.seat = seat, arb_legal_add(&LB, (vb), (n_), (a0), (a1), 0, 0))
 
 size_t arb_naramo__legal(const void *st, arb_action *out, size_t cap)
 {
     const nar_state *s = st;
-    size_t n = 0;
+    arb_legal LB = arb_legal_init(out, cap, 0);
     if (s->over) return 0;
     int seat = arb_naramo__owing_seat(s);
     if (s->p[seat].disc_at >= 0) {
         int q = seat;
         seat = ARB_SEAT_ARBITER;
         PUSH(NAR_V_RECONNECT, 1, q, 0);
-        return n;
+        return LB.n;
     }
     const nar_player *p = &s->p[seat];
     switch (s->kind) {
@@ -886,7 +884,7 @@ size_t arb_naramo__legal(const void *st, arb_action *out, size_t cap)
         break;
     default: break;
     }
-    return n;
+    return LB.n;
 }
 
 static void perform(nar_state *s, const arb_action *a, arb_events *ev)
