@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "arbiter/analyze.h"
 #include "arbiter/arbiter.h"
@@ -566,7 +567,11 @@ START_TEST(stats_aggregate_fields)
     ck_assert_int_eq(arb_tnode_path(g, "reasons.timeout")->i, timeouts);
     ck_assert_int_eq(arb_tnode_get(g, "timeouts")->i, timeouts);
     ck_assert_int_eq(arb_tnode_get(g, "forfeits")->i, timeouts);
+    /* The toy's hand lists card ids without uids: every accepted card action
+     * counts (the truncated file's too), and its only card verb is play. */
     ck_assert_int_eq(arb_tnode_get(g, "card_plays")->i >= plays, 1);
+    ck_assert_int_eq(arb_tnode_path(g, "from_hand_by_kind.play")->i, arb_tnode_get(g, "card_plays")->i);
+    ck_assert_int_eq(arb_tnode_get(g, "hand_discards")->i, 0);
     /* First player: the toy's setup decision is "mulligan", so the first
      * non-setup decision is the first player's, for every full match. */
     ck_assert_int_eq(arb_tnode_path(g, "first_player.by_seat.0")->i, first[0] + (fx.first == 0));
@@ -611,20 +616,64 @@ START_TEST(report_is_self_contained_with_charts_and_timeline)
     ck_assert_uint_eq(count(buf, "<svg"), 3);
     ck_assert_ptr_nonnull(strstr(buf, "<code>players.*.score</code>"));
     ck_assert_uint_eq(count(buf, "<polyline"), 6);
-    /* Timeline: one row per action. */
-    ck_assert_uint_eq(count(buf, "<tr class=\"act"), fx.actions);
-    /* Per-seat toggle and masked variants of the hidden draws. */
-    ck_assert_ptr_nonnull(strstr(buf, "id=\"view-1\""));
+    /* Timeline: one row per action, an element id=r<INDEX> per record. */
+    ck_assert_uint_eq(count(buf, " class=\"act "), fx.actions);
+    for (size_t i = 0; i < fx.n; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "<tr id=r%zu ", i);
+        ck_assert_msg(strstr(buf, id) != NULL, "no element for record %zu", i);
+    }
+    /* The verdict first; the judge's view toggle; masked variants of the
+     * hidden draws, each written once with the views that read it. */
+    ck_assert_ptr_nonnull(strstr(buf, "<section id=\"verdict\" class=\"ok\""));
+    ck_assert(strstr(buf, "id=\"verdict\"") < strstr(buf, "id=\"board\""));
+    ck_assert_ptr_nonnull(strstr(buf, "<div class=\"vword\">VERIFIED</div>"));
+    ck_assert_ptr_nonnull(strstr(buf, "class=\"vbtn\" data-view=\"1\""));
     ck_assert_ptr_nonnull(strstr(buf, "<span class=\"v1\">P1 draws a card</span>"));
     ck_assert_ptr_nonnull(strstr(buf, "<span class=\"v0\">P2 draws a card</span>"));
-    /* Self-contained: no script, no external resource. */
-    ck_assert_ptr_null(strstr(buf, "<script"));
+    /* The states: per view, the setup state and one difference list per record. */
+    char nrec[32];
+    snprintf(nrec, sizeof nrec, "\"n\":%zu,", fx.n);
+    ck_assert_ptr_nonnull(strstr(buf, nrec));
+    ck_assert_ptr_nonnull(strstr(buf, "\"s0\":{\"all\":{"));
+    ck_assert_ptr_nonnull(strstr(buf, "\"1\":["));
+    /* Self-contained: the inline data and script only, links inside the page. */
+    ck_assert_uint_eq(count(buf, "<script"), 2);
+    ck_assert_uint_eq(count(buf, "<script type=\"application/json\" id=\"arb-data\">"), 1);
     ck_assert_ptr_null(strstr(buf, "src="));
-    ck_assert_ptr_null(strstr(buf, "href="));
+    ck_assert_uint_eq(count(buf, "href="), count(buf, "href=#r") + count(buf, "href=\"#r"));
     ck_assert_uint_eq(count(buf, "http://"), count(buf, "xmlns=\"http://www.w3.org/2000/svg\""));
+    ck_assert_ptr_null(strstr(buf, "https://"));
     ck_assert_ptr_nonnull(strstr(buf, "Player A"));
     ck_assert_ptr_nonnull(strstr(buf, "id=\"outcome\""));
     free(buf);
+
+    /* P2's file: P1's draws read "P1 draws a card" and nothing else, no
+     * toggle, no judge's text. */
+    buf = NULL;
+    out = open_memstream(&buf, &len);
+    s = open_fx(&fx, fx.n, 0);
+    arb_an_report_opts o = ARB_AN_REPORT_OPTS_INIT;
+    o.view = 1;
+    ck_assert_int_eq(arb_an_report_ex(s, &o, out, &res, &err), 0);
+    fclose(out);
+    arb_an_source_free(s);
+    ck_assert_ptr_null(strstr(buf, "class=\"vbtn"));
+    ck_assert_ptr_null(strstr(buf, "class=\"va"));
+    ck_assert_ptr_null(strstr(buf, "<span class=\"v"));
+    ck_assert_ptr_nonnull(strstr(buf, "P1 draws a card"));
+    for (const char *p = buf; (p = strstr(p, "P1 draws ")) != NULL; p++)
+        ck_assert_msg(!strncmp(p, "P1 draws a card", 15), "P2's file shows %.40s", p);
+    ck_assert_ptr_nonnull(strstr(buf, "\"view0\":\"1\""));
+    ck_assert_ptr_null(strstr(buf, "\"all\":"));
+    free(buf);
+    /* A seat outside the match. */
+    s = open_fx(&fx, fx.n, 0);
+    o.view = 2;
+    out = fopen("/dev/null", "w");
+    ck_assert_int_eq(arb_an_report_ex(s, &o, out, &res, &err), ARB_EINVAL);
+    fclose(out);
+    arb_an_source_free(s);
 }
 END_TEST
 
@@ -645,9 +694,14 @@ START_TEST(report_shows_rejections_and_truncation)
     ck_assert_int_eq(arb_an_report(s, out, NULL, &err), 0);
     fclose(out);
     arb_an_source_free(s);
-    ck_assert_uint_ge(count(buf, "<tr class=\"act rej\""), 1);
-    ck_assert_ptr_nonnull(strstr(buf, "<span class=\"rule\">TOY-"));
+    ck_assert_uint_ge(count(buf, " class=\"act rej "), 1);
+    ck_assert_ptr_nonnull(strstr(buf, "<span class=\"rule\">rejected TOY-"));
     ck_assert_ptr_nonnull(strstr(buf, "id=\"truncated\""));
+    /* The banner: DOES NOT VERIFY, the rejected action linked. */
+    ck_assert_ptr_nonnull(strstr(buf, "<section id=\"verdict\" class=\"bad\""));
+    char link[64];
+    snprintf(link, sizeof link, "<a id=\"divergence\" href=\"#r%" PRIu64 "\">", fx2.recs[at].index);
+    ck_assert_msg(strstr(buf, link) != NULL, "no %s", link);
     free(buf);
 }
 END_TEST
@@ -743,6 +797,40 @@ END_TEST
  * mismatch, and stats counts them all. In-process, so it stays fast. */
 #include <dirent.h>
 
+/* Event labels against the engine: an action's events carry turns that
+ * never go down, start at the action's turn, and end (when the action
+ * crossed into a new turn) at the turn the engine reports afterwards. */
+typedef struct labelctx { const char *path; unsigned crossed; } labelctx;
+
+static int check_labels(void *ctx, const arb_an_step *st)
+{
+    labelctx *c = ctx;
+    if (!st->rec || !st->nevents) return 0;
+    ck_assert_ptr_nonnull(st->event_turn);
+    ck_assert_ptr_nonnull(st->event_phase);
+    uint32_t t = st->turn;
+    for (unsigned i = 0; i < st->nevents; i++) {
+        ck_assert_msg(st->event_turn[i] >= t, "%s #%" PRIu64 ": event %u labelled turn %u after turn %u", c->path,
+                      st->rec->index, i, st->event_turn[i], t);
+        ck_assert_ptr_nonnull(st->event_phase[i]);
+        t = st->event_turn[i];
+        /* The two cases of issue #17: naramo's Base Load belongs to the new
+         * shift's Shift Start, Brainstorm's severed Links to the Reset. */
+        const arb_game *g = arb_match_game(st->m);
+        const char *en = g->event_names[st->events[i].type];
+        if (!strcmp(g->id, "naramo") && !strcmp(en, "base_load"))
+            ck_assert_str_eq(st->event_phase[i], "shift_start");
+        if (!strcmp(g->id, "brainstorm") && !strcmp(en, "sever"))
+            ck_assert_str_eq(st->event_phase[i], "reset");
+    }
+    if (t != st->turn) {
+        c->crossed++;
+        ck_assert_msg(t == arb_match_turn(st->m), "%s #%" PRIu64 ": last event labelled turn %u, engine at %u",
+                      c->path, st->rec->index, t, arb_match_turn(st->m));
+    }
+    return 0;
+}
+
 START_TEST(golden_corpus)
 {
     DIR *top = opendir("replays/golden");
@@ -775,6 +863,11 @@ START_TEST(golden_corpus)
                           res.outcome_seen, res.truncated, res.rejected, res.mismatches);
             arb_an_source_free(s);
             ck_assert_int_eq(arb_an_open_file(&s, path, &err), 0);
+            labelctx lc = { path, 0 };
+            ck_assert_int_eq(arb_an_walk(s, check_labels, &lc, NULL, NULL, &err), 0);
+            ck_assert_msg(lc.crossed > 0 || res.records < 20, "%s: no action crossed a turn", path);
+            arb_an_source_free(s);
+            ck_assert_int_eq(arb_an_open_file(&s, path, &err), 0);
             arb_tree *t;
             ck_assert_msg(arb_an_state(s, INT64_MAX, ARB_VIEW_ALL, &t, &err) == 0, "%s: %s", path, err.msg);
             ck_assert_int_eq(arb_tnode_path(arb_tree_root(t), "outcome.over")->i, 1);
@@ -801,8 +894,19 @@ START_TEST(golden_corpus)
     ck_assert_ptr_nonnull(t);
     ck_assert_int_eq(arb_tnode_get(json_doc(t), "files")->i, files);
     int64_t matches = 0;
-    for (const arb_tnode *g = arb_tnode_get(json_doc(t), "games")->first; g; g = g->next)
+    for (const arb_tnode *g = arb_tnode_get(json_doc(t), "games")->first; g; g = g->next) {
         matches += arb_tnode_get(g, "complete")->i;
+        /* Every kind of card play counts, not only strategic plays. */
+        if (!strcmp(arb_tnode_get(g, "game")->s, "operator")) {
+            const arb_tnode *k = arb_tnode_get(g, "from_hand_by_kind");
+            int64_t sum = 0;
+            for (const char *const *v = (const char *const[]){ "play", "equip", "boost", "react", "attach", NULL }; *v; v++) {
+                ck_assert_msg(arb_tnode_get(k, *v) && arb_tnode_get(k, *v)->i > 0, "operator: no %s counted", *v);
+                sum += arb_tnode_get(k, *v)->i;
+            }
+            ck_assert_int_ge(arb_tnode_get(g, "card_plays")->i, sum);
+        }
+    }
     ck_assert_int_eq(matches, files);
     arb_tree_free(t);
     free(buf);
@@ -945,7 +1049,21 @@ START_TEST(cli_every_game)
         page[n] = '\0';
         fclose(f);
         ck_assert_msg(count(page, "<svg") >= 1, "%s: no chart", g->id);
-        ck_assert_int_eq((int64_t)count(page, "<tr class=\"act"), actions);
+        ck_assert_int_eq((int64_t)count(page, " class=\"act "), actions);
+        ck_assert_ptr_nonnull(strstr(page, "<div class=\"vword\">VERIFIED</div>"));
+        /* --as: that seat's file, no view toggle. */
+        snprintf(args, sizeof args, "report %s -o %s --as P2", a, html);
+        r = cli_run(args);
+        ck_assert_msg(r->code == 0, "%s: %s", args, r->err);
+        f = fopen(html, "rb");
+        ck_assert_ptr_nonnull(f);
+        n = fread(page, 1, sizeof page - 1, f);
+        page[n] = '\0';
+        fclose(f);
+        ck_assert_ptr_nonnull(strstr(page, "P2's view"));
+        ck_assert_ptr_null(strstr(page, "class=\"vbtn"));
+        snprintf(args, sizeof args, "report %s -o %s --as P9", a, html);
+        ck_assert_int_eq(cli_run(args)->code, 2);
         unlink(html);
         unlink(a);
         unlink(b);
@@ -1180,6 +1298,24 @@ START_TEST(cli_position_replay)
         arb_tree *dt = cli_json(args, 0);
         ck_assert_int_eq(arb_tnode_get(json_doc(dt), "identical")->i, 1);
         arb_tree_free(dt);
+        /* The viewer says the match started from a position; the seat's
+         * file carries no copy of the position (it is the full state). */
+        char html[300];
+        snprintf(html, sizeof html, "%s.html", path);
+        for (int as = -1; as < 1; as++) {
+            snprintf(args, sizeof args, "report %s -o %s%s", path, html, as < 0 ? "" : " --as 0");
+            cli_result *r = cli_run(args);
+            ck_assert_msg(r->code == 0, "%s: %s", args, r->err);
+            FILE *f = fopen(html, "rb");
+            ck_assert_ptr_nonnull(f);
+            static char page[1 << 22];
+            size_t n = fread(page, 1, sizeof page - 1, f);
+            page[n] = '\0';
+            fclose(f);
+            ck_assert_msg(strstr(page, "id=\"position-start\"") != NULL, "%s: no position note", g->id);
+            ck_assert_ptr_nonnull(strstr(page, "<div class=\"vword\">VERIFIED</div>"));
+        }
+        unlink(html);
         unlink(path);
         arb_tree_free(pos);
         arb_match_free(m);
@@ -1219,7 +1355,8 @@ START_TEST(cli_errors_name_file_and_offset)
 END_TEST
 
 /* The CLI on a truncated file: every command reads up to the last complete
- * record and says so. Needs a game and the recorder. */
+ * record, prints what it read, says so, and exits 3 (README: a truncated
+ * replay is bad input). Needs a game and the recorder. */
 START_TEST(cli_truncated_file)
 {
     if (arb_game_count() == 0) return;
@@ -1236,19 +1373,32 @@ START_TEST(cli_truncated_file)
     fwrite(buf, 1, n * 2 / 3, f);
     fclose(f);
     snprintf(args, sizeof args, "log %s --json", t);
-    arb_tree *lt = cli_json(args, 0);
+    arb_tree *lt = cli_json(args, 3);
     ck_assert_int_eq(arb_tnode_get(json_doc(lt), "truncated")->i, 1);
     int64_t recs = arb_tnode_get(json_doc(lt), "records")->i;
     ck_assert_int_gt(recs, 0);
     arb_tree_free(lt);
     snprintf(args, sizeof args, "state %s --at last --json", t);
-    arb_tree *st = cli_json(args, 0);
+    arb_tree *st = cli_json(args, 3);
     ck_assert_int_eq(arb_tnode_get(json_doc(st), "record")->i, recs - 1);
+    arb_tree_free(st);
+    snprintf(args, sizeof args, "stats %s --json", t);
+    st = cli_json(args, 3);
+    ck_assert_int_eq(arb_tnode_get(json_doc(st), "files")->i, 1);
     arb_tree_free(st);
     snprintf(args, sizeof args, "log %s", t);
     cli_result *r = cli_run(args);
-    ck_assert_int_eq(r->code, 0);
+    ck_assert_int_eq(r->code, 3);
     ck_assert_ptr_nonnull(strstr(r->err, "truncated"));
+    ck_assert_ptr_nonnull(strstr(r->out, "#0"));
+    char html[700];
+    snprintf(html, sizeof html, "%s.html", t);
+    snprintf(args, sizeof args, "report %s -o %s", t, html);
+    r = cli_run(args);
+    ck_assert_int_eq(r->code, 3);
+    struct stat hs;
+    ck_assert_int_eq(stat(html, &hs), 0); /* written up to the cut */
+    unlink(html);
     unlink(a);
     unlink(t);
 }

@@ -390,9 +390,15 @@ START_TEST(t_assembly)
     ck_assert_int_eq(ev_find(0, BRN_E_RESOLVE, 0, ANY), -1);
     ck_assert_int_ge(ev_find(res, BRN_E_CELL_ON, 1, 3), res);
     ck_assert_int_eq(geti("players.1.machine.1.active"), 1);   /* G07 */
-    ck_assert_int_eq(geti("players.1.machine.0.charge"), 1);   /* Power Cell: +1 when it becomes active */
+    /* brainstorm-draft0-2: "when this Cell becomes active" is a trigger on the Stack */
+    ck_assert_int_eq(geti("players.1.machine.0.charge"), 0);
+    ck_assert_int_eq(S.nstack, 2);
     ck_assert_int_eq(G->decision(&S).seat, 0);                 /* Action back to the lead */
     ck_assert_str_eq(G->phase(&S), "assembly");
+    OK("0 pass");
+    OK("1 pass");                             /* the trigger resolves */
+    ck_assert_int_eq(geti("players.1.machine.0.charge"), 1);   /* Power Cell: +1 when it becomes active */
+    ck_assert_int_eq(S.nstack, 1);
     OK("0 pass");
     OK("1 pass");                             /* Firewall resolves: draw 1, → Scrapyard */
     int r2 = ev_find(0, BRN_E_RESOLVE, 0, 3);
@@ -704,6 +710,11 @@ START_TEST(t_reactivate)
     OK("0 play 3 0 5");
     OK("1 pass"); OK("0 pass");
     ck_assert_int_eq(S.p[0].c[5].flags & BRN_F_ACTIVE, BRN_F_ACTIVE);
+    /* brainstorm-draft0-2: "when this Cell becomes active" is a Stack trigger */
+    ck_assert_int_eq(S.nstack, 1);
+    ck_assert_int_eq(S.p[0].c[4].charge, 0);
+    OK("0 pass"); OK("1 pass");
+    ck_assert_int_eq(S.nstack, 0);
     ck_assert_int_eq(S.p[0].c[4].charge, 1);   /* Power Cell becoming active: +1 */
     ck_assert_str_eq(gets_("players.0.scrapyard.0.card"), "reactivate");
 }
@@ -807,7 +818,7 @@ START_TEST(t_property)
     static brn_state start, copy;
     arb_rng r;
     arb_rng_seed(&r, 2026);
-    unsigned games = 3000, total = 0, max_cycles = 0, illegal_checked = 0, roundtrips = 0;
+    unsigned games = getenv("BRN_GAMES") ? (unsigned)atoi(getenv("BRN_GAMES")) : 3000, total = 0, max_cycles = 0, illegal_checked = 0, roundtrips = 0;
     for (unsigned gi = 0; gi < games; gi++) {
         arb_setup su;
         memset(&su, 0, sizeof su);

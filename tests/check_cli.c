@@ -42,10 +42,65 @@ START_TEST(help_lists_commands_and_exit_codes)
         cli_result *h = cli_run(args);
         ck_assert_msg(h->code == 0, "'%s --help' exited %d", name, h->code);
         ck_assert_msg(strstr(h->out, "usage: arbiter") != NULL, "'%s --help' has no usage line", name);
+        ck_assert_msg(strstr(h->out, "\nExit") != NULL, "'%s --help' has no Exit section", name);
         seen++;
     }
     free(cmds);
     ck_assert_int_ge(seen, 3);
+}
+END_TEST
+
+START_TEST(unknown_command_suggests)
+{
+    cli_result *r = cli_run("verfy");
+    ck_assert_int_eq(r->code, 2);
+    ck_assert_ptr_nonnull(strstr(r->err, "did you mean"));
+    ck_assert_ptr_nonnull(strstr(r->err, "'verify'"));
+    r = cli_run("help nonexist");
+    ck_assert_int_eq(r->code, 2);
+    ck_assert_ptr_nonnull(strstr(r->err, "'nonexist' is not a command"));
+    ck_assert_int_eq(r->out[0], '\0');
+    r = cli_run("help verify");
+    ck_assert_int_eq(r->code, 0);
+    ck_assert_ptr_nonnull(strstr(r->out, "usage: arbiter verify"));
+    r = cli_run("$(printf 'x\\033[8m')");
+    ck_assert_int_eq(r->code, 2);
+    ck_assert_ptr_null(strchr(r->err, '\033'));
+}
+END_TEST
+
+/* Columns line up: every row's second column starts where the header's does. */
+START_TEST(games_table_aligned)
+{
+    cli_result *r = cli_run("games");
+    ck_assert_int_eq(r->code, 0);
+    const char *hdr = strstr(r->out, "TITLE");
+    ck_assert_ptr_nonnull(hdr);
+    long col = hdr - r->out;
+    for (const char *line = strchr(r->out, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
+        ck_assert_msg(line[col] != ' ' && line[col - 1] == ' ' && line[col - 2] == ' ', "misaligned row: %.60s", line);
+        if (!strchr(line, '\n')) break;
+    }
+}
+END_TEST
+
+START_TEST(json_honoured_or_refused)
+{
+    /* deck list/show print JSON under --json; verbs refuses two formats */
+    cli_result *r = cli_run("deck list --game naramo --json");
+    ck_assert_int_eq(r->code, 0);
+    ck_assert_int_eq(r->out[0], '[');
+    ck_assert_ptr_nonnull(strstr(r->out, "\"name\":\"defense-doe\""));
+    r = cli_run("deck show --game naramo --json defense-doe");
+    ck_assert_int_eq(r->code, 0);
+    ck_assert_int_eq(r->out[0], '{');
+    ck_assert_ptr_nonnull(strstr(r->out, "\"count\":"));
+    r = cli_run("deck show --game naramo defense-doe");
+    ck_assert_int_eq(r->code, 0);
+    ck_assert_ptr_null(strstr(strstr(r->out, "name:") + 1, "name:")); /* name printed once */
+    r = cli_run("verbs --game naramo --json --markdown");
+    ck_assert_int_eq(r->code, 2);
+    ck_assert_int_eq(r->out[0], '\0');
 }
 END_TEST
 
@@ -54,6 +109,11 @@ START_TEST(version)
     cli_result *r = cli_run("--version");
     ck_assert_int_eq(r->code, 0);
     ck_assert_ptr_nonnull(strstr(r->out, ARB_VERSION));
+    /* engines with their rules versions, and the libraries */
+    for (unsigned i = 0; i < arb_game_count(); i++)
+        ck_assert_ptr_nonnull(strstr(r->out, arb_game_at(i)->rules_version));
+    ck_assert_ptr_nonnull(strstr(r->out, "zlib "));
+    ck_assert_ptr_nonnull(strstr(r->out, "libsodium "));
 }
 END_TEST
 
@@ -145,6 +205,9 @@ int main(void)
     tcase_add_test(t, unknown_command_is_usage);
     tcase_add_test(t, help_lists_commands_and_exit_codes);
     tcase_add_test(t, version);
+    tcase_add_test(t, unknown_command_suggests);
+    tcase_add_test(t, games_table_aligned);
+    tcase_add_test(t, json_honoured_or_refused);
     tcase_add_test(t, games_lists_every_engine);
     tcase_add_test(t, cards_needs_a_known_game);
     tcase_add_test(t, deck_usage_errors);

@@ -25,7 +25,12 @@
 typedef struct toy {
     int32_t count[2];
     int32_t active, turn, over, winner;
+    int32_t hand[2][2];            /* card indexes; private to the owner */
 } toy;
+
+/* A contract bug to plant, for the invariant tests (0: none). */
+enum { BUG_NONE, BUG_DUP_LEGAL, BUG_LEGAL_REJECTED, BUG_VIEW_LEAK, BUG_NARRATION_LEAK, BUG_DROPS, BUG_REJECT_CHANGES };
+static int toy_bug;
 
 static const arb_verb toy_verbs[] = {
     { "add", 1, 1, "N", "add N (1..3)" },
@@ -66,6 +71,7 @@ static int toy_setup(void *st, const arb_setup *su, arb_events *ev, arb_error *e
     t->active = (int32_t)(su->seed % 2);
     t->turn = 1;
     t->winner = -1;
+    for (int i = 0; i < 2; i++) { t->hand[i][0] = 0; t->hand[i][1] = 1; }
     arb_events_push(ev, 1, t->active, 0, 0, 0, 0);
     return ARB_OK;
 }
@@ -85,6 +91,12 @@ static int toy_load(void *st, const arb_tnode *pos, const arb_setup *su, arb_err
             for (const arb_tnode *p = k->first; p; p = p->next, i++) {
                 const arb_tnode *c = arb_tnode_get(p, "count");
                 if (c && c->kind == ARB_T_INT) t->count[i] = (int32_t)c->i;
+                const arb_tnode *h = arb_tnode_get(p, "hand");
+                int j = 0;
+                for (const arb_tnode *e = h && h->kind == ARB_T_ARR ? h->first : NULL; e && j < 2; e = e->next, j++) {
+                    const arb_tnode *cd = arb_tnode_get(e, "card");
+                    t->hand[i][j] = cd && cd->kind == ARB_T_STR && !strcmp(cd->s, "rock");
+                }
             }
         } else {
             arb_error_where(err, "%s", k->key);
@@ -106,13 +118,23 @@ static size_t toy_legal(const void *st, arb_action *out, size_t cap)
     const toy *t = st;
     if (t->over) return 0;
     size_t n = 0;
-    for (int v = 1; v <= 4; v++) {
+    for (int v = 1; v <= (toy_bug == BUG_DUP_LEGAL ? 5 : toy_bug == BUG_LEGAL_REJECTED ? 6 : 4); v++) {
+        if (v == 6 && n < cap) { /* "add 4": listed, then refused */
+            memset(&out[n], 0, sizeof out[n]);
+            out[n].seat = (int8_t)t->active;
+            out[n].nargs = 1;
+            out[n].args[0] = 4;
+            n++;
+            continue;
+        }
+        if (v == 5 && toy_bug != BUG_DUP_LEGAL) continue;
+        int w = v == 5 ? 4 : v; /* 5: pass, listed twice */
         if (n < cap) {
             memset(&out[n], 0, sizeof out[n]);
             out[n].seat = (int8_t)t->active;
-            out[n].verb = (uint8_t)(v == 4 ? 1 : 0);
-            out[n].nargs = (uint8_t)(v == 4 ? 0 : 1);
-            out[n].args[0] = v == 4 ? 0 : v;
+            out[n].verb = (uint8_t)(w == 4 ? 1 : 0);
+            out[n].nargs = (uint8_t)(w == 4 ? 0 : 1);
+            out[n].args[0] = w == 4 ? 0 : w;
         }
         n++;
     }
@@ -123,9 +145,15 @@ static int toy_apply(void *st, const arb_action *a, arb_events *ev, arb_error *e
 {
     toy *t = st;
     if (t->over) return arb_error_set(err, ARB_EOVER, NULL, "over");
-    if (a->seat != t->active) return arb_error_set(err, ARB_EILLEGAL, "TOY-TURN", "not your turn");
+    if (a->seat != t->active) {
+        if (toy_bug == BUG_REJECT_CHANGES) t->turn += 100;
+        return arb_error_set(err, ARB_EILLEGAL, "TOY-TURN", "not your turn");
+    }
     if (a->verb == 0) {
         if (a->args[0] < 1) return arb_error_set(err, ARB_EILLEGAL, "TOY-ADD-MIN", "at least 1");
+        if (toy_bug == BUG_DROPS)
+            for (int i = 0; i < ARB_MATCH_EVENTS + 3; i++) arb_events_push(ev, 1, t->active, 0, 0, 0, 0);
+        if (toy_bug == BUG_NARRATION_LEAK) arb_events_push(ev, 0, t->active, 1, t->hand[t->active][0], 0, 0);
         if (a->args[0] > 3) return arb_error_set(err, ARB_EILLEGAL, "TOY-ADD-MAX", "at most 3");
         t->count[t->active] += a->args[0];
         arb_events_push(ev, 0, t->active, 0, a->args[0], t->count[t->active], 0);
@@ -182,6 +210,14 @@ static void toy_export(const void *st, int view, arb_tree *tr, arb_tnode *root)
         arb_tnode *p = arb_tree_add_map(tr, ps, NULL);
         arb_tree_add_int(tr, p, "count", t->count[i]);
         if (view == ARB_VIEW_ALL || view == i) arb_tree_add_str(tr, p, "secret", "s");
+        if (view == ARB_VIEW_ALL || view == i || toy_bug == BUG_VIEW_LEAK) {
+            arb_tnode *h = arb_tree_add_arr(tr, p, "hand");
+            for (int j = 0; j < 2; j++) {
+                arb_tnode *c = arb_tree_add_map(tr, h, NULL);
+                arb_tree_add_int(tr, c, "uid", 1 + j);
+                arb_tree_add_str(tr, c, "card", toy_cards[t->hand[i][j] & 1].id);
+            }
+        }
         arb_tnode *z = arb_tree_add_arr(tr, p, "zone");
         arb_tnode *c = arb_tree_add_map(tr, z, NULL);
         arb_tree_add_int(tr, c, "uid", 0);
@@ -192,6 +228,8 @@ static void toy_export(const void *st, int view, arb_tree *tr, arb_tnode *root)
 static int toy_event_text(const arb_event *ev, int view, char *buf, size_t size)
 {
     (void)view;
+    if (ev->hidden) /* BUG_NARRATION_LEAK: names the card to every view */
+        return snprintf(buf, size, "P%d shows %s", ev->seat + 1, toy_cards[ev->a == 1].name);
     return snprintf(buf, size, "event %u", ev->type);
 }
 
@@ -569,40 +607,52 @@ START_TEST(junit_parses_back)
     ck_assert_msg(doc != NULL, "JUnit output is not well-formed");
     xmlNodePtr root = xmlDocGetRootElement(doc);
     ck_assert_str_eq((const char *)root->name, "testsuites");
-    unsigned cases = 0, failures = 0, errors = 0, skipped = 0, props = 0;
-    int wrongrule_ok = 0;
+    unsigned cases = 0, failures = 0, errors = 0, skipped = 0, props = 0, files = 0, uncovered = 0;
+    int wrongrule_ok = 0, located = 0;
     for (xmlNodePtr ts = root->children; ts; ts = ts->next) {
         if (ts->type != XML_ELEMENT_NODE) continue;
         for (xmlNodePtr tc = ts->children; tc; tc = tc->next) {
             if (tc->type != XML_ELEMENT_NODE) continue;
-            cases++;
             xmlChar *cls = xmlGetProp(tc, (const xmlChar *)"classname");
             xmlChar *name = xmlGetProp(tc, (const xmlChar *)"name");
             xmlChar *line = xmlGetProp(tc, (const xmlChar *)"line");
             xmlChar *file = xmlGetProp(tc, (const xmlChar *)"file");
-            ck_assert_str_eq((const char *)cls, "toy.basic");
             ck_assert(name && line && file && atoi((const char *)line) > 0);
+            int isfile = !strcmp((const char *)cls, "toy.files"), iscov = !strcmp((const char *)cls, "toy.coverage");
+            if (!isfile && !iscov) {
+                ck_assert_str_eq((const char *)cls, "toy.basic");
+                cases++;
+            }
             for (xmlNodePtr k = tc->children; k; k = k->next) {
                 if (k->type != XML_ELEMENT_NODE) continue;
                 if (!strcmp((const char *)k->name, "failure")) {
-                    failures++;
                     xmlChar *msg = xmlGetProp(k, (const xmlChar *)"message");
+                    xmlChar *body = xmlNodeGetContent(k);
+                    if (iscov) uncovered++;
+                    else failures++;
                     if (!strcmp((const char *)name, "wrongrule") && strstr((const char *)msg, "expected") &&
-                        strstr((const char *)msg, "TOY-ADD-MIN"))
+                        strstr((const char *)msg, "TOY-ADD-MIN")) {
                         wrongrule_ok = 1;
+                        /* the element's line, and the body does not repeat the message */
+                        const arb_conform_result *r = result(s, "wrongrule");
+                        ck_assert_int_gt(r->at_line, r->line);
+                        ck_assert_int_eq(atoi((const char *)line), r->at_line);
+                        ck_assert(!strstr((const char *)body, (const char *)msg));
+                        located = 1;
+                    }
                     xmlFree(msg);
+                    xmlFree(body);
                 }
-                if (!strcmp((const char *)k->name, "error")) errors++;
+                if (!strcmp((const char *)k->name, "error")) {
+                    if (isfile) files++;
+                    else errors++;
+                }
                 if (!strcmp((const char *)k->name, "skipped")) skipped++;
-                if (!strcmp((const char *)k->name, "properties"))
-                    for (xmlNodePtr p = k->children; p; p = p->next)
-                        if (p->type == XML_ELEMENT_NODE) {
-                            xmlChar *pn = xmlGetProp(p, (const xmlChar *)"name");
-                            xmlChar *pv = xmlGetProp(p, (const xmlChar *)"value");
-                            if (!strcmp((const char *)pn, "covers") && strstr((const char *)pv, "TOY-")) props++;
-                            xmlFree(pn);
-                            xmlFree(pv);
-                        }
+                if (!strcmp((const char *)k->name, "system-out")) {
+                    xmlChar *out = xmlNodeGetContent(k);
+                    if (strstr((const char *)out, "covers: TOY-")) props++;
+                    xmlFree(out);
+                }
             }
             xmlFree(cls); xmlFree(name); xmlFree(line); xmlFree(file);
         }
@@ -612,7 +662,10 @@ START_TEST(junit_parses_back)
     ck_assert_uint_eq(errors, 1);
     ck_assert_uint_eq(skipped, 1);  /* xfail */
     ck_assert_uint_eq(props, cases);
-    ck_assert(wrongrule_ok);
+    ck_assert_uint_eq(files, arb_conform_ndiags(s)); /* the lint problem is a failing entry */
+    ck_assert_uint_eq(files, 1);
+    ck_assert_uint_eq(uncovered, arb_conform_gated(s) ? arb_conform_uncovered(s) : 0);
+    ck_assert(wrongrule_ok && located);
     xmlFreeDoc(doc);
     free(x);
     arb_conform_free(s);
@@ -624,7 +677,7 @@ START_TEST(tap_shape)
     arb_conform_suite *s = run_status_set(1);
     size_t len;
     char *t = report(s, arb_conform_write_tap, &len);
-    ck_assert(strncmp(t, "TAP version 14\n1..", 18) == 0);
+    ck_assert(strncmp(t, "TAP version 13\n1..", 18) == 0);
     ck_assert(strstr(t, "\nok 1 - toy/basic/pass\n"));
     ck_assert(strstr(t, "not ok 2 - toy/basic/wrongrule\n  ---\n  status: WRONG-RULE\n"));
     ck_assert(strstr(t, "# TODO known failure"));
@@ -632,8 +685,159 @@ START_TEST(tap_shape)
     unsigned oks = 0;
     for (const char *p = t; (p = strstr(p, "\nok ")); p++) oks++;
     for (const char *p = t; (p = strstr(p, "\nnot ok ")); p++) oks++;
-    ck_assert_uint_eq(oks, arb_conform_nresults(s));
+    /* every case, then every file problem and uncovered entry, failing */
+    unsigned extra = arb_conform_ndiags(s) + (arb_conform_gated(s) ? arb_conform_uncovered(s) : 0);
+    ck_assert_uint_eq(oks, arb_conform_nresults(s) + extra);
+    char want[64];
+    snprintf(want, sizeof want, "not ok %u - file problem: ", arb_conform_nresults(s) + 1);
+    ck_assert(strstr(t, want));
     free(t);
+    arb_conform_free(s);
+}
+END_TEST
+
+
+
+/* Interpretation-born rule IDs: a kind="interpretation" entry is a known
+ * rule ID for cases, needs its gap cited, and is coverage-gated. */
+START_TEST(interpretation_entries)
+{
+    write_file("toy/rules.xml",
+               "<?xml version=\"1.0\"?>\n"
+               "<rules xmlns=\"urn:arbiter:conformance:1\" game=\"toy\" prefix=\"TOY\" rulebook=\"toy.txt\">\n"
+               "  <counts entries=\"3\" rule=\"1\" rule-needing-interpretation=\"0\" informational=\"0\" interpretation=\"2\" interpretations=\"1\"/>\n"
+               "  <entry id=\"TOY-TURN\" kind=\"rule\"><source file=\"toy.txt\" ref=\"L2\"/><text>turns</text><check>c</check></entry>\n"
+               "  <entry id=\"TOY-ADD-MAX\" kind=\"interpretation\" gaps=\"TOY-G01\"><source file=\"i.md\" ref=\"G01\"/><text>at most 3</text><check>c</check></entry>\n"
+               "  <entry id=\"TOY-NOCLOCK\" kind=\"interpretation\"><source file=\"i.md\" ref=\"added\"/><text>no clock</text><check>c</check></entry>\n"
+               "  <interpretation id=\"TOY-G01\" gap=\"G01\"><reason>r</reason><adopted>a</adopted></interpretation>\n"
+               "</rules>\n");
+    write_file("toy/i.xml", SET_HEAD
+               "  <test-case id=\"max\" covers=\"TOY-ADD-MAX TOY-TURN\" gaps=\"G01\">\n"
+               "    <setup seed=\"2\"/>\n    <reject do=\"0 add 4\" rule=\"TOY-ADD-MAX\"/>\n  </test-case>\n"
+               "  <test-case id=\"nogap\" covers=\"TOY-ADD-MAX\">\n"
+               "    <setup seed=\"2\"/>\n    <reject do=\"0 add 5\" rule=\"TOY-ADD-MAX\"/>\n  </test-case>\n" SET_TAIL);
+    arb_conform_suite *s = load(NULL);
+    if (arb_conform_ndiags(s)) dump_diags(s);
+    ck_assert_uint_eq(arb_conform_ndiags(s), 0);
+    ck_assert_uint_eq(arb_conform_lint(s), 1);
+    ck_assert(has_diag(s, "toy/i.xml:7", "covers TOY-ADD-MAX (interpretation) but cites none of its gaps"));
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_conform_run(s, &err), ARB_OK);
+    ck_assert_int_eq(result(s, "max")->status, ARB_CF_PASS);
+    /* TOY-NOCLOCK has no case: uncovered, and the gate counts it */
+    ck_assert_uint_eq(arb_conform_uncovered(s), 1);
+    int found = 0;
+    for (unsigned i = 0; i < arb_conform_nentries(s); i++) {
+        const arb_conform_entry *e = arb_conform_entry_at(s, i);
+        if (!strcmp(e->id, "TOY-NOCLOCK")) found = e->testable && !e->npassing;
+        if (!strcmp(e->id, "TOY-ADD-MAX")) ck_assert_uint_eq(e->npassing, 2);
+    }
+    ck_assert(found);
+    arb_conform_free(s);
+}
+END_TEST
+
+/* ------------------------------------------------------------ invariants */
+
+/* Each planted contract bug fails an otherwise passing case, naming the
+ * invariant, the step and the element's line; without a bug it passes. */
+START_TEST(invariants_catch_planted_bugs)
+{
+    write_file("toy/views.xml", "<?xml version=\"1.0\"?>\n<views xmlns=\"urn:arbiter:conformance:1\" game=\"toy\">\n"
+               "  <hidden zone=\"hand\" from=\"others\" rule=\"TOY-TURN\"/>\n</views>\n");
+    write_file("toy/inv.xml", SET_HEAD
+               "  <test-case id=\"steps\" covers=\"TOY-TURN\">\n"
+               "    <setup seed=\"2\"/>\n"
+               "    <act do=\"0 add 1\"/>\n"
+               "    <act do=\"0 pass\"/>\n"
+               "    <reject do=\"0 add 1\" rule=\"TOY-TURN\"/>\n"
+               "  </test-case>\n"
+               "  <test-case id=\"listed\" covers=\"TOY-ADD-MIN\">\n"
+               "    <setup seed=\"2\"/>\n"
+               "    <reject do=\"0 add 2\" rule=\"TOY-ADD-MIN\"/>\n"
+               "  </test-case>\n" SET_TAIL);
+    static const struct { int bug; const char *inv; int line; } want[] = {
+        { BUG_DUP_LEGAL, "invariant legal-unique: legal() lists '0 pass' twice", 4 },
+        { BUG_LEGAL_REJECTED, "invariant legal-accepted: legal() lists '0 add 4' but apply() rejects it", 4 },
+        { BUG_VIEW_LEAK, "invariant view-hidden: seat 0's view changes", 4 },
+        { BUG_NARRATION_LEAK, "invariant narration-hidden: seat 1 is told about seat 0's hidden 'add' event", 5 },
+        { BUG_DROPS, "invariant events-dropped", 4 },
+        { BUG_REJECT_CHANGES, "invariant reject-unchanged: rejecting '0 add 1' changed the state", 7 },
+    };
+    for (unsigned k = 0; k <= sizeof want / sizeof want[0]; k++) {
+        toy_bug = k ? want[k - 1].bug : BUG_NONE;
+        arb_conform_options o = ARB_CONFORM_OPTIONS_INIT;
+        o.case_glob = "steps";
+        arb_conform_suite *s = load(&o);
+        if (arb_conform_ndiags(s)) dump_diags(s);
+        ck_assert_uint_eq(arb_conform_ndiags(s), 0);
+        arb_error err = ARB_ERROR_INIT;
+        ck_assert_int_eq(arb_conform_run(s, &err), ARB_OK);
+        const arb_conform_result *r = result(s, "steps");
+        if (!k) {
+            ck_assert_msg(r->status == ARB_CF_PASS, "no bug: %s", r->message);
+        } else {
+            ck_assert_msg(r->status == ARB_CF_FAIL && strstr(r->message, want[k - 1].inv),
+                          "bug %d: status %s, message %s", toy_bug, arb_cf_status_name(r->status), r->message);
+            ck_assert_msg(strstr(r->message, "(step "), "%s", r->message);
+            ck_assert_int_eq(r->at_line, want[k - 1].line);
+        }
+        arb_conform_free(s);
+        /* the same bug goes unnoticed with the invariants off */
+        if (k && want[k - 1].bug != BUG_REJECT_CHANGES) {
+            o.invariants = 0;
+            s = load(&o);
+            ck_assert_int_eq(arb_conform_run(s, &err), ARB_OK);
+            ck_assert_msg(result(s, "steps")->status == ARB_CF_PASS, "bug %d, no invariants: %s", toy_bug,
+                          result(s, "steps")->message);
+            arb_conform_free(s);
+        }
+    }
+    toy_bug = BUG_NONE;
+    arb_conform_options o = ARB_CONFORM_OPTIONS_INIT;
+    o.case_glob = "listed";
+    arb_conform_suite *s = load(&o);
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_conform_run(s, &err), ARB_OK);
+    const arb_conform_result *r = result(s, "listed");
+    ck_assert_msg(r->status == ARB_CF_FAIL && strstr(r->message, "invariant reject-listed: '0 add 2' is expected to be "
+                                                                  "rejected but legal() lists it"), "%s", r->message);
+    ck_assert_int_eq(r->at_line, 11);
+    arb_conform_free(s);
+}
+END_TEST
+
+/* A do= attribute cut at a byte bound mid-character stays valid UTF-8 in the
+ * message and every report. */
+START_TEST(utf8_cut_at_character_boundary)
+{
+    char set[2048], act[400];
+    /* "0 x" then 150 × "é" (2 bytes each): 153 characters, 303 bytes; the
+     * runner's 256-byte buffer cuts the 127th "é" in half */
+    size_t k = 0;
+    act[k++] = 'x';
+    for (int i = 0; i < 150; i++) { act[k++] = (char)0xc3; act[k++] = (char)0xa9; }
+    act[k] = '\0';
+    snprintf(set, sizeof set, SET_HEAD "  <test-case id=\"u\" covers=\"TOY-TURN\">\n    <setup/>\n"
+             "    <act do=\"0 %s\"/>\n  </test-case>\n" SET_TAIL, act);
+    write_file("toy/utf.xml", set);
+    arb_conform_options o = ARB_CONFORM_OPTIONS_INIT;
+    o.case_glob = "u";
+    arb_conform_suite *s = load(&o);
+    ck_assert_uint_eq(arb_conform_ndiags(s), 0);
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_conform_run(s, &err), ARB_OK);
+    const arb_conform_result *r = result(s, "u");
+    ck_assert_int_eq(r->status, ARB_CF_ERROR);
+    /* valid UTF-8: no lead byte without its continuation */
+    for (const unsigned char *p = (const unsigned char *)r->message; *p; p++)
+        if ((*p & 0xE0) == 0xC0) { ck_assert_msg((p[1] & 0xC0) == 0x80, "cut mid-character: %s", r->message); p++; }
+    size_t len;
+    char *x = report(s, arb_conform_write_junit, &len);
+    xmlDocPtr doc = xmlReadMemory(x, (int)len, "junit.xml", NULL, XML_PARSE_NONET);
+    ck_assert_msg(doc != NULL, "JUnit with a cut string is not well-formed");
+    xmlFreeDoc(doc);
+    free(x);
     arb_conform_free(s);
 }
 END_TEST
@@ -819,6 +1023,10 @@ START_TEST(cli_statuses_and_exit_codes)
     ck_assert_int_eq(cli_run("conform --jobs 0")->code, 2);
     snprintf(args, sizeof args, "conform '%s/naramo/t.xml' --game narmo", tmpdir);
     r = cli_run(args);
+    ck_assert_int_eq(r->code, 3); /* README: unknown game is bad input */
+    ck_assert(strstr(r->err, "unknown game 'narmo'"));
+    snprintf(args, sizeof args, "conform '%s/naramo/t.xml' --case 'no-such-*'", tmpdir);
+    r = cli_run(args);
     ck_assert_int_eq(r->code, 2);
     ck_assert(strstr(r->err, "no case matches"));
     write_file("naramo/bad.xml", "<?xml version=\"1.0\"?>\n<test-set xmlns=\"urn:arbiter:conformance:1\" game=\"naramo\" name=\"b\">\n"
@@ -854,6 +1062,9 @@ int main(void)
     tcase_add_test(tc, position_values);
     tcase_add_test(tc, save_failing_case_as_replay);
     tcase_add_test(tc, cli_statuses_and_exit_codes);
+    tcase_add_test(tc, invariants_catch_planted_bugs);
+    tcase_add_test(tc, interpretation_entries);
+    tcase_add_test(tc, utf8_cut_at_character_boundary);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
     srunner_run_all(sr, CK_NORMAL);

@@ -24,7 +24,7 @@ static unsigned char *inflate_file(const char *path, size_t *out_len)
     fclose(f);
     ck_assert_uint_gt(n, 8);
     ck_assert_int_eq(memcmp(raw, "TCGR", 4), 0);
-    ck_assert_uint_eq(raw[4], ARB_REPLAY_VERSION);
+    ck_assert_uint_eq(raw[4], ARB_REPLAY_VERSION_1);
     size_t cap = 1 << 22;
     unsigned char *out = malloc(cap);
     z_stream z;
@@ -71,6 +71,7 @@ START_TEST(every_game_reads_with_msgpack_c)
     meta.setup = &su;
     meta.started = "2026-11-29T00:00:00Z";
     meta.level = -1;
+    meta.version = 1; /* msgpack-c reads the version-1 stream (all MessagePack) */
     arb_replay_writer *w;
     ck_assert_int_eq(arb_replay_writer_open(&w, path, &meta, &err), ARB_OK);
     ck_assert_int_eq(arb_replay_record_start(w, m, &err), ARB_OK);

@@ -25,6 +25,23 @@ static void hash_of(const char *s, char *out, size_t n)
     out[k] = '\0';
 }
 
+/* No JSON number in s has more than 15 digits: every 64-bit value (the PRNG
+ * words) is a string, so JSON.parse and friends keep it exact. */
+static void assert_json_safe(const char *s, const char *what)
+{
+    int in_str = 0, digits = 0;
+    for (const char *p = s; *p; p++) {
+        if (in_str) {
+            if (*p == '\\' && p[1]) p++;
+            else if (*p == '"') in_str = 0;
+            continue;
+        }
+        if (*p == '"') { in_str = 1; digits = 0; continue; }
+        digits = *p >= '0' && *p <= '9' ? digits + 1 : 0;
+        ck_assert_msg(digits <= 15, "%s: a JSON number with more than 15 digits near '%.40s'", what, p - 15);
+    }
+}
+
 START_TEST(play_from_a_position_of_every_game)
 {
     const arb_game *g = arb_game_at((unsigned)_i);
@@ -36,6 +53,8 @@ START_TEST(play_from_a_position_of_every_game)
     cli_result *r = cli_run(args);
     ck_assert_int_eq(r->code, 0);
     hash_of(r->out, h0, sizeof h0);
+    assert_json_safe(r->out, g->id);
+    ck_assert_ptr_nonnull(strstr(r->out, "\"rng\": ["));
     char path[600];
     snprintf(path, sizeof path, "%s/%s-pos.json", dir, g->id);
     FILE *f = fopen(path, "w");
@@ -84,6 +103,45 @@ START_TEST(bad_position_files_are_bad_input)
 }
 END_TEST
 
+/* A position whose recorded "hash" is not what it loads to is refused: an
+ * edited field, or a 64-bit value rounded by a JSON library. Without the
+ * "hash" (a hand-written position) it loads. */
+START_TEST(position_hash_is_checked)
+{
+    const arb_game *g = arb_game_find("naramo");
+    if (!g) return;
+    char args[1024], path[600];
+    setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
+    snprintf(args, sizeof args, "play --game naramo --seed 21 -o %s/h.tcgr", dir);
+    ck_assert_int_eq(cli_run(args)->code, 0);
+    snprintf(args, sizeof args, "state %s/h.tcgr --at 8 --json", dir);
+    cli_result *r = cli_run(args);
+    ck_assert_int_eq(r->code, 0);
+    char *edited = strdup(r->out), *p = strstr(edited, "\"next_seq\": ");
+    ck_assert_ptr_nonnull(p);
+    p += strlen("\"next_seq\": ");
+    *p = *p == '9' ? '8' : (char)(*p + 1);      /* one digit of one field */
+    snprintf(path, sizeof path, "%s/edited.json", dir);
+    FILE *f = fopen(path, "w");
+    fputs(edited, f);
+    fclose(f);
+    snprintf(args, sizeof args, "play --game naramo --position %s -o %s/e.tcgr", path, dir);
+    r = cli_run(args);
+    ck_assert_int_eq(r->code, 3);
+    ck_assert_ptr_nonnull(strstr(r->err, "loads to state hash 0x"));
+    /* the same edit without the recorded hash is a new, hand-made position */
+    char *h = strstr(edited, "\"hash\": \"");
+    ck_assert_ptr_nonnull(h);
+    memcpy(h + 1, "hosh", 4);
+    f = fopen(path, "w");
+    fputs(edited, f);
+    fclose(f);
+    r = cli_run(args);
+    ck_assert_msg(r->code == 0, "exit %d: %s", r->code, r->err);
+    free(edited);
+}
+END_TEST
+
 static void setup_dir(void) { ck_assert_ptr_nonnull(mkdtemp(dir)); }
 static void teardown_dir(void)
 {
@@ -100,6 +158,7 @@ int main(void)
     tcase_add_unchecked_fixture(t, setup_dir, teardown_dir);
     tcase_add_loop_test(t, play_from_a_position_of_every_game, 0, (int)arb_game_count());
     tcase_add_test(t, bad_position_files_are_bad_input);
+    tcase_add_test(t, position_hash_is_checked);
     tcase_set_timeout(t, 60);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);

@@ -34,6 +34,7 @@ static long forge(const arb_game *g, const char *src, const char *dst, int from_
     meta.setup = &su;
     meta.started = arb_replay_get_header(r)->started;
     meta.level = -1;
+    meta.version = arb_replay_get_header(r)->version; /* the forgery keeps the version */
     arb_replay_writer *w;
     if (arb_replay_writer_open(&w, dst, &meta, &err)) { arb_replay_close(r); return -1; }
     arb_replay_record rec;
@@ -135,7 +136,7 @@ START_TEST(reseal_rules_version_bump)
     uint8_t *p = ru_find(raw, raw_n, g->rules_version, k);
     ck_assert_ptr_nonnull(p);
     p[k - 1] = p[k - 1] == '0' ? '9' : '0'; /* an older rules version, same length */
-    uint8_t *forged = ru_build(raw, raw_n, 1, &out_n);
+    uint8_t *forged = ru_build(raw, raw_n, file[4], &out_n);
     ck_assert_int_eq(ru_save(old, forged, out_n), 0);
     snprintf(args, sizeof args, "verify %s", old);
     ck_assert_int_eq(cli_run(args)->code, 3); /* refused: unsupported rules version */

@@ -12,6 +12,9 @@
 
 #include "arbiter/arbiter.h"
 
+/* Format version ru_record writes (0: the writer's default, version 2). */
+static int ru_version;
+
 /* Play agents of kind against each other and record to path. Returns the
  * number of actions, or -1. flush_points (may be NULL) receives the file
  * size after each checkpoint flush. */
@@ -37,6 +40,7 @@ static inline long ru_record(const arb_game *g, const char *path, uint64_t seed,
     meta.salt_len = salt_len;
     meta.flags = timed ? ARB_REPLAY_FLAG_TIMED : 0;
     meta.level = -1;
+    meta.version = ru_version;
     arb_replay_writer *w;
     if (arb_replay_writer_open(&w, path, &meta, &err)) { arb_match_free(m); return -1; }
     static arb_agent ag[ARB_MAX_SEATS];

@@ -6,7 +6,11 @@ rule IDs; this script turns each game's section into the XML rule catalog the
 conformance runner reads (schema: conformance/schema/rules.xsd). Every catalog
 row becomes one <entry>; every gap-list row becomes one <interpretation>.
 Verbatim rulebook text for each entry's source lines is copied from the seed
-files so a judge sees the text next to the ID. Python 3 standard library only.
+files so a judge sees the text next to the ID. Rule IDs born from an
+interpretation (catalyst's CAT-DECK-*) come from the table under the heading
+"## Interpretation rules" of OUT_DIR/<game>/interpretations.md, when there is
+one, and become kind="interpretation" entries after the catalog's own.
+Python 3 standard library only.
 
 usage: catalog2xml.py CATALOG.md SEEDS_DIR OUT_DIR
 """
@@ -24,6 +28,26 @@ GAMES = {
 }
 EXPECTED = {"NAR": 131, "CAT": 67, "OPS": 138, "BRN": 50}
 KINDS = {"R": "rule", "R*": "rule-needing-interpretation", "I": "informational"}
+
+
+def load_interp_rules(path, prefix):
+    """Rows | ID | Gap | Rule | Check | under '## Interpretation rules'."""
+    rows = []
+    if not os.path.exists(path):
+        return rows
+    inside = False
+    with open(path, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            if line.startswith("## "):
+                inside = line.startswith("## Interpretation rules")
+                continue
+            if inside and line.startswith("| " + prefix + "-"):
+                cells = split_row(line)
+                if len(cells) != 4:
+                    raise SystemExit("%s:%d: expected 4 cells (ID, Gap, Rule, Check)" % (path, lineno))
+                gap = cells[1] if re.match(r"^G\d\d$", cells[1]) else None
+                rows.append(dict(id=cells[0], gap=gap, rule=cells[2], check=cells[3], line=lineno))
+    return rows
 
 
 def load_units(path, letter):
@@ -122,6 +146,12 @@ def main(argv):
             sys.stderr.write("%s: duplicate entry IDs\n" % prefix)
             status = 1
         units = load_units(os.path.join(seeds, unitfile), letter)
+        interp_path = os.path.join(outdir, game, "interpretations.md")
+        irules = load_interp_rules(interp_path, prefix)
+        for r in irules:
+            if r["id"] in ids:
+                sys.stderr.write("%s: interpretation rule %s is also a catalog entry\n" % (prefix, r["id"]))
+                status = 1
         known_gaps = {g["id"] for g in gaps[prefix]}
         out = []
         w = out.append
@@ -131,8 +161,9 @@ def main(argv):
         w('<rules xmlns="urn:arbiter:conformance:1" game=%s prefix=%s rulebook=%s source="rules-catalog.md">'
           % (quoteattr(game), quoteattr(prefix), quoteattr(rulebook)))
         counts = {k: sum(1 for e in es if e["kind"] == k) for k in KINDS}
-        w('  <counts entries="%d" rule="%d" rule-needing-interpretation="%d" informational="%d" interpretations="%d"/>'
-          % (len(es), counts["R"], counts["R*"], counts["I"], len(gaps[prefix])))
+        icount = ' interpretation="%d"' % len(irules) if irules else ""
+        w('  <counts entries="%d" rule="%d" rule-needing-interpretation="%d" informational="%d"%s interpretations="%d"/>'
+          % (len(es) + len(irules), counts["R"], counts["R*"], counts["I"], icount, len(gaps[prefix])))
         for e in es:
             gs = gap_ids(e["rule"] + " " + e["check"])
             for g in gs:
@@ -155,12 +186,27 @@ def main(argv):
             w("    <text>%s</text>" % escape(e["rule"]))
             w("    <check>%s</check>" % escape(e["check"]))
             w("  </entry>")
+        known_gap_ids = {g["id"] for g in gaps[prefix]}
+        ifile = "conformance/%s/interpretations.md" % game
+        for r in irules:
+            if r["gap"] and r["gap"] not in known_gap_ids:
+                sys.stderr.write("%s: interpretation rule %s cites unknown gap %s\n" % (prefix, r["id"], r["gap"]))
+                status = 1
+            attrs = 'id=%s kind="interpretation" section=%s' % (quoteattr(r["id"]), quoteattr("Interpretation rules (%s)" % ifile))
+            if r["gap"]:
+                attrs += ' gaps=%s' % quoteattr("%s-%s" % (prefix, r["gap"]))
+            w("  <entry %s>" % attrs)
+            w('    <source file=%s ref=%s/>' % (quoteattr(ifile), quoteattr(r["gap"] or "added")))
+            w("    <text>%s</text>" % escape(r["rule"]))
+            w("    <check>%s</check>" % escape(r["check"]))
+            w("  </entry>")
         for g in gaps[prefix]:
             w('  <interpretation id=%s gap=%s catalog-line="%d">'
               % (quoteattr("%s-%s" % (prefix, g["id"])), quoteattr(g["id"]), g["line"]))
             w("    <reason>%s</reason>" % escape(g["question"]))
             w("    <adopted>%s</adopted>" % escape(g["interp"]))
             users = [e["id"] for e in es if g["id"][1:] in gap_ids(e["rule"] + " " + e["check"])]
+            users += [r["id"] for r in irules if r["gap"] == g["id"]]
             if users:
                 w("    <used-by>%s</used-by>" % " ".join(users))
             w("  </interpretation>")
@@ -169,8 +215,9 @@ def main(argv):
         path = os.path.join(outdir, game, "rules.xml")
         with open(path, "w", encoding="utf-8") as f:
             f.write("\n".join(out) + "\n")
-        print("%s: %d entries (R %d, R* %d, I %d), %d interpretations -> %s"
-              % (prefix, len(es), counts["R"], counts["R*"], counts["I"], len(gaps[prefix]), path))
+        print("%s: %d entries (R %d, R* %d, I %d, interpretation %d), %d interpretations -> %s"
+              % (prefix, len(es) + len(irules), counts["R"], counts["R*"], counts["I"], len(irules),
+                 len(gaps[prefix]), path))
     return status
 
 

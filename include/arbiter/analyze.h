@@ -46,6 +46,7 @@ typedef struct arb_an_record {
     arb_action action;              /* ACTION */
     uint32_t turn;                  /* CHECKPOINT: turn; OUTCOME: turns */
     uint64_t hash;                  /* CHECKPOINT, OUTCOME */
+    uint8_t hash_bits;              /* 64, or 16 for a v2 per-turn checkpoint */
     int winner;                     /* OUTCOME: seat, -1 draw */
     char reason[64];                /* OUTCOME */
 } arb_an_record;
@@ -85,6 +86,11 @@ typedef struct arb_an_step {
     arb_error reject;               /* its code, rule ID and sentence */
     const arb_event *events;        /* setup or apply events */
     unsigned nevents;
+    /* Per event: the turn and phase in which it happens (an action can
+     * cross into the next phase or turn: the events after a phase or turn
+     * marker of the game carry the new ones). */
+    const uint32_t *event_turn;
+    const char *const *event_phase;
     int check;                      /* CHECKPOINT/OUTCOME: 1 match, 0 mismatch */
     uint64_t computed_hash;
 } arb_an_step;
@@ -169,6 +175,8 @@ void arb_an_stats_free(arb_an_stats *s); /* NULL ok */
 int arb_an_stats_add(arb_an_stats *s, arb_an_source *src, arb_error *err);
 /* Files counted as errors so far. */
 uint64_t arb_an_stats_errors(const arb_an_stats *s);
+/* Replays counted so far that were truncated (read up to the cut). */
+uint64_t arb_an_stats_truncated(const arb_an_stats *s);
 /* Count a file that could not even be opened. */
 void arb_an_stats_add_error(arb_an_stats *s, const arb_error *err);
 /* One match known only from a verification result (a line of
@@ -203,10 +211,34 @@ void arb_an_stats_print(const arb_an_stats *s, FILE *out, int json);
 unsigned arb_an_tracked(const arb_game *g, const char *const **paths,
                         const char *const **labels);
 
-/* Write a self-contained HTML report of src to out: header and players,
- * outcome, an SVG chart per tracked quantity sampled at every turn change,
- * a timeline of every action and event with rejections' rule IDs, and a
- * CSS-only per-seat toggle whose texts come from event_text(view). */
+/* What the viewer shows: whose file, and the verdict to open on. */
+typedef struct arb_an_report_opts {
+    int view;                   /* ARB_VIEW_ALL: the judge's file (every view,
+                                   with a toggle); a seat: only what that seat
+                                   could see is written */
+    /* The verifier's verdict (arb_replay_verify). verdict_set == 0: the
+     * report judges from its own replay (rejections, checkpoint and outcome
+     * mismatches, truncation, a missing outcome). */
+    int verdict_set;
+    int verified;
+    int64_t divergence;         /* record index of the first divergence, -1 */
+    char detail[400];           /* one sentence on it */
+    /* "Signed by …" line of the banner: the signer as the verifier names it
+     * (sealed replays), NULL or "" when the file is not signed. */
+    const char *signed_by;
+} arb_an_report_opts;
+#define ARB_AN_REPORT_OPTS_INIT { ARB_VIEW_ALL, 0, 0, -1, "", NULL }
+
+/* Write the judge's viewer of src to out: one self-contained HTML file
+ * (inline style and script, no network) opening on the verdict, with a
+ * board drawn from the state tree at the selected record (states stored
+ * as differences per record), a slider, keys and a turn list to step, a
+ * timeline where every record has id="r<INDEX>", filters, and one SVG
+ * chart per tracked quantity that changes, whose points link to their
+ * records. With o->view a seat, the file holds only that seat's view. */
+int arb_an_report_ex(arb_an_source *src, const arb_an_report_opts *o, FILE *out,
+                     arb_an_walk_result *res, arb_error *err);
+/* arb_an_report_ex with the default options (the judge's file). */
 int arb_an_report(arb_an_source *src, FILE *out, arb_an_walk_result *res,
                   arb_error *err);
 

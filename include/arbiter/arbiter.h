@@ -2,12 +2,13 @@
 #ifndef ARBITER_ARBITER_H
 #define ARBITER_ARBITER_H
 
-#define ARB_VERSION "0.1.0"
+#define ARB_VERSION "0.2.0"
 
 #include "arbiter/error.h"
 #include "arbiter/rng.h"
 #include "arbiter/hash.h"
 #include "arbiter/tree.h"
+#include "arbiter/text.h"
 #include "arbiter/game.h"
 #include "arbiter/toolkit.h"
 #include "arbiter/match.h"
@@ -15,6 +16,8 @@
 #include "arbiter/deck.h"
 #include "arbiter/replay.h"
 #include "arbiter/analyze.h"
+#include "arbiter/conform.h"
+#include "arbiter/server.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -49,16 +49,18 @@ typedef struct arb_conform_options {
     const char *rule;         /* only cases covering this rule ID */
     int jobs;                 /* worker threads; <= 1 runs in the caller */
     int replay_check;         /* record + verify each case as a .tcgr (1) */
+    int invariants;           /* check the runner's invariants at every step (1) */
     /* Engines to use instead of the registry (NULL-terminated), for tests. */
     const arb_game *const *games;
 } arb_conform_options;
 
-#define ARB_CONFORM_OPTIONS_INIT { NULL, NULL, NULL, NULL, NULL, NULL, 1, 1, NULL }
+#define ARB_CONFORM_OPTIONS_INIT { NULL, NULL, NULL, NULL, NULL, NULL, 1, 1, 1, NULL }
 
 /* A problem found while loading or linting: "file:line: message". */
 typedef struct arb_conform_diag {
-    char where[ARB_WHERE_MAX];
+    char where[ARB_WHERE_MAX];     /* "file:line", or "file" when line is 0 */
     char msg[ARB_MSG_MAX];
+    int line;                      /* 0: the whole file */
 } arb_conform_diag;
 
 #define ARB_CF_MSG_MAX 768
@@ -66,13 +68,14 @@ typedef struct arb_conform_diag {
 typedef struct arb_conform_result {
     const char *game, *set, *id;   /* borrowed from the suite */
     const char *file;
-    int line;
+    int line;                      /* the case's line */
+    int at_line;                   /* the failing element's line; 0: the case as a whole */
     const char *covers;            /* space-separated rule IDs */
     uint64_t seed;
     int status;
     int listed;                    /* in expectations (known failure or skip) */
     const char *reason;            /* expectations reason, or NULL */
-    char message[ARB_CF_MSG_MAX];  /* first failure: expected vs got */
+    char message[ARB_CF_MSG_MAX];  /* first failure: expected vs got (no location; valid UTF-8) */
     double ms;                     /* wall time of the case */
     uint32_t actions;              /* actions applied */
 } arb_conform_result;
@@ -96,6 +99,10 @@ typedef struct arb_conform_suite arb_conform_suite;
  * two suites on two threads at once (running one suite on many is fine). */
 int arb_conform_load(arb_conform_suite **out, const char *const *paths, size_t npaths,
                      const arb_conform_options *opt, arb_error *err);
+/* The suite loaded when no path is given: $ARBITER_CONFORMANCE, else
+ * ./conformance in a checkout, else the installed copy
+ * (PREFIX/share/arbiter/conformance). */
+const char *arb_conform_default_dir(void);
 /* One document from memory (name is used in diagnostics); options.schema_dir
  * is required. For fuzzing and for programs that generate cases. */
 int arb_conform_load_mem(arb_conform_suite **out, const char *name, const void *data, size_t len,

@@ -124,6 +124,9 @@ typedef struct arb_setup {
     int players;
     const arb_deck *decks[ARB_MAX_SEATS];
     arb_options options;
+    /* Rules version to play under: one of the game's rules_versions (the
+     * replay header's `rules`); NULL plays the newest (rules_version). */
+    const char *rules;
 } arb_setup;
 
 /* Outcome of a finished match. */
@@ -184,8 +187,12 @@ struct arb_game {
     unsigned contract;          /* ARB_GAME_CONTRACT */
     const char *id;             /* "naramo" */
     const char *title;          /* "NARAMO TCG" */
-    const char *rules_version;  /* recorded in headers; bump on any rules change */
+    const char *rules_version;  /* the newest; bump on any rules change */
     const char *engine_version;
+    /* Every rules version the engine still implements, oldest first, the
+     * last equal to rules_version; NULL (0) when it implements only that
+     * one. A replay verifies under the version its header names. */
+    const char *const *rules_versions; unsigned nrules_versions;
     int min_players, max_players;
     size_t state_size;          /* bytes of one match state */
 
@@ -263,6 +270,9 @@ const arb_game *arb_game_at(unsigned i);
 /* Helpers over the vtable. */
 int arb_verb_find(const arb_game *g, const char *name); /* -1 if unknown */
 int arb_card_find(const arb_game *g, const char *id_or_name); /* -1 */
+/* Index of rules (NULL: the newest) in g's rules_versions, 0 = oldest;
+ * -1 when this build does not implement that version. */
+int arb_game_rules_index(const arb_game *g, const char *rules);
 int64_t arb_options_get(const arb_options *o, const char *key, int64_t dflt);
 int arb_options_set(arb_options *o, const char *key, int64_t value);
 const char *arb_deck_attr_get(const arb_deck *d, const char *key); /* NULL */

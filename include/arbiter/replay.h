@@ -27,11 +27,19 @@ extern "C" {
 #endif
 
 #define ARB_REPLAY_MAGIC "TCGR"
-#define ARB_REPLAY_VERSION 1
-#define ARB_REPLAY_FORMAT "tcgr-1"          /* header "format" value */
+#define ARB_REPLAY_VERSION 2                /* what the writer writes by default */
+#define ARB_REPLAY_VERSION_1 1              /* still read (and written on request) */
+#define ARB_REPLAY_FORMAT "tcgr-1"          /* v1 header "format" value */
+#define ARB_REPLAY_FORMAT_2 "tcgr-2"        /* v2 header "format" value (optional key) */
 #define ARB_REPLAY_FLAG_TIMED 0x01u         /* elapsed_ms carry think time */
+#define ARB_REPLAY_FLAG_ARCHIVE 0x02u       /* v2: the file is an archive of matches */
+/* v2: most bytes a seal block (or anything else) may take after the body. */
+#define ARB_REPLAY_TRAILER_MAX 4096
+#define ARB_REPLAY_DIGEST 64                /* BLAKE2b-512 content digest (arbiter/seal.h) */
 /* zlib level of the writer, chosen by measurement (replays/FORMAT.md §8). */
 #define ARB_REPLAY_LEVEL_DEFAULT 1
+/* v2: zlib level of the finished file's single stream (FORMAT.md §B.6). */
+#define ARB_REPLAY_LEVEL_FINAL 9
 #define ARB_REPLAY_SALT_MAX 64
 #define ARB_REPLAY_COMMIT_BYTES 32
 
@@ -67,6 +75,15 @@ typedef struct arb_replay_limits {
 
 /* ---------------------------------------------------------------- writer */
 
+/* The seal hook of a v2 writer: called once at close, after the last
+ * record, with the 8 envelope bytes and the BLAKE2b-512 content digest
+ * (arbiter/seal.h). It writes the seal block into out (at most cap =
+ * ARB_REPLAY_TRAILER_MAX bytes) and sets *n; the writer appends it after the
+ * body before renaming NAME.part to NAME. Nonzero return: the error (in err)
+ * fails the close and NAME.part is kept. */
+typedef int (*arb_replay_seal_fn)(void *ctx, const uint8_t envelope[8], const uint8_t digest[ARB_REPLAY_DIGEST],
+                                  uint8_t *out, size_t cap, size_t *n, arb_error *err);
+
 /* What goes into the header. names/started/salt/position may be NULL. */
 typedef struct arb_replay_meta {
     const arb_game *game;
@@ -78,6 +95,9 @@ typedef struct arb_replay_meta {
     size_t salt_len;                /* 1..ARB_REPLAY_SALT_MAX */
     uint8_t flags;                  /* ARB_REPLAY_FLAG_* */
     int level;                      /* zlib level 0..9; -1 → default */
+    int version;                    /* 0 → ARB_REPLAY_VERSION; 1 writes version 1 */
+    arb_replay_seal_fn seal;        /* v2: NULL → unsigned */
+    void *seal_ctx;
 } arb_replay_meta;
 
 typedef struct arb_replay_writer arb_replay_writer;
@@ -116,6 +136,7 @@ int arb_replay_record_start(arb_replay_writer *w, const arb_match *m, arb_error 
 typedef struct arb_replay_player {
     char name[64];
     char deck_name[64];
+    char preset[64];            /* v2: the deck is this preset ("" otherwise) */
     uint16_t ncards;
     const char *cards[ARB_DECK_MAX];    /* card IDs, borrowed from the reader */
     uint8_t nattrs;
@@ -150,7 +171,9 @@ typedef struct arb_replay_record {
     uint64_t offset;            /* decompressed offset of the record */
     arb_action action;          /* ARB_REC_ACTION */
     uint32_t turn;              /* CHECKPOINT: turn; OUTCOME: turns */
-    uint64_t hash;              /* CHECKPOINT and OUTCOME */
+    uint64_t hash;              /* CHECKPOINT and OUTCOME; a short (v2)
+                                   checkpoint hash holds its low hash_bits */
+    uint8_t hash_bits;          /* 64, or 16 for a v2 per-turn checkpoint */
     int winner;                 /* OUTCOME: seat or -1 for a draw */
     char reason[64];            /* OUTCOME */
 } arb_replay_record;
@@ -186,6 +209,25 @@ typedef struct arb_replay_status {
 } arb_replay_status;
 
 void arb_replay_get_status(const arb_replay *r, arb_replay_status *st);
+
+/* Does a recorded checkpoint/outcome hash agree with a computed state hash?
+ * (Compares the low rec->hash_bits bits.) */
+static inline int arb_replay_hash_eq(const arb_replay_record *rec, uint64_t computed)
+{
+    uint64_t mask = rec->hash_bits == 0 || rec->hash_bits >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << rec->hash_bits) - 1);
+    return (rec->hash & mask) == (computed & mask);
+}
+
+/* The 8 envelope bytes as read. */
+void arb_replay_envelope(const arb_replay *r, uint8_t env[8]);
+/* v2, once the body has been read to its end (arb_replay_next returned 0):
+ * the BLAKE2b-512 digest of domain || envelope || CONTENT (arbiter/seal.h)
+ * in digest, the bytes that follow the body (a seal block, or nothing) in
+ * *trailer / *n (borrowed until close), and the file offset where the body
+ * ends in *body_end. Returns 1, or 0 when the body has not ended (or the
+ * file is version 1: no digest, no trailer). */
+int arb_replay_sealable(const arb_replay *r, uint8_t digest[ARB_REPLAY_DIGEST], const uint8_t **trailer,
+                        size_t *n, uint64_t *body_end);
 
 /* Resolve player seat's deck (card IDs → pool indexes) for game g. */
 int arb_replay_deck(const arb_replay *r, const arb_game *g, int seat, arb_deck *out,

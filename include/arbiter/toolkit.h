@@ -158,6 +158,16 @@ int arb_pos_card_node(arb_pos *P, const arb_tnode *n, const char *key, const cha
 /* "game" must name P->game when present. */
 int arb_pos_game(arb_pos *P, const arb_tnode *root);
 
+/* The PRNG in a state tree, one form for every engine: m[key] = an array of
+ * the 4 xoshiro256** words s[0..3], each 16 lower-case hex digits (a JSON
+ * string: exact through any JSON library, unlike numbers above 2^53). */
+arb_tnode *arb_tree_add_rng(arb_tree *t, arb_tnode *m, const char *key, const arb_rng *r);
+/* Read it back: absent → 0 and *r untouched; present → 1 with *r set, or a
+ * refusal. Also read, for positions written by arbiter 0.1: words as
+ * (signed) integers, and one string of 64 hex digits. An
+ * all-zero state is refused (xoshiro never leaves it). */
+int arb_pos_rng(arb_pos *P, const arb_tnode *m, const char *key, arb_rng *r);
+
 /* Propagate a reader's refusal: TRY-style helper for engines. */
 #define ARB_POS_TRY(x) do { int arb_rc_ = (x); if (arb_rc_ < 0) return arb_rc_; } while (0)
 

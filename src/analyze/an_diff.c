@@ -167,6 +167,7 @@ static int new_match(const arb_an_header *h, arb_match **m, arb_error *err)
     su.seed = h->seed;
     su.players = h->players;
     su.options = h->options;
+    su.rules = h->rules;
     for (int i = 0; i < h->players; i++) su.decks[i] = &h->decks[i];
     return h->position ? arb_match_from_position(m, h->game, h->position, &su, err)
                        : arb_match_new(m, h->game, &su, err);

@@ -24,6 +24,7 @@ static int file_next(void *self, arb_an_record *rec, arb_error *err)
     rec->action = r.action;
     rec->turn = r.turn;
     rec->hash = r.hash;
+    rec->hash_bits = r.hash_bits;
     rec->winner = r.winner;
     memcpy(rec->reason, r.reason, sizeof rec->reason);
     rec->reason[sizeof rec->reason - 1] = '\0';
@@ -46,7 +47,7 @@ int arb_an_open_file(arb_an_source **out, const char *path, arb_error *err)
         rc = arb_error_set(err, ARB_EUNSUPPORTED, NULL, "game '%s' is not compiled into this build", rh->game);
         goto fail;
     }
-    if (strcmp(g->rules_version, rh->rules)) {
+    if (arb_game_rules_index(g, rh->rules) < 0) {
         rc = arb_error_set(err, ARB_EUNSUPPORTED, NULL,
                            "recorded under %s rules version '%s'; this build implements '%s'", g->id, rh->rules,
                            g->rules_version);

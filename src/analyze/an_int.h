@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "arbiter/analyze.h"
+#include "arbiter/text.h"
 
 typedef struct arb_an_source_ops {
     int (*next)(void *self, arb_an_record *rec, arb_error *err);
@@ -46,6 +47,11 @@ int arb_an__event_is_clock(const arb_game *g, const arb_event *e);
 
 /* A tracked path's value for seat ('*' replaced, '#' = list length). */
 int arb_an__track_value(const arb_tnode *root, const char *path, int seat, int64_t *v);
+
+/* Label each of n events with the turn and phase in which it happens,
+ * starting from those of the state before the action (an_track.c). */
+void arb_an__label_events(const arb_game *g, const arb_event *ev, unsigned n, uint32_t turn,
+                          const char *phase, uint32_t *turns, const char **phases);
 
 /* arb_an_walk with the action descriptions optional (they cost a state
  * copy per action; `state --at` and stats do without). */

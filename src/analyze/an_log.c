@@ -86,7 +86,7 @@ static void emit(logctx *c, const line *l)
                 seat);
         if (!strcmp(l->kind, "event")) fputs("  · ", out);
         for (unsigned i = 0; i < l->nflags; i++) fprintf(out, "[%s] ", l->flags[i]);
-        fputs(l->text, out);
+        arb_text_put(out, l->text); /* may quote file data (rejection messages, unknown keys) */
         fputc('\n', out);
     }
     c->entries++;
@@ -111,8 +111,8 @@ static void emit_events(logctx *c, const arb_an_step *st, int64_t record)
         line l = { 0 };
         l.record = record;
         l.kind = "event";
-        l.turn = st->turn;
-        l.phase = st->phase;
+        l.turn = st->event_turn ? st->event_turn[i] : st->turn;
+        l.phase = st->event_phase ? st->event_phase[i] : st->phase;
         l.clock_ms = st->clock_ms;
         l.seat = e->seat;
         l.text = text;
@@ -221,7 +221,7 @@ int arb_an_log(arb_an_source *src, const arb_an_log_opts *o, FILE *out, arb_an_w
         arb_an__json_str(out, src->name);
         fputs(",\"game\":", out);
         arb_an__json_str(out, h->game->id);
-        fprintf(out, ",\"seed\":%" PRIu64 ",\"view\":", h->seed);
+        fprintf(out, ",\"seed\":\"%" PRIu64 "\",\"view\":", h->seed);
         if (o->view == ARB_VIEW_ALL) fputs("\"all\"", out);
         else fprintf(out, "%d", o->view);
         fputs(",\"players\":[", out);
@@ -231,9 +231,13 @@ int arb_an_log(arb_an_source *src, const arb_an_log_opts *o, FILE *out, arb_an_w
         }
         fputs("],\"entries\":[", out);
     } else {
-        fprintf(out, "%s: %s, seed %" PRIu64, src->name, h->game->title, h->seed);
-        for (int i = 0; i < h->players; i++)
-            fprintf(out, "%s%s \"%s\"", i ? " vs " : ", ", arb_an_seat_name(i, sn, sizeof sn), h->names[i]);
+        arb_text_put(out, src->name);
+        fprintf(out, ": %s, seed %" PRIu64, h->game->title, h->seed);
+        for (int i = 0; i < h->players; i++) {
+            fprintf(out, "%s%s \"", i ? " vs " : ", ", arb_an_seat_name(i, sn, sizeof sn));
+            arb_text_put(out, h->names[i]); /* player names come from the file */
+            fputc('"', out);
+        }
         if (o->view != ARB_VIEW_ALL) fprintf(out, "; as seen by %s", arb_an_seat_name(o->view, sn, sizeof sn));
         fputc('\n', out);
     }

@@ -1,45 +1,396 @@
-/* an_report.c — one self-contained HTML file a judge can open or send:
- * header and players, outcome, one inline SVG chart per tracked quantity
- * over turns, and a timeline of every action with the engine's narration
- * and the rule ID of any rejection. Hidden information is toggled per seat
- * with CSS only (radio buttons): every text that differs between views is
- * written once per view, each view's text coming from the engine's
- * event_text(view), so the page never shows a seat more than the engine
- * would. No script, no network, no external font. The timeline is spooled
- * to a temporary file during the single replay, so memory stays flat. */
+/* an_report.c — the judge's viewer: one self-contained HTML file (no
+ * network, no external script or font; one inline script and stylesheet,
+ * src/analyze/report.{js,css}) that opens on the verdict (VERIFIED or DOES
+ * NOT VERIFY with the first divergence linked), then a board drawn from the
+ * engine's state tree at the selected record, a slider and keys to step
+ * through the records, a turn list, a timeline where every record has an
+ * element id="r<INDEX>" (so a ruling can cite file.html#r<INDEX>), charts
+ * whose points link to their records, and the match's header.
+ *
+ * States are stored as differences: per view, the state after setup and,
+ * for every record, the list of fields it changed (JSON paths), so the page
+ * grows with what happened rather than with records × state size.
+ *
+ * Views: the judge's file (view ARB_VIEW_ALL) carries the full tree and
+ * every seat's view, with a toggle. A seat's file (opts->view = seat)
+ * carries only what that seat could see: the engine's export_state(seat)
+ * and event_text(seat), other seats' actions by verb only (their
+ * arguments, rejection messages and deck lists are left out: each could
+ * name a hidden card), no state hash and no start position; the card
+ * texts are those of the cards named in that seat's trees and its own
+ * deck. The timeline and the difference lists are spooled to temporary
+ * files during the single replay, so memory stays flat. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/an_int.h"
+#include "arbiter/toolkit.h"
+
+extern const char *const arb_an__report_css[];
+extern const char *const arb_an__report_js[];
 
 #define Q_MAX 8
 #define FALLBACK_CAND 24
+#define VIEWS_MAX (ARB_MAX_SEATS + 1)
+#define PATH_MAX_DEPTH 64
+#define ROWS_PER_CHUNK 100
 
 typedef struct sample {
     uint32_t turn;
+    int64_t rec;                    /* record after which it was taken, -1 setup */
     int final;
     int64_t v[Q_MAX][ARB_MAX_SEATS];
     uint8_t have[Q_MAX][ARB_MAX_SEATS];
 } sample;
 
+typedef struct viewstream {
+    int view;
+    arb_tree *prev;                 /* the previous record's document */
+    arb_tree *first;                /* the document after setup */
+    FILE *ops;                      /* "[…],[…]" one list per record */
+} viewstream;
+
 typedef struct repctx {
     const arb_an_header *h;
+    const arb_an_report_opts *o;
+    int seatfile;                   /* o->view is a seat */
     FILE *tl;                       /* timeline spool */
+    FILE *recs;                     /* per record: turn after it */
+    char *kinds;                    /* per record: a c o x u */
+    size_t nkinds, capkinds;
+    viewstream vs[VIEWS_MAX];
+    int nviews;
+    uint8_t *used;                  /* card pool index named in a carried tree */
     unsigned nq;
     const char *paths[FALLBACK_CAND];
     const char *labels[FALLBACK_CAND];
     char fbpaths[FALLBACK_CAND][64];
-    char fblabels[FALLBACK_CAND][48];   /* keys copied: the tree is freed */
+    char fblabels[FALLBACK_CAND][48];
     int fallback;
     sample *s;
     size_t ns, cap;
     uint32_t last_turn;
     int nomem;
-    uint64_t rows;
+    int timed;
+    uint64_t rows, nrec;
+    int64_t first_bad;              /* the walk's first divergence, -1 none */
+    char first_bad_what[160];
+    /* the difference writer's path */
+    const char *pkey[PATH_MAX_DEPTH];
+    int64_t pidx[PATH_MAX_DEPTH];
+    int depth;
+    int nops;
+    FILE *cur;
+    long *off;                      /* where each op of the record starts */
+    size_t noff, capoff;
 } repctx;
 
-static int take_sample(repctx *c, const arb_match *m, int final)
+/* ------------------------------------------------------------ JSON out */
+
+/* A JSON string safe inside <script>: '<', '>' and '&' as \u escapes. */
+static void js_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
+        else if (*p == '<' || *p == '>' || *p == '&' || *p < 0x20 || *p == 0x7f) fprintf(out, "\\u%04x", *p);
+        else fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+static void mark_card(repctx *c, const char *s)
+{
+    const arb_game *g = c->h->game;
+    if (!c->used || !g->card) return;
+    for (unsigned i = 0; i < g->ncards; i++) {
+        const arb_card *cd = g->card(i);
+        if (cd && cd->id && !strcmp(cd->id, s)) { c->used[i] = 1; return; }
+    }
+}
+
+static void js_node(repctx *c, FILE *out, const arb_tnode *n)
+{
+    switch (n->kind) {
+    case ARB_T_NULL: fputs("null", out); break;
+    case ARB_T_BOOL: fputs(n->i ? "true" : "false", out); break;
+    case ARB_T_INT:
+        /* JavaScript numbers are exact to 2^53: larger ones (PRNG words)
+         * are written as strings so the board shows them digit for digit. */
+        if (n->i > 9007199254740991LL || n->i < -9007199254740991LL) fprintf(out, "\"%" PRId64 "\"", n->i);
+        else fprintf(out, "%" PRId64, n->i);
+        break;
+    case ARB_T_STR:
+        mark_card(c, n->s);
+        js_str(out, n->s);
+        break;
+    case ARB_T_ARR:
+    case ARB_T_MAP:
+        fputc(n->kind == ARB_T_ARR ? '[' : '{', out);
+        for (const arb_tnode *x = n->first; x; x = x->next) {
+            if (x != n->first) fputc(',', out);
+            if (n->kind == ARB_T_MAP) {
+                js_str(out, x->key);
+                fputc(':', out);
+            }
+            js_node(c, out, x);
+        }
+        fputc(n->kind == ARB_T_ARR ? ']' : '}', out);
+        break;
+    }
+}
+
+/* ----------------------------------------------------- the differences */
+
+static void op_path(repctx *c)
+{
+    FILE *out = c->cur;
+    if (c->nops++) fputc(',', out);
+    if (c->noff == c->capoff) {
+        size_t nc = c->capoff ? c->capoff * 2 : 64;
+        long *no = realloc(c->off, nc * sizeof *no);
+        if (!no) c->nomem = 1;
+        else { c->off = no; c->capoff = nc; }
+    }
+    if (c->noff < c->capoff) c->off[c->noff++] = ftell(out);
+    fputs("[[", out);
+    for (int i = 0; i < c->depth; i++) {
+        if (i) fputc(',', out);
+        if (c->pkey[i]) js_str(out, c->pkey[i]);
+        else fprintf(out, "%" PRId64, c->pidx[i]);
+    }
+    fputc(']', out);
+}
+
+static void op_set(repctx *c, const arb_tnode *v)
+{
+    op_path(c);
+    fputc(',', c->cur);
+    js_node(c, c->cur, v);
+    fputc(']', c->cur);
+}
+
+static int scalar_equal(const arb_tnode *a, const arb_tnode *b)
+{
+    if (a->kind == ARB_T_STR) return !strcmp(a->s, b->s);
+    return a->i == b->i;
+}
+
+static void diff(repctx *c, const arb_tnode *a, const arb_tnode *b);
+
+static void diff_child(repctx *c, const char *key, int64_t idx, const arb_tnode *a, const arb_tnode *b)
+{
+    if (c->depth >= PATH_MAX_DEPTH) return;
+    c->pkey[c->depth] = key;
+    c->pidx[c->depth] = idx;
+    c->depth++;
+    if (!a) op_set(c, b);
+    else diff(c, a, b);
+    c->depth--;
+}
+
+static void diff(repctx *c, const arb_tnode *a, const arb_tnode *b)
+{
+    if (a->kind != b->kind || c->depth >= PATH_MAX_DEPTH - 1) {
+        if (a->kind != b->kind || !arb_tnode_equal(a, b)) op_set(c, b);
+        return;
+    }
+    if (b->kind == ARB_T_MAP) {
+        /* Keys usually come in the same order: try the parallel child
+         * first, search only on a miss. */
+        const arb_tnode *ax = a->first;
+        int in_order = a->n == b->n;
+        for (const arb_tnode *bx = b->first; bx; bx = bx->next) {
+            const arb_tnode *match = NULL;
+            if (ax && !strcmp(ax->key, bx->key)) match = ax;
+            else {
+                in_order = 0;
+                match = arb_tnode_get(a, bx->key);
+            }
+            diff_child(c, bx->key, 0, match, bx);
+            if (ax) ax = ax->next;
+        }
+        if (!in_order)
+            for (const arb_tnode *x = a->first; x; x = x->next)
+                if (!arb_tnode_get(b, x->key) && c->depth < PATH_MAX_DEPTH) {
+                    c->pkey[c->depth] = x->key;
+                    c->depth++;
+                    op_path(c);
+                    fputc(']', c->cur);
+                    c->depth--;
+                }
+    } else if (b->kind == ARB_T_ARR) {
+        /* Same length: element by element (a card's counter changed).
+         * Else one splice of what lies between the common prefix and
+         * suffix (a card drawn from the top, played from the middle). */
+        if (a->n == b->n) {
+            const arb_tnode *ax = a->first;
+            int64_t i = 0;
+            for (const arb_tnode *bx = b->first; bx; bx = bx->next, i++, ax = ax->next) diff_child(c, NULL, i, ax, bx);
+            return;
+        }
+        const arb_tnode *ae[ARB_DECK_MAX * 2], *be[ARB_DECK_MAX * 2];
+        if (a->n > ARB_DECK_MAX * 2 || b->n > ARB_DECK_MAX * 2) {
+            op_set(c, b);
+            return;
+        }
+        uint32_t na = 0, nb = 0;
+        for (const arb_tnode *x = a->first; x; x = x->next) ae[na++] = x;
+        for (const arb_tnode *x = b->first; x; x = x->next) be[nb++] = x;
+        uint32_t pre = 0, suf = 0;
+        while (pre < na && pre < nb && arb_tnode_equal(ae[pre], be[pre])) pre++;
+        while (suf < na - pre && suf < nb - pre && arb_tnode_equal(ae[na - 1 - suf], be[nb - 1 - suf])) suf++;
+        op_path(c);
+        fprintf(c->cur, ",0,%" PRIu32 ",%" PRIu32 ",[", pre, na - pre - suf);
+        for (uint32_t i = pre; i < nb - suf; i++) {
+            if (i > pre) fputc(',', c->cur);
+            js_node(c, c->cur, be[i]);
+        }
+        fputs("]]", c->cur);
+    } else if (!scalar_equal(a, b)) {
+        op_set(c, b);
+    }
+}
+
+/* The document the board is drawn from: the shape of `arbiter state
+ * --json` (turn, phase, clock_ms, decision, outcome, state), so the state
+ * tree's paths are the board's. */
+static arb_tree *document(repctx *c, const arb_match *m, int view, const arb_an_step *st)
+{
+    const arb_game *g = c->h->game;
+    arb_tree *t = arb_tree_new();
+    if (!t) return NULL;
+    arb_tnode *root = arb_tree_root(t);
+    char buf[32];
+    arb_tree_add_int(t, root, "turn", arb_match_turn(m));
+    arb_tree_add_str(t, root, "phase", arb_match_phase(m));
+    arb_tree_add_int(t, root, "clock_ms", (int64_t)st->clock_ms);
+    if (st->rejected) {
+        arb_tnode *rj = arb_tree_add_map(t, root, "rejected");
+        arb_tree_add_str(t, rj, "rule", st->reject.rule);
+    }
+    arb_decision d = arb_match_decision(m);
+    arb_tnode *dn = arb_tree_add_map(t, root, "decision");
+    arb_tree_add_int(t, dn, "seat", d.seat);
+    if (d.seat != ARB_SEAT_NONE) arb_tree_add_str(t, dn, "kind", arb_an__decision_name(g, d.kind, buf, sizeof buf));
+    else arb_tree_add_null(t, dn, "kind");
+    arb_tree_add_int(t, dn, "clock_left_ms", d.clock_left_ms);
+    arb_outcome o;
+    memset(&o, 0, sizeof o);
+    arb_tnode *on = arb_tree_add_map(t, root, "outcome");
+    arb_tree_add_bool(t, on, "over", arb_match_outcome(m, &o));
+    if (o.over) {
+        arb_tree_add_int(t, on, "winner", o.winner);
+        arb_tree_add_str(t, on, "reason", arb_name_at(g->outcome_reasons, g->noutcome_reasons, o.reason, ""));
+        arb_tree_add_int(t, on, "turns", o.turns);
+    }
+    arb_tnode *sn = arb_tree_add_map(t, root, "state");
+    g->export_state(arb_match_state(m), view, t, sn);
+    if (arb_tree_failed(t)) {
+        arb_tree_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* One record's differences of one view, as JSON text and op offsets. */
+typedef struct oplist {
+    char *buf;
+    size_t len;
+    long *off;
+    size_t n;
+} oplist;
+
+static int diff_record(repctx *c, const arb_tree *prev, const arb_tree *t, oplist *ol)
+{
+    memset(ol, 0, sizeof *ol);
+    FILE *ms = open_memstream(&ol->buf, &ol->len);
+    if (!ms) return c->nomem = 1;
+    c->cur = ms;
+    c->depth = 0;
+    c->nops = 0;
+    c->noff = 0;
+    diff(c, arb_tree_root((arb_tree *)prev), arb_tree_root((arb_tree *)t));
+    if (fclose(ms) || c->nomem) return c->nomem = 1;
+    ol->n = c->noff;
+    if (ol->n) {
+        ol->off = malloc(ol->n * sizeof *ol->off);
+        if (!ol->off) return c->nomem = 1;
+        memcpy(ol->off, c->off, ol->n * sizeof *ol->off);
+    }
+    return 0;
+}
+
+static void op_text(const oplist *ol, size_t i, const char **p, size_t *n)
+{
+    size_t end = i + 1 < ol->n ? (size_t)ol->off[i + 1] - 1 : ol->len;
+    *p = ol->buf + ol->off[i];
+    *n = end - (size_t)ol->off[i];
+}
+
+/* Every view's difference list for the record. A seat's list in the
+ * judge's file names the judge's identical ops by index (most of a
+ * seat's view is public), which halves the page. */
+static int views_step(repctx *c, const arb_an_step *st)
+{
+    oplist all;
+    memset(&all, 0, sizeof all);
+    for (int k = 0; k < c->nviews; k++) {
+        viewstream *v = &c->vs[k];
+        arb_tree *t = document(c, st->m, v->view, st);
+        if (!t) return c->nomem = 1;
+        if (!v->first) {
+            v->first = t;
+            v->prev = t;
+            /* Mark the cards the setup state names. */
+            FILE *null = fopen("/dev/null", "w");
+            if (null) {
+                js_node(c, null, arb_tree_root(t));
+                fclose(null);
+            }
+            continue;
+        }
+        oplist ol;
+        if (diff_record(c, v->prev, t, &ol)) {
+            arb_tree_free(t);
+            free(ol.buf);
+            free(ol.off);
+            break;
+        }
+        fputs(c->nrec > 1 ? ",[" : "[", v->ops);
+        if (k == 0) {
+            fwrite(ol.buf, 1, ol.len, v->ops);
+            all = ol;
+        } else {
+            for (size_t i = 0; i < ol.n; i++) {
+                const char *p, *q;
+                size_t n, m;
+                op_text(&ol, i, &p, &n);
+                size_t hit = all.n;
+                for (size_t j = 0; j < all.n && hit == all.n; j++) {
+                    op_text(&all, j, &q, &m);
+                    if (m == n && !memcmp(p, q, n)) hit = j;
+                }
+                if (i) fputc(',', v->ops);
+                if (hit < all.n) fprintf(v->ops, "%zu", hit);
+                else fwrite(p, 1, n, v->ops);
+            }
+            free(ol.buf);
+            free(ol.off);
+        }
+        fputc(']', v->ops);
+        if (v->prev != v->first) arb_tree_free(v->prev);
+        v->prev = t;
+    }
+    free(all.buf);
+    free(all.off);
+    return c->nomem;
+}
+
+/* -------------------------------------------------------------- charts */
+
+static int take_sample(repctx *c, const arb_match *m, int64_t rec, int final)
 {
     if (c->ns == c->cap) {
         size_t nc = c->cap ? c->cap * 2 : 64;
@@ -48,11 +399,12 @@ static int take_sample(repctx *c, const arb_match *m, int final)
         c->s = ns;
         c->cap = nc;
     }
-    arb_tree *t = arb_match_export(m, ARB_VIEW_ALL);
+    arb_tree *t = arb_match_export(m, c->o->view);
     if (!t) { c->nomem = 1; return -1; }
     sample *s = &c->s[c->ns++];
     memset(s, 0, sizeof *s);
     s->turn = arb_match_turn(m);
+    s->rec = rec;
     s->final = final;
     for (unsigned q = 0; q < c->nq && q < Q_MAX; q++)
         for (int p = 0; p < c->h->players; p++)
@@ -68,7 +420,7 @@ static void choose_quantities(repctx *c, const arb_match *m)
 {
     const char *const *paths, *const *labels;
     unsigned n = arb_an_tracked(c->h->game, &paths, &labels);
-    arb_tree *t = arb_match_export(m, ARB_VIEW_ALL);
+    arb_tree *t = arb_match_export(m, c->o->view);
     if (!t) { c->nomem = 1; return; }
     const arb_tnode *root = arb_tree_root(t);
     for (unsigned i = 0; i < n && c->nq < Q_MAX; i++) {
@@ -98,113 +450,20 @@ static void choose_quantities(repctx *c, const arb_match *m)
     arb_tree_free(t);
 }
 
-/* Text that may differ per view: written once when all views agree, else
- * once per view in spans the CSS toggles. */
-static void view_text(FILE *out, int players, char texts[][384])
+/* A round step (1, 2 or 5 × 10^k) giving at most `most` intervals. */
+static int64_t nice_step(int64_t span, int most)
 {
-    int same = 1;
-    for (int p = 0; p < players; p++) same &= !strcmp(texts[0], texts[p + 1]);
-    if (same) {
-        arb_an__html_str(out, texts[0]);
-        return;
-    }
-    fputs("<span class=\"va\">", out);
-    arb_an__html_str(out, texts[0]);
-    fputs("</span>", out);
-    for (int p = 0; p < players; p++) {
-        fprintf(out, "<span class=\"v%d\">", p);
-        arb_an__html_str(out, texts[p + 1]);
-        fputs("</span>", out);
+    int64_t step = 1;
+    for (;;) {
+        static const int m[3] = { 1, 2, 5 };
+        for (int i = 0; i < 3; i++)
+            if (span <= step * m[i] * most) return step * m[i];
+        if (step > INT64_MAX / 100) return step;
+        step *= 10;
     }
 }
 
-static void row_start(repctx *c, const char *cls, int64_t rec, const arb_an_step *st, int seat)
-{
-    char clk[32], sn[16];
-    if (seat < 0 && !strncmp(cls, "ev", 2)) seat = -2; /* an event's -1 is "no seat" */
-    fprintf(c->tl, "<tr class=\"%s\" data-rec=\"%" PRId64 "\"><td>", cls, rec);
-    if (rec < 0) fputs("setup", c->tl);
-    else fprintf(c->tl, "#%" PRId64, rec);
-    fprintf(c->tl, "</td><td>%" PRIu32 "</td><td>", st->turn);
-    arb_an__html_str(c->tl, st->phase ? st->phase : "");
-    fprintf(c->tl, "</td><td>%s</td><td class=\"seat s%d\">%s</td><td>", arb_an_clock(st->clock_ms, clk, sizeof clk),
-            seat, arb_an_seat_name(seat, sn, sizeof sn));
-    c->rows++;
-}
-
-static void events_rows(repctx *c, const arb_an_step *st, int64_t rec)
-{
-    const arb_game *g = c->h->game;
-    char texts[ARB_MAX_SEATS + 1][384];
-    for (unsigned i = 0; i < st->nevents; i++) {
-        const arb_event *e = &st->events[i];
-        for (int v = -1; v < c->h->players; v++) {
-            texts[v + 1][0] = '\0';
-            arb_game_event_text(g, e, v, texts[v + 1], sizeof texts[0]);
-        }
-        int clock = arb_an__event_is_clock(g, e);
-        row_start(c, clock ? "ev clock" : "ev", rec, st, e->seat);
-        fputs("<span class=\"dot\">·</span> ", c->tl);
-        view_text(c->tl, c->h->players, texts);
-        if (e->hidden) fputs(" <span class=\"badge hid va\">hidden</span>", c->tl);
-        if (clock) fputs(" <span class=\"badge clk\">clock</span>", c->tl);
-        fputs("</td><td></td></tr>\n", c->tl);
-    }
-}
-
-static int on_step(void *ctx, const arb_an_step *st)
-{
-    repctx *c = ctx;
-    const arb_an_record *r = st->rec;
-    const arb_game *g = c->h->game;
-    if (!r) {
-        choose_quantities(c, st->m);
-        take_sample(c, st->m, 0);
-        events_rows(c, st, -1);
-        return c->nomem;
-    }
-    int64_t idx = (int64_t)r->index;
-    char texts[ARB_MAX_SEATS + 1][384], sn[16], vb[24];
-    if (r->kind == ARB_AN_ACTION) {
-        const arb_action *a = &r->action;
-        const char *verb = arb_an__verb_name(g, a->verb, vb, sizeof vb);
-        const char *full = st->action_text[0] ? st->action_text : verb;
-        snprintf(texts[0], sizeof texts[0], "%s", full);
-        for (int p = 0; p < c->h->players; p++) {
-            if (a->seat == ARB_SEAT_ARBITER || a->seat == p) snprintf(texts[p + 1], sizeof texts[0], "%s", full);
-            else snprintf(texts[p + 1], sizeof texts[0], "%s: %s", arb_an_seat_name(a->seat, sn, sizeof sn), verb);
-        }
-        const char *cls = st->rejected ? "act rej" : a->seat == ARB_SEAT_ARBITER ? "act arb" : "act";
-        row_start(c, cls, idx, st, a->seat);
-        view_text(c->tl, c->h->players, texts);
-        if (a->seat == ARB_SEAT_ARBITER) fputs(" <span class=\"badge arbb\">arbiter</span>", c->tl);
-        fputs("</td><td>", c->tl);
-        if (st->rejected) {
-            fputs("<span class=\"rule\">", c->tl);
-            arb_an__html_str(c->tl, st->reject.rule[0] ? st->reject.rule : arb_strerror(st->reject.code));
-            fputs("</span> ", c->tl);
-            arb_an__html_str(c->tl, st->reject.msg);
-        }
-        fputs("</td></tr>\n", c->tl);
-        events_rows(c, st, idx);
-    } else if (r->kind == ARB_AN_CHECKPOINT) {
-        if (!st->check) {
-            row_start(c, "cp bad", idx, st, -2);
-            fprintf(c->tl, "checkpoint turn %" PRIu32 ": recorded hash %016" PRIx64 ", engine computes %016" PRIx64
-                    "</td><td><span class=\"rule\">MISMATCH</span></td></tr>\n", r->turn, r->hash, st->computed_hash);
-        }
-    } else if (r->kind == ARB_AN_OUTCOME) {
-        row_start(c, st->check ? "oc" : "oc bad", idx, st, r->winner);
-        if (r->winner >= 0) fprintf(c->tl, "%s wins", arb_an_seat_name(r->winner, sn, sizeof sn));
-        else fputs("draw", c->tl);
-        fputs(" (", c->tl);
-        arb_an__html_str(c->tl, r->reason);
-        fprintf(c->tl, ") after %" PRIu32 " turns</td><td>%s</td></tr>\n", r->turn,
-                st->check ? "" : "<span class=\"rule\">MISMATCH</span>");
-    }
-    if (arb_match_turn(st->m) != c->last_turn) take_sample(c, st->m, 0);
-    return c->nomem;
-}
+static int64_t floor_to(int64_t v, int64_t s) { return v >= 0 ? v / s * s : -((-v + s - 1) / s) * s; }
 
 static const char *const colors[ARB_MAX_SEATS] = { "#1f6fd1", "#d1491f", "#2e9e45", "#8a3fc4" };
 
@@ -218,10 +477,15 @@ static void chart(FILE *out, const repctx *c, unsigned q)
                 if (c->s[i].v[q][p] > hi) hi = c->s[i].v[q][p];
             }
     if (lo > hi) return;
-    if (lo == hi) { lo -= 1; hi += 1; }
+    int64_t ystep = nice_step(hi - lo ? hi - lo : 1, 4);
+    lo = floor_to(lo, ystep);
+    hi = floor_to(hi, ystep) + (floor_to(hi, ystep) < hi || hi == lo ? ystep : 0);
     const double W = 560, H = 230, L = 56, R = 12, T = 22, B = 30;
     double pw = W - L - R, ph = H - T - B;
     size_t n = c->ns;
+    uint32_t t0 = n ? c->s[0].turn : 0, t1 = n ? c->s[n - 1].turn : 0;
+    if (t1 <= t0) t1 = t0 + 1;
+    /* x: by sample index (several samples can share a turn: setup, end). */
     double dx = n > 1 ? pw / (double)(n - 1) : 0;
     fputs("<figure class=\"chart\"><figcaption>", out);
     arb_an__html_str(out, c->labels[q]);
@@ -230,37 +494,44 @@ static void chart(FILE *out, const repctx *c, unsigned q)
     fprintf(out, "</code></figcaption>\n<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %.0f %.0f\" "
             "width=\"%.0f\" height=\"%.0f\" role=\"img\"><title>", W, H, W, H);
     arb_an__html_str(out, c->labels[q]);
-    fputs(" by turn</title>\n", out);
+    fputs(" by turn (points link to their records)</title>\n", out);
     fprintf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" class=\"plot\"/>\n", L, T, pw, ph);
-    /* Integer ticks only (counters are integers): at most four steps. */
-    int64_t span = hi - lo, steps = span < 4 ? span : 4;
-    for (int64_t k = 0; k <= steps; k++) {
-        int64_t val = lo + span * k / steps;
-        double y = T + ph - ph * (double)(val - lo) / (double)span;
+    for (int64_t val = lo; val <= hi; val += ystep) {
+        double y = T + ph - ph * (double)(val - lo) / (double)(hi - lo);
         fprintf(out, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>"
                 "<text x=\"%.0f\" y=\"%.1f\" class=\"yl\">%" PRId64 "</text>\n", L, L + pw, y, y, L - 4, y + 4, val);
     }
-    size_t step = n > 12 ? (n + 11) / 12 : 1;
-    for (size_t i = 0; i < n; i += step) {
-        double x = L + dx * (double)i;
-        if (c->s[i].final) fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" class=\"xl\">end</text>\n", x, H - 10);
-        else fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" class=\"xl\">%" PRIu32 "</text>\n", x, H - 10, c->s[i].turn);
+    /* Round turn ticks: the first sample of each turn that is a multiple
+     * of the step. */
+    int64_t xstep = nice_step((int64_t)(t1 - t0), 10);
+    uint32_t last = UINT32_MAX;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t t = c->s[i].turn;
+        if (t == last || c->s[i].final || (t % (uint32_t)xstep) != 0) continue;
+        last = t;
+        fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" class=\"xl\">%" PRIu32 "</text>\n", L + dx * (double)i, H - 12, t);
     }
     fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" class=\"axis\">turn</text>\n", L + pw, H - 1);
     for (int p = 0; p < c->h->players; p++) {
-        fprintf(out, "<polyline class=\"series\" data-seat=\"%d\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-opacity=\"0.85\" points=\"",
-                p, colors[p]);
+        fprintf(out, "<polyline class=\"series\" data-seat=\"%d\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+                "stroke-opacity=\"0.85\" points=\"", p, colors[p]);
         for (size_t i = 0; i < n; i++) {
             if (!c->s[i].have[q][p]) continue;
-            double x = L + dx * (double)i;
             double y = T + ph - ph * (double)(c->s[i].v[q][p] - lo) / (double)(hi - lo);
-            fprintf(out, "%.1f,%.1f ", x, y);
+            fprintf(out, "%.1f,%.1f ", L + dx * (double)i, y);
         }
         fputs("\"/>\n", out);
-        fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" style=\"fill:%s\" class=\"lg\">P%d</text>\n", L + 36.0 * p, T - 8,
+        fprintf(out, "\n<text x=\"%.0f\" y=\"%.0f\" style=\"fill:%s\" class=\"lg\">P%d</text>\n", L + 36.0 * p, T - 8,
                 colors[p], p + 1);
     }
-    fputs("</svg></figure>\n", out);
+    /* One link column per sample: a click selects that record. */
+    for (size_t i = 0; i < n; i++) {
+        double w = n > 1 ? dx : pw, x = L + dx * (double)i - w / 2;
+        fprintf(out, "<a href=\"#r%" PRId64 "\"><rect class=\"hit\" x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%.0f\">"
+                "<title>turn %" PRIu32 ", record #%" PRId64 "</title></rect></a>", c->s[i].rec, x < L ? L : x, T,
+                w, ph, c->s[i].turn, c->s[i].rec);
+    }
+    fputs("\n</svg></figure>\n", out);
 }
 
 static int varies(const repctx *c, unsigned q)
@@ -271,32 +542,181 @@ static int varies(const repctx *c, unsigned q)
     return 0;
 }
 
-static const char css[] =
-    "body{font:14px/1.4 system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#1b1b1b;background:#fafafa}"
-    "header{background:#22303c;color:#fff;padding:12px 20px}h1{font-size:20px;margin:0 0 4px}"
-    "main{padding:8px 20px}section{margin:16px 0}h2{font-size:16px;border-bottom:1px solid #ccc}"
-    "table{border-collapse:collapse}td,th{padding:2px 8px;text-align:left;vertical-align:top}"
-    ".meta td:first-child{color:#555}.tl{width:100%}.tl tr:nth-child(even){background:#f0f0f0}"
-    ".tl td:nth-child(-n+5){white-space:nowrap;color:#555;font-variant-numeric:tabular-nums}"
-    ".ev td:nth-child(6){padding-left:24px;color:#333}.act td:nth-child(6){font-weight:600}"
-    ".rej{background:#fde2e2!important}.bad{background:#fde2e2!important}.oc{background:#e3f4e6!important}"
-    ".rule{font-family:monospace;color:#b00020;font-weight:700}.badge{font-size:11px;border-radius:3px;padding:0 4px;"
-    "background:#ddd;color:#333}.hid{background:#fff0c2}.clk,.arbb{background:#dbe8ff}"
-    ".charts{display:flex;flex-wrap:wrap;gap:12px}figure.chart{margin:0;background:#fff;border:1px solid #ddd;padding:6px}"
-    "figcaption{font-weight:600}figcaption code{font-weight:400;color:#777;font-size:12px}"
-    "svg .plot{fill:#fff;stroke:#bbb}svg .grid{stroke:#eee}svg text{font-size:11px;fill:#555}"
-    "svg .yl{text-anchor:end}svg .xl{text-anchor:middle}svg .axis{text-anchor:end}svg .lg{font-weight:700}"
-    ".views{margin-top:6px}.views label{margin-right:8px;cursor:pointer;border:1px solid #8aa;border-radius:4px;"
-    "padding:1px 8px}#view-all:checked~header label[for=view-all],#view-0:checked~header label[for=view-0],"
-    "#view-1:checked~header label[for=view-1],#view-2:checked~header label[for=view-2],"
-    "#view-3:checked~header label[for=view-3]{background:#fff;color:#22303c}"
-    ".v0,.v1,.v2,.v3{display:none}"
-    "#view-0:checked~main .va,#view-1:checked~main .va,#view-2:checked~main .va,#view-3:checked~main .va{display:none}"
-    "#view-0:checked~main .v0,#view-1:checked~main .v1,#view-2:checked~main .v2,#view-3:checked~main .v3{display:inline}"
-    "#view-0:checked~main .hide0,#view-1:checked~main .hide1,#view-2:checked~main .hide2,#view-3:checked~main .hide3"
-    "{display:none}"
-    ".viewnote{display:none}#view-0:checked~main .viewnote,#view-1:checked~main .viewnote,#view-2:checked~main .viewnote,"
-    "#view-3:checked~main .viewnote{display:block;color:#555}";
+/* ------------------------------------------------------------ timeline */
+
+/* Text that may differ per view. The judge's file writes it once when all
+ * views agree, else once per view in spans the view toggle shows; a seat's
+ * file writes that seat's text only. */
+static void view_text(repctx *c, FILE *out, char texts[][384])
+{
+    int players = c->h->players;
+    if (c->seatfile) {
+        arb_an__html_str(out, texts[c->o->view + 1]);
+        return;
+    }
+    int same = 1;
+    for (int p = 0; p < players; p++) same &= !strcmp(texts[0], texts[p + 1]);
+    if (same) {
+        arb_an__html_str(out, texts[0]);
+        return;
+    }
+    /* One span per distinct text, classed with every view that reads it. */
+    int done[ARB_MAX_SEATS + 1] = { 0 };
+    for (int i = 0; i <= players; i++) {
+        if (done[i]) continue;
+        fputs("<span class=\"", out);
+        for (int k = i; k <= players; k++) {
+            if (done[k] || strcmp(texts[i], texts[k])) continue;
+            done[k] = 1;
+            if (k == 0) fputs("va", out);
+            else fprintf(out, "%sv%d", k == i ? "" : " ", k - 1);
+        }
+        fputs("\">", out);
+        arb_an__html_str(out, texts[i]);
+        fputs("</span>", out);
+    }
+}
+
+/* Rows are written with the end tags HTML lets one omit (</td>, </tr>):
+ * a long match has tens of thousands of cells. */
+static void row_start(repctx *c, const char *cls, int64_t rec, int first, uint32_t turn, const char *phase,
+                      uint64_t clock_ms, int seat)
+{
+    char clk[32], sn[16];
+    /* Chunks of rows the browser lays out only when they scroll into
+     * view (content-visibility), so a long match opens at once. */
+    if (c->rows && c->rows % ROWS_PER_CHUNK == 0) fputs("</table></div><div class=chunk><table class=tl>\n", c->tl);
+    if (first) fprintf(c->tl, "<tr id=r%" PRId64 " class=\"%s s%d\" data-r=%" PRId64 "><td>", rec, cls, seat, rec);
+    else fprintf(c->tl, "<tr class=\"%s s%d\" data-r=%" PRId64 "><td>", cls, seat, rec);
+    if (rec < 0 && first) fputs("setup", c->tl);
+    else if (first) fprintf(c->tl, "<a href=#r%" PRId64 ">#%" PRId64 "</a>", rec, rec);
+    fprintf(c->tl, "<td>%" PRIu32 "<td>", turn);
+    arb_an__html_str(c->tl, phase ? phase : "");
+    fprintf(c->tl, "<td class=ck>%s<td>%s<td class=tx>", first ? arb_an_clock(clock_ms, clk, sizeof clk) : "",
+            seat == -2 ? "-" : arb_an_seat_name(seat, sn, sizeof sn));
+    c->rows++;
+}
+
+static void events_rows(repctx *c, const arb_an_step *st, int64_t rec, int first)
+{
+    const arb_game *g = c->h->game;
+    char texts[ARB_MAX_SEATS + 1][384];
+    for (unsigned i = 0; i < st->nevents; i++) {
+        const arb_event *e = &st->events[i];
+        for (int v = -1; v < c->h->players; v++) {
+            texts[v + 1][0] = '\0';
+            if (v >= 0 && c->seatfile && v != c->o->view) continue;
+            if (v < 0 && c->seatfile) continue;
+            arb_game_event_text(g, e, v, texts[v + 1], sizeof texts[0]);
+        }
+        int clock = arb_an__event_is_clock(g, e);
+        row_start(c, clock ? "ev clock" : "ev", rec, first && i == 0, st->event_turn ? st->event_turn[i] : st->turn,
+                  st->event_phase ? st->event_phase[i] : st->phase, st->clock_ms, e->seat < 0 ? -2 : e->seat);
+        view_text(c, c->tl, texts);
+        if (e->hidden && !c->seatfile) fputs(" <span class=\"badge hid va\">hidden</span>", c->tl);
+        if (clock) fputs(" <span class=\"badge clk\">clock</span>", c->tl);
+        fputc('\n', c->tl);
+    }
+}
+
+static void kind_push(repctx *c, char k)
+{
+    if (c->nkinds == c->capkinds) {
+        size_t nc = c->capkinds ? c->capkinds * 2 : 256;
+        char *nk = realloc(c->kinds, nc);
+        if (!nk) { c->nomem = 1; return; }
+        c->kinds = nk;
+        c->capkinds = nc;
+    }
+    c->kinds[c->nkinds++] = k;
+}
+
+static void note_bad(repctx *c, int64_t idx, const char *what)
+{
+    if (c->first_bad >= 0) return;
+    c->first_bad = idx;
+    snprintf(c->first_bad_what, sizeof c->first_bad_what, "%s", what);
+}
+
+static int on_step(void *ctx, const arb_an_step *st)
+{
+    repctx *c = ctx;
+    const arb_an_record *r = st->rec;
+    const arb_game *g = c->h->game;
+    if (!r) {
+        choose_quantities(c, st->m);
+        take_sample(c, st->m, -1, 0);
+        events_rows(c, st, -1, 1);
+        views_step(c, st);
+        return c->nomem;
+    }
+    c->nrec++;
+    int64_t idx = (int64_t)r->index;
+    char texts[ARB_MAX_SEATS + 1][384], sn[16], vb[24];
+    if (r->kind == ARB_AN_ACTION) {
+        const arb_action *a = &r->action;
+        if (a->elapsed_ms) c->timed = 1;
+        const char *verb = arb_an__verb_name(g, a->verb, vb, sizeof vb);
+        const char *full = st->action_text[0] ? st->action_text : verb;
+        snprintf(texts[0], sizeof texts[0], "%s", full);
+        for (int p = 0; p < c->h->players; p++) {
+            if (a->seat == ARB_SEAT_ARBITER || a->seat == p) snprintf(texts[p + 1], sizeof texts[0], "%s", full);
+            else snprintf(texts[p + 1], sizeof texts[0], "%s: %s", arb_an_seat_name(a->seat, sn, sizeof sn), verb);
+        }
+        const char *cls = st->rejected ? "act rej" : a->seat == ARB_SEAT_ARBITER ? "act arb" : "act";
+        row_start(c, cls, idx, 1, st->turn, st->phase, st->clock_ms, a->seat);
+        view_text(c, c->tl, texts);
+        if (a->seat == ARB_SEAT_ARBITER) fputs(" <span class=\"badge arbb\">arbiter</span>", c->tl);
+        if (st->rejected) {
+            fputs("<br><span class=\"rule\">rejected ", c->tl);
+            arb_an__html_str(c->tl, st->reject.rule[0] ? st->reject.rule : arb_strerror(st->reject.code));
+            fputs("</span> ", c->tl);
+            /* Another seat's rejection message could name its hidden card. */
+            int mine = !c->seatfile || a->seat == c->o->view || a->seat == ARB_SEAT_ARBITER;
+            if (mine) arb_an__html_str(c->tl, st->reject.msg);
+            char w[160];
+            snprintf(w, sizeof w, "the engine rejects the action (%s)", st->reject.rule[0] ? st->reject.rule : "?");
+            note_bad(c, idx, w);
+        }
+        fputc('\n', c->tl);
+        events_rows(c, st, idx, 0);
+        kind_push(c, st->rejected ? 'x' : 'a');
+    } else if (r->kind == ARB_AN_CHECKPOINT) {
+        row_start(c, st->check ? "cp" : "cp bad", idx, 1, st->turn, st->phase, st->clock_ms, -2);
+        if (st->check) {
+            fprintf(c->tl, "checkpoint, turn %" PRIu32 ": the engine's state hash matches", r->turn);
+            if (!c->seatfile) fprintf(c->tl, " (%016" PRIx64 ")", r->hash);
+            fputc('\n', c->tl);
+        } else {
+            fprintf(c->tl, "checkpoint, turn %" PRIu32 ": recorded hash ", r->turn);
+            if (!c->seatfile) fprintf(c->tl, "%016" PRIx64 ", engine computes %016" PRIx64, r->hash, st->computed_hash);
+            else fputs("differs from the engine's", c->tl);
+            fputs(" <span class=\"rule\">MISMATCH</span>\n", c->tl);
+            note_bad(c, idx, "a checkpoint's state hash does not match the engine");
+        }
+        kind_push(c, 'c');
+    } else if (r->kind == ARB_AN_OUTCOME) {
+        row_start(c, st->check ? "oc" : "oc bad", idx, 1, st->turn, st->phase, st->clock_ms, r->winner < 0 ? -2 : r->winner);
+        if (r->winner >= 0) fprintf(c->tl, "%s wins", arb_an_seat_name(r->winner, sn, sizeof sn));
+        else fputs("draw", c->tl);
+        fputs(" (", c->tl);
+        arb_an__html_str(c->tl, r->reason);
+        fprintf(c->tl, ") after %" PRIu32 " turn%s%s\n", r->turn, r->turn == 1 ? "" : "s",
+                st->check ? "" : " <span class=\"rule\">MISMATCH</span>");
+        if (!st->check) note_bad(c, idx, "the recorded outcome is not the engine's");
+        kind_push(c, 'o');
+    } else {
+        row_start(c, "unk bad", idx, 1, st->turn, st->phase, st->clock_ms, -2);
+        fprintf(c->tl, "record of unknown kind %d (skipped)\n", r->kind);
+        kind_push(c, 'u');
+    }
+    fprintf(c->recs, "%s%" PRIu32, c->nrec > 1 ? "," : "", arb_match_turn(st->m));
+    views_step(c, st);
+    if (arb_match_turn(st->m) != c->last_turn) take_sample(c, st->m, idx, 0);
+    return c->nomem;
+}
+
+/* -------------------------------------------------------------- header */
 
 /* " (Name)" after "P2" unless the name is the default "P2". */
 static void seat_name(FILE *out, const arb_an_header *h, int p)
@@ -309,41 +729,95 @@ static void seat_name(FILE *out, const arb_an_header *h, int p)
     fputc(')', out);
 }
 
-static void write_head(FILE *out, const char *name, const arb_an_header *h)
+static void lines(FILE *out, const char *const *l)
 {
-    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-          "<meta name=\"viewport\" content=\"width=device-width\">"
-          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">"
-          "<title>arbiter report: ", out);
-    arb_an__html_str(out, name);
-    fputs("</title><style>", out);
-    fputs(css, out);
-    fputs("</style></head><body>\n", out);
-    /* The view toggle: radios before <main> so CSS sibling selectors reach
-     * every hidden-information span. */
-    fputs("<input type=\"radio\" name=\"view\" id=\"view-all\" checked hidden>", out);
-    for (int p = 0; p < h->players; p++) fprintf(out, "<input type=\"radio\" name=\"view\" id=\"view-%d\" hidden>", p);
-    fputs("\n<header><h1>", out);
-    arb_an__html_str(out, h->game->title);
-    fputs(" — match report</h1><div>", out);
-    arb_an__html_str(out, name);
-    fputs("</div><div class=\"views\">Show what is visible to: <label for=\"view-all\">judge (everything)</label>", out);
-    for (int p = 0; p < h->players; p++) {
-        fprintf(out, "<label for=\"view-%d\">P%d", p, p + 1);
-        seat_name(out, h, p);
-        fputs("</label>", out);
-    }
-    fputs("</div></header>\n<main>\n", out);
+    for (; *l; l++) fputs(*l, out);
 }
 
-static void write_summary(FILE *out, const arb_an_header *h, const arb_an_walk_result *res, const arb_match *m)
+static void write_verdict(FILE *out, const repctx *c, const arb_an_walk_result *res, const arb_match *m)
 {
+    const arb_an_report_opts *o = c->o;
+    const arb_an_header *h = c->h;
+    int ok;
+    int64_t at = -1;
+    char what[ARB_MSG_MAX + 200];
+    what[0] = '\0';
+    if (o->verdict_set) {
+        ok = o->verified;
+        at = o->divergence;
+        snprintf(what, sizeof what, "%s", o->detail);
+    } else {
+        ok = !res->rejected && !res->mismatches && res->outcome_seen && !res->truncated;
+        at = c->first_bad;
+        if (at >= 0) snprintf(what, sizeof what, "%s", c->first_bad_what);
+        else if (res->truncated) {
+            at = (int64_t)res->last_index;
+            snprintf(what, sizeof what, "the file is truncated after record #%" PRIu64, res->last_index);
+        } else if (!res->outcome_seen) {
+            at = res->records ? (int64_t)res->last_index : -1;
+            snprintf(what, sizeof what, "the file ends without an outcome");
+        }
+    }
+    fprintf(out, "<section id=\"verdict\" class=\"%s\" data-verified=\"%d\"><div class=\"vword\">%s</div>",
+            ok ? "ok" : "bad", ok, ok ? "VERIFIED" : "DOES NOT VERIFY");
+    fputs("<div class=\"vline\">", out);
+    if (ok) {
+        fprintf(out, "Replayed by the %s engine %s under rules %s: every action legal, every checkpoint and the "
+                "outcome reproduced (%" PRIu64 " records).", h->game->id, h->game->engine_version, h->rules, res->records);
+    } else {
+        fputs("First divergence: ", out);
+        if (at >= 0) fprintf(out, "<a id=\"divergence\" href=\"#r%" PRId64 "\">record #%" PRId64 "</a>", at, at);
+        else fputs("the header", out);
+        if (what[0]) {
+            fputs(" — ", out);
+            arb_an__html_str(out, what);
+        }
+        fputs(". The board and timeline below show the file as recorded; what follows the divergence is "
+              "not a verified history.", out);
+    }
+    fputs("</div>", out);
+    /* The seal: filled by the caller from the verifier's signer field. */
+    fputs("<div class=\"vsig\" id=\"signature\">", out);
+    if (o->signed_by && o->signed_by[0]) {
+        fputs("Signed by ", out);
+        arb_an__html_str(out, o->signed_by);
+    } else {
+        fputs("Not signed: the file proves a legal history, not who recorded it.", out);
+    }
+    fputs("</div>", out);
+    if (h->position)
+        fputs("<div class=\"vstart\" id=\"position-start\">Started from an explicit position, not from the seeded "
+              "setup: the history before that position is not part of this file.</div>", out);
+    fputs("<div class=\"vline\" id=\"outcome\">", out);
+    if (res->outcome_seen) {
+        const arb_an_record *oc = &res->outcome;
+        if (oc->winner >= 0 && oc->winner < h->players) {
+            fprintf(out, "<b>P%d", oc->winner + 1);
+            seat_name(out, h, oc->winner);
+            fputs(" wins</b>", out);
+        } else fputs("<b>draw</b>", out);
+        fputs(" (", out);
+        arb_an__html_str(out, oc->reason);
+        fprintf(out, ") after %" PRIu32 " turn%s%s", oc->turn, oc->turn == 1 ? "" : "s", ok ? "" : " — as recorded");
+    } else {
+        arb_outcome x;
+        fprintf(out, "No outcome recorded; the engine is at turn %" PRIu32 "%s.", arb_match_turn(m),
+                arb_match_outcome(m, &x) ? " and says the match is over" : "");
+    }
+    fputs("</div></section>\n", out);
+}
+
+static void write_summary(FILE *out, const repctx *c, const arb_an_walk_result *res)
+{
+    const arb_an_header *h = c->h;
     const arb_game *g = h->game;
     char buf[64];
     fputs("<section id=\"summary\"><h2>Match</h2><table class=\"meta\">", out);
     fputs("<tr><td>game</td><td>", out);
+    arb_an__html_str(out, g->title);
+    fputs(" (", out);
     arb_an__html_str(out, g->id);
-    fputs("</td></tr><tr><td>rules / engine</td><td>", out);
+    fputs(")</td></tr><tr><td>rules / engine</td><td>", out);
     arb_an__html_str(out, h->rules);
     fputs(" / ", out);
     arb_an__html_str(out, h->engine);
@@ -360,27 +834,9 @@ static void write_summary(FILE *out, const arb_an_header *h, const arb_an_walk_r
     }
     fprintf(out, "%s</td></tr><tr><td>start</td><td>%s</td></tr>", h->options.n ? "" : "none",
             h->position ? "from an explicit position" : "seeded setup");
-    fprintf(out, "<tr><td>records</td><td>%" PRIu64 " (%" PRIu64 " actions, %" PRIu64 " rejected), clock %s</td></tr>",
-            res->records, res->actions, res->rejected, arb_an_clock(res->clock_ms, buf, sizeof buf));
-    fputs("<tr><td>outcome</td><td id=\"outcome\">", out);
-    if (res->outcome_seen) {
-        const arb_an_record *o = &res->outcome;
-        if (o->winner >= 0 && o->winner < h->players) {
-            fprintf(out, "<b>P%d", o->winner + 1);
-            seat_name(out, h, o->winner);
-            fputs(" wins</b>", out);
-        } else fputs("<b>draw</b>", out);
-        fputs(" (", out);
-        arb_an__html_str(out, o->reason);
-        fprintf(out, ") after %" PRIu32 " turns", o->turn);
-    } else {
-        arb_outcome oc;
-        fprintf(out, "no outcome recorded; the engine is at turn %" PRIu32 "%s", arb_match_turn(m),
-                arb_match_outcome(m, &oc) ? " and says the match is over" : "");
-    }
-    if (res->mismatches) fprintf(out, " — <span class=\"rule\">%" PRIu64 " recorded value(s) do not match the engine</span>",
-                                 res->mismatches);
-    fputs("</td></tr>", out);
+    fprintf(out, "<tr><td>records</td><td>%" PRIu64 " (%" PRIu64 " actions, %" PRIu64 " rejected)%s%s</td></tr>",
+            res->records, res->actions, res->rejected, c->timed ? ", clock " : "",
+            c->timed ? arb_an_clock(res->clock_ms, buf, sizeof buf) : "");
     if (res->truncated) {
         char w[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
         arb_error_format(&res->trunc, w, sizeof w);
@@ -388,12 +844,19 @@ static void write_summary(FILE *out, const arb_an_header *h, const arb_an_walk_r
         arb_an__html_str(out, w);
         fputs("</td></tr>", out);
     }
+    if (c->seatfile)
+        fprintf(out, "<tr><td>view</td><td id=\"seat-view\">P%d's file: only what P%d could see</td></tr>",
+                c->o->view + 1, c->o->view + 1);
     fputs("</table>\n<h2>Players</h2><table class=\"meta players\"><tr><th>seat</th><th>name</th><th>deck</th></tr>", out);
     for (int p = 0; p < h->players; p++) {
         fprintf(out, "<tr><td style=\"color:%s\"><b>P%d</b></td><td>", colors[p], p + 1);
         arb_an__html_str(out, h->names[p]);
-        fprintf(out, "</td><td>%u cards: ", (unsigned)h->decks[p].ncards);
-        /* Deck lists are in the header, public to the judge; grouped by card. */
+        fprintf(out, "</td><td>%u cards", (unsigned)h->decks[p].ncards);
+        if (c->seatfile && p != c->o->view) {
+            fputs(" (list not shown to another seat)</td></tr>", out);
+            continue;
+        }
+        fputs(": ", out);
         const arb_deck *d = &h->decks[p];
         for (unsigned i = 0; i < d->ncards; i++) {
             int seen = 0;
@@ -401,57 +864,235 @@ static void write_summary(FILE *out, const arb_an_header *h, const arb_an_walk_r
             if (seen) continue;
             unsigned cnt = 0;
             for (unsigned k = i; k < d->ncards; k++) cnt += d->cards[k] == d->cards[i];
-            const arb_card *c = d->cards[i] < g->ncards ? g->card(d->cards[i]) : NULL;
+            const arb_card *cd = d->cards[i] < g->ncards ? g->card(d->cards[i]) : NULL;
             fprintf(out, "%s%u× ", i ? ", " : "", cnt);
-            arb_an__html_str(out, c ? c->name : "?");
+            arb_an__html_str(out, cd ? cd->name : "?");
         }
         fputs("</td></tr>", out);
     }
     fputs("</table></section>\n", out);
 }
 
-int arb_an_report(arb_an_source *src, FILE *out, arb_an_walk_result *res, arb_error *err)
+static void copy_file(FILE *from, FILE *to)
 {
+    char buf[8192];
+    size_t n;
+    rewind(from);
+    while ((n = fread(buf, 1, sizeof buf, from)) > 0) fwrite(buf, 1, n, to);
+}
+
+static void view_key(FILE *out, int view)
+{
+    if (view == ARB_VIEW_ALL) fputs("\"all\"", out);
+    else fprintf(out, "\"%d\"", view);
+}
+
+static void write_data(FILE *out, repctx *c)
+{
+    const arb_an_header *h = c->h;
+    const arb_game *g = h->game;
+    fputs("<script type=\"application/json\" id=\"arb-data\">{\"game\":", out);
+    js_str(out, g->id);
+    fprintf(out, ",\"players\":%d,\"names\":[", h->players);
+    for (int p = 0; p < h->players; p++) {
+        if (p) fputc(',', out);
+        js_str(out, h->names[p]);
+    }
+    fputs("],\"view0\":", out);
+    view_key(out, c->o->view);
+    fprintf(out, ",\"timed\":%s,\"n\":%" PRIu64 ",\"rt\":[", c->timed ? "true" : "false", c->nrec);
+    copy_file(c->recs, out);
+    fputs("],\"rk\":\"", out);
+    fwrite(c->kinds, 1, c->nkinds, out);
+    fputs("\",\"cards\":{", out);
+    int first = 1;
+    for (unsigned i = 0; g->card && i < g->ncards; i++) {
+        if (!c->used[i]) continue;
+        const arb_card *cd = g->card(i);
+        if (!cd || !cd->id) continue;
+        if (!first) fputc(',', out);
+        first = 0;
+        js_str(out, cd->id);
+        fputs(":[", out);
+        js_str(out, cd->name ? cd->name : cd->id);
+        fputc(',', out);
+        js_str(out, cd->type ? cd->type : "");
+        fputc(',', out);
+        js_str(out, cd->group ? cd->group : "");
+        fputc(',', out);
+        js_str(out, cd->text ? cd->text : "");
+        fputc(']', out);
+    }
+    fputs("},\"s0\":{", out);
+    for (int k = 0; k < c->nviews; k++) {
+        if (k) fputc(',', out);
+        view_key(out, c->vs[k].view);
+        fputc(':', out);
+        js_node(c, out, arb_tree_root(c->vs[k].first));
+    }
+    fputs("},\"d\":{", out);
+    for (int k = 0; k < c->nviews; k++) {
+        if (k) fputc(',', out);
+        view_key(out, c->vs[k].view);
+        fputs(":[", out);
+        copy_file(c->vs[k].ops, out);
+        fputc(']', out);
+    }
+    fputs("}}</script>\n", out);
+}
+
+static void write_page(FILE *out, const char *name, repctx *c, const arb_an_walk_result *res, const arb_match *m)
+{
+    const arb_an_header *h = c->h;
+    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+          "<meta name=\"viewport\" content=\"width=device-width\">"
+          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+          "script-src 'unsafe-inline'; img-src data:\">"
+          "<title>arbiter report: ", out);
+    arb_an__html_str(out, name);
+    if (c->seatfile) fprintf(out, " (P%d's view)", c->o->view + 1);
+    fputs("</title><style>", out);
+    lines(out, arb_an__report_css);
+    fprintf(out, "</style></head><body data-view=\"%s\">\n", c->seatfile ? "seat" : "all");
+    write_verdict(out, c, res, m);
+    fputs("<header><h1>", out);
+    arb_an__html_str(out, h->game->title);
+    fputs(" — ", out);
+    for (int p = 0; p < h->players; p++) {
+        fprintf(out, "%sP%d", p ? " vs " : "", p + 1);
+        seat_name(out, h, p);
+    }
+    fputs("</h1><div class=\"sub\">", out);
+    arb_an__html_str(out, name);
+    if (c->seatfile) fprintf(out, " · <b>P%d's view</b>: other seats' hidden cards are not in this file", c->o->view + 1);
+    fputs("</div></header>\n", out);
+
+    fputs("<div id=\"controls\"><button id=\"prev\" title=\"previous record (←)\">◀</button>"
+          "<input type=\"range\" id=\"slider\" min=\"-1\" value=\"-1\" aria-label=\"record\">"
+          "<button id=\"next\" title=\"next record (→)\">▶</button><span id=\"pos\"></span>"
+          "<form id=\"jump\"><label>turn <input id=\"jt\" type=\"number\" min=\"0\" style=\"width:4em\"></label> "
+          "<button>go</button></form>", out);
+    if (!c->seatfile) {
+        fputs("<span class=\"views\">view: <button class=\"vbtn on\" data-view=\"all\">judge</button>", out);
+        for (int p = 0; p < h->players; p++) fprintf(out, "<button class=\"vbtn\" data-view=\"%d\">P%d</button>", p, p + 1);
+        fputs("</span>", out);
+    }
+    fputs("<label><input type=\"checkbox\" id=\"f-act\"> actions only</label>"
+          "<label><input type=\"checkbox\" id=\"f-rej\"> rejections only</label>"
+          "<label>seat <select id=\"f-seat\"><option value=\"\">all</option>", out);
+    for (int p = 0; p < h->players; p++) fprintf(out, "<option value=\"%d\">P%d</option>", p, p + 1);
+    fputs("<option value=\"a\">arbiter</option></select></label></div>\n<nav id=\"turns\"></nav>\n", out);
+
+    if (!c->timed) fputs("<style>.ck{display:none}</style>", out);
+    fputs("<div id=\"work\"><section id=\"board\"><noscript>The board needs the page's inline script; the timeline "
+          "and charts below work without it.</noscript></section>\n", out);
+    fprintf(out, "<section id=\"tlwrap\"><table class=\"tl head\"><tr><th>record<th>turn<th>phase<th class=ck>clock"
+            "<th>seat<th>what happened (%" PRIu64 " rows)</table><div id=\"tl\" class=\"%s\">"
+            "<div class=chunk><table class=tl>\n", c->rows, c->timed ? "timed" : "untimed");
+    copy_file(c->tl, out);
+    fputs("</table></div></div></section></div>\n", out);
+
+    fputs("<section id=\"charts\"><h2>Over the turns</h2><div class=\"charts\">\n", out);
+    unsigned charted = 0;
+    char skipped[512] = "";
+    for (unsigned q = 0; q < c->nq; q++) {
+        /* A quantity that never changes (all zero, say) gets no chart. */
+        if (!varies(c, q) || charted >= Q_MAX) {
+            size_t l = strlen(skipped);
+            if (l + strlen(c->labels[q]) + 4 < sizeof skipped)
+                snprintf(skipped + l, sizeof skipped - l, "%s%s", l ? ", " : "", c->labels[q]);
+            continue;
+        }
+        chart(out, c, q);
+        charted++;
+    }
+    if (!charted) fputs("<p>No tracked quantity changes during this match.</p>", out);
+    fputs("</div>", out);
+    if (skipped[0]) {
+        fputs("<p class=\"note\">Not charted (constant through the match): ", out);
+        arb_an__html_str(out, skipped);
+        fputs(".</p>", out);
+    }
+    fputs("</section>\n", out);
+    write_summary(out, c, res);
+    write_data(out, c);
+    fputs("<script>", out);
+    lines(out, arb_an__report_js);
+    fputs("</script>\n<footer>generated by arbiter from the replay alone; narration and state trees by the engine. "
+          "Cite a record as this file's address followed by #r&lt;INDEX&gt;.</footer></body></html>\n", out);
+}
+
+int arb_an_report_ex(arb_an_source *src, const arb_an_report_opts *o, FILE *out, arb_an_walk_result *res,
+                     arb_error *err)
+{
+    arb_an_report_opts dflt = ARB_AN_REPORT_OPTS_INIT;
+    if (!o) o = &dflt;
     arb_an_walk_result r0;
     if (!res) res = &r0;
+    const arb_an_header *h = &src->hdr;
+    if (o->view != ARB_VIEW_ALL && (o->view < 0 || o->view >= h->players))
+        return arb_error_set(err, ARB_EINVAL, NULL, "seat %d is not in this %d-player match", o->view, h->players);
     repctx c;
     memset(&c, 0, sizeof c);
-    c.h = &src->hdr;
-    c.tl = tmpfile();
-    if (!c.tl) return arb_error_set(err, ARB_EIO, NULL, "cannot create a temporary file for the timeline");
+    c.h = h;
+    c.o = o;
+    c.seatfile = o->view != ARB_VIEW_ALL;
+    c.first_bad = -1;
+    int rc = ARB_OK;
     arb_match *m = NULL;
-    int rc = arb_an__walk(src, 1, on_step, &c, &m, res, err);
-    if (!rc && c.nomem) rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
-    if (rc) goto out;
-    if (take_sample(&c, m, 1)) {
+    c.tl = tmpfile();
+    c.recs = tmpfile();
+    c.used = calloc(h->game->ncards ? h->game->ncards : 1, 1);
+    if (!c.tl || !c.recs) {
+        rc = arb_error_set(err, ARB_EIO, NULL, "cannot create a temporary file for the report");
+        goto out;
+    }
+    if (!c.used) {
         rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
         goto out;
     }
-    write_head(out, src->name, c.h);
-    write_summary(out, c.h, res, m);
-    fputs("<section id=\"charts\"><h2>Over the turns</h2><div class=\"charts\">\n", out);
-    unsigned charted = 0;
-    for (unsigned q = 0; q < c.nq; q++) {
-        if (c.fallback && (!varies(&c, q) || charted >= Q_MAX)) continue;
-        chart(out, &c, q);
-        charted++;
+    c.vs[c.nviews++].view = o->view;
+    if (!c.seatfile)
+        for (int p = 0; p < h->players && p < ARB_MAX_SEATS; p++) c.vs[c.nviews++].view = p;
+    for (int k = 0; k < c.nviews; k++)
+        if (!(c.vs[k].ops = tmpfile())) {
+            rc = arb_error_set(err, ARB_EIO, NULL, "cannot create a temporary file for the report");
+            goto out;
+        }
+    /* The card texts a view may carry: its own deck's (every deck for the
+     * judge), and every card named in its trees (marked as they are
+     * written). */
+    for (int p = 0; p < h->players; p++) {
+        if (c.seatfile && p != o->view) continue;
+        for (unsigned i = 0; i < h->decks[p].ncards; i++)
+            if (h->decks[p].cards[i] < h->game->ncards) c.used[h->decks[p].cards[i]] = 1;
     }
-    if (!charted) fputs("<p>No tracked quantity in this game's state.</p>", out);
-    fprintf(out, "</div></section>\n<section id=\"timeline\"><h2>Timeline (%" PRIu64 " rows)</h2>"
-            "<p class=\"viewnote\">Showing only what this seat could see: other seats' hidden cards and the "
-            "arguments of their actions are masked.</p>\n<table class=\"tl\"><thead><tr><th>record</th><th>turn</th>"
-            "<th>phase</th><th>clock</th><th>seat</th><th>what happened</th><th>rejection</th></tr></thead><tbody>\n",
-            c.rows);
-    rewind(c.tl);
-    char buf[8192];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, c.tl)) > 0) fwrite(buf, 1, n, out);
-    fputs("</tbody></table></section>\n</main>\n<footer style=\"padding:8px 20px;color:#777\">generated by arbiter "
-          "from the replay alone; narration by the engine</footer></body></html>\n", out);
+    rc = arb_an__walk(src, 1, on_step, &c, &m, res, err);
+    if (!rc && c.nomem) rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+    if (rc) goto out;
+    if (take_sample(&c, m, res->records ? (int64_t)res->last_index : -1, 1)) {
+        rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+        goto out;
+    }
+    write_page(out, src->name, &c, res, m);
     if (ferror(out)) rc = arb_error_set(err, ARB_EIO, NULL, "cannot write the report");
 out:
-    fclose(c.tl);
+    if (c.tl) fclose(c.tl);
+    if (c.recs) fclose(c.recs);
+    for (int k = 0; k < c.nviews; k++) {
+        if (c.vs[k].ops) fclose(c.vs[k].ops);
+        if (c.vs[k].prev != c.vs[k].first) arb_tree_free(c.vs[k].prev);
+        arb_tree_free(c.vs[k].first);
+    }
+    free(c.used);
+    free(c.off);
+    free(c.kinds);
     free(c.s);
     arb_match_free(m);
     return rc;
+}
+
+int arb_an_report(arb_an_source *src, FILE *out, arb_an_walk_result *res, arb_error *err)
+{
+    return arb_an_report_ex(src, NULL, out, res, err);
 }

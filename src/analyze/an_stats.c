@@ -9,10 +9,16 @@
  *                 opening or pregame): the engine's top-level integer
  *                 "first" in the full state tree when it has one (>= 0),
  *                 else the seat that owed that decision.
- *   played card   a card named by a card argument (UID/CARD, see
- *                 arb_an__arg_is_card) of an accepted action whose verb is
- *                 play-like (play…, deploy, cast, summon); games with no
- *                 play-like verb count every card argument.
+ *   card play     an accepted action with a card argument (UID/CARD…, see
+ *                 arb_an__arg_is_card) naming a card that was in the
+ *                 acting seat's hand (players.N.hand, entries with "uid")
+ *                 before the action and is not after it: whatever the verb
+ *                 (play, deploy, equip, attach, boost, react, move,
+ *                 impulse, enable…). Counted per card and per verb ("by
+ *                 kind"), so equips and reactions count as much as
+ *                 strategic plays. A verb named like discard or archive
+ *                 (gubby_discard, archive…) takes a card out of the hand
+ *                 without playing it: counted apart, as discards.
  *   timeout       an accepted arbiter action "timeout"; disconnects alike.
  *   forfeit       a finished match whose outcome reason names a timeout,
  *                 forfeit, clock, disconnect or concession. */
@@ -25,10 +31,6 @@
 
 #define REASONS_MAX 32
 
-static int playlike(const char *v)
-{
-    return !strncmp(v, "play", 4) || !strcmp(v, "deploy") || !strcmp(v, "cast") || !strcmp(v, "summon");
-}
 #define ERRORS_KEPT 8
 #define TOP_CARDS 10
 
@@ -42,10 +44,10 @@ typedef struct game_stats {
     uint64_t first_known, first_wins, first_decided, first_seat[ARB_MAX_SEATS];
     uint64_t turns, actions;
     uint64_t timeouts, disconnects, forfeits;
-    uint64_t card_actions;
+    uint64_t card_actions, discards;
     uint64_t from_results;             /* matches counted from verify results */
     uint32_t *cards;                   /* per pool index */
-    int playlike_any;                  /* the game has play-like verbs */
+    uint64_t by_verb[256];             /* card plays per verb (verbs are uint8) */
 } game_stats;
 
 /* Engines not in the registry (tests, embedders) get one of a few spare
@@ -63,8 +65,6 @@ struct arb_an_stats {
 static void game_init(game_stats *gs, const arb_game *g)
 {
     gs->g = g;
-    for (unsigned v = 0; v < g->nverbs; v++)
-        if (g->verbs[v].name && playlike(g->verbs[v].name)) gs->playlike_any = 1;
 }
 
 
@@ -90,6 +90,13 @@ void arb_an_stats_free(arb_an_stats *s)
 
 uint64_t arb_an_stats_errors(const arb_an_stats *s) { return s->errors; }
 
+uint64_t arb_an_stats_truncated(const arb_an_stats *s)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < s->ngames; i++) n += s->games[i].truncated;
+    return n;
+}
+
 void arb_an_stats_add_error(arb_an_stats *s, const arb_error *err)
 {
     s->files++;
@@ -103,7 +110,28 @@ typedef struct filectx {
     int first;                  /* -1 unknown */
     uint64_t timeouts, disconnects, card_actions;
     int verb_timeout, verb_disconnect;
+    arb_match *before;          /* the state before the current record */
+    int nomem;
 } filectx;
+
+/* Whether the hand of seat in m holds a card with this uid: 1, 0, or -1
+ * when the tree has no hand of entries with a "uid" to tell. */
+static int in_hand(const arb_match *m, int seat, int32_t uid)
+{
+    arb_tree *t = arb_match_export(m, ARB_VIEW_ALL);
+    if (!t) return 0;
+    char path[32];
+    snprintf(path, sizeof path, "players.%d.hand", seat);
+    const arb_tnode *h = arb_tnode_path(arb_tree_root(t), path);
+    int found = h && h->kind == ARB_T_ARR && h->first ? 0 : -1;
+    for (const arb_tnode *e = found ? NULL : h->first; e && !found; e = e->next) {
+        const arb_tnode *u = e->kind == ARB_T_MAP ? arb_tnode_get(e, "uid") : NULL;
+        if (!u || u->kind != ARB_T_INT) found = -1;
+        else found = u->i == uid;
+    }
+    arb_tree_free(t);
+    return found;
+}
 
 static int setup_kind(const char *k)
 {
@@ -111,17 +139,30 @@ static int setup_kind(const char *k)
            strstr(k, "draft") || strstr(k, "opening") || strstr(k, "pregame");
 }
 
+static void count_play(filectx *c, const arb_an_step *st);
+
 static int on_step(void *ctx, const arb_an_step *st)
 {
     filectx *c = ctx;
     const arb_an_record *r = st->rec;
-    if (!r || r->kind != ARB_AN_ACTION || st->rejected) return 0;
+    if (r && r->kind == ARB_AN_ACTION && !st->rejected) count_play(c, st);
+    if (!c->before && arb_match_clone(&c->before, st->m)) {
+        c->nomem = 1;
+        return 1;
+    }
+    arb_match_copy(c->before, st->m);
+    return 0;
+}
+
+static void count_play(filectx *c, const arb_an_step *st)
+{
+    const arb_an_record *r = st->rec;
     const arb_game *g = c->h->game;
     const arb_action *a = &r->action;
     if (a->seat == ARB_SEAT_ARBITER) {
         if (a->verb == c->verb_timeout) c->timeouts++;
         if (a->verb == c->verb_disconnect) c->disconnects++;
-        return 0;
+        return;
     }
     if (c->first < 0 && st->decision_seat == a->seat) {
         char kb[24];
@@ -134,18 +175,25 @@ static int on_step(void *ctx, const arb_an_step *st)
             arb_tree_free(t);
         }
     }
-    const char *vn = a->verb < g->nverbs ? g->verbs[a->verb].name : NULL;
-    if (!vn || (c->gs->playlike_any && !playlike(vn))) return 0;
+    if (!c->before || a->seat < 0 || a->seat >= c->h->players) return;
     for (unsigned i = 0; i < a->nargs && i < ARB_ARGS_MAX; i++) {
         if (!arb_an__arg_is_card(g, a->verb, i)) continue;
-        if (a->seat < 0 || a->seat >= c->h->players) break;
         const arb_deck *d = &c->h->decks[a->seat];
         if (a->args[i] < 0 || a->args[i] >= d->ncards || d->cards[a->args[i]] >= g->ncards) continue;
+        /* A card that stays in the hand (or was never there) is not played;
+         * an engine whose tree does not tell counts every card action. */
+        int was = in_hand(c->before, a->seat, a->args[i]);
+        if (was == 0 || (was == 1 && in_hand(st->m, a->seat, a->args[i]) == 1)) continue;
+        c->gs->by_verb[a->verb]++;
+        const char *vn = g->verbs[a->verb].name ? g->verbs[a->verb].name : "";
+        if (strstr(vn, "discard") || strstr(vn, "archive")) {
+            c->gs->discards++;
+            break;
+        }
         c->gs->cards[d->cards[a->args[i]]]++;
         c->card_actions++;
         break; /* one card per action: the one played */
     }
-    return 0;
 }
 
 static int forfeit_reason(const char *r)
@@ -225,10 +273,16 @@ int arb_an_stats_add(arb_an_stats *s, arb_an_source *src, arb_error *err)
         gs->cards = calloc(gs->g->ncards, sizeof *gs->cards);
         if (!gs->cards) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
     }
-    filectx c = { gs, h, -1, 0, 0, 0, arb_verb_find(h->game, "timeout"), arb_verb_find(h->game, "disconnect") };
+    filectx c = { gs, h, -1, 0, 0, 0, arb_verb_find(h->game, "timeout"), arb_verb_find(h->game, "disconnect"),
+                  NULL, 0 };
     arb_an_walk_result res;
     arb_match *m = NULL;
     int rc = arb_an__walk(src, 0, on_step, &c, &m, &res, err);
+    arb_match_free(c.before);
+    if (!rc && c.nomem) {
+        arb_match_free(m);
+        rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+    }
     if (rc) {
         arb_an_stats_add_error(s, err);
         return rc;
@@ -334,9 +388,18 @@ static void print_json(const arb_an_stats *s, FILE *out)
             if (gs->seat_matches[p]) fprintf(out, "%s%" PRIu64, p ? "," : "", gs->first_seat[p]);
         fprintf(out, "]},\"avg_turns\":%.2f,\"avg_actions\":%.2f,\"total_actions\":%" PRIu64
                 ",\"timeouts\":%" PRIu64 ",\"disconnects\":%" PRIu64 ",\"forfeits\":%" PRIu64
-                ",\"card_plays\":%" PRIu64 ",\"top_cards\":[",
+                ",\"card_plays\":%" PRIu64 ",\"hand_discards\":%" PRIu64 ",\"from_hand_by_kind\":{",
                 rate(gs->turns, gs->matches), rate(gs->actions, gs->matches), gs->actions, gs->timeouts,
-                gs->disconnects, gs->forfeits, gs->card_actions);
+                gs->disconnects, gs->forfeits, gs->card_actions, gs->discards);
+        f = 1;
+        for (unsigned v = 0; v < g->nverbs && v < 256; v++) {
+            if (!gs->by_verb[v]) continue;
+            fputs(f ? "" : ",", out);
+            arb_an__json_str(out, g->verbs[v].name ? g->verbs[v].name : "?");
+            fprintf(out, ":%" PRIu64, gs->by_verb[v]);
+            f = 0;
+        }
+        fputs("},\"top_cards\":[", out);
         topcard top[TOP_CARDS];
         unsigned n = top_cards(gs, top);
         for (unsigned i = 0; i < n; i++) {
@@ -355,7 +418,11 @@ static void print_json(const arb_an_stats *s, FILE *out)
 static void print_text(const arb_an_stats *s, FILE *out)
 {
     fprintf(out, "%" PRIu64 " file%s, %" PRIu64 " unreadable\n", s->files, s->files == 1 ? "" : "s", s->errors);
-    for (unsigned i = 0; i < s->nkept; i++) fprintf(out, "  error: %s\n", s->kept[i]);
+    for (unsigned i = 0; i < s->nkept; i++) {
+        fputs("  error: ", out);
+        arb_text_put(out, s->kept[i]); /* messages quote file data */
+        fputc('\n', out);
+    }
     if (s->errors > s->nkept) fprintf(out, "  … and %" PRIu64 " more errors\n", s->errors - s->nkept);
     for (unsigned gi = 0; gi < s->ngames; gi++) {
         const game_stats *gs = &s->games[gi];
@@ -389,7 +456,14 @@ static void print_text(const arb_an_stats *s, FILE *out)
                 gs->disconnects, gs->forfeits);
         topcard top[TOP_CARDS];
         unsigned n = top_cards(gs, top);
-        if (n) fprintf(out, "  most played cards (%" PRIu64 " plays):\n", gs->card_actions);
+        if (gs->card_actions || gs->discards) {
+            fprintf(out, "  cards out of the hand by an action: %" PRIu64 " plays, %" PRIu64 " discards; by kind:",
+                    gs->card_actions, gs->discards);
+            for (unsigned v = 0; v < g->nverbs && v < 256; v++)
+                if (gs->by_verb[v]) fprintf(out, " %s %" PRIu64, g->verbs[v].name ? g->verbs[v].name : "?", gs->by_verb[v]);
+            fputc('\n', out);
+        }
+        if (n) fputs("  most played cards:\n", out);
         for (unsigned i = 0; i < n; i++) {
             const arb_card *c = g->card(top[i].idx);
             fprintf(out, "    %6" PRIu32 "  %s\n", top[i].n, c ? c->name : "?");

@@ -5,6 +5,7 @@
  * whether checkpoints and the outcome match. A rejected action is reported
  * with its rule ID and skipped (the state is unchanged, per the contract),
  * so a tampered or client-side log can still be read to its end. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/an_int.h"
@@ -17,6 +18,7 @@ static int setup_match(const arb_an_header *h, arb_match **m, arb_error *err)
     su.seed = h->seed;
     su.players = h->players;
     su.options = h->options;
+    su.rules = h->rules;
     for (int i = 0; i < h->players && i < ARB_MAX_SEATS; i++) su.decks[i] = &h->decks[i];
     int rc = h->position ? arb_match_from_position(m, h->game, h->position, &su, err)
                          : arb_match_new(m, h->game, &su, err);
@@ -34,6 +36,15 @@ static int outcome_matches(const arb_match *m, const arb_an_record *r)
            arb_match_hash(m) == r->hash;
 }
 
+static void label(const arb_game *g, arb_an_step *st, uint32_t *turns, const char **phases)
+{
+    unsigned n = st->nevents < ARB_MATCH_EVENTS ? st->nevents : ARB_MATCH_EVENTS;
+    st->nevents = n;
+    arb_an__label_events(g, st->events, n, st->turn, st->phase, turns, phases);
+    st->event_turn = turns;
+    st->event_phase = phases;
+}
+
 int arb_an__walk(arb_an_source *src, int want_text, arb_an_step_fn fn, void *ctx,
                  arb_match **mout, arb_an_walk_result *res, arb_error *err)
 {
@@ -44,10 +55,17 @@ int arb_an__walk(arb_an_source *src, int want_text, arb_an_step_fn fn, void *ctx
     const arb_an_header *h = &src->hdr;
     const arb_game *g = h->game;
     arb_match *m = NULL, *prev = NULL;
+    uint32_t *ev_turn = malloc(ARB_MATCH_EVENTS * sizeof *ev_turn);
+    const char **ev_phase = malloc(ARB_MATCH_EVENTS * sizeof *ev_phase);
+    if (!ev_turn || !ev_phase) {
+        free(ev_turn);
+        free((void *)ev_phase);
+        return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+    }
     int rc = setup_match(h, &m, err);
     if (rc) {
         arb_error_where(err, "%s: header", src->name);
-        return rc;
+        goto done;
     }
     if (want_text && arb_match_clone(&prev, m)) {
         rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
@@ -64,6 +82,7 @@ int arb_an__walk(arb_an_source *src, int want_text, arb_an_step_fn fn, void *ctx
     st.decision_kind = d.kind;
     st.check = -1;
     st.events = arb_match_events(m, &st.nevents);
+    label(g, &st, ev_turn, ev_phase);
     if (fn && fn(ctx, &st)) {
         res->stopped = 1;
         goto done;
@@ -108,11 +127,14 @@ int arb_an__walk(arb_an_source *src, int want_text, arb_an_step_fn fn, void *ctx
                 if (want_text) arb_action_format(g, &rec.action, st.action_text, sizeof st.action_text);
             } else {
                 st.events = arb_match_events(m, &st.nevents);
+                label(g, &st, ev_turn, ev_phase);
                 if (want_text) arb_match_action_text(prev, &rec.action, st.action_text, sizeof st.action_text);
             }
         } else if (rec.kind == ARB_AN_CHECKPOINT) {
             st.computed_hash = arb_match_hash(m);
-            st.check = st.computed_hash == rec.hash && rec.turn == arb_match_turn(m);
+            st.check = (rec.hash_bits == 0 || rec.hash_bits >= 64 ? st.computed_hash == rec.hash
+                                            : (st.computed_hash & (((uint64_t)1 << rec.hash_bits) - 1)) == rec.hash) &&
+                       rec.turn == arb_match_turn(m);
         } else if (rec.kind == ARB_AN_OUTCOME) {
             st.computed_hash = arb_match_hash(m);
             st.check = outcome_matches(m, &rec);
@@ -128,6 +150,8 @@ int arb_an__walk(arb_an_source *src, int want_text, arb_an_step_fn fn, void *ctx
         }
     }
 done:
+    free(ev_turn);
+    free((void *)ev_phase);
     arb_match_free(prev);
     if (rc || !mout) arb_match_free(m);
     else *mout = m;

@@ -41,18 +41,33 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     ;
 /* --game NAME → engine; on failure prints the known games. */
 const arb_game *cli_game(const char *cmd, const char *name);
-/* Parse an unsigned 64-bit integer (decimal or 0x hex). 0 on success. */
+/* Every number the CLI reads goes through arb_parse_u64 (arbiter/text.h):
+ * decimal digits only, no sign, space or leading zero, range checked.
+ * cli_parse_u64: any 64-bit value; cli_parse_num: within [lo, hi]. 0 on
+ * success, -1 otherwise (the caller prints a usage error, exit 2). */
 int cli_parse_u64(const char *s, unsigned long long *out);
+int cli_parse_num(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
+/* Largest SOURCE_DATE_EPOCH accepted: 9999-12-31T23:59:59Z. */
+#define CLI_EPOCH_MAX 253402300799ULL
+/* s with its control characters escaped (arb_text_escape), for text output
+ * of anything that comes from a file: player and deck names, reasons,
+ * keys, messages, paths. Rotates over 8 static buffers of 2 KiB (so up to
+ * 8 may appear in one printf); main thread only. */
+const char *cli_esc(const char *s);
 /* Print a JSON string literal. */
 void cli_json_str(FILE *out, const char *s);
 /* Whether stderr is a terminal (progress goes there only then). */
-int cli_progress_enabled(void);
 
 /* ISO-8601 UTC start time: SOURCE_DATE_EPOCH when set, else now. 0 ok. */
 int cli_started(char *buf, size_t size);
 /* Hex string → bytes (at most cap). 0 on success. */
 int cli_parse_hex(const char *s, uint8_t *out, size_t cap, size_t *len);
 void cli_hex(FILE *out, const uint8_t *p, size_t n);
+/* Output files are written to FILE.part and renamed over FILE, so a failed
+ * run never leaves half a file. An existing FILE that is not a regular file
+ * (device, FIFO, directory, socket) is refused instead of replaced: prints
+ * the error and returns EXIT_INPUT; 0 when FILE is absent or regular. */
+int cli_output_target(const char *cmd, const char *path);
 /* Split a comma list in place; returns the count or -1 above max. */
 int cli_split(char *s, char **parts, int max);
 /* "key=integer" into o; 0 on success. */
@@ -81,6 +96,8 @@ int cmd_report(int argc, char **argv);
  * invalid); cli_an_truncated notes a truncated replay on stderr. */
 int cli_an_open(const char *cmd, const char *path, arb_an_source **out);
 int cli_an_seat(const char *s, int players);
-void cli_an_truncated(const char *cmd, const char *path, const arb_an_walk_result *res);
+/* Returns EXIT_INPUT when the replay was truncated (after noting it), else 0:
+ * the analyzer commands print what was read, then exit 3. */
+int cli_an_truncated(const char *cmd, const char *path, const arb_an_walk_result *res);
 
 #endif

@@ -17,28 +17,26 @@ int cli_an_open(const char *cmd, const char *path, arb_an_source **out)
 
 int cli_an_seat(const char *s, int players)
 {
-    long v;
-    char *end;
+    uint64_t v;
     if (!s || !*s) return -3;
     if (!strcmp(s, "all")) return ARB_VIEW_ALL;
     if (s[0] == 'P' || s[0] == 'p') {
-        v = strtol(s + 1, &end, 10);
-        if (*end || v < 1) return -3;
+        if (cli_parse_num(s + 1, 1, ARB_MAX_SEATS, &v)) return -3;
         v -= 1;
-    } else {
-        v = strtol(s, &end, 10);
-        if (*end || v < 0) return -3;
+    } else if (cli_parse_num(s, 0, ARB_MAX_SEATS - 1, &v)) {
+        return -3;
     }
-    if (players > 0 && v >= players) return -3;
+    if (players > 0 && v >= (uint64_t)players) return -3;
     return (int)v;
 }
 
-void cli_an_truncated(const char *cmd, const char *path, const arb_an_walk_result *res)
+int cli_an_truncated(const char *cmd, const char *path, const arb_an_walk_result *res)
 {
-    if (!res->truncated) return;
+    if (!res->truncated) return EXIT_OK;
     char buf[ARB_MSG_MAX + ARB_WHERE_MAX + ARB_RULE_MAX + 8];
     arb_error_format(&res->trunc, buf, sizeof buf);
     (void)path; /* the reader's location already names the file */
     fprintf(stderr, "arbiter %s: %s\narbiter %s: shown up to the last complete record (%llu records)\n", cmd, buf, cmd,
             (unsigned long long)res->records);
+    return EXIT_INPUT;
 }

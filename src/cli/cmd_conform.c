@@ -3,14 +3,15 @@
  * JUnit / JSON reports; `arbiter conform lint` validates the files only.
  * Exit 1 when any result is unexpected (XPASS included), a file is invalid,
  * or an R/R* entry of a game with an engine has no passing case. */
+#include <errno.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "arbiter/conform.h"
 #include "cli/cli.h"
-
-#define MAX_PATHS 256
 
 static void usage(FILE *out)
 {
@@ -18,8 +19,12 @@ static void usage(FILE *out)
             "usage: arbiter conform [OPTIONS] [PATH...]\n"
             "       arbiter conform lint [--schema DIR] [PATH...]\n"
             "\n"
-            "Run the conformance suite (default PATH: conformance/): every case in a\n"
-            "fresh engine instance, its action log recorded as a .tcgr and verified.\n"
+            "Run the conformance suite (default PATH: $ARBITER_CONFORMANCE, else\n"
+            "./conformance/ in a checkout, else the installed suite): every case in a\n"
+            "fresh engine instance, with the runner's invariants checked at every step\n"
+            "(legal() has no duplicates and every listed action is accepted, rejections\n"
+            "change nothing, no event is dropped, a seat's view and narration hide what\n"
+            "the rules hide), its action log recorded as a .tcgr and verified.\n"
             "Statuses: PASS FAIL WRONG-RULE ERROR SKIP XFAIL XPASS.\n"
             "\n"
             "  --game ID          only this game's cases\n"
@@ -27,21 +32,27 @@ static void usage(FILE *out)
             "  --case GLOB        only cases whose ID matches\n"
             "  --rule ID          only cases that cover this rule ID\n"
             "  -j, --jobs N       run cases on N threads (output order is the same)\n"
-            "  --tap FILE         write TAP 14 ('-' = stdout)\n"
-            "  --junit FILE       write JUnit XML\n"
-            "  --json FILE        write results, coverage and diagnostics as JSON\n"
+            "  --tap FILE         write TAP 13 with YAML diagnostics ('-' = stdout)\n"
+            "  --junit FILE       write JUnit XML ('-' = stdout)\n"
+            "  --json FILE        write results, problems, coverage as JSON ('-' = stdout)\n"
             "  --coverage         print every catalog entry with the cases covering it\n"
-            "  --save-failing DIR write each failing case's action log as DIR/CASE.tcgr\n"
+            "  --save-failing DIR write each failing case's action log as DIR/GAME-CASE.tcgr\n"
+            "                     (DIR is created)\n"
             "  --schema DIR       the XSDs (default: PATH/schema or a parent's)\n"
             "  --expectations F   known failures (default: conformance/expectations.xml)\n"
             "  --no-replay        do not record and verify each case as a replay\n"
+            "  --no-invariants    do not check the runner's invariants at every step\n"
             "  -q, --quiet        print only cases that did not pass, and the summary\n"
             "\n"
-            "The run fails (exit 1) on FAIL, WRONG-RULE, ERROR, XPASS, an invalid file,\n"
-            "or an R/R* catalog entry of a game with an engine that no passing case\n"
-            "covers (not checked with --set/--case/--rule or a single FILE).\n"
-            "Exit 3: unreadable input or no schema; 2: usage, or filters that select\n"
-            "no case.\n");
+            "With a report on '-', stdout carries that report alone: the per-case lines\n"
+            "and the summary go to stderr. Every report lists, besides the cases, one\n"
+            "failing entry per file problem and per uncovered catalog entry.\n"
+            "\n"
+            "Exit: 0 green; 1 on FAIL, WRONG-RULE, ERROR, XPASS, an invalid file, or an\n"
+            "R/R* catalog entry of a game with an engine that no passing case covers\n"
+            "(not checked with --set/--case/--rule or a single FILE); 3 unreadable\n"
+            "input, no schema, an unknown --game, or a report that cannot be written;\n"
+            "2 usage, or --set/--case/--rule filters that select no case.\n");
 }
 
 static FILE *open_out(const char *path)
@@ -55,11 +66,12 @@ static int write_report(const char *path, int (*fn)(const arb_conform_suite *, F
 {
     FILE *f = open_out(path);
     if (!f) {
-        fprintf(stderr, "arbiter conform: cannot write %s\n", path);
+        fprintf(stderr, "arbiter conform: cannot write %s: %s\n", path, strerror(errno));
         return EXIT_INPUT;
     }
     int rc = fn(s, f);
-    if (f != stdout && fclose(f) != 0) rc = ARB_EIO;
+    if (f == stdout) { if (fflush(f) != 0) rc = ARB_EIO; }
+    else if (fclose(f) != 0) rc = ARB_EIO;
     if (rc) fprintf(stderr, "arbiter conform: error writing %s\n", path);
     return rc ? EXIT_INPUT : EXIT_OK;
 }
@@ -79,50 +91,101 @@ static void print_diags(const arb_conform_suite *s)
     }
 }
 
-int cmd_conform_save(const arb_conform_suite *s, const char *dir);
+/* mkdir -p: every missing component of dir, 0777 & umask. */
+static int make_dirs(const char *dir)
+{
+    char buf[4096];
+    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf) { errno = ENAMETOOLONG; return -1; }
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
+    struct stat st;
+    if (stat(buf, &st) != 0) return -1;
+    if (!S_ISDIR(st.st_mode)) { errno = ENOTDIR; return -1; }
+    return 0;
+}
+
+int cmd_conform_save(const arb_conform_suite *s, const char *dir, FILE *out);
 
 int cmd_conform(int argc, char **argv)
 {
+    static const struct option opts[] = {
+        { "game", required_argument, NULL, 'g' },
+        { "set", required_argument, NULL, 's' },
+        { "case", required_argument, NULL, 'c' },
+        { "rule", required_argument, NULL, 'r' },
+        { "jobs", required_argument, NULL, 'j' },
+        { "tap", required_argument, NULL, 'T' },
+        { "junit", required_argument, NULL, 'J' },
+        { "json", required_argument, NULL, 'O' },
+        { "save-failing", required_argument, NULL, 'S' },
+        { "schema", required_argument, NULL, 'X' },
+        { "expectations", required_argument, NULL, 'E' },
+        { "coverage", no_argument, NULL, 'C' },
+        { "no-replay", no_argument, NULL, 'R' },
+        { "no-invariants", no_argument, NULL, 'I' },
+        { "quiet", no_argument, NULL, 'q' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 }
+    };
     arb_conform_options opt = ARB_CONFORM_OPTIONS_INIT;
-    const char *paths[MAX_PATHS];
-    size_t npaths = 0;
     const char *tap = NULL, *junit = NULL, *json = NULL, *save = NULL;
-    int coverage = 0, quiet = 0, lint = 0;
-    int i = 1;
-    if (argc > 1 && strcmp(argv[1], "lint") == 0) { lint = 1; i = 2; }
-    for (; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define VAL(name) if (!v) return cli_usage("conform", "%s needs a value", name); i++
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return EXIT_OK; }
-        else if (!strcmp(a, "--game")) { VAL(a); opt.game = v; }
-        else if (!strcmp(a, "--set")) { VAL(a); opt.set = v; }
-        else if (!strcmp(a, "--case")) { VAL(a); opt.case_glob = v; }
-        else if (!strcmp(a, "--rule")) { VAL(a); opt.rule = v; }
-        else if (!strcmp(a, "--jobs") || !strcmp(a, "-j")) {
-            VAL(a);
+    int coverage = 0, quiet = 0, lint = 0, c;
+    if (argc > 1 && strcmp(argv[1], "lint") == 0) {
+        lint = 1;
+        argc--;
+        argv++;
+    }
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":j:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'g': opt.game = optarg; break;
+        case 's': opt.set = optarg; break;
+        case 'c': opt.case_glob = optarg; break;
+        case 'r': opt.rule = optarg; break;
+        case 'j': {
             unsigned long long n;
-            if (cli_parse_u64(v, &n) || n < 1 || n > 64) return cli_usage("conform", "--jobs must be 1..64");
+            if (cli_parse_u64(optarg, &n) || n < 1 || n > 64)
+                return cli_usage("conform", "--jobs '%s' is not 1..64", optarg);
             opt.jobs = (int)n;
+            break;
         }
-        else if (!strcmp(a, "--tap")) { VAL(a); tap = v; }
-        else if (!strcmp(a, "--junit")) { VAL(a); junit = v; }
-        else if (!strcmp(a, "--json")) { VAL(a); json = v; }
-        else if (!strcmp(a, "--save-failing")) { VAL(a); save = v; }
-        else if (!strcmp(a, "--schema")) { VAL(a); opt.schema_dir = v; }
-        else if (!strcmp(a, "--expectations")) { VAL(a); opt.expectations = v; }
-        else if (!strcmp(a, "--coverage")) coverage = 1;
-        else if (!strcmp(a, "--no-replay")) opt.replay_check = 0;
-        else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) quiet = 1;
-        else if (a[0] == '-' && a[1]) return cli_usage("conform", "unknown option '%s'", a);
-        else if (npaths >= MAX_PATHS) return cli_usage("conform", "more than %d paths", MAX_PATHS);
-        else paths[npaths++] = a;
-#undef VAL
+        case 'T': tap = optarg; break;
+        case 'J': junit = optarg; break;
+        case 'O': json = optarg; break;
+        case 'S': save = optarg; break;
+        case 'X': opt.schema_dir = optarg; break;
+        case 'E': opt.expectations = optarg; break;
+        case 'C': coverage = 1; break;
+        case 'R': opt.replay_check = 0; break;
+        case 'I': opt.invariants = 0; break;
+        case 'q': quiet = 1; break;
+        case 'h': usage(stdout); return EXIT_OK;
+        case ':': return cli_usage("conform", "%s needs a value", argv[optind - 1]);
+        default: return cli_usage("conform", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    int npaths = argc - optind;
+    const char *const *paths = npaths ? (const char *const *)(argv + optind) : NULL;
+    if (lint && (tap || junit || json || save || coverage))
+        return cli_usage("conform", "lint writes no reports (--tap/--junit/--json/--save-failing/--coverage)");
+    int ndash = (tap && !strcmp(tap, "-")) + (junit && !strcmp(junit, "-")) + (json && !strcmp(json, "-"));
+    if (ndash > 1) return cli_usage("conform", "only one report can go to stdout ('-')");
+    /* A report on stdout owns it: everything for people goes to stderr. */
+    FILE *out = ndash ? stderr : stdout;
+    if (save && make_dirs(save) != 0) {
+        fprintf(stderr, "arbiter conform: cannot create --save-failing directory %s: %s\n", save, strerror(errno));
+        return EXIT_INPUT;
     }
     double t0 = now_s();
     arb_conform_suite *s = NULL;
     arb_error err = ARB_ERROR_INIT;
-    if (arb_conform_load(&s, npaths ? paths : NULL, npaths, &opt, &err)) return cli_fail("conform", &err);
+    if (arb_conform_load(&s, paths, (size_t)npaths, &opt, &err)) return cli_fail("conform", &err);
     arb_conform_lint(s);
     if (lint) {
         print_diags(s);
@@ -130,6 +193,15 @@ int cmd_conform(int argc, char **argv)
         printf("conform lint: %u files, %u cases, %u problems\n", arb_conform_nfiles(s), arb_conform_ncases(s), nd);
         arb_conform_free(s);
         return nd ? EXIT_VERIFY : EXIT_OK;
+    }
+    if (!arb_conform_ncases(s) && opt.game && !arb_game_find(opt.game)) {
+        /* No engine and no case: not a game this build or suite knows. */
+        print_diags(s);
+        fprintf(stderr, "arbiter conform: unknown game '%s' (known:", opt.game);
+        for (unsigned k = 0; k < arb_game_count(); k++) fprintf(stderr, " %s", arb_game_at(k)->id);
+        fprintf(stderr, ")\n");
+        arb_conform_free(s);
+        return EXIT_INPUT;
     }
     if (!arb_conform_ncases(s) && (opt.game || opt.set || opt.case_glob || opt.rule)) {
         /* A filter that selects nothing is almost always a typo in a CI
@@ -150,37 +222,39 @@ int cmd_conform(int argc, char **argv)
         const arb_conform_result *r = arb_conform_result_at(s, k);
         counts[r->status]++;
         if (quiet && (r->status == ARB_CF_PASS || r->status == ARB_CF_SKIP)) continue;
-        printf("%-10s %s/%s/%s", arb_cf_status_name(r->status), r->game, r->set, r->id);
+        fprintf(out, "%-10s %s/%s/%s", arb_cf_status_name(r->status), r->game, r->set, r->id);
         if (r->status != ARB_CF_PASS) {
-            printf("\n           %s:%d: %s", r->file, r->line, r->message);
-            if (r->status == ARB_CF_XFAIL && r->reason) printf("\n           known failure: %s", r->reason);
-            if (r->status != ARB_CF_SKIP) printf("\n           covers %s; seed %llu", r->covers,
-                                                   (unsigned long long)r->seed);
+            fprintf(out, "\n           %s:%d: %s", r->file, r->at_line > 0 ? r->at_line : r->line, r->message);
+            if (r->status == ARB_CF_XFAIL && r->reason) fprintf(out, "\n           known failure: %s", r->reason);
+            if (r->status != ARB_CF_SKIP)
+                fprintf(out, "\n           case %s:%d covers %s; seed %llu", r->file, r->line, r->covers,
+                        (unsigned long long)r->seed);
         }
-        putchar('\n');
+        fputc('\n', out);
     }
-    if (coverage) arb_conform_write_coverage(s, stdout);
+    if (coverage) arb_conform_write_coverage(s, out);
     /* Uncovered entries are failures only when the gate applies. */
     unsigned unc = arb_conform_uncovered(s);
     if (unc && arb_conform_gated(s)) {
         for (unsigned k = 0; k < arb_conform_nentries(s); k++) {
             const arb_conform_entry *e = arb_conform_entry_at(s, k);
             if (e->testable && e->engine && !e->npassing && !e->uncovered_reason)
-                printf("UNCOVERED  %s %s%s%s%s\n", e->game, e->id, e->ncases ? " (no passing case among: " : "",
-                       e->ncases ? e->cases : "", e->ncases ? ")" : "");
+                fprintf(out, "UNCOVERED  %s %s%s%s%s\n", e->game, e->id,
+                        e->ncases ? " (no passing case among: " : "", e->ncases ? e->cases : "", e->ncases ? ")" : "");
         }
     }
     int rc = EXIT_OK;
     if (tap && write_report(tap, arb_conform_write_tap, s)) rc = EXIT_INPUT;
     if (junit && write_report(junit, arb_conform_write_junit, s)) rc = EXIT_INPUT;
     if (json && write_report(json, arb_conform_write_json, s)) rc = EXIT_INPUT;
-    if (save && cmd_conform_save(s, save)) rc = EXIT_INPUT;
+    if (save && cmd_conform_save(s, save, out)) rc = EXIT_INPUT;
     unsigned fails = arb_conform_failures(s);
-    printf("conform: %u cases: %u PASS, %u FAIL, %u WRONG-RULE, %u ERROR, %u SKIP, %u XFAIL, %u XPASS; "
-           "%u uncovered%s; %u file problems; %.3f s\n",
-           arb_conform_nresults(s), counts[ARB_CF_PASS], counts[ARB_CF_FAIL], counts[ARB_CF_WRONG_RULE],
-           counts[ARB_CF_ERROR], counts[ARB_CF_SKIP], counts[ARB_CF_XFAIL], counts[ARB_CF_XPASS], unc,
-           arb_conform_gated(s) ? "" : " (not gated: partial run)", arb_conform_ndiags(s), secs);
+    fprintf(out,
+            "conform: %u cases: %u PASS, %u FAIL, %u WRONG-RULE, %u ERROR, %u SKIP, %u XFAIL, %u XPASS; "
+            "%u uncovered%s; %u file problems; %.3f s\n",
+            arb_conform_nresults(s), counts[ARB_CF_PASS], counts[ARB_CF_FAIL], counts[ARB_CF_WRONG_RULE],
+            counts[ARB_CF_ERROR], counts[ARB_CF_SKIP], counts[ARB_CF_XFAIL], counts[ARB_CF_XPASS], unc,
+            arb_conform_gated(s) ? "" : " (not gated: partial run)", arb_conform_ndiags(s), secs);
     arb_conform_free(s);
     if (rc) return rc;
     return fails ? EXIT_VERIFY : EXIT_OK;
@@ -188,7 +262,7 @@ int cmd_conform(int argc, char **argv)
 
 /* Each unexpected result of a test case becomes DIR/GAME-CASE.tcgr: the
  * accepted actions up to the failure, from the case's seed or position. */
-int cmd_conform_save(const arb_conform_suite *s, const char *dir)
+int cmd_conform_save(const arb_conform_suite *s, const char *dir, FILE *out)
 {
     int bad = 0;
     unsigned saved = 0;
@@ -208,7 +282,7 @@ int cmd_conform_save(const arb_conform_suite *s, const char *dir)
             continue;
         }
         saved++;
-        printf("saved      %s\n", path);
+        fprintf(out, "saved      %s\n", path);
     }
     (void)saved;
     return bad ? -1 : 0;

@@ -7,8 +7,8 @@
 static void deck_help(void)
 {
     printf("usage: arbiter deck check --game GAME [--json] DECK...\n"
-           "       arbiter deck list --game GAME\n"
-           "       arbiter deck show --game GAME DECK\n"
+           "       arbiter deck list --game GAME [--json]\n"
+           "       arbiter deck show --game GAME [--json] DECK\n"
            "\n"
            "check  print every rule violation (with its rule ID) and every builder\n"
            "       warning of each DECK (a preset name or a deck file); exit 1 when\n"
@@ -17,7 +17,26 @@ static void deck_help(void)
            "show   a deck's cards as a deck file\n"
            "\n"
            "Deck file: one 'COUNT NAME' or 'COUNT ID' per line, '#' comments,\n"
-           "'key: value' attributes such as 'bloc: DEFENSE' and 'name: …'.\n");
+           "'key: value' attributes such as 'bloc: DEFENSE' and 'name: …'.\n"
+           "\n"
+           "  --json  check: an array of {deck, cards, legal, issues}; list: an array\n"
+           "          of {name, cards, attrs}; show: {name, attrs, cards: [{count,\n"
+           "          id, name}]}\n"
+           "\n"
+           "Exit: 0 legal / listed / shown; 1 a deck is illegal; 2 usage; 3 unknown\n"
+           "game, card or deck, unreadable deck file.\n");
+}
+
+static void print_attrs_json(const arb_deck *d)
+{
+    printf("{");
+    for (unsigned i = 0; i < d->nattrs; i++) {
+        printf("%s", i ? "," : "");
+        cli_json_str(stdout, d->attrs[i].key);
+        printf(":");
+        cli_json_str(stdout, d->attrs[i].value);
+    }
+    printf("}");
 }
 
 static int deck_check(const arb_game *g, int json, int argc, char **argv)
@@ -100,11 +119,22 @@ int cmd_deck(int argc, char **argv)
     const arb_game *g = cli_game("deck", game);
     if (!g) return game ? EXIT_INPUT : EXIT_USAGE;
     if (strcmp(sub, "list") == 0) {
+        if (optind < argc) return cli_usage("deck", "list takes no DECK ('%s')", argv[optind]);
+        if (json) printf("[");
         for (unsigned i = 0; i < g->npresets; i++) {
             const arb_deck *d = g->preset(i);
             const char *bloc = arb_deck_attr_get(d, "bloc");
-            printf("%-24s %3u cards%s%s\n", d->name, d->ncards, bloc ? "  bloc: " : "", bloc ? bloc : "");
+            if (json) {
+                printf("%s{\"name\":", i ? "," : "");
+                cli_json_str(stdout, d->name);
+                printf(",\"cards\":%u,\"attrs\":", d->ncards);
+                print_attrs_json(d);
+                printf("}");
+            } else {
+                printf("%-24s %3u cards%s%s\n", d->name, d->ncards, bloc ? "  bloc: " : "", bloc ? bloc : "");
+            }
         }
+        if (json) printf("]\n");
         return EXIT_OK;
     }
     if (optind >= argc) return cli_usage("deck", "%s needs a DECK (preset name or file)", sub);
@@ -112,14 +142,33 @@ int cmd_deck(int argc, char **argv)
         arb_deck d;
         arb_error err = ARB_ERROR_INIT;
         if (arb_deck_resolve(&d, g, argv[optind], &err)) return cli_fail("deck show", &err);
-        printf("name: %s\n", d.name);
-        for (unsigned i = 0; i < d.nattrs; i++) printf("%s: %s\n", d.attrs[i].key, d.attrs[i].value);
-        for (unsigned i = 0; i < d.ncards;) {
+        if (json) {
+            printf("{\"name\":");
+            cli_json_str(stdout, d.name);
+            printf(",\"attrs\":");
+            print_attrs_json(&d);
+            printf(",\"cards\":[");
+        } else {
+            printf("name: %s\n", d.name);
+            for (unsigned i = 0; i < d.nattrs; i++)
+                if (strcmp(d.attrs[i].key, "name") != 0) printf("%s: %s\n", d.attrs[i].key, d.attrs[i].value);
+        }
+        for (unsigned i = 0, k = 0; i < d.ncards; k++) {
             unsigned j = i;
             while (j < d.ncards && d.cards[j] == d.cards[i]) j++;
-            printf("%u %s\n", j - i, g->card(d.cards[i])->name);
+            const arb_card *cd = g->card(d.cards[i]);
+            if (json) {
+                printf("%s{\"count\":%u,\"id\":", k ? "," : "", j - i);
+                cli_json_str(stdout, cd->id);
+                printf(",\"name\":");
+                cli_json_str(stdout, cd->name);
+                printf("}");
+            } else {
+                printf("%u %s\n", j - i, cd->name);
+            }
             i = j;
         }
+        if (json) printf("]}\n");
         return EXIT_OK;
     }
     return deck_check(g, json, argc - optind, argv + optind);

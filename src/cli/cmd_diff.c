@@ -18,7 +18,7 @@ static void print_value(const arb_tnode *n)
 static void print_diffs(const arb_tnode *arr, const char *indent)
 {
     for (const arb_tnode *e = arr ? arr->first : NULL; e; e = e->next) {
-        printf("%s%s: ", indent, arb_tnode_get(e, "path")->s);
+        printf("%s%s: ", indent, cli_esc(arb_tnode_get(e, "path")->s));
         print_value(arb_tnode_get(e, "a"));
         fputs("  →  ", stdout);
         print_value(arb_tnode_get(e, "b"));
@@ -77,9 +77,9 @@ int cmd_diff(int argc, char **argv)
         arb_tnode_json(root, stdout, 2);
         fputc('\n', stdout);
     } else if (!d.differ) {
-        printf("identical: %s and %s\n", argv[optind], argv[optind + 1]);
+        printf("identical: %s and %s\n", cli_esc(argv[optind]), cli_esc(argv[optind + 1]));
     } else {
-        printf("A: %s\nB: %s\n", argv[optind], argv[optind + 1]);
+        printf("A: %s\nB: %s\n", cli_esc(argv[optind]), cli_esc(argv[optind + 1]));
         if (d.record < 0) printf("first difference: header\n");
         else printf("first difference: record #%" PRId64 " (%s)\n", d.record, d.what);
         const arb_tnode *hd = arb_tnode_get(root, "header");

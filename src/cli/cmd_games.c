@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/table.h"
 
 int cmd_games(int argc, char **argv)
 {
@@ -10,8 +11,15 @@ int cmd_games(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) json = 1;
         else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: arbiter games [--json]\n\nList the games compiled into this build with their "
-                   "rules version, engine version and player counts.\n");
+            printf("usage: arbiter games [--json]\n"
+                   "\n"
+                   "List the games compiled into this build with their rules version,\n"
+                   "engine version, player counts and card-pool size.\n"
+                   "\n"
+                   "  --json  an array of {id, title, rules, engine, min_players,\n"
+                   "          max_players, cards, presets, outcomes}\n"
+                   "\n"
+                   "Exit: 0 listed; 2 usage.\n");
             return EXIT_OK;
         } else return cli_usage("games", "unexpected argument '%s'", argv[i]);
     }
@@ -26,6 +34,13 @@ int cmd_games(int argc, char **argv)
             cli_json_str(stdout, g->title);
             printf(",\"rules\":");
             cli_json_str(stdout, g->rules_version);
+            printf(",\"rules_versions\":[");   /* every version it verifies, oldest first */
+            if (!g->nrules_versions) cli_json_str(stdout, g->rules_version);
+            for (unsigned v = 0; v < g->nrules_versions; v++) {
+                printf("%s", v ? "," : "");
+                cli_json_str(stdout, g->rules_versions[v]);
+            }
+            printf("]");
             printf(",\"engine\":");
             cli_json_str(stdout, g->engine_version);
             printf(",\"min_players\":%d,\"max_players\":%d,\"cards\":%u,\"presets\":%u,\"outcomes\":[",
@@ -46,14 +61,20 @@ int cmd_games(int argc, char **argv)
         printf("no game engines are compiled into this build\n");
         return EXIT_OK;
     }
-    printf("%-12s %-24s %-10s %-8s %s\n", "GAME", "TITLE", "RULES", "PLAYERS", "CARDS");
+    cli_table tb;
+    cli_table_init(&tb, 6);
+    int bad = cli_table_row(&tb, (const char *const[]){ "GAME", "TITLE", "RULES", "ENGINE", "PLAYERS", "CARDS" });
     for (unsigned i = 0; i < n; i++) {
         const arb_game *g = arb_game_at(i);
-        char pl[16];
+        char pl[16], nc[16];
         if (g->min_players == g->max_players) snprintf(pl, sizeof pl, "%d", g->min_players);
         else snprintf(pl, sizeof pl, "%d-%d", g->min_players, g->max_players);
-        printf("%-12s %-24s %-10s %-8s %u\n", g->id, g->title, g->rules_version, pl, g->ncards);
+        snprintf(nc, sizeof nc, "%u", g->ncards);
+        bad |= cli_table_row(&tb, (const char *const[]){ g->id, g->title, g->rules_version, g->engine_version, pl, nc });
     }
+    if (!bad) cli_table_print(&tb, stdout);
+    cli_table_free(&tb);
+    if (bad) return EXIT_INTERNAL;
     return EXIT_OK;
 }
 
@@ -74,8 +95,14 @@ int cmd_cards(int argc, char **argv)
         case 'g': game = optarg; break;
         case 'j': json = 1; break;
         case 'h':
-            printf("usage: arbiter cards --game GAME [--json]\n\nList the game's card pool: ID, name, type, "
-                   "group (faction or class), stats and text.\n");
+            printf("usage: arbiter cards --game GAME [--json]\n"
+                   "\n"
+                   "List the game's card pool: ID, name, type, group (faction or class),\n"
+                   "stats and text.\n"
+                   "\n"
+                   "  --json  an array of {id, name, type, group, stats, text}\n"
+                   "\n"
+                   "Exit: 0 listed; 2 usage (no --game); 3 unknown game.\n");
             return EXIT_OK;
         default: return cli_usage("cards", "unknown option '%s'", argv[optind - 1]);
         }

@@ -33,7 +33,7 @@ static void json_header(const arb_replay_header *h)
     cli_json_str(stdout, h->hash);
     printf(",\"engine\":");
     cli_json_str(stdout, h->engine);
-    printf(",\"seed\":%" PRIu64 ",\"started\":", h->seed);
+    printf(",\"seed\":\"%" PRIu64 "\",\"started\":", h->seed);
     cli_json_str(stdout, h->started);
     printf(",\"players\":[");
     for (int s = 0; s < h->players; s++) {
@@ -145,13 +145,13 @@ int cmd_info(int argc, char **argv)
         }
         printf("}\n");
     } else {
-        printf("file:       %s\n", path);
-        printf("format:     %s (envelope version %u, flags 0x%02x%s)\n", h->format, h->version, h->flags,
+        printf("file:       %s\n", cli_esc(path));
+        printf("format:     %s (envelope version %u, flags 0x%02x%s)\n", cli_esc(h->format), h->version, h->flags,
                (h->flags & ARB_REPLAY_FLAG_TIMED) ? ": timed" : "");
         const arb_game *g = arb_game_find(h->game);
-        printf("game:       %s%s%s, rules %s, engine %s\n", h->game, g ? " — " : " (not in this build)",
-               g ? g->title : "", h->rules, h->engine[0] ? h->engine : "?");
-        printf("rng:        %s; hash %s\n", h->rng, h->hash[0] ? h->hash : "?");
+        printf("game:       %s%s%s, rules %s, engine %s\n", cli_esc(h->game), g ? " — " : " (not in this build)",
+               g ? g->title : "", cli_esc(h->rules), h->engine[0] ? cli_esc(h->engine) : "?");
+        printf("rng:        %s; hash %s\n", cli_esc(h->rng), h->hash[0] ? cli_esc(h->hash) : "?");
         printf("seed:       %" PRIu64 "\n", h->seed);
         if (h->has_commit) {
             printf("commit:     ");
@@ -160,18 +160,18 @@ int cmd_info(int argc, char **argv)
             cli_hex(stdout, h->salt, h->salt_len);
             putchar('\n');
         }
-        printf("started:    %s\n", h->started[0] ? h->started : "?");
+        printf("started:    %s\n", h->started[0] ? cli_esc(h->started) : "?");
         if (h->position) printf("start:      from an explicit position (header key 'position')\n");
         for (int p = 0; p < h->players; p++) {
             const arb_replay_player *P = &h->player[p];
-            printf("seat %d:     %s, deck %s%s%u cards", p, P->name, P->deck_name[0] ? P->deck_name : "", P->deck_name[0] ? ", " : "",
+            printf("seat %d:     %s, deck %s%s%u cards", p, cli_esc(P->name), P->deck_name[0] ? cli_esc(P->deck_name) : "", P->deck_name[0] ? ", " : "",
                    P->ncards);
-            for (unsigned i = 0; i < P->nattrs; i++) printf(", %s: %s", P->attrs[i].key, P->attrs[i].value);
+            for (unsigned i = 0; i < P->nattrs; i++) printf(", %s: %s", cli_esc(P->attrs[i].key), cli_esc(P->attrs[i].value));
             putchar('\n');
         }
         if (h->options.n) {
             printf("options:   ");
-            for (unsigned i = 0; i < h->options.n; i++) printf(" %s=%" PRId64, h->options.kv[i].key, h->options.kv[i].value);
+            for (unsigned i = 0; i < h->options.n; i++) printf(" %s=%" PRId64, cli_esc(h->options.kv[i].key), h->options.kv[i].value);
             putchar('\n');
         }
         printf("records:    %" PRIu64 " (%" PRIu64 " actions, %" PRIu64 " checkpoints, %" PRIu64 " outcome)\n",
@@ -182,9 +182,9 @@ int cmd_info(int argc, char **argv)
         if (s.has_outcome) {
             if (s.winner >= 0)
                 printf("outcome:    %s (seat %d) wins by %s after %" PRIu32 " turns; final hash 0x%016" PRIx64 "\n",
-                       h->player[s.winner < h->players ? s.winner : 0].name, s.winner, s.reason, s.turns, s.final_hash);
+                       cli_esc(h->player[s.winner < h->players ? s.winner : 0].name), s.winner, cli_esc(s.reason), s.turns, s.final_hash);
             else
-                printf("outcome:    draw (%s) after %" PRIu32 " turns; final hash 0x%016" PRIx64 "\n", s.reason, s.turns,
+                printf("outcome:    draw (%s) after %" PRIu32 " turns; final hash 0x%016" PRIx64 "\n", cli_esc(s.reason), s.turns,
                        s.final_hash);
         } else {
             printf("outcome:    none recorded (last checkpoint: turn %" PRIu32 ")\n", s.last_turn);
@@ -192,7 +192,7 @@ int cmd_info(int argc, char **argv)
         if (rc < 0) {
             char buf[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
             arb_error_format(&s.err, buf, sizeof buf);
-            printf("status:     %s\n", buf);
+            printf("status:     %s\n", cli_esc(buf));
         }
     }
     arb_replay_close(r);

@@ -7,10 +7,9 @@
 
 static int parse_index(const char *s, int64_t *out)
 {
-    char *end;
-    long long v = strtoll(s, &end, 10);
-    if (!*s || *end || v < 0) return -1;
-    *out = v;
+    uint64_t v;
+    if (cli_parse_num(s, 0, INT64_MAX - 1, &v)) return -1;
+    *out = (int64_t)v;
     return 0;
 }
 
@@ -56,8 +55,9 @@ int cmd_log(int argc, char **argv)
                    "              ok}], records, actions, rejected, mismatches, complete (the\n"
                    "              outcome was read), stopped (--to ended the walk), truncated,\n"
                    "              truncation}\n\n"
-                   "A truncated replay is shown up to its last complete record (noted on stderr).\n"
-                   "Exit: 0 shown, 2 usage, 3 missing/corrupt/unsupported file.\n");
+                   "A truncated replay is shown up to its last complete record (noted on stderr),\n"
+                   "then the command exits 3.\n"
+                   "Exit: 0 shown, 2 usage, 3 missing/corrupt/unsupported/truncated file.\n");
             return EXIT_OK;
         default: return cli_usage("log", "unknown option '%s'", argv[optind - 1]);
         }
@@ -84,6 +84,5 @@ int cmd_log(int argc, char **argv)
     arb_an_source_free(src);
     fflush(stdout);
     if (rc) return cli_fail("log", &err);
-    cli_an_truncated("log", path, &res);
-    return EXIT_OK;
+    return cli_an_truncated("log", path, &res);
 }

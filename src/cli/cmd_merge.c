@@ -115,8 +115,10 @@ static int add_file(merge *m, const char *path)
 {
     cli_results r;
     arb_error err = ARB_ERROR_INIT;
-    if (cli_results_open(&r, path, &err)) {
+    int orc = cli_results_open(&r, path, &err);
+    if (orc) {
         cli_fail("merge", &err);
+        if (orc == ARB_ENOMEM) return -1;
         m->problems++;
         return 0;
     }
@@ -178,7 +180,10 @@ static int add_file(merge *m, const char *path)
     }
     if (rc < 0) {
         cli_fail("merge", &err);
+        cli_results_close(&r);
+        if (rc == ARB_ENOMEM) return -2; /* message printed */
         m->problems++;
+        return 0;
     }
     cli_results_close(&r);
     return 0;
@@ -218,9 +223,12 @@ int cmd_merge(int argc, char **argv)
                    "  -o FILE    also write every result once, as NDJSON, for\n"
                    "             `arbiter stats FILE`\n"
                    "\n"
+                   "An input with no {\"shard_done\"} line at all (empty, cut short, or plain\n"
+                   "`verify --json` output) is incomplete: nothing shows it is whole.\n"
+                   "\n"
                    "Exit: 0 complete and every file verified; 1 some file failed to verify;\n"
-                   "3 incomplete (missing shards or entries), duplicated or malformed input;\n"
-                   "2 usage.\n");
+                   "3 incomplete (missing shards or entries, no shard_done line), duplicated\n"
+                   "or malformed input; 4 out of memory; 2 usage.\n");
             return EXIT_OK;
         default: return cli_usage("merge", "unknown option '%s'", argv[optind - 1]);
         }
@@ -236,8 +244,14 @@ int cmd_merge(int argc, char **argv)
             return EXIT_INPUT;
         }
     }
-    for (int i = optind; i < argc; i++)
-        if (add_file(&m, argv[i])) { rc = EXIT_INTERNAL; goto done; }
+    for (int i = optind; i < argc; i++) {
+        int arc = add_file(&m, argv[i]);
+        if (arc) {
+            if (arc == -1) fprintf(stderr, "arbiter merge: %s: out of memory\n", argv[i]);
+            rc = EXIT_INTERNAL;
+            goto done;
+        }
+    }
     /* What is missing. */
     uint64_t missing_shards = 0, missing_entries = 0;
     uint64_t ms_list[MERGE_LIST], me_list[MERGE_LIST];
@@ -256,8 +270,11 @@ int cmd_merge(int argc, char **argv)
     uint64_t beyond = 0;
     if (m.entries_known)
         for (uint64_t i = m.entries; i < m.seen_cap; i++) beyond += (m.seen[i / 8] >> (i % 8)) & 1;
+    /* No shard_done line at all (an empty input, a cut one, or plain
+     * `verify --json` output) cannot be shown complete. */
+    int no_trailer = !m.entries_known;
     int incomplete = missing_shards || missing_entries || m.dup_entries || m.dup_shards || m.problems || beyond ||
-                     (m.shards_n && !m.entries_known);
+                     no_trailer;
     if (json) {
         printf("{\"complete\":%s,\"files\":%" PRIu64 ",\"ok\":%" PRIu64 ",\"failed\":%" PRIu64,
                incomplete ? "false" : "true", m.results, m.ok, m.failed);
@@ -290,7 +307,7 @@ int cmd_merge(int argc, char **argv)
             printf("%s", i ? "," : "");
             cli_json_str(stdout, m.keep[i]);
         }
-        printf("],\"problems\":%" PRIu64 "}\n", m.problems);
+        printf("],\"problems\":%" PRIu64 ",\"shard_done_seen\":%s}\n", m.problems, no_trailer ? "false" : "true");
     } else {
         printf("merged %d file(s): %" PRIu64 " results, %" PRIu64 " ok, %" PRIu64 " failed\n", argc - optind,
                m.results, m.ok, m.failed);
@@ -300,11 +317,11 @@ int cmd_merge(int argc, char **argv)
             printf("manifest entries: %" PRIu64 " expected, %" PRIu64 " reported\n", m.entries,
                    m.entries - missing_entries);
         printf("by status:");
-        for (unsigned i = 0; i < m.nstatus; i++) printf(" %s %" PRIu64, m.status[i].name, m.status[i].n);
+        for (unsigned i = 0; i < m.nstatus; i++) printf(" %s %" PRIu64, cli_esc(m.status[i].name), m.status[i].n);
         printf("\nby game:");
-        for (unsigned i = 0; i < m.ngames; i++) printf(" %s %" PRIu64, m.games[i].name, m.games[i].n);
+        for (unsigned i = 0; i < m.ngames; i++) printf(" %s %" PRIu64, cli_esc(m.games[i].name), m.games[i].n);
         printf("\n");
-        for (unsigned i = 0; i < m.nkeep; i++) printf("FAILED %s\n", m.keep[i]);
+        for (unsigned i = 0; i < m.nkeep; i++) printf("FAILED %s\n", cli_esc(m.keep[i]));
         if (m.failed > m.nkeep) printf("… and %" PRIu64 " more failures\n", m.failed - m.nkeep);
         if (missing_shards) {
             printf("MISSING %" PRIu64 " shard(s) (no shard_done line): ", missing_shards);
@@ -324,7 +341,8 @@ int cmd_merge(int argc, char **argv)
         }
         if (m.dup_shards) printf("DUPLICATED %" PRIu64 " shard_done line(s)\n", m.dup_shards);
         if (beyond) printf("OUT OF RANGE %" PRIu64 " result(s) beyond the manifest\n", beyond);
-        if (m.shards_n && !m.entries_known) printf("INCOMPLETE: no shard_done line at all\n");
+        if (no_trailer && !m.results) printf("INCOMPLETE: the input holds no result and no shard_done line (empty?)\n");
+        else if (no_trailer) printf("INCOMPLETE: no shard_done line at all: the input may be cut short\n");
         if (m.problems) printf("PROBLEMS: %" PRIu64 " malformed or inconsistent input(s), see stderr\n", m.problems);
         printf("%s\n", incomplete ? "merge: INCOMPLETE" : m.failed ? "merge: complete, with failures" : "merge: complete, all verified");
     }

@@ -156,7 +156,7 @@ static int play_match(cli_match_args *a, const char *agents, uint64_t max_action
         if (index >= 0) printf(",\"index\":%" PRId64, index);
         printf(",\"game\":");
         cli_json_str(stdout, a->g->id);
-        printf(",\"seed\":%" PRIu64 ",\"actions\":%" PRIu64 ",\"turns\":%u,\"winner\":%d,\"reason\":", a->su.seed, n,
+        printf(",\"seed\":\"%" PRIu64 "\",\"actions\":%" PRIu64 ",\"turns\":%u,\"winner\":%d,\"reason\":", a->su.seed, n,
                over ? o.turns : arb_match_turn(a->m), over ? o.winner : -1);
         cli_json_str(stdout, reason);
         printf(",\"final_hash\":\"0x%016" PRIx64 "\",\"bytes\":%" PRIu64 "}\n", arb_match_hash(a->m), bytes);

@@ -13,8 +13,7 @@
 
 #include "cli/match_args.h"
 #include "arbiter/toolkit.h"
-
-#define LINE_MAX_BYTES 4096
+#include "cli/record_io.h"
 
 static void record_help(void)
 {
@@ -24,9 +23,14 @@ static void record_help(void)
            "Read actions from stdin, one per line, apply each to the match and record\n"
            "it live. Text syntax: '[+MS] SEAT VERB [ARG…]' where SEAT is 0-based or\n"
            "'arbiter' and +MS the elapsed milliseconds (see 'arbiter verbs --game G');\n"
-           "blank lines and lines starting with '#' are skipped. With --json each line\n"
+           "blank lines and lines starting with '#' are skipped. A line holds at most\n"
+           "4096 bytes, not counting its ending (LF or CRLF); a longer line, or one\n"
+           "with a NUL byte, is answered with an error and skipped whole, and the next\n"
+           "line is read normally. With --json each line\n"
            "is an object {\"seat\":0|\"arbiter\",\"verb\":\"play\",\"args\":[3],\"elapsed_ms\":0}\n"
            "or {\"action\":\"0 play 3\"}, and every answer is one JSON object per line.\n"
+           "Strict JSON: a duplicate key, an unknown key, data after the object, or a\n"
+           "\"verb\" that is not exactly one verb name (\"play 22\") is an error.\n"
            "\n"
            "Answers (text): 'ok N: DESCRIPTION' then 'event: …' lines, or\n"
            "'rejected RULE: MESSAGE' (not recorded), or 'error: MESSAGE' (bad syntax);\n"
@@ -38,105 +42,120 @@ static void record_help(void)
            "  --json            NDJSON input and output\n"
            "\n"
            "Exit: 0 the match ended and was recorded; 3 stdin ended before the match\n"
-           "did (the file is closed without an outcome); 2 usage; 4 I/O failure.\n");
+           "did (the file is closed without an outcome, every accepted action kept);\n"
+           "2 usage; 4 I/O failure (a read error on stdin also closes the file with\n"
+           "every accepted action kept).\n");
 }
 
-/* Minimal reader for the flat NDJSON action object: string, integer and
- * integer-array values. Builds the text syntax for arb_action_parse. */
-static const char *skip_ws(const char *p)
+/* The NDJSON action object, read with the library's strict JSON reader
+ * (duplicate keys, trailing data after the object, fractional numbers are
+ * refused there) and checked field by field here: only the keys below,
+ * "verb" exactly one verb name (or its index) with no arguments of its
+ * own, "args" integers, and "action" alone. Builds the text syntax for
+ * arb_action_parse. Exposed (cli/record_io.h) for the fuzz target. */
+int cli_record_json_action(const arb_game *g, const char *line, size_t len, arb_action *a, arb_error *err)
 {
-    while (*p && isspace((unsigned char)*p)) p++;
-    return p;
-}
-
-static const char *json_string(const char *p, char *out, size_t size)
-{
-    if (*p != '"') return NULL;
-    p++;
-    size_t n = 0;
-    while (*p && *p != '"') {
-        char c = *p++;
-        if (c == '\\') {
-            c = *p++;
-            if (c == 'n') c = '\n';
-            else if (c == 't') c = '\t';
-            else if (c != '"' && c != '\\' && c != '/') return NULL;
-        }
-        if (n + 1 >= size) return NULL;
-        out[n++] = c;
+    arb_tree *t = arb_tree_new();
+    if (!t) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+    arb_error jerr = ARB_ERROR_INIT;
+    int rc = arb_tree_parse_json(t, arb_tree_root(t), "v", line, len, &jerr);
+    if (rc) {
+        rc = jerr.code == ARB_ENOMEM ? arb_error_set(err, ARB_ENOMEM, NULL, "out of memory reading JSON")
+                                     : arb_error_set(err, ARB_EINVAL, NULL, "%s: %s", jerr.where, jerr.msg);
+        arb_tree_free(t);
+        return rc;
     }
-    if (*p != '"') return NULL;
-    out[n] = '\0';
-    return p + 1;
-}
-
-static const char *json_int(const char *p, long long *v)
-{
-    char *end;
-    *v = strtoll(p, &end, 10);
-    return end == p ? NULL : end;
-}
-
-static int json_action(const arb_game *g, const char *line, arb_action *a, arb_error *err)
-{
-    char seat[16] = "", verb[64] = "", action[LINE_MAX_BYTES] = "", argtxt[256] = "";
-    long long elapsed = 0;
-    int have_elapsed = 0;
-    const char *p = skip_ws(line);
-    if (*p != '{') return arb_error_set(err, ARB_EINVAL, NULL, "expected a JSON object");
-    p = skip_ws(p + 1);
-    while (*p && *p != '}') {
-        char key[32];
-        if (!(p = json_string(p, key, sizeof key))) return arb_error_set(err, ARB_EINVAL, NULL, "bad JSON key");
-        p = skip_ws(p);
-        if (*p != ':') return arb_error_set(err, ARB_EINVAL, NULL, "expected ':' after \"%s\"", key);
-        p = skip_ws(p + 1);
-        if (strcmp(key, "seat") == 0) {
-            long long v;
-            if (*p == '"') p = json_string(p, seat, sizeof seat);
-            else if ((p = json_int(p, &v))) snprintf(seat, sizeof seat, "%lld", v);
-        } else if (strcmp(key, "verb") == 0) {
-            long long v;
-            if (*p == '"') p = json_string(p, verb, sizeof verb);
-            else if ((p = json_int(p, &v))) {
-                if (v < 0 || v >= (long long)g->nverbs) return arb_error_set(err, ARB_EINVAL, NULL, "verb %lld is unknown", v);
-                snprintf(verb, sizeof verb, "%s", g->verbs[v].name);
-            }
-        } else if (strcmp(key, "elapsed_ms") == 0) {
-            p = json_int(p, &elapsed);
-            have_elapsed = 1;
-        } else if (strcmp(key, "action") == 0) {
-            p = json_string(p, action, sizeof action);
-        } else if (strcmp(key, "args") == 0) {
-            if (*p != '[') return arb_error_set(err, ARB_EINVAL, NULL, "\"args\" is not an array");
-            p = skip_ws(p + 1);
-            size_t used = 0;
-            while (p && *p && *p != ']') {
-                long long v;
-                if (!(p = json_int(p, &v))) break;
-                used += (size_t)snprintf(argtxt + used, used < sizeof argtxt ? sizeof argtxt - used : 0, " %lld", v);
-                p = skip_ws(p);
-                if (*p == ',') p = skip_ws(p + 1);
-            }
-            if (!p || *p != ']' || used >= sizeof argtxt)
-                return arb_error_set(err, ARB_EINVAL, NULL, "\"args\" is not an array of integers");
-            p++;
-        } else {
-            return arb_error_set(err, ARB_EINVAL, NULL, "unknown key \"%s\"", key);
-        }
-        if (!p) return arb_error_set(err, ARB_EINVAL, NULL, "bad value for \"%s\"", key);
-        p = skip_ws(p);
-        if (*p == ',') p = skip_ws(p + 1);
+    const arb_tnode *o = arb_tnode_get(arb_tree_root(t), "v");
+    const arb_tnode *seat = NULL, *verb = NULL, *args = NULL, *elapsed = NULL, *action = NULL;
+    char text[CLI_RECORD_LINE_MAX + 64], shown[80];
+    size_t used = 0;
+    rc = ARB_OK;
+    if (o->kind != ARB_T_MAP) {
+        rc = arb_error_set(err, ARB_EINVAL, NULL, "expected a JSON object");
+        goto out;
     }
-    if (*p != '}') return arb_error_set(err, ARB_EINVAL, NULL, "unterminated JSON object");
-    char text[LINE_MAX_BYTES + 64];
-    if (action[0]) snprintf(text, sizeof text, "%s", action);
+    for (const arb_tnode *c = o->first; c; c = c->next) {
+        if (!strcmp(c->key, "seat")) seat = c;
+        else if (!strcmp(c->key, "verb")) verb = c;
+        else if (!strcmp(c->key, "args")) args = c;
+        else if (!strcmp(c->key, "elapsed_ms")) elapsed = c;
+        else if (!strcmp(c->key, "action")) action = c;
+        else {
+            rc = arb_error_set(err, ARB_EINVAL, NULL, "unknown key \"%s\"", arb_text_escape(shown, sizeof shown, c->key));
+            goto out;
+        }
+    }
+    if (action) {
+        if (seat || verb || args || elapsed) {
+            rc = arb_error_set(err, ARB_EINVAL, NULL, "\"action\" stands alone (no \"seat\", \"verb\", \"args\" or \"elapsed_ms\" beside it)");
+            goto out;
+        }
+        if (action->kind != ARB_T_STR || arb_text_needs_escape(action->s)) {
+            rc = arb_error_set(err, ARB_EINVAL, NULL, "\"action\" must be a string without control characters");
+            goto out;
+        }
+        snprintf(text, sizeof text, "%s", action->s);
+        rc = arb_action_parse(g, text, a, err);
+        goto out;
+    }
+    if (!seat || !verb) {
+        rc = arb_error_set(err, ARB_EINVAL, NULL, "an action needs \"seat\" and \"verb\" (or \"action\")");
+        goto out;
+    }
+    int64_t ms = 0;
+    if (elapsed) {
+        if (elapsed->kind != ARB_T_INT || elapsed->i < 0 || elapsed->i > UINT32_MAX) {
+            rc = arb_error_set(err, ARB_EINVAL, NULL, "\"elapsed_ms\" must be an integer 0..%u", UINT32_MAX);
+            goto out;
+        }
+        ms = elapsed->i;
+    }
+    used = (size_t)snprintf(text, sizeof text, "+%lld ", (long long)ms);
+    if (seat->kind == ARB_T_INT && seat->i >= 0 && seat->i < ARB_MAX_SEATS)
+        used += (size_t)snprintf(text + used, sizeof text - used, "%lld", (long long)seat->i);
+    else if (seat->kind == ARB_T_STR && !strcmp(seat->s, "arbiter"))
+        used += (size_t)snprintf(text + used, sizeof text - used, "arbiter");
     else {
-        if (!seat[0] || !verb[0]) return arb_error_set(err, ARB_EINVAL, NULL, "an action needs \"seat\" and \"verb\" (or \"action\")");
-        if (have_elapsed && elapsed < 0) return arb_error_set(err, ARB_EINVAL, NULL, "elapsed_ms is negative");
-        snprintf(text, sizeof text, "+%lld %s %s%s", have_elapsed ? elapsed : 0, seat, verb, argtxt);
+        rc = arb_error_set(err, ARB_EINVAL, NULL, "\"seat\" must be 0..%d or \"arbiter\"", ARB_MAX_SEATS - 1);
+        goto out;
     }
-    return arb_action_parse(g, text, a, err);
+    const char *vname = NULL;
+    if (verb->kind == ARB_T_INT) {
+        if (verb->i < 0 || verb->i >= (int64_t)g->nverbs) {
+            rc = arb_error_set(err, ARB_EINVAL, NULL, "verb %lld is unknown", (long long)verb->i);
+            goto out;
+        }
+        vname = g->verbs[verb->i].name;
+    } else if (verb->kind == ARB_T_STR) {
+        for (unsigned i = 0; i < g->nverbs && !vname; i++)
+            if (!strcmp(g->verbs[i].name, verb->s)) vname = g->verbs[i].name;
+        if (!vname) {
+            rc = arb_error_set(err, ARB_EINVAL, NULL, "\"verb\" \"%s\" is not one %s verb name (arguments go in \"args\")",
+                               arb_text_escape(shown, sizeof shown, verb->s), g->id);
+            goto out;
+        }
+    } else {
+        rc = arb_error_set(err, ARB_EINVAL, NULL, "\"verb\" must be a verb name or index");
+        goto out;
+    }
+    used += (size_t)snprintf(text + used, sizeof text - used, " %s", vname);
+    if (args) {
+        if (args->kind != ARB_T_ARR || args->n > ARB_ARGS_MAX) {
+            rc = arb_error_set(err, ARB_EINVAL, NULL, "\"args\" must be an array of at most %d integers", ARB_ARGS_MAX);
+            goto out;
+        }
+        for (const arb_tnode *c = args->first; c; c = c->next) {
+            if (c->kind != ARB_T_INT || c->i < INT32_MIN || c->i > INT32_MAX) {
+                rc = arb_error_set(err, ARB_EINVAL, NULL, "\"args\" must hold 32-bit integers");
+                goto out;
+            }
+            used += (size_t)snprintf(text + used, sizeof text - used, " %lld", (long long)c->i);
+        }
+    }
+    rc = arb_action_parse(g, text, a, err);
+out:
+    arb_tree_free(t);
+    return rc;
 }
 
 typedef struct rctx {
@@ -225,37 +244,48 @@ int cmd_record(int argc, char **argv)
         return rc;
     }
     rctx ctx = { a.g, a.m, json, malloc(sizeof(arb_action) * ARB_AGENT_LEGAL_MAX) };
-    char *line = malloc(LINE_MAX_BYTES + 2);
+    char *line = malloc(CLI_RECORD_LINE_MAX + 2);
     if (!ctx.legal || !line) {
         rc = EXIT_INTERNAL;
         goto done;
     }
     prompt(&ctx);
     uint64_t recorded = 0;
-    unsigned long lineno = 0;
+    uint64_t lineno = 0;
     int over = 0;
     rc = EXIT_OK;
-    while (!over && fgets(line, LINE_MAX_BYTES + 2, stdin)) {
-        lineno++;
-        size_t len = strlen(line);
+    int read_error = 0;
+    while (!over) {
+        size_t len;
+        int lr = arb_line_read(stdin, line, CLI_RECORD_LINE_MAX, &len, &lineno);
+        if (lr == ARB_LINE_EOF) break;
+        if (lr == ARB_LINE_ERROR) { read_error = 1; break; }
         arb_error err = ARB_ERROR_INIT;
-        if (len > LINE_MAX_BYTES) {
-            int ch;
-            while ((ch = getchar()) != EOF && ch != '\n') {}
-            arb_error_set(&err, ARB_ELIMIT, NULL, "line %lu is longer than %d bytes", lineno, LINE_MAX_BYTES);
+        if (lr == ARB_LINE_LONG || lr == ARB_LINE_NUL) {
+            if (lr == ARB_LINE_LONG)
+                arb_error_set(&err, ARB_ELIMIT, NULL, "line %" PRIu64 " is longer than %d bytes (%zu); skipped whole",
+                              lineno, CLI_RECORD_LINE_MAX, len);
+            else
+                arb_error_set(&err, ARB_EINVAL, NULL, "line %" PRIu64 ": NUL byte; skipped whole", lineno);
             answer_error(&ctx, "error", &err);
+            fflush(stdout);
             continue;
         }
-        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = '\0';
-        const char *p = skip_ws(line);
+        const char *p = line;
+        while (*p == ' ' || *p == '\t') p++;
         if (!*p || *p == '#') continue;
         arb_action act;
-        int prc = json ? json_action(a.g, p, &act, &err) : arb_action_parse(a.g, p, &act, &err);
+        int prc = json ? cli_record_json_action(a.g, p, len - (size_t)(p - line), &act, &err)
+                       : arb_action_parse(a.g, p, &act, &err);
+        if (prc == ARB_ENOMEM) {
+            rc = cli_fail("record", &err);
+            break;
+        }
         if (prc) {
             char msg[200];
             memcpy(msg, err.msg, sizeof msg - 1);
             msg[sizeof msg - 1] = '\0';
-            snprintf(err.msg, sizeof err.msg, "line %lu: %s", lineno, msg);
+            snprintf(err.msg, sizeof err.msg, "line %" PRIu64 ": %s", lineno, msg);
             answer_error(&ctx, "error", &err);
             fflush(stdout);
             continue;
@@ -311,6 +341,8 @@ int cmd_record(int argc, char **argv)
         }
         fflush(stdout);
     }
+    /* Whatever stopped the loop, the writer is closed so every accepted
+     * action is in the file. */
     arb_error err = ARB_ERROR_INIT;
     int crc = arb_replay_writer_close(a.w, &err);
     a.w = NULL;
@@ -318,7 +350,13 @@ int cmd_record(int argc, char **argv)
         rc = cli_fail("record", &err);
         goto done;
     }
-    if (!over) {
+    if (read_error) {
+        fprintf(stderr, "arbiter record: read error on stdin after line %" PRIu64 "; %s holds the %" PRIu64
+                        " accepted actions and no outcome\n", lineno, a.out, recorded);
+        rc = EXIT_INTERNAL;
+    } else if (rc) {
+        fprintf(stderr, "arbiter record: %s holds the %" PRIu64 " accepted actions and no outcome\n", a.out, recorded);
+    } else if (!over) {
         fprintf(stderr, "arbiter record: stdin ended before the match did; %s holds %" PRIu64
                         " actions and no outcome\n", a.out, recorded);
         rc = EXIT_INPUT;

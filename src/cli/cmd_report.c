@@ -1,36 +1,83 @@
-/* cmd_report.c — `arbiter report FILE -o OUT.html`: a self-contained HTML
- * report. Written to OUT.part and renamed, so a failed run leaves no half
- * report behind. */
+/* cmd_report.c — `arbiter report FILE -o OUT.html [--as SEAT]`: the judge's
+ * viewer, one self-contained HTML file. The file is verified first
+ * (arb_replay_verify_file) so the page opens on the verifier's verdict.
+ * Written to OUT.part and renamed, so a failed run leaves no half report
+ * behind. */
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "arbiter/replay.h"
 #include "cli/cli.h"
+
+/* The verifier's verdict for the banner. In a seat's file the sentence on
+ * another seat's diverging action is left out: an engine's rejection can
+ * name the card it was about. */
+static void verdict(const char *path, int view, arb_an_report_opts *o)
+{
+    arb_verify_opts vo = ARB_VERIFY_OPTS_INIT;
+    arb_verify_result vr;
+    arb_error err = ARB_ERROR_INIT;
+    memset(&vr, 0, sizeof vr);
+    int rc = arb_replay_verify_file(path, &vo, &vr, &err);
+    o->verdict_set = 1;
+    o->verified = rc == ARB_OK;
+    o->divergence = -1;
+    if (rc == ARB_OK) return;
+    if (rc == ARB_EVERIFY) {
+        o->divergence = (int64_t)vr.record;
+        int theirs = view != ARB_VIEW_ALL && vr.seat >= 0 && vr.seat != view;
+        snprintf(o->detail, sizeof o->detail, "%s%s%s%s%s", arb_verify_kind_name(vr.kind), vr.rule[0] ? " " : "",
+                 vr.rule, theirs || !vr.detail[0] ? "" : ": ", theirs ? "" : vr.detail);
+    } else if (rc == ARB_ETRUNC) {
+        o->divergence = vr.last_good_record ? (int64_t)vr.last_good_record - 1 : -1;
+        snprintf(o->detail, sizeof o->detail, "truncated: %s", err.msg);
+    } else {
+        snprintf(o->detail, sizeof o->detail, "%s", err.msg[0] ? err.msg : arb_strerror(rc));
+    }
+}
 
 int cmd_report(int argc, char **argv)
 {
     static const struct option opts[] = {
         { "output", required_argument, NULL, 'o' },
+        { "as", required_argument, NULL, 'a' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
-    const char *outp = NULL;
+    const char *outp = NULL, *as = NULL;
     int c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
         switch (c) {
         case 'o': outp = optarg; break;
+        case 'a': as = optarg; break;
         case 'h':
-            printf("usage: arbiter report FILE -o OUT.html\n\n"
-                   "Write one self-contained HTML file (no network, no script, no external\n"
-                   "font): header and players with their decks, outcome, an SVG chart per\n"
-                   "tracked quantity over the turns (e.g. naramo core temperature, Power\n"
-                   "Orders and HACK per player), and a timeline of every action with the\n"
-                   "engine's narration and the rule ID of any rejection. A toggle at the top\n"
-                   "shows the match as the judge saw it or as one seat could see it.\n"
-                   "'-o -' writes to stdout.\n\n"
-                   "Exit: 0 written, 2 usage, 3 missing/corrupt file or unwritable output.\n");
+            printf("usage: arbiter report FILE -o OUT.html [--as SEAT]\n\n"
+                   "Write the judge's viewer: one self-contained HTML file (no network, no\n"
+                   "external script or font). It opens on the verdict (VERIFIED, or DOES NOT\n"
+                   "VERIFY with the first divergence linked; a match started from a position\n"
+                   "says so), then a board drawn from the state tree at the selected record\n"
+                   "(every zone and counter, whose decision it is, what the record changed),\n"
+                   "a slider, arrow keys, Home/End, jump to turn and a turn list to step\n"
+                   "through the records, and a timeline of every action and event with the\n"
+                   "engine's narration and rejections' rule IDs (filters: actions only, one\n"
+                   "seat, rejections only). OUT.html#r<INDEX> opens on record INDEX, so a\n"
+                   "ruling can cite it. Charts of the tracked quantities link to their records.\n"
+                   "\n"
+                   "  --as SEAT   write only what SEAT (0-based or P1..P4) could see: other\n"
+                   "              seats' hidden cards, deck order and face-down identities are\n"
+                   "              not in the file at all. Without it the judge's file has every\n"
+                   "              view and a toggle.\n"
+                   "  -o OUT      the file to write; '-' writes to stdout.\n\n"
+                   "OUT is written to OUT.part and renamed; an OUT that exists and is not a\n"
+                   "regular file (a device, FIFO, directory) is refused, not replaced: use\n"
+                   "'-o -' to write to stdout. A truncated replay is shown up to its last\n"
+                   "complete record (noted on stderr), then the command exits 3.\n\n"
+                   "Exit: 0 written (also for a file that does not verify: the page says so),\n"
+                   "2 usage, 3 missing/corrupt/truncated file or unwritable output.\n");
             return EXIT_OK;
         default: return cli_usage("report", "unknown option '%s'", argv[optind - 1]);
         }
@@ -42,9 +89,23 @@ int cmd_report(int argc, char **argv)
     arb_an_source *src;
     int ec = cli_an_open("report", path, &src);
     if (ec) return ec;
+    int view = ARB_VIEW_ALL;
+    if (as) {
+        int players = arb_an_source_header(src)->players;
+        view = cli_an_seat(as, players);
+        if (view == -3 || view == ARB_VIEW_ALL) {
+            arb_an_source_free(src);
+            return cli_usage("report", "--as wants a seat of this %d-player match (0..%d or P1..P%d), not '%s'",
+                             players, players - 1, players, as);
+        }
+    }
     char part[4096];
     FILE *out = stdout;
     int to_stdout = !strcmp(outp, "-");
+    if (!to_stdout && (ec = cli_output_target("report", outp))) {
+        arb_an_source_free(src);
+        return ec;
+    }
     if (!to_stdout) {
         snprintf(part, sizeof part, "%s.part", outp);
         out = fopen(part, "wb");
@@ -57,16 +118,19 @@ int cmd_report(int argc, char **argv)
     }
     arb_error err = ARB_ERROR_INIT;
     arb_an_walk_result res;
-    int rc = arb_an_report(src, out, &res, &err);
+    arb_an_report_opts ro = ARB_AN_REPORT_OPTS_INIT;
+    ro.view = view;
+    verdict(path, view, &ro);
+    /* Signed replays (#15): set ro.signed_by from the verifier's signer. */
+    int rc = arb_an_report_ex(src, &ro, out, &res, &err);
     arb_an_source_free(src);
     if (!to_stdout) {
         if (fclose(out) && !rc) rc = arb_error_set(&err, ARB_EIO, NULL, "cannot write %s", part);
         if (!rc && rename(part, outp)) rc = arb_error_set(&err, ARB_EIO, NULL, "cannot rename %s to %s", part, outp);
         if (rc) remove(part);
-    } else {
-        fflush(stdout);
+    } else if ((fflush(stdout) || ferror(stdout)) && !rc) {
+        rc = arb_error_set(&err, ARB_EIO, NULL, "cannot write the report to stdout");
     }
     if (rc) return cli_fail("report", &err);
-    cli_an_truncated("report", path, &res);
-    return EXIT_OK;
+    return cli_an_truncated("report", path, &res);
 }

@@ -9,7 +9,8 @@
  * left unfinished, an unreadable or truncated file). Only then does a second
  * pass write FILE.part through the ordinary recorder and rename it over
  * FILE, so a file is either untouched or replaced whole. Unchanged files
- * (same hashes, outcome, rules and engine version) are not rewritten. */
+ * (same hashes, outcome, rules and engine version) are not rewritten. A
+ * replay keeps its rules version while the engine still implements it. */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -40,6 +41,9 @@ static int start_match(const arb_replay *r, const arb_game *g, arb_setup *su, ar
 {
     int rc = arb_replay_setup(r, g, su, decks, err);
     if (rc) return rc;
+    /* A rules version this build still implements is kept (its replays
+     * verify as they are); any other is brought to the newest. */
+    if (arb_game_rules_index(g, su->rules) < 0) su->rules = NULL;
     const arb_replay_header *h = arb_replay_get_header(r);
     return h->position ? arb_match_from_position(m, g, h->position, su, err) : arb_match_new(m, g, su, err);
 }
@@ -95,7 +99,7 @@ static int scan(const char *path, const arb_game *g, seal_scan *sc)
             }
         } else if (rec.kind == ARB_REC_CHECKPOINT) {
             if (rec.turn != turn) note(sc, rec.index, turn, "checkpoint turn");
-            else if (rec.hash != arb_match_hash(m)) note(sc, rec.index, turn, "checkpoint hash");
+            else if (!arb_replay_hash_eq(&rec, arb_match_hash(m))) note(sc, rec.index, turn, "checkpoint hash");
         } else if (rec.kind == ARB_REC_OUTCOME) {
             seen_outcome = 1;
             sc->old_winner = rec.winner;
@@ -155,6 +159,7 @@ static int rewrite(const char *path, const arb_game *g)
         meta.salt_len = h->salt_len;
     }
     meta.flags = h->flags;
+    meta.version = h->version; /* a v1 file stays v1: the kept v1 corpus */
     meta.level = -1;
     if ((rc = arb_replay_writer_open(&w, path, &meta, &err)) || (rc = arb_replay_record_start(w, m, &err))) goto out;
     arb_replay_record rec;
@@ -211,7 +216,8 @@ static int reseal_one(const char *path, int dry)
     }
     seal_scan sc;
     if ((rc = scan(path, g, &sc))) return rc;
-    int hdr = strcmp(old_rules, g->rules_version) || strcmp(old_engine, g->engine_version);
+    const char *new_rules = arb_game_rules_index(g, old_rules) >= 0 ? old_rules : g->rules_version;
+    int hdr = strcmp(old_rules, new_rules) || strcmp(old_engine, g->engine_version);
     if (!sc.changed && !hdr) {
         printf("%s: unchanged\n", path);
         return EXIT_OK;
@@ -229,7 +235,7 @@ static int reseal_one(const char *path, int dry)
     } else {
         printf("checkpoints and outcome unchanged (%s)", after);
     }
-    if (hdr) printf("; rules %s -> %s, engine %s -> %s", old_rules, g->rules_version, old_engine, g->engine_version);
+    if (hdr) printf("; rules %s -> %s, engine %s -> %s", old_rules, new_rules, old_engine, g->engine_version);
     printf("\n");
     return dry ? EXIT_OK : rewrite(path, g);
 }

@@ -66,7 +66,9 @@ int cmd_slurm_script(int argc, char **argv)
                    "Print a ready sbatch script: 'verify' (default) verifies the files of a\n"
                    "manifest as a job array of at most ~1000 tasks and writes NDJSON shards\n"
                    "for `arbiter merge`; 'play' records a sharded self-play corpus.\n"
-                   "`make install` also writes them to PREFIX/share/arbiter/.\n");
+                   "`make install` also writes them to PREFIX/share/arbiter/.\n"
+                   "\n"
+                   "Exit: 0 printed; 2 usage (unknown script name).\n");
             return EXIT_OK;
         }
         if (strcmp(argv[i], "verify") && strcmp(argv[i], "play"))

@@ -21,14 +21,14 @@ static void inline_node(const arb_tnode *n, FILE *out)
         fputc(n->kind == ARB_T_ARR ? '[' : '{', out);
         for (const arb_tnode *c = n->first; c; c = c->next) {
             if (c != n->first) fputs(", ", out);
-            if (n->kind == ARB_T_MAP) fprintf(out, "%s: ", c->key);
+            if (n->kind == ARB_T_MAP) fprintf(out, "%s: ", cli_esc(c->key));
             inline_node(c, out);
         }
         fputc(n->kind == ARB_T_ARR ? ']' : '}', out);
     } else if (n->kind == ARB_T_STR) {
         cli_json_str(out, n->s);
     } else {
-        fputs(arb_tnode_text(n, buf, sizeof buf), out);
+        arb_text_put(out, arb_tnode_text(n, buf, sizeof buf));
     }
 }
 
@@ -39,7 +39,7 @@ static void print_node(const arb_tnode *n, FILE *out, int depth)
     unsigned idx = 0;
     for (const arb_tnode *c = n->first; c; c = c->next) {
         fprintf(out, "%*s", depth * 2, "");
-        if (n->kind == ARB_T_MAP) fprintf(out, "%s:", c->key);
+        if (n->kind == ARB_T_MAP) fprintf(out, "%s:", cli_esc(c->key));
         else if (c->kind == ARB_T_ARR || c->kind == ARB_T_MAP) fprintf(out, "- #%u", idx);
         else fputs("-", out);
         idx++;
@@ -82,7 +82,9 @@ int cmd_state(int argc, char **argv)
                    "  --json      {file, game, record, records, truncated, turn, phase, clock_ms,\n"
                    "              clock, decision:{seat,kind,clock_left_ms}, outcome, view, hash,\n"
                    "              state:{…}}\n\n"
-                   "Exit: 0 shown, 2 usage, 3 missing/corrupt file or N past the end.\n");
+                   "A truncated replay is read up to its last complete record, shown, and\n"
+                   "noted on stderr; the command then exits 3.\n"
+                   "Exit: 0 shown, 2 usage, 3 missing/corrupt/truncated file or N past the end.\n");
             return EXIT_OK;
         default: return cli_usage("state", "unknown option '%s'", argv[optind - 1]);
         }
@@ -94,10 +96,11 @@ int cmd_state(int argc, char **argv)
     if (!strcmp(at, "last") || !strcmp(at, "end")) n = INT64_MAX;
     else if (!strcmp(at, "setup")) n = -1;
     else {
-        char *end;
-        long long v = strtoll(at, &end, 10);
-        if (!*at || *end || v < -1) return cli_usage("state", "--at wants a record index, 'setup' or 'last', not '%s'", at);
-        n = v;
+        uint64_t v;
+        if (cli_parse_num(at, 0, INT64_MAX - 1, &v))
+            return cli_usage("state", "--at wants a record index (0..%lld), 'setup' or 'last', not '%s'",
+                             (long long)INT64_MAX - 1, at);
+        n = (int64_t)v;
     }
     const char *path = argv[optind];
     arb_an_source *src;
@@ -119,7 +122,8 @@ int cmd_state(int argc, char **argv)
     arb_an_source_free(src);
     if (rc) return cli_fail("state", &err);
     const arb_tnode *root = arb_tree_root(t);
-    if (arb_tnode_get(root, "truncated")->i)
+    int truncated = arb_tnode_get(root, "truncated")->i != 0;
+    if (truncated)
         fprintf(stderr, "arbiter state: %s: truncated replay, read up to its last complete record (%" PRId64
                 " records)\n", path, arb_tnode_get(root, "records")->i);
     if (json) {
@@ -128,8 +132,8 @@ int cmd_state(int argc, char **argv)
     } else {
         char buf[64];
         const arb_tnode *rec = arb_tnode_get(root, "record");
-        if (rec->i < 0) printf("%s: after setup", path);
-        else printf("%s: after record #%" PRId64, path, rec->i);
+        if (rec->i < 0) printf("%s: after setup", cli_esc(path));
+        else printf("%s: after record #%" PRId64, cli_esc(path), rec->i);
         printf(" — turn %s, phase %s, clock %s", arb_tnode_text(arb_tnode_get(root, "turn"), buf, sizeof buf),
                arb_tnode_get(root, "phase")->s, arb_tnode_get(root, "clock")->s);
         if (view != ARB_VIEW_ALL) printf(", as seen by P%d", view + 1);
@@ -142,16 +146,16 @@ int cmd_state(int argc, char **argv)
         if (arb_tnode_get(o, "over")->i) {
             int64_t w = arb_tnode_get(o, "winner")->i;
             printf("outcome: %s%s (%s)\n", w >= 0 ? arb_an_seat_name((int)w, buf, sizeof buf) : "draw", w >= 0 ? " wins" : "",
-                   arb_tnode_get(o, "reason")->s);
+                   cli_esc(arb_tnode_get(o, "reason")->s));
         }
         const arb_tnode *rj = arb_tnode_get(root, "rejected");
         if (rj) printf("note: record #%" PRId64 " was rejected by the engine: %s %s\n", rec->i,
-                       arb_tnode_get(rj, "rule")->s, arb_tnode_get(rj, "msg")->s);
+                       cli_esc(arb_tnode_get(rj, "rule")->s), cli_esc(arb_tnode_get(rj, "msg")->s));
         const arb_tnode *h = arb_tnode_get(root, "hash");
         if (h) printf("hash: %s\n", h->s);
         printf("state:\n");
         print_node(arb_tnode_get(root, "state"), stdout, 1);
     }
     arb_tree_free(t);
-    return EXIT_OK;
+    return truncated ? EXIT_INPUT : EXIT_OK; /* shown up to the cut, then 3 */
 }

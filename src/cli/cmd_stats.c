@@ -1,19 +1,22 @@
 /* cmd_stats.c — `arbiter stats FILE…`: statistics over many replays. Files
  * are read one at a time and only the per-game aggregate is kept, so memory
  * does not grow with the number of files; a directory argument contributes
- * its *.tcgr files (not recursively). */
-#include <dirent.h>
+ * the *.tcgr files under it (cli/paths.c: recursive, sorted). */
 #include <getopt.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/paths.h"
+#include "cli/progress.h"
 #include "cli/results.h"
 
 typedef struct run {
     arb_an_stats *s;
-    int progress;
+    cli_progress progress;
     unsigned long n, total;
+    int nomem;                  /* memory ran out: exit 4, never "0 files" */
+    unsigned long skipped;      /* non-regular directory entries */
 } run;
 
 /* NDJSON verification results (`verify --json`, `merge -o`): one match per
@@ -22,7 +25,9 @@ static void results(run *r, const char *path)
 {
     cli_results rd;
     arb_error err = ARB_ERROR_INIT;
-    if (cli_results_open(&rd, path, &err)) {
+    int orc = cli_results_open(&rd, path, &err);
+    if (orc) {
+        if (orc == ARB_ENOMEM) { cli_fail("stats", &err); r->nomem = 1; return; }
         arb_an_stats_add_error(r->s, &err);
         return;
     }
@@ -37,56 +42,43 @@ static void results(run *r, const char *path)
         arb_error e2 = ARB_ERROR_INIT;
         arb_an_stats_add_result(r->s, &ar, where, &e2);
     }
-    if (rc < 0) arb_an_stats_add_error(r->s, &err);
+    if (rc == ARB_ENOMEM) { cli_fail("stats", &err); r->nomem = 1; }
+    else if (rc < 0) arb_an_stats_add_error(r->s, &err);
     cli_results_close(&rd);
 }
 
 static void one(run *r, const char *path)
 {
     r->n++;
-    if (r->progress) fprintf(stderr, "\r\033[Kstats: %lu/%lu %s", r->n, r->total, path);
+    cli_progress_update(&r->progress, r->n);
     if (cli_results_sniff(path)) {
         results(r, path);
         return;
     }
     arb_an_source *src;
     arb_error err = ARB_ERROR_INIT;
-    if (arb_an_open_file(&src, path, &err)) {
+    int orc = arb_an_open_file(&src, path, &err);
+    if (orc) {
+        if (orc == ARB_ENOMEM) { cli_fail("stats", &err); r->nomem = 1; return; }
         arb_an_stats_add_error(r->s, &err);
         return;
     }
-    arb_an_stats_add(r->s, src, &err);
+    if (arb_an_stats_add(r->s, src, &err) == ARB_ENOMEM) { cli_fail("stats", &err); r->nomem = 1; }
     arb_an_source_free(src);
 }
 
-static int is_replay_name(const char *n)
+static int count_one(void *ctx, const char *path)
 {
-    size_t l = strlen(n);
-    return l > 5 && !strcmp(n + l - 5, ".tcgr");
+    (void)path;
+    ((run *)ctx)->total++;
+    return 0;
 }
 
-static void each(run *r, const char *path, int count_only)
+static int read_one(void *ctx, const char *path)
 {
-    struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        DIR *d = opendir(path);
-        if (!d) {
-            if (!count_only) one(r, path); /* reports the error */
-            return;
-        }
-        struct dirent *e;
-        char full[4096];
-        while ((e = readdir(d)) != NULL) {
-            if (!is_replay_name(e->d_name)) continue;
-            snprintf(full, sizeof full, "%s/%s", path, e->d_name);
-            if (count_only) r->total++;
-            else one(r, full);
-        }
-        closedir(d);
-        return;
-    }
-    if (count_only) r->total++;
-    else one(r, path);
+    run *r = ctx;
+    one(r, path);
+    return r->nomem ? -1 : 0;
 }
 
 int cmd_stats(int argc, char **argv)
@@ -107,7 +99,8 @@ int cmd_stats(int argc, char **argv)
                    "Statistics over many replays, per game: matches, outcomes and their\n"
                    "reasons, win rate by seat and by first player, average length in turns and\n"
                    "actions, clock timeouts, disconnects and forfeits, most played cards.\n"
-                   "A directory contributes its *.tcgr files. Files are read one at a time\n"
+                   "A directory contributes the *.tcgr files under it (recursively, sorted by\n"
+                   "name, at most 16 levels deep). Files are read one at a time\n"
                    "(memory does not grow with their number); unreadable files are counted\n"
                    "and the first few errors listed. Progress goes to stderr when it is a\n"
                    "terminal.\n\n"
@@ -125,24 +118,37 @@ int cmd_stats(int argc, char **argv)
                    "           first_player:{known,decided,wins,win_rate,by_seat}, avg_turns,\n"
                    "           avg_actions, total_actions, timeouts, disconnects, forfeits,\n"
                    "           card_plays, top_cards:[{card,name,count}]}]}\n\n"
-                   "Exit: 0 every file read, 3 some file unreadable (statistics still printed),\n"
-                   "2 usage.\n");
+                   "In a directory only regular files are read; a FIFO, device or socket named\n"
+                   "*.tcgr there is skipped with a note on stderr (never opened).\n\n"
+                   "Exit: 0 every file read completely; 3 some file unreadable or truncated\n"
+                   "(statistics of what was read still printed); 4 out of memory; 2 usage.\n");
             return EXIT_OK;
         default: return cli_usage("stats", "unknown option '%s'", argv[optind - 1]);
         }
     }
     if (optind >= argc) return cli_usage("stats", "at least one replay FILE or DIR is required");
-    run r = { arb_an_stats_new(), cli_progress_enabled(), 0, 0 };
+    run r = { arb_an_stats_new(), { 0 }, 0, 0, 0, 0 };
     if (!r.s) {
         fprintf(stderr, "arbiter stats: out of memory\n");
         return EXIT_INTERNAL;
     }
-    if (r.progress)
-        for (int i = optind; i < argc; i++) each(&r, argv[i], 1);
-    for (int i = optind; i < argc; i++) each(&r, argv[i], 0);
-    if (r.progress) fputs("\r\033[K", stderr);
+    cli_progress_start(&r.progress, "stats", "files", 0);
+    if (r.progress.on) {
+        /* count first, quietly, so the progress line shows a total */
+        cli_walk cw = { "stats", count_one, &r, 1, 0, 0, 0 };
+        for (int i = optind; i < argc; i++) cli_walk_path(&cw, argv[i]);
+        r.progress.total = r.total;
+    }
+    cli_walk w = { "stats", read_one, &r, 0, 0, 0, 0 };
+    for (int i = optind; i < argc && !r.nomem; i++) cli_walk_path(&w, argv[i]);
+    r.skipped = w.skipped + w.unreadable;
+    cli_progress_end(&r.progress);
+    if (r.nomem) {
+        arb_an_stats_free(r.s);
+        return EXIT_INTERNAL; /* the message is printed; no partial statistics */
+    }
     arb_an_stats_print(r.s, stdout, json);
-    int errors = arb_an_stats_errors(r.s) != 0;
+    int errors = arb_an_stats_errors(r.s) != 0 || arb_an_stats_truncated(r.s) != 0;
     arb_an_stats_free(r.s);
     return errors ? EXIT_INPUT : EXIT_OK;
 }

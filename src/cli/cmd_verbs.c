@@ -29,12 +29,18 @@ int cmd_verbs(int argc, char **argv)
                    "\n"
                    "List the game's action verbs: the number recorded in replays, the name\n"
                    "used by the text syntax ('[+MS] SEAT VERB ARG…'), the argument count and\n"
-                   "meaning. Verb numbers are part of the replay format: only appended.\n");
+                   "meaning. Verb numbers are part of the replay format: only appended.\n"
+                   "\n"
+                   "  --markdown  the table FORMAT.md carries for the game\n"
+                   "  --json      an array of {verb, name, min_args, max_args, args, help}\n"
+                   "\n"
+                   "Exit: 0 listed; 2 usage (conflicting options); 3 unknown game.\n");
             return EXIT_OK;
         default: return cli_usage("verbs", "unknown option '%s'", argv[optind - 1]);
         }
     }
     if (optind < argc) return cli_usage("verbs", "unexpected argument '%s'", argv[optind]);
+    if (md && json) return cli_usage("verbs", "--markdown and --json exclude each other");
     const arb_game *g = cli_game("verbs", game);
     if (!g) return game ? EXIT_INPUT : EXIT_USAGE;
     if (json) printf("[");

@@ -1,7 +1,11 @@
 /* cmd_verify.c — `arbiter verify FILE…`: replay each file from its seed
  * with the engine its header names and report the first divergence; with
  * --jobs N files are verified on N threads and reported in argument order
- * as they complete; --json prints one result object per line (NDJSON). */
+ * as they complete; --json prints one result object per line (NDJSON).
+ *
+ * Memory is flat in the number of files: paths come from the command line
+ * or are streamed from the manifest into a window of VERIFY_WINDOW(jobs)
+ * slots; a slot is reused once its result is printed. */
 #include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -13,15 +17,22 @@
 
 typedef struct vjob {
     const char *path;
+    char *owned;                /* path read from a manifest */
     int64_t index;              /* manifest entry index, -1 from the command line */
     arb_verify_result res;
     arb_error err;
     int rc, done;
 } vjob;
 
+#define VERIFY_WINDOW(jobs) (4 * (unsigned)(jobs) + 16)
+
+/* Jobs are numbered 0, 1, … in argument order; job q lives in slot q % w.
+ * [next, filled) wait for a worker; [printed, filled) are not printed yet. */
 typedef struct vpool {
-    vjob *jobs;
-    int n, next;
+    vjob *ring;
+    unsigned w;
+    uint64_t filled, next;
+    int closed;                 /* no job will be added */
     pthread_mutex_t mu;
     pthread_cond_t cv;
 } vpool;
@@ -36,17 +47,19 @@ static void verify_one(vjob *j)
 static void *worker(void *arg)
 {
     vpool *p = arg;
+    pthread_mutex_lock(&p->mu);
     for (;;) {
-        pthread_mutex_lock(&p->mu);
-        int i = p->next < p->n ? p->next++ : -1;
+        while (p->next >= p->filled && !p->closed) pthread_cond_wait(&p->cv, &p->mu);
+        if (p->next >= p->filled) break;
+        vjob *j = &p->ring[p->next++ % p->w];
         pthread_mutex_unlock(&p->mu);
-        if (i < 0) return NULL;
-        verify_one(&p->jobs[i]);
+        verify_one(j);
         pthread_mutex_lock(&p->mu);
-        p->jobs[i].done = 1;
+        j->done = 1;
         pthread_cond_broadcast(&p->cv);
-        pthread_mutex_unlock(&p->mu);
     }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
 }
 
 static const char *status_name(int rc)
@@ -114,28 +127,28 @@ static void print_text(const vjob *j, int quiet)
         else snprintf(win, sizeof win, "draw");
         printf("%s: OK: %" PRIu64 " actions, %" PRIu64 " checkpoints, %s (%s) after %" PRIu32
                " turns, final hash 0x%016" PRIx64 "%s\n",
-               j->path, r->status.actions, r->status.checkpoints, win, r->reason, r->turns, r->final_hash,
+               cli_esc(j->path), r->status.actions, r->status.checkpoints, win, cli_esc(r->reason), r->turns, r->final_hash,
                r->commit == 1 ? ", seed commitment ok" : "");
         return;
     }
     if (j->rc == ARB_EVERIFY) {
-        printf("%s: DIVERGES (%s) at record %" PRIu64 ", turn %" PRIu32, j->path, arb_verify_kind_name(r->kind),
+        printf("%s: DIVERGES (%s) at record %" PRIu64 ", turn %" PRIu32, cli_esc(j->path), arb_verify_kind_name(r->kind),
                r->record, r->turn);
         if (r->seat >= 0) printf(", seat %d", r->seat);
         else if (r->seat == ARB_SEAT_ARBITER) printf(", arbiter");
-        if (r->action[0]) printf(", action '%s'", r->action);
-        if (r->rule[0]) printf(", rule %s", r->rule);
-        printf(": %s\n", r->detail);
+        if (r->action[0]) printf(", action '%s'", cli_esc(r->action));
+        if (r->rule[0]) printf(", rule %s", cli_esc(r->rule));
+        printf(": %s\n", cli_esc(r->detail));
         return;
     }
     char buf[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
     arb_error_format(&j->err, buf, sizeof buf);
-    printf("%s: %s: %s\n", j->path, j->rc == ARB_ETRUNC ? "TRUNCATED" : j->rc == ARB_EUNSUPPORTED ? "UNSUPPORTED" : "UNREADABLE",
-           buf);
+    printf("%s: %s: %s\n", cli_esc(j->path), j->rc == ARB_ETRUNC ? "TRUNCATED" : j->rc == ARB_EUNSUPPORTED ? "UNSUPPORTED" : "UNREADABLE",
+           cli_esc(buf));
     if (j->rc == ARB_ETRUNC && r->status.records)
         printf("%s: the %" PRIu64 " complete record(s) before the cut replay without divergence (last matching "
                "checkpoint: turn %" PRIu32 ")\n",
-               j->path, r->last_good_record, r->last_turn);
+               cli_esc(j->path), r->last_good_record, r->last_turn);
 }
 
 int cmd_verify(int argc, char **argv)
@@ -199,72 +212,117 @@ int cmd_verify(int argc, char **argv)
     }
     if (sharded && !manifest) return cli_usage("verify", "--shard needs --manifest");
     if (manifest && optind < argc) return cli_usage("verify", "give either --manifest or FILE arguments, not both");
-    cli_manifest mf = { 0 };
-    int n;
+    cli_mstream ms;
+    int argn = argc - optind, argi = 0;
     if (manifest) {
-        int mrc = cli_manifest_read("verify", manifest, &shard, &mf);
+        int mrc = cli_mstream_open(&ms, "verify", manifest, &shard);
         if (mrc) return mrc;
-        if (mf.count > (uint64_t)INT32_MAX) { cli_manifest_free(&mf); return cli_usage("verify", "manifest too large"); }
-        n = (int)mf.count;
-    } else {
-        n = argc - optind;
-        if (n < 1) return cli_usage("verify", "no replay file given");
+    } else if (argn < 1) {
+        return cli_usage("verify", "no replay file given");
     }
-    vjob *jv = calloc(n ? (size_t)n : 1, sizeof *jv);
-    if (!jv) { cli_manifest_free(&mf); return EXIT_INTERNAL; }
-    for (int i = 0; i < n; i++) {
-        jv[i].path = manifest ? mf.paths[i] : argv[optind + i];
-        jv[i].index = manifest ? (int64_t)mf.index[i] : -1;
+    vpool pool;
+    memset(&pool, 0, sizeof pool);
+    pool.w = VERIFY_WINDOW(jobs);
+    pool.ring = calloc(pool.w, sizeof *pool.ring);
+    pthread_mutex_init(&pool.mu, NULL);
+    pthread_cond_init(&pool.cv, NULL);
+    if (!pool.ring) {
+        fprintf(stderr, "arbiter verify: out of memory\n");
+        if (manifest) cli_mstream_close(&ms);
+        return EXIT_INTERNAL;
     }
-    vpool pool = { jv, n, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
-    int nthreads = (int)(jobs < (unsigned long long)n ? jobs : (unsigned long long)n);
+    int nthreads = (int)jobs;
+    if (!manifest && argn < nthreads) nthreads = argn;
     pthread_t th[256];
     int started = 0;
-    /* The main thread is a worker too: it takes jobs like the others and,
-     * between them, prints every finished result in argument order. A main
-     * thread that only waited would be woken once per file and steal a core
-     * from the workers. */
+    /* The main thread is a worker too: it reads the next paths into free
+     * slots, takes jobs like the others and, between them, prints every
+     * finished result in argument order. A main thread that only waited
+     * would be woken once per file and steal a core from the workers. */
     if (nthreads > 1)
         for (; started < nthreads - 1; started++)
             if (pthread_create(&th[started], NULL, worker, &pool)) break;
-    int any_div = 0, any_bad = 0, any_nomem = 0;
-    uint64_t n_ok = 0;
-    int printed = 0;
-    while (printed < n) {
-        int i = -1;
-        pthread_mutex_lock(&pool.mu);
-        if (pool.next < n) i = pool.next++;
-        else
-            while (!jv[printed].done) pthread_cond_wait(&pool.cv, &pool.mu);
-        pthread_mutex_unlock(&pool.mu);
-        if (i >= 0) {
-            verify_one(&jv[i]);
+    int any_div = 0, any_bad = 0, any_nomem = 0, source_done = 0, source_rc = 0;
+    uint64_t n_ok = 0, printed = 0;
+    for (;;) {
+        /* Fill free slots (only this thread adds jobs, and slot filled % w
+         * is free while filled - printed < w). */
+        while (!source_done && pool.filled - printed < pool.w) {
+            vjob *j = &pool.ring[pool.filled % pool.w];
+            memset(j, 0, sizeof *j);
+            if (manifest) {
+                char *pth;
+                uint64_t idx;
+                int r = cli_mstream_next(&ms, &pth, &idx);
+                if (r <= 0) {
+                    source_done = 1;
+                    source_rc = -r;
+                    break;
+                }
+                j->path = j->owned = pth;
+                j->index = (int64_t)idx;
+            } else {
+                if (argi >= argn) { source_done = 1; break; }
+                j->path = argv[optind + argi++];
+                j->index = -1;
+            }
             pthread_mutex_lock(&pool.mu);
-            jv[i].done = 1;
+            pool.filled++;
+            pthread_cond_broadcast(&pool.cv);
+            pthread_mutex_unlock(&pool.mu);
+        }
+        if (source_done && !pool.closed) {
+            pthread_mutex_lock(&pool.mu);
+            pool.closed = 1;
+            pthread_cond_broadcast(&pool.cv);
+            pthread_mutex_unlock(&pool.mu);
+        }
+        if (source_done && printed == pool.filled) break;
+        vjob *mine = NULL;
+        pthread_mutex_lock(&pool.mu);
+        if (pool.next < pool.filled) mine = &pool.ring[pool.next++ % pool.w];
+        else
+            while (!pool.ring[printed % pool.w].done) pthread_cond_wait(&pool.cv, &pool.mu);
+        pthread_mutex_unlock(&pool.mu);
+        if (mine) {
+            verify_one(mine);
+            pthread_mutex_lock(&pool.mu);
+            mine->done = 1;
             pthread_mutex_unlock(&pool.mu);
         }
         for (;;) {
             pthread_mutex_lock(&pool.mu);
-            int ready = printed < n && jv[printed].done;
+            int ready = printed < pool.filled && pool.ring[printed % pool.w].done;
             pthread_mutex_unlock(&pool.mu);
             if (!ready) break;
-            const vjob *j = &jv[printed++];
+            vjob *j = &pool.ring[printed++ % pool.w];
             if (json) print_json(j, &shard);
             else print_text(j, quiet);
             if (j->rc == ARB_OK) n_ok++;
             if (j->rc == ARB_EVERIFY) any_div = 1;
             else if (j->rc == ARB_ENOMEM) any_nomem = 1;
             else if (j->rc) any_bad = 1;
+            free(j->owned);
+            j->owned = NULL;
         }
         fflush(stdout);
     }
     for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
-    free(jv);
-    if (manifest && json)
-        printf("{\"shard_done\":{\"k\":%" PRIu64 ",\"n\":%" PRIu64 ",\"manifest_entries\":%" PRIu64
-               ",\"files\":%d,\"ok\":%" PRIu64 ",\"failed\":%" PRIu64 "}}\n",
-               shard.k, shard.n, mf.total, n, n_ok, (uint64_t)n - n_ok);
-    cli_manifest_free(&mf);
+    free(pool.ring);
+    pthread_mutex_destroy(&pool.mu);
+    pthread_cond_destroy(&pool.cv);
+    uint64_t n = pool.filled;
+    if (manifest) {
+        uint64_t total = ms.total;
+        cli_mstream_close(&ms);
+        /* A manifest that could not be read to its end gets no shard_done
+         * line, so `merge` reports the shard missing. */
+        if (source_rc) return source_rc;
+        if (json)
+            printf("{\"shard_done\":{\"k\":%" PRIu64 ",\"n\":%" PRIu64 ",\"manifest_entries\":%" PRIu64
+                   ",\"files\":%" PRIu64 ",\"ok\":%" PRIu64 ",\"failed\":%" PRIu64 "}}\n",
+                   shard.k, shard.n, total, n, n_ok, n - n_ok);
+    }
     if (sharded) return any_nomem ? EXIT_INTERNAL : EXIT_OK;
     return any_nomem ? EXIT_INTERNAL : any_bad ? EXIT_INPUT : any_div ? EXIT_VERIFY : EXIT_OK;
 }

@@ -1,5 +1,11 @@
 /* main.c — `arbiter`: git-style dispatch to the subcommands. */
+#include <stdlib.h>
 #include <string.h>
+
+#include <libxml/parser.h>
+#include <sodium.h>
+#include <xxhash.h>
+#include <zlib.h>
 
 #include "cli/cli.h"
 
@@ -47,6 +53,62 @@ static void help(FILE *out)
             "  4  internal error (out of memory, engine fault)\n");
 }
 
+/* Edit distance (insertions, deletions, substitutions), capped inputs. */
+static unsigned distance(const char *a, const char *b)
+{
+    unsigned row[33], n = (unsigned)strlen(b);
+    if (strlen(a) > 32 || n > 32) return 99;
+    for (unsigned j = 0; j <= n; j++) row[j] = j;
+    for (unsigned i = 1; a[i - 1]; i++) {
+        unsigned diag = row[0];
+        row[0] = i;
+        for (unsigned j = 1; j <= n; j++) {
+            unsigned up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            diag = up;
+            row[j] = best;
+        }
+    }
+    return row[n];
+}
+
+/* An unknown command: exit 2, naming the commands within two edits of it
+ * or starting with it. Control bytes of the argument are not echoed. */
+static int unknown(const char *cmd)
+{
+    char shown[80];
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)cmd; *p && n + 5 < sizeof shown; p++)
+        n += (size_t)snprintf(shown + n, sizeof shown - n, *p < 0x20 || *p == 0x7f ? "\\x%02x" : "%c", *p);
+    shown[n] = '\0';
+    fprintf(stderr, "arbiter: '%s' is not a command", shown);
+    int k = 0;
+    size_t len = strlen(cmd);
+    for (const cli_command *c = cli_commands; c->name; c++)
+        if (distance(cmd, c->name) <= 2 || (len >= 2 && strncmp(cmd, c->name, len) == 0))
+            fprintf(stderr, "%s'%s'", k++ ? " or " : "; did you mean ", c->name);
+    fprintf(stderr, "%ssee 'arbiter --help'\n", k ? "? " : "; ");
+    return EXIT_USAGE;
+}
+
+/* --version: the tool, every engine with its rules and engine versions, and
+ * the libraries this binary runs with (as they report themselves). */
+static int version(void)
+{
+    printf("arbiter %s\n", arb_version());
+    printf("replay formats read: 1, 2\n");
+    for (unsigned i = 0; i < arb_game_count(); i++) {
+        const arb_game *g = arb_game_at(i);
+        printf("  %-11s rules %-21s engine %s\n", g->id, g->rules_version, g->engine_version);
+    }
+    unsigned x = XXH_versionNumber();
+    long xml = strtol(xmlParserVersion, NULL, 10);
+    printf("libraries: zlib %s, libxml2 %ld.%ld.%ld, libsodium %s, xxhash %u.%u.%u\n", zlibVersion(),
+           xml / 10000, xml / 100 % 100, xml % 100, sodium_version_string(), x / 10000, x / 100 % 100, x % 100);
+    return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -61,16 +123,15 @@ int main(int argc, char **argv)
                     char *av[] = { argv[2], "--help", NULL };
                     return c->run(2, av);
                 }
+            return unknown(argv[2]);
         }
         help(stdout);
         return EXIT_OK;
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
-        printf("arbiter %s\n", arb_version());
-        return EXIT_OK;
+        return version();
     }
     for (const cli_command *c = cli_commands; c->name; c++)
         if (strcmp(c->name, cmd) == 0) return c->run(argc - 1, argv + 1);
-    fprintf(stderr, "arbiter: '%s' is not a command; see 'arbiter --help'\n", cmd);
-    return EXIT_USAGE;
+    return unknown(cmd);
 }

@@ -2,6 +2,7 @@
  * --players/--decks/--option/--names/--salt into an arb_setup, a started
  * match and an open replay writer with its header. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,8 @@ static int load_position_file(cli_match_args *a, const char *cmd, const arb_tnod
     const arb_tnode *p = arb_tnode_get(arb_tree_root(a->pos_tree), "p");
     const arb_tnode *st = arb_tnode_get(p, "state");
     const arb_tnode *game = arb_tnode_get(p, "game");
+    const arb_tnode *hash = arb_tnode_get(p, "hash");
+    a->pos_hash = st && hash && hash->kind == ARB_T_STR ? hash->s : NULL;
     if (st && st->kind == ARB_T_MAP) {
         if (game && game->kind == ARB_T_STR && strcmp(game->s, a->g->id) != 0) {
             fprintf(stderr, "arbiter %s: %s: a %s state, not %s\n", cmd, a->position, game->s, a->g->id);
@@ -73,7 +76,9 @@ int cli_match_start(cli_match_args *a, const char *cmd)
     a->g = cli_game(cmd, a->game);
     if (!a->g) return a->game ? EXIT_INPUT : EXIT_USAGE;
     const arb_game *g = a->g;
-    if (!a->have_seed) return cli_usage(cmd, "--seed is required");
+    /* A position carries its own PRNG state: the seed is then optional
+     * (recorded as 0) and drives nothing the position does not. */
+    if (!a->have_seed && !a->position) return cli_usage(cmd, "--seed is required (or --position FILE)");
     if (!a->out && !a->no_record) return cli_usage(cmd, "-o FILE is required");
     const arb_tnode *pos = NULL;
     if (a->position) {
@@ -84,6 +89,13 @@ int cli_match_start(cli_match_args *a, const char *cmd)
     int players = a->players ? a->players
                   : pl && pl->kind == ARB_T_ARR && pl->n >= 1 && pl->n <= ARB_MAX_SEATS ? (int)pl->n
                                                                                      : g->min_players;
+    if (!a->players && pl && pl->kind == ARB_T_ARR &&
+        (pl->n < (uint32_t)g->min_players || pl->n > (uint32_t)g->max_players || pl->n > ARB_MAX_SEATS)) {
+        /* The count comes from the file: bad input, not a bad command line. */
+        fprintf(stderr, "arbiter %s: %s: players: the position has %u seats; %s takes %d to %d players\n", cmd,
+                cli_esc(a->position), pl->n, g->id, g->min_players, g->max_players);
+        return EXIT_INPUT;
+    }
     if (players < g->min_players || players > g->max_players || players > ARB_MAX_SEATS)
         return cli_usage(cmd, "%s takes %d to %d players", g->id, g->min_players, g->max_players);
     a->su.seed = a->seed;
@@ -116,12 +128,48 @@ int cli_match_start(cli_match_args *a, const char *cmd)
         if (nn != players) return cli_usage(cmd, "--names lists %d names for %d players", nn, players);
     }
     int rc = pos ? arb_match_from_position(&a->m, g, pos, &a->su, &err) : arb_match_new(&a->m, g, &a->su, &err);
+    if (rc && pos) {
+        /* Name the position file in front of the path inside it. */
+        char w[ARB_WHERE_MAX];
+        snprintf(w, sizeof w, "%s", err.where);
+        arb_error_where(&err, "%s%s%s", a->position, w[0] ? ": " : "", w);
+    }
     if (rc) {
         /* An illegal deck or position is bad input here, not a failed verification. */
         int ec = cli_fail(cmd, &err);
         return ec == EXIT_VERIFY ? EXIT_INPUT : ec;
     }
+    if (pos && a->pos_hash) {
+        /* The hash `state --json` printed beside the position: what it must
+         * load to. A mismatch means the file was edited, or passed through a
+         * JSON library that rounded a 64-bit number. */
+        const char *h = a->pos_hash;
+        char *end = NULL;
+        if (h[0] == '0' && (h[1] == 'x' || h[1] == 'X')) h += 2;
+        unsigned long long want = strtoull(h, &end, 16);
+        uint64_t got = arb_match_hash(a->m);
+        if (!*h || strlen(h) > 16 || !end || *end || h[0] == '-' || h[0] == '+' || h[0] == ' ') {
+            fprintf(stderr, "arbiter %s: %s: \"hash\" is not a 64-bit hex hash\n", cmd, a->position);
+            arb_match_free(a->m);
+            a->m = NULL;
+            return EXIT_INPUT;
+        }
+        if ((uint64_t)want != got) {
+            fprintf(stderr,
+                    "arbiter %s: %s: the position loads to state hash 0x%016" PRIx64 ", but the file records "
+                    "0x%016llx: it was edited, or a JSON tool changed a value (64-bit numbers above 2^53 "
+                    "must be kept exact)\n", cmd, a->position, got, want);
+            arb_match_free(a->m);
+            a->m = NULL;
+            return EXIT_INPUT;
+        }
+    }
     if (a->no_record) return EXIT_OK;
+    if ((rc = cli_output_target(cmd, a->out))) {
+        arb_match_free(a->m);
+        a->m = NULL;
+        return rc;
+    }
     if (cli_started(a->started, sizeof a->started)) {
         arb_match_free(a->m);
         a->m = NULL;
@@ -157,7 +205,7 @@ int cli_match_arg(cli_match_args *a, const char *cmd, int c, const char *arg)
     switch (c) {
     case 'g': a->game = arg; return 0;
     case 's':
-        if (cli_parse_u64(arg, &v)) return cli_usage(cmd, "--seed '%s' is not an unsigned 64-bit integer", arg);
+        if (cli_parse_u64(arg, &v)) return cli_usage(cmd, "--seed '%s' is not a decimal number 0..18446744073709551615 (digits only: no sign, space or leading zero)", arg);
         a->seed = v;
         a->have_seed = 1;
         return 0;

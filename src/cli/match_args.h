@@ -8,6 +8,7 @@ typedef struct cli_match_args {
     const char *game, *decks, *names, *out;
     const char *position;       /* --position FILE (JSON), NULL for a seeded setup */
     arb_tree *pos_tree;         /* owns the parsed position; cli_match_args_free */
+    const char *pos_hash;       /* the "hash" `state --json` recorded beside it, or NULL */
     uint64_t seed;
     int have_seed, players, timed, no_record, level;
     arb_options options;

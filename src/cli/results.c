@@ -14,6 +14,16 @@ int cli_results_open(cli_results *r, const char *path, arb_error *err)
         arb_error_where(err, "%s", path);
         return arb_error_set(err, ARB_EIO, NULL, "cannot open: %s", strerror(errno));
     }
+    /* One buffer of the line limit, allocated once: a line is bounded
+     * before anything is allocated for it. */
+    r->cap = CLI_RESULT_LINE_MAX + 2;
+    r->line = malloc(r->cap);
+    if (!r->line) {
+        if (r->f != stdin) fclose(r->f);
+        r->f = NULL;
+        arb_error_where(err, "%s", path);
+        return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+    }
     return ARB_OK;
 }
 
@@ -55,26 +65,28 @@ static int bad(cli_results *r, arb_error *err, const char *what)
 
 int cli_results_next(cli_results *r, cli_vresult *out, arb_error *err)
 {
-    ssize_t len;
+    size_t len;
     for (;;) {
-        len = getline(&r->line, &r->cap, r->f);
-        if (len < 0) {
-            if (ferror(r->f)) {
-                arb_error_where(err, "%s", r->path);
-                return arb_error_set(err, ARB_EIO, NULL, "read error");
-            }
-            return 0;
+        int lr = arb_line_read(r->f, r->line, CLI_RESULT_LINE_MAX, &len, &r->lineno);
+        if (lr == ARB_LINE_EOF) return 0;
+        if (lr == ARB_LINE_ERROR) {
+            arb_error_where(err, "%s", r->path);
+            return arb_error_set(err, ARB_EIO, NULL, "read error after line %llu", (unsigned long long)r->lineno);
         }
-        r->lineno++;
-        if ((size_t)len > CLI_RESULT_LINE_MAX) return bad(r, err, "line longer than 1 MiB");
-        while (len > 0 && (r->line[len - 1] == '\n' || r->line[len - 1] == '\r')) len--;
+        if (lr == ARB_LINE_LONG) return bad(r, err, "line longer than 1 MiB");
+        if (lr == ARB_LINE_NUL) return bad(r, err, "NUL byte in a result line");
         if (len > 0) break;
     }
     arb_tree_free(r->tree);
     r->tree = arb_tree_new();
-    if (!r->tree) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+    if (!r->tree) {
+        arb_error_where(err, "%s:%llu", r->path, (unsigned long long)r->lineno);
+        return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+    }
     arb_error jerr = ARB_ERROR_INIT;
-    if (arb_tree_parse_json(r->tree, arb_tree_root(r->tree), "v", r->line, (size_t)len, &jerr)) {
+    if (arb_tree_parse_json(r->tree, arb_tree_root(r->tree), "v", r->line, len, &jerr)) {
+        arb_error_where(err, "%s:%llu", r->path, (unsigned long long)r->lineno);
+        if (jerr.code == ARB_ENOMEM) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory reading JSON");
         arb_error_where(err, "%s:%llu", r->path, (unsigned long long)r->lineno);
         return arb_error_set(err, ARB_EFORMAT, NULL, "not a JSON result line (%.40s: %.180s)", jerr.where, jerr.msg);
     }
@@ -111,9 +123,11 @@ int cli_results_next(cli_results *r, cli_vresult *out, arb_error *err)
     out->actions = get_int(o, "actions", 0);
     const char *sh = get_str(o, "shard");
     if (sh) {
-        unsigned long long k, n;
-        char tail;
-        if (sscanf(sh, "%llu/%llu%c", &k, &n, &tail) != 2 || n < 1 || k >= n) return bad(r, err, "bad \"shard\" value");
+        uint64_t k, n;
+        const char *slash = strchr(sh, '/');
+        if (!slash || arb_parse_u64(sh, (size_t)(slash - sh), 0, 0, UINT64_MAX, &k) ||
+            arb_parse_u64s(slash + 1, 0, 1, UINT64_MAX, &n) || k >= n)
+            return bad(r, err, "bad \"shard\" value");
         out->shard_k = k;
         out->shard_n = n;
     }

@@ -35,7 +35,10 @@ typedef struct cli_results {
 
 int cli_results_open(cli_results *r, const char *path, arb_error *err);
 /* 1 with *out filled, 0 at the end, or a negative ARB_E* code with err set
- * (file:line). Blank lines are skipped. out->obj lives until the next call. */
+ * (file:line): -ARB_ENOMEM when memory ran out (never read as the end).
+ * Lines are read with arb_line_read, bounded at CLI_RESULT_LINE_MAX before
+ * any allocation. Blank lines are skipped. out->obj lives until the next
+ * call. */
 int cli_results_next(cli_results *r, cli_vresult *out, arb_error *err);
 void cli_results_close(cli_results *r);
 /* Whether the file looks like NDJSON results (first non-blank byte '{'). */

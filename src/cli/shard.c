@@ -8,7 +8,6 @@
 #include "cli/shard.h"
 
 #define SHARD_MAX 1000000u
-#define MANIFEST_LINE_MAX 4096
 
 static int env_u64(const char *name, unsigned long long *v)
 {
@@ -58,61 +57,58 @@ int cli_shard_parse(const char *cmd, const char *spec, cli_shard *out)
     return 0;
 }
 
-int cli_manifest_read(const char *cmd, const char *path, const cli_shard *sh, cli_manifest *out)
+int cli_mstream_open(cli_mstream *m, const char *cmd, const char *path, const cli_shard *sh)
 {
-    memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "arbiter %s: %s: cannot open manifest: %s\n", cmd, path, strerror(errno));
+    memset(m, 0, sizeof *m);
+    m->cmd = cmd;
+    m->path = path;
+    m->sh = *sh;
+    m->f = fopen(path, "r");
+    if (!m->f) {
+        fprintf(stderr, "arbiter %s: %s: cannot open manifest: %s\n", cmd, cli_esc(path), strerror(errno));
         return EXIT_INPUT;
     }
-    char *line = NULL;
-    size_t cap = 0, alloc = 0;
-    ssize_t len;
-    uint64_t lineno = 0;
-    int rc = 0;
-    while ((len = getline(&line, &cap, f)) != -1) {
-        lineno++;
-        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = '\0';
-        if (len > MANIFEST_LINE_MAX || memchr(line, '\0', (size_t)len)) {
-            fprintf(stderr, "arbiter %s: %s:%llu: %s\n", cmd, path, (unsigned long long)lineno,
-                    len > MANIFEST_LINE_MAX ? "line longer than 4096 bytes" : "NUL byte in manifest line");
-            rc = EXIT_INPUT;
-            break;
-        }
-        char *s = line;
-        while (*s == ' ' || *s == '\t') s++;
-        if (!*s || *s == '#') continue;
-        uint64_t i = out->total++;
-        if (i % sh->n != sh->k) continue;
-        if (out->count == alloc) {
-            size_t na = alloc ? alloc * 2 : 64;
-            char **np = realloc(out->paths, na * sizeof *np);
-            if (np) out->paths = np;
-            uint64_t *ni = np ? realloc(out->index, na * sizeof *ni) : NULL;
-            if (ni) out->index = ni;
-            if (!np || !ni) { rc = EXIT_INTERNAL; break; }
-            alloc = na;
-        }
-        out->paths[out->count] = strdup(s);
-        if (!out->paths[out->count]) { rc = EXIT_INTERNAL; break; }
-        out->index[out->count++] = i;
+    m->line = malloc(CLI_MANIFEST_LINE_MAX + 2);
+    if (!m->line) {
+        fprintf(stderr, "arbiter %s: %s: out of memory\n", cmd, cli_esc(path));
+        fclose(m->f);
+        m->f = NULL;
+        return EXIT_INTERNAL;
     }
-    if (!rc && ferror(f)) {
-        fprintf(stderr, "arbiter %s: %s: read error\n", cmd, path);
-        rc = EXIT_INPUT;
-    }
-    free(line);
-    fclose(f);
-    if (rc) cli_manifest_free(out);
-    return rc;
+    return 0;
 }
 
-void cli_manifest_free(cli_manifest *m)
+int cli_mstream_next(cli_mstream *m, char **path, uint64_t *index)
 {
-    for (uint64_t i = 0; i < m->count; i++) free(m->paths[i]);
-    free(m->paths);
-    free(m->index);
+    for (;;) {
+        size_t len;
+        int lr = arb_line_read(m->f, m->line, CLI_MANIFEST_LINE_MAX, &len, &m->lineno);
+        if (lr == ARB_LINE_EOF) return 0;
+        if (lr != ARB_LINE_OK) {
+            fprintf(stderr, "arbiter %s: %s:%llu: %s\n", m->cmd, cli_esc(m->path), (unsigned long long)m->lineno,
+                    lr == ARB_LINE_LONG ? "line longer than 4096 bytes" : lr == ARB_LINE_NUL ? "NUL byte in manifest line"
+                                                                                               : "read error");
+            return -EXIT_INPUT;
+        }
+        char *s = m->line;
+        while (*s == ' ' || *s == '\t') s++;
+        if (!*s || *s == '#') continue;
+        uint64_t i = m->total++;
+        if (i % m->sh.n != m->sh.k) continue;
+        *path = strdup(s);
+        if (!*path) {
+            fprintf(stderr, "arbiter %s: %s:%llu: out of memory\n", m->cmd, cli_esc(m->path), (unsigned long long)m->lineno);
+            return -EXIT_INTERNAL;
+        }
+        *index = i;
+        return 1;
+    }
+}
+
+void cli_mstream_close(cli_mstream *m)
+{
+    if (m->f) fclose(m->f);
+    free(m->line);
     memset(m, 0, sizeof *m);
 }
 

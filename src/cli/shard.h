@@ -4,6 +4,7 @@
 #define ARBITER_CLI_SHARD_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct cli_shard {
     uint64_t k, n;              /* this shard is k of 0..n-1; n == 1: everything */
@@ -14,18 +15,25 @@ typedef struct cli_shard {
  * Prints a usage error for cmd and returns -1 when invalid. */
 int cli_shard_parse(const char *cmd, const char *spec, cli_shard *out);
 
-/* The entries of a manifest (one path per line; blank lines and lines
- * starting with '#' are not entries) whose 0-based entry index i has
- * i mod n == k, with their indexes. total is the number of entries in the
- * whole manifest. Returns 0, or an exit code after printing the error
- * (file:line for an over-long line). */
-typedef struct cli_manifest {
-    char **paths;
-    uint64_t *index;
-    uint64_t count, total;
-} cli_manifest;
-int cli_manifest_read(const char *cmd, const char *path, const cli_shard *sh, cli_manifest *out);
-void cli_manifest_free(cli_manifest *m);
+/* A manifest read as a stream: one path per line; blank lines and lines
+ * starting with '#' are not entries. Lines are read with arb_line_read
+ * (at most CLI_MANIFEST_LINE_MAX bytes, bounded before allocating), so
+ * memory does not grow with the manifest. cli_mstream_next returns 1 with
+ * the next entry whose 0-based index i has i mod n == k (*path is malloc'd,
+ * the caller frees it), 0 at the end (total then counts every entry of the
+ * whole manifest), or an exit code (> 1 is never returned as an entry:
+ * the code is negated) after printing the error with file:line. */
+#define CLI_MANIFEST_LINE_MAX 4096
+typedef struct cli_mstream {
+    FILE *f;
+    const char *cmd, *path;
+    cli_shard sh;
+    char *line;
+    uint64_t lineno, total;
+} cli_mstream;
+int cli_mstream_open(cli_mstream *m, const char *cmd, const char *path, const cli_shard *sh);
+int cli_mstream_next(cli_mstream *m, char **path, uint64_t *index);
+void cli_mstream_close(cli_mstream *m);
 
 /* Seed of game number i of a self-play run from base seed b: the first
  * SplitMix64 output from state b + i. Shards of a run therefore union to

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -22,8 +23,18 @@ int cli_fail(const char *cmd, const arb_error *err)
 {
     char buf[ARB_MSG_MAX + ARB_WHERE_MAX + ARB_RULE_MAX + 8];
     arb_error_format(err, buf, sizeof buf);
-    fprintf(stderr, "arbiter %s: %s\n", cmd, buf);
+    fprintf(stderr, "arbiter %s: ", cmd);
+    arb_text_put(stderr, buf); /* messages quote file data */
+    fputc('\n', stderr);
     return cli_exit_for(err->code);
+}
+
+const char *cli_esc(const char *s)
+{
+    static char ring[8][2048];
+    static unsigned next;
+    char *b = ring[next++ % 8];
+    return arb_text_escape(b, sizeof ring[0], s ? s : "");
 }
 
 int cli_usage(const char *cmd, const char *fmt, ...)
@@ -54,18 +65,19 @@ const arb_game *cli_game(const char *cmd, const char *name)
 
 int cli_parse_u64(const char *s, unsigned long long *out)
 {
-    char *end;
-    if (!s || !*s || *s == '-') return -1;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || *end) return -1;
+    uint64_t v;
+    if (arb_parse_u64s(s, 0, 0, UINT64_MAX, &v)) return -1;
     *out = v;
     return 0;
 }
 
+int cli_parse_num(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    return arb_parse_u64s(s, 0, lo, hi, out) ? -1 : 0;
+}
+
 void cli_json_str(FILE *out, const char *s) { arb_json_str(out, s); }
 
-int cli_progress_enabled(void) { return isatty(STDERR_FILENO); }
 
 int cli_started(char *buf, size_t size)
 {
@@ -74,8 +86,9 @@ int cli_started(char *buf, size_t size)
     const char *sde = getenv("SOURCE_DATE_EPOCH");
     time_t t;
     if (sde && *sde) {
-        unsigned long long v;
-        if (cli_parse_u64(sde, &v)) return -1;
+        uint64_t v;
+        /* up to 9999-12-31T23:59:59Z: the start time is 20 characters */
+        if (cli_parse_num(sde, 0, CLI_EPOCH_MAX, &v)) return -1;
         t = (time_t)v;
     } else {
         t = time(NULL);
@@ -126,9 +139,19 @@ int cli_option(arb_options *o, const char *kv)
     char key[sizeof o->kv[0].key];
     memcpy(key, kv, (size_t)(eq - kv));
     key[eq - kv] = '\0';
-    char *end;
-    errno = 0;
-    long long v = strtoll(eq + 1, &end, 0);
-    if (errno || end == eq + 1 || *end) return -1;
+    int64_t v;
+    if (arb_parse_i64(eq + 1, strlen(eq + 1), 0, INT64_MIN, INT64_MAX, &v)) return -1;
     return arb_options_set(o, key, v) ? -1 : 0;
+}
+
+int cli_output_target(const char *cmd, const char *path)
+{
+    struct stat st;
+    if (!path || stat(path, &st) != 0 || S_ISREG(st.st_mode)) return 0;
+    fprintf(stderr,
+            "arbiter %s: %s: not a regular file (%s): output is written to %s.part and renamed over the\n"
+            "target, which would replace it; give the path of a regular file (see README, \"Output files\")\n",
+            cmd, path, S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
+                       : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a special file", path);
+    return EXIT_INPUT;
 }

@@ -21,7 +21,7 @@
 #define CF_DEPTH_MAX 6             /* directory recursion */
 #define CF_ACTIONS_MAX 100000      /* actions of one case, repeats included */
 
-enum { CF_RULES = 1, CF_SET, CF_EXPECT };
+enum { CF_RULES = 1, CF_SET, CF_EXPECT, CF_VIEWS };
 
 typedef struct cf_file {
     char *path;
@@ -46,6 +46,14 @@ typedef struct cf_entry {
     int line;
 } cf_entry;
 
+/* views.xml: a zone hidden from other seats (or from all). */
+typedef struct cf_hidden {
+    const char *game;
+    char zone[32], when[32];
+    int from_all;
+    int line;
+} cf_hidden;
+
 typedef struct cf_expect {
     int what;                      /* 0 known-failure, 1 skip, 2 uncovered */
     char *game, *pattern, *status, *reason;
@@ -60,6 +68,7 @@ struct arb_conform_suite {
     cf_case *cases; unsigned ncases, capcases;
     cf_entry *entries; unsigned nentries, capentries;
     cf_expect *expects; unsigned nexpects, capexpects;
+    cf_hidden *hidden; unsigned nhidden, caphidden;
     arb_conform_diag *diags; unsigned ndiags, capdiags;
     arb_conform_result *results; unsigned nresults;
     arb_conform_entry *cov; unsigned ncov;
@@ -76,6 +85,9 @@ void arb_conform__diag(arb_conform_suite *s, const char *file, int line, const c
 #endif
     ;
 char *arb_conform__strdup(arb_conform_suite *s, const char *str);
+/* Drop a trailing incomplete UTF-8 sequence (left by a cut at a byte
+ * bound), so a truncated string stays valid UTF-8. */
+void arb_conform__utf8_cut(char *s);
 /* Attribute value into buf ("" and 0 when absent, 1 when present). */
 int arb_conform__attr(const xmlNode *n, const char *name, char *buf, size_t size);
 int arb_conform__is(const xmlNode *n, const char *name);
@@ -98,6 +110,24 @@ void arb_conform__expectations_apply(arb_conform_suite *s, arb_conform_result *r
 const cf_expect *arb_conform__expectations_skip(const arb_conform_suite *s, const char *game,
                                                 const char *id);
 const cf_expect *arb_conform__expectations_uncovered(const arb_conform_suite *s, const char *rule);
+
+/* invariants.c: the game contract checked at every step (see there). The
+ * first violation sets failed (the invariant's name) and msg. */
+typedef struct cf_inv {
+    arb_action *legal;
+    size_t caplegal;
+    arb_match *copy;               /* scratch state for legal-accepted */
+    const char *failed;
+    char msg[ARB_CF_MSG_MAX];
+    unsigned view_checked, view_skipped;
+} cf_inv;
+/* After setup or an accepted action: events-dropped, narration-hidden,
+ * legal-unique, legal-accepted, view-hidden. 0 or -1 (I->msg says why). */
+int arb_conform__inv_step(cf_inv *I, const arb_conform_suite *s, const arb_game *g, const arb_match *m,
+                          const arb_setup *su);
+/* Before a <reject>: the action is not among legal()'s. */
+int arb_conform__inv_reject(cf_inv *I, const arb_game *g, const arb_match *m, const arb_action *a);
+void arb_conform__inv_free(cf_inv *I);
 
 /* runner.c */
 /* Run case i; when logcb is set, call it with the accepted action log. */

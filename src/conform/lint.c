@@ -99,7 +99,7 @@ unsigned arb_conform_lint(arb_conform_suite *s)
     unsigned before = s->ndiags;
     for (unsigned i = 0; i < s->nfiles; i++) {
         const cf_file *f = &s->files[i];
-        if (f->kind == CF_RULES || f->kind == CF_SET) {
+        if (f->kind == CF_RULES || f->kind == CF_SET || f->kind == CF_VIEWS) {
             /* conformance/<game>/x.xml must say game="<game>". */
             const char *slash = strrchr(f->path, '/');
             if (slash && f->game) {
@@ -122,6 +122,7 @@ unsigned arb_conform_lint(arb_conform_suite *s)
                                           s->entries[a].id, s->entries[b].line);
             }
         }
+        if (f->kind == CF_VIEWS && has_catalog(s, f->game)) lint_refs(s, f, xmlDocGetRootElement(f->doc));
         if (f->kind == CF_SET) {
             if (!has_catalog(s, f->game)) {
                 arb_conform__diag(s, f->path, 1, "no rule catalog (rules.xml) loaded for game %s", f->game);
@@ -155,11 +156,14 @@ unsigned arb_conform_lint(arb_conform_suite *s)
             } else if (e->kind && strcmp(e->kind, "informational") == 0) {
                 arb_conform__diag(s, f->path, c->line, "case %s covers %s, an informational entry (no test)",
                                   c->id, tok);
-            } else if (e->kind && strcmp(e->kind, "rule-needing-interpretation") == 0 && !cites_gap(c, e)) {
+            } else if (e->kind && (strcmp(e->kind, "rule-needing-interpretation") == 0 ||
+                                   (strcmp(e->kind, "interpretation") == 0 && e->gaps)) && !cites_gap(c, e)) {
                 /* The catalog: R* tests carry the gap ID, so they can be
-                 * revised when the interpretation changes. */
-                arb_conform__diag(s, f->path, c->line, "case %s covers %s (R*) but cites none of its gaps (%s) in gaps=\"…\"",
-                                  c->id, tok, e->gaps ? e->gaps : "none listed");
+                 * revised when the interpretation changes; so do tests of
+                 * an interpretation-born rule that has a gap. */
+                arb_conform__diag(s, f->path, c->line, "case %s covers %s (%s) but cites none of its gaps (%s) in gaps=\"…\"",
+                                  c->id, tok, strcmp(e->kind, "interpretation") == 0 ? "interpretation" : "R*",
+                                  e->gaps ? e->gaps : "none listed");
             }
         }
         if (c->gaps) {

@@ -46,8 +46,22 @@ void arb_conform__diag(arb_conform_suite *s, const char *file, int line, const c
     va_start(ap, fmt);
     vsnprintf(d->msg, sizeof d->msg, fmt, ap);
     va_end(ap);
+    arb_conform__utf8_cut(d->msg);
+    arb_conform__utf8_cut(d->where);
+    d->line = line > 0 ? line : 0;
     size_t n = strlen(d->msg);
     while (n && (d->msg[n - 1] == '\n' || d->msg[n - 1] == ' ')) d->msg[--n] = '\0';
+}
+
+void arb_conform__utf8_cut(char *s)
+{
+    size_t n = strlen(s), i = n, cont = 0;
+    while (i > 0 && ((unsigned char)s[i - 1] & 0xC0) == 0x80 && cont < 4) { i--; cont++; }
+    if (i == 0) return;
+    unsigned char lead = (unsigned char)s[i - 1];
+    size_t want = lead < 0x80 ? 0 : (lead & 0xE0) == 0xC0 ? 1 : (lead & 0xF0) == 0xE0 ? 2
+                : (lead & 0xF8) == 0xF0 ? 3 : 0;
+    if (lead >= 0x80 && cont < want) s[i - 1] = '\0';
 }
 
 char *arb_conform__strdup(arb_conform_suite *s, const char *str)
@@ -64,7 +78,7 @@ int arb_conform__attr(const xmlNode *n, const char *name, char *buf, size_t size
     if (size) buf[0] = '\0';
     xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
     if (!v) return 0;
-    snprintf(buf, size, "%s", (const char *)v);
+    if ((size_t)snprintf(buf, size, "%s", (const char *)v) >= size && size) arb_conform__utf8_cut(buf);
     xmlFree(v);
     return 1;
 }
@@ -199,7 +213,12 @@ static int cmpstr(const void *a, const void *b)
 
 static int add_dir(arb_conform_suite *s, const char *path, int depth, arb_error *err)
 {
-    if (depth > CF_DEPTH_MAX) return ARB_OK;
+    if (depth > CF_DEPTH_MAX) {
+        /* Reported, never silent: a file problem naming the directory. */
+        arb_conform__diag(s, path, 0, "directory nested deeper than %d levels below the suite path: not searched",
+                          CF_DEPTH_MAX);
+        return ARB_OK;
+    }
     DIR *d = opendir(path);
     if (!d) {
         arb_error_where(err, "%s", path);
@@ -241,6 +260,16 @@ static int add_path(arb_conform_suite *s, const char *path, int depth, arb_error
     if (depth > 0) {
         size_t l = strlen(path);
         if (l < 4 || strcmp(path + l - 4, ".xml") != 0) return ARB_OK;
+    }
+    /* A FIFO, device or socket is never opened (a FIFO would block): named
+     * on the command line it is an error, met in a directory a noted skip. */
+    if (!S_ISREG(st.st_mode)) {
+        if (depth > 0) {
+            arb_conform__diag(s, path, 0, "not a regular file (FIFO, device or socket): skipped");
+            return ARB_OK;
+        }
+        arb_error_where(err, "%s", path);
+        return arb_error_set(err, ARB_EIO, NULL, "not a regular file (FIFO, device or socket): not opened");
     }
     if (s->nfiles >= CF_FILES_MAX) {
         arb_error_where(err, "%s", path);
@@ -310,23 +339,23 @@ static int covers_rule(const char *covers, const char *rule)
 
 static void load_rules(arb_conform_suite *s, unsigned fi, xmlNodePtr root)
 {
-    unsigned n_entries = 0, n_kind[3] = { 0, 0, 0 };
-    long want[4] = { -1, -1, -1, -1 };
+    unsigned n_entries = 0, n_kind[4] = { 0, 0, 0, 0 };
+    long want[5] = { -1, -1, -1, -1, 0 }; /* interpretation="…" is optional */
     int counts_line = 0;
-    static const char *const kinds[3] = { "rule", "rule-needing-interpretation", "informational" };
+    static const char *const kinds[4] = { "rule", "rule-needing-interpretation", "informational", "interpretation" };
     for (xmlNodePtr n = root->children; n; n = n->next) {
         if (arb_conform__is(n, "counts")) {
             char v[32];
             counts_line = (int)xmlGetLineNo(n);
             if (arb_conform__attr(n, "entries", v, sizeof v)) want[0] = atol(v);
-            for (int k = 0; k < 3; k++)
+            for (int k = 0; k < 4; k++)
                 if (arb_conform__attr(n, kinds[k], v, sizeof v)) want[k + 1] = atol(v);
         }
         if (!arb_conform__is(n, "entry")) continue;
         n_entries++;
         char kv[64];
         arb_conform__attr(n, "kind", kv, sizeof kv);
-        for (int k = 0; k < 3; k++) n_kind[k] += strcmp(kv, kinds[k]) == 0;
+        for (int k = 0; k < 4; k++) n_kind[k] += strcmp(kv, kinds[k]) == 0;
         if (GROW(s->entries, s->nentries, s->capentries)) return;
         cf_entry *e = &s->entries[s->nentries++];
         e->file = fi;
@@ -337,10 +366,12 @@ static void load_rules(arb_conform_suite *s, unsigned fi, xmlNodePtr root)
     }
     /* The generator's <counts> guard against a truncated or hand-edited catalog. */
     if (want[0] >= 0 && (want[0] != (long)n_entries || want[1] != (long)n_kind[0] || want[2] != (long)n_kind[1] ||
-                         want[3] != (long)n_kind[2]))
+                         want[3] != (long)n_kind[2] || want[4] != (long)n_kind[3]))
         arb_conform__diag(s, s->files[fi].path, counts_line,
-                          "<counts> says %ld entries (R %ld, R* %ld, I %ld), the file has %u (R %u, R* %u, I %u)",
-                          want[0], want[1], want[2], want[3], n_entries, n_kind[0], n_kind[1], n_kind[2]);
+                          "<counts> says %ld entries (R %ld, R* %ld, I %ld, interpretation %ld), the file has %u "
+                          "(R %u, R* %u, I %u, interpretation %u)",
+                          want[0], want[1], want[2], want[3], want[4], n_entries, n_kind[0], n_kind[1], n_kind[2],
+                          n_kind[3]);
 }
 
 static void load_set(arb_conform_suite *s, unsigned fi, xmlNodePtr root)
@@ -366,6 +397,22 @@ static void load_set(arb_conform_suite *s, unsigned fi, xmlNodePtr root)
         c->selected = c->id && c->covers && (!o->game || strcmp(o->game, f->game) == 0) &&
                       glob_ok(o->set, f->name) && glob_ok(o->case_glob, c->id) &&
                       (!o->rule || covers_rule(c->covers, o->rule));
+    }
+}
+
+static void load_views(arb_conform_suite *s, unsigned fi, xmlNodePtr root)
+{
+    for (xmlNodePtr n = root->children; n; n = n->next) {
+        if (!arb_conform__is(n, "hidden")) continue;
+        if (GROW(s->hidden, s->nhidden, s->caphidden)) return;
+        cf_hidden *h = &s->hidden[s->nhidden++];
+        char from[16];
+        h->game = s->files[fi].game;
+        arb_conform__attr(n, "zone", h->zone, sizeof h->zone);
+        arb_conform__attr(n, "when", h->when, sizeof h->when);
+        arb_conform__attr(n, "from", from, sizeof from);
+        h->from_all = strcmp(from, "all") == 0;
+        h->line = (int)xmlGetLineNo(n);
     }
 }
 
@@ -404,11 +451,12 @@ static void load_buffer(arb_conform_suite *s, unsigned fi, char *buf, size_t len
         if (arb_conform__is(root, "rules")) kind = CF_RULES;
         else if (arb_conform__is(root, "test-set")) kind = CF_SET;
         else if (arb_conform__is(root, "expectations")) kind = CF_EXPECT;
+        else if (arb_conform__is(root, "views")) kind = CF_VIEWS;
     }
     if (!kind) {
         xmlSetStructuredErrorFunc(NULL, NULL);
         arb_conform__diag(s, f->path, root ? (int)xmlGetLineNo(root) : 1,
-                          "root element must be <rules>, <test-set> or <expectations> in namespace %s", CF_NS);
+                          "root element must be <rules>, <test-set>, <views> or <expectations> in namespace %s", CF_NS);
         xmlFreeDoc(doc);
         return;
     }
@@ -431,6 +479,7 @@ static void load_buffer(arb_conform_suite *s, unsigned fi, char *buf, size_t len
     f->name = prop(s, root, "name");
     if (kind == CF_RULES) load_rules(s, fi, root);
     else if (kind == CF_SET) load_set(s, fi, root);
+    else if (kind == CF_VIEWS) load_views(s, fi, root);
     else arb_conform__expectations_load(s, fi);
 }
 
@@ -447,10 +496,27 @@ static void load_file(arb_conform_suite *s, unsigned fi, xmlSchemaPtr cases_xsd,
     load_buffer(s, fi, buf, len, cases_xsd, rules_xsd);
 }
 
+#ifndef ARB_DATADIR
+#define ARB_DATADIR "/usr/local/share/arbiter"
+#endif
+
+/* The suite a bare `arbiter conform` runs: $ARBITER_CONFORMANCE when set;
+ * else ./conformance when it holds schema/ (a checkout); else the installed
+ * copy under the data directory chosen at build time. */
+const char *arb_conform_default_dir(void)
+{
+    const char *env = getenv("ARBITER_CONFORMANCE");
+    struct stat st;
+    if (env && *env) return env;
+    if (stat("conformance/schema/conformance.xsd", &st) == 0) return "conformance";
+    if (stat(ARB_DATADIR "/conformance/schema/conformance.xsd", &st) == 0) return ARB_DATADIR "/conformance";
+    return "conformance";
+}
+
 int arb_conform_load(arb_conform_suite **out, const char *const *paths, size_t npaths,
                      const arb_conform_options *opt, arb_error *err)
 {
-    static const char *const dflt[] = { "conformance" };
+    const char *dflt[1] = { arb_conform_default_dir() };
     arb_conform_options o = ARB_CONFORM_OPTIONS_INIT;
     *out = NULL;
     arb_conform_suite *s = calloc(1, sizeof *s);
@@ -573,6 +639,7 @@ void arb_conform_free(arb_conform_suite *s)
     free(s->cases);
     free(s->entries);
     free(s->expects);
+    free(s->hidden);
     free(s->diags);
     free(s->results);
     free(s->cov);

@@ -9,6 +9,7 @@
  * attribute value) is an inline list of scalars; an empty <item/> is an
  * empty map, any other empty element an empty list. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,11 +22,15 @@ static int is_int(const char *s, int64_t *v)
     const char *p = s;
     if (*p == '-' || *p == '+') p++;
     if (!isdigit((unsigned char)*p)) return 0;
+    const char *d = p;
     while (isdigit((unsigned char)*p)) p++;
     if (*p) return 0;
-    if (strlen(s) > 19) return 0;
+    /* up to 19 digits and within int64 (a signed 64-bit rng word has 19
+     * digits and a sign) */
+    if (p - d > 19) return 0;
+    errno = 0;
     *v = strtoll(s, NULL, 10);
-    return 1;
+    return errno != ERANGE;
 }
 
 static int scalar(arb_tree *t, arb_tnode *parent, const char *key, const char *s, size_t n)

@@ -35,6 +35,7 @@ typedef struct run {
     const arb_game *g;
     arb_conform_result *r;
     arb_setup su;
+    char rules[32];                /* <setup rules="…">, "" for the newest */
     arb_deck decks[ARB_MAX_SEATS];
     arb_tree *pos;                 /* position tree, NULL for seeded setup */
     const arb_tnode *posroot;
@@ -45,6 +46,7 @@ typedef struct run {
     arb_action *log;
     size_t nlog, caplog;
     int done;                      /* a status has been set */
+    cf_inv inv;                    /* invariants' scratch */
 } run;
 
 /* ------------------------------------------------------------ results */
@@ -59,13 +61,12 @@ static void set_status(run *R, int status, const xmlNode *at, const char *fmt, .
     if (R->done) return;
     R->done = 1;
     R->r->status = status;
-    int n = 0;
-    if (at) n = snprintf(R->r->message, sizeof R->r->message, "line %ld: ", xmlGetLineNo((xmlNodePtr)at));
-    if (n < 0) n = 0;
+    if (at) R->r->at_line = (int)xmlGetLineNo((xmlNodePtr)at);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(R->r->message + n, sizeof R->r->message - (size_t)n, fmt, ap);
+    vsnprintf(R->r->message, sizeof R->r->message, fmt, ap);
     va_end(ap);
+    arb_conform__utf8_cut(R->r->message);
 }
 
 static const char *errtext(const arb_error *e, char *buf, size_t size)
@@ -199,18 +200,22 @@ typedef struct actx {
     const evbuf *win;
     char *msg;                     /* why the last leaf was false */
     size_t size;
+    int line;                      /* the line of that leaf */
 } actx;
 
 enum { A_FALSE = 0, A_TRUE = 1, A_ERROR = -1 };
 
-/* Writes "line N: <elem> …" into A->msg; fail() and error() differ only in
- * what they return (a false assertion vs a case that cannot be judged). */
+/* Writes "<elem> …" into A->msg and the element's line into A->line;
+ * fail() and error() differ only in what they return (a false assertion vs
+ * a case that cannot be judged). */
 static void vsay(actx *A, const xmlNode *n, const char *fmt, va_list ap)
 {
-    int k = snprintf(A->msg, A->size, "line %ld: <%s> ", xmlGetLineNo((xmlNodePtr)n), (const char *)n->name);
+    A->line = (int)xmlGetLineNo((xmlNodePtr)n);
+    int k = snprintf(A->msg, A->size, "<%s> ", (const char *)n->name);
     if (k < 0) k = 0;
     if ((size_t)k >= A->size) k = (int)A->size - 1;
     vsnprintf(A->msg + k, A->size - (size_t)k, fmt, ap);
+    arb_conform__utf8_cut(A->msg);
 }
 
 static int fail(actx *A, const xmlNode *n, const char *fmt, ...)
@@ -526,6 +531,12 @@ static int eval(actx *A, const xmlNode *n)
         const char *ph = arb_match_phase(A->R->m);
         return ph && strcmp(ph, v) == 0 ? A_TRUE : fail(A, n, "expected phase %s, got %s", v, ph ? ph : "(none)");
     }
+    if (!strcmp(nm, "hash")) {   /* the state hash is part of the replay format: pin it */
+        char v[32];
+        arb_conform__attr(n, "equals", v, sizeof v);
+        uint64_t want = strtoull(v, NULL, 16), got = arb_match_hash(A->R->m);
+        return got == want ? A_TRUE : fail(A, n, "expected state hash %s, got 0x%016llx", v, (unsigned long long)got);
+    }
     if (!strcmp(nm, "turn")) {
         char v[32];
         arb_conform__attr(n, "is", v, sizeof v);
@@ -535,13 +546,14 @@ static int eval(actx *A, const xmlNode *n)
     if (!strcmp(nm, "all-of")) return eval_all(A, n);
     if (!strcmp(nm, "any-of")) {
         char first[ARB_CF_MSG_MAX] = "";
+        int fl = 0;
         for (const xmlNode *k = n->children; k; k = k->next) {
             if (k->type != XML_ELEMENT_NODE) continue;
             int rc = eval(A, k);
             if (rc != A_FALSE) return rc;
-            if (!first[0]) snprintf(first, sizeof first, "%s", A->msg);
+            if (!first[0]) { snprintf(first, sizeof first, "%s", A->msg); fl = A->line; }
         }
-        return fail(A, n, "none holds; first: %s", first);
+        return fail(A, n, "none holds; first (line %d): %s", fl, first);
     }
     if (!strcmp(nm, "not")) {
         int rc = eval_all(A, n);
@@ -556,9 +568,10 @@ static int eval(actx *A, const xmlNode *n)
 static void assert_block(run *R, const xmlNode *parent, const evbuf *win)
 {
     char msg[ARB_CF_MSG_MAX];
-    actx A = { R, win, msg, sizeof msg };
+    actx A = { R, win, msg, sizeof msg, 0 };
     msg[0] = '\0';
     int rc = eval_all(&A, parent);
+    if (rc != A_TRUE && !R->done) R->r->at_line = A.line;
     if (rc == A_FALSE) set_status(R, ARB_CF_FAIL, NULL, "%s", msg);
     else if (rc == A_ERROR) set_status(R, ARB_CF_ERROR, NULL, "%s", msg);
 }
@@ -624,6 +637,11 @@ static int build_setup(run *R, const xmlNode *setup, arb_error *err)
         if (!L) continue;
         if (arb_conform__attr(L, "seed", v, sizeof v)) R->su.seed = strtoull(v, NULL, 10);
         if (arb_conform__attr(L, "players", v, sizeof v)) R->su.players = atoi(v);
+        char rv[sizeof R->rules];
+        if (arb_conform__attr(L, "rules", rv, sizeof rv)) {
+            memcpy(R->rules, rv, sizeof rv);
+            R->su.rules = R->rules;
+        }
         for (const xmlNode *k = L->children; k; k = k->next) {
             if (arb_conform__is(k, "option")) {
                 char key[32], val[32];
@@ -745,6 +763,11 @@ static void do_act(run *R, const xmlNode *n)
         invalidate(R);
         R->r->actions++;
         if (log_push(R, &a)) { set_status(R, ARB_CF_ERROR, n, "too many actions in one case"); return; }
+        if (R->s->opt.invariants && arb_conform__inv_step(&R->inv, R->s, R->g, R->m, &R->su)) {
+            set_status(R, ARB_CF_FAIL, n, "%s (step %u: after '%s'%s)", R->inv.msg, R->r->actions, text,
+                       repeat > 1 ? ", repeated" : "");
+            return;
+        }
         take_events(R, &R->actwin);
     }
     if (R->done) return;
@@ -760,6 +783,10 @@ static void do_reject(run *R, const xmlNode *n)
     if (parse_action(R, n, &a, text, sizeof text)) return;
     int want_rule = arb_conform__attr(n, "rule", rule, sizeof rule);
     int want_code = arb_conform__attr(n, "code", code, sizeof code);
+    if (R->s->opt.invariants && arb_conform__inv_reject(&R->inv, R->g, R->m, &a)) {
+        set_status(R, ARB_CF_FAIL, n, "%s (step %u)", R->inv.msg, R->r->actions);
+        return;
+    }
     uint64_t before = arb_match_hash(R->m);
     arb_error err = ARB_ERROR_INIT;
     int rc = arb_match_apply(R->m, &a, &err);
@@ -774,8 +801,8 @@ static void do_reject(run *R, const xmlNode *n)
         return;
     }
     if (arb_match_hash(R->m) != before) {
-        set_status(R, ARB_CF_FAIL, n, "rejecting '%s' changed the state (hash %016llx -> %016llx)", text,
-                   (unsigned long long)before, (unsigned long long)arb_match_hash(R->m));
+        set_status(R, ARB_CF_FAIL, n, "invariant reject-unchanged: rejecting '%s' changed the state (hash %016llx -> %016llx) (step %u)",
+                   text, (unsigned long long)before, (unsigned long long)arb_match_hash(R->m), R->r->actions);
         return;
     }
     int code_rc = !strcmp(code, "illegal") ? ARB_EILLEGAL : !strcmp(code, "invalid") ? ARB_EINVAL
@@ -834,6 +861,10 @@ static void run_test_case(run *R)
     }
     if (rc) {
         set_status(R, ARB_CF_ERROR, setup, "setup failed: %s", errtext(&err, eb, sizeof eb));
+        return;
+    }
+    if (R->s->opt.invariants && arb_conform__inv_step(&R->inv, R->s, R->g, R->m, &R->su)) {
+        set_status(R, ARB_CF_FAIL, setup, "%s (step 0: after the setup)", R->inv.msg);
         return;
     }
     take_events(R, &R->checkwin);
@@ -958,5 +989,6 @@ void arb_conform__run_case(const arb_conform_suite *s, const cf_case *c, arb_con
     free(R.checkwin.e);
     free(R.actwin.e);
     free(R.log);
+    arb_conform__inv_free(&R.inv);
     r->ms = now_ms() - t;
 }

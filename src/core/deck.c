@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "arbiter/deck.h"
+#include "arbiter/text.h"
 
 static char *trim(char *s)
 {
@@ -65,13 +66,14 @@ int arb_deck_parse(arb_deck *out, const arb_game *g, const char *text, size_t le
         }
         long count = 1;
         if (isdigit((unsigned char)*s)) {
-            char *e;
-            errno = 0;
-            count = strtol(s, &e, 10);
-            if (errno || count < 1 || count > 40 || !isspace((unsigned char)*e)) {
+            char *e = s;
+            uint64_t cv = 0;
+            while (isdigit((unsigned char)*e)) e++;
+            if (arb_parse_u64(s, (size_t)(e - s), 0, 1, 40, &cv) || !isspace((unsigned char)*e)) {
                 arb_error_where(err, "%s:%u", fname, lineno);
                 return arb_error_set(err, ARB_EINVAL, NULL, "expected 'COUNT NAME' with COUNT 1..40");
             }
+            count = (long)cv;
             s = trim(e);
         }
         int idx = arb_card_find(g, s);

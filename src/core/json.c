@@ -5,12 +5,20 @@
  * (\uXXXX and surrogate pairs → UTF-8), integers that fit int64, true,
  * false, null. Fractional numbers are refused: nothing arbiter writes has
  * them, and a silent rounding would be worse than a clear error. Depth is
- * bounded and every error names the byte offset. */
+ * bounded and every error names the byte offset.
+ *
+ * Duplicate keys are found in O(k log k) per object of k keys: each key
+ * (with its offset) is pushed on a stack shared by all nesting levels, and
+ * when an object closes its segment is sorted (by key, then offset, so the
+ * order is deterministic) and adjacent equal keys are reported, at the
+ * offset of the first repeated key in document order. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arbiter/tree.h"
 #include "arbiter/error.h"
+#include "arbiter/text.h"
 
 #define JSON_MAX_DEPTH 64
 
@@ -21,7 +29,57 @@ typedef struct jp {
     arb_error *err;
     char *buf;       /* scratch for one decoded string */
     size_t bufcap;
+    struct jkey { const char *key; size_t off; } *keys; /* open objects' keys */
+    size_t nkeys, keycap;
 } jp;
+
+static int nomem(jp *p)
+{
+    arb_error_where(p->err, "offset %zu", p->i);
+    return arb_error_set(p->err, ARB_ENOMEM, NULL, "out of memory reading JSON");
+}
+
+static int push_key(jp *p, const char *key, size_t off)
+{
+    if (p->nkeys == p->keycap) {
+        size_t cap = p->keycap ? p->keycap * 2 : 64;
+        struct jkey *nk = realloc(p->keys, cap * sizeof *nk);
+        if (!nk) return nomem(p);
+        p->keys = nk;
+        p->keycap = cap;
+    }
+    p->keys[p->nkeys].key = key;
+    p->keys[p->nkeys].off = off;
+    p->nkeys++;
+    return 0;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+    const struct jkey *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    if (c) return c;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Checks the keys pushed since base (one object) and pops them. */
+static int check_dups(jp *p, size_t base)
+{
+    size_t k = p->nkeys - base;
+    struct jkey *v = p->keys + base;
+    p->nkeys = base;
+    if (k < 2) return 0;
+    qsort(v, k, sizeof *v, key_cmp);
+    size_t best = (size_t)-1, bi = 0;
+    for (size_t i = 1; i < k; i++)
+        if (strcmp(v[i - 1].key, v[i].key) == 0 && v[i].off < best) { best = v[i].off; bi = i; }
+    if (best == (size_t)-1) return 0;
+    char shown[96];
+    arb_text_escape(shown, sizeof shown, v[bi].key);
+    p->i = best;
+    arb_error_where(p->err, "offset %zu", p->i);
+    return arb_error_set(p->err, ARB_EFORMAT, NULL, "JSON: duplicate key \"%s\"", shown);
+}
 
 static int fail(jp *p, const char *what)
 {
@@ -167,6 +225,7 @@ static int value(jp *p, arb_tnode *parent, const char *key, int depth)
         p->i++;
         ws(p);
         if (p->i < p->n && p->s[p->i] == (obj ? '}' : ']')) { p->i++; return 0; }
+        size_t base = p->nkeys;
         for (;;) {
             if (obj) {
                 ws(p);
@@ -179,15 +238,19 @@ static int value(jp *p, arb_tnode *parent, const char *key, int depth)
                 ws(p);
                 if (p->i >= p->n || p->s[p->i] != ':') return fail(p, "expected ':'");
                 p->i++;
-                if (arb_tnode_get(n, keybuf)) { p->i = kpos; return fail(p, "duplicate key"); }
                 if (value(p, n, keybuf, depth + 1)) return -1;
+                if (arb_tree_failed(p->t)) return nomem(p);
+                if (push_key(p, n->last->key, kpos)) return -1;
             } else if (value(p, n, NULL, depth + 1)) {
                 return -1;
             }
             ws(p);
             if (p->i >= p->n) return fail(p, "unexpected end of input");
             if (p->s[p->i] == ',') { p->i++; continue; }
-            if (p->s[p->i] == (obj ? '}' : ']')) { p->i++; return 0; }
+            if (p->s[p->i] == (obj ? '}' : ']')) {
+                p->i++;
+                return obj ? check_dups(p, base) : 0;
+            }
             return fail(p, obj ? "expected ',' or '}'" : "expected ',' or ']'");
         }
     }
@@ -208,8 +271,10 @@ int arb_tree_parse_json(arb_tree *t, arb_tnode *parent, const char *key, const c
                         arb_error *err)
 {
     char buf[65536];
-    jp p = { text, len, 0, t, err, buf, sizeof buf };
-    if (value(&p, parent, key, 0)) return err ? err->code : ARB_EFORMAT;
+    jp p = { text, len, 0, t, err, buf, sizeof buf, NULL, 0, 0 };
+    int rc = value(&p, parent, key, 0);
+    free(p.keys);
+    if (rc) return err ? err->code : ARB_EFORMAT;
     ws(&p);
     if (p.i != p.n) return fail(&p, "trailing characters after the value");
     if (arb_tree_failed(t)) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory reading JSON");

@@ -28,6 +28,9 @@ static arb_match *alloc_match(const arb_game *g)
 int arb_match_new(arb_match **out, const arb_game *g, const arb_setup *su, arb_error *err)
 {
     *out = NULL;
+    if (arb_game_rules_index(g, su->rules) < 0)
+        return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "%s rules version '%s' is not implemented by this build "
+                             "(newest: %s)", g->id, su->rules, g->rules_version);
     arb_match *m = alloc_match(g);
     if (!m) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory for a %s match", g->id);
     int rc = g->setup(m->state, su, &m->ev, err);
@@ -41,6 +44,9 @@ int arb_match_from_position(arb_match **out, const arb_game *g, const arb_tnode 
                             const arb_setup *su, arb_error *err)
 {
     *out = NULL;
+    if (arb_game_rules_index(g, su->rules) < 0)
+        return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "%s rules version '%s' is not implemented by this build "
+                             "(newest: %s)", g->id, su->rules, g->rules_version);
     arb_match *m = alloc_match(g);
     if (!m) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory for a %s match", g->id);
     int rc = g->load_position(m->state, pos, su, err);

@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "arbiter/game.h"
+#include "arbiter/text.h"
 
 extern const arb_game *const arb__games[]; /* NULL-terminated, sorted by id */
 
@@ -45,6 +46,15 @@ int arb_card_find(const arb_game *g, const char *key)
         const arb_card *c = g->card(i);
         if (strcasecmp(c->id, key) == 0 || strcasecmp(c->name, key) == 0) return (int)i;
     }
+    return -1;
+}
+
+int arb_game_rules_index(const arb_game *g, const char *rules)
+{
+    if (!g->nrules_versions) return !rules || strcmp(rules, g->rules_version) == 0 ? 0 : -1;
+    if (!rules) return (int)g->nrules_versions - 1;
+    for (unsigned i = 0; i < g->nrules_versions; i++)
+        if (strcmp(g->rules_versions[i], rules) == 0) return (int)i;
     return -1;
 }
 
@@ -107,12 +117,7 @@ static int token(const char **p, const char *line, char *tok, size_t size)
 
 static int parse_int(const char *tok, int64_t lo, int64_t hi, int64_t *out)
 {
-    char *end;
-    errno = 0;
-    long long v = strtoll(tok, &end, 10);
-    if (errno || end == tok || *end || v < lo || v > hi) return -1;
-    *out = v;
-    return 0;
+    return arb_parse_i64(tok, strlen(tok), 0, lo, hi, out) ? -1 : 0;
 }
 
 int arb_action_parse(const arb_game *g, const char *line, arb_action *out, arb_error *err)

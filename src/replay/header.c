@@ -5,6 +5,25 @@
  * so later writers can add keys without breaking version-1 readers. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+
+#include "arbiter/deck.h"
+
+/* A LEB128 varint of at most 5 bytes (deck runs). */
+static int arb_r2v(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (unsigned sh = 0; sh < 35; sh += 7) {
+        if (*p >= end) return -1;
+        uint8_t b = *(*p)++;
+        x |= (uint64_t)(b & 0x7f) << sh;
+        if (!(b & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    return -1;
+}
 
 #include "replay/internal.h"
 
@@ -25,6 +44,353 @@ void arb_replay__limits(arb_replay_limits *out, const arb_replay_limits *lim)
     if (out->max_header < 64) out->max_header = 64;
 }
 
+/* Index of the preset deck d is exactly (name, cards in order, attributes),
+ * or -1. */
+static int preset_of(const arb_game *g, const arb_deck *d)
+{
+    for (unsigned k = 0; k < g->npresets; k++) {
+        const arb_deck *p = g->preset(k);
+        if (!p || strcmp(p->name, d->name) != 0 || p->ncards != d->ncards || p->nattrs != d->nattrs) continue;
+        if (memcmp(p->cards, d->cards, d->ncards * sizeof d->cards[0]) != 0) continue;
+        int same = 1;
+        for (unsigned i = 0; i < d->nattrs && same; i++)
+            same = strcmp(p->attrs[i].key, d->attrs[i].key) == 0 && strcmp(p->attrs[i].value, d->attrs[i].value) == 0;
+        if (same) return (int)k;
+    }
+    return -1;
+}
+
+/* "YYYY-MM-DDTHH:MM:SSZ" → seconds since the epoch, -1 if not that shape. */
+static long long iso_seconds(const char *s)
+{
+    int Y, M, D, h, m, sec;
+    char z;
+    if (strlen(s) != 20 || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%c", &Y, &M, &D, &h, &m, &sec, &z) != 7 || z != 'Z')
+        return -1;
+    if (Y < 1970 || M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || m > 59 || sec > 59) return -1;
+    /* days from civil (Howard Hinnant) */
+    int y = Y - (M <= 2);
+    long long era = y / 400, yoe = y - era * 400;
+    long long doy = (153LL * (M + (M > 2 ? -3 : 9)) + 2) / 5 + D - 1;
+    long long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    long long days = era * 146097 + doe - 719468;
+    long long t = days * 86400 + h * 3600 + m * 60 + sec;
+    char back[40];
+    arb_replay__iso(back, sizeof back, (uint64_t)t);
+    return strcmp(back, s) == 0 ? t : -1;
+}
+
+void arb_replay__iso(char *out, size_t n, uint64_t t)
+{
+    long long z = (long long)(t / 86400) + 719468, secs = (long long)(t % 86400);
+    long long era = z / 146097, doe = z - era * 146097;
+    long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    long long y = yoe + era * 400, doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    long long mp = (5 * doy + 2) / 153, d = doy - (153 * mp + 2) / 5 + 1, m = mp + (mp < 10 ? 3 : -9);
+    y += m <= 2;
+    snprintf(out, n, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ", y, m, d, secs / 3600, secs / 60 % 60, secs % 60);
+}
+
+/* The version-2 header (FORMAT.md §B.2): a positional array
+ * [game, rules, seed, started, players, options, extra] with decks as
+ * preset indexes or runs of pool indexes and defaults left out. */
+static int header_encode2(arb_mpbuf *b, const arb_replay_meta *meta, arb_error *err)
+{
+    const arb_game *g = meta->game;
+    const arb_setup *su = meta->setup;
+    long long started = meta->started ? iso_seconds(meta->started) : -1;
+    arb_replay__mp_array(b, 7);
+    arb_replay__mp_cstr(b, g->id);
+    arb_replay__mp_cstr(b, su->rules ? su->rules : g->rules_version);
+    arb_replay__mp_uint(b, su->seed);
+    if (!meta->started) arb_replay__mp_nil(b);
+    else if (started >= 0) arb_replay__mp_uint(b, (uint64_t)started);
+    else arb_replay__mp_cstr(b, meta->started);
+    arb_replay__mp_array(b, (uint32_t)su->players);
+    for (int s = 0; s < su->players; s++) {
+        const arb_deck *d = su->decks[s];
+        char dflt[16];
+        snprintf(dflt, sizeof dflt, "P%d", s + 1);
+        const char *name = meta->names[s] ? meta->names[s] : dflt;
+        int named = strcmp(name, dflt) != 0;
+        int preset = d ? preset_of(g, d) : -1;
+        if (!named && preset >= 0) {
+            arb_replay__mp_uint(b, (uint64_t)preset);
+            continue;
+        }
+        arb_replay__mp_map(b, (uint32_t)(named + (!d ? 0 : preset >= 0 ? 1 : 3)));
+        if (named) {
+            arb_replay__mp_cstr(b, "name");
+            arb_replay__mp_cstr(b, name);
+        }
+        if (!d) continue;
+        if (preset >= 0) {
+            arb_replay__mp_cstr(b, "preset");
+            arb_replay__mp_uint(b, (uint64_t)preset);
+            continue;
+        }
+        arb_replay__mp_cstr(b, "deck_name");
+        arb_replay__mp_cstr(b, d->name);
+        /* runs: (pool index, count) varint pairs */
+        uint8_t runs[ARB_DECK_MAX * 6];
+        size_t nr = 0;
+        for (unsigned i = 0; i < d->ncards;) {
+            unsigned j = i;
+            if (d->cards[i] >= g->ncards)
+                return arb_error_set(err, ARB_EINVAL, NULL, "seat %d deck card %u is index %u, outside the %s pool", s, i,
+                                     d->cards[i], g->id);
+            while (j < d->ncards && d->cards[j] == d->cards[i]) j++;
+            uint8_t *q = arb_replay__varint(runs + nr, d->cards[i]);
+            q = arb_replay__varint(q, j - i);
+            nr = (size_t)(q - runs);
+            i = j;
+        }
+        arb_replay__mp_cstr(b, "cards");
+        arb_replay__mp_bin(b, runs, nr);
+        arb_replay__mp_cstr(b, "attrs");
+        arb_replay__mp_map(b, d->nattrs);
+        for (unsigned i = 0; i < d->nattrs; i++) {
+            arb_replay__mp_cstr(b, d->attrs[i].key);
+            arb_replay__mp_cstr(b, d->attrs[i].value);
+        }
+    }
+    arb_replay__mp_map(b, su->options.n);
+    for (unsigned i = 0; i < su->options.n; i++) {
+        arb_replay__mp_cstr(b, su->options.kv[i].key);
+        arb_replay__mp_int(b, su->options.kv[i].value);
+    }
+    arb_replay__mp_map(b, (meta->position ? 1u : 0u) + (meta->salt ? 2u : 0u));
+    if (meta->position) {
+        arb_replay__mp_cstr(b, "position");
+        arb_replay__mp_tree(b, meta->position);
+    }
+    if (meta->salt) {
+        uint8_t c[ARB_REPLAY_COMMIT_BYTES];
+        arb_replay_commit(c, su->seed, meta->salt, meta->salt_len);
+        arb_replay__mp_cstr(b, "salt");
+        arb_replay__mp_bin(b, meta->salt, meta->salt_len);
+        arb_replay__mp_cstr(b, "commit");
+        arb_replay__mp_bin(b, c, sizeof c);
+    }
+    if (b->failed) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory encoding the header");
+    return ARB_OK;
+}
+
+/* ---- version-2 header → the canonical (v1-shaped) header map, so one
+ * decoder and one header tree serve both versions. Card indexes become card
+ * IDs when this build has the engine of exactly that rules version. */
+static int t_bad(const char *name, arb_error *err, const char *what)
+{
+    arb_error_where(err, "%s: header", name);
+    return arb_error_set(err, ARB_EFORMAT, NULL, "the version-2 header is malformed: %s", what);
+}
+
+static int t_str(const uint8_t **p, const uint8_t *end, char *dst, size_t size)
+{
+    const uint8_t *s;
+    uint32_t len;
+    int is_bin;
+    if (arb_mp_rd_str(p, end, &s, &len, &is_bin) || is_bin || len >= size || memchr(s, 0, len)) return -1;
+    memcpy(dst, s, len);
+    dst[len] = '\0';
+    return 0;
+}
+
+static void put_preset(arb_mpbuf *o, const arb_game *pool, const arb_deck *pd)
+{
+    arb_replay__mp_cstr(o, "deck_name");
+    arb_replay__mp_cstr(o, pd->name);
+    arb_replay__mp_cstr(o, "preset");
+    arb_replay__mp_cstr(o, pd->name);
+    arb_replay__mp_cstr(o, "deck");
+    arb_replay__mp_array(o, pd->ncards);
+    for (unsigned i = 0; i < pd->ncards; i++) arb_replay__mp_cstr(o, pool->card(pd->cards[i])->id);
+    arb_replay__mp_cstr(o, "attrs");
+    arb_replay__mp_map(o, pd->nattrs);
+    for (unsigned i = 0; i < pd->nattrs; i++) {
+        arb_replay__mp_cstr(o, pd->attrs[i].key);
+        arb_replay__mp_cstr(o, pd->attrs[i].value);
+    }
+}
+
+/* Copy one value raw. */
+static int t_copy(arb_mpbuf *o, const uint8_t **p, const uint8_t *end)
+{
+    const uint8_t *s = *p;
+    if (arb_replay__mp_skip(p, end)) return -1;
+    if (arb_replay__mp_reserve(o, (size_t)(*p - s))) return -1;
+    memcpy(o->p + o->n, s, (size_t)(*p - s));
+    o->n += (size_t)(*p - s);
+    return 0;
+}
+
+static int header_translate2(const uint8_t *p, size_t n, arb_mpbuf *o, const char *name, arb_error *err)
+{
+    const uint8_t *end = p + n;
+    uint32_t cnt, np;
+    char game[32], rules[32];
+    uint64_t seed;
+    if (arb_mp_rd_array(&p, end, &cnt) || cnt < 7) return t_bad(name, err, "not an array of 7 or more fields");
+    if (t_str(&p, end, game, sizeof game)) return t_bad(name, err, "field 0 (game) is not a short string");
+    if (t_str(&p, end, rules, sizeof rules)) return t_bad(name, err, "field 1 (rules) is not a short string");
+    if (arb_mp_rd_u64(&p, end, &seed)) return t_bad(name, err, "field 2 (seed) is not an unsigned integer");
+    /* A game's card pool and preset table only grow across its rules
+     * versions (FORMAT.md §B.2), so this build's tables name the cards of
+     * every rules version of the game. */
+    const arb_game *pool = arb_game_find(game);
+    (void)rules;
+    /* started */
+    char started[40] = "";
+    if (p < end && *p == 0xc0) p++;
+    else {
+        uint64_t t;
+        const uint8_t *q = p;
+        if (!arb_mp_rd_u64(&q, end, &t)) {
+            if (t > 253402300799ULL) return t_bad(name, err, "field 3 (started) is after the year 9999");
+            arb_replay__iso(started, sizeof started, t);
+            p = q;
+        } else if (t_str(&p, end, started, sizeof started))
+            return t_bad(name, err, "field 3 (started) is not nil, seconds or a short string");
+    }
+    arb_replay__mp_map(o, 7);
+    arb_replay__mp_cstr(o, "format");
+    arb_replay__mp_cstr(o, ARB_REPLAY_FORMAT_2);
+    arb_replay__mp_cstr(o, "game");
+    arb_replay__mp_cstr(o, game);
+    arb_replay__mp_cstr(o, "rules");
+    arb_replay__mp_cstr(o, rules);
+    arb_replay__mp_cstr(o, "seed");
+    arb_replay__mp_uint(o, seed);
+    arb_replay__mp_cstr(o, "started");
+    if (started[0]) arb_replay__mp_cstr(o, started);
+    else arb_replay__mp_nil(o);
+    /* players */
+    if (arb_mp_rd_array(&p, end, &np) || np < 1 || np > ARB_MAX_SEATS)
+        return t_bad(name, err, "field 4 (players) is not an array of 1 to 4 entries");
+    arb_replay__mp_cstr(o, "players");
+    arb_replay__mp_array(o, np);
+    for (uint32_t s = 0; s < np; s++) {
+        uint64_t idx;
+        const uint8_t *q = p;
+        if (!arb_mp_rd_u64(&q, end, &idx)) {
+            p = q;
+            const arb_deck *pd = pool && idx < pool->npresets ? pool->preset((unsigned)idx) : NULL;
+            if (pool && !pd) return t_bad(name, err, "a player names a preset index outside the rules version's table");
+            arb_replay__mp_map(o, pd ? 4 : 1);
+            if (pd) put_preset(o, pool, pd);
+            else {
+                arb_replay__mp_cstr(o, "preset_index");
+                arb_replay__mp_uint(o, idx);
+            }
+            continue;
+        }
+        uint32_t nk;
+        if (arb_mp_rd_map(&p, end, &nk) || nk > 16) return t_bad(name, err, "a player is neither a preset index nor a map");
+        /* Collect the player's entries, then write the canonical map. */
+        arb_mpbuf pm = { 0 };
+        uint32_t outk = 0;
+        for (uint32_t k = 0; k < nk; k++) {
+            char key[32];
+            if (t_str(&p, end, key, sizeof key)) {
+                arb_replay__mp_free(&pm);
+                return t_bad(name, err, "a player key is not a short string");
+            }
+            if (strcmp(key, "preset") == 0) {
+                const arb_deck *pd = NULL;
+                if (arb_mp_rd_u64(&p, end, &idx)) {
+                    arb_replay__mp_free(&pm);
+                    return t_bad(name, err, "a player's preset is not an index");
+                }
+                pd = pool && idx < pool->npresets ? pool->preset((unsigned)idx) : NULL;
+                if (pool && !pd) {
+                    arb_replay__mp_free(&pm);
+                    return t_bad(name, err, "a player names a preset index outside the rules version's table");
+                }
+                if (pd) {
+                    put_preset(&pm, pool, pd);
+                    outk += 4;
+                } else {
+                    arb_replay__mp_cstr(&pm, "preset_index");
+                    arb_replay__mp_uint(&pm, idx);
+                    outk++;
+                }
+                continue;
+            }
+            if (strcmp(key, "cards") == 0 && pool) {
+                const uint8_t *s2;
+                uint32_t len;
+                int is_bin;
+                if (arb_mp_rd_str(&p, end, &s2, &len, &is_bin) || !is_bin) {
+                    arb_replay__mp_free(&pm);
+                    return t_bad(name, err, "a player's cards is not a binary");
+                }
+                /* expand runs into the card-ID list */
+                const char *ids[ARB_DECK_MAX];
+                unsigned nc = 0;
+                const uint8_t *r = s2, *re = s2 + len;
+                while (r < re) {
+                    uint64_t ci, cn;
+                    if (arb_r2v(&r, re, &ci) || arb_r2v(&r, re, &cn) || cn < 1 || cn > ARB_DECK_MAX - nc ||
+                        ci >= pool->ncards) {
+                        arb_replay__mp_free(&pm);
+                        return t_bad(name, err, "a player's cards runs are malformed, too long or outside the pool");
+                    }
+                    for (uint64_t c = 0; c < cn; c++) ids[nc++] = pool->card((unsigned)ci)->id;
+                }
+                arb_replay__mp_cstr(&pm, "deck");
+                arb_replay__mp_array(&pm, nc);
+                for (unsigned c = 0; c < nc; c++) arb_replay__mp_cstr(&pm, ids[c]);
+                outk++;
+                continue;
+            }
+            arb_replay__mp_cstr(&pm, key);
+            if (t_copy(&pm, &p, end)) {
+                arb_replay__mp_free(&pm);
+                return t_bad(name, err, "a player value is malformed");
+            }
+            outk++;
+        }
+        arb_replay__mp_map(o, outk);
+        if (!pm.failed && pm.n && !arb_replay__mp_reserve(o, pm.n)) {
+            memcpy(o->p + o->n, pm.p, pm.n);
+            o->n += pm.n;
+        }
+        arb_replay__mp_free(&pm);
+    }
+    arb_replay__mp_cstr(o, "options");
+    if (p >= end || !((*p & 0xf0) == 0x80 || *p == 0xde || *p == 0xdf))
+        return t_bad(name, err, "field 5 (options) is not a map");
+    if (t_copy(o, &p, end)) return t_bad(name, err, "field 5 (options) is malformed");
+    /* extra: the rest of the keys, as they are */
+    uint32_t ne;
+    if (arb_mp_rd_map(&p, end, &ne)) return t_bad(name, err, "field 6 (extra) is not a map");
+    /* patch the key count: 7 written + ne */
+    size_t total = 7 + ne;
+    if (total > 15) {
+        /* rewrite the outer map header as map16: shift everything by 2 */
+        if (arb_replay__mp_reserve(o, 2)) return t_bad(name, err, "out of memory");
+        memmove(o->p + 3, o->p + 1, o->n - 1);
+        o->p[0] = 0xde;
+        o->p[1] = (uint8_t)(total >> 8);
+        o->p[2] = (uint8_t)total;
+        o->n += 2;
+    } else o->p[0] = (uint8_t)(0x80 | total);
+    for (uint32_t k = 0; k < ne; k++) {
+        char key[256];
+        if (t_str(&p, end, key, sizeof key)) return t_bad(name, err, "an extra key is not a short string");
+        static const char *const fixed[] = { "format", "game", "rules", "seed", "started", "players", "options" };
+        for (unsigned f = 0; f < sizeof fixed / sizeof fixed[0]; f++)
+            if (strcmp(key, fixed[f]) == 0) return t_bad(name, err, "the extra map repeats a positional field");
+        arb_replay__mp_cstr(o, key);
+        if (t_copy(o, &p, end)) return t_bad(name, err, "an extra value is malformed");
+    }
+    /* fields after the seventh: a later writer's; skipped */
+    for (uint32_t k = 7; k < cnt; k++)
+        if (arb_replay__mp_skip(&p, end)) return t_bad(name, err, "a trailing field is malformed");
+    if (o->failed) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory reading the header");
+    return ARB_OK;
+}
+
 int arb_replay__header_encode(arb_mpbuf *b, const arb_replay_meta *meta, arb_error *err)
 {
     const arb_game *g = meta->game;
@@ -35,6 +401,7 @@ int arb_replay__header_encode(arb_mpbuf *b, const arb_replay_meta *meta, arb_err
     if (meta->salt && (meta->salt_len < 1 || meta->salt_len > ARB_REPLAY_SALT_MAX))
         return arb_error_set(err, ARB_EINVAL, NULL, "salt of %zu bytes: 1 to %d allowed", meta->salt_len,
                              ARB_REPLAY_SALT_MAX);
+    if (meta->version != 1) return header_encode2(b, meta, err);
     uint32_t nkeys = 9 + (meta->started ? 1 : 0) + (meta->position ? 1 : 0) + (meta->salt ? 2 : 0);
     arb_replay__mp_map(b, nkeys);
     arb_replay__mp_cstr(b, "format");
@@ -42,7 +409,7 @@ int arb_replay__header_encode(arb_mpbuf *b, const arb_replay_meta *meta, arb_err
     arb_replay__mp_cstr(b, "game");
     arb_replay__mp_cstr(b, g->id);
     arb_replay__mp_cstr(b, "rules");
-    arb_replay__mp_cstr(b, g->rules_version);
+    arb_replay__mp_cstr(b, su->rules ? su->rules : g->rules_version);
     arb_replay__mp_cstr(b, "rng");
     arb_replay__mp_cstr(b, ARB_RNG_NAME);
     arb_replay__mp_cstr(b, "hash");
@@ -172,8 +539,23 @@ static int raw_fields(arb_replay_header *h, const uint8_t *p, size_t n, hdec *d,
     return ARB_OK;
 }
 
+static int header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, size_t n,
+                         const arb_replay_limits *lim, const char *name, arb_error *err);
+
 int arb_replay__header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, size_t n,
                               const arb_replay_limits *lim, const char *name, arb_error *err)
+{
+    if (h->version != 2) return header_decode(h, t, p, n, lim, name, err);
+    arb_mpbuf o = { 0 };
+    int rc = header_translate2(p, n, &o, name, err);
+    if (!rc) rc = header_decode(h, t, o.p, o.n, lim, name, err);
+    h->size = n;
+    arb_replay__mp_free(&o);
+    return rc;
+}
+
+static int header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, size_t n,
+                         const arb_replay_limits *lim, const char *name, arb_error *err)
 {
     hdec d = { name, err };
     char path[64];
@@ -203,18 +585,25 @@ int arb_replay__header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *
     if (!has_seed) return bad(&d, ARB_EFORMAT, "seed", "the header has no '%s' unsigned integer", "seed");
     if (h->has_commit && !h->salt_len)
         return bad(&d, ARB_EFORMAT, "salt", "'commit' is present without its '%s'", "salt");
-    if ((rc = get_str(&d, root, "format", "format", h->format, sizeof h->format, 1))) return rc;
-    if (strcmp(h->format, ARB_REPLAY_FORMAT) != 0) {
+    int v2 = h->version == 2;
+    const char *want = v2 ? ARB_REPLAY_FORMAT_2 : ARB_REPLAY_FORMAT;
+    if ((rc = get_str(&d, root, "format", "format", h->format, sizeof h->format, !v2))) return rc;
+    if (!h->format[0]) snprintf(h->format, sizeof h->format, "%s", want);
+    if (strcmp(h->format, want) != 0) {
         arb_error_where(err, "%s: header key 'format'", name);
-        return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "header format '%s' is not %s", h->format,
-                             ARB_REPLAY_FORMAT);
+        return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "header format '%s' is not %s", h->format, want);
     }
     if ((rc = get_str(&d, root, "game", "game", h->game, sizeof h->game, 1))) return rc;
     if ((rc = get_str(&d, root, "rules", "rules", h->rules, sizeof h->rules, 1))) return rc;
-    if ((rc = get_str(&d, root, "rng", "rng", h->rng, sizeof h->rng, 1))) return rc;
+    if ((rc = get_str(&d, root, "rng", "rng", h->rng, sizeof h->rng, !v2))) return rc;
     if ((rc = get_str(&d, root, "hash", "hash", h->hash, sizeof h->hash, 0))) return rc;
+    if (v2 && !h->rng[0]) snprintf(h->rng, sizeof h->rng, "%s", ARB_RNG_NAME);
+    if (v2 && !h->hash[0]) snprintf(h->hash, sizeof h->hash, "%s", ARB_HASH_NAME);
     if ((rc = get_str(&d, root, "engine", "engine", h->engine, sizeof h->engine, 0))) return rc;
-    if ((rc = get_str(&d, root, "started", "started", h->started, sizeof h->started, 0))) return rc;
+    const arb_tnode *stn = arb_tnode_get(root, "started");
+    if (!(v2 && stn && stn->kind == ARB_T_NULL) &&
+        (rc = get_str(&d, root, "started", "started", h->started, sizeof h->started, 0)))
+        return rc;
 
     const arb_tnode *pl = arb_tnode_get(root, "players");
     if (!pl || pl->kind != ARB_T_ARR) return bad(&d, ARB_EFORMAT, "players", "the header has no '%s' array", "players");
@@ -231,6 +620,10 @@ int arb_replay__header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *
         if (!P->name[0]) snprintf(P->name, sizeof P->name, "P%d", seat + 1);
         snprintf(path, sizeof path, "players.%d.deck_name", seat);
         if ((rc = get_str(&d, m, "deck_name", path, P->deck_name, sizeof P->deck_name, 0))) return rc;
+        if (v2) {
+            const arb_tnode *pr = arb_tnode_get(m, "preset");
+            if (pr && pr->kind == ARB_T_STR) snprintf(P->preset, sizeof P->preset, "%s", pr->s);
+        }
         const arb_tnode *deck = arb_tnode_get(m, "deck");
         snprintf(path, sizeof path, "players.%d.deck", seat);
         if (deck) {

@@ -17,6 +17,25 @@ int arb_replay__header_encode(arb_mpbuf *b, const arb_replay_meta *meta, arb_err
 int arb_replay__header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, size_t n,
                               const arb_replay_limits *lim, const char *name, arb_error *err);
 
+/* LEB128 varint into p (at most 10 bytes); returns the end. */
+static inline uint8_t *arb_replay__varint(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+/* Seconds since the epoch → "YYYY-MM-DDTHH:MM:SSZ". */
+void arb_replay__iso(char *out, size_t n, uint64_t t);
+
+/* One-shot zlib stream of p[0..n) at level, with an optional preset
+ * dictionary; the smallest window that holds dict + data. *out is malloc'd. */
+int arb_replay__deflate_once(const uint8_t *p, size_t n, int level, const uint8_t *dict, size_t dict_len,
+                             uint8_t **out, size_t *outn, arb_error *err);
+
 /* Fill zero fields of lim from the defaults into out. */
 void arb_replay__limits(arb_replay_limits *out, const arb_replay_limits *lim);
 

@@ -10,9 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
+#include "arbiter/seal.h"
 #include "replay/internal.h"
+#include "replay/rec2.h"
 
 #define IN_CAP (64 * 1024)
 #define WIN_MIN (64 * 1024)
@@ -33,6 +36,18 @@ struct arb_replay {
     arb_replay_status st;
     arb_replay_header h;
     arb_tree *tree;
+    /* version 2 */
+    uint8_t env[ARB_REPLAY_ENVELOPE];
+    int v2, have_digest;
+    arb_r2_state cs;            /* the record coding state */
+    const arb_game *pool;       /* the engine of exactly this rules version, or NULL */
+    const uint8_t *dict;        /* archive members: the preset dictionary */
+    size_t dict_len;
+    uint64_t body_end;          /* file offset where the body (zlib stream) ends */
+    size_t ntrailer;
+    arb_seal_hasher hs;
+    uint8_t digest[ARB_REPLAY_DIGEST];
+    uint8_t trailer[ARB_REPLAY_TRAILER_MAX];
 };
 
 #if defined(__GNUC__)
@@ -103,7 +118,14 @@ static int more(arb_replay *r, size_t want, arb_error *err)
         r->zs.next_out = r->win + r->end;
         r->zs.avail_out = (uInt)(r->cap - r->end);
         int zr = inflate(&r->zs, Z_NO_FLUSH);
+        if (zr == Z_NEED_DICT && r->dict) {
+            if (inflateSetDictionary(&r->zs, r->dict, (uInt)r->dict_len) != Z_OK)
+                return fail_at(r, err, ARB_EFORMAT, zoff(r), "the member's zlib stream wants a dictionary other "
+                               "than the archive's");
+            continue;
+        }
         size_t got = (r->cap - r->end) - r->zs.avail_out;
+        if (r->v2 && got) arb_seal_hasher_update(&r->hs, r->win + r->end, got);
         r->end += got;
         r->st.decompressed += got;
         if (r->st.decompressed > r->lim.max_decompressed)
@@ -113,6 +135,27 @@ static int more(arb_replay *r, size_t want, arb_error *err)
         if (zr == Z_STREAM_END) {
             r->z_end = 1;
             r->st.ended = 1;
+            r->body_end = zoff(r);
+            if (r->v2) {
+                /* Only a seal block may follow a version-2 body: collect it
+                 * (bounded) for the verifier. */
+                arb_seal_hasher_final(&r->hs, r->digest);
+                r->have_digest = 1;
+                for (;;) {
+                    size_t k = r->zs.avail_in;
+                    if (k > ARB_REPLAY_TRAILER_MAX - r->ntrailer)
+                        return fail_at(r, err, ARB_EFORMAT, r->body_end,
+                                       "more than %d bytes follow the body: only a seal block may",
+                                       ARB_REPLAY_TRAILER_MAX);
+                    if (k) memcpy(r->trailer + r->ntrailer, r->zs.next_in, k);
+                    r->ntrailer += k;
+                    r->zs.avail_in = 0;
+                    if (r->in_eof) break;
+                    int rc = read_in(r, err);
+                    if (rc) return rc;
+                }
+                return (int)(got > 0);
+            }
             /* Bytes after the stream are not part of any version-1 file. */
             if (r->zs.avail_in == 0 && !r->in_eof) {
                 int rc = read_in(r, err);
@@ -164,6 +207,7 @@ static int open_common(arb_replay *r, const arb_replay_limits *lim, arb_error *e
     if (n < 4 || memcmp(env, ARB_REPLAY_MAGIC, 4) != 0) {
         if (n > 0 && n < 4 && memcmp(env, ARB_REPLAY_MAGIC, n) == 0)
             return fail_at(r, err, ARB_ETRUNC, n, "truncated: the file ends inside the 8-byte envelope");
+        if (n == 0) return fail_at(r, err, ARB_EFORMAT, 0, "not a .tcgr replay (the file is empty)");
         return fail_at(r, err, ARB_EFORMAT, 0, "not a .tcgr replay (no TCGR magic)");
     }
     if (n < sizeof env) {
@@ -172,10 +216,17 @@ static int open_common(arb_replay *r, const arb_replay_limits *lim, arb_error *e
     }
     r->h.version = env[4];
     r->h.flags = env[5];
-    if (env[4] != ARB_REPLAY_VERSION)
+    memcpy(r->env, env, sizeof env);
+    if (env[4] != ARB_REPLAY_VERSION_1 && env[4] != 2)
         return fail_at(r, err, ARB_EUNSUPPORTED, 4,
-                       "format version %u is not supported: this reader reads version 1 only; a newer arbiter "
+                       "format version %u is not supported: this reader reads versions 1 and 2; a newer arbiter "
                        "may read it", env[4]);
+    r->v2 = env[4] == 2;
+    if (r->v2 && (env[5] & ARB_REPLAY_FLAG_ARCHIVE))
+        return fail_at(r, err, ARB_EFORMAT, 5,
+                       "this is an archive of matches, not one match: name a member as FILE#N (arbiter info FILE "
+                       "lists them)");
+    if (r->v2) arb_seal_hasher_init(&r->hs, env);
     if (inflateInit(&r->zs) != Z_OK) return arb_error_set(err, ARB_ENOMEM, NULL, "zlib inflateInit failed");
     r->zinit = 1;
     /* Header: size it (growing the window up to max_header), then decode. */
@@ -187,6 +238,12 @@ static int open_common(arb_replay *r, const arb_replay_limits *lim, arb_error *e
             if (size > r->lim.max_header)
                 return fail_at(r, err, ARB_ELIMIT, 0, "the header is larger than max_header (%u bytes)", r->lim.max_header);
             int rc = arb_replay__header_decode(&r->h, r->tree, r->win + r->start, size, &r->lim, r->name, err);
+            r->h.version = r->env[4];
+            r->h.flags = r->env[5];
+            if (!rc && r->v2) {
+                arb_r2_init(&r->cs, (r->env[5] & ARB_REPLAY_FLAG_TIMED) != 0);
+                r->pool = arb_game_find(r->h.game); /* outcome reasons only grow, like the pool */
+            }
             if (rc) { r->failed = rc; return rc; }
             r->start += size;
             r->st.good_offset = size;
@@ -236,6 +293,13 @@ int arb_replay_open(arb_replay **out, const char *path, const arb_replay_limits 
         free(r);
         return rc;
     }
+    struct stat st;
+    if (fstat(fileno(r->f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(r->f);
+        free(r);
+        arb_error_where(err, "%s", path);
+        return arb_error_set(err, ARB_EIO, NULL, "is a directory, not a .tcgr replay");
+    }
     return finish_open(out, r, open_common(r, lim, err));
 }
 
@@ -263,6 +327,19 @@ void arb_replay_close(arb_replay *r)
 }
 
 const arb_replay_header *arb_replay_get_header(const arb_replay *r) { return &r->h; }
+
+void arb_replay_envelope(const arb_replay *r, uint8_t env[8]) { memcpy(env, r->env, ARB_REPLAY_ENVELOPE); }
+
+int arb_replay_sealable(const arb_replay *r, uint8_t digest[ARB_REPLAY_DIGEST], const uint8_t **trailer, size_t *n,
+                        uint64_t *body_end)
+{
+    if (!r->v2 || !r->have_digest) return 0;
+    if (digest) memcpy(digest, r->digest, ARB_REPLAY_DIGEST);
+    if (trailer) *trailer = r->trailer;
+    if (n) *n = r->ntrailer;
+    if (body_end) *body_end = r->body_end;
+    return 1;
+}
 const char *arb_replay_name(const arb_replay *r) { return r->name; }
 
 void arb_replay_get_status(const arb_replay *r, arb_replay_status *st)
@@ -282,6 +359,7 @@ static int decode_record(const uint8_t *p, size_t n, arb_replay_record *rec, siz
     if (cnt == 0) { *what = "an empty record"; return ARB_MP_BAD; }
     if ((rc = arb_mp_rd_int(&p, end, &v))) { *what = "a record tag is not an integer"; return rc; }
     rec->kind = v < 0 || v > 127 ? -1 : (int)v;
+    rec->hash_bits = 64;
     if (v < 0 || v > 127) { *what = "a record tag outside 0..127"; return ARB_MP_BAD; }
     switch (v) {
     case ARB_REC_ACTION: {
@@ -343,6 +421,142 @@ static int decode_record(const uint8_t *p, size_t n, arb_replay_record *rec, siz
     return ARB_MP_OK;
 }
 
+/* Decode one version-2 record (FORMAT.md §B.3) from p[0..n): seat-change
+ * and elapsed ops are folded into the action they precede. The coding
+ * state (r->cs) changes only when a whole record decodes. */
+static int decode_record2(arb_replay *r, const uint8_t *p, size_t n, arb_replay_record *rec, size_t *used,
+                          const char **what)
+{
+    const uint8_t *s = p, *end = p + n;
+    uint64_t v;
+    int rc;
+    arb_r2_state cs = r->cs;
+    int have_el = 0;
+    uint32_t el = 0;
+    rec->hash_bits = 64;
+#define VARINT(dst, msg) do { if ((rc = arb_r2_get_varint(&p, end, &(dst)))) { *what = msg; return rc == 1 ? ARB_MP_MORE : ARB_MP_BAD; } } while (0)
+    for (;;) {
+        if (p >= end) return ARB_MP_MORE;
+        uint8_t op = *p++;
+        if (op < 0x80) {
+            arb_action *a = &rec->action;
+            unsigned nargs = op >> 5, verb = op & 31;
+            rec->kind = ARB_REC_ACTION;
+            if (nargs == 3) {
+                if (p >= end) return ARB_MP_MORE;
+                nargs = *p++;
+                if (nargs > ARB_ARGS_MAX) { *what = "an action with more than 6 arguments"; return ARB_MP_BAD; }
+            }
+            if (verb == 31) {
+                if (p >= end) return ARB_MP_MORE;
+                verb = *p++;
+            }
+            a->seat = (int8_t)cs.seat;
+            a->verb = (uint8_t)verb;
+            a->nargs = (uint8_t)nargs;
+            a->pad_ = 0;
+            a->elapsed_ms = el;
+            if (cs.timed) {
+                if ((size_t)(end - p) < 2) return ARB_MP_MORE;
+                uint32_t lo = (uint32_t)p[0] | (uint32_t)p[1] << 8;
+                p += 2;
+                if (lo & 0x8000u) {
+                    VARINT(v, "a malformed elapsed_ms");
+                    if (v > (UINT32_MAX >> 15)) { *what = "elapsed_ms outside 0..4294967295"; return ARB_MP_BAD; }
+                    lo = (lo & 0x7fffu) | (uint32_t)v << 15;
+                }
+                if (have_el) { *what = "an elapsed-time op before an action of a timed file"; return ARB_MP_BAD; }
+                a->elapsed_ms = lo;
+            }
+            for (unsigned i = 0; i < nargs; i++) {
+                VARINT(v, "a malformed argument");
+                int64_t x = arb_r2_unzigzag(v);
+                if (x < INT32_MIN || x > INT32_MAX) { *what = "an argument outside int32"; return ARB_MP_BAD; }
+                a->args[i] = (int32_t)x;
+            }
+            for (unsigned i = nargs; i < ARB_ARGS_MAX; i++) a->args[i] = 0;
+            break;
+        }
+        if (op >= ARB_R2_SEAT && op < ARB_R2_SEAT + 5) {
+            if (have_el) { *what = "a seat change between an elapsed-time op and its action"; return ARB_MP_BAD; }
+            cs.seat = (int)op - (int)ARB_R2_SEAT - 1;
+            continue;
+        }
+        if (op == ARB_R2_ELAPSED) {
+            if (have_el) { *what = "two elapsed-time ops in a row"; return ARB_MP_BAD; }
+            VARINT(v, "a malformed elapsed_ms");
+            if (v > UINT32_MAX) { *what = "elapsed_ms outside 0..4294967295"; return ARB_MP_BAD; }
+            el = (uint32_t)v;
+            have_el = 1;
+            continue;
+        }
+        if (have_el) { *what = "an elapsed-time op not followed by an action"; return ARB_MP_BAD; }
+        if (op == ARB_R2_CP_NEXT || (op >= ARB_R2_CP_NEXT_SEAT && op < ARB_R2_CP_NEXT_SEAT + 5) ||
+            op == ARB_R2_CP_TURN || op == ARB_R2_CP_FULL) {
+            rec->kind = ARB_REC_CHECKPOINT;
+            if (op == ARB_R2_CP_TURN || op == ARB_R2_CP_FULL) {
+                VARINT(v, "a malformed checkpoint turn");
+                if (v > UINT32_MAX) { *what = "a checkpoint turn outside uint32"; return ARB_MP_BAD; }
+            } else {
+                if (!cs.have_cp) { *what = "a next-turn checkpoint with no checkpoint before it"; return ARB_MP_BAD; }
+                if (cs.cp_turn == UINT32_MAX) { *what = "a next-turn checkpoint after turn 4294967295"; return ARB_MP_BAD; }
+                v = (uint64_t)cs.cp_turn + 1;
+            }
+            rec->turn = (uint32_t)v;
+            unsigned w = op == ARB_R2_CP_FULL ? 8 : 1;
+            if ((size_t)(end - p) < w) return ARB_MP_MORE;
+            rec->hash = 0;
+            for (unsigned i = 0; i < w; i++) rec->hash |= (uint64_t)p[i] << (8 * i);
+            p += w;
+            rec->hash_bits = (uint8_t)(8 * w);
+            cs.have_cp = 1;
+            cs.cp_turn = rec->turn;
+            if (op >= ARB_R2_CP_NEXT_SEAT && op < ARB_R2_CP_NEXT_SEAT + 5) cs.seat = (int)op - (int)ARB_R2_CP_NEXT_SEAT - 1;
+            break;
+        }
+        if (op == ARB_R2_OUTCOME) {
+            rec->kind = ARB_REC_OUTCOME;
+            if ((size_t)(end - p) < 2) return ARB_MP_MORE;
+            if (p[0] > ARB_MAX_SEATS) { *what = "a winner outside -1..3"; return ARB_MP_BAD; }
+            rec->winner = (int)p[0] - 1;
+            unsigned ri = p[1];
+            p += 2;
+            if (ri == ARB_R2_REASON_STR) {
+                if (p >= end) return ARB_MP_MORE;
+                size_t len = *p++;
+                if (len >= sizeof rec->reason) { *what = "an outcome reason longer than 63 bytes"; return ARB_MP_BAD; }
+                if ((size_t)(end - p) < len) return ARB_MP_MORE;
+                if (memchr(p, 0, len)) { *what = "an outcome reason with a NUL byte"; return ARB_MP_BAD; }
+                memcpy(rec->reason, p, len);
+                rec->reason[len] = '\0';
+                p += len;
+            } else if (r->pool) {
+                if (ri >= r->pool->noutcome_reasons) { *what = "an outcome reason index outside the game's table"; return ARB_MP_BAD; }
+                snprintf(rec->reason, sizeof rec->reason, "%s", r->pool->outcome_reasons[ri]);
+            } else snprintf(rec->reason, sizeof rec->reason, "#%u", ri);
+            VARINT(v, "malformed outcome turns");
+            if (v > UINT32_MAX) { *what = "outcome turns outside uint32"; return ARB_MP_BAD; }
+            rec->turn = (uint32_t)v;
+            if ((size_t)(end - p) < 8) return ARB_MP_MORE;
+            rec->hash = 0;
+            for (unsigned i = 0; i < 8; i++) rec->hash |= (uint64_t)p[i] << (8 * i);
+            p += 8;
+            break;
+        }
+        if (op < ARB_R2_UNKNOWN) { *what = "a reserved record op (0x8f..0xbf)"; return ARB_MP_BAD; }
+        rec->kind = op;
+        VARINT(v, "a malformed unknown-record length");
+        if (v > (uint64_t)r->lim.max_record) { *what = "an unknown record longer than max_record"; return ARB_MP_LIMIT; }
+        if ((uint64_t)(end - p) < v) return ARB_MP_MORE;
+        p += v;
+        break;
+    }
+#undef VARINT
+    r->cs = cs;
+    *used = (size_t)(p - s);
+    return ARB_MP_OK;
+}
+
 int arb_replay_next(arb_replay *r, arb_replay_record *rec, arb_error *err)
 {
     if (r->failed) {
@@ -354,7 +568,8 @@ int arb_replay_next(arb_replay *r, arb_replay_record *rec, arb_error *err)
         if (avail) {
             const char *what = "";
             size_t lim = avail < r->lim.max_record ? avail : r->lim.max_record;
-            int rc = decode_record(r->win + r->start, lim, rec, &used, &what);
+            int rc = r->v2 ? decode_record2(r, r->win + r->start, lim, rec, &used, &what)
+                           : decode_record(r->win + r->start, lim, rec, &used, &what);
             if (rc == ARB_MP_OK) {
                 rec->index = r->st.records++;
                 rec->offset = r->base + r->start;
@@ -427,6 +642,7 @@ int arb_replay_setup(const arb_replay *r, const arb_game *g, arb_setup *su, arb_
     su->seed = r->h.seed;
     su->players = r->h.players;
     su->options = r->h.options;
+    su->rules = r->h.rules;
     for (int s = 0; s < r->h.players; s++) {
         int rc = arb_replay_deck(r, g, s, &decks[s], err);
         if (rc) return rc;

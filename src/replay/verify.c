@@ -97,9 +97,10 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
                            h->game, g->id);
         return res->code;
     }
-    if (strcmp(g->rules_version, h->rules) != 0) {
+    if (arb_game_rules_index(g, h->rules) < 0) {
         res->code = refuse(err, arb_replay_name(r),
-                           "recorded under %s rules version '%s'; this build implements '%s' and cannot replay it",
+                           "recorded under %s rules version '%s'; this build implements '%s' (and the versions "
+                           "before it that it keeps) and cannot replay it",
                            g->id, h->rules, g->rules_version);
         return res->code;
     }
@@ -147,7 +148,21 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
     arb_replay_record rec;
     for (;;) {
         rc = arb_replay_next(r, &rec, err);
-        if (rc == 0) break;
+        if (rc == 0) {
+            const uint8_t *tr;
+            size_t ntr = 0;
+            if (arb_replay_sealable(r, NULL, &tr, &ntr, NULL) && ntr) {
+                /* Only a seal block may follow a v2 body; checking one is the
+                 * seal layer's (arbiter/seal.h). */
+                uint64_t be = 0;
+                arb_replay_sealable(r, NULL, NULL, NULL, &be);
+                arb_error_where(err, "%s: offset %" PRIu64, rn, be);
+                res->code = arb_error_set(err, ARB_EFORMAT, NULL,
+                                          "%zu byte(s) follow the body and this build cannot check a seal block", ntr);
+                goto out;
+            }
+            break;
+        }
         if (rc < 0) {
             res->code = rc;
             goto out;
@@ -210,13 +225,14 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
                 goto out;
             }
             uint64_t hv = g->hash(st);
-            if (rec.hash != hv) {
+            if (!arb_replay_hash_eq(&rec, hv)) {
                 res->expected = rec.hash;
                 res->computed = hv;
                 diverge(res, err, rn, ARB_DIV_CHECKPOINT_HASH,
-                        "state hash differs at the checkpoint of turn %" PRIu32 ": recorded 0x%016" PRIx64
-                        ", computed 0x%016" PRIx64 "; the divergence lies in records %" PRIu64 "..%" PRIu64,
-                        t, rec.hash, hv, after_cp, rec.index);
+                        "state hash differs at the checkpoint of turn %" PRIu32 ": recorded 0x%0*" PRIx64
+                        "%s, computed 0x%016" PRIx64 "; the divergence lies in records %" PRIu64 "..%" PRIu64,
+                        t, rec.hash_bits / 4, rec.hash, rec.hash_bits < 64 ? " (its low 16 bits)" : "", hv, after_cp,
+                        rec.index);
                 goto out;
             }
             need_cp = 0;

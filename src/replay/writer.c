@@ -12,8 +12,10 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "arbiter/seal.h"
 #include "replay/internal.h"
 #include "arbiter/toolkit.h"
+#include "replay/rec2.h"
 
 #define RAW_CAP (32 * 1024)
 #define OUT_CAP (32 * 1024)
@@ -27,13 +29,23 @@
 
 struct arb_replay_writer {
     FILE *f;
-    char *path, *part;
+    char *path, *part, *fin;
     z_stream zs;
     int zinit, failed, closed_outcome;
     const arb_game *g;
     uint32_t last_turn;
     uint64_t bytes;
     size_t nraw;
+    /* version 2: the whole CONTENT stays in memory (cont); the journal
+     * (NAME.part) deflates cont[jpos..) at level 1 with a sync flush per
+     * turn; close writes NAME as one deflate stream of cont. */
+    int v2, final_level;
+    arb_r2_state st;
+    arb_mpbuf cont;
+    size_t jpos;
+    uint8_t env[ARB_REPLAY_ENVELOPE];
+    arb_replay_seal_fn seal;
+    void *seal_ctx;
     uint8_t raw[RAW_CAP];
     uint8_t out[OUT_CAP];
 };
@@ -49,8 +61,14 @@ static int io_fail(arb_replay_writer *w, arb_error *err, const char *what)
 static int pump(arb_replay_writer *w, int flush, arb_error *err)
 {
     if (w->failed) return arb_error_set(err, ARB_EIO, NULL, "the replay writer failed earlier");
-    w->zs.next_in = w->raw;
-    w->zs.avail_in = (uInt)w->nraw;
+    if (w->v2) {
+        w->zs.next_in = w->cont.p + w->jpos;
+        w->zs.avail_in = (uInt)(w->cont.n - w->jpos);
+        w->jpos = w->cont.n;
+    } else {
+        w->zs.next_in = w->raw;
+        w->zs.avail_in = (uInt)w->nraw;
+    }
     for (;;) {
         w->zs.next_out = w->out;
         w->zs.avail_out = OUT_CAP;
@@ -72,6 +90,17 @@ static int pump(arb_replay_writer *w, int flush, arb_error *err)
 static int room(arb_replay_writer *w, size_t n, arb_error *err)
 {
     if (w->failed) return arb_error_set(err, ARB_EIO, NULL, "the replay writer failed earlier");
+    if (w->v2) {
+        if (w->cont.n - w->jpos >= RAW_CAP) {
+            int rc = pump(w, Z_NO_FLUSH, err);
+            if (rc) return rc;
+        }
+        if (arb_replay__mp_reserve(&w->cont, n)) {
+            w->failed = 1;
+            return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory recording a replay");
+        }
+        return ARB_OK;
+    }
     if (RAW_CAP - w->nraw < n) return pump(w, Z_NO_FLUSH, err);
     return ARB_OK;
 }
@@ -114,16 +143,25 @@ int arb_replay_writer_open(arb_replay_writer **out, const char *path, const arb_
     if (w) {
         w->path = malloc(plen + 1);
         w->part = malloc(plen + 6);
+        w->fin = malloc(plen + 5);
     }
-    if (!w || !w->path || !w->part) {
+    if (!w || !w->path || !w->part || !w->fin) {
         rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening a replay writer");
         goto fail;
     }
     memcpy(w->path, path, plen + 1);
     memcpy(w->part, path, plen);
     memcpy(w->part + plen, ".part", 6);
+    memcpy(w->fin, path, plen);
+    memcpy(w->fin + plen, ".new", 5);
     w->g = meta->game;
+    w->v2 = meta->version != 1;
+    arb_r2_init(&w->st, (meta->flags & ARB_REPLAY_FLAG_TIMED) != 0);
+    w->seal = meta->seal;
+    w->seal_ctx = meta->seal_ctx;
     int level = meta->level < 0 || meta->level > 9 ? ARB_REPLAY_LEVEL_DEFAULT : meta->level;
+    w->final_level = meta->level < 0 || meta->level > 9 ? ARB_REPLAY_LEVEL_FINAL : meta->level;
+    if (w->v2) level = 1; /* the journal: speed; the final stream gets final_level */
     if (deflateInit2(&w->zs, level, Z_DEFLATED, ARB_REPLAY__WBITS, ARB_REPLAY__MEMLEVEL, Z_DEFAULT_STRATEGY) != Z_OK) {
         rc = arb_error_set(err, ARB_ENOMEM, NULL, "zlib deflateInit failed");
         goto fail;
@@ -135,9 +173,18 @@ int arb_replay_writer_open(arb_replay_writer **out, const char *path, const arb_
         rc = arb_error_set(err, ARB_EIO, NULL, "cannot create: %s", strerror(errno));
         goto fail;
     }
-    uint8_t env[ARB_REPLAY_ENVELOPE] = { 'T', 'C', 'G', 'R', ARB_REPLAY_VERSION, meta->flags, 0, 0 };
+    uint8_t env[ARB_REPLAY_ENVELOPE] = { 'T', 'C', 'G', 'R', w->v2 ? 2 : ARB_REPLAY_VERSION_1,
+                                         (uint8_t)(meta->flags & ARB_REPLAY_FLAG_TIMED), 0, 0 };
+    memcpy(w->env, env, sizeof env);
     if (fwrite(env, 1, sizeof env, w->f) != sizeof env) { rc = io_fail(w, err, "write failed"); goto fail; }
     w->bytes = sizeof env;
+    if (w->v2) {
+        w->cont = hb;
+        memset(&hb, 0, sizeof hb);
+        if ((rc = pump(w, Z_SYNC_FLUSH, err))) goto fail;
+        *out = w;
+        return ARB_OK;
+    }
     /* The header goes through the raw buffer in slices. */
     for (size_t off = 0; off < hb.n;) {
         size_t k = hb.n - off < RAW_CAP - w->nraw ? hb.n - off : RAW_CAP - w->nraw;
@@ -166,6 +213,12 @@ int arb_replay_write_action(arb_replay_writer *w, const arb_action *a, arb_error
     int rc = room(w, REC_MAX, err);
     if (rc) return rc;
     if (a->nargs > ARB_ARGS_MAX) return arb_error_set(err, ARB_EINVAL, NULL, "action with %u arguments", a->nargs);
+    if (w->v2) {
+        if (a->seat < ARB_SEAT_ARBITER || a->seat >= ARB_MAX_SEATS)
+            return arb_error_set(err, ARB_EINVAL, NULL, "action by seat %d", a->seat);
+        w->cont.n = (size_t)(arb_r2_action(w->cont.p + w->cont.n, &w->st, a) - w->cont.p);
+        return ARB_OK;
+    }
     uint8_t *p = w->raw + w->nraw;
     *p++ = (uint8_t)(0x90 | (4 + a->nargs));
     *p++ = ARB_REC_ACTION;
@@ -177,10 +230,24 @@ int arb_replay_write_action(arb_replay_writer *w, const arb_action *a, arb_error
     return ARB_OK;
 }
 
+static int checkpoint(arb_replay_writer *w, uint32_t turn, uint64_t hash, int next_seat, arb_error *err);
+
 int arb_replay_write_checkpoint(arb_replay_writer *w, uint32_t turn, uint64_t hash, arb_error *err)
+{
+    return checkpoint(w, turn, hash, -2, err);
+}
+
+static int checkpoint(arb_replay_writer *w, uint32_t turn, uint64_t hash, int next_seat, arb_error *err)
 {
     int rc = room(w, REC_MAX, err);
     if (rc) return rc;
+    if (w->v2) {
+        /* The first checkpoint carries the full hash, later ones 16 bits
+         * (the outcome's final hash is full): FORMAT.md §B.3. */
+        uint8_t *e = arb_r2_checkpoint(w->cont.p + w->cont.n, &w->st, turn, hash, next_seat);
+        w->cont.n = (size_t)(e - w->cont.p);
+        return pump(w, Z_SYNC_FLUSH, err);
+    }
     uint8_t *p = w->raw + w->nraw;
     *p++ = 0x93;
     *p++ = ARB_REC_CHECKPOINT;
@@ -197,6 +264,19 @@ int arb_replay_write_outcome(arb_replay_writer *w, int winner, const char *reaso
     if (rlen > 63) return arb_error_set(err, ARB_EINVAL, NULL, "outcome reason longer than 63 bytes");
     int rc = room(w, REC_MAX + rlen, err);
     if (rc) return rc;
+    if (w->v2) {
+        if (winner < -1 || winner >= ARB_MAX_SEATS) return arb_error_set(err, ARB_EINVAL, NULL, "winner %d", winner);
+        /* The reason as its index in the game's table (FORMAT.md §B.4);
+         * an engine outside the registry (tests, plugins) writes the name,
+         * since a reader could not look the index up. */
+        int ri = -1;
+        for (unsigned i = 0; arb_game_find(w->g->id) == w->g && i < w->g->noutcome_reasons && ri < 0; i++)
+            if (strcmp(w->g->outcome_reasons[i], reason) == 0) ri = (int)i;
+        uint8_t *e = arb_r2_outcome(w->cont.p + w->cont.n, winner, ri, reason, rlen, turns, final_hash);
+        w->cont.n = (size_t)(e - w->cont.p);
+        w->closed_outcome = 1;
+        return pump(w, Z_SYNC_FLUSH, err);
+    }
     uint8_t *p = w->raw + w->nraw;
     *p++ = 0x95;
     *p++ = ARB_REC_OUTCOME;
@@ -216,9 +296,107 @@ int arb_replay_writer_flush(arb_replay_writer *w, arb_error *err) { return pump(
 
 uint64_t arb_replay_writer_bytes(const arb_replay_writer *w) { return w->bytes; }
 
+/* Smallest zlib window (9..15 bits) that holds n bytes: the same content
+ * always gives the same stream, and small files need little memory. */
+static int wbits_for(size_t n)
+{
+    int b = 9;
+    while (b < 15 && ((size_t)1 << b) < n + 262) b++;
+    return b;
+}
+
+/* v2 close: NAME.new = envelope + one deflate stream of the content + the
+ * seal block; rename it to NAME; remove the journal. */
+static int close2(arb_replay_writer *w, arb_error *err)
+{
+    int rc = ARB_OK;
+    if (w->failed) return arb_error_set(err, ARB_EIO, NULL, "the replay writer failed earlier");
+    /* The journal is complete up to the outcome (flushed); leave it be
+     * until the final file is in place. */
+    uint8_t seal[ARB_REPLAY_TRAILER_MAX];
+    size_t nseal = 0;
+    if (w->seal) {
+        arb_seal_hasher hs;
+        uint8_t dg[ARB_REPLAY_DIGEST];
+        arb_seal_hasher_init(&hs, w->env);
+        arb_seal_hasher_update(&hs, w->cont.p, w->cont.n);
+        arb_seal_hasher_final(&hs, dg);
+        if ((rc = w->seal(w->seal_ctx, w->env, dg, seal, sizeof seal, &nseal, err))) return rc;
+        if (nseal > sizeof seal) return arb_error_set(err, ARB_EINVAL, NULL, "a seal block of %zu bytes", nseal);
+    }
+    uint8_t *z = NULL;
+    size_t zn = 0;
+    if ((rc = arb_replay__deflate_once(w->cont.p, w->cont.n, w->final_level, NULL, 0, &z, &zn, err))) return rc;
+    FILE *f = fopen(w->fin, "wb");
+    if (!f) {
+        free(z);
+        arb_error_where(err, "%s", w->fin);
+        return arb_error_set(err, ARB_EIO, NULL, "cannot create: %s", strerror(errno));
+    }
+    int ok = fwrite(w->env, 1, sizeof w->env, f) == sizeof w->env && fwrite(z, 1, zn, f) == zn &&
+             (!nseal || fwrite(seal, 1, nseal, f) == nseal);
+    free(z);
+    if (fclose(f) || !ok) {
+        remove(w->fin);
+        arb_error_where(err, "%s", w->fin);
+        return arb_error_set(err, ARB_EIO, NULL, "write failed: %s", strerror(errno));
+    }
+    w->bytes = sizeof w->env + zn + nseal;
+    if (rename(w->fin, w->path)) {
+        arb_error_where(err, "%s", w->path);
+        rc = arb_error_set(err, ARB_EIO, NULL, "cannot rename %s into place: %s", w->fin, strerror(errno));
+        remove(w->fin);
+        return rc;
+    }
+    fclose(w->f);
+    w->f = NULL;
+    remove(w->part);
+    return ARB_OK;
+}
+
+int arb_replay__deflate_once(const uint8_t *p, size_t n, int level, const uint8_t *dict, size_t dict_len,
+                             uint8_t **out, size_t *outn, arb_error *err)
+{
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    *out = NULL;
+    *outn = 0;
+    size_t span = n + dict_len;
+    if (deflateInit2(&zs, level, Z_DEFLATED, wbits_for(span), span < 4096 ? 7 : 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        return arb_error_set(err, ARB_ENOMEM, NULL, "zlib deflateInit failed");
+    if (dict_len && deflateSetDictionary(&zs, dict, (uInt)dict_len) != Z_OK) {
+        deflateEnd(&zs);
+        return arb_error_set(err, ARB_EINVAL, NULL, "zlib rejects the dictionary");
+    }
+    size_t cap = deflateBound(&zs, (uLong)n) + 16;
+    uint8_t *buf = malloc(cap);
+    if (!buf) {
+        deflateEnd(&zs);
+        return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory compressing a replay");
+    }
+    zs.next_in = (Bytef *)(uintptr_t)p;
+    zs.avail_in = (uInt)n;
+    zs.next_out = buf;
+    zs.avail_out = (uInt)cap;
+    int zr = deflate(&zs, Z_FINISH);
+    deflateEnd(&zs);
+    if (zr != Z_STREAM_END) {
+        free(buf);
+        return arb_error_set(err, ARB_EIO, NULL, "zlib deflate failed");
+    }
+    *out = buf;
+    *outn = cap - zs.avail_out;
+    return ARB_OK;
+}
+
 int arb_replay_writer_close(arb_replay_writer *w, arb_error *err)
 {
     if (!w) return ARB_OK;
+    if (w->v2) {
+        int rc2 = close2(w, err);
+        arb_replay_writer_free(w);
+        return rc2;
+    }
     int rc = pump(w, Z_FINISH, err);
     if (!rc && fclose(w->f)) rc = io_fail(w, err, "close failed");
     else if (rc) fclose(w->f);
@@ -240,15 +418,17 @@ void arb_replay_writer_free(arb_replay_writer *w)
         fclose(w->f);
     }
     if (w->zinit) deflateEnd(&w->zs);
+    arb_replay__mp_free(&w->cont);
     free(w->path);
     free(w->part);
+    free(w->fin);
     free(w);
 }
 
 int arb_replay_record_start(arb_replay_writer *w, const arb_match *m, arb_error *err)
 {
     w->last_turn = arb_match_turn(m);
-    return arb_replay_write_checkpoint(w, w->last_turn, arb_match_hash(m), err);
+    return checkpoint(w, w->last_turn, arb_match_hash(m), arb_match_decision(m).seat, err);
 }
 
 int arb_replay_record_step(arb_replay_writer *w, arb_match *m, const arb_action *a, arb_error *err)
@@ -266,7 +446,7 @@ int arb_replay_record_step(arb_replay_writer *w, arb_match *m, const arb_action 
     uint32_t t = arb_match_turn(m);
     if (t != w->last_turn) {
         w->last_turn = t;
-        return arb_replay_write_checkpoint(w, t, arb_match_hash(m), err);
+        return checkpoint(w, t, arb_match_hash(m), arb_match_decision(m).seat, err);
     }
     return ARB_OK;
 }

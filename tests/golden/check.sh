@@ -24,6 +24,8 @@ for man in "$GOLDEN"/*/MANIFEST; do
     [ -f "$man" ] || continue
     dir=$(dirname "$man")
     g=$(basename "$dir")
+    label=$g
+    g=${g%%@*}   # GAME@RULES: a corpus of another rules version of GAME
     if ! grep -qx "$g" <<<"$known"; then
         echo "golden: $g: SKIP (no $g engine in this build)"
         continue
@@ -52,16 +54,16 @@ for man in "$GOLDEN"/*/MANIFEST; do
         fi
     done < <("$ARBITER" verify --json --jobs "$JOBS" "${files[@]}" 2>&1)
     if [ "$n" -ne "${#files[@]}" ]; then
-        echo "golden: $g: the verifier answered for $n of ${#files[@]} files"
+        echo "golden: $label: the verifier answered for $n of ${#files[@]} files"
         bad=$((bad + 1))
     fi
     total=$((total + n))
     if [ $bad -ne 0 ]; then
-        echo "golden: $g: $bad of ${#files[@]} replays differ from $man"
+        echo "golden: $label: $bad of ${#files[@]} replays differ from $man"
         echo "golden: intentional rules change? see README 'Changing a rule': arbiter reseal, then tests/golden/manifest.sh"
         fail=1
     else
-        echo "golden: $g: ${#files[@]} replays verified, outcomes and hashes as in the manifest"
+        echo "golden: $label: ${#files[@]} replays verified, outcomes and hashes as in the manifest"
     fi
 done
 for g in $known; do

@@ -17,6 +17,10 @@
 # same engine gives byte-identical files. Endings no candidate reached are
 # listed at the end of the MANIFEST and on stderr.
 #
+# Replays are forever: when replays/golden/GAME/ holds a corpus of an older
+# rules version, the newest version's corpus is written to GAME@RULES/
+# beside it (check.sh verifies both).
+#
 #   ARBITER=build/arbiter tests/golden/generate.sh [GAME...]
 #   env: OUT (default replays/golden), TARGET (54), PER_REASON (4), BUDGET (3000)
 set -euo pipefail
@@ -119,7 +123,11 @@ for g in "${games[@]}"; do
         printf '%s\t%s\t%s\n' "$tag" "$reason" "$argv" >>"$tmp/sel"
     done <"$tmp/cands"
 
+    # A corpus recorded under an older rules version is never overwritten:
+    # the newest version's corpus goes beside it, in <game>@<rules>/.
     dir="$OUT/$g"
+    rules=$(json_field rules "$line")
+    if [ -f "$dir/MANIFEST" ] && ! grep -q "^# .*, rules $rules, " "$dir/MANIFEST"; then dir="$OUT/$g@$rules"; fi
     rm -rf "$dir"
     mkdir -p "$dir"
     {

@@ -88,7 +88,7 @@ enum { BRN_E_SETUP, BRN_E_CYCLE, BRN_E_PHASE, BRN_E_DRAW, BRN_E_DECK_EMPTY,
        BRN_E_PLAY, BRN_E_TRIGGER, BRN_E_RESOLVE, BRN_E_CELL_ON, BRN_E_TO_SCRAP,
        BRN_E_LINK, BRN_E_BOOT, BRN_E_FOCUS_MOVE, BRN_E_UNFOCUS, BRN_E_RUN,
        BRN_E_ABILITY, BRN_E_MILL, BRN_E_DRAIN, BRN_E_FIZZLE, BRN_E_DISCARD,
-       BRN_E_NO_DISCARD, BRN_E_GEN_BONUS, BRN_E_OVER, BRN_E_COUNT };
+       BRN_E_NO_DISCARD, BRN_E_GEN_BONUS, BRN_E_OVER, BRN_E_AMPLIFY, BRN_E_COUNT };
 
 enum { BRN_R_NONE, BRN_R_DECKOUT, BRN_R_BOTH_DECKOUT, BRN_R_CYCLE_CAP, BRN_R_COUNT };
 
@@ -134,6 +134,7 @@ typedef struct brn_state {
     uint8_t over;
     int8_t winner;
     uint8_t reason;
+    uint8_t rules;     /* rules version: 1 brainstorm-draft0-1, 2 …-2 (game.c) */
     uint8_t nstack;
     brn_item stack[BRN_STACK_MAX];
     brn_player p[BRN_PLAYERS];
@@ -180,7 +181,14 @@ int arb_brainstorm__focus_port(const brn_state *s, int seat, int from, int to);
 int arb_brainstorm__focus_has_choice(const brn_state *s, int seat, int uid);
 void arb_brainstorm__bootstrap_next(brn_state *s, int just_moved, arb_events *ev);
 void arb_brainstorm__focus_next(brn_state *s, int just_moved, arb_events *ev);
-void arb_brainstorm__give_charge(brn_state *s, int seat, int uid, int amount);
+/* Bootstrap: other choices left besides Module uid (reached through port) */
+int arb_brainstorm__boot_others(const brn_state *s, int seat, int uid, int port);
+void arb_brainstorm__give_charge(brn_state *s, int seat, int uid, int amount, arb_events *ev);
+/* stack.c: the card has a triggered ability under s's rules version (a
+ * Stack trigger item may name it) */
+int arb_brainstorm__triggers(const brn_state *s, int seat, int uid);
+/* game.c: the rules version su asks for (1, 2, …), or <0 with err set */
+int arb_brainstorm__rules(const arb_setup *su, arb_error *err);
 
 /* legal enumeration shared by legal() and the agent */
 size_t arb_brainstorm__legal(const brn_state *s, arb_action *out, size_t cap);

@@ -102,8 +102,7 @@ void arb_brainstorm__export(const void *st, int view, arb_tree *t, arb_tnode *ro
         }
     }
     if (view == ARB_VIEW_ALL) {
-        arb_tnode *rn = arb_tree_add_arr(t, root, "rng");
-        for (int i = 0; i < 4; i++) arb_tree_add_int(t, rn, NULL, (int64_t)s->rng.s[i]);
+        arb_tree_add_rng(t, root, "rng", &s->rng);
     }
 }
 
@@ -287,7 +286,7 @@ static int ld_item(arb_pos *L, brn_state *s, ld_seat *ls, const arb_tnode *o)
         if (u < 0) return arb_pos_fail(L, "uid", "BRN-ZONE-STACK", "a trigger names its source card's uid");
         uid = (int)u;
         if (uid >= s->p[seat].ncards || s->p[seat].c[uid].zone != BRN_Z_MACHINE ||
-            !arb_brainstorm__def(s, (int)seat, uid)->eoc_draw)
+            !arb_brainstorm__triggers(s, (int)seat, uid))
             return arb_pos_fail(L, NULL, "BRN-EOC-TRIGGERS", "a trigger's source is a triggering card on its Machine");
     }
     TRY(arb_pos_int(L, o, "target_seat", 0, 1, &ts));
@@ -361,17 +360,7 @@ static int ld_root(arb_pos *L, brn_state *s, const arb_tnode *pos)
     v = 0;
     TRY(arb_pos_int(L, pos, "passes", 0, 1, &v));
     s->passes = (uint8_t)v;
-    const arb_tnode *n = arb_tnode_get(pos, "rng");
-    if (n) {
-        if (n->kind != ARB_T_ARR || n->n != 4) return arb_pos_fail(L, "rng", NULL, "rng is a list of 4 integers");
-        int i = 0;
-        for (const arb_tnode *x = n->first; x; x = x->next, i++) {
-            if (x->kind != ARB_T_INT) return arb_pos_fail(L, "rng", NULL, "rng is a list of 4 integers");
-            s->rng.s[i] = (uint64_t)x->i;
-        }
-        if (!(s->rng.s[0] | s->rng.s[1] | s->rng.s[2] | s->rng.s[3]))
-            return arb_pos_fail(L, "rng", NULL, "an all-zero xoshiro256** state is invalid");
-    }
+    ARB_POS_TRY(arb_pos_rng(L, pos, "rng", &s->rng));
     return 0;
 }
 
@@ -457,7 +446,10 @@ int arb_brainstorm__load(void *st, const arb_tnode *pos, const arb_setup *su, ar
     if (su && su->players != 0 && su->players != BRN_PLAYERS)
         return ARB_ILLEGAL(err, "BRN-PLAYERS", "Brainstorm is played between 2 players");
     TRY(arb_pos_keys(L, pos, k_root));
+    int rules = arb_brainstorm__rules(su, err);
+    if (rules < 0) return rules;
     memset(s, 0, sizeof *s);
+    s->rules = (uint8_t)rules;
     arb_rng_seed(&s->rng, su ? su->seed : 0);
     s->cycle = 1; s->winner = -1; s->run = 0;
     for (int seat = 0; seat < BRN_PLAYERS; seat++) s->p[seat].gen = BRN_NONE;

@@ -2,12 +2,33 @@
  * contract (include/arbiter/game.h). */
 #include "games/brainstorm/brainstorm.h"
 
+/* Every rules version the engine implements, oldest first (game.h). A
+ * replay verifies under the one its header names; new matches get the last.
+ *   brainstorm-draft0-1  the first release.
+ *   brainstorm-draft0-2  L38: Bootstrap may choose every Module linked to a
+ *                        Generator Output, used or not (two Links on one
+ *                        Output with Splice Cell); L19/G04: "when this Cell
+ *                        becomes active" (Power Cell) and Amplifier's
+ *                        "whenever" trigger through the Stack. */
+static const char *const rules_versions[] = {"brainstorm-draft0-1", "brainstorm-draft0-2"};
+extern const arb_game arb_game_brainstorm;
+
+int arb_brainstorm__rules(const arb_setup *su, arb_error *err)
+{
+    int i = arb_game_rules_index(&arb_game_brainstorm, su ? su->rules : NULL);
+    if (i < 0)
+        return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "brainstorm rules version '%s' is not implemented "
+                             "(known: brainstorm-draft0-1, brainstorm-draft0-2)", su->rules);
+    return i + 1;
+}
+
 const arb_game arb_game_brainstorm = {
     .contract = ARB_GAME_CONTRACT,
     .id = "brainstorm",
     .title = "Brainstorm TCG (Draft 0)",
-    .rules_version = "brainstorm-draft0-1",
+    .rules_version = "brainstorm-draft0-2",
     .engine_version = "1.0.0",
+    .rules_versions = rules_versions, .nrules_versions = 2,
     .min_players = BRN_PLAYERS,
     .max_players = BRN_PLAYERS,
     .state_size = sizeof(brn_state),

@@ -24,7 +24,8 @@ const char *const arb_brainstorm__decision_names[BRN_D_COUNT] = { "action", "boo
 const char *const arb_brainstorm__event_names[BRN_E_COUNT] = {
     "setup", "cycle", "phase", "draw", "deck-empty", "deactivate", "sever", "generate", "pass",
     "enable", "play", "trigger", "resolve", "cell-active", "to-scrapyard", "link", "boot", "focus",
-    "unfocus", "run", "ability", "mill", "drain", "fizzle", "discard", "no-discard", "gen-bonus", "over"
+    "unfocus", "run", "ability", "mill", "drain", "fizzle", "discard", "no-discard", "gen-bonus", "over",
+    "amplify"
 };
 
 const char *const arb_brainstorm__reason_names[BRN_R_COUNT] = { "", "deck-out", "both-deck-out", "cycle-cap" };
@@ -52,7 +53,7 @@ int arb_brainstorm__event_text(const arb_event *e, int view, char *buf, size_t s
         return snprintf(buf, size, "P%d draws %s (uid %d)", P, cname(e->b), e->a);
     case BRN_E_DECK_EMPTY: return snprintf(buf, size, "P%d must draw from an empty Deck", P);
     case BRN_E_DEACTIVATE: return snprintf(buf, size, "Reset: P%d's %s (uid %d) is deactivated", P, cname(e->b), e->a);
-    case BRN_E_SEVER: return snprintf(buf, size, "Reset: P%d's %d Link(s) are severed", P, e->a);
+    case BRN_E_SEVER: return snprintf(buf, size, "Reset: P%d's %d Link%s severed", P, e->a, e->a == 1 ? " is" : "s are");
     case BRN_E_GENERATE: return snprintf(buf, size, "P%d's Generator generates %d Charge (now %d)", P, e->b, e->c);
     case BRN_E_PASS: return snprintf(buf, size, "P%d passes", P);
     case BRN_E_ENABLE: return snprintf(buf, size, "P%d enables %s (uid %d)", P, cname(e->b), e->a);
@@ -75,8 +76,9 @@ int arb_brainstorm__event_text(const arb_event *e, int view, char *buf, size_t s
     case BRN_E_DRAIN: return snprintf(buf, size, "P%d's uid %d loses %d Charge (now %d)", P, e->a, e->b, e->c);
     case BRN_E_FIZZLE: return snprintf(buf, size, "P%d's uid %d has no legal target left: no effect", P, e->a);
     case BRN_E_DISCARD: return snprintf(buf, size, "P%d discards %s (uid %d)", P, cname(e->b), e->a);
-    case BRN_E_NO_DISCARD: return snprintf(buf, size, "P%d keeps %d cards: a card overrides the discard (Golden Rule)", P, e->a);
+    case BRN_E_NO_DISCARD: return snprintf(buf, size, "P%d keeps %d card%s: a card overrides the discard (Golden Rule)", P, e->a, e->a == 1 ? "" : "s");
     case BRN_E_GEN_BONUS: return snprintf(buf, size, "P%d's Generator gets %d Charge (now %d)", P, e->b, e->c);
+    case BRN_E_AMPLIFY: return snprintf(buf, size, "P%d's Amplifier (uid %d) gets %d more Charge (now %d)", P, e->a, e->b, e->c);
     case BRN_E_OVER:
         if (e->a < 0) return snprintf(buf, size, "The match is drawn (%s) in Cycle %d", arb_brainstorm__reason_names[e->b % BRN_R_COUNT], e->c);
         return snprintf(buf, size, "P%d wins (%s) in Cycle %d", e->a + 1, arb_brainstorm__reason_names[e->b % BRN_R_COUNT], e->c);

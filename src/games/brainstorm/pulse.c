@@ -13,25 +13,55 @@
  * most (Outputs on both Machines + 1) iterations (BRN-FOCUS-TERMINATES). */
 #include "games/brainstorm/brainstorm.h"
 
-void arb_brainstorm__give_charge(brn_state *s, int seat, int uid, int amount)
+void arb_brainstorm__give_charge(brn_state *s, int seat, int uid, int amount, arb_events *ev)
 {
     brn_cardst *c = &s->p[seat].c[uid];
-    int v = c->charge + arb_brainstorm__hook_transfer(s, seat, uid, amount);
+    if (s->rules < 2) {
+        int v = c->charge + arb_brainstorm__hook_transfer(s, seat, uid, amount);
+        c->charge = (uint8_t)(v > BRN_CHARGE_MAX ? BRN_CHARGE_MAX : v);
+        return;
+    }
+    int v = c->charge + amount;
     c->charge = (uint8_t)(v > BRN_CHARGE_MAX ? BRN_CHARGE_MAX : v);
+    /* draft0-2 (L19, G04): Amplifier's "whenever" is a triggered effect and
+     * goes through the Stack; Bootstrap and Focus give no Action, so it
+     * resolves at once (like End of Cycle triggers). */
+    if (arb_brainstorm__hook_transfer(s, seat, uid, amount) != amount && s->nstack < BRN_STACK_MAX) {
+        arb_brainstorm__push(s, BRN_S_TRIGGER, seat, uid, BRN_NONE, BRN_NONE, ev);
+        arb_brainstorm__resolve_top(s, ev);
+    }
 }
 
+/* draft0-1: the lowest unused Generator Output linked to the Module (the
+ * Focus restriction of L45, which L38 does not have). draft0-2 (L38): the
+ * lowest Generator Output linked to the Module, used or not (Splice Cell
+ * puts two Links on one Output), for a Module not yet chosen this Bootstrap. */
 int arb_brainstorm__boot_port(const brn_state *s, int seat, int uid)
 {
     const brn_player *p = &s->p[seat];
     if (p->gen == BRN_NONE || arb_brainstorm__def(s, seat, uid)->type != BRN_T_MODULE) return -1;
+    int any = s->rules >= 2;
+    if (any && (p->c[uid].flags & BRN_F_FOCUSED)) return -1;
     int best = -1;
     for (int i = 0; i < p->nlinks; i++) {
         const brn_link *l = &p->links[i];
-        if (l->from == p->gen && l->to == uid && !(p->c[p->gen].used & (1u << l->out)) &&
+        if (l->from == p->gen && l->to == uid && (any || !(p->c[p->gen].used & (1u << l->out))) &&
             (best < 0 || l->out < best))
             best = l->out;
     }
     return best;
+}
+
+int arb_brainstorm__boot_others(const brn_state *s, int seat, int uid, int port)
+{
+    if (s->rules < 2) return arb_brainstorm__boot_outputs(s, seat, port);
+    const brn_player *p = &s->p[seat];
+    int n = 0;
+    for (int i = 0; i < p->nz[BRN_Z_MACHINE]; i++) {
+        int m = p->z[BRN_Z_MACHINE][i];
+        if (m != uid && arb_brainstorm__boot_port(s, seat, m) >= 0) n++;
+    }
+    return n;
 }
 
 int arb_brainstorm__boot_outputs(const brn_state *s, int seat, int skip_out)
@@ -52,7 +82,7 @@ int arb_brainstorm__boot_outputs(const brn_state *s, int seat, int skip_out)
 int arb_brainstorm__boot_done(const brn_state *s, int seat)
 {
     const brn_player *p = &s->p[seat];
-    if (p->gen == BRN_NONE || arb_brainstorm__boot_outputs(s, seat, -1) == 0) return 1;
+    if (p->gen == BRN_NONE || arb_brainstorm__boot_others(s, seat, -1, -1) == 0) return 1;
     return p->boot_count > 0 && p->c[p->gen].charge == 0;
 }
 

@@ -457,12 +457,13 @@ int arb_brainstorm__validate(const brn_state *s, const arb_action *a, arb_error 
             return ARB_ILLEGAL(err, "BRN-BOOT-CHOOSE", "card %d is not on your Machine", (int)a->args[0]);
         int port = arb_brainstorm__boot_port(s, seat, a->args[0]);
         if (port < 0)
-            return ARB_ILLEGAL(err, "BRN-BOOT-CHOOSE", "card %d is not a Module linked to an unused Output of your Generator",
-                   (int)a->args[0]);
+            return ARB_ILLEGAL(err, "BRN-BOOT-CHOOSE", s->rules >= 2 ?
+                   "card %d is not a Module linked to an Output of your Generator, not yet chosen this Bootstrap" :
+                   "card %d is not a Module linked to an unused Output of your Generator", (int)a->args[0]);
         int charge = p->c[p->gen].charge;
         if (a->args[1] < 0 || a->args[1] > charge)
             return ARB_ILLEGAL(err, "BRN-BOOT-TRANSFER", "the Generator holds %d Charge", charge);
-        if (a->args[1] != charge && arb_brainstorm__boot_outputs(s, seat, port) == 0)
+        if (a->args[1] != charge && arb_brainstorm__boot_others(s, seat, a->args[0], port) == 0)
             return ARB_ILLEGAL(err, "BRN-BOOT-TRANSFER",
                    "this is the last Module you can choose: all %d remaining Charge goes to it (G10)", charge);
         return 0;
@@ -555,10 +556,12 @@ void arb_brainstorm__exec(brn_state *s, const arb_action *a, arb_events *ev)
         brn_cardst *g = &p->c[p->gen];
         g->charge = (uint8_t)(g->charge - a->args[1]);
         g->used |= (uint8_t)(1u << port);                /* BRN-BOOT-USED */
-        arb_brainstorm__give_charge(s, seat, uid, a->args[1]);  /* BRN-BOOT-TRANSFER */
+        /* draft0-2: the choice is told before the trigger it may cause */
+        if (s->rules >= 2) arb_events_push(ev, BRN_E_BOOT, seat, 0, uid, a->args[1], port);
+        arb_brainstorm__give_charge(s, seat, uid, a->args[1], ev);  /* BRN-BOOT-TRANSFER */
         p->c[uid].flags |= BRN_F_FOCUSED;                /* BRN-BOOT-FOCUS */
         p->boot_count++;
-        arb_events_push(ev, BRN_E_BOOT, seat, 0, uid, a->args[1], port);
+        if (s->rules < 2) arb_events_push(ev, BRN_E_BOOT, seat, 0, uid, a->args[1], port);
         arb_brainstorm__bootstrap_next(s, seat, ev);
         return;
     }
@@ -569,10 +572,11 @@ void arb_brainstorm__exec(brn_state *s, const arb_action *a, arb_events *ev)
         f->used |= (uint8_t)(1u << port);                /* BRN-FOCUS-USED */
         f->charge = 0;
         f->flags &= (uint8_t)~(BRN_F_FOCUSED | BRN_F_PENDING); /* G11 */
-        arb_brainstorm__give_charge(s, seat, to, amount);       /* BRN-FOCUS-TRANSFER */
+        if (s->rules >= 2) arb_events_push(ev, BRN_E_FOCUS_MOVE, seat, 0, from, to, amount);
+        arb_brainstorm__give_charge(s, seat, to, amount, ev);       /* BRN-FOCUS-TRANSFER */
         p->c[to].flags |= BRN_F_FOCUSED;                 /* BRN-FOCUS-NEWFOCUS */
         s->chosen = 1;
-        arb_events_push(ev, BRN_E_FOCUS_MOVE, seat, 0, from, to, amount);
+        if (s->rules < 2) arb_events_push(ev, BRN_E_FOCUS_MOVE, seat, 0, from, to, amount);
         arb_brainstorm__focus_next(s, seat, ev);
         return;
     }
@@ -721,6 +725,8 @@ size_t arb_brainstorm__legal(const brn_state *s, arb_action *out, size_t cap)
 /* ---- setup ------------------------------------------------------------- */
 int arb_brainstorm__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err)
 {
+    int rules = arb_brainstorm__rules(su, err);
+    if (rules < 0) return rules;
     if (su->players != BRN_PLAYERS)
         return ARB_ILLEGAL(err, "BRN-PLAYERS", "Brainstorm is played between 2 players, not %d",
                              su->players);
@@ -738,6 +744,7 @@ int arb_brainstorm__setup(void *st, const arb_setup *su, arb_events *ev, arb_err
     }
     brn_state *s = st;
     memset(s, 0, sizeof *s);
+    s->rules = (uint8_t)rules;
     arb_rng_seed(&s->rng, su->seed);
     for (int seat = 0; seat < BRN_PLAYERS; seat++) {
         const arb_deck *d = su->decks[seat];
@@ -828,6 +835,9 @@ uint64_t arb_brainstorm__hash(const void *st)
             arb_hasher_u8(&h, l->to); arb_hasher_u8(&h, l->in);
         }
     }
+    /* From brainstorm-draft0-2 on the version is part of the state
+     * (draft0-1 hashes as it always did, so its replays keep verifying). */
+    if (s->rules >= 2) arb_hasher_u8(&h, s->rules);
     return arb_hasher_final(&h);
 }
 

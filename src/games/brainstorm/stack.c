@@ -20,6 +20,13 @@ void arb_brainstorm__push(brn_state *s, int kind, int seat, int uid, int tseat, 
         arb_events_push(ev, BRN_E_TRIGGER, seat, 0, uid, s->p[seat].c[uid].id, s->nstack);
 }
 
+int arb_brainstorm__triggers(const brn_state *s, int seat, int uid)
+{
+    const brn_carddef *d = arb_brainstorm__def(s, seat, uid);
+    if (d->eoc_draw) return 1;
+    return s->rules >= 2 && ((d->type == BRN_T_CELL && !d->research && d->mod_gen) || d->transfer_bonus);
+}
+
 static int target_ok(const brn_state *s, const brn_item *it)
 {
     return it->tseat < BRN_PLAYERS && it->tuid < s->p[it->tseat].ncards &&
@@ -28,11 +35,28 @@ static int target_ok(const brn_state *s, const brn_item *it)
 
 /* Power Cell: "When this Cell becomes active, your Generator gets 1 Charge"
  * (a non-Research Cell is always inactive again at the next Start). */
+static void gen_bonus(brn_state *s, int seat, const brn_carddef *d, arb_events *ev)
+{
+    brn_player *p = &s->p[seat];
+    if (p->gen == BRN_NONE) return;
+    int v = p->c[p->gen].charge + d->mod_gen;
+    if (v > BRN_CHARGE_MAX) v = BRN_CHARGE_MAX;
+    p->c[p->gen].charge = (uint8_t)v;
+    arb_events_push(ev, BRN_E_GEN_BONUS, seat, 0, p->gen, d->mod_gen, v);
+}
+
+/* draft0-1 applied it at once; draft0-2 (L19 "triggered effects go through
+ * [the Stack] before affecting the game", G04) puts a trigger on the Stack,
+ * which resolves like any item (both players pass). */
 static void on_active(brn_state *s, int seat, int uid, arb_events *ev)
 {
     const brn_carddef *d = arb_brainstorm__def(s, seat, uid);
     brn_player *p = &s->p[seat];
     if (d->research || !d->mod_gen || p->gen == BRN_NONE) return;
+    if (s->rules >= 2) {
+        if (s->nstack < BRN_STACK_MAX) arb_brainstorm__push(s, BRN_S_TRIGGER, seat, uid, BRN_NONE, BRN_NONE, ev);
+        return;
+    }
     int v = p->c[p->gen].charge + d->mod_gen;
     if (v > BRN_CHARGE_MAX) v = BRN_CHARGE_MAX;
     p->c[p->gen].charge = (uint8_t)v;
@@ -89,6 +113,18 @@ void arb_brainstorm__resolve_top(brn_state *s, arb_events *ev)
     brn_player *p = &s->p[it.seat];
     const brn_carddef *d = arb_brainstorm__def(s, it.seat, it.uid);
     arb_events_push(ev, BRN_E_RESOLVE, it.seat, 0, it.uid, it.kind, p->c[it.uid].id);
+    if (it.kind == BRN_S_TRIGGER && s->rules >= 2 && d->type == BRN_T_CELL && !d->research && d->mod_gen) {
+        gen_bonus(s, it.seat, d, ev);   /* Power Cell: "when this Cell becomes active" */
+        return;
+    }
+    if (it.kind == BRN_S_TRIGGER && s->rules >= 2 && d->transfer_bonus) {
+        brn_cardst *c = &p->c[it.uid];   /* Amplifier: "whenever Charge is transferred" */
+        if (c->zone != BRN_Z_MACHINE) return;
+        int v = c->charge + d->transfer_bonus;
+        c->charge = (uint8_t)(v > BRN_CHARGE_MAX ? BRN_CHARGE_MAX : v);
+        arb_events_push(ev, BRN_E_AMPLIFY, it.seat, 0, it.uid, d->transfer_bonus, c->charge);
+        return;
+    }
     if (it.kind == BRN_S_TRIGGER) {     /* Echo Trigger and kin */
         if (arb_brainstorm__draw(s, it.seat, d->eoc_draw, ev) < 0)
             arb_brainstorm__finish(s, it.seat ^ 1, BRN_R_DECKOUT, ev);

@@ -67,10 +67,7 @@ void arb_catalyst__export(const void *st, int view, arb_tree *t, arb_tnode *root
     arb_tree_add_int(t, o, "winner", s->over ? s->winner : -1);
     arb_tree_add_str(t, o, "reason", s->over ? arb_catalyst__reason_names[s->reason % CAT_R_COUNT] : "");
     if (full) {
-        char hex[72];
-        snprintf(hex, sizeof hex, "%016" PRIx64 "%016" PRIx64 "%016" PRIx64 "%016" PRIx64, s->rng.s[0], s->rng.s[1],
-                 s->rng.s[2], s->rng.s[3]);
-        arb_tree_add_str(t, root, "rng", hex);
+        arb_tree_add_rng(t, root, "rng", &s->rng);
     }
     arb_tnode *players = arb_tree_add_arr(t, root, "players");
     for (unsigned i = 0; i < s->nplayers; i++) {
@@ -426,11 +423,6 @@ static int load_player(ld *L, const arb_tnode *m, cat_player *pl, unsigned seat)
 static const char *const root_keys[] = { "game", "turn", "phase", "active", "first", "actions", "decision",
                                          "pending", "outcome", "rng", "players", NULL };
 
-static int hexval(char ch)
-{
-    return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
-}
-
 /* decision: {seat, kind} (kind -1 / seat -1 when not given). */
 static int ld_decision(ld *L, const cat_state *s, const arb_tnode *f, int *kind, int *dseat)
 {
@@ -497,23 +489,6 @@ static int ld_outcome(ld *L, cat_state *s, const arb_tnode *f, int *over)
         if (rc) return rc;
     }
     arb_pos_pop(&L->P, l);
-    return ARB_OK;
-}
-
-static int ld_rng(ld *L, cat_state *s, const arb_tnode *f)
-{
-    if (f->kind != ARB_T_STR || strlen(f->s) != 64) return arb_pos_fail(&L->P, "rng", NULL, "expected 64 hex digits");
-    for (int w = 0; w < 4; w++) {
-        uint64_t x = 0;
-        for (int d = 0; d < 16; d++) {
-            int h = hexval(f->s[w * 16 + d]);
-            if (h < 0) return arb_pos_fail(&L->P, "rng", NULL, "expected 64 hex digits");
-            x = x << 4 | (uint64_t)h;
-        }
-        s->rng.s[w] = x;
-    }
-    if (!(s->rng.s[0] | s->rng.s[1] | s->rng.s[2] | s->rng.s[3]))
-        return arb_pos_fail(&L->P, "rng", NULL, "an all-zero xoshiro state never changes");
     return ARB_OK;
 }
 
@@ -640,7 +615,7 @@ int arb_catalyst__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_
         case 6: rc = ld_decision(&L, s, f, &kind, &dseat); break;
         case 7: rc = ld_pending(&L, s, f); break;
         case 8: rc = ld_outcome(&L, s, f, &over); break;
-        case 9: rc = ld_rng(&L, s, f); break;
+        case 9: rc = arb_pos_rng(&L.P, pos, "rng", &s->rng); if (rc > 0) rc = 0; break;
         case 10: break;
         default: return arb_pos_fail(&L.P, f->key, NULL, "unknown field");
         }

@@ -25,7 +25,7 @@ int arb_catalyst__event_text(const arb_event *ev, int view, char *buf, size_t si
     switch (ev->type) {
     case CAT_E_FIRST: return snprintf(buf, size, "P%d goes first", P);
     case CAT_E_CATALYST: return snprintf(buf, size, "P%d puts %s into play at %s", P, name_of(b), pos_of(c));
-    case CAT_E_SHUFFLE: return snprintf(buf, size, "P%d shuffles the Vault (%d cards)", P, a);
+    case CAT_E_SHUFFLE: return snprintf(buf, size, "P%d shuffles the Vault (%d card%s)", P, a, a == 1 ? "" : "s");
     case CAT_E_DRAW:
         if (!see) return snprintf(buf, size, "P%d draws a card%s", P, c >= 0 && c < 4 ? why_draw[c] : "");
         return snprintf(buf, size, "P%d draws %s%s", P, name_of(b), c >= 0 && c < 4 ? why_draw[c] : "");
@@ -50,7 +50,7 @@ int arb_catalyst__event_text(const arb_event *ev, int view, char *buf, size_t si
         return snprintf(buf, size, "P%d %s the Upkeep of %s: it is Archived", P, c ? "cannot pay" : "does not pay",
                         name_of(b));
     case CAT_E_SKIP_DRAW: return snprintf(buf, size, "P%d, the starting player, skips the first draw", P);
-    case CAT_E_ACTIONS: return snprintf(buf, size, "P%d has %d Actions", P, a);
+    case CAT_E_ACTIONS: return snprintf(buf, size, "P%d has %d Action%s", P, a, a == 1 ? "" : "s");
     case CAT_E_DEPLOY: return snprintf(buf, size, "P%d deploys %s face up at %s", P, name_of(b), pos_of(c));
     case CAT_E_DEPLOY_FD:
         if (!see) return snprintf(buf, size, "P%d deploys a card face down at %s", P, pos_of(c));

@@ -116,7 +116,7 @@ static int score(const nar_state *s, const arb_action *a)
     case NAR_V_KEEP: return 0;
     case NAR_V_ORDER: {
         const nar_carddef *c = nar_def(p, x);
-        if (c->effect == NAR_FX_SS_REACTOR_HALL) return p->core >= 1600 ? 100 : 10;
+        if (c->effect == NAR_FX_SS_REACTOR_HALL) return p->core >= NAR_REACTOR_HALL_K ? 100 : 10;
         if (c->effect == NAR_FX_SS_CLEARANCE) return 80;
         return 50;
     }

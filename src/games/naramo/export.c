@@ -55,8 +55,7 @@ void arb_naramo__export(const void *st, int view, arb_tree *t, arb_tnode *root)
     arb_tree_add_int(t, oc, "winner", s->over ? s->winner : -1);
     arb_tree_add_str(t, oc, "reason", arb_naramo__reason_names[s->reason < NAR_R_COUNT ? s->reason : 0]);
     if (view == ARB_VIEW_ALL) {
-        arb_tnode *r = arb_tree_add_arr(t, root, "rng");
-        for (int i = 0; i < 4; i++) arb_tree_add_int(t, r, NULL, (int64_t)s->rng.s[i]);
+        arb_tree_add_rng(t, root, "rng", &s->rng);
     }
     arb_tnode *pl = arb_tree_add_arr(t, root, "players");
     for (int q = 0; q < 2; q++) {
@@ -456,17 +455,7 @@ static int load_root(lctx *L, const arb_tnode *pos)
     v = s->shift ? s->active : -1; TRY(arb_pos_int(P, pos, "first", -1, 1, &v)); s->first = (int8_t)v;
     if ((s->shift == 0) != (s->first < 0))
         return arb_pos_fail(P, "first", "NAR-SETUP-ORDER", "the first player is drawn after the Reviews (shift 0 <=> first -1)");
-    const arb_tnode *r = arb_tnode_get(pos, "rng");
-    if (r) {
-        if (r->kind != ARB_T_ARR || r->n != 4) return arb_pos_fail(P, "rng", NULL, "rng is an array of 4 integers");
-        int i = 0, nz = 0;
-        for (const arb_tnode *e = r->first; e; e = e->next, i++) {
-            if (e->kind != ARB_T_INT) return arb_pos_fail(P, "rng", NULL, "rng is an array of 4 integers");
-            s->rng.s[i] = (uint64_t)e->i;
-            nz |= e->i != 0;
-        }
-        if (!nz) return arb_pos_fail(P, "rng", NULL, "an all-zero xoshiro state is invalid");
-    }
+    ARB_POS_TRY(arb_pos_rng(P, pos, "rng", &s->rng));
     static const char *const ck[] = {"enabled", "shift_ms", "match_ms", NULL};
     static const char *const dk[] = {"seat", "kind", "clock_left_ms", NULL};
     static const char *const ok[] = {"over", "winner", "reason", NULL};
@@ -620,6 +609,9 @@ int arb_naramo__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_er
     L.s = s;
     memset(s, 0, sizeof *s);
     if (su && su->players != 2) return ARB_ILLEGAL(err, "NAR-MATCH-TWO", "a NARAMO match has exactly two players");
+    int rules = arb_naramo__rules(su, err);
+    if (rules < 0) return rules;
+    s->rules = (uint8_t)rules;
     TRY(arb_pos_keys(&L.P, pos, top_keys));
     arb_rng_seed(&s->rng, su ? su->seed : 0);
     s->clock_on = su ? arb_options_get(&su->options, "clock", 1) != 0 : 1;

@@ -49,12 +49,31 @@ const char *const arb_naramo__reason_names[NAR_R_COUNT] = {
 
 const char *const arb_naramo__clearance_names[4] = {"D", "C", "B", "A"};
 
+/* Every rules version the engine implements, oldest first (game.h). A
+ * replay verifies under the one its header names; new matches get the last.
+ *   naramo-1  the first release.
+ *   naramo-2  L38 three consecutive timeouts: a timeout while the opponent
+ *             owes a prompt is the opponent's, and breaks the shift player's
+ *             run (interpretations.md, G22). */
+static const char *const rules_versions[] = {"naramo-1", "naramo-2"};
+extern const arb_game arb_game_naramo;
+
+int arb_naramo__rules(const arb_setup *su, arb_error *err)
+{
+    int i = arb_game_rules_index(&arb_game_naramo, su ? su->rules : NULL);
+    if (i < 0)
+        return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "naramo rules version '%s' is not implemented (known: "
+                             "naramo-1, naramo-2)", su->rules);
+    return i + 1;
+}
+
 const arb_game arb_game_naramo = {
     .contract = ARB_GAME_CONTRACT,
     .id = "naramo",
     .title = "NARAMO TCG",
-    .rules_version = "naramo-1",
+    .rules_version = "naramo-2",
     .engine_version = "naramo-engine-1.0",
+    .rules_versions = rules_versions, .nrules_versions = 2,
     .min_players = 2,
     .max_players = 2,
     .state_size = sizeof(nar_state),

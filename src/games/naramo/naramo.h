@@ -179,6 +179,7 @@ typedef struct nar_state {
     uint8_t order[NAR_SITE_MAX];
     uint8_t over, reason;
     int8_t winner;
+    uint8_t rules;              /* rules version: 1 naramo-1, 2 naramo-2 (game.c) */
     nar_player p[2];
 } nar_state;
 
@@ -189,6 +190,9 @@ unsigned arb_naramo__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned
 unsigned arb_naramo__npresets(void);
 const arb_deck *arb_naramo__preset(unsigned idx);
 int arb_naramo__bloc(const arb_deck *d); /* NAR_BLOC_* */
+
+/* game.c: the rules version su asks for (1, 2, …), or <0 with err set */
+int arb_naramo__rules(const arb_setup *su, arb_error *err);
 
 /* rules.c */
 int arb_naramo__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err);

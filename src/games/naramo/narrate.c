@@ -40,7 +40,7 @@ int arb_naramo__event_text(const arb_event *ev, int view, char *buf, size_t size
                                        a >= 0 && a < 4 ? arb_naramo__clearance_names[a] : "?");
     case NAR_E_PO: return snprintf(buf, size, "Supervisor: P%d Power Orders %+d, tally %d.", P, a, b);
     case NAR_E_HACK: return snprintf(buf, size, "Supervisor: P%d SKALA %+d HACK, panel shows %d.", P, a, b);
-    case NAR_E_SWIPES: return snprintf(buf, size, "Supervisor: P%d, %d Swipes on the badge.", P, a);
+    case NAR_E_SWIPES: return snprintf(buf, size, "Supervisor: P%d, %d Swipe%s on the badge.", P, a, a == 1 ? "" : "s");
     case NAR_E_PLAY:
         if (c >= 0) return snprintf(buf, size, "Supervisor: P%d brings in %s (uid %d) on uid %d.", P, cname(b), a, c);
         return snprintf(buf, size, "Supervisor: P%d brings in %s (uid %d).", P, cname(b), a);
@@ -53,7 +53,7 @@ int arb_naramo__event_text(const arb_event *ev, int view, char *buf, size_t size
     case NAR_E_TAKE_HACK: return snprintf(buf, size, "Supervisor: P%d takes the hack on SKALA.", P);
     case NAR_E_EXHAUST: return snprintf(buf, size, "Supervisor: P%d's %s is on it. Exhausted.", P, cname(b));
     case NAR_E_SCRAM: return snprintf(buf, size, "Supervisor: SCRAM SCRAM SCRAM. P%d rods in, reactor SHUT DOWN.", P);
-    case NAR_E_EDG: return snprintf(buf, size, "Supervisor: P%d diesels online, %d Swipes.", P, a);
+    case NAR_E_EDG: return snprintf(buf, size, "Supervisor: P%d diesels online, %d Swipe%s.", P, a, a == 1 ? "" : "s");
     case NAR_E_END_SHIFT: return snprintf(buf, size, "Supervisor: P%d closes out Operations.", P);
     case NAR_E_ALARM: return snprintf(buf, size, "Supervisor: ALARM on P%d's shift: %s.", P, cname(c));
     case NAR_E_DEPLOY: return snprintf(buf, size, "Supervisor: P%d drops %s on P%d's board.", P, cname(c), b + 1);
@@ -63,7 +63,7 @@ int arb_naramo__event_text(const arb_event *ev, int view, char *buf, size_t size
     case NAR_E_PO_CHECK: return snprintf(buf, size, "Supervisor: P%d Power Order check: %s, tally %d.", P,
                                       a ? "on target, +1" : "no order", b);
     case NAR_E_OVERHEAT: return snprintf(buf, size, "Supervisor: P%d OVERHEAT at %d K.", P, a);
-    case NAR_E_DURATION: return snprintf(buf, size, "Supervisor: P%d, incident uid %d of P%d, %d shift(s) left.", P, b, a + 1, c);
+    case NAR_E_DURATION: return snprintf(buf, size, "Supervisor: P%d, incident uid %d of P%d, %d shift%s left.", P, b, a + 1, c, c == 1 ? "" : "s");
     case NAR_E_INCIDENT_DISCARD: return snprintf(buf, size, "Supervisor: P%d, %s has run its course.", P, cname(c));
     case NAR_E_DISCARD: return snprintf(buf, size, "Supervisor: P%d bins %s.", P, cname(b));
     case NAR_E_EFFECT_END: return snprintf(buf, size, "Supervisor: P%d, %s stands down.", P, cname(b));

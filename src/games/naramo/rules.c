@@ -744,6 +744,8 @@ static int validate(const nar_state *s, const arb_action *a, arb_error *err)
 int arb_naramo__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err)
 {
     nar_state *s = st;
+    int rules = arb_naramo__rules(su, err);
+    if (rules < 0) return rules;
     if (su->players != 2)
         return ARB_ILLEGAL(err, "NAR-MATCH-TWO", "a NARAMO match has exactly two players, not %d", su->players);
     for (int q = 0; q < 2; q++) {
@@ -763,6 +765,7 @@ int arb_naramo__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *
         }
     }
     memset(s, 0, sizeof *s);
+    s->rules = (uint8_t)rules;
     arb_rng_seed(&s->rng, su->seed);
     s->clock_on = arb_options_get(&su->options, "clock", 1) != 0;
     s->strike_uid = -1;
@@ -1000,6 +1003,9 @@ static void perform(nar_state *s, const arb_action *a, arb_events *ev)
         int owe = arb_naramo__owing_seat(s);
         nar_player *o = &s->p[owe];
         if (o->timeouts < NAR_COUNTER_MAX) o->timeouts++;
+        /* naramo-2 (L38, G22): the opponent's timeout ends the shift player's
+         * shift without a timeout of theirs, so their run is broken. */
+        if (s->rules >= 2 && owe != s->active) s->p[s->active].timeouts = 0;
         s->shift_ms = NAR_CLOCK_MS;
         EV(NAR_E_TIMEOUT, owe, 0, o->timeouts, 0, 0);
         if (o->timeouts >= NAR_FORFEIT_TIMEOUTS) {
@@ -1103,6 +1109,9 @@ uint64_t arb_naramo__hash(const void *st)
             arb_hasher_u32(&h, p->effects[i].until);
         }
     }
+    /* From naramo-2 on the version is part of the state (naramo-1 hashes
+     * as it always did, so its replays keep verifying). */
+    if (s->rules >= 2) arb_hasher_u8(&h, s->rules);
     return arb_hasher_final(&h);
 }
 

@@ -46,7 +46,6 @@ static int weapon_two_handed(const ops_state *s, int seat)
 void arb_operator__export(const void *st, int view, arb_tree *t, arb_tnode *root)
 {
     const ops_state *s = st;
-    char buf[20];
     arb_tree_add_str(t, root, "game", "operator");
     arb_tree_add_int(t, root, "turn", s->turn);
     arb_tree_add_str(t, root, "phase", arb_operator__phase_names[s->phase]);
@@ -91,11 +90,7 @@ void arb_operator__export(const void *st, int view, arb_tree *t, arb_tnode *root
     arb_tree_add_int(t, o, "winner", s->over ? s->winner : -1);
     arb_tree_add_str(t, o, "reason", arb_operator__reason_names[s->over ? s->reason : 0]);
     if (view == ARB_VIEW_ALL) {
-        arb_tnode *r = arb_tree_add_arr(t, root, "rng");
-        for (int i = 0; i < 4; i++) {
-            snprintf(buf, sizeof buf, "%016" PRIx64, s->rng.s[i]);
-            arb_tree_add_str(t, r, NULL, buf);
-        }
+        arb_tree_add_rng(t, root, "rng", &s->rng);
     }
     arb_tnode *pl = arb_tree_add_arr(t, root, "players");
     for (int i = 0; i < s->players; i++) {
@@ -461,22 +456,6 @@ static int load_combat(arb_pos *L, ops_state *s, const arb_tnode *c)
     return 0;
 }
 
-static int load_rng(arb_pos *L, ops_state *s, const arb_tnode *pos)
-{
-    const arb_tnode *r = arb_tnode_get(pos, "rng");
-    if (!r) return 0;
-    if (r->kind != ARB_T_ARR || r->n != 4) return arb_pos_fail(L, "rng", NULL, "rng is 4 hex words");
-    int k = 0;
-    for (const arb_tnode *w = r->first; w; w = w->next, k++) {
-        char *end = NULL;
-        if (w->kind != ARB_T_STR || strlen(w->s) != 16) return arb_pos_fail(L, "rng", NULL, "rng words are 16 hex digits");
-        s->rng.s[k] = strtoull(w->s, &end, 16);
-        if (!end || *end) return arb_pos_fail(L, "rng", NULL, "rng words are 16 hex digits");
-    }
-    if (!(s->rng.s[0] | s->rng.s[1] | s->rng.s[2] | s->rng.s[3])) return arb_pos_fail(L, "rng", NULL, "an all-zero rng state is invalid");
-    return 0;
-}
-
 static int load_turn_state(arb_pos *L, ops_state *s, const arb_tnode *ts)
 {
     static const char *const ok[] = { "moves_used", "moves_allowed", "attacks_made", "attacks_allowed",
@@ -584,7 +563,7 @@ int arb_operator__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_
         TRY(load_player(&L, &s, i, m));
         arb_pos_pop(&L, mk);
     }
-    TRY(load_rng(&L, &s, pos));
+    TRY(arb_pos_rng(&L, pos, "rng", &s.rng));
     int64_t v = 1;
     TRY(arb_pos_int(&L, pos, "turn", 0, OPS_TURN_CAP, &v));
     s.turn = (uint32_t)v;

@@ -14,6 +14,9 @@ static const char *cname(int32_t pool)
 
 static const char *const slot_names[] = { "Personality (fallback gear)", "Second Weapon slot", "Armor slot",
                                           "Cover Zone" };
+/* Plural ending for a count in narration ("1 card", "2 cards"). */
+#define PL(n) ((n) == 1 ? "" : "s")
+
 static const char *const phase_names[] = { "Draw Phase", "First Equip Phase", "Action Phase", "Combat Phase",
                                            "Second Equip Phase", "End Turn Phase" };
 static const char *const type_names[] = { "a ranged attack on a target in Cover", "a ranged attack on a target in the open",
@@ -33,10 +36,10 @@ int arb_operator__event_text(const arb_event *e, int view, char *buf, size_t siz
         if (e->hidden && view != ARB_VIEW_ALL && view != e->seat) return snprintf(buf, size, "P%d draws a card", P);
         return snprintf(buf, size, "P%d draws %s (card %d)", P, cname(e->b), e->a);
     case OPS_E_DRAW_SKIP:
-        return snprintf(buf, size, "P%d cannot draw: the deck is empty and the discard pile holds %d card(s), so P%d must wait",
-                        P, e->a, P);
+        return snprintf(buf, size, "P%d cannot draw: the deck is empty and the discard pile holds %d card%s, so P%d must wait",
+                        P, e->a, PL(e->a), P);
     case OPS_E_RESHUFFLE:
-        return snprintf(buf, size, "P%d reshuffles %d discarded card(s) into the deck, keeping the top discard", P, e->a);
+        return snprintf(buf, size, "P%d reshuffles %d discarded card%s into the deck, keeping the top discard", P, e->a, PL(e->a));
     case OPS_E_DISCARD:
         return snprintf(buf, size, "%s (card %d) goes to P%d's discard pile (%s)", cname(e->c), e->a, P,
                         e->b >= 0 ? arb_name_at(reason_text, OPS_DR_COUNT, (unsigned)e->b, "?") : "?");
@@ -49,7 +52,7 @@ int arb_operator__event_text(const arb_event *e, int view, char *buf, size_t siz
     case OPS_E_PHASE:
         return snprintf(buf, size, "P%d: %s", P, e->a >= 0 && e->a < 6 ? phase_names[e->a] : "?");
     case OPS_E_SD_TICK:
-        return snprintf(buf, size, "P%d takes 1 Staged Damage (%d token(s) left), Health %d", P, e->a, e->b);
+        return snprintf(buf, size, "P%d takes 1 Staged Damage (%d token%s left), Health %d", P, e->a, PL(e->a), e->b);
     case OPS_E_MOVE:
         if (e->a == OPS_MV_O2C) return snprintf(buf, size, "P%d moves from the open into Cover", P);
         if (e->a == OPS_MV_C2O) return snprintf(buf, size, "P%d moves out of Cover into the open", P);
@@ -90,19 +93,19 @@ int arb_operator__event_text(const arb_event *e, int view, char *buf, size_t siz
     case OPS_E_ARMOR_BROKEN:
         return snprintf(buf, size, "P%d's %s absorbed %d and breaks", P, cname(e->c), e->b);
     case OPS_E_SD_ADD:
-        return snprintf(buf, size, "P%d receives Staged Damage %d (%d token(s))", P, e->a, e->b);
+        return snprintf(buf, size, "P%d receives Staged Damage %d (%d token%s)", P, e->a, e->b, PL(e->b));
     case OPS_E_ELIMINATED:
         return snprintf(buf, size, "P%d is eliminated at %d Health", P, e->a);
     case OPS_E_END_EFFECT:
         return snprintf(buf, size, "P%d resolves an end-of-turn effect", P);
     case OPS_E_GAME_OVER:
         if (e->a < 0)
-            return snprintf(buf, size, "The match is a draw (%s) after %d turn(s)",
-                            e->b >= 0 ? arb_name_at(arb_operator__reason_names, OPS_R_COUNT, (unsigned)e->b, "?") : "?", e->c);
-        return snprintf(buf, size, "P%d wins (%s) after %d turn(s)", e->a + 1,
-                        e->b >= 0 ? arb_name_at(arb_operator__reason_names, OPS_R_COUNT, (unsigned)e->b, "?") : "?", e->c);
+            return snprintf(buf, size, "The match is a draw (%s) after %d turn%s",
+                            e->b >= 0 ? arb_name_at(arb_operator__reason_names, OPS_R_COUNT, (unsigned)e->b, "?") : "?", e->c, PL(e->c));
+        return snprintf(buf, size, "P%d wins (%s) after %d turn%s", e->a + 1,
+                        e->b >= 0 ? arb_name_at(arb_operator__reason_names, OPS_R_COUNT, (unsigned)e->b, "?") : "?", e->c, PL(e->c));
     case OPS_E_EXTRA_MOVE:
-        return snprintf(buf, size, "P%d may move %d time(s) this turn", P, e->a);
+        return snprintf(buf, size, "P%d may move %d time%s this turn", P, e->a, PL(e->a));
     case OPS_E_OPEN_DONE:
         return snprintf(buf, size, "P%d finishes the opening equips", P);
     default:

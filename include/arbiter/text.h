@@ -1,0 +1,69 @@
+/* arbiter/text.h — the two text helpers every reader and writer of arbiter
+ * shares: one strict number parser (for command-line flags, environment
+ * variables, deck files, manifests) and one escaper of control characters
+ * for text printed from file data (player and deck names, reasons, keys,
+ * messages), so a hostile file cannot move the cursor, hide text or forge
+ * an output line on a terminal. */
+#ifndef ARBITER_TEXT_H
+#define ARBITER_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Number syntax accepted by arb_parse_u64 / arb_parse_i64: ASCII decimal
+ * digits only, at least one, no leading zero (so "010" is refused rather
+ * than read as 8 or 10), no space, no '+'; a '-' only where a negative
+ * value is allowed (arb_parse_i64). With ARB_NUM_HEX, "0x" followed by 1..16
+ * hex digits is also accepted (only where a command documents it).
+ * The value must lie in [lo, hi]. Returns 0, or an ARB_NUM_* reason. */
+enum {
+    ARB_NUM_OK = 0,
+    ARB_NUM_SYNTAX = 1,   /* empty, not digits, space, sign, leading zero */
+    ARB_NUM_RANGE = 2     /* out of [lo, hi] (or of 64 bits) */
+};
+#define ARB_NUM_HEX 1u
+int arb_parse_u64(const char *s, size_t len, unsigned flags, uint64_t lo, uint64_t hi, uint64_t *out);
+int arb_parse_i64(const char *s, size_t len, unsigned flags, int64_t lo, int64_t hi, int64_t *out);
+/* The same on a NUL-terminated string. */
+int arb_parse_u64s(const char *s, unsigned flags, uint64_t lo, uint64_t hi, uint64_t *out);
+
+/* Control-character escaping for text output. Bytes 0x00–0x1f and 0x7f
+ * become \n, \r, \t or \xNN; the UTF-8 encodings of C1 controls
+ * (U+0080–U+009F, bytes C2 80..C2 9F) become \u0080..\u009f; a backslash
+ * stays as it is. Everything else (printable ASCII, other UTF-8) is copied.
+ *
+ * arb_text_put writes s escaped to out. arb_text_escape writes it escaped
+ * into buf (always NUL-terminated when size > 0, cut on a character
+ * boundary) and returns buf. arb_text_needs_escape tells whether s has any
+ * byte the escaper would change. */
+void arb_text_put(FILE *out, const char *s);
+char *arb_text_escape(char *buf, size_t size, const char *s);
+int arb_text_needs_escape(const char *s);
+
+/* The one bounded line reader (record's stdin, manifests, NDJSON results):
+ * reads one line from f into buf, which has room for max + 2 bytes, and
+ * never allocates. The line ending ("\n", or "\r\n") is not part of the
+ * line and does not count against max, so a line of exactly max bytes is
+ * read whatever its ending. Returns:
+ *   ARB_LINE_OK    buf holds the line (NUL-terminated), *len its length
+ *                  (the last line of a file may lack its "\n");
+ *   ARB_LINE_EOF   no byte was left;
+ *   ARB_LINE_LONG  the line is longer than max: it was read to its end and
+ *                  dropped whole (*len: its length), the next call reads
+ *                  the next line;
+ *   ARB_LINE_NUL   the line holds a NUL byte: dropped whole likewise (a NUL
+ *                  is bad input, never a line break);
+ *   ARB_LINE_ERROR a read error (ferror(f)).
+ * *lineno, when not NULL, is incremented for every line (not at EOF). */
+enum { ARB_LINE_OK = 0, ARB_LINE_EOF, ARB_LINE_LONG, ARB_LINE_NUL, ARB_LINE_ERROR };
+int arb_line_read(FILE *f, char *buf, size_t max, size_t *len, uint64_t *lineno);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,92 @@
+/* paths.c — FILE|DIR arguments of verify, stats and report: a directory
+ * stands for the *.tcgr files under it, recursively, in byte order of their
+ * names (never readdir order, so output is the same on every machine), at
+ * most CLI_WALK_DEPTH levels deep (deeper levels are reported, not silently
+ * dropped). Only regular files are handed on: a FIFO, device or socket named
+ * *.tcgr is skipped with a note and never opened (it could block forever). */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "arbiter/text.h"
+#include "cli/paths.h"
+
+static int is_replay_name(const char *n)
+{
+    size_t l = strlen(n);
+    return l > 5 && !strcmp(n + l - 5, ".tcgr");
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void note(const cli_walk *w, const char *path, const char *what)
+{
+    char shown[4200];
+    if (!w->quiet) fprintf(stderr, "arbiter %s: %s: %s\n", w->cmd, arb_text_escape(shown, sizeof shown, path), what);
+}
+
+static int walk(cli_walk *w, const char *dir, unsigned depth)
+{
+    if (depth > CLI_WALK_DEPTH) {
+        note(w, dir, "more than " CLI_WALK_DEPTH_TEXT " directory levels below the argument: not read");
+        w->skipped++;
+        return 0;
+    }
+    DIR *d = opendir(dir);
+    if (!d) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "cannot read directory: %s", strerror(errno));
+        note(w, dir, msg);
+        w->unreadable++;
+        return 0;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    int rc = 0;
+    while ((e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 64;
+            char **nn = realloc(names, nc * sizeof *nn);
+            if (!nn) { rc = -1; break; }
+            names = nn;
+            cap = nc;
+        }
+        if (!(names[n] = strdup(e->d_name))) { rc = -1; break; }
+        n++;
+    }
+    closedir(d);
+    if (!rc) qsort(names, n, sizeof *names, cmp_names);
+    for (size_t i = 0; i < n && !rc; i++) {
+        size_t len = strlen(dir) + strlen(names[i]) + 2;
+        char *full = malloc(len);
+        if (!full) { rc = -1; break; }
+        snprintf(full, len, "%s/%s", dir, names[i]);
+        struct stat st;
+        if (lstat(full, &st) == 0 && S_ISLNK(st.st_mode) && stat(full, &st) != 0) {
+            if (is_replay_name(names[i])) { note(w, full, "a dangling link: skipped"); w->skipped++; }
+        } else if (S_ISDIR(st.st_mode)) {
+            if (lstat(full, &st) == 0 && !S_ISLNK(st.st_mode)) rc = walk(w, full, depth + 1); /* links to directories are not followed */
+        } else if (is_replay_name(names[i])) {
+            if (S_ISREG(st.st_mode)) { w->files++; rc = w->fn(w->ctx, full); }
+            else { note(w, full, "not a regular file: skipped (never opened)"); w->skipped++; }
+        }
+        free(full);
+    }
+    for (size_t i = 0; i < n; i++) free(names[i]);
+    free(names);
+    return rc;
+}
+
+int cli_walk_path(cli_walk *w, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return walk(w, path, 1);
+    return w->fn(w->ctx, path);
+}

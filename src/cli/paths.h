@@ -1,0 +1,25 @@
+/* paths.h — FILE|DIR arguments: the *.tcgr files under a directory (paths.c). */
+#ifndef CLI_PATHS_H
+#define CLI_PATHS_H
+
+#include <stdio.h>
+
+#define CLI_WALK_DEPTH 16
+#define CLI_WALK_DEPTH_TEXT "16"
+
+typedef struct cli_walk {
+    const char *cmd;
+    /* Called once per file, in order; a nonzero return stops the walk and
+     * is returned by cli_walk_path (-1: out of memory). */
+    int (*fn)(void *ctx, const char *path);
+    void *ctx;
+    int quiet;                  /* no notes on stderr (a counting pass) */
+    unsigned long files;        /* regular files found in directories */
+    unsigned long skipped, unreadable;  /* noted on stderr */
+} cli_walk;
+
+/* A file argument is handed on as it is (its reader reports what it is); a
+ * directory contributes its *.tcgr regular files, recursively, sorted. */
+int cli_walk_path(cli_walk *w, const char *path);
+
+#endif
