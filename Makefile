@@ -169,7 +169,7 @@ check: deps
 	@$(MAKE) --no-print-directory check-all
 	@$(MAKE) --no-print-directory check-install
 
-check-all: check-unit check-conform check-reports check-golden check-hostile
+check-all: check-unit check-conform check-reports check-golden check-hostile check-format
 
 # The golden corpus (replays/golden/<game>/MANIFEST): every replay verifies
 # and reproduces its manifest outcome and final hash under this engine.
@@ -178,6 +178,15 @@ check-all: check-unit check-conform check-reports check-golden check-hostile
 .PHONY: check-golden check-hostile
 check-golden: $(ARBITER)
 	@ARBITER=$(ARBITER) bash tests/golden/check.sh
+
+# replays/FORMAT.md's card-pool, preset and outcome tables (which version-2
+# files index) equal the engines', and the independent reader
+# replays/tcgr_dump.py reads the v2 corpus and an archive like arbiter does.
+.PHONY: check-format
+$(BUILD)/format_tables: tests/format_tables.c $(BUILD)/libarbiter.a
+	@$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libarbiter.a $(LIBS)
+check-format: $(ARBITER) $(BUILD)/format_tables
+	@TABLES=$(BUILD)/format_tables ARBITER=$(ARBITER) bash tests/format_tables.sh
 
 # Hostile inputs (tests/hostile/): each gets its documented exit code and
 # error, within a memory limit, without a crash.
@@ -288,7 +297,8 @@ MUTATION_FLOORS ?=
 mutation: $(ARBITER) $(BUILD)/libarbiter.a
 	@nice python3 tests/mutation/mutate.py --mutants $(MUTANTS) --seed $(SEED) --build $(BUILD) \
 	  $(if $(GAMES_M),--games $(GAMES_M)) --cc "$(CC)" --cflags "$(ALL_CFLAGS)" --libs "$(LIBS)" \
-	  --check-cflags "$(CHECK_CFLAGS)" --check-libs "$(CHECK_LIBS)" --san "$(SAN)" $(MUTATION_FLOORS)
+	  --check-cflags "$(CHECK_CFLAGS)" --check-libs "$(CHECK_LIBS)" --san "$(SAN)" \
+	  --lib-objs "$(LIB_OBJ)" --cli-objs "$(CLI_OBJ)" $(MUTATION_FLOORS)
 
 # --- main job ---------------------------------------------------------------
 # Play a seeded naramo match, DEFENSE (defense-doe) against ASSAULT

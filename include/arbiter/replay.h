@@ -236,6 +236,74 @@ int arb_replay_deck(const arb_replay *r, const arb_game *g, int seat, arb_deck *
 int arb_replay_setup(const arb_replay *r, const arb_game *g, arb_setup *su,
                      arb_deck decks[ARB_MAX_SEATS], arb_error *err);
 
+/* -------------------------------------------------------------- archives */
+
+/* An archive (FORMAT.md §C) holds many matches in one v2 file: member
+ * frames (each a match's CONTENT as a zlib stream whose preset dictionary
+ * is the content of the archive's first members, plus its own seal block),
+ * an index for random access and a fixed trailer. Members are written as
+ * matches end (a killed recorder loses only the unfinished matches); a
+ * missing or inconsistent index is rebuilt from the frames, never trusted
+ * blindly. A path "FILE#N" names member N (0-based) wherever a replay path
+ * is taken (arb_replay_open). */
+#define ARB_ARCHIVE_DICT_MEMBERS 16     /* members whose content forms the dictionary */
+#define ARB_ARCHIVE_DICT_MAX 3584       /* bytes of dictionary (the last ones); fits a 4 KiB window */
+/* The writer's member compression, chosen by measurement (FORMAT.md §C.5). */
+#define ARB_ARCHIVE_LEVEL 6
+#define ARB_ARCHIVE_WBITS 12
+#define ARB_ARCHIVE_MEMLEVEL 6
+
+typedef struct arb_archive arb_archive;
+typedef struct arb_archive_writer arb_archive_writer;
+
+typedef struct arb_archive_member {
+    uint64_t offset;            /* file offset of the member frame */
+    uint64_t zlen, slen;        /* bytes of its zlib stream and seal block */
+    uint64_t content;           /* decompressed bytes (0 when unknown) */
+    uint64_t actions;           /* from the index (0 when rebuilt) */
+    uint8_t flags;              /* the member's own envelope flags */
+} arb_archive_member;
+
+typedef enum arb_archive_index {
+    ARB_INDEX_OK = 0,           /* present and consistent with the frames */
+    ARB_INDEX_MISSING,          /* no trailer (a .part, or a killed writer): rebuilt */
+    ARB_INDEX_CORRUPT           /* present but inconsistent: ignored and rebuilt */
+} arb_archive_index;
+
+/* Is the file at path an archive? 1 yes, 0 no (or unreadable). */
+int arb_archive_is(const char *path);
+int arb_archive_open(arb_archive **out, const char *path, arb_error *err);
+void arb_archive_close(arb_archive *a);
+uint64_t arb_archive_count(const arb_archive *a);
+const arb_archive_member *arb_archive_member_at(const arb_archive *a, uint64_t i);
+/* How the index was found (note: one sentence, "" when OK). */
+arb_archive_index arb_archive_index_state(const arb_archive *a, const char **note);
+/* A member cut by the end of the file: 1 with its frame offset, else 0. */
+int arb_archive_cut(const arb_archive *a, uint64_t *offset);
+/* Open member i as a replay (its standalone envelope, content and seal). */
+int arb_archive_open_member(arb_replay **out, arb_archive *a, uint64_t i, const arb_replay_limits *lim,
+                            arb_error *err);
+/* Write member i as a standalone v2 file (content recompressed without the
+ * dictionary; the seal block kept: the signature covers envelope + content). */
+int arb_archive_extract(arb_archive *a, uint64_t i, const char *path, arb_error *err);
+
+/* Create path (written as path.part, renamed on close) or, with append,
+ * add to an existing archive (created when missing). threads: 1 compresses
+ * members on a second thread (same bytes either way). note (may be NULL)
+ * receives what append repaired ("" when nothing). */
+int arb_archive_writer_open(arb_archive_writer **out, const char *path, int append, int threads, char *note,
+                            size_t note_size, arb_error *err);
+/* Write the index and the trailer (and rename path.part into place). */
+int arb_archive_writer_close(arb_archive_writer *aw, arb_error *err);
+/* Abandon without an index (the frames written stay readable). NULL ok. */
+void arb_archive_writer_free(arb_archive_writer *aw);
+uint64_t arb_archive_writer_members(const arb_archive_writer *aw);
+uint64_t arb_archive_writer_bytes(const arb_archive_writer *aw);
+/* A match writer whose close adds the match to aw as a member (no journal:
+ * crash safety is per member). */
+int arb_replay_writer_open_archive(arb_replay_writer **out, arb_archive_writer *aw, const arb_replay_meta *meta,
+                                   arb_error *err);
+
 /* ---------------------------------------------------------------- commit */
 
 /* BLAKE2b-256 over the seed (8 bytes, little-endian) followed by the salt. */

@@ -300,7 +300,7 @@
   if (/^#r-?\d+$/.test(location.hash)) {
     fromHash();
     window.addEventListener('load', function () { setTimeout(showBoard, 0); });
-  } else select(-1);
+  } else select(-1, true); /* no fragment yet: the browser would scroll to it at load */
   window.arbViewer = {
     select: select,
     record: function () { return cur; },

@@ -80,6 +80,9 @@ int cmd_play(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_extract(int argc, char **argv);
+/* `arbiter info ARCHIVE`: the member list (cmd_extract.c). */
+int cli_archive_info(const char *path, int json);
 int cmd_reseal(int argc, char **argv);
 int cmd_verbs(int argc, char **argv);
 int cmd_merge(int argc, char **argv);

@@ -100,6 +100,7 @@ int cmd_info(int argc, char **argv)
     }
     if (argc - optind != 1) return cli_usage("info", "give exactly one replay file");
     const char *path = argv[optind];
+    if (arb_archive_is(path)) return cli_archive_info(path, json);
     arb_replay *r;
     info_sum s;
     memset(&s, 0, sizeof s);

@@ -33,6 +33,9 @@ static void play_help(void)
            "                    (default 60000, naramo's reconnect grace: it forfeits);\n"
            "                    only for games with clock rules\n"
            "  --json            print the summary as one JSON object\n"
+           "  --archive         -o FILE is an archive: every match of --games M goes\n"
+           "                    into that one file (arbiter info FILE lists them,\n"
+           "                    FILE#I names match I)\n"
            "  --games M         play M matches into DIR/GAME-I.tcgr; match I (0-based)\n"
            "                    has the seed SplitMix64(BASE + I), so shards union to\n"
            "                    exactly the one-machine run\n"
@@ -128,7 +131,20 @@ static int play_match(cli_match_args *a, const char *agents, uint64_t max_action
     arb_outcome o;
     int over = arb_match_outcome(a->m, &o);
     uint64_t bytes = 0;
-    if (a->w) {
+    if (a->w && a->aw) {
+        /* an archive member: the archive's close writes the index */
+        if (!over) {
+            fprintf(stderr, "arbiter play: stopped after %" PRIu64 " actions without an outcome\n", n);
+            rc = EXIT_INTERNAL;
+            goto done;
+        }
+        int r4 = arb_replay_writer_close(a->w, &err);
+        a->w = NULL;
+        if (r4) {
+            rc = cli_fail("play", &err);
+            goto done;
+        }
+    } else if (a->w) {
         if (!over) {
             fprintf(stderr, "arbiter play: stopped after %" PRIu64 " actions without an outcome; %s.part kept\n", n,
                     a->out);
@@ -239,11 +255,40 @@ int cmd_play(int argc, char **argv)
     if (!games) {
         if (sharded) return cli_usage("play", "--shard needs --games");
         if ((rc = cli_match_start(&a, "play")) == EXIT_OK) rc = play_match(&a, agents, max_actions, json, -1, disc);
+        int crc = cli_match_archive_close(&a, "play", rc == EXIT_OK);
         cli_match_args_free(&a);
-        return rc;
+        return rc ? rc : crc;
     }
     if (!a.have_seed) return cli_usage("play", "--seed BASE is required");
     if (!a.out && !a.no_record) return cli_usage("play", "-o DIR is required with --games");
+    if (a.archive && a.no_record) return cli_usage("play", "--archive and --no-record exclude each other");
+    if (a.archive) {
+        /* one file for every match: members in match order */
+        if ((rc = cli_match_archive(&a, "play"))) return rc;
+        int worst = EXIT_OK;
+        for (uint64_t i = shard.k; i < games; i += shard.n) {
+            cli_match_args one = a;
+            one.seed = cli_game_seed(a.seed, i);
+            if ((rc = cli_match_start(&one, "play")) == EXIT_OK)
+                rc = play_match(&one, agents, max_actions, json, (int64_t)i, disc);
+            cli_match_args_free(&one);
+            if (rc > worst) worst = rc;
+            if (rc == EXIT_USAGE || rc == EXIT_INTERNAL || rc == EXIT_INPUT) break;
+        }
+        uint64_t members = arb_archive_writer_members(a.aw);
+        int crc = cli_match_archive_close(&a, "play", worst == EXIT_OK);
+        if (!crc && !json && worst == EXIT_OK) {
+            FILE *f = fopen(a.out, "rb");
+            long sz = -1;
+            if (f) {
+                fseek(f, 0, SEEK_END);
+                sz = ftell(f);
+                fclose(f);
+            }
+            printf("%s: archive of %" PRIu64 " matches, %ld bytes\n", a.out, members, sz);
+        }
+        return worst ? worst : crc;
+    }
     if (a.out && mkdir(a.out, 0777) && errno != EEXIST) {
         fprintf(stderr, "arbiter play: %s: cannot create directory: %s\n", a.out, strerror(errno));
         return EXIT_INPUT;

@@ -39,6 +39,9 @@ static void record_help(void)
            "\n"
            CLI_MATCH_HELP
            "  --timed           mark the replay as timed (elapsed times are real)\n"
+           "  --archive         -o FILE is an archive: the finished match is appended\n"
+           "                    (the archive is created when missing; a member a crash\n"
+           "                    cut short is dropped first, with a note)\n"
            "  --json            NDJSON input and output\n"
            "\n"
            "Exit: 0 the match ended and was recorded; 3 stdin ended before the match\n"
@@ -239,6 +242,7 @@ int cmd_record(int argc, char **argv)
         }
     }
     if (optind < argc) return cli_usage("record", "unexpected argument '%s'", argv[optind]);
+    if (a.archive) a.archive = 2; /* record appends to the archive (a server's day) */
     if ((rc = cli_match_start(&a, "record"))) {
         cli_match_args_free(&a);
         return rc;
@@ -344,6 +348,15 @@ int cmd_record(int argc, char **argv)
     /* Whatever stopped the loop, the writer is closed so every accepted
      * action is in the file. */
     arb_error err = ARB_ERROR_INIT;
+    if (a.aw && !over) {
+        /* an archive takes finished matches only */
+        arb_replay_writer_free(a.w);
+        a.w = NULL;
+        fprintf(stderr, "arbiter record: stdin ended before the match did; the %" PRIu64
+                        " actions were not added to the archive %s\n", recorded, a.out);
+        rc = EXIT_INPUT;
+        goto done;
+    }
     int crc = arb_replay_writer_close(a.w, &err);
     a.w = NULL;
     if (crc) {
@@ -363,6 +376,10 @@ int cmd_record(int argc, char **argv)
     }
 done:
     if (a.w) arb_replay_writer_free(a.w);
+    {
+        int arc = cli_match_archive_close(&a, "record", 1);
+        if (!rc) rc = arc;
+    }
     arb_match_free(a.m);
     cli_match_args_free(&a);
     free(ctx.legal);

@@ -17,7 +17,10 @@
 
 typedef struct vjob {
     const char *path;
-    char *owned;                /* path read from a manifest */
+    char *owned;                /* path read from a manifest, or an archive member's FILE#N */
+    int kind;                   /* VJ_FILE, or an archive's summary / member / cut member */
+    arb_archive *ar;
+    uint64_t member;
     int64_t index;              /* manifest entry index, -1 from the command line */
     arb_verify_result res;
     arb_error err;
@@ -25,6 +28,11 @@ typedef struct vjob {
 } vjob;
 
 #define VERIFY_WINDOW(jobs) (4 * (unsigned)(jobs) + 16)
+
+/* An archive verifies member by member: a summary line (its index state),
+ * then one job and one result line per match, FILE#N, and one for a member
+ * the end of the file cut short. */
+enum { VJ_FILE = 0, VJ_ARCHIVE, VJ_MEMBER, VJ_CUT };
 
 /* Jobs are numbered 0, 1, … in argument order; job q lives in slot q % w.
  * [next, filled) wait for a worker; [printed, filled) are not printed yet. */
@@ -41,7 +49,61 @@ static void verify_one(vjob *j)
 {
     arb_verify_opts vo = ARB_VERIFY_OPTS_INIT;
     arb_error_clear(&j->err);
+    memset(&j->res, 0, sizeof j->res);
+    j->res.winner = -1;
+    if (j->kind == VJ_ARCHIVE) {
+        const char *note;
+        j->rc = arb_archive_index_state(j->ar, &note) == ARB_INDEX_CORRUPT ? ARB_EFORMAT : ARB_OK;
+        return;
+    }
+    if (j->kind == VJ_CUT) {
+        uint64_t off = 0;
+        arb_archive_cut(j->ar, &off);
+        j->res.status.truncated = 1;
+        arb_error_where(&j->err, "%s: offset %" PRIu64, j->path, off);
+        j->rc = arb_error_set(&j->err, ARB_ETRUNC, NULL,
+                              "truncated: the end of the file cuts this member's frame short; the members before it "
+                              "are complete");
+        return;
+    }
+    if (j->kind == VJ_MEMBER) {
+        arb_replay *r;
+        j->rc = arb_archive_open_member(&r, j->ar, j->member, &vo.limits, &j->err);
+        if (j->rc) {
+            j->res.code = j->rc;
+            return;
+        }
+        j->rc = arb_replay_verify(r, &vo, &j->res, &j->err);
+        arb_replay_close(r);
+        return;
+    }
     j->rc = arb_replay_verify_file(j->path, &vo, &j->res, &j->err);
+}
+
+static void print_archive(const vjob *j, int json, int quiet)
+{
+    const char *note;
+    arb_archive_index st = arb_archive_index_state(j->ar, &note);
+    uint64_t cutoff = 0, m = arb_archive_count(j->ar);
+    int cut = arb_archive_cut(j->ar, &cutoff);
+    const char *stn = st == ARB_INDEX_OK ? "ok" : st == ARB_INDEX_MISSING ? "missing" : "corrupt";
+    if (json) {
+        printf("{\"archive\":");
+        cli_json_str(stdout, j->path);
+        printf(",\"members\":%" PRIu64 ",\"index\":\"%s\"", m, stn);
+        if (note[0]) {
+            printf(",\"note\":");
+            cli_json_str(stdout, note);
+        }
+        if (cut) printf(",\"cut_member\":%" PRIu64 ",\"cut_offset\":%" PRIu64, m, cutoff);
+        printf("}\n");
+    } else if (!quiet || st != ARB_INDEX_OK || cut) {
+        printf("%s: archive of %" PRIu64 " complete member(s); index %s%s%s", j->path, m,
+               st == ARB_INDEX_OK ? "ok" : st == ARB_INDEX_MISSING ? "missing (rebuilt from the frames)" : "CORRUPT",
+               note[0] && st != ARB_INDEX_MISSING ? ": " : "", st != ARB_INDEX_MISSING ? note : "");
+        if (cut) printf("; member %" PRIu64 " is cut short at offset %" PRIu64, m, cutoff);
+        printf("\n");
+    }
 }
 
 static void *worker(void *arg)
@@ -244,13 +306,29 @@ int cmd_verify(int argc, char **argv)
             if (pthread_create(&th[started], NULL, worker, &pool)) break;
     int any_div = 0, any_bad = 0, any_nomem = 0, source_done = 0, source_rc = 0;
     uint64_t n_ok = 0, printed = 0;
+    /* the archive being expanded into member jobs, and every archive opened
+     * (closed at the end: their member jobs may still run) */
+    arb_archive *cur = NULL, **opened = NULL;
+    char cur_path[4096] = "";
+    uint64_t cur_k = 0, cur_n = 0, nopened = 0;
     for (;;) {
         /* Fill free slots (only this thread adds jobs, and slot filled % w
          * is free while filled - printed < w). */
         while (!source_done && pool.filled - printed < pool.w) {
             vjob *j = &pool.ring[pool.filled % pool.w];
             memset(j, 0, sizeof *j);
-            if (manifest) {
+            if (cur) {
+                size_t bl = strlen(cur_path) + 24;
+                j->owned = malloc(bl);
+                if (!j->owned) { any_nomem = 1; source_done = 1; break; }
+                snprintf(j->owned, bl, "%s#%" PRIu64, cur_path, cur_k);
+                j->path = j->owned;
+                j->ar = cur;
+                j->member = cur_k;
+                j->kind = cur_k < arb_archive_count(cur) ? VJ_MEMBER : VJ_CUT;
+                j->index = -1;
+                if (++cur_k == cur_n) cur = NULL;
+            } else if (manifest) {
                 char *pth;
                 uint64_t idx;
                 int r = cli_mstream_next(&ms, &pth, &idx);
@@ -265,6 +343,21 @@ int cmd_verify(int argc, char **argv)
                 if (argi >= argn) { source_done = 1; break; }
                 j->path = argv[optind + argi++];
                 j->index = -1;
+            }
+            if (j->kind == VJ_FILE && arb_archive_is(j->path)) {
+                arb_archive *ar;
+                arb_error e = ARB_ERROR_INIT;
+                arb_archive **no = realloc(opened, (size_t)(nopened + 1) * sizeof *no);
+                if (no && !arb_archive_open(&ar, j->path, &e)) {
+                    opened = no;
+                    opened[nopened++] = ar;
+                    j->kind = VJ_ARCHIVE;
+                    j->ar = ar;
+                    cur_n = arb_archive_count(ar) + (uint64_t)arb_archive_cut(ar, NULL);
+                    cur_k = 0;
+                    cur = cur_n ? ar : NULL;
+                    snprintf(cur_path, sizeof cur_path, "%s", j->path);
+                } else if (no) opened = no; /* verify_file reports why it does not open */
             }
             pthread_mutex_lock(&pool.mu);
             pool.filled++;
@@ -296,9 +389,10 @@ int cmd_verify(int argc, char **argv)
             pthread_mutex_unlock(&pool.mu);
             if (!ready) break;
             vjob *j = &pool.ring[printed++ % pool.w];
-            if (json) print_json(j, &shard);
+            if (j->kind == VJ_ARCHIVE) print_archive(j, json, quiet);
+            else if (json) print_json(j, &shard);
             else print_text(j, quiet);
-            if (j->rc == ARB_OK) n_ok++;
+            if (j->rc == ARB_OK && j->kind != VJ_ARCHIVE) n_ok++;
             if (j->rc == ARB_EVERIFY) any_div = 1;
             else if (j->rc == ARB_ENOMEM) any_nomem = 1;
             else if (j->rc) any_bad = 1;
@@ -308,6 +402,8 @@ int cmd_verify(int argc, char **argv)
         fflush(stdout);
     }
     for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
+    for (uint64_t i = 0; i < nopened; i++) arb_archive_close(opened[i]);
+    free(opened);
     free(pool.ring);
     pthread_mutex_destroy(&pool.mu);
     pthread_cond_destroy(&pool.cv);

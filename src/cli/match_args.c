@@ -69,6 +69,29 @@ void cli_match_args_free(cli_match_args *a)
     a->pos_tree = NULL;
 }
 
+int cli_match_archive(cli_match_args *a, const char *cmd)
+{
+    arb_error err = ARB_ERROR_INIT;
+    char note[256];
+    if (!a->out) return cli_usage(cmd, "--archive needs -o FILE");
+    if (a->format == 1) return cli_usage(cmd, "--archive holds format-2 matches only");
+    if (arb_archive_writer_open(&a->aw, a->out, a->archive == 2, 1, note, sizeof note, &err)) return cli_fail(cmd, &err);
+    if (note[0]) fprintf(stderr, "arbiter %s: %s: %s\n", cmd, a->out, note);
+    return EXIT_OK;
+}
+
+int cli_match_archive_close(cli_match_args *a, const char *cmd, int ok)
+{
+    if (!a->aw) return EXIT_OK;
+    arb_error err = ARB_ERROR_INIT;
+    int rc = EXIT_OK;
+    if (ok) {
+        if (arb_archive_writer_close(a->aw, &err)) rc = cli_fail(cmd, &err);
+    } else arb_archive_writer_free(a->aw); /* the members written stay readable (FILE.part) */
+    a->aw = NULL;
+    return rc;
+}
+
 int cli_match_start(cli_match_args *a, const char *cmd)
 {
     arb_error err = ARB_ERROR_INIT;
@@ -99,6 +122,12 @@ int cli_match_start(cli_match_args *a, const char *cmd)
     if (players < g->min_players || players > g->max_players || players > ARB_MAX_SEATS)
         return cli_usage(cmd, "%s takes %d to %d players", g->id, g->min_players, g->max_players);
     a->su.seed = a->seed;
+    if (a->rules) {
+        if (arb_game_rules_index(g, a->rules) < 0)
+            return cli_usage(cmd, "--rules '%s' is not a rules version of %s (newest: %s)", a->rules, g->id,
+                             g->rules_version);
+        a->su.rules = a->rules;
+    }
     a->su.players = players;
     a->su.options = a->options;
     char *dparts[ARB_MAX_SEATS] = { 0 };
@@ -144,11 +173,11 @@ int cli_match_start(cli_match_args *a, const char *cmd)
          * load to. A mismatch means the file was edited, or passed through a
          * JSON library that rounded a 64-bit number. */
         const char *h = a->pos_hash;
-        char *end = NULL;
+        char hx[24];
         if (h[0] == '0' && (h[1] == 'x' || h[1] == 'X')) h += 2;
-        unsigned long long want = strtoull(h, &end, 16);
-        uint64_t got = arb_match_hash(a->m);
-        if (!*h || strlen(h) > 16 || !end || *end || h[0] == '-' || h[0] == '+' || h[0] == ' ') {
+        snprintf(hx, sizeof hx, "0x%.18s", h); /* the one number parser, hex where documented */
+        uint64_t want = 0, got = arb_match_hash(a->m);
+        if (strlen(h) > 16 || arb_parse_u64s(hx, ARB_NUM_HEX, 0, UINT64_MAX, &want)) {
             fprintf(stderr, "arbiter %s: %s: \"hash\" is not a 64-bit hex hash\n", cmd, a->position);
             arb_match_free(a->m);
             a->m = NULL;
@@ -157,7 +186,7 @@ int cli_match_start(cli_match_args *a, const char *cmd)
         if ((uint64_t)want != got) {
             fprintf(stderr,
                     "arbiter %s: %s: the position loads to state hash 0x%016" PRIx64 ", but the file records "
-                    "0x%016llx: it was edited, or a JSON tool changed a value (64-bit numbers above 2^53 "
+                    "0x%016" PRIx64 ": it was edited, or a JSON tool changed a value (64-bit numbers above 2^53 "
                     "must be kept exact)\n", cmd, a->position, got, want);
             arb_match_free(a->m);
             a->m = NULL;
@@ -184,11 +213,23 @@ int cli_match_start(cli_match_args *a, const char *cmd)
     meta.position = pos;
     meta.flags = a->timed ? ARB_REPLAY_FLAG_TIMED : 0;
     meta.level = a->level;
+    meta.version = a->format;
+    if (a->archive && a->format == 1) {
+        arb_match_free(a->m);
+        a->m = NULL;
+        return cli_usage(cmd, "--archive holds format-2 matches only");
+    }
+    if (a->archive && !a->aw && (rc = cli_match_archive(a, cmd))) {
+        arb_match_free(a->m);
+        a->m = NULL;
+        return rc;
+    }
     if (a->salt_len) {
         meta.salt = a->salt;
         meta.salt_len = a->salt_len;
     }
-    if ((rc = arb_replay_writer_open(&a->w, a->out, &meta, &err)) ||
+    if ((rc = a->aw ? arb_replay_writer_open_archive(&a->w, a->aw, &meta, &err)
+                    : arb_replay_writer_open(&a->w, a->out, &meta, &err)) ||
         (rc = arb_replay_record_start(a->w, a->m, &err))) {
         arb_replay_writer_free(a->w);
         a->w = NULL;
@@ -229,6 +270,12 @@ int cli_match_arg(cli_match_args *a, const char *cmd, int c, const char *arg)
         a->level = (int)v;
         return 0;
     case 't': a->timed = 1; return 0;
+    case 'A': a->archive = a->archive ? a->archive : 1; return 0;
+    case 'R': a->rules = arg; return 0;
+    case 'F':
+        if (strcmp(arg, "1") != 0 && strcmp(arg, "2") != 0) return cli_usage(cmd, "--format '%s' is not 1 or 2", arg);
+        a->format = arg[0] - '0';
+        return 0;
     case 'P': a->position = arg; return 0;
     default: return -1;
     }

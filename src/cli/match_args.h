@@ -11,6 +11,10 @@ typedef struct cli_match_args {
     const char *pos_hash;       /* the "hash" `state --json` recorded beside it, or NULL */
     uint64_t seed;
     int have_seed, players, timed, no_record, level;
+    int archive;                /* --archive: -o names an archive; 2: append to it (record) */
+    int format;                 /* --format 1|2 (0: the default, 2) */
+    const char *rules;          /* --rules R: an older rules version of the game (NULL: the newest) */
+    arb_archive_writer *aw;     /* the open archive (shared by a --games loop) */
     arb_options options;
     uint8_t salt[ARB_REPLAY_SALT_MAX];
     size_t salt_len;
@@ -36,7 +40,10 @@ typedef struct cli_match_args {
     { "salt", required_argument, NULL, 'S' }, \
     { "level", required_argument, NULL, 'L' }, \
     { "timed", no_argument, NULL, 't' }, \
-    { "position", required_argument, NULL, 'P' }
+    { "position", required_argument, NULL, 'P' }, \
+    { "archive", no_argument, NULL, 'A' }, \
+    { "format", required_argument, NULL, 'F' }, \
+    { "rules", required_argument, NULL, 'R' }
 #define CLI_MATCH_HELP \
     "  --game G          the game (see 'arbiter games')\n" \
     "  --seed S          the match seed (decimal or 0x hex, 64-bit)\n" \
@@ -46,7 +53,11 @@ typedef struct cli_match_args {
     "  --names A,B,…     player names for the header (default P1, P2, …)\n" \
     "  --option K=V      a match option (integer), repeatable\n" \
     "  --salt HEX        write the seed commitment BLAKE2b-256(seed||salt)\n" \
-    "  --level N         zlib level 0..9 (default " "1" ")\n" \
+    "  --level N         zlib level 0..9 (default: 9 for the finished file, 1\n" \
+    "                    for its .part journal; version 1: 1)\n" \
+    "  --format 1|2      replay format version (default 2; 1 for old readers)\n" \
+    "  --rules R         play under an older rules version of the game (default:\n" \
+    "                    the newest; 'arbiter games --json' lists them)\n" \
     "  -o, --output FILE the replay (written as FILE.part, renamed at the end)\n" \
     "  --position FILE   start from an explicit position instead of the seeded\n" \
     "                    setup: the game's state tree as JSON, e.g. the output of\n" \
@@ -59,6 +70,10 @@ int cli_match_arg(cli_match_args *a, const char *cmd, int c, const char *arg);
 /* Resolve decks, set up the match and open the writer (unless no_record).
  * Returns EXIT_OK or an exit code after printing the error. */
 int cli_match_start(cli_match_args *a, const char *cmd);
+/* --archive: open the archive writer a->aw (append when a->archive == 2). */
+int cli_match_archive(cli_match_args *a, const char *cmd);
+/* Write the index and close a->aw (ok = 0: abandon, members stay readable). */
+int cli_match_archive_close(cli_match_args *a, const char *cmd, int ok);
 /* Release what cli_match_start kept beyond the match (the position tree). */
 void cli_match_args_free(cli_match_args *a);
 

@@ -113,7 +113,10 @@ static int header_encode2(arb_mpbuf *b, const arb_replay_meta *meta, arb_error *
         snprintf(dflt, sizeof dflt, "P%d", s + 1);
         const char *name = meta->names[s] ? meta->names[s] : dflt;
         int named = strcmp(name, dflt) != 0;
-        int preset = d ? preset_of(g, d) : -1;
+        /* An engine outside the registry (tests, plugins) cannot be looked
+         * up by a reader: its decks go as card-ID lists, as in v1. */
+        int registered = arb_game_find(g->id) == g;
+        int preset = d && registered ? preset_of(g, d) : -1;
         if (!named && preset >= 0) {
             arb_replay__mp_uint(b, (uint64_t)preset);
             continue;
@@ -131,22 +134,33 @@ static int header_encode2(arb_mpbuf *b, const arb_replay_meta *meta, arb_error *
         }
         arb_replay__mp_cstr(b, "deck_name");
         arb_replay__mp_cstr(b, d->name);
-        /* runs: (pool index, count) varint pairs */
-        uint8_t runs[ARB_DECK_MAX * 6];
-        size_t nr = 0;
-        for (unsigned i = 0; i < d->ncards;) {
-            unsigned j = i;
-            if (d->cards[i] >= g->ncards)
-                return arb_error_set(err, ARB_EINVAL, NULL, "seat %d deck card %u is index %u, outside the %s pool", s, i,
-                                     d->cards[i], g->id);
-            while (j < d->ncards && d->cards[j] == d->cards[i]) j++;
-            uint8_t *q = arb_replay__varint(runs + nr, d->cards[i]);
-            q = arb_replay__varint(q, j - i);
-            nr = (size_t)(q - runs);
-            i = j;
+        if (!registered) {
+            arb_replay__mp_cstr(b, "deck");
+            arb_replay__mp_array(b, d->ncards);
+            for (unsigned i = 0; i < d->ncards; i++) {
+                if (d->cards[i] >= g->ncards)
+                    return arb_error_set(err, ARB_EINVAL, NULL, "seat %d deck card %u is index %u, outside the %s pool",
+                                         s, i, d->cards[i], g->id);
+                arb_replay__mp_cstr(b, g->card(d->cards[i])->id);
+            }
+        } else {
+            /* runs: (pool index, count) varint pairs */
+            uint8_t runs[ARB_DECK_MAX * 6];
+            size_t nr = 0;
+            for (unsigned i = 0; i < d->ncards;) {
+                unsigned j = i;
+                if (d->cards[i] >= g->ncards)
+                    return arb_error_set(err, ARB_EINVAL, NULL, "seat %d deck card %u is index %u, outside the %s pool", s, i,
+                                         d->cards[i], g->id);
+                while (j < d->ncards && d->cards[j] == d->cards[i]) j++;
+                uint8_t *q = arb_replay__varint(runs + nr, d->cards[i]);
+                q = arb_replay__varint(q, j - i);
+                nr = (size_t)(q - runs);
+                i = j;
+            }
+            arb_replay__mp_cstr(b, "cards");
+            arb_replay__mp_bin(b, runs, nr);
         }
-        arb_replay__mp_cstr(b, "cards");
-        arb_replay__mp_bin(b, runs, nr);
         arb_replay__mp_cstr(b, "attrs");
         arb_replay__mp_map(b, d->nattrs);
         for (unsigned i = 0; i < d->nattrs; i++) {

@@ -36,6 +36,19 @@ void arb_replay__iso(char *out, size_t n, uint64_t t);
 int arb_replay__deflate_once(const uint8_t *p, size_t n, int level, const uint8_t *dict, size_t dict_len,
                              uint8_t **out, size_t *outn, arb_error *err);
 
+/* Archive writer: add a finished match (the content buffer is taken over
+ * and cleared) as the next member; seal (may be NULL) seals it. */
+int arb_archive__add(arb_archive_writer *aw, const uint8_t env[8], arb_mpbuf *content, uint64_t actions,
+                     arb_replay_seal_fn seal, void *seal_ctx, arb_error *err);
+/* Reader over a member image (envelope + zlib stream + seal block) whose
+ * stream uses the preset dictionary dict (borrowed until close). */
+int arb_replay__open_mem_dict(arb_replay **out, const void *buf, size_t len, const uint8_t *dict, size_t dict_len,
+                              const char *name, const arb_replay_limits *lim, arb_error *err);
+/* Hand buffers to the reader, freed at arb_replay_close. */
+void arb_replay__own(arb_replay *r, void *a, void *b);
+/* The CONTENT hash of env + content (arbiter/seal.h). */
+void arb_replay__digest(const uint8_t env[8], const uint8_t *p, size_t n, uint8_t digest[ARB_REPLAY_DIGEST]);
+
 /* Fill zero fields of lim from the defaults into out. */
 void arb_replay__limits(arb_replay_limits *out, const arb_replay_limits *lim);
 

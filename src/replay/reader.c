@@ -48,7 +48,14 @@ struct arb_replay {
     arb_seal_hasher hs;
     uint8_t digest[ARB_REPLAY_DIGEST];
     uint8_t trailer[ARB_REPLAY_TRAILER_MAX];
+    void *own[2];               /* buffers this reader frees (archive members) */
 };
+
+void arb_replay__own(arb_replay *r, void *a, void *b)
+{
+    r->own[0] = a;
+    r->own[1] = b;
+}
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 5, 6)))
@@ -280,9 +287,54 @@ static int finish_open(arb_replay **out, arb_replay *r, int rc)
     return ARB_OK;
 }
 
+void arb_replay__digest(const uint8_t env[8], const uint8_t *p, size_t n, uint8_t digest[ARB_REPLAY_DIGEST])
+{
+    arb_seal_hasher hs;
+    arb_seal_hasher_init(&hs, env);
+    arb_seal_hasher_update(&hs, p, n);
+    arb_seal_hasher_final(&hs, digest);
+}
+
+/* "FILE#N" (no file by that exact name): member N of archive FILE. */
+static int open_member_path(arb_replay **out, const char *path, const arb_replay_limits *lim, arb_error *err)
+{
+    const char *hash = strrchr(path, '#');
+    if (!hash || !hash[1] || hash == path) return 1;
+    uint64_t n = 0;
+    for (const char *q = hash + 1; *q; q++) {
+        if (*q < '0' || *q > '9' || n > UINT64_MAX / 10 - 1) return 1;
+        n = n * 10 + (uint64_t)(*q - '0');
+    }
+    char file[4096];
+    if ((size_t)(hash - path) >= sizeof file) return 1;
+    memcpy(file, path, (size_t)(hash - path));
+    file[hash - path] = '\0';
+    FILE *f = fopen(file, "rb");
+    if (!f) return 1;
+    fclose(f);
+    arb_archive *a;
+    int rc = arb_archive_open(&a, file, err);
+    if (rc) return rc;
+    if (n >= arb_archive_count(a)) {
+        arb_error_where(err, "%s", path);
+        rc = arb_error_set(err, ARB_EINVAL, NULL, "the archive holds %llu member(s) (0..%llu)",
+                           (unsigned long long)arb_archive_count(a), (unsigned long long)arb_archive_count(a) - 1);
+        arb_archive_close(a);
+        return rc;
+    }
+    rc = arb_archive_open_member(out, a, n, lim, err);
+    arb_archive_close(a);
+    return rc;
+}
+
 int arb_replay_open(arb_replay **out, const char *path, const arb_replay_limits *lim, arb_error *err)
 {
     *out = NULL;
+    FILE *probe = fopen(path, "rb");
+    if (!probe) {
+        int mr = open_member_path(out, path, lim, err);
+        if (mr != 1) return mr;
+    } else fclose(probe);
     arb_replay *r = calloc(1, sizeof *r);
     if (!r) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening %s", path);
     snprintf(r->name, sizeof r->name, "%s", path);
@@ -300,6 +352,20 @@ int arb_replay_open(arb_replay **out, const char *path, const arb_replay_limits 
         arb_error_where(err, "%s", path);
         return arb_error_set(err, ARB_EIO, NULL, "is a directory, not a .tcgr replay");
     }
+    return finish_open(out, r, open_common(r, lim, err));
+}
+
+int arb_replay__open_mem_dict(arb_replay **out, const void *buf, size_t len, const uint8_t *dict, size_t dict_len,
+                              const char *name, const arb_replay_limits *lim, arb_error *err)
+{
+    *out = NULL;
+    arb_replay *r = calloc(1, sizeof *r);
+    if (!r) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening %s", name);
+    snprintf(r->name, sizeof r->name, "%s", name ? name : "<memory>");
+    r->mem = buf;
+    r->mem_len = len;
+    r->dict = dict;
+    r->dict_len = dict_len;
     return finish_open(out, r, open_common(r, lim, err));
 }
 
@@ -323,6 +389,8 @@ void arb_replay_close(arb_replay *r)
     arb_tree_free(r->tree);
     free(r->in);
     free(r->win);
+    free(r->own[0]);
+    free(r->own[1]);
     free(r);
 }
 

@@ -46,8 +46,10 @@ struct arb_replay_writer {
     uint8_t env[ARB_REPLAY_ENVELOPE];
     arb_replay_seal_fn seal;
     void *seal_ctx;
-    uint8_t raw[RAW_CAP];
-    uint8_t out[OUT_CAP];
+    arb_archive_writer *aw;     /* archive mode: no journal, close adds a member */
+    uint64_t nactions;
+    uint8_t *raw;               /* RAW_CAP (v1 staging) and OUT_CAP bytes, file mode only */
+    uint8_t *out;
 };
 
 static int io_fail(arb_replay_writer *w, arb_error *err, const char *what)
@@ -61,6 +63,10 @@ static int io_fail(arb_replay_writer *w, arb_error *err, const char *what)
 static int pump(arb_replay_writer *w, int flush, arb_error *err)
 {
     if (w->failed) return arb_error_set(err, ARB_EIO, NULL, "the replay writer failed earlier");
+    if (w->aw) {
+        w->jpos = w->cont.n;
+        return ARB_OK;
+    }
     if (w->v2) {
         w->zs.next_in = w->cont.p + w->jpos;
         w->zs.avail_in = (uInt)(w->cont.n - w->jpos);
@@ -131,6 +137,31 @@ static uint8_t *put_int(uint8_t *p, int64_t v)
     return p;
 }
 
+int arb_replay_writer_open_archive(arb_replay_writer **out, arb_archive_writer *aw, const arb_replay_meta *meta,
+                                   arb_error *err)
+{
+    *out = NULL;
+    if (meta->version == 1) return arb_error_set(err, ARB_EINVAL, NULL, "archives hold version-2 matches only");
+    arb_replay_writer *w = calloc(1, sizeof *w);
+    if (!w) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening a replay writer");
+    int rc = arb_replay__header_encode(&w->cont, meta, err);
+    if (rc) {
+        arb_replay_writer_free(w);
+        return rc;
+    }
+    w->aw = aw;
+    w->g = meta->game;
+    w->v2 = 1;
+    arb_r2_init(&w->st, (meta->flags & ARB_REPLAY_FLAG_TIMED) != 0);
+    w->seal = meta->seal;
+    w->seal_ctx = meta->seal_ctx;
+    uint8_t env[ARB_REPLAY_ENVELOPE] = { 'T', 'C', 'G', 'R', 2, (uint8_t)(meta->flags & ARB_REPLAY_FLAG_TIMED), 0, 0 };
+    memcpy(w->env, env, sizeof env);
+    w->jpos = w->cont.n;
+    *out = w;
+    return ARB_OK;
+}
+
 int arb_replay_writer_open(arb_replay_writer **out, const char *path, const arb_replay_meta *meta,
                            arb_error *err)
 {
@@ -154,6 +185,12 @@ int arb_replay_writer_open(arb_replay_writer **out, const char *path, const arb_
     memcpy(w->part + plen, ".part", 6);
     memcpy(w->fin, path, plen);
     memcpy(w->fin + plen, ".new", 5);
+    w->raw = malloc(RAW_CAP);
+    w->out = malloc(OUT_CAP);
+    if (!w->raw || !w->out) {
+        rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening a replay writer");
+        goto fail;
+    }
     w->g = meta->game;
     w->v2 = meta->version != 1;
     arb_r2_init(&w->st, (meta->flags & ARB_REPLAY_FLAG_TIMED) != 0);
@@ -213,6 +250,7 @@ int arb_replay_write_action(arb_replay_writer *w, const arb_action *a, arb_error
     int rc = room(w, REC_MAX, err);
     if (rc) return rc;
     if (a->nargs > ARB_ARGS_MAX) return arb_error_set(err, ARB_EINVAL, NULL, "action with %u arguments", a->nargs);
+    w->nactions++;
     if (w->v2) {
         if (a->seat < ARB_SEAT_ARBITER || a->seat >= ARB_MAX_SEATS)
             return arb_error_set(err, ARB_EINVAL, NULL, "action by seat %d", a->seat);
@@ -294,7 +332,7 @@ int arb_replay_write_outcome(arb_replay_writer *w, int winner, const char *reaso
 
 int arb_replay_writer_flush(arb_replay_writer *w, arb_error *err) { return pump(w, Z_SYNC_FLUSH, err); }
 
-uint64_t arb_replay_writer_bytes(const arb_replay_writer *w) { return w->bytes; }
+uint64_t arb_replay_writer_bytes(const arb_replay_writer *w) { return w->aw ? w->cont.n : w->bytes; }
 
 /* Smallest zlib window (9..15 bits) that holds n bytes: the same content
  * always gives the same stream, and small files need little memory. */
@@ -392,6 +430,12 @@ int arb_replay__deflate_once(const uint8_t *p, size_t n, int level, const uint8_
 int arb_replay_writer_close(arb_replay_writer *w, arb_error *err)
 {
     if (!w) return ARB_OK;
+    if (w->aw) {
+        int rc3 = w->failed ? arb_error_set(err, ARB_EIO, NULL, "the replay writer failed earlier")
+                            : arb_archive__add(w->aw, w->env, &w->cont, w->nactions, w->seal, w->seal_ctx, err);
+        arb_replay_writer_free(w);
+        return rc3;
+    }
     if (w->v2) {
         int rc2 = close2(w, err);
         arb_replay_writer_free(w);
@@ -422,6 +466,8 @@ void arb_replay_writer_free(arb_replay_writer *w)
     free(w->path);
     free(w->part);
     free(w->fin);
+    free(w->raw);
+    free(w->out);
     free(w);
 }
 

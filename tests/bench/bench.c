@@ -29,9 +29,16 @@
  * (replays/FORMAT.md §9): bytes/action and recorded self-play actions/s at
  * levels 1, 6 and 9, untimed and timed.
  *
+ * The format-v2 rows (issue 16) follow per game: v1 and v2 bytes/action on
+ * the golden corpus and on 200 default-preset matches, the same matches as
+ * one archive, the information limit (sum of log2 of the number of legal
+ * actions at each decision), Showdown's 4.89 B/choice for reference, and
+ * recording into an archive against unrecorded self-play. --v2: only those.
+ *
  * usage: bench [--arbiter PATH] [--golden DIR] [--conformance DIR]
- *              [--levels] [GAME]                                          */
+ *              [--levels] [--v2] [GAME]                                          */
 #include <dirent.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +75,15 @@ static double cpu(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* CPU time of the calling thread only (the recorder's thread, without the
+ * archive's compressor thread). */
+static double tcpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -92,6 +108,10 @@ static void die(const char *what, const arb_error *err)
  * when tag != NULL. Returns actions applied; *bytes gets the file bytes. */
 static unsigned long long header_bytes;
 static int zlevel = -1; /* the writer's default unless --levels sweeps it */
+static int zversion = 0; /* the writer's default format (2) unless set */
+static arb_archive_writer *zarchive; /* non-NULL: record into this archive */
+static double info_bits;  /* sum of log2(legal actions) at each decision (selfplay with want_info) */
+static int want_info;
 
 static long selfplay(const arb_game *g, uint64_t seed0, int games, const char *tag, int timed,
                      unsigned long long *bytes)
@@ -120,8 +140,11 @@ static long selfplay(const arb_game *g, uint64_t seed0, int games, const char *t
             meta.started = "2026-11-29T12:00:00Z";
             meta.level = zlevel;
             meta.flags = timed ? ARB_REPLAY_FLAG_TIMED : 0;
+            meta.version = zversion;
             snprintf(path, sizeof path, "%s/%s-%d.tcgr", tmpdir, tag, k);
-            if (arb_replay_writer_open(&w, path, &meta, &err) || arb_replay_record_start(w, m, &err))
+            if ((zarchive ? arb_replay_writer_open_archive(&w, zarchive, &meta, &err)
+                          : arb_replay_writer_open(&w, path, &meta, &err)) ||
+                arb_replay_record_start(w, m, &err))
                 die("record", &err);
             header_bytes += arb_replay_writer_bytes(w);
         }
@@ -129,6 +152,11 @@ static long selfplay(const arb_game *g, uint64_t seed0, int games, const char *t
             arb_decision d = arb_match_decision(m);
             if (d.seat == ARB_SEAT_NONE) break;
             arb_action a;
+            if (want_info) {
+                static arb_action legal[ARB_AGENT_LEGAL_MAX];
+                size_t nl = arb_match_legal(m, legal, ARB_AGENT_LEGAL_MAX);
+                if (nl > 1) info_bits += log2((double)nl);
+            }
             if (arb_agent_choose(&ag[d.seat >= 0 ? d.seat : 0], m, &a)) break;
             if (w ? arb_replay_record_step(w, m, &a, &err) : arb_match_apply(m, &a, &err)) die("apply", &err);
             actions++;
@@ -136,7 +164,7 @@ static long selfplay(const arb_game *g, uint64_t seed0, int games, const char *t
         if (w) {
             if (arb_replay_writer_close(w, &err)) die("close", &err);
             struct stat sb;
-            if (bytes && stat(path, &sb) == 0) *bytes += (unsigned long long)sb.st_size;
+            if (bytes && !zarchive && stat(path, &sb) == 0) *bytes += (unsigned long long)sb.st_size;
         }
         arb_match_free(m);
     }
@@ -279,9 +307,146 @@ static void level_sweep(const arb_game *g, int games)
 
 static int want_levels;
 
+/* Bytes and actions of the .tcgr files directly in dir (no recursion);
+ * timed: 0 untimed only, 1 timed only, -1 all. */
+static void corpus_size(const char *dir, int timed, unsigned long long *bytes, long *actions)
+{
+    *bytes = 0;
+    *actions = 0;
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l < 6 || strcmp(e->d_name + l - 5, ".tcgr")) continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        arb_replay *r;
+        arb_error err = ARB_ERROR_INIT;
+        if (arb_replay_open(&r, path, NULL, &err)) continue;
+        int t = (arb_replay_get_header(r)->flags & ARB_REPLAY_FLAG_TIMED) != 0;
+        arb_replay_record rec;
+        long n = 0;
+        while (arb_replay_next(r, &rec, &err) == 1) n += rec.kind == ARB_REC_ACTION;
+        arb_replay_close(r);
+        if (timed >= 0 && t != timed) continue;
+        struct stat sb;
+        if (stat(path, &sb) == 0) *bytes += (unsigned long long)sb.st_size;
+        *actions += n;
+    }
+    closedir(d);
+}
+
+/* Format v2 (issue 16): sizes beside v1, archives, the information limit,
+ * Showdown's figure, and recording into an archive at engine speed. */
+static void v2_rows(const arb_game *g)
+{
+    char buf[64], fig[128];
+    enum { N = 200 };
+    printf("  format v2 (issue 16): sizes in whole-file bytes per action, header included\n");
+    char d1[600], d2[600];
+    snprintf(d1, sizeof d1, "%s/%s", golden_dir, g->id);
+    snprintf(d2, sizeof d2, "%s/%s/v2", golden_dir, g->id);
+    unsigned long long b1, b2;
+    long a1, a2;
+    corpus_size(d1, -1, &b1, &a1);
+    corpus_size(d2, -1, &b2, &a2);
+    if (a1 > 0) {
+        snprintf(buf, sizeof buf, "%.3f", (double)b1 / (double)a1);
+        row("golden corpus, v1 files", buf, "-", -1);
+    }
+    if (a2 > 0) {
+        snprintf(buf, sizeof buf, "%.3f", (double)b2 / (double)a2);
+        row("golden corpus, v2 files", buf, "<= 2.0", (double)b2 / (double)a2 <= 2.0);
+        for (int t = 0; t < 2; t++) {
+            corpus_size(d2, t, &b2, &a2);
+            snprintf(buf, sizeof buf, "%.3f", a2 ? (double)b2 / (double)a2 : 0.0);
+            row(t ? "  v2, its --timed files (think times: ~1.7 B/action)" : "  v2, its untimed files", buf, "-", -1);
+        }
+    }
+    unsigned long long bv1, bv2, bar, btar;
+    zversion = 1;
+    long acts = selfplay(g, 5000, N, "v1", 0, &bv1);
+    zversion = 0;
+    want_info = 1;
+    info_bits = 0;
+    selfplay(g, 5000, N, "v2", 0, &bv2);
+    want_info = 0;
+    snprintf(fig, sizeof fig, "default-preset self-play (%d random matches), v1", N);
+    snprintf(buf, sizeof buf, "%.3f", (double)bv1 / (double)acts);
+    row(fig, buf, "-", -1);
+    snprintf(buf, sizeof buf, "%.3f", (double)bv2 / (double)acts);
+    row("  same matches, v2 single files", buf, "<= 2.0", (double)bv2 / (double)acts <= 2.0);
+    arb_error err = ARB_ERROR_INIT;
+    char ap[300];
+    for (int timed = 0; timed < 2; timed++) {
+        snprintf(ap, sizeof ap, "%s/archive-%d.tcgr", tmpdir, timed);
+        if (arb_archive_writer_open(&zarchive, ap, 0, 1, NULL, 0, &err)) die("archive", &err);
+        long aa = selfplay(g, 5000, N, "a", timed, NULL);
+        if (arb_archive_writer_close(zarchive, &err)) die("archive", &err);
+        zarchive = NULL;
+        struct stat sb;
+        unsigned long long *pb = timed ? &btar : &bar;
+        *pb = stat(ap, &sb) == 0 ? (unsigned long long)sb.st_size : 0;
+        snprintf(fig, sizeof fig, "  same matches, one %d-match archive%s", N, timed ? " (--timed)" : "");
+        snprintf(buf, sizeof buf, "%.3f", (double)*pb / (double)aa);
+        row(fig, buf, timed ? "-" : "<= 1.0", timed ? -1 : (double)*pb / (double)aa <= 1.0);
+    }
+    snprintf(buf, sizeof buf, "%.3f", info_bits / 8.0 / (double)acts);
+    row("  information limit: sum log2(legal actions) / 8", buf, "(floor)", -1);
+    row("  Pokemon Showdown input log, per choice (reference)", "4.890", "(peer)", -1);
+    /* recording into an archive vs not recording: wall time (the
+     * compressor runs on a second thread) and CPU time */
+    double pw[RUNS], rw[RUNS], pc[RUNS], rc[RUNS], rt[RUNS];
+    long pa = 0;
+    int ns = N; /* enough matches for ~0.3 s of unrecorded play: fixed costs (thread, index) fade */
+    for (;;) {
+        double c0 = cpu();
+        selfplay(g, 7000, ns, NULL, 0, NULL);
+        if (cpu() - c0 > 0.3 || ns >= 1 << 17) break;
+        ns *= 2;
+    }
+    for (int r = 0; r < RUNS; r++) {
+        double w0 = now(), c0 = cpu();
+        pa = selfplay(g, 7000, ns, NULL, 0, NULL);
+        pw[r] = now() - w0;
+        pc[r] = cpu() - c0;
+        snprintf(ap, sizeof ap, "%s/archive-speed.tcgr", tmpdir);
+        if (arb_archive_writer_open(&zarchive, ap, 0, 1, NULL, 0, &err)) die("archive", &err);
+        w0 = now();
+        c0 = cpu();
+        double t0 = tcpu();
+        selfplay(g, 7000, ns, "s", 0, NULL);
+        rt[r] = tcpu() - t0;
+        if (arb_archive_writer_close(zarchive, &err)) die("archive", &err);
+        zarchive = NULL;
+        rw[r] = now() - w0;
+        rc[r] = cpu() - c0;
+    }
+    double mpw = median(pw, RUNS), mrw = median(rw, RUNS), mpc = median(pc, RUNS), mrc = median(rc, RUNS);
+    snprintf(buf, sizeof buf, "%.0f", pa / mpw);
+    snprintf(fig, sizeof fig, "unrecorded self-play actions/s (wall, %d matches)", ns);
+    row(fig, buf, "-", -1);
+    snprintf(buf, sizeof buf, "%.0f", pa / mrw);
+    row("recorded into an archive, actions/s (wall)", buf, "-", -1);
+    snprintf(buf, sizeof buf, "%.1f %%", 100.0 * mpw / mrw);
+    row("  recorded / unrecorded, wall (2nd thread compresses)", buf, ">= 70 %", mpw / mrw >= 0.70);
+    snprintf(buf, sizeof buf, "%.1f %%", 100.0 * mpc / median(rt, RUNS));
+    row("  recorded / unrecorded, CPU of the recording thread", buf, ">= 70 %", mpc / median(rt, RUNS) >= 0.70);
+    snprintf(buf, sizeof buf, "%.1f %%", 100.0 * mpc / mrc);
+    row("  recorded / unrecorded, CPU time of both threads", buf, "-", -1);
+}
+
+static int v2_only;
+
 static void bench_game(const arb_game *g)
 {
     char buf[64], tgt[64];
+    if (v2_only) {
+        printf("\n%s (%s, rules %s)\n", g->id, g->title, g->rules_version);
+        v2_rows(g);
+        return;
+    }
     /* Size the run to about 0.25 s of unrecorded self-play. */
     int games = 8;
     for (;;) {
@@ -433,6 +598,7 @@ static void bench_game(const arb_game *g)
         snprintf(fig, sizeof fig, "verify --jobs 2 speed-up (%d files)", nargs);
         row(fig, buf, ">= 1.8", j1 / j2 >= 1.8);
     }
+    v2_rows(g);
     if (want_levels) level_sweep(g, games);
     double ct = conform_time(g->id);
     if (ct < 0) row("conformance suite wall time (this game)", "failed", "-", -1);
@@ -450,6 +616,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--golden") && i + 1 < argc) golden_dir = argv[++i];
         else if (!strcmp(argv[i], "--conformance") && i + 1 < argc) conform_dir = argv[++i];
         else if (!strcmp(argv[i], "--levels")) want_levels = 1;
+        else if (!strcmp(argv[i], "--v2")) v2_only = 1;
         else only = argv[i];
     }
     snprintf(tmpdir, sizeof tmpdir, "/tmp/arbiter-bench-XXXXXX");

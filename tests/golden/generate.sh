@@ -64,7 +64,7 @@ for g in "${games[@]}"; do
     while IFS=$'\t' read -r rg tag argv; do
         [ "$rg" = "$g" ] || continue
         read -r -a rargs <<<"$argv"
-        res=$("$ARBITER" play --game "$g" "${rargs[@]}" --json -o "$tmp/$tag.tcgr" 2>/dev/null) || continue
+        res=$("$ARBITER" play --format 1 --game "$g" "${rargs[@]}" --json -o "$tmp/$tag.tcgr" 2>/dev/null) || continue
         reason=$(json_field reason "$res")
         printf '%s\t%s\t%s\n' "$tag" "$reason" "--game $g $argv" >>"$tmp/cands"
         c=${count[$reason]:-0}
@@ -99,7 +99,7 @@ for g in "${games[@]}"; do
             else args+=(--disconnect $((4 + i % 40))); tag+="-disconnect"; fi
         fi
         i=$((i + 1))
-        res=$("$ARBITER" play "${args[@]}" --json -o "$tmp/$tag.tcgr" 2>/dev/null) || continue
+        res=$("$ARBITER" play --format 1 "${args[@]}" --json -o "$tmp/$tag.tcgr" 2>/dev/null) || continue
         reason=$(json_field reason "$res")
         [ -n "$reason" ] || continue
         printf '%s\t%s\t%s\n' "$tag" "$reason" "${args[*]}" >>"$tmp/cands"

@@ -5,7 +5,7 @@
 # the coverage comments. A file that does not verify stops it (exit 1):
 # reseal it or remove it first.
 #
-#   ARBITER=build/arbiter tests/golden/manifest.sh [GAME...]
+#   ARBITER=build/arbiter tests/golden/manifest.sh [GAME...]   (GAME/v2: the version-2 corpus)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ARBITER=${ARBITER:-build/arbiter}
@@ -14,10 +14,12 @@ json_field() {
     sed -n 's/.*"'"$1"'":"\{0,1\}\([^",}]*\)"\{0,1\}[,}].*/\1/p' <<<"$2" | head -n 1
 }
 games=("$@")
-[ ${#games[@]} -gt 0 ] || for m in "$GOLDEN"/*/MANIFEST; do games+=("$(basename "$(dirname "$m")")"); done
+[ ${#games[@]} -gt 0 ] || for m in "$GOLDEN"/*/MANIFEST "$GOLDEN"/*/v2/MANIFEST; do
+    [ -f "$m" ] && games+=("${m#"$GOLDEN"/}") && games[-1]=${games[-1]%/MANIFEST}
+done
 for g in "${games[@]}"; do
     man="$GOLDEN/$g/MANIFEST"
-    line=$("$ARBITER" games --json | tr '{' '\n' | grep "^\"id\":\"$g\"") || { echo "manifest: no $g engine" >&2; exit 1; }
+    line=$("$ARBITER" games --json | tr '{' '\n' | grep "^\"id\":\"${g%%/*}\"") || { echo "manifest: no $g engine" >&2; exit 1; }
     : >"$man.new"
     changed=0
     while IFS= read -r l; do

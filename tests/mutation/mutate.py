@@ -260,18 +260,109 @@ def enumerate_game(game):
 # < / lower-bound forms). Flipping > to >= (or < to <=) there changes nothing:
 # at the bound both branches give the same value.
 CLAMP_RES = [re.compile(r"if \((?P<v>[\w.>\[\]-]+) (?P<op>[<>]=?) (?P<k>[\w.]+)\) (?P=v) = (?P=k);"),
-             re.compile(r"(?P<v>[\w.>\[\]-]+) (?P<op>[<>]=?) (?P<k>[\w.]+) \? (?P=k) : (?P=v)\b")]
+             re.compile(r"(?P<v>[\w.>\[\]-]+) (?P<op>[<>]=?) (?P<k>[\w.]+) \? (?P=k) : (?P=v)\b"),
+             # min/max: `a < b ? a : b` picks the same value when a == b
+             re.compile(r"(?P<v>[\w.>\[\]-]+) (?P<op>[<>]=?) (?P<k>[\w.>\[\]-]+) \? (?P=v) : (?P=k)\b")]
 
 
 def clamp_equivalent(src, m):
+    line = src.splitlines()[m["line"] - 1]
+    if m["op"] in ("lit+1", "lit-1"):
+        # `if (v < K) v = K` -> `v < K+1`: for integers the extra value v == K
+        # is set to K, which it already is (and `v > K` -> `v > K-1` alike).
+        col = m["start"] - (src.rfind("\n", 0, m["start"]) + 1)
+        for rx in CLAMP_RES:
+            for cm in rx.finditer(line):
+                if cm.start("k") == col and ((m["op"] == "lit+1" and cm.group("op") == "<") or
+                                             (m["op"] == "lit-1" and cm.group("op") == ">")):
+                    return True
+        return False
     if m["op"] != "rel" or m["orig"] not in ("<", ">", "<=", ">="):
         return False
-    line = src.splitlines()[m["line"] - 1]
     for rx in CLAMP_RES:
         for cm in rx.finditer(line):
             if cm.group("op") == m["orig"] and {cm.group("op"), m["new"]} in ({"<", "<="}, {">", ">="}):
                 return True
     return False
+
+
+DECL_BUF_RE = re.compile(r"^\s*(?:const\s+)?[a-z_][a-z_0-9]*\s+\w+\[(?P<dim>[^\]]*)\];")
+
+
+def other_equivalent(src, m):
+    """A reason string when the mutant is equivalent by construction, else
+    None: a local buffer made one larger, or a `break` whose removal falls
+    through into `default: break;` or the end of the switch."""
+    line = src.splitlines()[m["line"] - 1]
+    col = m["start"] - (src.rfind("\n", 0, m["start"]) + 1)
+    if m["op"] == "lit+1":
+        dm = DECL_BUF_RE.match(line)
+        if dm and dm.start("dim") <= col < dm.end("dim"):
+            return "buffer: a local array one element larger changes nothing"
+    if m["op"] == "lit+1" and m["orig"] == "1":
+        # the hidden flag of an event: engines store (hidden != 0), so 1 -> 2
+        # is the same flag
+        toks = tokenize(src)
+        i = next((k for k, t in enumerate(toks) if t.start == m["start"]), None)
+        d, commas, k = 0, 0, (i or 0) - 1
+        while i is not None and k >= 0:
+            t = toks[k].text
+            if t in (")", "]"):
+                d += 1
+            elif t in ("(", "["):
+                if d == 0:
+                    break
+                d -= 1
+            elif t == "," and d == 0:
+                commas += 1
+            elif t in (";", "{", "}"):
+                k = -1
+                break
+            k -= 1
+        if i is not None and k > 0 and toks[k].text == "(":
+            fn = toks[k - 1].text
+            if (fn in ("arb_events_push", "ev_push") and commas == 3) or (fn == "EV" and commas == 2):
+                return "hidden flag: events store hidden != 0, so 1 and 2 are the same flag"
+    if m["op"] == "break":
+        toks = tokenize(src)
+        i = next((k for k, t in enumerate(toks) if t.start == m["start"]), None)
+        if i is None or i + 2 >= len(toks):
+            return None
+        j = i + 2                      # after "break ;"
+        if [t.text for t in toks[j:j + 4]] == ["default", ":", "break", ";"]:
+            return "break: falls through only into 'default: break;'"
+        if toks[j].text == "}" and closes_switch(toks, j):
+            return "break: the last statement of the switch; falling off its end does the same"
+    return None
+
+
+def closes_switch(toks, j):
+    """toks[j] is '}': does it close a `switch (...) {`?"""
+    d = 0
+    for k in range(j, -1, -1):
+        if toks[k].text == "}":
+            d += 1
+        elif toks[k].text == "{":
+            d -= 1
+            if d == 0:
+                if k == 0 or toks[k - 1].text != ")":
+                    return False
+                c = match_paren_back(toks, k - 1)
+                return c > 0 and toks[c - 1].text == "switch"
+    return False
+
+
+def match_paren_back(toks, k):
+    d = 0
+    for q in range(k, -1, -1):
+        if toks[q].text == ")":
+            d += 1
+        elif toks[q].text == "(":
+            d -= 1
+            if d == 0:
+                return q
+    return -1
+    return None
 
 
 def load_equivalent():
@@ -309,14 +400,18 @@ class Builder:
         self.obj = os.path.join(ROOT, args.build, "obj")
         self.work = os.path.join(ROOT, args.build, "mutation")
         os.makedirs(self.work, exist_ok=True)
-        self.lib_objs = []
-        for d, _, files in os.walk(self.obj):
-            for f in files:
-                if f.endswith(".o") and "/src/cli" not in os.path.join(d, f).replace(self.obj, ""):
-                    self.lib_objs.append(os.path.join(d, f))
-        self.cli_objs = sorted(os.path.join(self.obj, "src", "cli", f)
-                               for f in os.listdir(os.path.join(self.obj, "src", "cli")) if f.endswith(".o"))
-        self.lib_objs.sort()
+        if args.lib_objs:   # the Makefile's lists: no stale object of a renamed source
+            self.lib_objs = sorted(os.path.join(ROOT, o) for o in args.lib_objs.split())
+            self.cli_objs = sorted(os.path.join(ROOT, o) for o in args.cli_objs.split())
+        else:
+            self.lib_objs = []
+            for d, _, files in os.walk(self.obj):
+                for f in files:
+                    if f.endswith(".o") and "/src/cli" not in os.path.join(d, f).replace(self.obj, ""):
+                        self.lib_objs.append(os.path.join(d, f))
+            self.lib_objs.sort()
+            self.cli_objs = sorted(os.path.join(self.obj, "src", "cli", f)
+                                   for f in os.listdir(os.path.join(self.obj, "src", "cli")) if f.endswith(".o"))
         self.test_objs = {}
 
     def test_obj(self, game):
@@ -383,6 +478,8 @@ def main():
     ap.add_argument("--check-cflags", default="")
     ap.add_argument("--check-libs", default="")
     ap.add_argument("--san", default="")
+    ap.add_argument("--lib-objs", default="", help="the library's objects (make passes LIB_OBJ)")
+    ap.add_argument("--cli-objs", default="", help="the CLI's objects (make passes CLI_OBJ)")
     ap.add_argument("--floor-conform", type=float, default=0.0, help="fail when a game's conformance-alone score is below (percent)")
     ap.add_argument("--floor-unit", type=float, default=0.0, help="fail when a game's with-unit-tests score is below (percent)")
     ap.add_argument("--conform-timeout", type=int, default=20)
@@ -390,7 +487,7 @@ def main():
     ap.add_argument("--no-unit", action="store_true", help="conformance only (survivors are not given to the unit tests)")
     ap.add_argument("--list", action="store_true", help="list the sampled mutants (key, file:line, mutation) and stop")
     ap.add_argument("--suggest-clamps", action="store_true",
-                    help="print equivalent.txt lines for the bound-clamp mutants of the targets (review, then append)")
+                    help="print equivalent.txt lines for mutants equivalent by construction: bound clamps, larger local buffers, a break before default: break; (review, then append)")
     ap.add_argument("--only", default="", help="run only the mutants whose key starts with this")
     args = ap.parse_args()
 
@@ -404,9 +501,13 @@ def main():
             for m in enumerate_game(g):
                 with open(os.path.join(ROOT, m["file"]), encoding="utf-8") as fh:
                     src = fh.read()
-                if clamp_equivalent(src, m) and m["key"] not in equivalent:
+                if m["key"] in equivalent:
+                    continue
+                if clamp_equivalent(src, m):
                     print("%s clamp: '%s' -> '%s' at line %d gives the same value at the bound" %
                           (m["key"], m["orig"], m["new"], m["line"]))
+                elif other_equivalent(src, m):
+                    print("%s %s (line %d)" % (m["key"], other_equivalent(src, m), m["line"]))
         return 0
     builder = None if args.list else Builder(args)
     sources = {}

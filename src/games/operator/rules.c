@@ -504,7 +504,7 @@ static int check_attack(const ops_state *s, const arb_action *a, arb_error *err)
         return ARB_ILLEGAL(err, "OPS-COMBAT-ONEATTACK", "only one attack per turn unless a card allows more");
     if (t == s->active) return ARB_ILLEGAL(err, "OPS-ACT-ATTACK", "a player cannot attack themself");
     if (t < 0 || t >= s->players || s->p[t].eliminated)
-        return ARB_ILLEGAL(err, "OPS-G23", "seat %d is not a player still in the game", t);
+        return ARB_ILLEGAL(err, "OPS-ACT-ATTACK", "seat %d is not a player still in the game (G23)", t);
     if (s->attacked & (1u << t))
         return ARB_ILLEGAL(err, "OPS-COMBAT-ONEATTACK", "seat %d was already attacked this turn", t);
     int src, wuid;

@@ -1,0 +1,853 @@
+/* archive.c — many matches in one v2 file (replays/FORMAT.md §C): the
+ * envelope with the archive flag, one member frame per match (its CONTENT
+ * as a zlib stream whose preset dictionary is the content of the archive's
+ * first members, and its own seal block), then an index frame and a fixed
+ * trailer for random access. Members reach the file (fflush) as matches
+ * end, optionally compressed on a second thread (the bytes do not depend on
+ * it). The reader trusts the index only after checking it against the
+ * frames it points at; a missing or inconsistent one is rebuilt by walking
+ * the frames, and a member cut by the end of the file is reported. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "replay/internal.h"
+
+#define FRAME_MEMBER 0x4d /* 'M' */
+#define FRAME_INDEX 0x49  /* 'I' */
+#define TRAILER 16        /* u64 index offset, u32 count, "TCGX" */
+#define ZLEN_MAX ((uint64_t)1 << 30)
+#define DICT_MEMBER_MAX ((size_t)64 << 20) /* content of a dictionary member */
+#define QUEUE 64
+
+typedef struct tails {
+    uint8_t *p[ARB_ARCHIVE_DICT_MEMBERS + 1]; /* p[k]: last DICT_MAX bytes of contents 0..k-1 */
+    size_t n[ARB_ARCHIVE_DICT_MEMBERS + 1];
+    unsigned have;                            /* p[0..have] are known */
+} tails;
+
+static int tails_push(tails *t, const uint8_t *c, size_t n)
+{
+    unsigned k = t->have;
+    if (k >= ARB_ARCHIVE_DICT_MEMBERS) return 0;
+    size_t prev = t->n[k], keep = prev + n > ARB_ARCHIVE_DICT_MAX ? ARB_ARCHIVE_DICT_MAX : prev + n;
+    uint8_t *q = malloc(keep ? keep : 1);
+    if (!q) return -1;
+    /* the last `keep` bytes of prev-tail || c */
+    if (n >= keep) memcpy(q, c + (n - keep), keep);
+    else {
+        size_t from_prev = keep - n;
+        memcpy(q, t->p[k] + (prev - from_prev), from_prev);
+        memcpy(q + from_prev, c, n);
+    }
+    t->p[k + 1] = q;
+    t->n[k + 1] = keep;
+    t->have = k + 1;
+    return 0;
+}
+
+static void tails_free(tails *t)
+{
+    for (unsigned k = 0; k <= ARB_ARCHIVE_DICT_MEMBERS; k++) free(t->p[k]);
+    memset(t, 0, sizeof *t);
+}
+
+static uint8_t *put_le(uint8_t *p, uint64_t v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) *p++ = (uint8_t)(v >> (8 * i));
+    return p;
+}
+
+static uint64_t get_le(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++) v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (unsigned sh = 0; sh < 64; sh += 7) {
+        if (*p >= end) return 1;
+        uint8_t b = *(*p)++;
+        x |= (uint64_t)(b & 0x7f) << sh;
+        if (!(b & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    return 2;
+}
+
+/* ================================================================ reader */
+
+struct arb_archive {
+    char name[4096];
+    FILE *f;
+    uint64_t size;
+    arb_archive_member *m;
+    uint64_t n, cap;
+    arb_archive_index state;
+    char note[200];
+    int cut;
+    uint64_t cut_offset;
+    uint64_t end;           /* end of the last complete member frame */
+    tails t;
+    pthread_mutex_t mu;     /* members may be opened from several threads */
+};
+
+static int a_fail(arb_archive *a, arb_error *err, int code, uint64_t off, const char *msg)
+{
+    arb_error_where(err, "%s: offset %llu", a->name, (unsigned long long)off);
+    return arb_error_set(err, code, NULL, "%s", msg);
+}
+
+static int read_at(arb_archive *a, uint64_t off, void *buf, size_t n)
+{
+    if (off > a->size || n > a->size - off) return -1;
+    if (fseeko(a->f, (off_t)off, SEEK_SET)) return -1;
+    return fread(buf, 1, n, a->f) == n ? 0 : -1;
+}
+
+/* Parse the member frame header at off: 0 ok (m filled, *end = frame
+ * end), 1 cut by the end of the file, 2 not a member frame. */
+static int frame_at(arb_archive *a, uint64_t off, arb_archive_member *m, uint64_t *end)
+{
+    uint8_t h[24];
+    size_t n = a->size - off < sizeof h ? (size_t)(a->size - off) : sizeof h;
+    if (n == 0 || read_at(a, off, h, n)) return 1;
+    if (h[0] != FRAME_MEMBER) return 2;
+    const uint8_t *p = h + 2, *e = h + n;
+    uint64_t zlen = 0, slen = 0;
+    if (n < 2) return 1;
+    int r1 = get_varint(&p, e, &zlen), r2 = r1 ? r1 : get_varint(&p, e, &slen);
+    if (r1 == 1 || r2 == 1) return n < sizeof h ? 1 : 2;
+    if (r1 || r2 || zlen < 6 || zlen > ZLEN_MAX || slen > ARB_REPLAY_TRAILER_MAX) return 2;
+    uint64_t hl = (uint64_t)(p - h);
+    memset(m, 0, sizeof *m);
+    m->offset = off;
+    m->flags = h[1];
+    m->zlen = zlen;
+    m->slen = slen;
+    *end = off + hl + zlen + slen;
+    return *end > a->size ? 1 : 0;
+}
+
+static int push_member(arb_archive *a, const arb_archive_member *m)
+{
+    if (a->n == a->cap) {
+        uint64_t nc = a->cap ? a->cap * 2 : 64;
+        arb_archive_member *q = realloc(a->m, nc * sizeof *q);
+        if (!q) return -1;
+        a->m = q;
+        a->cap = nc;
+    }
+    a->m[a->n++] = *m;
+    return 0;
+}
+
+/* The trailer's index, checked against every frame it names. 0 ok, else
+ * a->note says why it is not trusted. */
+static int load_index(arb_archive *a)
+{
+    uint8_t tr[TRAILER];
+    if (a->size < ARB_REPLAY_ENVELOPE + TRAILER || read_at(a, a->size - TRAILER, tr, TRAILER) ||
+        memcmp(tr + 12, "TCGX", 4) != 0) {
+        snprintf(a->note, sizeof a->note, "no index trailer at the end of the file");
+        return -1;
+    }
+    uint64_t ioff = get_le(tr, 8), cnt = get_le(tr + 8, 4);
+    uint64_t ilen = a->size - TRAILER - (ioff < a->size ? ioff : 0);
+    if (ioff < ARB_REPLAY_ENVELOPE || ioff >= a->size - TRAILER || ilen > 64 + cnt * 40 || ilen < 6) {
+        snprintf(a->note, sizeof a->note, "the trailer's index offset %llu is impossible", (unsigned long long)ioff);
+        return 1;
+    }
+    uint8_t *buf = malloc((size_t)ilen);
+    if (!buf || read_at(a, ioff, buf, (size_t)ilen)) {
+        free(buf);
+        snprintf(a->note, sizeof a->note, "the index frame cannot be read");
+        return 1;
+    }
+    int bad = 0;
+    const uint8_t *p = buf + 1, *e = buf + ilen - 4;
+    uint64_t n = 0, off = ARB_REPLAY_ENVELOPE;
+    if (buf[0] != FRAME_INDEX) bad = 1;
+    else if (get_le(e, 4) != (uint64_t)crc32(0, buf, (uInt)(ilen - 4))) bad = 2;
+    else if (get_varint(&p, e, &n) || n != cnt) bad = 3;
+    for (uint64_t i = 0; !bad && i < n; i++) {
+        uint64_t d, clen, acts, end;
+        if (get_varint(&p, e, &d) || get_varint(&p, e, &clen) || get_varint(&p, e, &acts)) { bad = 3; break; }
+        if (i > 0 && d == 0) { bad = 4; break; }
+        off += d;
+        arb_archive_member m;
+        if (off != (i == 0 ? ARB_REPLAY_ENVELOPE : a->end) || frame_at(a, off, &m, &end)) { bad = 4; break; }
+        m.content = clen;
+        m.actions = acts;
+        if (push_member(a, &m)) { bad = 5; break; }
+        a->end = end;
+    }
+    if (!bad && p != e) bad = 3;
+    if (!bad && (n ? a->end : ARB_REPLAY_ENVELOPE) != ioff) bad = 4;
+    free(buf);
+    if (bad) {
+        static const char *why[] = { "", "the trailer does not point at an index frame", "its CRC-32 does not match",
+                                     "it is malformed", "its offsets do not match the member frames", "out of memory" };
+        snprintf(a->note, sizeof a->note, "the index is not trusted: %s; rebuilt from the member frames", why[bad]);
+        a->n = 0;
+        a->end = ARB_REPLAY_ENVELOPE;
+        return 1;
+    }
+    return 0;
+}
+
+/* Walk the frames from the envelope on. */
+static void scan(arb_archive *a)
+{
+    uint64_t off = ARB_REPLAY_ENVELOPE, end;
+    a->n = 0;
+    a->end = off;
+    while (off < a->size) {
+        arb_archive_member m;
+        int r = frame_at(a, off, &m, &end);
+        if (r == 1) {
+            a->cut = 1;
+            a->cut_offset = off;
+            return;
+        }
+        if (r == 2) {
+            uint8_t b = 0;
+            read_at(a, off, &b, 1);
+            if (b != FRAME_INDEX) {
+                size_t k = strlen(a->note);
+                snprintf(a->note + k, sizeof a->note - k, "%sbytes at offset %llu are not a frame; nothing after them "
+                         "is read", k ? "; " : "", (unsigned long long)off);
+            }
+            return;
+        }
+        if (push_member(a, &m)) return;
+        a->end = off = end;
+    }
+}
+
+int arb_archive_is(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    uint8_t env[8];
+    int yes = fread(env, 1, 8, f) == 8 && memcmp(env, "TCGR", 4) == 0 && env[4] == 2 && (env[5] & ARB_REPLAY_FLAG_ARCHIVE);
+    fclose(f);
+    return yes;
+}
+
+int arb_archive_open(arb_archive **out, const char *path, arb_error *err)
+{
+    *out = NULL;
+    arb_archive *a = calloc(1, sizeof *a);
+    if (!a) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening %s", path);
+    snprintf(a->name, sizeof a->name, "%s", path);
+    pthread_mutex_init(&a->mu, NULL);
+    a->f = fopen(path, "rb");
+    if (!a->f) {
+        arb_error_where(err, "%s", path);
+        int rc = arb_error_set(err, ARB_EIO, NULL, "cannot open: %s", strerror(errno));
+        pthread_mutex_destroy(&a->mu);
+        free(a);
+        return rc;
+    }
+    fseeko(a->f, 0, SEEK_END);
+    a->size = (uint64_t)ftello(a->f);
+    uint8_t env[8];
+    int rc = ARB_OK;
+    if (a->size < 8 || read_at(a, 0, env, 8) || memcmp(env, "TCGR", 4) != 0)
+        rc = a_fail(a, err, a->size < 8 ? ARB_ETRUNC : ARB_EFORMAT, 0, "not a .tcgr archive (no 8-byte TCGR envelope)");
+    else if (env[4] != 2 || !(env[5] & ARB_REPLAY_FLAG_ARCHIVE))
+        rc = a_fail(a, err, ARB_EFORMAT, 4, "a single-match replay, not an archive");
+    if (rc) {
+        arb_archive_close(a);
+        return rc;
+    }
+    int li = load_index(a);
+    if (li) {
+        a->state = li < 0 ? ARB_INDEX_MISSING : ARB_INDEX_CORRUPT;
+        scan(a);
+    }
+    *out = a;
+    return ARB_OK;
+}
+
+void arb_archive_close(arb_archive *a)
+{
+    if (!a) return;
+    if (a->f) fclose(a->f);
+    tails_free(&a->t);
+    pthread_mutex_destroy(&a->mu);
+    free(a->m);
+    free(a);
+}
+
+uint64_t arb_archive_count(const arb_archive *a) { return a->n; }
+const arb_archive_member *arb_archive_member_at(const arb_archive *a, uint64_t i) { return i < a->n ? &a->m[i] : NULL; }
+
+arb_archive_index arb_archive_index_state(const arb_archive *a, const char **note)
+{
+    if (note) *note = a->note;
+    return a->state;
+}
+
+int arb_archive_cut(const arb_archive *a, uint64_t *offset)
+{
+    if (a->cut && offset) *offset = a->cut_offset;
+    return a->cut;
+}
+
+/* The frame bytes of member i: *zb (zlib stream) and *sb (seal), malloc'd
+ * together in *buf. */
+static int member_bytes(arb_archive *a, uint64_t i, uint8_t **buf, const uint8_t **zb, const uint8_t **sb,
+                        arb_error *err)
+{
+    const arb_archive_member *m = &a->m[i];
+    uint8_t h[24];
+    size_t hn = a->size - m->offset < sizeof h ? (size_t)(a->size - m->offset) : sizeof h;
+    if (read_at(a, m->offset, h, hn)) return a_fail(a, err, ARB_EIO, m->offset, "cannot read a member frame");
+    const uint8_t *p = h + 2;
+    uint64_t z, s;
+    get_varint(&p, h + hn, &z);
+    get_varint(&p, h + hn, &s);
+    uint64_t hl = (uint64_t)(p - h);
+    uint8_t *b = malloc((size_t)(m->zlen + m->slen + 1));
+    if (!b) return a_fail(a, err, ARB_ENOMEM, m->offset, "out of memory reading a member");
+    if (read_at(a, m->offset + hl, b, (size_t)(m->zlen + m->slen))) {
+        free(b);
+        return a_fail(a, err, ARB_EIO, m->offset, "cannot read a member frame");
+    }
+    *buf = b;
+    *zb = b;
+    *sb = b + m->zlen;
+    return ARB_OK;
+}
+
+/* Inflate member i completely (dictionary members), bounded. */
+static int member_content(arb_archive *a, uint64_t i, const uint8_t *dict, size_t dn, uint8_t **out, size_t *on,
+                          arb_error *err)
+{
+    uint8_t *buf;
+    const uint8_t *zb, *sb;
+    int rc = member_bytes(a, i, &buf, &zb, &sb, err);
+    if (rc) return rc;
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    if (inflateInit(&zs) != Z_OK) {
+        free(buf);
+        return arb_error_set(err, ARB_ENOMEM, NULL, "zlib inflateInit failed");
+    }
+    size_t cap = 4096, n = 0;
+    uint8_t *o = malloc(cap);
+    zs.next_in = buf;
+    zs.avail_in = (uInt)a->m[i].zlen;
+    int zr = Z_OK;
+    while (o) {
+        if (n == cap) {
+            if (cap >= DICT_MEMBER_MAX) { zr = Z_BUF_ERROR; break; }
+            uint8_t *q = realloc(o, cap * 2);
+            if (!q) { free(o); o = NULL; break; }
+            o = q;
+            cap *= 2;
+        }
+        zs.next_out = o + n;
+        zs.avail_out = (uInt)(cap - n);
+        zr = inflate(&zs, Z_NO_FLUSH);
+        n = cap - zs.avail_out;
+        if (zr == Z_NEED_DICT) {
+            if (!dn || inflateSetDictionary(&zs, dict, (uInt)dn) != Z_OK) { zr = Z_DATA_ERROR; break; }
+            continue;
+        }
+        if (zr != Z_OK) break;
+        if (zs.avail_in == 0 && zs.avail_out != 0) { zr = Z_BUF_ERROR; break; }
+    }
+    inflateEnd(&zs);
+    free(buf);
+    if (!o) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory decoding a member");
+    if (zr != Z_STREAM_END || zs.avail_in != 0) {
+        free(o);
+        char msg[160];
+        snprintf(msg, sizeof msg, "member %llu (a dictionary member) does not decode: %s", (unsigned long long)i,
+                 zr == Z_BUF_ERROR ? "its stream ends early or is too large" : "corrupt zlib stream");
+        return a_fail(a, err, ARB_EFORMAT, a->m[i].offset, msg);
+    }
+    *out = o;
+    *on = n;
+    return ARB_OK;
+}
+
+/* Dictionary of member i: tails of the first min(i, 16) contents. */
+static int dict_for(arb_archive *a, uint64_t i, const uint8_t **d, size_t *dn, arb_error *err)
+{
+    unsigned k = i < ARB_ARCHIVE_DICT_MEMBERS ? (unsigned)i : ARB_ARCHIVE_DICT_MEMBERS;
+    while (a->t.have < k) {
+        uint8_t *c;
+        size_t cn;
+        unsigned j = a->t.have;
+        int rc = member_content(a, j, a->t.p[j], a->t.n[j], &c, &cn, err);
+        if (rc) return rc;
+        rc = tails_push(&a->t, c, cn);
+        free(c);
+        if (rc) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory building the dictionary");
+    }
+    *d = a->t.p[k];
+    *dn = a->t.n[k];
+    return ARB_OK;
+}
+
+static int open_member(arb_replay **out, arb_archive *a, uint64_t i, const arb_replay_limits *lim, arb_error *err);
+
+int arb_archive_open_member(arb_replay **out, arb_archive *a, uint64_t i, const arb_replay_limits *lim,
+                            arb_error *err)
+{
+    pthread_mutex_lock(&a->mu);
+    int rc = open_member(out, a, i, lim, err);
+    pthread_mutex_unlock(&a->mu);
+    return rc;
+}
+
+static int open_member(arb_replay **out, arb_archive *a, uint64_t i, const arb_replay_limits *lim, arb_error *err)
+{
+    *out = NULL;
+    if (i >= a->n) return arb_error_set(err, ARB_EINVAL, NULL, "no member %llu", (unsigned long long)i);
+    const uint8_t *d;
+    size_t dn;
+    int rc = dict_for(a, i, &d, &dn, err);
+    if (rc) return rc;
+    uint8_t *buf;
+    const uint8_t *zb, *sb;
+    if ((rc = member_bytes(a, i, &buf, &zb, &sb, err))) return rc;
+    const arb_archive_member *m = &a->m[i];
+    size_t len = 8 + (size_t)m->zlen + (size_t)m->slen;
+    uint8_t *img = malloc(len);
+    uint8_t *dc = malloc(dn ? dn : 1);
+    if (!img || !dc) {
+        free(buf);
+        free(img);
+        free(dc);
+        return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening a member");
+    }
+    const uint8_t env[8] = { 'T', 'C', 'G', 'R', 2, (uint8_t)(m->flags & ~ARB_REPLAY_FLAG_ARCHIVE), 0, 0 };
+    memcpy(img, env, 8);
+    memcpy(img + 8, buf, (size_t)(m->zlen + m->slen));
+    free(buf);
+    if (dn) memcpy(dc, d, dn);
+    char name[4200];
+    snprintf(name, sizeof name, "%s#%llu", a->name, (unsigned long long)i);
+    arb_replay *r;
+    rc = arb_replay__open_mem_dict(&r, img, len, dc, dn, name, lim, err);
+    if (rc) {
+        free(img);
+        free(dc);
+        return rc;
+    }
+    arb_replay__own(r, img, dc);
+    *out = r;
+    return ARB_OK;
+}
+
+static int extract(arb_archive *a, uint64_t i, const char *path, arb_error *err);
+
+int arb_archive_extract(arb_archive *a, uint64_t i, const char *path, arb_error *err)
+{
+    pthread_mutex_lock(&a->mu);
+    int rc = extract(a, i, path, err);
+    pthread_mutex_unlock(&a->mu);
+    return rc;
+}
+
+static int extract(arb_archive *a, uint64_t i, const char *path, arb_error *err)
+{
+    if (i >= a->n) return arb_error_set(err, ARB_EINVAL, NULL, "no member %llu", (unsigned long long)i);
+    const uint8_t *d;
+    size_t dn;
+    int rc = dict_for(a, i, &d, &dn, err);
+    if (rc) return rc;
+    uint8_t *c, *buf, *z;
+    const uint8_t *zb, *sb;
+    size_t cn, zn;
+    if ((rc = member_content(a, i, d, dn, &c, &cn, err))) return rc;
+    if ((rc = member_bytes(a, i, &buf, &zb, &sb, err))) {
+        free(c);
+        return rc;
+    }
+    rc = arb_replay__deflate_once(c, cn, ARB_REPLAY_LEVEL_FINAL, NULL, 0, &z, &zn, err);
+    free(c);
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    const arb_archive_member *m = &a->m[i];
+    const uint8_t env[8] = { 'T', 'C', 'G', 'R', 2, (uint8_t)(m->flags & ~ARB_REPLAY_FLAG_ARCHIVE), 0, 0 };
+    char part[4200];
+    snprintf(part, sizeof part, "%s.part", path);
+    FILE *f = fopen(part, "wb");
+    int ok = f && fwrite(env, 1, 8, f) == 8 && fwrite(z, 1, zn, f) == zn &&
+             (!m->slen || fwrite(sb, 1, (size_t)m->slen, f) == m->slen);
+    if (f && fclose(f)) ok = 0;
+    free(z);
+    free(buf);
+    if (!ok || rename(part, path)) {
+        remove(part);
+        arb_error_where(err, "%s", path);
+        return arb_error_set(err, ARB_EIO, NULL, "cannot write: %s", strerror(errno));
+    }
+    return ARB_OK;
+}
+
+/* ================================================================ writer */
+
+typedef struct job {
+    uint8_t *content;
+    size_t n;
+    uint64_t actions;
+    uint8_t flags;
+    size_t nseal;
+    uint8_t seal[ARB_REPLAY_TRAILER_MAX];
+} job;
+
+struct arb_archive_writer {
+    FILE *f;
+    char *path, *part;
+    int append, failed;
+    uint64_t added;             /* members handed over (the main thread's count) */
+    arb_error ferr;             /* the compressor's first error */
+    uint64_t off;               /* end of the last member frame */
+    arb_archive_member *m;
+    uint64_t n, cap;
+    tails t;
+    z_stream zs;                /* primed: reset with the dictionary of member k_primed */
+    int zinit;
+    unsigned k_primed;          /* UINT_MAX: not primed */
+    uint8_t *zbuf;
+    size_t zcap;
+    /* the compressor thread */
+    int threaded, stop;
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    job *q[QUEUE];
+    unsigned qh, qn;
+};
+
+static int w_push(arb_archive_writer *aw, const arb_archive_member *m)
+{
+    if (aw->n == aw->cap) {
+        uint64_t nc = aw->cap ? aw->cap * 2 : 256;
+        arb_archive_member *q = realloc(aw->m, nc * sizeof *q);
+        if (!q) return -1;
+        aw->m = q;
+        aw->cap = nc;
+    }
+    aw->m[aw->n++] = *m;
+    return 0;
+}
+
+/* Compress and write one member (the compressor's work). */
+static int write_member(arb_archive_writer *aw, job *j, arb_error *err)
+{
+    unsigned k = aw->n < ARB_ARCHIVE_DICT_MEMBERS ? (unsigned)aw->n : ARB_ARCHIVE_DICT_MEMBERS;
+    /* A state primed with the dictionary is copied for each member: cheaper
+     * than hashing the dictionary again (same bytes either way). */
+    if (aw->k_primed != k) {
+        if (deflateReset(&aw->zs) != Z_OK) return arb_error_set(err, ARB_EIO, NULL, "zlib deflateReset failed");
+        if (aw->t.n[k] && deflateSetDictionary(&aw->zs, aw->t.p[k], (uInt)aw->t.n[k]) != Z_OK)
+            return arb_error_set(err, ARB_EIO, NULL, "zlib rejects the dictionary");
+        aw->k_primed = k;
+    }
+    z_stream zw;
+    memset(&zw, 0, sizeof zw);
+    if (deflateCopy(&zw, &aw->zs) != Z_OK) return arb_error_set(err, ARB_ENOMEM, NULL, "zlib deflateCopy failed");
+    size_t need = deflateBound(&zw, (uLong)j->n) + 32 + j->nseal;
+    if (need > aw->zcap) {
+        uint8_t *q = realloc(aw->zbuf, need);
+        if (!q) {
+            deflateEnd(&zw);
+            return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory compressing a member");
+        }
+        aw->zbuf = q;
+        aw->zcap = need;
+    }
+    /* frame header: 'M', flags, varint zlen, varint slen — zlen is known
+     * only after deflate, so compress after a 24-byte gap */
+    uint8_t *zo = aw->zbuf + 24;
+    zw.next_in = j->content;
+    zw.avail_in = (uInt)j->n;
+    zw.next_out = zo;
+    zw.avail_out = (uInt)(aw->zcap - 24 - j->nseal);
+    int zr = deflate(&zw, Z_FINISH);
+    size_t zn = (size_t)(zw.next_out - zo);
+    deflateEnd(&zw);
+    if (zr != Z_STREAM_END) return arb_error_set(err, ARB_EIO, NULL, "zlib deflate failed");
+    uint8_t h[24], *p = h;
+    *p++ = FRAME_MEMBER;
+    *p++ = j->flags;
+    p = arb_replay__varint(p, zn);
+    p = arb_replay__varint(p, j->nseal);
+    size_t hl = (size_t)(p - h);
+    memcpy(zo - hl, h, hl);
+    if (j->nseal) memcpy(zo + zn, j->seal, j->nseal);
+    size_t total = hl + zn + j->nseal;
+    if (fwrite(zo - hl, 1, total, aw->f) != total || fflush(aw->f)) {
+        arb_error_where(err, "%s", aw->part ? aw->part : aw->path);
+        return arb_error_set(err, ARB_EIO, NULL, "write failed: %s", strerror(errno));
+    }
+    arb_archive_member m = { aw->off, zn, j->nseal, j->n, j->actions, j->flags };
+    if (w_push(aw, &m)) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory indexing a member");
+    aw->off += total;
+    if (k < ARB_ARCHIVE_DICT_MEMBERS && tails_push(&aw->t, j->content, j->n))
+        return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory building the dictionary");
+    return ARB_OK;
+}
+
+static void *compressor(void *arg)
+{
+    arb_archive_writer *aw = arg;
+    for (;;) {
+        pthread_mutex_lock(&aw->mu);
+        while (!aw->qn && !aw->stop) pthread_cond_wait(&aw->cv, &aw->mu);
+        if (!aw->qn) {
+            pthread_mutex_unlock(&aw->mu);
+            return NULL;
+        }
+        job *j = aw->q[aw->qh];
+        pthread_mutex_unlock(&aw->mu);
+        arb_error e = ARB_ERROR_INIT;
+        int failed = aw->failed;
+        if (!failed && write_member(aw, j, &e)) failed = 1;
+        free(j->content);
+        free(j);
+        pthread_mutex_lock(&aw->mu);
+        if (failed && !aw->failed) {
+            aw->ferr = e;
+            aw->failed = 1;
+        }
+        aw->qh = (aw->qh + 1) % QUEUE;
+        if (aw->qn-- == QUEUE || aw->qn == 0) pthread_cond_broadcast(&aw->cv); /* a waiting producer, or close */
+        pthread_mutex_unlock(&aw->mu);
+    }
+}
+
+int arb_archive__add(arb_archive_writer *aw, const uint8_t env[8], arb_mpbuf *content, uint64_t actions,
+                     arb_replay_seal_fn seal, void *seal_ctx, arb_error *err)
+{
+    job *j = malloc(sizeof *j);
+    if (!j) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory adding a member");
+    aw->added++;
+    j->content = content->p;
+    j->n = content->n;
+    j->actions = actions;
+    j->flags = env[5];
+    j->nseal = 0;
+    memset(content, 0, sizeof *content);
+    if (seal) {
+        uint8_t dg[ARB_REPLAY_DIGEST];
+        arb_replay__digest(env, j->content, j->n, dg);
+        int rc = seal(seal_ctx, env, dg, j->seal, sizeof j->seal, &j->nseal, err);
+        if (rc || j->nseal > sizeof j->seal) {
+            free(j->content);
+            free(j);
+            return rc ? rc : arb_error_set(err, ARB_EINVAL, NULL, "a seal block longer than %d bytes",
+                                           ARB_REPLAY_TRAILER_MAX);
+        }
+    }
+    if (!aw->threaded) {
+        int rc = aw->failed ? arb_error_set(err, ARB_EIO, NULL, "the archive writer failed earlier")
+                            : write_member(aw, j, err);
+        if (rc) aw->failed = 1;
+        free(j->content);
+        free(j);
+        return rc;
+    }
+    pthread_mutex_lock(&aw->mu);
+    while (aw->qn == QUEUE) pthread_cond_wait(&aw->cv, &aw->mu);
+    int failed = aw->failed;
+    if (!failed) {
+        aw->q[(aw->qh + aw->qn) % QUEUE] = j;
+        if (aw->qn++ == 0) pthread_cond_broadcast(&aw->cv); /* the compressor waits only on an empty queue */
+    }
+    pthread_mutex_unlock(&aw->mu);
+    if (failed) {
+        free(j->content);
+        free(j);
+        *err = aw->ferr;
+        return err->code ? err->code : ARB_EIO;
+    }
+    return ARB_OK;
+}
+
+int arb_archive_writer_open(arb_archive_writer **out, const char *path, int append, int threads, char *note,
+                            size_t note_size, arb_error *err)
+{
+    *out = NULL;
+    if (note && note_size) note[0] = '\0';
+    arb_archive_writer *aw = calloc(1, sizeof *aw);
+    if (!aw) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening an archive");
+    size_t pl = strlen(path);
+    aw->path = malloc(pl + 1);
+    aw->part = malloc(pl + 6);
+    int rc = ARB_OK;
+    if (!aw->path || !aw->part) {
+        rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening an archive");
+        goto fail;
+    }
+    memcpy(aw->path, path, pl + 1);
+    memcpy(aw->part, path, pl);
+    memcpy(aw->part + pl, ".part", 6);
+    if (deflateInit2(&aw->zs, ARB_ARCHIVE_LEVEL, Z_DEFLATED, ARB_ARCHIVE_WBITS, ARB_ARCHIVE_MEMLEVEL, Z_DEFAULT_STRATEGY) != Z_OK) {
+        rc = arb_error_set(err, ARB_ENOMEM, NULL, "zlib deflateInit failed");
+        goto fail;
+    }
+    aw->zinit = 1;
+    aw->k_primed = ~0u;
+    FILE *probe = append ? fopen(path, "rb") : NULL;
+    if (probe) {
+        fclose(probe);
+        /* Append: trust nothing but the frames the reader accepts; cut the
+         * file after the last complete member (dropping the index, the
+         * trailer and a member a crash cut short) and go on from there. */
+        arb_archive *a;
+        if ((rc = arb_archive_open(&a, path, err))) goto fail;
+        for (uint64_t i = 0; i < a->n && !rc; i++) rc = w_push(aw, &a->m[i]) ? ARB_ENOMEM : ARB_OK;
+        const uint8_t *d;
+        size_t dn;
+        if (!rc && a->n) rc = dict_for(a, a->n - 1 < ARB_ARCHIVE_DICT_MEMBERS ? a->n : ARB_ARCHIVE_DICT_MEMBERS, &d, &dn, err);
+        if (!rc) {
+            aw->t = a->t;
+            memset(&a->t, 0, sizeof a->t);
+            aw->off = a->end;
+            if (note && note_size) {
+                const char *nt = a->note;
+                if (a->cut)
+                    snprintf(note, note_size, "a member cut short at offset %llu was dropped%s%s",
+                             (unsigned long long)a->cut_offset, nt[0] ? "; " : "", nt);
+                else if (a->state == ARB_INDEX_CORRUPT) snprintf(note, note_size, "%s", nt);
+            }
+        }
+        arb_archive_close(a);
+        if (rc) goto fail;
+        /* the dictionary tails cover the members it needs */
+        aw->f = fopen(path, "r+b");
+        if (!aw->f || ftruncate(fileno(aw->f), (off_t)aw->off) || fseeko(aw->f, (off_t)aw->off, SEEK_SET)) {
+            arb_error_where(err, "%s", path);
+            rc = arb_error_set(err, ARB_EIO, NULL, "cannot append: %s", strerror(errno));
+            goto fail;
+        }
+        aw->append = 1;
+    } else {
+        aw->f = fopen(aw->part, "wb");
+        const uint8_t env[8] = { 'T', 'C', 'G', 'R', 2, ARB_REPLAY_FLAG_ARCHIVE, 0, 0 };
+        if (!aw->f || fwrite(env, 1, 8, aw->f) != 8 || fflush(aw->f)) {
+            arb_error_where(err, "%s", aw->part);
+            rc = arb_error_set(err, ARB_EIO, NULL, "cannot create: %s", strerror(errno));
+            goto fail;
+        }
+        aw->off = 8;
+    }
+    if (threads > 0) {
+        pthread_mutex_init(&aw->mu, NULL);
+        pthread_cond_init(&aw->cv, NULL);
+        if (pthread_create(&aw->th, NULL, compressor, aw) == 0) aw->threaded = 1;
+        else {
+            pthread_mutex_destroy(&aw->mu);
+            pthread_cond_destroy(&aw->cv);
+        }
+    }
+    *out = aw;
+    return ARB_OK;
+fail:
+    if (aw->f && !aw->append) {
+        fclose(aw->f);
+        aw->f = NULL;
+        remove(aw->part);
+    }
+    arb_archive_writer_free(aw);
+    return rc;
+}
+
+static void stop_thread(arb_archive_writer *aw)
+{
+    if (!aw->threaded) return;
+    pthread_mutex_lock(&aw->mu);
+    aw->stop = 1;
+    pthread_cond_broadcast(&aw->cv);
+    pthread_mutex_unlock(&aw->mu);
+    pthread_join(aw->th, NULL);
+    pthread_mutex_destroy(&aw->mu);
+    pthread_cond_destroy(&aw->cv);
+    aw->threaded = 0;
+}
+
+int arb_archive_writer_close(arb_archive_writer *aw, arb_error *err)
+{
+    if (!aw) return ARB_OK;
+    stop_thread(aw);
+    int rc = ARB_OK;
+    if (aw->failed) {
+        *err = aw->ferr;
+        rc = err->code ? err->code : ARB_EIO;
+        arb_archive_writer_free(aw);
+        return rc;
+    }
+    /* index frame + trailer */
+    size_t cap = 16 + (size_t)aw->n * 31;
+    uint8_t *b = malloc(cap + TRAILER);
+    if (!b) {
+        arb_archive_writer_free(aw);
+        return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory writing the index");
+    }
+    uint8_t *p = b;
+    *p++ = FRAME_INDEX;
+    p = arb_replay__varint(p, aw->n);
+    uint64_t prev = 8;
+    for (uint64_t i = 0; i < aw->n; i++) {
+        p = arb_replay__varint(p, aw->m[i].offset - prev);
+        prev = aw->m[i].offset;
+        p = arb_replay__varint(p, aw->m[i].content);
+        p = arb_replay__varint(p, aw->m[i].actions);
+    }
+    p = put_le(p, crc32(0, b, (uInt)(p - b)), 4);
+    p = put_le(p, aw->off, 8);
+    p = put_le(p, aw->n, 4);
+    memcpy(p, "TCGX", 4);
+    p += 4;
+    size_t len = (size_t)(p - b);
+    int ok = fwrite(b, 1, len, aw->f) == len;
+    free(b);
+    if (fclose(aw->f)) ok = 0;
+    aw->f = NULL;
+    if (!ok) {
+        arb_error_where(err, "%s", aw->append ? aw->path : aw->part);
+        rc = arb_error_set(err, ARB_EIO, NULL, "write failed: %s", strerror(errno));
+    } else if (!aw->append && rename(aw->part, aw->path)) {
+        arb_error_where(err, "%s", aw->path);
+        rc = arb_error_set(err, ARB_EIO, NULL, "cannot rename %s into place: %s", aw->part, strerror(errno));
+    }
+    arb_archive_writer_free(aw);
+    return rc;
+}
+
+void arb_archive_writer_free(arb_archive_writer *aw)
+{
+    if (!aw) return;
+    stop_thread(aw);
+    if (aw->f) fclose(aw->f);
+    if (aw->zinit) deflateEnd(&aw->zs);
+    tails_free(&aw->t);
+    free(aw->zbuf);
+    free(aw->m);
+    free(aw->path);
+    free(aw->part);
+    free(aw);
+}
+
+uint64_t arb_archive_writer_members(const arb_archive_writer *aw) { return aw->added; }
+uint64_t arb_archive_writer_bytes(const arb_archive_writer *aw) { return aw->off; }

@@ -1,0 +1,40 @@
+/* format_tables.c — prints the tables of replays/FORMAT.md §B.7 from the
+ * engines in this build: each game's card pool (index → card ID), preset
+ * decks (index → name, attributes, cards in deck order) and outcome reasons
+ * (index → name). Version-2 headers and outcome records name cards, decks
+ * and reasons by these indexes; tests/format_tables.sh checks that
+ * FORMAT.md holds exactly this output, so a reader without the engine
+ * (replays/tcgr_dump.py) resolves every index from the text. Tables only
+ * grow: a new card, preset or reason is appended, nothing is renumbered. */
+#include <stdio.h>
+#include <string.h>
+
+#include "arbiter/arbiter.h"
+
+int main(void)
+{
+    for (unsigned gi = 0; gi < arb_game_count(); gi++) {
+        const arb_game *g = arb_game_at(gi);
+        printf("#### Card pool: `%s`\n\n| index | card ID |\n|---:|---|\n", g->id);
+        for (unsigned i = 0; i < g->ncards; i++) printf("| %u | `%s` |\n", i, g->card(i)->id);
+        printf("\n#### Presets: `%s`\n\n| index | name | attributes | cards, in deck order (ID ×copies) |\n|---:|---|---|---|\n",
+               g->id);
+        for (unsigned k = 0; k < g->npresets; k++) {
+            const arb_deck *d = g->preset(k);
+            printf("| %u | `%s` | ", k, d->name);
+            for (unsigned a = 0; a < d->nattrs; a++) printf("%s`%s=%s`", a ? " " : "", d->attrs[a].key, d->attrs[a].value);
+            printf(" | ");
+            for (unsigned i = 0; i < d->ncards;) {
+                unsigned j = i;
+                while (j < d->ncards && d->cards[j] == d->cards[i]) j++;
+                printf("%s`%s`×%u", i ? " " : "", g->card(d->cards[i])->id, j - i);
+                i = j;
+            }
+            printf(" |\n");
+        }
+        printf("\n#### Outcome reasons: `%s`\n\n| index | reason |\n|---:|---|\n", g->id);
+        for (unsigned i = 0; i < g->noutcome_reasons; i++) printf("| %u | `%s` |\n", i, g->outcome_reasons[i]);
+        printf("\n");
+    }
+    return 0;
+}
