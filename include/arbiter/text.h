@@ -15,6 +15,9 @@
 extern "C" {
 #endif
 
+/* "s" unless n is 1, for counts in messages: "%u case%s", n, ARB_PLURAL(n). */
+#define ARB_PLURAL(n) ((n) == 1 ? "" : "s")
+
 /* Number syntax accepted by arb_parse_u64 / arb_parse_i64: ASCII decimal
  * digits only, at least one, no leading zero (so "010" is refused rather
  * than read as 8 or 10), no space, no '+'; a '-' only where a negative

@@ -685,11 +685,11 @@ static int on_step(void *ctx, const arb_an_step *st)
         row_start(c, st->check ? "cp" : "cp bad", idx, 1, st->turn, st->phase, st->clock_ms, -2);
         if (st->check) {
             fprintf(c->tl, "checkpoint, turn %" PRIu32 ": the engine's state hash matches", r->turn);
-            if (!c->seatfile) fprintf(c->tl, " (%016" PRIx64 ")", r->hash);
+            if (!c->seatfile) fprintf(c->tl, " (0x%016" PRIx64 ")", r->hash);
             fputc('\n', c->tl);
         } else {
             fprintf(c->tl, "checkpoint, turn %" PRIu32 ": recorded hash ", r->turn);
-            if (!c->seatfile) fprintf(c->tl, "%016" PRIx64 ", engine computes %016" PRIx64, r->hash, st->computed_hash);
+            if (!c->seatfile) fprintf(c->tl, "0x%016" PRIx64 ", engine computes 0x%016" PRIx64, r->hash, st->computed_hash);
             else fputs("differs from the engine's", c->tl);
             fputs(" <span class=\"rule\">MISMATCH</span>\n", c->tl);
             note_bad(c, idx, "a checkpoint's state hash does not match the engine");
@@ -763,7 +763,8 @@ static void write_verdict(FILE *out, const repctx *c, const arb_an_walk_result *
     fputs("<div class=\"vline\">", out);
     if (ok) {
         fprintf(out, "Replayed by the %s engine %s under rules %s: every action legal, every checkpoint and the "
-                "outcome reproduced (%" PRIu64 " records).", h->game->id, h->game->engine_version, h->rules, res->records);
+                "outcome reproduced (%" PRIu64 " record%s).", h->game->id, h->game->engine_version, h->rules, res->records,
+                ARB_PLURAL(res->records));
     } else {
         fputs("First divergence: ", out);
         if (at >= 0) fprintf(out, "<a id=\"divergence\" href=\"#r%" PRId64 "\">record #%" PRId64 "</a>", at, at);
@@ -834,8 +835,8 @@ static void write_summary(FILE *out, const repctx *c, const arb_an_walk_result *
     }
     fprintf(out, "%s</td></tr><tr><td>start</td><td>%s</td></tr>", h->options.n ? "" : "none",
             h->position ? "from an explicit position" : "seeded setup");
-    fprintf(out, "<tr><td>records</td><td>%" PRIu64 " (%" PRIu64 " actions, %" PRIu64 " rejected)%s%s</td></tr>",
-            res->records, res->actions, res->rejected, c->timed ? ", clock " : "",
+    fprintf(out, "<tr><td>records</td><td>%" PRIu64 " (%" PRIu64 " action%s, %" PRIu64 " rejected)%s%s</td></tr>",
+            res->records, res->actions, ARB_PLURAL(res->actions), res->rejected, c->timed ? ", clock " : "",
             c->timed ? arb_an_clock(res->clock_ms, buf, sizeof buf) : "");
     if (res->truncated) {
         char w[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
@@ -851,7 +852,7 @@ static void write_summary(FILE *out, const repctx *c, const arb_an_walk_result *
     for (int p = 0; p < h->players; p++) {
         fprintf(out, "<tr><td style=\"color:%s\"><b>P%d</b></td><td>", colors[p], p + 1);
         arb_an__html_str(out, h->names[p]);
-        fprintf(out, "</td><td>%u cards", (unsigned)h->decks[p].ncards);
+        fprintf(out, "</td><td>%u card%s", (unsigned)h->decks[p].ncards, ARB_PLURAL(h->decks[p].ncards));
         if (c->seatfile && p != c->o->view) {
             fputs(" (list not shown to another seat)</td></tr>", out);
             continue;

@@ -87,7 +87,7 @@ int arb_an_state(arb_an_source *src, int64_t at, int view, arb_tree **out, arb_e
     }
     if (view == ARB_VIEW_ALL) arb_tree_add_str(t, root, "view", "all");
     else arb_tree_add_int(t, root, "view", view);
-    snprintf(buf, sizeof buf, "%016" PRIx64, arb_match_hash(m));
+    snprintf(buf, sizeof buf, "0x%016" PRIx64, arb_match_hash(m));
     if (view == ARB_VIEW_ALL) arb_tree_add_str(t, root, "hash", buf);
     arb_tnode *sn = arb_tree_add_map(t, root, "state");
     g->export_state(arb_match_state(m), view, t, sn);

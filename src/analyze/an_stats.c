@@ -428,8 +428,8 @@ static void print_text(const arb_an_stats *s, FILE *out)
         const game_stats *gs = &s->games[gi];
         if (!gs->matches) continue;
         const arb_game *g = gs->g;
-        fprintf(out, "\n%s (%s): %" PRIu64 " matches, %" PRIu64 " finished, %" PRIu64 " unfinished",
-                g->title, g->id, gs->matches, gs->complete, gs->unfinished);
+        fprintf(out, "\n%s (%s): %" PRIu64 " match%s, %" PRIu64 " finished, %" PRIu64 " unfinished",
+                g->title, g->id, gs->matches, gs->matches == 1 ? "" : "es", gs->complete, gs->unfinished);
         if (gs->truncated) fprintf(out, ", %" PRIu64 " truncated", gs->truncated);
         if (gs->unverified) fprintf(out, ", %" PRIu64 " do not verify", gs->unverified);
         fputc('\n', out);

@@ -190,7 +190,8 @@ int cmd_conform(int argc, char **argv)
     if (lint) {
         print_diags(s);
         unsigned nd = arb_conform_ndiags(s);
-        printf("conform lint: %u files, %u cases, %u problems\n", arb_conform_nfiles(s), arb_conform_ncases(s), nd);
+        printf("conform lint: %u file%s, %u case%s, %u problem%s\n", arb_conform_nfiles(s), ARB_PLURAL(arb_conform_nfiles(s)),
+               arb_conform_ncases(s), ARB_PLURAL(arb_conform_ncases(s)), nd, ARB_PLURAL(nd));
         arb_conform_free(s);
         return nd ? EXIT_VERIFY : EXIT_OK;
     }
@@ -250,11 +251,12 @@ int cmd_conform(int argc, char **argv)
     if (save && cmd_conform_save(s, save, out)) rc = EXIT_INPUT;
     unsigned fails = arb_conform_failures(s);
     fprintf(out,
-            "conform: %u cases: %u PASS, %u FAIL, %u WRONG-RULE, %u ERROR, %u SKIP, %u XFAIL, %u XPASS; "
-            "%u uncovered%s; %u file problems; %.3f s\n",
-            arb_conform_nresults(s), counts[ARB_CF_PASS], counts[ARB_CF_FAIL], counts[ARB_CF_WRONG_RULE],
+            "conform: %u case%s: %u PASS, %u FAIL, %u WRONG-RULE, %u ERROR, %u SKIP, %u XFAIL, %u XPASS; "
+            "%u uncovered%s; %u file problem%s; %.3f s\n",
+            arb_conform_nresults(s), ARB_PLURAL(arb_conform_nresults(s)), counts[ARB_CF_PASS], counts[ARB_CF_FAIL], counts[ARB_CF_WRONG_RULE],
             counts[ARB_CF_ERROR], counts[ARB_CF_SKIP], counts[ARB_CF_XFAIL], counts[ARB_CF_XPASS], unc,
-            arb_conform_gated(s) ? "" : " (not gated: partial run)", arb_conform_ndiags(s), secs);
+            arb_conform_gated(s) ? "" : " (not gated: partial run)", arb_conform_ndiags(s),
+            ARB_PLURAL(arb_conform_ndiags(s)), secs);
     arb_conform_free(s);
     if (rc) return rc;
     return fails ? EXIT_VERIFY : EXIT_OK;

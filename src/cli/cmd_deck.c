@@ -80,7 +80,7 @@ static int deck_check(const arb_game *g, int json, int argc, char **argv)
             }
             printf("]}");
         } else {
-            printf("%s: %s (%u cards)\n", argv[i], violations ? "ILLEGAL" : "legal", d.ncards);
+            printf("%s: %s (%u card%s)\n", argv[i], violations ? "ILLEGAL" : "legal", d.ncards, ARB_PLURAL(d.ncards));
             for (unsigned k = 0; k < shown; k++)
                 printf("  %s %s: %s\n", issues[k].warning ? "warning" : "error", issues[k].rule, issues[k].msg);
             if (n > shown) printf("  … and %u more\n", n - shown);

@@ -309,8 +309,8 @@ int cmd_merge(int argc, char **argv)
         }
         printf("],\"problems\":%" PRIu64 ",\"shard_done_seen\":%s}\n", m.problems, no_trailer ? "false" : "true");
     } else {
-        printf("merged %d file(s): %" PRIu64 " results, %" PRIu64 " ok, %" PRIu64 " failed\n", argc - optind,
-               m.results, m.ok, m.failed);
+        printf("merged %d file%s: %" PRIu64 " result%s, %" PRIu64 " ok, %" PRIu64 " failed\n", argc - optind,
+               ARB_PLURAL(argc - optind), m.results, ARB_PLURAL(m.results), m.ok, m.failed);
         if (m.shards_n)
             printf("shards: %" PRIu64 " of %" PRIu64 " complete\n", m.shards_n - missing_shards, m.shards_n);
         if (m.entries_known)

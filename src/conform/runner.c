@@ -442,8 +442,8 @@ static int a_outcome(actx *A, const xmlNode *n)
     arb_match_outcome(R->m, &o);
     const char *reason = o.over ? arb_name_at(R->g->outcome_reasons, R->g->noutcome_reasons, o.reason, "none") : "none";
     char v[64], got[160];
-    if (o.over) snprintf(got, sizeof got, "over, %s%d, reason %s, %u turns", o.winner < 0 ? "draw " : "winner ",
-                         o.winner, reason, o.turns);
+    if (o.over) snprintf(got, sizeof got, "over, %s%d, reason %s, %u turn%s", o.winner < 0 ? "draw " : "winner ",
+                         o.winner, reason, o.turns, o.turns == 1 ? "" : "s");
     else snprintf(got, sizeof got, "not over (turn %u)", arb_match_turn(R->m));
     if (arb_conform__attr(n, "over", v, sizeof v)) {
         int want = strcmp(v, "true") == 0 || strcmp(v, "1") == 0;

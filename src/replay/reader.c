@@ -472,6 +472,10 @@ static int decode_record(const uint8_t *p, size_t n, arb_replay_record *rec, siz
         if (is_bin || len >= sizeof rec->reason || memchr(str, 0, len)) { *what = "the reason is not a short string"; return ARB_MP_BAD; }
         memcpy(rec->reason, str, len);
         rec->reason[len] = '\0';
+        /* One spelling: arbiter 0.1 wrote some reasons with '_' (deck_out);
+         * every reason is kebab-case now, and the two always compare equal. */
+        for (char *q = rec->reason; *q; q++)
+            if (*q == '_') *q = '-';
         if ((rc = arb_mp_rd_int(&p, end, &v))) { *what = "the outcome turns is not an integer"; return rc; }
         if (v < 0 || v > UINT32_MAX) { *what = "outcome turns outside uint32"; return ARB_MP_BAD; }
         rec->turn = (uint32_t)v;

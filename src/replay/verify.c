@@ -270,8 +270,9 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
             seen_outcome = 1;
             res->over = 1;
             res->winner = o.winner;
-            /* The recorded spelling: a v1 naramo file says "deck_out" for today's "deck-out". */
-            snprintf(res->reason, sizeof res->reason, "%s", rec.reason);
+            /* The engine's spelling, the one every command prints (a v1 naramo
+             * file's "deck_out" is the same reason as "deck-out"). */
+            snprintf(res->reason, sizeof res->reason, "%s", reason);
             res->turns = o.turns;
             res->final_hash = hv;
             break;
