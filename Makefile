@@ -5,6 +5,8 @@
 #   make demo       the main job on built-in defaults
 #   make check      unit tests (Check) + every suite that exists (see check-*)
 #   make sanitize   the same tests built with ASan + UBSan, in build/san
+#   make tsan       ThreadSanitizer build (build/tsan): unit tests, verify
+#                   --jobs 4, conform -j 4 and parallel play --games
 #   make install PREFIX=/usr/local
 #
 # Sources are found by directory: src/core, src/games/<id>, src/replay,
@@ -51,7 +53,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 ARBITER  := $(BUILD)/arbiter
 
-.PHONY: all deps demo check check-unit check-conform check-all sanitize install uninstall check-install man clean bench fuzz valgrind slurm-deps check-slurm
+.PHONY: all deps demo check check-unit check-conform check-all sanitize tsan tsan-run install uninstall check-install man clean bench fuzz valgrind slurm-deps check-slurm
 .DEFAULT_GOAL := all
 all: $(BUILD)/libarbiter.a $(BUILD)/libarbiter.so $(ARBITER)
 
@@ -265,6 +267,36 @@ sanitize: deps
 	@$(MAKE) --no-print-directory BUILD=build/san OPT=-O1 CROSSCHECK_MATCHES=100 \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  check-all
+
+# ThreadSanitizer, in build/tsan: the unit tests (check_toolkit plays every
+# engine in parallel threads while others read presets and cards), verify
+# --jobs 4 over the golden corpus, conform -j 4, and play --games as four
+# shards at once per game. Any data race report fails the target
+# (halt_on_error, exit code 66). The property tests play fewer games here
+# (NARAMO_GAMES, OPS_GAMES, BRN_GAMES, CATALYST_HOSTILE): TSan looks at the
+# threaded paths, which the full counts of `make check` do not add to.
+TSAN_ENV := TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1" CK_TIMEOUT_MULTIPLIER=20 \
+            NARAMO_GAMES=60 OPS_GAMES=60 BRN_GAMES=60 CATALYST_HOSTILE=4
+tsan: deps
+	@$(MAKE) --no-print-directory BUILD=build/tsan OPT=-O1 \
+	  SAN="-fsanitize=thread -fno-omit-frame-pointer" tsan-run
+
+tsan-run: $(TESTS) $(ARBITER)
+	@set -e; export $(TSAN_ENV); \
+	for t in $(TESTS); do case $$t in /*) ;; *) t=./$$t ;; esac; \
+	  echo "  TSAN    $$t"; ARBITER=$(ARBITER) $$t >$(BUILD)/tsan-unit.log 2>&1 || { cat $(BUILD)/tsan-unit.log; exit 1; }; done; \
+	echo "  TSAN    verify --jobs 4 replays/golden"; \
+	$(ARBITER) verify --quiet --jobs 4 replays/golden/*/*.tcgr; \
+	echo "  TSAN    conform -j 4"; \
+	$(ARBITER) conform -j 4 >$(BUILD)/tsan-conform.log || { tail -n 20 $(BUILD)/tsan-conform.log; exit 1; }; \
+	d=$(BUILD)/tsan-play; rm -rf $$d; mkdir -p $$d; \
+	for g in $(GAMES); do \
+	  echo "  TSAN    play --game $$g --games 8 (4 shards at once)"; pids=""; \
+	  for k in 0 1 2 3; do $(ARBITER) play --game $$g --games 8 --shard $$k/4 --seed 7 -o $$d >/dev/null & pids="$$pids $$!"; done; \
+	  for p in $$pids; do wait $$p; done; \
+	done; \
+	$(ARBITER) verify --quiet --jobs 4 $$d/*.tcgr; \
+	echo "tsan: unit tests, verify --jobs 4, conform -j 4 and parallel play --games clean"
 
 # Unit tests and a verify of every golden replay under valgrind: any memory
 # error or definite/indirect leak fails (exit 99). Check runs in-process

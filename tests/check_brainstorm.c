@@ -818,7 +818,7 @@ START_TEST(t_property)
     static brn_state start, copy;
     arb_rng r;
     arb_rng_seed(&r, 2026);
-    unsigned games = 3000, total = 0, max_cycles = 0, illegal_checked = 0, roundtrips = 0;
+    unsigned games = getenv("BRN_GAMES") ? (unsigned)atoi(getenv("BRN_GAMES")) : 3000, total = 0, max_cycles = 0, illegal_checked = 0, roundtrips = 0;
     for (unsigned gi = 0; gi < games; gi++) {
         arb_setup su;
         memset(&su, 0, sizeof su);

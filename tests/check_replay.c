@@ -20,12 +20,12 @@
 
 static char tmpdir[64];
 
-/* ASan's allocator and shadow memory make resident-set figures meaningless:
- * memory bounds are asserted in the plain build only. */
-#if defined(__SANITIZE_ADDRESS__)
+/* ASan's and TSan's allocators and shadow memory make resident-set figures
+ * meaningless: memory bounds are asserted in the plain build only. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define UNDER_ASAN 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 #define UNDER_ASAN 1
 #endif
 #endif

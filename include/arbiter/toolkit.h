@@ -25,6 +25,43 @@ extern "C" {
 #define ARB_INVALID(err, rule, ...) arb_error_set((err), ARB_EINVAL, (rule), __VA_ARGS__)
 #define ARB_REJECT(err, code, rule, ...) arb_error_set((err), (code), (rule), __VA_ARGS__)
 
+/* ---- the legal-action buffer --------------------------------------------
+ * legal(st, out, cap) writes at most cap actions and returns how many there
+ * are: every engine builds its list through one of these. */
+typedef struct arb_legal {
+    arb_action *out;
+    size_t cap, n;              /* n counts every action offered, also past cap */
+    int seat;                   /* the seat of the actions arb_legal_add makes */
+} arb_legal;
+
+static inline arb_legal arb_legal_init(arb_action *out, size_t cap, int seat)
+{
+    arb_legal L = { out, cap, 0, seat };
+    return L;
+}
+
+/* Offer a (copied when it fits). */
+static inline void arb_legal_push(arb_legal *L, const arb_action *a)
+{
+    if (L->n < L->cap) L->out[L->n] = *a;
+    L->n++;
+}
+
+/* Offer L->seat's verb with nargs of a0..a3 (unused arguments are 0). */
+static inline arb_action arb_legal_action(int seat, unsigned verb, unsigned nargs, int32_t a0, int32_t a1,
+                                          int32_t a2, int32_t a3)
+{
+    arb_action a = { 0, (int8_t)seat, (uint8_t)verb, (uint8_t)nargs, 0, { a0, a1, a2, a3, 0, 0 } };
+    return a;
+}
+
+static inline void arb_legal_add(arb_legal *L, unsigned verb, unsigned nargs, int32_t a0, int32_t a1,
+                                 int32_t a2, int32_t a3)
+{
+    arb_action a = arb_legal_action(L->seat, verb, nargs, a0, a1, a2, a3);
+    arb_legal_push(L, &a);
+}
+
 /* ---- names ------------------------------------------------------------- */
 /* names[i] when i < n and names[i] is set, else fallback. */
 static inline const char *arb_name_at(const char *const *names, unsigned n, unsigned i,

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "analyze/an_int.h"
+#include "arbiter/toolkit.h"
 
 extern const char *const arb_an__report_css[];
 extern const char *const arb_an__report_js[];
@@ -281,7 +282,7 @@ static arb_tree *document(repctx *c, const arb_match *m, int view, const arb_an_
     arb_tree_add_bool(t, on, "over", arb_match_outcome(m, &o));
     if (o.over) {
         arb_tree_add_int(t, on, "winner", o.winner);
-        arb_tree_add_str(t, on, "reason", o.reason < g->noutcome_reasons ? g->outcome_reasons[o.reason] : "");
+        arb_tree_add_str(t, on, "reason", arb_name_at(g->outcome_reasons, g->noutcome_reasons, o.reason, ""));
         arb_tree_add_int(t, on, "turns", o.turns);
     }
     arb_tnode *sn = arb_tree_add_map(t, root, "state");

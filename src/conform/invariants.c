@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "conform/conform_int.h"
+#include "arbiter/toolkit.h"
 
 #define INV_LEGAL_MAX 65536
 #define INV_UIDS_MAX 512
@@ -363,7 +364,7 @@ static int check_narration(cf_inv *I, const arb_game *g, const arb_match *m, con
         for (int v = 0; v < players; v++) {
             if (v == e->seat) continue;
             char base[256], alt[256];
-            g->event_text(e, v, base, sizeof base);
+            arb_game_event_text(g, e, v, base, sizeof base);
             for (int arg = 0; arg < 3; arg++) {
                 for (int step = 1; step <= 2; step++) {
                     arb_event p = *e;
@@ -371,11 +372,11 @@ static int check_narration(cf_inv *I, const arb_game *g, const arb_match *m, con
                     int64_t nc = g->ncards;
                     int64_t cur = *x < 0 ? 0 : *x % nc;
                     *x = (int32_t)((cur + (step == 1 ? 1 : nc / 2 + 1)) % nc);
-                    g->event_text(&p, v, alt, sizeof alt);
+                    arb_game_event_text(g, &p, v, alt, sizeof alt);
                     if (strcmp(base, alt) != 0 && !same_cards(g, base, alt)) {
                         char own[256];
-                        g->event_text(e, e->seat, own, sizeof own);
-                        const char *nm = e->type < g->nevent_names ? g->event_names[e->type] : "?";
+                        arb_game_event_text(g, e, e->seat, own, sizeof own);
+                        const char *nm = arb_name_at(g->event_names, g->nevent_names, e->type, "?");
                         return say(I, "narration-hidden", "seat %d is told about seat %d's hidden '%s' event "
                                    "with a card that depends on its hidden arguments: \"%s\" (arg %c = %d: \"%s\"; "
                                    "its owner reads \"%s\")", v, e->seat, nm, base, "abc"[arg], (int)*x, alt, own);

@@ -1,4 +1,5 @@
 /* agent.c — the random and greedy agents and seeded think times. */
+#include <assert.h>
 #include <string.h>
 
 #include "arbiter/agent.h"
@@ -55,6 +56,7 @@ int arb_agent_choose(arb_agent *ag, const arb_match *m, arb_action *out)
         pick = g->greedy(arb_match_state(m), ag->legal, n, &ag->rng);
     else
         pick = arb_rng_below(&ag->rng, (uint32_t)n);
+    assert(pick < n); /* a greedy heuristic returns an index into legal */
     if (pick >= n) pick = 0;
     *out = ag->legal[pick];
     out->elapsed_ms = think;

@@ -1,5 +1,6 @@
 /* match.c — arb_match: one allocation holding a game's state and the event
  * buffer of its last step. */
+#include <assert.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,7 @@ int arb_match_players(const arb_match *m) { return m->players; }
 
 int arb_match_apply(arb_match *m, const arb_action *a, arb_error *err)
 {
+    assert(m && a);
     m->ev.n = m->ev.dropped = 0;
     int rc = m->g->apply(m->state, a, &m->ev, err);
     if (rc) m->ev.n = 0;

@@ -2,6 +2,7 @@
  * (arb_pos_* in arbiter/toolkit.h): typed getters that track the path of
  * the node being read, refuse unknown keys, out-of-range numbers, unknown
  * enum names and unknown cards, all with one message style. */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,6 +41,7 @@ size_t arb_pos_index(arb_pos *P, long idx)
 
 void arb_pos_pop(arb_pos *P, size_t mark)
 {
+    assert(mark <= P->len); /* a mark from this reader's push */
     if (mark <= P->len) P->len = mark;
     P->path[P->len] = '\0';
 }

@@ -8,6 +8,7 @@
  * automatic parts of the Cycle (Reset, Start, End-of-Cycle triggers, phase
  * changes) run inside arb_brainstorm__advance/enter until some seat owes a
  * decision, so exactly one seat owes one at any time. */
+#include <assert.h>
 #include <string.h>
 
 #include "arbiter/hash.h"
@@ -93,6 +94,8 @@ void arb_brainstorm__zone_remove(brn_player *p, int uid)
 
 void arb_brainstorm__zone_add(brn_player *p, int uid, int zone)
 {
+    assert(uid >= 0 && uid < BRN_CARDS_MAX && zone >= 0 && zone <= BRN_Z_STACK);
+    assert(zone >= BRN_NZONES || p->nz[zone] < BRN_CARDS_MAX);
     p->c[uid].zone = (uint8_t)zone;
     if (zone < BRN_NZONES) p->z[zone][p->nz[zone]++] = (uint8_t)uid;
 }
@@ -609,27 +612,23 @@ void arb_brainstorm__exec(brn_state *s, const arb_action *a, arb_events *ev)
 }
 
 /* ---- legal ------------------------------------------------------------- */
-typedef struct { arb_action *out; size_t cap, n; const brn_state *s; } brn_emit;
+typedef struct { arb_legal L; const brn_state *s; } brn_emit; /* the core legal-action buffer */
 
+/* A candidate: offered when the validator accepts it. */
 static void try_add(brn_emit *e, const arb_action *a)
 {
     if (arb_brainstorm__validate(e->s, a, NULL) != 0) return;
-    if (e->n < e->cap) e->out[e->n] = *a;
-    e->n++;
+    arb_legal_push(&e->L, a);
 }
 
 static arb_action act(int seat, int verb, int nargs, int a0, int a1, int a2, int a3)
 {
-    arb_action a;
-    memset(&a, 0, sizeof a);
-    a.seat = (int8_t)seat; a.verb = (uint8_t)verb; a.nargs = (uint8_t)nargs;
-    a.args[0] = a0; a.args[1] = a1; a.args[2] = a2; a.args[3] = a3;
-    return a;
+    return arb_legal_action(seat, (unsigned)verb, (unsigned)nargs, a0, a1, a2, a3);
 }
 
 size_t arb_brainstorm__legal(const brn_state *s, arb_action *out, size_t cap)
 {
-    brn_emit e = { out, cap, 0, s };
+    brn_emit e = { arb_legal_init(out, cap, s->actor), s };
     if (s->over) return 0;
     int seat = s->actor;
     const brn_player *p = &s->p[seat];
@@ -687,8 +686,8 @@ size_t arb_brainstorm__legal(const brn_state *s, arb_action *out, size_t cap)
                     if (to == from || td->type != BRN_T_MODULE) continue;
                     for (int in = 0; in < td->ins; in++) {
                         if (inc[to][in] >= BRN_IN_LINKS) continue;
-                        if (e.n < e.cap) e.out[e.n] = act(seat, BRN_V_LINK, 4, from, o, to, in);
-                        e.n++;
+                        a = act(seat, BRN_V_LINK, 4, from, o, to, in);
+                        arb_legal_push(&e.L, &a); /* prevalidated: no validator call per link */
                     }
                 }
             }
@@ -720,7 +719,7 @@ size_t arb_brainstorm__legal(const brn_state *s, arb_action *out, size_t cap)
     default:
         break;
     }
-    return e.n;
+    return e.L.n;
 }
 
 /* ---- setup ------------------------------------------------------------- */

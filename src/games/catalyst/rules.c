@@ -7,6 +7,7 @@
  * steps (start-of-turn effects, draws, Cleanup, the victory check …) until
  * some seat owes a decision again. Rule IDs are the catalog's (CAT-…);
  * interpretations are cited by gap number (G05 …). */
+#include <assert.h>
 #include <string.h>
 
 #include "games/catalyst/catalyst.h"
@@ -21,6 +22,7 @@ static void ev_push(arb_events *ev, int type, int seat, int hidden, int a, int b
 
 static void remove_from(uint8_t *arr, uint8_t *n, uint8_t uid)
 {
+    assert(*n <= CAT_MAX_CARDS);
     for (unsigned i = 0; i < *n; i++)
         if (arr[i] == uid) {
             memmove(arr + i, arr + i + 1, (size_t)(*n - i - 1));
@@ -669,24 +671,15 @@ static int validate_verb(const cat_state *s, const arb_action *a, arb_error *err
 
 typedef struct lbuf {
     const cat_state *s;
-    arb_action *out;
-    size_t cap, n;
-    int8_t seat;
+    arb_legal L;                /* the core legal-action buffer */
 } lbuf;
 
+/* A candidate: offered when the validator accepts it. */
 static void cand(lbuf *b, int verb, int nargs, int x, int y, int z)
 {
-    arb_action a;
-    memset(&a, 0, sizeof a);
-    a.seat = b->seat;
-    a.verb = (uint8_t)verb;
-    a.nargs = (uint8_t)nargs;
-    a.args[0] = x;
-    a.args[1] = y;
-    a.args[2] = z;
+    arb_action a = arb_legal_action(b->L.seat, (unsigned)verb, (unsigned)nargs, x, y, z, 0);
     if (validate_verb(b->s, &a, NULL) != ARB_OK) return;
-    if (b->n < b->cap) b->out[b->n] = a;
-    b->n++;
+    arb_legal_push(&b->L, &a);
 }
 
 static void legal_impulses(lbuf *b, const cat_player *pl)
@@ -705,7 +698,7 @@ size_t arb_catalyst__legal(const void *st, arb_action *out, size_t cap)
 {
     const cat_state *s = st;
     if (s->over) return 0;
-    lbuf b = { s, out, cap, 0, (int8_t)s->dseat };
+    lbuf b = { s, arb_legal_init(out, cap, (int8_t)s->dseat) };
     const cat_player *pl = &s->p[s->dseat];
     switch (s->dkind) {
     case CAT_D_MULLIGAN:
@@ -788,7 +781,7 @@ size_t arb_catalyst__legal(const void *st, arb_action *out, size_t cap)
     default:
         break;
     }
-    return b.n;
+    return b.L.n;
 }
 
 /* --------------------------------------------------------------- apply */

@@ -62,7 +62,7 @@ static int score_play(const nar_state *s, const nar_player *p, const nar_player 
     switch (c->type) {
     case NAR_T_FACILITY:
         switch (c->effect) {
-        case NAR_FX_SS_CORE100: case NAR_FX_SS_CORE50: return projected(p) >= 2000 ? 150 : 80;
+        case NAR_FX_SS_CORE: return projected(p) >= 2000 ? 150 : 80;
         case NAR_FX_SS_REACTOR_HALL: return 120;
         case NAR_FX_SS_CLEARANCE: return p->clearance < 3 ? 90 : 30;
         case NAR_FX_EDG: return 85;
@@ -71,7 +71,7 @@ static int score_play(const nar_state *s, const nar_player *p, const nar_player 
     case NAR_T_PERSONNEL:
         if (c->flags & NAR_RAIDER) return 110 + c->strike / 10;
         if (c->flags & NAR_COMMANDER) return count_commanders(p) ? 25 : 75;
-        if (c->effect == NAR_FX_EXH_CORE50 || c->effect == NAR_FX_EXH_CORE100) return 90;
+        if (c->effect == NAR_FX_EXH_CORE) return 90;
         if (c->effect == NAR_FX_EXH_HACK) return 60 + 10 * p->hack;
         return 55;
     case NAR_T_EQUIPMENT:
@@ -80,9 +80,10 @@ static int score_play(const nar_state *s, const nar_player *p, const nar_player 
         return 12;
     case NAR_T_PROCEDURE:
         switch (c->effect) {
-        case NAR_FX_PR_CORE100: return cool_score(p, 100, 180, 60);
-        case NAR_FX_PR_CORE50: return cool_score(p, 50, 170, 50);
-        case NAR_FX_PR_CORE150: return cool_score(p, 150, 185, 65);
+        case NAR_FX_PR_CORE: { /* the heuristic's weights per cooling amount */
+            int k = -c->core_k;
+            return k >= 150 ? cool_score(p, k, 185, 65) : k >= 100 ? cool_score(p, k, 180, 60) : cool_score(p, k, 170, 50);
+        }
         case NAR_FX_PR_DID: return opp_raiders(o) ? 60 : 5;
         case NAR_FX_PR_DRAW: return p->ndeck > 3 ? 70 : -20;
         case NAR_FX_PR_HACK: return p->hack >= 2 ? 140 : -5;
@@ -115,7 +116,7 @@ static int score(const nar_state *s, const arb_action *a)
     case NAR_V_KEEP: return 0;
     case NAR_V_ORDER: {
         const nar_carddef *c = nar_def(p, x);
-        if (c->effect == NAR_FX_SS_REACTOR_HALL) return p->core >= 1600 ? 100 : 10;
+        if (c->effect == NAR_FX_SS_REACTOR_HALL) return p->core >= NAR_REACTOR_HALL_K ? 100 : 10;
         if (c->effect == NAR_FX_SS_CLEARANCE) return 80;
         return 50;
     }
@@ -133,7 +134,7 @@ static int score(const nar_state *s, const arb_action *a)
     case NAR_V_EXHAUST: {
         const nar_carddef *c = nar_def(p, x);
         if (c->effect == NAR_FX_EXH_HACK) return p->hack >= 1 ? 150 : -10;
-        return cool_score(p, c->effect == NAR_FX_EXH_CORE100 ? 100 : 50, 200, 30);
+        return cool_score(p, -c->core_k, 200, 30);
     }
     case NAR_V_SCRAM: return 1000;
     case NAR_V_EDG: {

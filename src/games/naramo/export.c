@@ -194,15 +194,21 @@ static int zone_entry(lctx *L, int seat, const arb_tnode *e, const char *const *
     return uid;
 }
 
-/* A zone of the player map pm, each entry read by fn (a NULL fn: a plain
- * list of uids, of the given card type when type >= 0). At most max entries
- * (else max_rule/max_msg). An absent zone leaves the state untouched. */
-typedef int (*entry_fn)(lctx *L, int q, const arb_tnode *e, int i);
+/* A zone of the player map pm: at most max entries (else max_rule /
+ * max_msg), each read by fn, or, for a plain list of uids (fn NULL), appended
+ * to pz->out (of card type pz->type when >= 0). An absent zone leaves the
+ * state untouched. */
+typedef int (*entry_fn)(lctx *L, int q, const arb_tnode *e);
+typedef struct plain_zone {
+    uint8_t *out, *n;
+    int type;
+    const char *rule, *msg;
+} plain_zone;
 
 static int load_zone(lctx *L, int q, const arb_tnode *pm, const char *key, int max, const char *max_rule,
-                     const char *max_msg, entry_fn fn)
+                     const char *max_msg, entry_fn fn, const plain_zone *pz)
 {
-    const arb_tnode *z;
+    const arb_tnode *z, *em;
     TRY(arb_pos_arr(&L->P, pm, key, UINT32_MAX, NULL, &z));
     if (!z) return 0;
     size_t mk = arb_pos_push(&L->P, key);
@@ -210,55 +216,23 @@ static int load_zone(lctx *L, int q, const arb_tnode *pm, const char *key, int m
     for (const arb_tnode *e = z->first; e; e = e->next, i++) {
         size_t mi = arb_pos_index(&L->P, i);
         if (i >= max) return arb_pos_fail(&L->P, NULL, max_rule, "%s", max_msg ? max_msg : "too many cards");
-        TRY(fn(L, q, e, i));
+        if (fn) {
+            TRY(fn(L, q, e));
+        } else {
+            int uid;
+            TRY(uid = zone_entry(L, q, e, NULL, &em));
+            if (pz->type >= 0 && nar_def(&L->s->p[q], uid)->type != pz->type)
+                return arb_pos_fail(&L->P, NULL, pz->rule, "%s", pz->msg);
+            pz->out[(*pz->n)++] = (uint8_t)uid;
+        }
         arb_pos_pop(&L->P, mi);
     }
     arb_pos_pop(&L->P, mk);
     return 0;
 }
 
-static int plain_entry(lctx *L, int q, const arb_tnode *e, uint8_t *out, uint8_t *n, int type, const char *rule,
-                       const char *msg)
+static int roster_entry(lctx *L, int q, const arb_tnode *e)
 {
-    const arb_tnode *em;
-    int uid;
-    TRY(uid = zone_entry(L, q, e, NULL, &em));
-    if (type >= 0 && nar_def(&L->s->p[q], uid)->type != type) return arb_pos_fail(&L->P, NULL, rule, "%s", msg);
-    out[(*n)++] = (uint8_t)uid;
-    return 0;
-}
-
-static int deck_entry(lctx *L, int q, const arb_tnode *e, int i)
-{
-    (void)i;
-    nar_player *p = &L->s->p[q];
-    return plain_entry(L, q, e, p->deck, &p->ndeck, -1, NULL, NULL);
-}
-
-static int hand_entry(lctx *L, int q, const arb_tnode *e, int i)
-{
-    (void)i;
-    nar_player *p = &L->s->p[q];
-    return plain_entry(L, q, e, p->hand, &p->nhand, -1, NULL, NULL);
-}
-
-static int discard_entry(lctx *L, int q, const arb_tnode *e, int i)
-{
-    (void)i;
-    nar_player *p = &L->s->p[q];
-    return plain_entry(L, q, e, p->discard, &p->ndiscard, -1, NULL, NULL);
-}
-
-static int site_entry(lctx *L, int q, const arb_tnode *e, int i)
-{
-    (void)i;
-    nar_player *p = &L->s->p[q];
-    return plain_entry(L, q, e, p->site, &p->nsite, NAR_T_FACILITY, "NAR-ZONE-SITE", "only Facilities go in the Site");
-}
-
-static int roster_entry(lctx *L, int q, const arb_tnode *e, int i)
-{
-    (void)i;
     static const char *const ex[] = {"exhausted", "stationed", NULL};
     nar_player *p = &L->s->p[q];
     const arb_tnode *em;
@@ -278,9 +252,8 @@ static int roster_entry(lctx *L, int q, const arb_tnode *e, int i)
     return 0;
 }
 
-static int equip_entry(lctx *L, int q, const arb_tnode *e, int i)
+static int equip_entry(lctx *L, int q, const arb_tnode *e)
 {
-    (void)i;
     static const char *const ex[] = {"host", NULL};
     nar_player *p = &L->s->p[q];
     const arb_tnode *em;
@@ -301,21 +274,23 @@ static int equip_entry(lctx *L, int q, const arb_tnode *e, int i)
 static int load_zones(lctx *L, int q, const arb_tnode *pm)
 {
     nar_player *p = &L->s->p[q];
-    TRY(load_zone(L, q, pm, "deck", NAR_CARDS, NULL, NULL, deck_entry));
+    const plain_zone deck = {p->deck, &p->ndeck, -1, NULL, NULL}, hand = {p->hand, &p->nhand, -1, NULL, NULL},
+                     site = {p->site, &p->nsite, NAR_T_FACILITY, "NAR-ZONE-SITE", "only Facilities go in the Site"},
+                     discard = {p->discard, &p->ndiscard, -1, NULL, NULL};
+    TRY(load_zone(L, q, pm, "deck", NAR_CARDS, NULL, NULL, NULL, &deck));
     for (int a = 0, b = p->ndeck - 1; a < b; a++, b--) { /* exported top first; stored top last */
         uint8_t t = p->deck[a]; p->deck[a] = p->deck[b]; p->deck[b] = t;
     }
-    TRY(load_zone(L, q, pm, "hand", NAR_CARDS, NULL, NULL, hand_entry));
-    TRY(load_zone(L, q, pm, "roster", NAR_ROSTER_MAX, "NAR-LIMIT-ROSTER", "a Roster holds at most 7 Personnel", roster_entry));
-    TRY(load_zone(L, q, pm, "equipment", NAR_CARDS, NULL, NULL, equip_entry));
-    TRY(load_zone(L, q, pm, "site", NAR_SITE_MAX, "NAR-LIMIT-SITE", "a Site holds at most 6 Facilities", site_entry));
-    TRY(load_zone(L, q, pm, "discard", NAR_CARDS, NULL, NULL, discard_entry));
+    TRY(load_zone(L, q, pm, "hand", NAR_CARDS, NULL, NULL, NULL, &hand));
+    TRY(load_zone(L, q, pm, "roster", NAR_ROSTER_MAX, "NAR-LIMIT-ROSTER", "a Roster holds at most 7 Personnel", roster_entry, NULL));
+    TRY(load_zone(L, q, pm, "equipment", NAR_CARDS, NULL, NULL, equip_entry, NULL));
+    TRY(load_zone(L, q, pm, "site", NAR_SITE_MAX, "NAR-LIMIT-SITE", "a Site holds at most 6 Facilities", NULL, &site));
+    TRY(load_zone(L, q, pm, "discard", NAR_CARDS, NULL, NULL, NULL, &discard));
     return 0;
 }
 
-static int board_entry(lctx *L, int q, const arb_tnode *e, int i)
+static int board_entry(lctx *L, int q, const arb_tnode *e)
 {
-    (void)i;
     static const char *const ex[] = {"owner", "duration", "seq", NULL};
     nar_state *s = L->s;
     int64_t owner = q;
@@ -356,8 +331,8 @@ static int load_player_scalars(lctx *L, int q, const arb_tnode *pm)
     nar_player *p = &s->p[q];
     int64_t v;
     v = p->core; TRY(arb_pos_int(P, pm, "core", 0, NAR_CORE_LOAD_MAX_K, &v)); p->core = (int32_t)v;
-    v = 0; TRY(arb_pos_int(P, pm, "hack", 0, UINT8_MAX, &v)); p->hack = (uint8_t)v;
-    v = 0; TRY(arb_pos_int(P, pm, "power_orders", 0, UINT8_MAX, &v)); p->po = (uint8_t)v;
+    v = 0; TRY(arb_pos_int(P, pm, "hack", 0, NAR_COUNTER_MAX, &v)); p->hack = (uint8_t)v;
+    v = 0; TRY(arb_pos_int(P, pm, "power_orders", 0, NAR_COUNTER_MAX, &v)); p->po = (uint8_t)v;
     v = NAR_SWIPES_BASE; TRY(arb_pos_int(P, pm, "swipes", 0, NAR_SWIPES_CAP + 1, &v)); p->swipes = (uint8_t)v;
     v = 0; TRY(arb_pos_int(P, pm, "shutdown_until", 0, UINT32_MAX, &v)); p->shutdown_until = (uint32_t)v;
     v = 0; TRY(arb_pos_int(P, pm, "timeouts", 0, NAR_FORFEIT_TIMEOUTS, &v)); p->timeouts = (uint8_t)v;
@@ -380,9 +355,8 @@ static int load_player_scalars(lctx *L, int q, const arb_tnode *pm)
     return 0;
 }
 
-static int effect_entry(lctx *L, int q, const arb_tnode *e, int i)
+static int effect_entry(lctx *L, int q, const arb_tnode *e)
 {
-    (void)i;
     static const char *const ek[] = {"uid", "card", "until_shift", NULL};
     nar_player *p = &L->s->p[q];
     TRY(arb_pos_keys(&L->P, e, ek));
@@ -516,8 +490,7 @@ static int load_pending(lctx *L, const arb_tnode *pe)
         for (int k = 0; k < s->order_n; k++) in &= s->order[k] != e->i;
         if (!in) return arb_pos_fail(P, NULL, "NAR-P1-SSE-ORDER", "not a pending SHIFT START Facility of the active player");
         const nar_carddef *c = nar_def(A, (int)e->i);
-        if (c->effect != NAR_FX_SS_CORE100 && c->effect != NAR_FX_SS_CORE50 && c->effect != NAR_FX_SS_CLEARANCE &&
-            c->effect != NAR_FX_SS_REACTOR_HALL)
+        if (c->effect != NAR_FX_SS_CORE && c->effect != NAR_FX_SS_CLEARANCE && c->effect != NAR_FX_SS_REACTOR_HALL)
             return arb_pos_fail(P, NULL, "NAR-P1-SSE-ORDER", "that Facility has no SHIFT START effect");
         s->order[s->order_n++] = (uint8_t)e->i;
         arb_pos_pop(P, mi);
@@ -593,12 +566,12 @@ static int player_first(lctx *L, int q, const arb_tnode *pm)
 
 static int player_board(lctx *L, int q, const arb_tnode *pm)
 {
-    return load_zone(L, q, pm, "board", NAR_BOARD_MAX, "NAR-LIMIT-ALARM", "an Alarm Board holds at most 3 Incidents", board_entry);
+    return load_zone(L, q, pm, "board", NAR_BOARD_MAX, "NAR-LIMIT-ALARM", "an Alarm Board holds at most 3 Incidents", board_entry, NULL);
 }
 
 static int player_last(lctx *L, int q, const arb_tnode *pm)
 {
-    TRY(load_zone(L, q, pm, "effects", NAR_EFFECTS, NULL, "at most 4 lasting effects", effect_entry));
+    TRY(load_zone(L, q, pm, "effects", NAR_EFFECTS, NULL, "at most 4 lasting effects", effect_entry, NULL));
     return check_player(L, q, pm);
 }
 

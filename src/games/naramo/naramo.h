@@ -38,6 +38,10 @@ extern const arb_game arb_game_naramo; /* game.c */
 #define NAR_FORFEIT_TIMEOUTS  3
 #define NAR_DID_REDUCE_K    100   /* Defense in Depth */
 #define NAR_GUBBY_K         100
+#define NAR_REACTOR_HALL_K 1600   /* Reactor Hall: +1 Power Order at or above */
+#define NAR_RELAY_TRIP_K   1700   /* Relay Trip: +1 HACK at or above */
+#define NAR_COUNTER_MAX     255   /* HACK, Power Orders and timeouts saturate here */
+#define NAR_CLEARANCE_A       3   /* clearance 0=D 1=C 2=B 3=A */
 
 /* ---- bounds of a loaded position (not rules: what the state can hold) -- */
 #define NAR_CORE_LOAD_MAX_K   1000000 /* core temperature in a position */
@@ -64,15 +68,15 @@ enum { NAR_BLOC_NONE, NAR_BLOC_DEFENSE, NAR_BLOC_ASSAULT };
 #define NAR_CLASSIFIED 0x080u
 #define NAR_TARGETED   0x100u   /* play needs TARGET = own roster uid */
 
-/* effect codes */
+/* effect codes; the amount of a *_CORE effect is card data (core_k) */
 enum {
     NAR_FX_NONE,
-    NAR_FX_SS_CORE100, NAR_FX_SS_CORE50, NAR_FX_SS_CLEARANCE, NAR_FX_SS_REACTOR_HALL,
+    NAR_FX_SS_CORE, NAR_FX_SS_CLEARANCE, NAR_FX_SS_REACTOR_HALL,
     NAR_FX_EDG,
-    NAR_FX_EXH_CORE50, NAR_FX_EXH_CORE100, NAR_FX_EXH_HACK,
-    NAR_FX_PR_CORE100, NAR_FX_PR_CORE50, NAR_FX_PR_CORE150, NAR_FX_PR_DID, NAR_FX_PR_DRAW,
+    NAR_FX_EXH_CORE, NAR_FX_EXH_HACK,
+    NAR_FX_PR_CORE, NAR_FX_PR_DID, NAR_FX_PR_DRAW,
     NAR_FX_PR_HACK, NAR_FX_PR_OPP_HACK, NAR_FX_PR_READY_RAIDERS, NAR_FX_PR_REASSIGN,
-    NAR_FX_AL_GUBBY, NAR_FX_AL_CORE100, NAR_FX_AL_RELAY, NAR_FX_AL_CORE50,
+    NAR_FX_AL_GUBBY, NAR_FX_AL_CORE, NAR_FX_AL_RELAY,
     NAR_FX_EQ_STRIKE
 };
 
@@ -84,6 +88,7 @@ typedef struct nar_carddef {
     int16_t strike;             /* RAIDER STRIKE K, or Equipment STRIKE bonus */
     int8_t clear, duration;     /* Incidents; -1 = none */
     uint8_t effect;
+    int16_t core_k;             /* the *_CORE effects: the owner's core change in K */
     const char *rarity;
 } nar_carddef;
 

@@ -6,6 +6,7 @@
  * apply() is "validate on the const state, then mutate and run to the next
  * prompt". Validation and legal() share the same predicates, so the two can
  * not disagree. Nothing here allocates; events go to the caller's buffer. */
+#include <assert.h>
 #include <string.h>
 
 #include "arbiter/hash.h"
@@ -25,6 +26,7 @@ static int idx_of(const uint8_t *arr, int n, int uid)
 
 static void rm_at(uint8_t *arr, uint8_t *n, int i)
 {
+    assert(i >= 0 && i < *n); /* callers remove what they found */
     memmove(arr + i, arr + i + 1, (size_t)(*n - i - 1));
     (*n)--;
 }
@@ -47,13 +49,12 @@ static int has_commander(const nar_player *p)
 
 static int is_ss(const nar_carddef *c)
 {
-    return c->effect == NAR_FX_SS_CORE100 || c->effect == NAR_FX_SS_CORE50 ||
-           c->effect == NAR_FX_SS_CLEARANCE || c->effect == NAR_FX_SS_REACTOR_HALL;
+    return c->effect == NAR_FX_SS_CORE || c->effect == NAR_FX_SS_CLEARANCE || c->effect == NAR_FX_SS_REACTOR_HALL;
 }
 
 static int is_exhaust(const nar_carddef *c)
 {
-    return c->effect == NAR_FX_EXH_CORE50 || c->effect == NAR_FX_EXH_CORE100 || c->effect == NAR_FX_EXH_HACK;
+    return c->effect == NAR_FX_EXH_CORE || c->effect == NAR_FX_EXH_HACK;
 }
 
 int arb_naramo__strike_value(const nar_state *s, int seat, int uid)
@@ -88,7 +89,7 @@ static void core_add(nar_state *s, int seat, int delta, arb_events *ev)
     nar_player *p = &s->p[seat];
     int64_t c = (int64_t)p->core + delta;
     if (c < 0) c = 0;               /* G05 */
-    if (c > 1000000) c = 1000000;   /* bound for hostile positions */
+    if (c > NAR_CORE_LOAD_MAX_K) c = NAR_CORE_LOAD_MAX_K; /* bound for hostile positions */
     p->core = (int32_t)c;
     EV(NAR_E_CORE, seat, 0, delta, p->core, 0);
 }
@@ -98,7 +99,7 @@ static void hack_add(nar_state *s, int seat, int delta, arb_events *ev)
     nar_player *p = &s->p[seat];
     int h = p->hack + delta;
     if (h < 0) h = 0;
-    if (h > 255) h = 255;
+    if (h > NAR_COUNTER_MAX) h = NAR_COUNTER_MAX;
     p->hack = (uint8_t)h;
     EV(NAR_E_HACK, seat, 0, delta, p->hack, 0);
 }
@@ -108,7 +109,7 @@ static void po_add(nar_state *s, int seat, int delta, arb_events *ev)
     nar_player *p = &s->p[seat];
     int v = p->po + delta;
     if (v < 0) v = 0;
-    if (v > 255) v = 255;
+    if (v > NAR_COUNTER_MAX) v = NAR_COUNTER_MAX;
     p->po = (uint8_t)v;
     EV(NAR_E_PO, seat, 0, delta, p->po, 0);
 }
@@ -138,13 +139,12 @@ static void resolve_ss(nar_state *s, int uid, arb_events *ev)
     const nar_carddef *c = nar_def(p, uid);
     EV(NAR_E_SSE, a, 0, uid, p->card[uid], 0);
     switch (c->effect) {
-    case NAR_FX_SS_CORE100: core_add(s, a, -100, ev); break;
-    case NAR_FX_SS_CORE50: core_add(s, a, -50, ev); break;
+    case NAR_FX_SS_CORE: core_add(s, a, c->core_k, ev); break;
     case NAR_FX_SS_CLEARANCE:
-        if (p->clearance < 3) { p->clearance++; EV(NAR_E_CLEARANCE, a, 0, p->clearance, 0, 0); }
+        if (p->clearance < NAR_CLEARANCE_A) { p->clearance++; EV(NAR_E_CLEARANCE, a, 0, p->clearance, 0, 0); }
         break;
     case NAR_FX_SS_REACTOR_HALL:
-        if (p->core >= 1600) po_add(s, a, 1, ev);
+        if (p->core >= NAR_REACTOR_HALL_K) po_add(s, a, 1, ev);
         break;
     default: break;
     }
@@ -251,7 +251,7 @@ static void shift_end(nar_state *s, arb_events *ev)
         EV(NAR_E_SHUTDOWN_END, a, 0, 0, 0, 0);
     }
     int gain = !p->shutdown && p->core >= NAR_NOMINAL_K && p->core < NAR_OVERHEAT_K; /* G03 */
-    if (gain && p->po < 255) p->po++;
+    if (gain && p->po < NAR_COUNTER_MAX) p->po++;
     EV(NAR_E_PO_CHECK, a, 0, gain, p->po, 0);
     if (p->core >= NAR_OVERHEAT_K) { /* G04 */
         EV(NAR_E_OVERHEAT, a, 0, p->core, 0, 0);
@@ -327,10 +327,9 @@ static void alarms_continue(nar_state *s, arb_events *ev)
             }
             core_add(s, a, NAR_GUBBY_K, ev);
             break;
-        case NAR_FX_AL_CORE100: core_add(s, a, 100, ev); break;
-        case NAR_FX_AL_CORE50: core_add(s, a, 50, ev); break;
+        case NAR_FX_AL_CORE: core_add(s, a, nar_def(&s->p[e->owner], e->uid)->core_k, ev); break;
         case NAR_FX_AL_RELAY:
-            if (s->p[a].core >= 1700) hack_add(s, a, 1, ev);
+            if (s->p[a].core >= NAR_RELAY_TRIP_K) hack_add(s, a, 1, ev);
             break;
         default: break;
         }
@@ -421,9 +420,7 @@ static void do_play(nar_state *s, int uid, int target, arb_events *ev)
         if (c->flags & NAR_ACT) p->act_used = 1;
         if (c->flags & NAR_DOCTRINE) p->doctrine_used = 1;
         switch (c->effect) {
-        case NAR_FX_PR_CORE100: core_add(s, a, -100, ev); break;
-        case NAR_FX_PR_CORE50: core_add(s, a, -50, ev); break;
-        case NAR_FX_PR_CORE150: core_add(s, a, -150, ev); break;
+        case NAR_FX_PR_CORE: core_add(s, a, c->core_k, ev); break;
         case NAR_FX_PR_DRAW: draw(s, a, ev); break;
         case NAR_FX_PR_HACK: hack_add(s, a, -1, ev); break;
         case NAR_FX_PR_OPP_HACK: hack_add(s, 1 - a, 1, ev); break;
@@ -695,7 +692,7 @@ static int validate(const nar_state *s, const arb_action *a, arb_error *err)
     switch (a->verb) {
     case NAR_V_REVIEW: case NAR_V_KEEP: return ARB_OK;
     case NAR_V_ORDER:
-        if (x < 0 || x > 255 || idx_of(s->order, s->order_n, x) < 0)
+        if (x < 0 || x >= NAR_CARDS || idx_of(s->order, s->order_n, x) < 0)
             return ARB_ILLEGAL(err, "NAR-P1-SSE-ORDER", "that Facility has no pending SHIFT START effect");
         return ARB_OK;
     case NAR_V_PLAY: return chk_play(s, x, a->nargs == 2, a->nargs == 2 ? a->args[1] : -1, err);
@@ -815,22 +812,20 @@ arb_decision arb_naramo__decision(const void *st)
     return d;
 }
 
-#define PUSH(vb, n_, a0, a1) do { \
-        if (n < cap) { arb_action *o = &out[n]; memset(o, 0, sizeof *o); o->seat = (int8_t)seat; \
-            o->verb = (vb); o->nargs = (n_); o->args[0] = (a0); o->args[1] = (a1); } \
-        n++; } while (0)
+/* Offer an action of `seat` through the core legal-action buffer LB. */
+#define PUSH(vb, n_, a0, a1) (LB.seat = seat, arb_legal_add(&LB, (vb), (n_), (a0), (a1), 0, 0))
 
 size_t arb_naramo__legal(const void *st, arb_action *out, size_t cap)
 {
     const nar_state *s = st;
-    size_t n = 0;
+    arb_legal LB = arb_legal_init(out, cap, 0);
     if (s->over) return 0;
     int seat = arb_naramo__owing_seat(s);
     if (s->p[seat].disc_at >= 0) {
         int q = seat;
         seat = ARB_SEAT_ARBITER;
         PUSH(NAR_V_RECONNECT, 1, q, 0);
-        return n;
+        return LB.n;
     }
     const nar_player *p = &s->p[seat];
     switch (s->kind) {
@@ -892,7 +887,7 @@ size_t arb_naramo__legal(const void *st, arb_action *out, size_t cap)
         break;
     default: break;
     }
-    return n;
+    return LB.n;
 }
 
 static void perform(nar_state *s, const arb_action *a, arb_events *ev)
@@ -922,8 +917,7 @@ static void perform(nar_state *s, const arb_action *a, arb_events *ev)
         const nar_carddef *c = nar_def(p, x);
         p->flags[x] |= NAR_F_EXHAUSTED;
         EV(NAR_E_EXHAUST, seat, 0, x, p->card[x], 0);
-        if (c->effect == NAR_FX_EXH_CORE50) core_add(s, seat, -50, ev);
-        else if (c->effect == NAR_FX_EXH_CORE100) core_add(s, seat, -100, ev);
+        if (c->effect == NAR_FX_EXH_CORE) core_add(s, seat, c->core_k, ev);
         else hack_add(s, seat, -1, ev);
         break;
     }
@@ -1008,7 +1002,7 @@ static void perform(nar_state *s, const arb_action *a, arb_events *ev)
         }
         int owe = arb_naramo__owing_seat(s);
         nar_player *o = &s->p[owe];
-        if (o->timeouts < 255) o->timeouts++;
+        if (o->timeouts < NAR_COUNTER_MAX) o->timeouts++;
         /* naramo-2 (L38, G22): the opponent's timeout ends the shift player's
          * shift without a timeout of theirs, so their run is broken. */
         if (s->rules >= 2 && owe != s->active) s->p[s->active].timeouts = 0;

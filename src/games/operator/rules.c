@@ -5,6 +5,7 @@
  * Every handler validates completely before it mutates, so a rejection
  * leaves the state byte-for-byte untouched, and every rejection names the
  * OPS rule (or OPS-Gnn interpretation) it breaks. */
+#include <assert.h>
 #include <string.h>
 
 #include "arbiter/hash.h"
@@ -24,6 +25,7 @@ static int hand_index(const ops_player *p, int32_t uid)
 
 static void hand_remove(ops_player *p, int idx)
 {
+    assert(idx >= 0 && idx < p->nhand); /* callers remove what they found */
     memmove(&p->hand[idx], &p->hand[idx + 1], (size_t)(p->nhand - idx - 1));
     p->nhand--;
 }
@@ -754,27 +756,15 @@ int arb_operator__apply(void *st, const arb_action *a, arb_events *ev, arb_error
 }
 
 /* ---- legal -------------------------------------------------------------------- */
-typedef struct { arb_action *out; size_t cap, n; int seat; } lbuf;
+typedef arb_legal lbuf; /* the core legal-action buffer */
 
-static void push(lbuf *b, int verb, int nargs, int a0, int a1)
-{
-    if (b->n < b->cap) {
-        arb_action *x = &b->out[b->n];
-        memset(x, 0, sizeof *x);
-        x->seat = (int8_t)b->seat;
-        x->verb = (uint8_t)verb;
-        x->nargs = (uint8_t)nargs;
-        x->args[0] = a0;
-        x->args[1] = a1;
-    }
-    b->n++;
-}
+static void push(lbuf *b, int verb, int nargs, int a0, int a1) { arb_legal_add(b, (unsigned)verb, (unsigned)nargs, a0, a1, 0, 0); }
 
 size_t arb_operator__legal(const void *st, arb_action *out, size_t cap)
 {
     const ops_state *s = st;
     if (s->over) return 0;
-    lbuf b = { out, cap, 0, s->owner };
+    lbuf b = arb_legal_init(out, cap, s->owner);
     const ops_player *p = &s->p[s->owner];
     switch (s->phase) {
     case OPS_PH_OPEN_DISCARD:
