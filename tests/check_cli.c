@@ -104,6 +104,24 @@ START_TEST(json_honoured_or_refused)
 }
 END_TEST
 
+/* verify and stats take directories: the *.tcgr files under them, sorted. */
+START_TEST(directories_where_files_are)
+{
+    cli_result *r = cli_run("verify --quiet replays/golden/naramo");
+    ck_assert_msg(r->code == 0, "verify DIR exit %d: %.300s", r->code, r->err);
+    r = cli_run("verify replays/golden/naramo");
+    ck_assert_int_eq(r->code, 0);
+    const char *a = strstr(r->out, "rare-draw-s12503.tcgr"), *b = strstr(r->out, "s1000-p2-random.tcgr");
+    ck_assert_msg(a && b && a < b, "verify DIR lists its files in name order");
+    ck_assert_ptr_nonnull(strstr(r->out, "replays/golden/naramo/v2/"));  /* recursive */
+    r = cli_run("stats replays/golden/naramo/v2");
+    ck_assert_int_eq(r->code, 0);
+    ck_assert_ptr_nonnull(strstr(r->out, "54 files"));
+    r = cli_run("verify /dev/null/none");
+    ck_assert_int_eq(r->code, 3);
+}
+END_TEST
+
 START_TEST(version)
 {
     cli_result *r = cli_run("--version");
@@ -208,6 +226,7 @@ int main(void)
     tcase_add_test(t, unknown_command_suggests);
     tcase_add_test(t, games_table_aligned);
     tcase_add_test(t, json_honoured_or_refused);
+    tcase_add_test(t, directories_where_files_are);
     tcase_add_test(t, games_lists_every_engine);
     tcase_add_test(t, cards_needs_a_known_game);
     tcase_add_test(t, deck_usage_errors);

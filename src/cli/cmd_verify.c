@@ -14,6 +14,7 @@
 
 #include "arbiter/adapter.h"
 #include "cli/cli.h"
+#include "cli/paths.h"
 #include "cli/shard.h"
 
 /* --engine CMD: the proxy game every file is verified with. */
@@ -379,11 +380,25 @@ static int verify_main(int argc, char **argv)
     if (manifest && optind < argc) return cli_usage("verify", "give either --manifest or FILE arguments, not both");
     cli_mstream ms;
     int argn = argc - optind, argi = 0;
+    /* FILE|DIR arguments: a directory stands for the *.tcgr files under it
+     * (cli/paths.c: recursive, sorted, special files skipped with a note). */
+    cli_pathlist fl = { 0 };
     if (manifest) {
         int mrc = cli_mstream_open(&ms, "verify", manifest, &shard);
         if (mrc) return mrc;
     } else if (argn < 1) {
         return cli_usage("verify", "no replay file given");
+    } else {
+        if (cli_pathlist_build(&fl, "verify", argc - optind, argv + optind)) {
+            fprintf(stderr, "arbiter verify: out of memory\n");
+            return EXIT_INTERNAL;
+        }
+        argn = (int)fl.n;
+        if (argn < 1) {
+            cli_pathlist_free(&fl);
+            fprintf(stderr, "arbiter verify: no .tcgr file under the given director%s\n", argc - optind == 1 ? "y" : "ies");
+            return EXIT_INPUT;
+        }
     }
     vpool pool;
     memset(&pool, 0, sizeof pool);
@@ -394,6 +409,7 @@ static int verify_main(int argc, char **argv)
     if (!pool.ring) {
         fprintf(stderr, "arbiter verify: out of memory\n");
         if (manifest) cli_mstream_close(&ms);
+        cli_pathlist_free(&fl);
         return EXIT_INTERNAL;
     }
     int nthreads = (int)jobs;
@@ -444,7 +460,7 @@ static int verify_main(int argc, char **argv)
                 j->index = (int64_t)idx;
             } else {
                 if (argi >= argn) { source_done = 1; break; }
-                j->path = argv[optind + argi++];
+                j->path = fl.paths[argi++];
                 j->index = -1;
             }
             if (j->kind == VJ_FILE && arb_archive_is(j->path)) {
@@ -509,6 +525,7 @@ static int verify_main(int argc, char **argv)
     for (uint64_t i = 0; i < nopened; i++) arb_archive_close(opened[i]);
     free(opened);
     free(pool.ring);
+    cli_pathlist_free(&fl);
     pthread_mutex_destroy(&pool.mu);
     pthread_cond_destroy(&pool.cv);
     uint64_t n = pool.filled;

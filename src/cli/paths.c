@@ -64,10 +64,10 @@ static int walk(cli_walk *w, const char *dir, unsigned depth)
     closedir(d);
     if (!rc) qsort(names, n, sizeof *names, cmp_names);
     for (size_t i = 0; i < n && !rc; i++) {
-        size_t len = strlen(dir) + strlen(names[i]) + 2;
+        size_t dl = strlen(dir), len = dl + strlen(names[i]) + 2;
         char *full = malloc(len);
         if (!full) { rc = -1; break; }
-        snprintf(full, len, "%s/%s", dir, names[i]);
+        snprintf(full, len, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", names[i]);
         struct stat st;
         if (lstat(full, &st) == 0 && S_ISLNK(st.st_mode) && stat(full, &st) != 0) {
             if (is_replay_name(names[i])) { note(w, full, "a dangling link: skipped"); w->skipped++; }
@@ -89,4 +89,35 @@ int cli_walk_path(cli_walk *w, const char *path)
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return walk(w, path, 1);
     return w->fn(w->ctx, path);
+}
+
+static int add_path(void *ctx, const char *path)
+{
+    cli_pathlist *l = ctx;
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? l->cap * 2 : 64;
+        char **np = realloc(l->paths, nc * sizeof *np);
+        if (!np) return -1;
+        l->paths = np;
+        l->cap = nc;
+    }
+    if (!(l->paths[l->n] = strdup(path))) return -1;
+    l->n++;
+    return 0;
+}
+
+int cli_pathlist_build(cli_pathlist *l, const char *cmd, int argc, char **argv)
+{
+    cli_walk w = { cmd, add_path, l, 0, 0, 0, 0 };
+    for (int i = 0; i < argc; i++)
+        if (cli_walk_path(&w, argv[i])) return -1;
+    l->skipped = w.skipped + w.unreadable;
+    return 0;
+}
+
+void cli_pathlist_free(cli_pathlist *l)
+{
+    for (size_t i = 0; i < l->n; i++) free(l->paths[i]);
+    free(l->paths);
+    memset(l, 0, sizeof *l);
 }

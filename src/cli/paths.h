@@ -22,4 +22,14 @@ typedef struct cli_walk {
  * directory contributes its *.tcgr regular files, recursively, sorted. */
 int cli_walk_path(cli_walk *w, const char *path);
 
+/* Every argument expanded, in order (directories as above): paths[0..n),
+ * owned. -1 when out of memory. skipped counts what was noted and left out. */
+typedef struct cli_pathlist {
+    char **paths;
+    size_t n, cap;
+    unsigned long skipped;
+} cli_pathlist;
+int cli_pathlist_build(cli_pathlist *l, const char *cmd, int argc, char **argv);
+void cli_pathlist_free(cli_pathlist *l);
+
 #endif
