@@ -122,6 +122,23 @@ START_TEST(directories_where_files_are)
 }
 END_TEST
 
+/* Progress goes to stderr on a terminal only (forced here), never stdout. */
+START_TEST(progress_on_stderr_only)
+{
+    cli_result *r = cli_run("verify --quiet replays/golden/naramo");
+    ck_assert_int_eq(r->code, 0);
+    ck_assert_ptr_null(strstr(r->err, "files ("));   /* not a terminal: none */
+    setenv("ARBITER_PROGRESS", "1", 1);
+    r = cli_run("verify --quiet replays/golden/naramo");
+    ck_assert_int_eq(r->code, 0);
+    ck_assert_ptr_nonnull(strstr(r->err, "verify: "));
+    ck_assert_ptr_null(strstr(r->out, "verify: "));
+    r = cli_run("play --game naramo --games 3 --seed 1 --no-record");
+    ck_assert_ptr_nonnull(strstr(r->err, "play: 3/3 matches"));
+    unsetenv("ARBITER_PROGRESS");
+}
+END_TEST
+
 START_TEST(version)
 {
     cli_result *r = cli_run("--version");
@@ -227,6 +244,7 @@ int main(void)
     tcase_add_test(t, games_table_aligned);
     tcase_add_test(t, json_honoured_or_refused);
     tcase_add_test(t, directories_where_files_are);
+    tcase_add_test(t, progress_on_stderr_only);
     tcase_add_test(t, games_lists_every_engine);
     tcase_add_test(t, cards_needs_a_known_game);
     tcase_add_test(t, deck_usage_errors);

@@ -127,6 +127,9 @@ START_TEST(record_matches_play)
                          arbiter, G->id, b, in), 0);
     ck_assert_ptr_nonnull(strstr(out, "owed: turn 1"));
     ck_assert_ptr_nonnull(strstr(out, "over: "));
+    /* the end line has the form record --help gives */
+    ck_assert_msg(strstr(out, "over: winner ") || strstr(out, "over: draw ("), "end line: %.200s", strstr(out, "over: "));
+    ck_assert_ptr_nonnull(strstr(strstr(out, "over: "), ", final hash 0x"));
     size_t la, lb;
     uint8_t *x = ru_load(a, &la), *y = ru_load(b, &lb);
     ck_assert_uint_eq(la, lb);

@@ -202,11 +202,20 @@ int cmd_info(int argc, char **argv)
         if (h->flags & ARB_REPLAY_FLAG_TIMED) printf("clock:      %.1f s of recorded think time\n", (double)s.elapsed_total / 1000.0);
         if (s.has_outcome) {
             if (s.winner >= 0)
-                printf("outcome:    %s (seat %d) wins by %s after %" PRIu32 " turns; final hash 0x%016" PRIx64 "\n",
-                       cli_esc(h->player[s.winner < h->players ? s.winner : 0].name), s.winner, cli_esc(s.reason), s.turns, s.final_hash);
+            {
+                /* the form verify and log use: "P2 wins (reason) after N turns",
+                 * with the player's name when it is not the default "P2" */
+                const char *nm = h->player[s.winner < h->players ? s.winner : 0].name;
+                char dflt[16];
+                snprintf(dflt, sizeof dflt, "P%d", s.winner + 1);
+                int named = nm[0] && strcmp(nm, dflt) != 0;
+                printf("outcome:    P%d%s%s%s wins (%s) after %" PRIu32 " turn%s; final hash 0x%016" PRIx64 "\n", s.winner + 1,
+                       named ? " (" : "", named ? cli_esc(nm) : "", named ? ")" : "", cli_esc(s.reason), s.turns,
+                       ARB_PLURAL(s.turns), s.final_hash);
+            }
             else
-                printf("outcome:    draw (%s) after %" PRIu32 " turns; final hash 0x%016" PRIx64 "\n", cli_esc(s.reason), s.turns,
-                       s.final_hash);
+                printf("outcome:    draw (%s) after %" PRIu32 " turn%s; final hash 0x%016" PRIx64 "\n", cli_esc(s.reason),
+                       s.turns, ARB_PLURAL(s.turns), s.final_hash);
         } else {
             printf("outcome:    none recorded (last checkpoint: turn %" PRIu32 ")\n", s.last_turn);
         }

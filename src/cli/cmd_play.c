@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/match_args.h"
+#include "cli/progress.h"
 #include "cli/shard.h"
 #include "arbiter/toolkit.h"
 
@@ -267,15 +268,22 @@ int cmd_play(int argc, char **argv)
         /* one file for every match: members in match order */
         if ((rc = cli_match_archive(&a, "play"))) return rc;
         int worst = EXIT_OK;
+        cli_progress prog;
+        uint64_t done = 0;
+        cli_progress_start(&prog, "play", "matches", games > shard.k ? (games - shard.k + shard.n - 1) / shard.n : 0);
         for (uint64_t i = shard.k; i < games; i += shard.n) {
             cli_match_args one = a;
             one.seed = cli_game_seed(a.seed, i);
+            cli_progress_end(&prog);
             if ((rc = cli_match_start(&one, "play")) == EXIT_OK)
                 rc = play_match(&one, agents, max_actions, json, (int64_t)i, disc);
             cli_match_args_free(&one);
+            fflush(stdout);
+            cli_progress_update(&prog, ++done);
             if (rc > worst) worst = rc;
             if (rc == EXIT_USAGE || rc == EXIT_INTERNAL || rc == EXIT_INPUT) break;
         }
+        cli_progress_end(&prog);
         uint64_t members = arb_archive_writer_members(a.aw);
         int crc = cli_match_archive_close(&a, "play", worst == EXIT_OK);
         if (!crc && !json && worst == EXIT_OK) {
@@ -286,7 +294,7 @@ int cmd_play(int argc, char **argv)
                 sz = ftell(f);
                 fclose(f);
             }
-            printf("%s: archive of %" PRIu64 " matches, %ld bytes\n", a.out, members, sz);
+            printf("%s: archive of %" PRIu64 " match%s, %ld bytes\n", a.out, members, members == 1 ? "" : "es", sz);
         }
         return worst ? worst : crc;
     }
@@ -297,9 +305,13 @@ int cmd_play(int argc, char **argv)
     const char *dir = a.out;
     uint64_t base = a.seed;
     int worst = EXIT_OK;
+    cli_progress prog;
+    uint64_t done = 0;
+    cli_progress_start(&prog, "play", "matches", games > shard.k ? (games - shard.k + shard.n - 1) / shard.n : 0);
     for (uint64_t i = shard.k; i < games; i += shard.n) {
         cli_match_args one = a;
         char path[4096];
+        cli_progress_end(&prog);
         one.seed = cli_game_seed(base, i);
         if (dir) {
             snprintf(path, sizeof path, "%s/%s-%06" PRIu64 ".tcgr", dir, a.game ? a.game : "game", i);
@@ -308,8 +320,11 @@ int cmd_play(int argc, char **argv)
         if ((rc = cli_match_start(&one, "play")) == EXIT_OK)
             rc = play_match(&one, agents, max_actions, json, (int64_t)i, disc);
         cli_match_args_free(&one);
-        if (rc == EXIT_USAGE || rc == EXIT_INTERNAL || rc == EXIT_INPUT) return rc;
+        fflush(stdout);
+        cli_progress_update(&prog, ++done);
+        if (rc == EXIT_USAGE || rc == EXIT_INTERNAL || rc == EXIT_INPUT) { cli_progress_end(&prog); return rc; }
         if (rc > worst) worst = rc;
     }
+    cli_progress_end(&prog);
     return worst;
 }

@@ -35,7 +35,8 @@ static void record_help(void)
            "Answers (text): 'ok N: DESCRIPTION' then 'event: …' lines, or\n"
            "'rejected RULE: MESSAGE' (not recorded), or 'error: MESSAGE' (bad syntax);\n"
            "then 'owed: turn T seat S DECISION [clock MS]' and 'legal: A | B | …';\n"
-           "at the end 'over: winner S (REASON) after T turns'.\n"
+           "at the end 'over: winner S (REASON) after T turns, final hash 0x…' (or\n"
+           "'over: draw (REASON) …'; S is the winning seat).\n"
            "\n"
            CLI_MATCH_HELP
            "  --timed           mark the replay as timed (elapsed times are real)\n"
@@ -336,9 +337,11 @@ int cmd_record(int argc, char **argv)
                 cli_json_str(stdout, reason);
                 printf(",\"turns\":%u,\"final_hash\":\"0x%016" PRIx64 "\"}\n", o.turns, arb_match_hash(a.m));
             } else {
-                printf("over: %s (%s) after %u turns, final hash 0x%016" PRIx64 "\n",
-                       o.winner >= 0 ? "winner" : "draw", reason, o.turns, arb_match_hash(a.m));
-                if (o.winner >= 0) printf("winner: seat %d\n", o.winner);
+                char who[24];
+                if (o.winner >= 0) snprintf(who, sizeof who, "winner %d", o.winner);
+                else snprintf(who, sizeof who, "draw");
+                printf("over: %s (%s) after %u turn%s, final hash 0x%016" PRIx64 "\n", who, reason, o.turns,
+                       ARB_PLURAL(o.turns), arb_match_hash(a.m));
             }
         } else {
             prompt(&ctx);

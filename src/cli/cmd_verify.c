@@ -15,6 +15,7 @@
 #include "arbiter/adapter.h"
 #include "cli/cli.h"
 #include "cli/paths.h"
+#include "cli/progress.h"
 #include "cli/shard.h"
 
 /* --engine CMD: the proxy game every file is verified with. */
@@ -414,6 +415,8 @@ static int verify_main(int argc, char **argv)
     }
     int nthreads = (int)jobs;
     if (!manifest && argn < nthreads) nthreads = argn;
+    cli_progress prog;
+    cli_progress_start(&prog, "verify", "files", manifest ? 0 : (uint64_t)argn);
     pthread_t th[256];
     int started = 0;
     /* The main thread is a worker too: it reads the next paths into free
@@ -508,9 +511,12 @@ static int verify_main(int argc, char **argv)
             pthread_mutex_unlock(&pool.mu);
             if (!ready) break;
             vjob *j = &pool.ring[printed++ % pool.w];
+            cli_progress_end(&prog);    /* results and the progress line share a terminal */
             if (j->kind == VJ_ARCHIVE) print_archive(j, json, quiet);
             else if (json) print_json(j, &shard);
             else print_text(j, quiet);
+            fflush(stdout);
+            cli_progress_update(&prog, printed);
             if (j->rc == ARB_OK && j->kind != VJ_ARCHIVE) n_ok++;
             if (j->rc == ARB_EVERIFY) any_div = 1;
             else if (j->rc == ARB_ENOMEM) any_nomem = 1;
@@ -523,6 +529,7 @@ static int verify_main(int argc, char **argv)
     for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
     arb_seal_keyring_free(&g_keys);
     for (uint64_t i = 0; i < nopened; i++) arb_archive_close(opened[i]);
+    cli_progress_end(&prog);
     free(opened);
     free(pool.ring);
     cli_pathlist_free(&fl);
