@@ -101,6 +101,18 @@ START_TEST(json_honoured_or_refused)
     r = cli_run("verbs --game naramo --json --markdown");
     ck_assert_int_eq(r->code, 2);
     ck_assert_int_eq(r->out[0], '\0');
+    /* conflicting flags are usage errors, never one silently winning */
+    r = cli_run("verify --json --quiet replays/golden/naramo/s1001-p2-greedy.tcgr");
+    ck_assert_int_eq(r->code, 2);
+    r = cli_run("state replays/golden/naramo/s1001-p2-greedy.tcgr --at 3 --at 4");
+    ck_assert_int_eq(r->code, 2);
+    r = cli_run("play --game naramo --seed 1 --no-record -o /tmp/arb-never.tcgr");
+    ck_assert_int_eq(r->code, 2);
+    r = cli_run("verify -j 257 replays/golden/naramo/s1001-p2-greedy.tcgr");
+    ck_assert_int_eq(r->code, 2);
+    r = cli_run("conform -j 257");
+    ck_assert_int_eq(r->code, 2);
+    ck_assert_ptr_nonnull(strstr(r->err, "1..256"));
 }
 END_TEST
 

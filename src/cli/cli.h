@@ -34,6 +34,9 @@ int cli_fail(const char *cmd, const arb_error *err);
 /* Exit code for an arb_error code. */
 int cli_exit_for(int code);
 /* Usage error: prints "arbiter CMD: msg" and a hint; returns EXIT_USAGE. */
+/* --jobs N takes 1..CLI_JOBS_MAX in every command. */
+#define CLI_JOBS_MAX 256
+
 int cli_usage(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

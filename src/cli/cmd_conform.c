@@ -159,8 +159,8 @@ static int conform_main(int argc, char **argv)
         case 'r': opt.rule = optarg; break;
         case 'j': {
             unsigned long long n;
-            if (cli_parse_u64(optarg, &n) || n < 1 || n > 64)
-                return cli_usage("conform", "--jobs '%s' is not 1..64", optarg);
+            if (cli_parse_u64(optarg, &n) || n < 1 || n > CLI_JOBS_MAX)
+                return cli_usage("conform", "--jobs '%s' is not 1..%d", optarg, CLI_JOBS_MAX);
             opt.jobs = (int)n;
             break;
         }

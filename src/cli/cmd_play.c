@@ -263,6 +263,7 @@ int cmd_play(int argc, char **argv)
     if (a.server_secret) return cli_usage("play", "a fair seed (--server-secret) is for one match: not with --games");
     if (!a.have_seed) return cli_usage("play", "--seed BASE is required");
     if (!a.out && !a.no_record) return cli_usage("play", "-o DIR is required with --games");
+    if (a.out && a.no_record) return cli_usage("play", "--no-record and -o exclude each other");
     if (a.archive && a.no_record) return cli_usage("play", "--archive and --no-record exclude each other");
     if (a.archive) {
         /* one file for every match: members in match order */

@@ -71,7 +71,10 @@ int cmd_state(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, "n:a:jh", opts, NULL)) != -1) {
         switch (c) {
-        case 'n': at = optarg; break;
+        case 'n':
+            if (at) return cli_usage("state", "--at is given twice (use one --at N,M,… list)");
+            at = optarg;
+            break;
         case 'a': as = optarg; break;
         case 'j': json = 1; break;
         case 'h':

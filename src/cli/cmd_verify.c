@@ -306,8 +306,8 @@ static int verify_main(int argc, char **argv)
         switch (c) {
         case 'x': json = 1; break;
         case 'j':
-            if (cli_parse_u64(optarg, &jobs) || jobs < 1 || jobs > 256)
-                return cli_usage("verify", "--jobs '%s' is not 1..256", optarg);
+            if (cli_parse_u64(optarg, &jobs) || jobs < 1 || jobs > CLI_JOBS_MAX)
+                return cli_usage("verify", "--jobs '%s' is not 1..%d", optarg, CLI_JOBS_MAX);
             break;
         case 'q': quiet = 1; break;
         case 'm': manifest = optarg; break;
@@ -378,6 +378,9 @@ static int verify_main(int argc, char **argv)
         }
     }
     if (sharded && !manifest) return cli_usage("verify", "--shard needs --manifest");
+    /* NDJSON is read by merge and stats, which count every line: --quiet
+     * would drop the verified ones. */
+    if (json && quiet) return cli_usage("verify", "--quiet and --json exclude each other (NDJSON lists every file)");
     if (manifest && optind < argc) return cli_usage("verify", "give either --manifest or FILE arguments, not both");
     cli_mstream ms;
     int argn = argc - optind, argi = 0;

@@ -108,6 +108,7 @@ int cli_match_start(cli_match_args *a, const char *cmd)
     if (!a->have_seed && !a->server_secret && !a->position)
         return cli_usage(cmd, "--seed is required (or --position FILE)");
     if (!a->out && !a->no_record) return cli_usage(cmd, "-o FILE is required");
+    if (a->out && a->no_record) return cli_usage(cmd, "--no-record and -o exclude each other");
     const arb_tnode *pos = NULL;
     if (a->position) {
         int prc = load_position_file(a, cmd, &pos);

@@ -56,12 +56,12 @@ int arb_conform_run(arb_conform_suite *s, arb_error *err)
     for (unsigned i = 0, k = 0; i < s->ncases; i++)
         if (s->cases[i].selected) order[k++] = i;
     work w = { s, order, n, 0, PTHREAD_MUTEX_INITIALIZER };
-    int jobs = s->opt.jobs < 1 ? 1 : s->opt.jobs > 64 ? 64 : s->opt.jobs;
+    int jobs = s->opt.jobs < 1 ? 1 : s->opt.jobs > 256 ? 256 : s->opt.jobs;
     if ((unsigned)jobs > n) jobs = n ? (int)n : 1;
     if (jobs <= 1) {
         worker(&w);
     } else {
-        pthread_t th[64];
+        pthread_t th[256];
         int started = 0;
         for (; started < jobs; started++)
             if (pthread_create(&th[started], NULL, worker, &w)) break;

@@ -34,14 +34,14 @@ int arb_operator__event_text(const arb_event *e, int view, char *buf, size_t siz
         return snprintf(buf, size, "P%d plays %s with %d Health", P, cname(e->b), e->c);
     case OPS_E_DRAW:
         if (e->hidden && view != ARB_VIEW_ALL && view != e->seat) return snprintf(buf, size, "P%d draws a card", P);
-        return snprintf(buf, size, "P%d draws %s (card %d)", P, cname(e->b), e->a);
+        return snprintf(buf, size, "P%d draws %s (uid %d)", P, cname(e->b), e->a);
     case OPS_E_DRAW_SKIP:
         return snprintf(buf, size, "P%d cannot draw: the deck is empty and the discard pile holds %d card%s, so P%d must wait",
                         P, e->a, PL(e->a), P);
     case OPS_E_RESHUFFLE:
         return snprintf(buf, size, "P%d reshuffles %d discarded card%s into the deck, keeping the top discard", P, e->a, PL(e->a));
     case OPS_E_DISCARD:
-        return snprintf(buf, size, "%s (card %d) goes to P%d's discard pile (%s)", cname(e->c), e->a, P,
+        return snprintf(buf, size, "%s (uid %d) goes to P%d's discard pile (%s)", cname(e->c), e->a, P,
                         e->b >= 0 ? arb_name_at(reason_text, OPS_DR_COUNT, (unsigned)e->b, "?") : "?");
     case OPS_E_EQUIP:
         return snprintf(buf, size, "P%d equips %s in the %s", P, cname(e->c), slot_name(e->b));
