@@ -131,6 +131,18 @@ START_TEST(directories_where_files_are)
     ck_assert_ptr_nonnull(strstr(r->out, "54 files"));
     r = cli_run("verify /dev/null/none");
     ck_assert_int_eq(r->code, 3);
+    /* report DIR -o OUTDIR: one page per replay */
+    char dir[] = "/tmp/arb-cli-rep-XXXXXX", args[256], page[300];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(args, sizeof args, "report replays/golden/catalyst/v2 -o %s/pages", dir);
+    r = cli_run(args);
+    ck_assert_msg(r->code == 0, "report DIR exit %d: %.300s", r->code, r->err);
+    snprintf(page, sizeof page, "%s/pages/s1000-p2-random.tcgr.html", dir);
+    FILE *f = fopen(page, "rb");
+    ck_assert_msg(f != NULL, "no page %s", page);
+    fclose(f);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    ck_assert_int_eq(system(args), 0);
 }
 END_TEST
 

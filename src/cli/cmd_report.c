@@ -3,13 +3,16 @@
  * (arb_replay_verify_file) so the page opens on the verifier's verdict.
  * Written to OUT.part and renamed, so a failed run leaves no half report
  * behind. */
+#include <errno.h>
 #include <getopt.h>
+#include <sys/stat.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "arbiter/replay.h"
 #include "cli/cli.h"
+#include "cli/paths.h"
 
 /* The verifier's verdict for the banner. In a seat's file the sentence on
  * another seat's diverging action is left out: an engine's rejection can
@@ -47,54 +50,9 @@ static void verdict(const char *path, int view, arb_an_report_opts *o)
     }
 }
 
-int cmd_report(int argc, char **argv)
+/* One replay to one page (OUT.part, renamed; '-' is stdout). */
+static int report_one(const char *path, const char *outp, const char *as)
 {
-    static const struct option opts[] = {
-        { "output", required_argument, NULL, 'o' },
-        { "as", required_argument, NULL, 'a' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
-    const char *outp = NULL, *as = NULL;
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'o': outp = optarg; break;
-        case 'a': as = optarg; break;
-        case 'h':
-            printf("usage: arbiter report FILE -o OUT.html [--as SEAT]\n\n"
-                   "Write the judge's viewer: one self-contained HTML file (no network, no\n"
-                   "external script or font). It opens on the verdict (VERIFIED, or DOES NOT\n"
-                   "VERIFY with the first divergence linked; a match started from a position\n"
-                   "says so), then a board drawn from the state tree at the selected record\n"
-                   "(every zone and counter, whose decision it is, what the record changed),\n"
-                   "a slider, arrow keys, Home/End, jump to turn and a turn list to step\n"
-                   "through the records, and a timeline of every action and event with the\n"
-                   "engine's narration and rejections' rule IDs (filters: actions only, one\n"
-                   "seat, rejections only). OUT.html#r<INDEX> opens on record INDEX, so a\n"
-                   "ruling can cite it. Charts of the tracked quantities link to their records.\n"
-                   "\n"
-                   "  --as SEAT   write only what SEAT (0-based or P1..P4) could see: other\n"
-                   "              seats' hidden cards, deck order and face-down identities are\n"
-                   "              not in the file at all. Without it the judge's file has every\n"
-                   "              view and a toggle.\n"
-                   "  -o OUT      the file to write; '-' writes to stdout.\n\n"
-                   "OUT is written to OUT.part and renamed; an OUT that exists and is not a\n"
-                   "regular file (a device, FIFO, directory) is refused, not replaced: use\n"
-                   "'-o -' to write to stdout. A truncated replay is shown up to its last\n"
-                   "complete record (noted on stderr), then the command exits 3.\n\n"
-                   "Exit: 0 written (also for a file that does not verify: the page says so),\n"
-                   "2 usage, 3 missing/corrupt/truncated file or unwritable output.\n");
-            return EXIT_OK;
-        default: return cli_usage("report", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind >= argc) return cli_usage("report", "a replay FILE is required");
-    if (optind + 1 < argc) return cli_usage("report", "unexpected argument '%s'", argv[optind + 1]);
-    if (!outp) return cli_usage("report", "-o OUT.html is required");
-    const char *path = argv[optind];
     arb_an_source *src;
     int ec = cli_an_open("report", path, &src);
     if (ec) return ec;
@@ -142,3 +100,99 @@ int cmd_report(int argc, char **argv)
     if (rc) return cli_fail("report", &err);
     return cli_an_truncated("report", path, &res);
 }
+
+/* report DIR -o OUTDIR: one page per *.tcgr under DIR (cli/paths.c), named
+ * OUTDIR/<file name>.html; the worst exit code wins. */
+typedef struct dirrun {
+    const char *outdir, *as;
+    int worst;
+    unsigned long n;
+} dirrun;
+
+static int report_dir_one(void *ctx, const char *path)
+{
+    dirrun *d = ctx;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    char out[4200];
+    snprintf(out, sizeof out, "%s/%s.html", d->outdir, base);
+    int rc = report_one(path, out, d->as);
+    if (rc > d->worst) d->worst = rc;
+    d->n++;
+    return rc == EXIT_INTERNAL ? -1 : 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "output", required_argument, NULL, 'o' },
+        { "as", required_argument, NULL, 'a' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 }
+    };
+    const char *outp = NULL, *as = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': outp = optarg; break;
+        case 'a': as = optarg; break;
+        case 'h':
+            printf("usage: arbiter report FILE -o OUT.html [--as SEAT]\n       arbiter report DIR -o OUTDIR [--as SEAT]\n\n"
+                   "Write the judge's viewer: one self-contained HTML file (no network, no\n"
+                   "external script or font). It opens on the verdict (VERIFIED, or DOES NOT\n"
+                   "VERIFY with the first divergence linked; a match started from a position\n"
+                   "says so), then a board drawn from the state tree at the selected record\n"
+                   "(every zone and counter, whose decision it is, what the record changed),\n"
+                   "a slider, arrow keys, Home/End, jump to turn and a turn list to step\n"
+                   "through the records, and a timeline of every action and event with the\n"
+                   "engine's narration and rejections' rule IDs (filters: actions only, one\n"
+                   "seat, rejections only). OUT.html#r<INDEX> opens on record INDEX, so a\n"
+                   "ruling can cite it. Charts of the tracked quantities link to their records.\n"
+                   "\n"
+                   "  --as SEAT   write only what SEAT (0-based or P1..P4) could see: other\n"
+                   "              seats' hidden cards, deck order and face-down identities are\n"
+                   "              not in the file at all. Without it the judge's file has every\n"
+                   "              view and a toggle.\n"
+                   "  -o OUT      the file to write; '-' writes to stdout.\n"
+                   "A DIR instead of FILE writes one page per *.tcgr under it (recursive,\n"
+                   "sorted) into the directory OUT, as OUT/<file name>.html.\n\n"
+                   "OUT is written to OUT.part and renamed; an OUT that exists and is not a\n"
+                   "regular file (a device, FIFO, directory) is refused, not replaced: use\n"
+                   "'-o -' to write to stdout. A truncated replay is shown up to its last\n"
+                   "complete record (noted on stderr), then the command exits 3.\n\n"
+                   "Exit: 0 written (also for a file that does not verify: the page says so),\n"
+                   "2 usage, 3 missing/corrupt/truncated file or unwritable output.\n");
+            return EXIT_OK;
+        default: return cli_usage("report", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc) return cli_usage("report", "a replay FILE (or DIR) is required");
+    if (optind + 1 < argc) return cli_usage("report", "unexpected argument '%s'", argv[optind + 1]);
+    if (!outp) return cli_usage("report", "-o OUT.html is required");
+    const char *path = argv[optind];
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (!strcmp(outp, "-")) return cli_usage("report", "a directory of replays needs -o OUTDIR, not '-'");
+        if (mkdir(outp, 0777) && errno != EEXIST) {
+            fprintf(stderr, "arbiter report: %s: cannot create directory: %s\n", outp, strerror(errno));
+            return EXIT_INPUT;
+        }
+        if (stat(outp, &st) || !S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "arbiter report: %s: not a directory (a directory of replays writes one page per file)\n", outp);
+            return EXIT_INPUT;
+        }
+        dirrun d = { outp, as, EXIT_OK, 0 };
+        cli_walk w = { "report", report_dir_one, &d, 0, 0, 0, 0 };
+        if (cli_walk_path(&w, path) < 0) return EXIT_INTERNAL;
+        if (!d.n) {
+            fprintf(stderr, "arbiter report: no .tcgr file under %s\n", path);
+            return EXIT_INPUT;
+        }
+        fprintf(stderr, "arbiter report: %lu page%s in %s\n", d.n, ARB_PLURAL(d.n), outp);
+        return d.worst;
+    }
+    return report_one(path, outp, as);
+}
+
