@@ -165,7 +165,7 @@ if [ -f "$r2/pos4.json" ]; then
 fi
 expect 2 'naramo takes 2 to 2 players' '' - play --game naramo --seed 1 --players 4 --no-record
 expect 3 'dir: is a directory, not a .tcgr replay' 'TCGR magic' - info "$r2/dir"
-expect 3 'dir: UNREADABLE: .*is a directory' 'TCGR magic' - verify "$r2/dir"
+expect 0 'trap.tcgr: not a regular file: skipped' 'TCGR magic' - verify "$r2/dir"   # a directory is its *.tcgr files (#19); the FIFO is never opened
 : >"$r2/empty.tcgr"
 expect 3 'offset 0: not a .tcgr replay \(the file is empty\)' 'TCGR magic' - info "$r2/empty.tcgr"
 
