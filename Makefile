@@ -273,10 +273,10 @@ sanitize: deps
 # --jobs 4 over the golden corpus, conform -j 4, and play --games as four
 # shards at once per game. Any data race report fails the target
 # (halt_on_error, exit code 66). The property tests play fewer games here
-# (NARAMO_GAMES, OPS_GAMES, BRN_GAMES, CATALYST_HOSTILE): TSan looks at the
+# (NARAMO_GAMES, OPS_GAMES, BRN_GAMES, CATALYST_HOSTILE, CATALYST_DIV): TSan looks at the
 # threaded paths, which the full counts of `make check` do not add to.
 TSAN_ENV := TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1" CK_TIMEOUT_MULTIPLIER=20 \
-            NARAMO_GAMES=60 OPS_GAMES=60 BRN_GAMES=60 CATALYST_HOSTILE=4
+            NARAMO_GAMES=60 OPS_GAMES=60 BRN_GAMES=60 CATALYST_HOSTILE=4 CATALYST_DIV=20
 tsan: deps
 	@$(MAKE) --no-print-directory BUILD=build/tsan OPT=-O1 \
 	  SAN="-fsanitize=thread -fno-omit-frame-pointer" tsan-run
