@@ -1271,7 +1271,10 @@ START_TEST(hostile_positions)
             arb_tree_free(t);
         }
     }
-    REQ(accepted > 100 && refused > 100, "mutations: %d accepted, %d refused", accepted, refused);
+    /* both outcomes occur often: > 100 each over the default 40 games, at
+     * least one per game when a run is scaled down (make tsan) */
+    int floor = games >= 40 ? 100 : games;
+    REQ(accepted > floor && refused > floor, "mutations: %d accepted, %d refused", accepted, refused);
 }
 END_TEST
 
