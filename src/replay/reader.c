@@ -694,8 +694,13 @@ int arb_replay_next(arb_replay *r, arb_replay_record *rec, arb_error *err)
             int rc = r->v2 ? decode_record2(r, r->win + r->start, lim, rec, &used, &what)
                            : decode_record(r->win + r->start, lim, rec, &used, &what);
             if (rc == ARB_MP_OK) {
-                rec->index = r->st.records++;
+                rec->index = r->st.records;
                 rec->offset = r->base + r->start;
+                /* A record the bounds refuse is not counted as read: the
+                 * status names the records a caller actually received. */
+                int brc = bound_record(r, rec, err);
+                if (brc < 0) return brc;
+                r->st.records++;
                 r->start += used;
                 r->st.good_offset = r->base + r->start;
                 switch (rec->kind) {
@@ -704,7 +709,7 @@ int arb_replay_next(arb_replay *r, arb_replay_record *rec, arb_error *err)
                 case ARB_REC_OUTCOME: r->st.outcomes++; break;
                 default: r->st.unknown++; break;
                 }
-                return bound_record(r, rec, err);
+                return brc;
             }
             if (rc == ARB_MP_BAD || rc == ARB_MP_LIMIT)
                 return fail_at(r, err, ARB_EFORMAT, r->base + r->start,
