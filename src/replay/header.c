@@ -98,6 +98,31 @@ void arb_replay__iso(char *out, size_t n, uint64_t t)
 /* The version-2 header (FORMAT.md §B.2): a positional array
  * [game, rules, seed, started, players, options, extra] with decks as
  * preset indexes or runs of pool indexes and defaults left out. */
+/* The optional header keys both versions write last, in this order:
+ * position, salt + commit, fair. */
+static int put_optional(arb_mpbuf *b, const arb_replay_meta *meta, arb_error *err)
+{
+    const arb_setup *su = meta->setup;
+    if (meta->position) {
+        arb_replay__mp_cstr(b, "position");
+        arb_replay__mp_tree(b, meta->position);
+    }
+    if (meta->salt) {
+        uint8_t c[ARB_REPLAY_COMMIT_BYTES];
+        arb_replay_commit(c, su->seed, meta->salt, meta->salt_len);
+        arb_replay__mp_cstr(b, "salt");
+        arb_replay__mp_bin(b, meta->salt, meta->salt_len);
+        arb_replay__mp_cstr(b, "commit");
+        arb_replay__mp_bin(b, c, sizeof c);
+    }
+    if (meta->fair) {
+        int frc = put_fair(b, meta->fair, err);
+        if (frc) return frc;
+    }
+    if (b->failed) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory encoding the header");
+    return ARB_OK;
+}
+
 static int header_encode2(arb_mpbuf *b, const arb_replay_meta *meta, arb_error *err)
 {
     const arb_game *g = meta->game;
@@ -178,24 +203,7 @@ static int header_encode2(arb_mpbuf *b, const arb_replay_meta *meta, arb_error *
         arb_replay__mp_int(b, su->options.kv[i].value);
     }
     arb_replay__mp_map(b, (meta->position ? 1u : 0u) + (meta->salt ? 2u : 0u) + (meta->fair ? 1u : 0u));
-    if (meta->position) {
-        arb_replay__mp_cstr(b, "position");
-        arb_replay__mp_tree(b, meta->position);
-    }
-    if (meta->salt) {
-        uint8_t c[ARB_REPLAY_COMMIT_BYTES];
-        arb_replay_commit(c, su->seed, meta->salt, meta->salt_len);
-        arb_replay__mp_cstr(b, "salt");
-        arb_replay__mp_bin(b, meta->salt, meta->salt_len);
-        arb_replay__mp_cstr(b, "commit");
-        arb_replay__mp_bin(b, c, sizeof c);
-    }
-    if (meta->fair) {
-        int frc = put_fair(b, meta->fair, err);
-        if (frc) return frc;
-    }
-    if (b->failed) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory encoding the header");
-    return ARB_OK;
+    return put_optional(b, meta, err);
 }
 
 /* ---- version-2 header → the canonical (v1-shaped) header map, so one
@@ -480,24 +488,7 @@ int arb_replay__header_encode(arb_mpbuf *b, const arb_replay_meta *meta, arb_err
         arb_replay__mp_cstr(b, "started");
         arb_replay__mp_cstr(b, meta->started);
     }
-    if (meta->position) {
-        arb_replay__mp_cstr(b, "position");
-        arb_replay__mp_tree(b, meta->position);
-    }
-    if (meta->salt) {
-        uint8_t c[ARB_REPLAY_COMMIT_BYTES];
-        arb_replay_commit(c, su->seed, meta->salt, meta->salt_len);
-        arb_replay__mp_cstr(b, "salt");
-        arb_replay__mp_bin(b, meta->salt, meta->salt_len);
-        arb_replay__mp_cstr(b, "commit");
-        arb_replay__mp_bin(b, c, sizeof c);
-    }
-    if (meta->fair) {
-        int frc = put_fair(b, meta->fair, err);
-        if (frc) return frc;
-    }
-    if (b->failed) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory encoding the header");
-    return ARB_OK;
+    return put_optional(b, meta, err);
 }
 
 /* The "fair" key and its map (FORMAT.md §12.1). */
