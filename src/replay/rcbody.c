@@ -31,7 +31,7 @@ void arb_rc_tok_init(arb_rc_tok *t, int timed)
 }
 
 /* The class of a record's op byte: the context of the next op. */
-static uint8_t op_class(uint8_t op)
+static inline uint8_t op_class(uint8_t op)
 {
     if (op < 0x80) return (uint8_t)(1 + (op & 31));
     if (op <= 0x85) return 33;
@@ -42,13 +42,13 @@ static uint8_t op_class(uint8_t op)
     return 38;
 }
 
-static void end_record(arb_rc_tok *t)
+static inline void end_record(arb_rc_tok *t)
 {
     t->st = ARB_RC_T_OP;
     t->prev = op_class(t->op);
 }
 
-static void start_args(arb_rc_tok *t)
+static inline void start_args(arb_rc_tok *t)
 {
     t->argi = 0;
     t->vb = 0;
@@ -56,20 +56,20 @@ static void start_args(arb_rc_tok *t)
     else t->st = ARB_RC_T_ARG;
 }
 
-static void after_verb(arb_rc_tok *t)
+static inline void after_verb(arb_rc_tok *t)
 {
     if (t->timed) t->st = ARB_RC_T_MSLO;
     else start_args(t);
 }
 
-static void varint_step(arb_rc_tok *t, uint8_t b)
+static inline void varint_step(arb_rc_tok *t, uint8_t b)
 {
     if (t->shift < 64) t->val |= (uint64_t)(b & 0x7f) << t->shift;
     t->shift += 7;
     if (t->vb < 255) t->vb++;
 }
 
-void arb_rc_tok_push(arb_rc_tok *t, uint8_t b)
+static inline void tok_push(arb_rc_tok *t, uint8_t b)
 {
     switch (t->st) {
     case ARB_RC_T_LENC:
@@ -182,6 +182,8 @@ void arb_rc_tok_push(arb_rc_tok *t, uint8_t b)
     }
 }
 
+void arb_rc_tok_push(arb_rc_tok *t, uint8_t b) { tok_push(t, b); }
+
 /* ---------------------------------------------------------------- models */
 
 int arb_rc_model_init(arb_rc_model *m)
@@ -263,9 +265,9 @@ static inline void upd(uint16_t *s, unsigned bit)
 {
     unsigned v = *s, p = v & (PONE - 1), n = v >> PBITS;
     uint32_t r = rate[n];
-    if (bit) p -= (p * r) >> 16;
-    else p += ((PONE - p) * r) >> 16;
-    if (n < NMAX) n++;
+    unsigned dn = (p * r) >> 16, up = ((PONE - p) * r) >> 16;
+    p = bit ? p - dn : p + up; /* branch-free (bits are unpredictable) */
+    n += n < NMAX;
     *s = (uint16_t)(p | n << PBITS);
 }
 
@@ -314,7 +316,7 @@ int arb_rc_prime(arb_rc_model *m, const uint8_t *content, size_t n, size_t heade
                 k = k * 2 + bit;
             }
         }
-        arb_rc_tok_push(&t, b);
+        tok_push(&t, b);
     }
     return 0;
 }
@@ -364,11 +366,8 @@ static inline void enc_bit(enc *e, uint16_t *p, unsigned bit)
 {
     uint32_t bound = (e->range >> PBITS) * (*p & (PONE - 1));
     upd(p, bit);
-    if (!bit) e->range = bound;
-    else {
-        e->low += bound;
-        e->range -= bound;
-    }
+    e->low += bound & (0u - bit);
+    e->range = bit ? e->range - bound : bound;
     while (e->range < TOP) {
         e->range <<= 8;
         shift_low(e);
@@ -416,7 +415,7 @@ int arb_rc_encode(arb_rc_model *m, const uint8_t *content, size_t n, size_t head
                 k = k * 2 + bit;
             }
         } else enc_direct(&e, b);
-        arb_rc_tok_push(&t, b);
+        tok_push(&t, b);
     }
     for (int i = 0; i < 5; i++) shift_low(&e);
     uint8_t pre[10];
@@ -482,15 +481,9 @@ static inline uint8_t dec_byte(arb_rc_dec *d, int c)
     for (int j = 0; j < 8; j++) {
         dec_norm(d);
         uint32_t bound = (d->range >> PBITS) * (p[k] & (PONE - 1));
-        unsigned bit;
-        if (d->code < bound) {
-            d->range = bound;
-            bit = 0;
-        } else {
-            d->code -= bound;
-            d->range -= bound;
-            bit = 1;
-        }
+        unsigned bit = d->code >= bound;
+        d->code -= bound & (0u - bit);
+        d->range = bit ? d->range - bound : bound;
         upd(&p[k], bit);
         if (q) upd(&q[k], bit);
         k = k * 2 + bit;
@@ -511,28 +504,83 @@ int arb_rc_dec_start(arb_rc_dec *d, arb_rc_model *m, int timed)
         if (d->tok.vb >= 10) return 2;
         uint8_t b = dec_byte(d, arb_rc_tok_ctx(&d->tok));
         if (d->cut) return d->over ? 2 : 1;
-        arb_rc_tok_push(&d->tok, b);
+        tok_push(&d->tok, b);
     }
     if (d->tok.hlen > d->tok.clen) return 2;
     d->started = 1;
     return 0;
 }
 
+/* The decoder's hot loop keeps range, code and the input cursor in
+ * locals; only an input refill (or the end of the body) goes through
+ * in_byte with the state written back. */
+#define NORM()                                                                                                          \
+    while (range < TOP) {                                                                                               \
+        uint8_t nb_;                                                                                                    \
+        if (ip < ie && d->consumed < d->limit) {                                                                        \
+            nb_ = *ip++;                                                                                                \
+            d->consumed++;                                                                                              \
+        } else {                                                                                                        \
+            d->p = ip;                                                                                                  \
+            d->e = ie;                                                                                                  \
+            nb_ = in_byte(d);                                                                                           \
+            ip = d->p;                                                                                                  \
+            ie = d->e;                                                                                                  \
+        }                                                                                                               \
+        range <<= 8;                                                                                                    \
+        code = (code << 8) | nb_;                                                                                       \
+    }
+
 size_t arb_rc_dec_bytes(arb_rc_dec *d, uint8_t *out, size_t cap)
 {
     size_t k = 0;
     uint64_t left = d->tok.clen - d->done;
     if (cap > left) cap = (size_t)left;
+    uint32_t range = d->range, code = d->code;
+    const uint8_t *ip = d->p, *ie = d->e;
+    arb_rc_model *m = d->m;
     while (k < cap) {
-        uint8_t b = dec_byte(d, arb_rc_tok_ctx(&d->tok));
+        int c = arb_rc_tok_ctx(&d->tok);
+        unsigned x = 1;
+        if (c < 0) {
+            for (int j = 0; j < 8; j++) {
+                NORM();
+                range >>= 1;
+                unsigned bit = code >= range;
+                code -= range & (0u - bit);
+                x = x * 2 + bit;
+            }
+        } else {
+            uint16_t *q, *p = slots(m, c, &q);
+            if (!p) {
+                d->cut = 2;
+                break;
+            }
+            for (int j = 0; j < 8; j++) {
+                NORM();
+                uint32_t bound = (range >> PBITS) * (p[x] & (PONE - 1));
+                unsigned bit = code >= bound;
+                code -= bound & (0u - bit);
+                range = bit ? range - bound : bound;
+                upd(&p[x], bit);
+                if (q) upd(&q[x], bit);
+                x = x * 2 + bit;
+            }
+        }
         if (d->cut) break;
-        arb_rc_tok_push(&d->tok, b);
+        uint8_t b = (uint8_t)x;
+        tok_push(&d->tok, b);
         out[k++] = b;
     }
+    d->range = range;
+    d->code = code;
+    d->p = ip;
+    d->e = ie;
     if (k) d->crc = (uint32_t)crc32(d->crc, out, (uInt)k);
     d->done += k;
     return k;
 }
+#undef NORM
 
 int arb_rc_dec_finish(arb_rc_dec *d)
 {
