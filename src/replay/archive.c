@@ -23,6 +23,7 @@
 #define ZLEN_MAX ((uint64_t)1 << 30)
 #define DICT_MEMBER_MAX ((size_t)64 << 20) /* content of a dictionary member */
 #define QUEUE 64
+#define LATE_BACKLOG 4 /* members queued beyond which the recorder hashes inline */
 
 typedef struct tails {
     uint8_t *p[ARB_ARCHIVE_DICT_MEMBERS + 1]; /* p[k]: last DICT_MAX bytes of contents 0..k-1 */
@@ -644,19 +645,22 @@ static void *compressor(void *arg)
     }
 }
 
-int arb_archive__threaded(const arb_archive_writer *aw) { return aw->threaded; }
-
-void arb_archive__late_take(arb_archive_writer *aw, arb_replay__late *l, size_t state_size)
+int arb_archive__late_take(arb_archive_writer *aw, arb_replay__late *l, size_t state_size)
 {
     memset(l, 0, sizeof *l);
-    if (!aw->threaded) return;
+    if (!aw->threaded) return 0;
     pthread_mutex_lock(&aw->mu);
-    if (aw->nspare) *l = aw->spare[--aw->nspare];
+    /* Members waiting: the compressor is behind, so this one is hashed by
+     * the recorder itself — the two threads share the work by themselves
+     * (the bytes are the same either way). */
+    int defer = aw->qn < LATE_BACKLOG;
+    if (defer && aw->nspare) *l = aw->spare[--aw->nspare];
     pthread_mutex_unlock(&aw->mu);
     if (l->state_size != state_size) { /* another game's states (a mixed archive) */
         arb_replay__late_free(l);
         memset(l, 0, sizeof *l);
     }
+    return defer;
 }
 
 int arb_archive__add(arb_archive_writer *aw, const uint8_t env[8], arb_mpbuf *content, uint64_t actions,

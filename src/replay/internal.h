@@ -87,11 +87,11 @@ void arb_replay__late_free(arb_replay__late *l);
  * in; a sealed member must have none (the seal signs final bytes). */
 int arb_archive__add(arb_archive_writer *aw, const uint8_t env[8], arb_mpbuf *content, uint64_t actions,
                      arb_replay__late *late, arb_replay_seal_fn seal, void *seal_ctx, arb_error *err);
-/* Whether members are compressed on a second thread (late hashes pay). */
-int arb_archive__threaded(const arb_archive_writer *aw);
-/* An empty late-hash list whose memory the compressor has used before
- * (no malloc and fresh pages per match), or a zeroed one. */
-void arb_archive__late_take(arb_archive_writer *aw, arb_replay__late *l, size_t state_size);
+/* Whether the next member should have late hashes (a threaded writer
+ * whose compressor is keeping up); then l is an empty late-hash list whose
+ * memory the compressor has used before (no malloc and fresh pages per
+ * match), or a zeroed one. */
+int arb_archive__late_take(arb_archive_writer *aw, arb_replay__late *l, size_t state_size);
 /* Reader over a member image (envelope + zlib stream + seal block) whose
  * stream uses the preset dictionary dict (borrowed until close). */
 int arb_replay__open_mem_dict(arb_replay **out, const void *buf, size_t len, const uint8_t *dict, size_t dict_len,

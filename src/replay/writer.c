@@ -167,8 +167,8 @@ int arb_replay_writer_open_archive(arb_replay_writer **out, arb_archive_writer *
     w->seal = meta->seal;
     w->seal_ctx = meta->seal_ctx;
     /* The seal signs the final bytes, so a sealed member hashes inline. */
-    w->defer = arb_archive__threaded(aw) && !w->seal && w->g->hash && w->g->state_size;
-    if (w->defer) arb_archive__late_take(aw, &w->late, w->g->state_size);
+    w->defer = !w->seal && w->g->hash && w->g->state_size &&
+               arb_archive__late_take(aw, &w->late, w->g->state_size);
     w->late.hash = w->g->hash;
     w->late.state_size = w->g->state_size;
     uint8_t env[ARB_REPLAY_ENVELOPE] = { 'T', 'C', 'G', 'R', 2, (uint8_t)(meta->flags & ARB_REPLAY_FLAG_TIMED), 0, 0 };
