@@ -5,7 +5,10 @@
  * so that a recorder killed mid-match leaves a file the reader recovers up
  * to that turn. arb_replay_record_step ties the writer to a running match:
  * it records only actions the engine accepted, and adds the checkpoints
- * and the outcome itself, so every caller writes the same records. */
+ * and the outcome itself, so every caller writes the same records. Into an
+ * archive whose compressor runs on its own thread, it leaves the hash bytes
+ * blank and hands over copies of the states instead (internal.h, "late
+ * hashes"): the compressor hashes them, and the bytes are the same. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
