@@ -626,10 +626,22 @@ const char *arb_rc_decode_all(arb_rc_model *m, const uint8_t *body, size_t n, in
     int rc = arb_rc_dec_start(&d, m, timed);
     if (rc == 1) return "the range-coded body ends inside its lengths";
     if (rc == 2) return "the range-coded body's lengths are malformed";
-    if (d.tok.clen > max || d.tok.clen > n * 64 + 64) return "the range-coded body claims more content than allowed";
-    uint8_t *c = malloc(d.tok.clen ? (size_t)d.tok.clen : 1);
+    if (d.tok.clen > max) return "the range-coded body claims more content than allowed";
+    /* grown as bytes decode: a length that lies costs no more memory than
+     * the bytes that really decode */
+    size_t cap = d.tok.clen < 65536 ? (size_t)d.tok.clen : 65536, k = 0;
+    uint8_t *c = malloc(cap ? cap : 1);
     if (!c) return "out of memory decoding a member";
-    size_t k = arb_rc_dec_bytes(&d, c, (size_t)d.tok.clen);
+    while (k < d.tok.clen && !d.cut) {
+        if (k == cap) {
+            size_t nc = (uint64_t)cap * 2 < d.tok.clen ? cap * 2 : (size_t)d.tok.clen;
+            uint8_t *q = realloc(c, nc);
+            if (!q) { free(c); return "out of memory decoding a member"; }
+            c = q;
+            cap = nc;
+        }
+        k += arb_rc_dec_bytes(&d, c + k, cap - k);
+    }
     if (d.cut == 2) { free(c); return "out of memory decoding a member"; }
     int fr = k == d.tok.clen ? arb_rc_dec_finish(&d) : d.over ? 2 : 1;
     if (fr) {
