@@ -182,8 +182,13 @@ START_TEST(log_json_has_every_record_and_event)
             if (!strcmp(arb_tnode_get(e, "event")->s, "draw")) {
                 draws++;
                 ck_assert_int_eq(arb_tnode_get(e, "hidden")->i, 1);
-                /* The judge's view reveals the card. */
+                /* The judge's view reveals the card, in the text and as the event's a. */
                 ck_assert_ptr_nonnull(strstr(arb_tnode_get(e, "text")->s, "draws card "));
+                char card[32];
+                snprintf(card, sizeof card, "draws card %" PRId64, arb_tnode_get(e, "a")->i);
+                ck_assert_ptr_nonnull(strstr(arb_tnode_get(e, "text")->s, card));
+                ck_assert_ptr_nonnull(arb_tnode_get(e, "b"));
+                ck_assert_ptr_nonnull(arb_tnode_get(e, "c"));
             }
         }
     }
@@ -212,8 +217,15 @@ START_TEST(log_as_seat_masks_opponent_draws_and_actions)
         const char *kind = arb_tnode_get(e, "kind")->s, *text = arb_tnode_get(e, "text")->s;
         int64_t seat = arb_tnode_get(e, "seat")->i;
         if (!strcmp(kind, "event") && !strcmp(arb_tnode_get(e, "event")->s, "draw")) {
-            if (seat == 1) { ck_assert_str_eq(text, "P2 draws a card"); other++; }
-            else { ck_assert_ptr_nonnull(strstr(text, "P1 draws card ")); own++; }
+            if (seat == 1) {
+                ck_assert_str_eq(text, "P2 draws a card");
+                ck_assert_ptr_null(arb_tnode_get(e, "a")); /* the card drawn is hidden from seat 0 */
+                other++;
+            } else {
+                ck_assert_ptr_nonnull(strstr(text, "P1 draws card "));
+                ck_assert_ptr_nonnull(arb_tnode_get(e, "a")); /* its own draw */
+                own++;
+            }
         }
         if (!strcmp(kind, "action") && seat == 1) {
             ck_assert_ptr_null(arb_tnode_get(e, "args")); /* args could identify hidden cards */

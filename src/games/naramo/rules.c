@@ -220,7 +220,7 @@ static void winloss(nar_state *s, arb_events *ev)
     if (lose[0] || lose[1]) { int l = lose[0] ? 0 : 1; game_over(s, 1 - l, lr[l], ev); return; }
     if (win[0] && win[1]) { game_over(s, -1, NAR_R_DRAW, ev); return; }
     if (win[0] || win[1]) { game_over(s, win[0] ? 0 : 1, NAR_R_POWER_ORDERS, ev); return; }
-    s->p[0].decked = s->p[1].decked = 0;
+    /* Both `decked` flags are 0 here: a decked seat loses above (G16). */
     begin_shift(s, 1 - s->active, ev);
 }
 
@@ -291,8 +291,7 @@ static void clear_begin(nar_state *s, arb_events *ev)
     const nar_player *p = &s->p[s->active];
     int avail = p->swipes + edg_usable(p);
     for (int i = 0; i < p->nboard; i++)
-        if (s->p[p->board[i].owner].card[p->board[i].uid] < arb_naramo__ncards &&
-            arb_naramo__cards[s->p[p->board[i].owner].card[p->board[i].uid]].clear <= avail) {
+        if (nar_def(&s->p[p->board[i].owner], p->board[i].uid)->clear <= avail) { /* card ids are checked on entry */
             s->kind = NAR_D_CLEAR;
             return;
         }
