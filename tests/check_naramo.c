@@ -215,6 +215,21 @@ START_TEST(t_setup_players_and_decks)
     su.decks[1] = &bad;
     ck_assert_int_eq(G->setup(&S, &su, NULL, &E), ARB_EILLEGAL);
     ck_assert_str_eq(E.rule, "NAR-DECK-SIZE");
+    /* two errors (size, then bloc): the first listed is the one named */
+    bad.attrs[0].value[0] = 'X';
+    ck_assert_int_eq(G->setup(&S, &su, NULL, &E), ARB_EILLEGAL);
+    ck_assert_str_eq(E.rule, "NAR-DECK-SIZE");
+    ck_assert_ptr_nonnull(strstr(E.msg, "seat 1 deck: the deck has 39 cards"));
+    su.decks[1] = NULL;
+    ck_assert_int_eq(G->setup(&S, &su, NULL, &E), ARB_EINVAL);
+    ck_assert_str_eq(E.rule, "NAR-DECK-SIZE");
+    /* a rules version the engine does not implement */
+    su = mk_setup(1, "defense-doe", "assault-noobia");
+    su.rules = "naramo-9";
+    ck_assert_int_eq(G->setup(&S, &su, NULL, &E), ARB_EUNSUPPORTED);
+    su.rules = "naramo-1";
+    ck_assert_int_eq(G->setup(&S, &su, NULL, &E), ARB_OK);
+    ck_assert_int_eq(S.rules, 1);
 }
 END_TEST
 

@@ -7,9 +7,13 @@ cases (a position or a setup, then actions) are written by hand for paths
 the other sets leave unpinned. Every self-closing `<act do="…"/>` in it is
 pinned here: the case is run once (`arbiter conform --save-failing`), and
 the act gets every event it emitted, in order, with its seat, visibility
-and arguments (`<events exact="true">`), and the canonical state hash after
-it (`<hash equals>`). Acts with content, `<reject>` and `<check>` are kept
-as written. So a script pins the whole behaviour of its path - what the
+and arguments (`<events exact="true">`), and after it the canonical state
+hash (`<hash equals>`), who owes the next decision (`<decision>`) and every
+action legal() lists (`<legal present="true">`, from `arbiter state
+--json`); every `<check/>` gets the same pins for its point (the first,
+before any act, the setup's events too). Acts with content, `<reject>` and
+other `<check>`s are kept as written. So a script pins the whole behaviour
+of its path - what the
 engine did, and the state it left - the way segments.py does for golden
 matches, from positions chosen to reach corners matches rarely do.
 
@@ -49,26 +53,36 @@ def pins(replay):
     for e in log["entries"]:
         if e.get("kind") == "event":
             evs.setdefault(e["record"], []).append(e)
-    states = arb("state", replay, "--at", ",".join(str(r) for r in [0] + recs), "--json").splitlines()
-    hashes = [json.loads(s)["hash"] for s in states if s.strip()]
-    if len(hashes) != len(recs) + 1:
-        raise SystemExit("scripted.py: %s: %d states for %d actions" % (replay, len(hashes), len(recs)))
-    return [(evs.get(r, []), h) for r, h in zip(recs, hashes[1:])], hashes[0]
+    states = [json.loads(s) for s in
+              arb("state", replay, "--at", ",".join(str(r) for r in [0] + recs), "--json").splitlines() if s.strip()]
+    if len(states) != len(recs) + 1:
+        raise SystemExit("scripted.py: %s: %d states for %d actions" % (replay, len(states), len(recs)))
+    return [(evs.get(r, []), st) for r, st in zip(recs, states[1:])], (evs.get(-1, []), states[0])
 
 
-def hash_el(h):
-    return '<hash equals="0x%s"/>' % h.lower().replace("0x", "")
+def hash_el(st):
+    """The state hash, who owes what, and every action legal() lists there."""
+    d = st["decision"]
+    seat = {-1: "arbiter", -2: "none"}.get(d["seat"], str(d["seat"]))
+    out = '<hash equals="0x%s"/>' % st["hash"].lower().replace("0x", "")
+    out += '<decision seat="%s"%s/>' % (seat, ' kind=%s' % quoteattr(d["kind"]) if d.get("kind") else "")
+    if st.get("legal_truncated"):
+        raise SystemExit("scripted.py: legal() lists more actions than `arbiter state` shows")
+    out += "".join('<legal do=%s present="true"/>' % quoteattr(x) for x in st.get("legal", []))
+    return out
+
+
+def events_el(events):
+    if not events:
+        return ""
+    return '<events exact="true">%s</events>' % "".join(
+        '<event name=%s seat="%d" hidden="%s" a="%d" b="%d" c="%d"/>' % (
+            quoteattr(x["event"]), x["seat"] if x.get("seat") is not None else -1,
+            "true" if x.get("hidden") else "false", x["a"], x["b"], x["c"]) for x in events)
 
 
 def pinned(do_attrs, events, h):
-    inner = ""
-    if events:
-        inner += '<events exact="true">%s</events>' % "".join(
-            '<event name=%s seat="%d" hidden="%s" a="%d" b="%d" c="%d"/>' % (
-                quoteattr(x["event"]), x["seat"] if x.get("seat") is not None else -1,
-                "true" if x.get("hidden") else "false", x["a"], x["b"], x["c"]) for x in events)
-    inner += hash_el(h)
-    return "<act%s>%s</act>" % (do_attrs, inner)
+    return "<act%s>%s%s</act>" % (do_attrs, events_el(events), hash_el(h))
 
 
 def generate(game):
@@ -93,12 +107,16 @@ def generate(game):
             replay = os.path.join(saved, "%s-%s.tcgr" % (game, cid))
             if not os.path.exists(replay):
                 raise SystemExit("scripted.py: case %s did not run to its end:\n%s" % (cid, out))
-            steps, h0 = pins(replay)
+            steps, (setup_events, h0) = pins(replay)
             k = [0]
+            first_check = [True]
 
             def act(a):
-                if a.group(0) == "<check/>":   # the hash at this point
-                    return "<check>%s</check>" % hash_el(steps[k[0] - 1][1] if k[0] else h0)
+                if a.group(0) == "<check/>":   # the pins at this point
+                    # the first <check> of a case sees the setup's events too (conformance/README.md)
+                    ev = setup_events if first_check[0] and not k[0] else []
+                    first_check[0] = False
+                    return "<check>%s%s</check>" % (events_el(ev), hash_el(steps[k[0] - 1][1] if k[0] else h0))
                 attrs = dict(ATTR.findall(a.group(1)))
                 n = int(attrs.get("repeat", "1"))
                 i = k[0]
