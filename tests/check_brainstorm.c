@@ -500,7 +500,10 @@ START_TEST(t_focus)
     ck_assert_str_eq(G->phase(&S), "focus");
     ck_assert_int_eq(G->decision(&S).kind, BRN_D_FOCUS);
     neg("0 pass", "BRN-FOCUS-CHOOSE");        /* G11: must choose when able */
-    neg("0 focus 4 6", "BRN-FOCUS-CHOOSE");   /* not linked */
+    negm("0 focus 4 6", "BRN-FOCUS-CHOOSE", "card 6 is not linked to an unused Output of card 4"); /* not linked */
+    arb_outcome o;
+    ck_assert(!G->outcome(&S, &o));           /* not over: nobody has won */
+    ck_assert_int_eq(o.winner, -1);
     neg("0 focus 5 4", "BRN-FOCUS-CHOOSE");   /* Sink is not focused */
     OK("0 focus 4 5");
     ck_assert_int_eq(geti("players.0.machine.2.charge"), 3);   /* BRN-FOCUS-TRANSFER */
