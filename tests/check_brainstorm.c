@@ -501,6 +501,18 @@ START_TEST(t_focus)
     ck_assert_int_eq(G->decision(&S).kind, BRN_D_FOCUS);
     neg("0 pass", "BRN-FOCUS-CHOOSE");        /* G11: must choose when able */
     negm("0 focus 4 6", "BRN-FOCUS-CHOOSE", "card 6 is not linked to an unused Output of card 4"); /* not linked */
+    /* verbs past the table (a replay record can carry any number) are invalid, the first one past it too */
+    for (unsigned v = BRN_V_COUNT; v <= BRN_V_COUNT + 1; v++) {
+        brn_state before = S;
+        arb_action x;
+        memset(&x, 0, sizeof x);
+        x.seat = 0;
+        x.verb = (uint8_t)v;
+        ev_reset();
+        ck_assert_int_eq(G->apply(&S, &x, &EV, &ERR), ARB_EINVAL);
+        ck_assert_str_eq(ERR.rule, "BRN-ACTION-REQUIRED");
+        ck_assert(memcmp(&before, &S, sizeof S) == 0);
+    }
     arb_outcome o;
     ck_assert(!G->outcome(&S, &o));           /* not over: nobody has won */
     ck_assert_int_eq(o.winner, -1);

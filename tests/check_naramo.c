@@ -877,6 +877,9 @@ START_TEST(t_deck_rules)
     d.cards[40] = (uint16_t)card_ix("intern");
     ck_assert_int_eq(deck_rules(&d, "NAR-DECK-SIZE", NULL), 1);
     d = *arb_deck_preset(G, "defense-doe");
+    d.cards[5] = (uint16_t)arb_naramo__ncards;   /* the first index past the pool (a hostile replay header) */
+    ck_assert_int_eq(deck_rules(&d, "NAR-CARDTYPES-FIVE", NULL), 1);
+    d = *arb_deck_preset(G, "defense-doe");
     /* d[0..2] shift-engineer; make a 4th copy */
     ck_assert_int_eq(d.cards[3], card_ix("reactor-physicist"));
     set_card(&d, 3, "shift-engineer");
