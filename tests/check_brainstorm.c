@@ -272,7 +272,7 @@ START_TEST(t_zone_use)
     neg("0 enable 0", "BRN-ZONE-DECK-UNUSABLE");   /* a Deck card cannot be used */
     neg("0 enable 6", "BRN-ZONE-HAND-PLAYABLE");   /* Scrapyard */
     neg("0 enable 5", "BRN-ZONE-HAND-PLAYABLE");   /* Machine */
-    neg("0 enable 9", "BRN-ZONE-HAND-PLAYABLE");   /* no such card */
+    negm("0 enable 9", "BRN-ZONE-HAND-PLAYABLE", "P1 has no card with UID 9"); /* no such card */
     neg("0 enable 4", "BRN-EXP-ENABLE");           /* not a Module */
     neg("0 play 4", "BRN-EXP-ENABLE");             /* nothing is played in Expansion */
     OK("0 enable 3");                              /* BRN-EXP-ENABLE, BRN-ZONE-MACHINE */
@@ -511,6 +511,9 @@ START_TEST(t_focus)
         ev_reset();
         ck_assert_int_eq(G->apply(&S, &x, &EV, &ERR), ARB_EINVAL);
         ck_assert_str_eq(ERR.rule, "BRN-ACTION-REQUIRED");
+        char want[32];
+        snprintf(want, sizeof want, "unknown verb %u", v);
+        ck_assert_str_eq(ERR.msg, want);
         ck_assert(memcmp(&before, &S, sizeof S) == 0);
     }
     arb_outcome o;
