@@ -182,8 +182,13 @@ START_TEST(log_json_has_every_record_and_event)
             if (!strcmp(arb_tnode_get(e, "event")->s, "draw")) {
                 draws++;
                 ck_assert_int_eq(arb_tnode_get(e, "hidden")->i, 1);
-                /* The judge's view reveals the card. */
+                /* The judge's view reveals the card, in the text and as the event's a. */
                 ck_assert_ptr_nonnull(strstr(arb_tnode_get(e, "text")->s, "draws card "));
+                char card[32];
+                snprintf(card, sizeof card, "draws card %" PRId64, arb_tnode_get(e, "a")->i);
+                ck_assert_ptr_nonnull(strstr(arb_tnode_get(e, "text")->s, card));
+                ck_assert_ptr_nonnull(arb_tnode_get(e, "b"));
+                ck_assert_ptr_nonnull(arb_tnode_get(e, "c"));
             }
         }
     }
@@ -212,8 +217,15 @@ START_TEST(log_as_seat_masks_opponent_draws_and_actions)
         const char *kind = arb_tnode_get(e, "kind")->s, *text = arb_tnode_get(e, "text")->s;
         int64_t seat = arb_tnode_get(e, "seat")->i;
         if (!strcmp(kind, "event") && !strcmp(arb_tnode_get(e, "event")->s, "draw")) {
-            if (seat == 1) { ck_assert_str_eq(text, "P2 draws a card"); other++; }
-            else { ck_assert_ptr_nonnull(strstr(text, "P1 draws card ")); own++; }
+            if (seat == 1) {
+                ck_assert_str_eq(text, "P2 draws a card");
+                ck_assert_ptr_null(arb_tnode_get(e, "a")); /* the card drawn is hidden from seat 0 */
+                other++;
+            } else {
+                ck_assert_ptr_nonnull(strstr(text, "P1 draws card "));
+                ck_assert_ptr_nonnull(arb_tnode_get(e, "a")); /* its own draw */
+                own++;
+            }
         }
         if (!strcmp(kind, "action") && seat == 1) {
             ck_assert_ptr_null(arb_tnode_get(e, "args")); /* args could identify hidden cards */
@@ -341,6 +353,25 @@ static arb_tree *replay_export(const fixture *f, int64_t at, int view)
     return t;
 }
 
+/* legal() after record `at` of an independent replay, as action text. */
+static size_t replay_legal(const fixture *f, int64_t at, char first[64])
+{
+    arb_setup su = { .seed = f->h.seed, .players = f->h.players };
+    for (int i = 0; i < f->h.players; i++) su.decks[i] = &f->h.decks[i];
+    arb_match *m;
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_match_new(&m, &toy_game, &su, &err), 0);
+    for (int64_t i = 0; i <= at; i++)
+        if (f->recs[i].kind == ARB_AN_ACTION) ck_assert_int_eq(arb_match_apply(m, &f->recs[i].action, &err), 0);
+    arb_action buf[256];
+    size_t n = arb_match_legal(m, buf, 256);
+    ck_assert_uint_le(n, 256);
+    first[0] = '\0';
+    if (n) arb_action_format(&toy_game, &buf[0], first, 64);
+    arb_match_free(m);
+    return n;
+}
+
 START_TEST(state_at_n_equals_independent_replay)
 {
     play(&fx, 21, 3, 0);
@@ -368,6 +399,14 @@ START_TEST(state_at_n_equals_independent_replay)
             const arb_tnode *hand0 = arb_tnode_path(doc, "state.players.0.hand");
             if (view == ARB_VIEW_ALL || view == 0) ck_assert_ptr_nonnull(hand0);
             else ck_assert_ptr_null(hand0);
+            /* The full view lists legal() there (none once it is over); a seat's view does not. */
+            const arb_tnode *legal = arb_tnode_get(doc, "legal");
+            if (view != ARB_VIEW_ALL) ck_assert_ptr_null(legal);
+            else {
+                char first[64];
+                ck_assert_uint_eq(legal->n, replay_legal(&fx, points[k], first));
+                if (legal->n) ck_assert_str_eq(legal->first->s, first);
+            }
             if (points[k] >= (int64_t)fx.n - 2) { /* the last action ends it; the outcome follows */
                 ck_assert_int_eq(arb_tnode_path(doc, "outcome.over")->i, 1);
                 ck_assert_int_eq(arb_tnode_path(doc, "decision.seat")->i, ARB_SEAT_NONE);

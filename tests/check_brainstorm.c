@@ -83,6 +83,13 @@ static void neg(const char *line, const char *rule)
     ck_assert_uint_eq(EV.n, 0);
 }
 
+/* neg() with the exact message too: what a judge reads in the log. */
+static void negm(const char *line, const char *rule, const char *msg)
+{
+    neg(line, rule);
+    ck_assert_str_eq(ERR.msg, msg);
+}
+
 /* Exported value at path (full view) as an integer / string. */
 static int64_t geti(const char *path)
 {
@@ -207,6 +214,14 @@ START_TEST(t_decks)
     ck_assert_uint_eq(n, 1);
     ck_assert_int_eq(is[0].warning, 1);   /* legal, but no Module */
     ck_assert_str_eq(is[0].rule, "BRN-BOOT-CHOOSE");
+    /* card indexes past the pool (a hostile replay header can carry any), the first one past it too */
+    arb_deck f = *G->preset(0);
+    f.cards[2] = (uint16_t)G->ncards;
+    f.cards[3] = (uint16_t)(G->ncards + 7);
+    n = G->deck_check(&f, is, 8);
+    ck_assert_uint_ge(n, 1);
+    ck_assert_str_eq(is[0].rule, "BRN-PLAYERS");
+    ck_assert_str_eq(is[0].msg, "2 card(s) are not in the Brainstorm pool");
     /* every card exports stats */
     for (unsigned i = 0; i < G->ncards; i++) {
         arb_tree *t = arb_tree_new();
@@ -257,7 +272,7 @@ START_TEST(t_zone_use)
     neg("0 enable 0", "BRN-ZONE-DECK-UNUSABLE");   /* a Deck card cannot be used */
     neg("0 enable 6", "BRN-ZONE-HAND-PLAYABLE");   /* Scrapyard */
     neg("0 enable 5", "BRN-ZONE-HAND-PLAYABLE");   /* Machine */
-    neg("0 enable 9", "BRN-ZONE-HAND-PLAYABLE");   /* no such card */
+    negm("0 enable 9", "BRN-ZONE-HAND-PLAYABLE", "P1 has no card with UID 9"); /* no such card */
     neg("0 enable 4", "BRN-EXP-ENABLE");           /* not a Module */
     neg("0 play 4", "BRN-EXP-ENABLE");             /* nothing is played in Expansion */
     OK("0 enable 3");                              /* BRN-EXP-ENABLE, BRN-ZONE-MACHINE */
@@ -419,16 +434,16 @@ START_TEST(t_routing)
         "{'uid':5,'card':'sink-module'},{'uid':6,'card':'bus-module'}]},{" DECK3 ",'machine':[" GEN(3, 0) ",{'uid':4,'card':'relay-module'}]}]}");
     neg("0 link 4 0 3 0", "BRN-ROUTE-LINK");   /* a Generator has no Input */
     neg("0 link 5 0 4 0", "BRN-ROUTE-LINK");   /* Sink has no Output */
-    neg("0 link 3 2 4 0", "BRN-ROUTE-LINK");   /* Basic Generator has O1, O2 only */
+    negm("0 link 3 2 4 0", "BRN-ROUTE-LINK", "Basic Generator has no Output O3"); /* O1, O2 only */
     neg("0 link 4 0 4 0", "BRN-ROUTE-LINK");   /* self */
-    neg("0 link 3 0 4 1", "BRN-ROUTE-LINK");   /* Relay has I1 only */
+    negm("0 link 3 0 4 1", "BRN-ROUTE-LINK", "Relay Module has no Input I2");     /* I1 only */
     OK("0 link 3 0 4 0");                      /* BRN-ROUTE-LINK: Generator O1 → Relay I1 */
     ck_assert_int_eq(geti("players.0.links.0.from"), 3);
     ck_assert_int_eq(geti("players.0.links.0.to"), 4);
     neg("0 link 3 1 6 0", "BRN-ACTION-REQUIRED");
     OK("1 pass");
-    neg("0 link 3 0 5 0", "BRN-ROUTE-LINK");   /* O1 already has a Link (G09) */
-    neg("0 link 3 1 4 0", "BRN-ROUTE-LINK");   /* Relay I1 already has a Link */
+    negm("0 link 3 0 5 0", "BRN-ROUTE-LINK", "Output O1 of Basic Generator already has 1 Link(s) (G09)");
+    negm("0 link 3 1 4 0", "BRN-ROUTE-LINK", "Input I1 of Relay Module already has a Link (G09)");
     neg("0 link 3 0 1 0", "BRN-ROUTE-LINK");   /* a Deck card */
     OK("0 link 3 1 6 1");                      /* Bus has two Inputs */
     OK("1 pass");
@@ -448,7 +463,8 @@ START_TEST(t_bootstrap)
     ck_assert_int_eq(G->decision(&S).seat, 0);
     ck_assert_int_eq(G->decision(&S).kind, BRN_D_BOOTSTRAP);
     neg("0 pass", "BRN-BOOT-CHOOSE");          /* G21: no empty choice */
-    neg("0 boot 6 3", "BRN-BOOT-CHOOSE");      /* not linked to the Generator */
+    negm("0 boot 6 3", "BRN-BOOT-CHOOSE",      /* not linked to the Generator */
+         "card 6 is not a Module linked to an Output of your Generator, not yet chosen this Bootstrap");
     neg("0 boot 3 3", "BRN-BOOT-CHOOSE");      /* the Generator itself */
     neg("0 boot 4 4", "BRN-BOOT-TRANSFER");    /* more than the Generator holds */
     OK("0 boot 4 2");                          /* split (2, 1): first part */
@@ -484,7 +500,25 @@ START_TEST(t_focus)
     ck_assert_str_eq(G->phase(&S), "focus");
     ck_assert_int_eq(G->decision(&S).kind, BRN_D_FOCUS);
     neg("0 pass", "BRN-FOCUS-CHOOSE");        /* G11: must choose when able */
-    neg("0 focus 4 6", "BRN-FOCUS-CHOOSE");   /* not linked */
+    negm("0 focus 4 6", "BRN-FOCUS-CHOOSE", "card 6 is not linked to an unused Output of card 4"); /* not linked */
+    /* verbs past the table (a replay record can carry any number) are invalid, the first one past it too */
+    for (unsigned v = BRN_V_COUNT; v <= BRN_V_COUNT + 1; v++) {
+        brn_state before = S;
+        arb_action x;
+        memset(&x, 0, sizeof x);
+        x.seat = 0;
+        x.verb = (uint8_t)v;
+        ev_reset();
+        ck_assert_int_eq(G->apply(&S, &x, &EV, &ERR), ARB_EINVAL);
+        ck_assert_str_eq(ERR.rule, "BRN-ACTION-REQUIRED");
+        char want[32];
+        snprintf(want, sizeof want, "unknown verb %u", v);
+        ck_assert_str_eq(ERR.msg, want);
+        ck_assert(memcmp(&before, &S, sizeof S) == 0);
+    }
+    arb_outcome o;
+    ck_assert(!G->outcome(&S, &o));           /* not over: nobody has won */
+    ck_assert_int_eq(o.winner, -1);
     neg("0 focus 5 4", "BRN-FOCUS-CHOOSE");   /* Sink is not focused */
     OK("0 focus 4 5");
     ck_assert_int_eq(geti("players.0.machine.2.charge"), 3);   /* BRN-FOCUS-TRANSFER */

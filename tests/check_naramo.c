@@ -215,6 +215,21 @@ START_TEST(t_setup_players_and_decks)
     su.decks[1] = &bad;
     ck_assert_int_eq(G->setup(&S, &su, NULL, &E), ARB_EILLEGAL);
     ck_assert_str_eq(E.rule, "NAR-DECK-SIZE");
+    /* two errors (size, then bloc): the first listed is the one named */
+    bad.attrs[0].value[0] = 'X';
+    ck_assert_int_eq(G->setup(&S, &su, NULL, &E), ARB_EILLEGAL);
+    ck_assert_str_eq(E.rule, "NAR-DECK-SIZE");
+    ck_assert_ptr_nonnull(strstr(E.msg, "seat 1 deck: the deck has 39 cards"));
+    su.decks[1] = NULL;
+    ck_assert_int_eq(G->setup(&S, &su, NULL, &E), ARB_EINVAL);
+    ck_assert_str_eq(E.rule, "NAR-DECK-SIZE");
+    /* a rules version the engine does not implement */
+    su = mk_setup(1, "defense-doe", "assault-noobia");
+    su.rules = "naramo-9";
+    ck_assert_int_eq(G->setup(&S, &su, NULL, &E), ARB_EUNSUPPORTED);
+    su.rules = "naramo-1";
+    ck_assert_int_eq(G->setup(&S, &su, NULL, &E), ARB_OK);
+    ck_assert_int_eq(S.rules, 1);
 }
 END_TEST
 
@@ -862,6 +877,9 @@ START_TEST(t_deck_rules)
     d.cards[40] = (uint16_t)card_ix("intern");
     ck_assert_int_eq(deck_rules(&d, "NAR-DECK-SIZE", NULL), 1);
     d = *arb_deck_preset(G, "defense-doe");
+    d.cards[5] = (uint16_t)arb_naramo__ncards;   /* the first index past the pool (a hostile replay header) */
+    ck_assert_int_eq(deck_rules(&d, "NAR-CARDTYPES-FIVE", NULL), 1);
+    d = *arb_deck_preset(G, "defense-doe");
     /* d[0..2] shift-engineer; make a 4th copy */
     ck_assert_int_eq(d.cards[3], card_ix("reactor-physicist"));
     set_card(&d, 3, "shift-engineer");
@@ -1475,6 +1493,47 @@ START_TEST(t_match_and_agents)
 }
 END_TEST
 
+/* Shapes the action text cannot write (its parser checks verbs and
+ * arity), but a replay record or an adapter can: an unknown verb, and every
+ * verb with one argument too few or too many. Each is refused as invalid
+ * with its verb's rule ID and leaves the state untouched. */
+START_TEST(t_validate_shapes)
+{
+    blank(0);
+    add(0, Z_DECK, "intern");
+    add(0, Z_HAND, "steam-leak");
+    static const struct { int verb, nargs; const char *rule; } bad[] = {
+        {NAR_V_COUNT, 0, "NAR-P2-REPEAT"},      {NAR_V_COUNT + 1, 1, "NAR-P2-REPEAT"},
+        {NAR_V_END, 1, "NAR-P2-END"},           {NAR_V_PLAY, 0, "NAR-P2-REPEAT"},
+        {NAR_V_PLAY, 3, "NAR-P2-REPEAT"},       {NAR_V_STRIKE, 0, "NAR-P2-STRIKE"},
+        {NAR_V_STRIKE, 2, "NAR-P2-STRIKE"},     {NAR_V_DEPLOY, 1, "NAR-P3-DEPLOY-TARGET"},
+        {NAR_V_DEPLOY, 3, "NAR-P3-DEPLOY-TARGET"}, {NAR_V_KEEP, 1, "NAR-SETUP-REVIEW-OPTIONAL"},
+        {NAR_V_TIMEOUT, 1, "NAR-CLOCK-SHIFT90"}, {NAR_V_DISCONNECT, 0, "NAR-CLOCK-DISCONNECT"},
+        {NAR_V_RECONNECT, 2, "NAR-CLOCK-DISCONNECT"}, {NAR_V_DISCARD, 0, "NAR-P4-HAND"},
+    };
+    for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        nar_state before = S;
+        int seat = bad[i].verb >= NAR_V_TIMEOUT && bad[i].verb < NAR_V_COUNT ? ARB_SEAT_ARBITER : 0;
+        int rc = act(seat, bad[i].verb, bad[i].nargs, 1, 0, 0);
+        ck_assert_msg(rc == ARB_EINVAL, "verb %d with %d args: rc %d (%s)", bad[i].verb, bad[i].nargs, rc, E.rule);
+        ck_assert_str_eq(E.rule, bad[i].rule);
+        ck_assert_msg(memcmp(&before, &S, sizeof S) == 0, "verb %d: the rejection changed the state", bad[i].verb);
+    }
+    /* every verb at its arity bounds is judged on its merits, not refused as invalid */
+    for (int v = 0; v < NAR_V_COUNT; v++) {
+        const arb_verb *vb = &arb_naramo__verbs[v];
+        int seat = v >= NAR_V_TIMEOUT ? ARB_SEAT_ARBITER : 0;
+        int n[2] = {vb->min_args, vb->max_args};
+        for (int k = 0; k < 2; k++) {
+            nar_state before = S;
+            int rc = act(seat, v, n[k], 1, 0, 0);
+            ck_assert_msg(rc != ARB_EINVAL, "verb %s with %d args refused as invalid: %s", vb->name, n[k], E.msg);
+            S = before;
+        }
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("naramo");
@@ -1508,6 +1567,7 @@ static Suite *suite(void)
     tcase_add_test(tc, t_clock_defaults);
     tcase_add_test(tc, t_clock_disconnect);
     tcase_add_test(tc, t_clock_off_and_texts);
+    tcase_add_test(tc, t_validate_shapes);
     tcase_add_test(tc, t_views_and_roundtrip);
     tcase_add_test(tc, t_load_position);
     tcase_add_test(tc, t_property_selfplay);

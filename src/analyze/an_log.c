@@ -3,7 +3,8 @@
  * own narration (event_text, action_text). With a seat's view, events go
  * through event_text(view = seat), which is where each engine masks what
  * that seat may not see, and other seats' actions are shown by verb only
- * because their arguments (card UIDs) could identify hidden cards. */
+ * because their arguments (card UIDs) could identify hidden cards. --json
+ * gives each event's a, b, c too, except another seat's hidden event. */
 #include <inttypes.h>
 #include <string.h>
 
@@ -32,6 +33,7 @@ typedef struct line {
     const char *event;          /* event name */
     const char *decision;       /* action: the decision it answered */
     int hidden;                 /* hidden event */
+    const int32_t *eargs;       /* event: a, b, c when this view may see them */
     int ok;                     /* checkpoint/outcome match: 1/0, -1 n/a */
 } line;
 
@@ -75,6 +77,9 @@ static void emit(logctx *c, const line *l)
             fputs(",\"event\":", out);
             arb_an__json_str(out, l->event);
             fprintf(out, ",\"hidden\":%s", l->hidden ? "true" : "false");
+            if (l->eargs)
+                fprintf(out, ",\"a\":%" PRId32 ",\"b\":%" PRId32 ",\"c\":%" PRId32, l->eargs[0], l->eargs[1],
+                        l->eargs[2]);
         }
         if (l->ok >= 0) fprintf(out, ",\"ok\":%s", l->ok ? "true" : "false");
         fputc('}', out);
@@ -119,6 +124,9 @@ static void emit_events(logctx *c, const arb_an_step *st, int64_t record)
         l.ok = -1;
         l.event = arb_an__event_name(g, e->type, ename, sizeof ename);
         l.hidden = e->hidden;
+        /* a, b, c of a hidden event name what only its seat may see. */
+        int32_t args[3] = {e->a, e->b, e->c};
+        if (!e->hidden || c->o->view == ARB_VIEW_ALL || c->o->view == e->seat) l.eargs = args;
         if (arb_an__event_is_clock(g, e)) l.flags[l.nflags++] = "clock";
         if (e->hidden && c->o->view == ARB_VIEW_ALL) l.flags[l.nflags++] = "hidden";
         emit(c, &l);

@@ -1,8 +1,9 @@
 /* an_state.c — the state after record N, full or as one seat sees it.
  * It replays from the start once and stops at N (no action text, no state
  * copies), then exports the engine's state tree with the seat's view, so
- * the masking is the engine's own. */
+ * the masking is the engine's own. The full view adds the legal actions. */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/an_int.h"
@@ -24,6 +25,32 @@ static int on_step(void *ctx, const arb_an_step *st)
     c->rejected = st->rejected;
     if (st->rejected) c->reject = st->reject;
     return c->reached >= c->at;
+}
+
+/* The actions legal() lists at this point, in its order, as action text
+ * (full view only: another seat's could name its hidden cards). At most
+ * STATE_LEGAL_MAX, with "legal_truncated" when legal() lists more. */
+#define STATE_LEGAL_MAX 4096
+static void add_legal(arb_tree *t, arb_tnode *root, const arb_game *g, const arb_match *m)
+{
+    size_t cap = 64, n = 0;
+    arb_action *buf = NULL;
+    for (;;) {
+        arb_action *p = realloc(buf, cap * sizeof *p);
+        if (!p) { free(buf); arb_tree_add_null(t, root, "legal"); return; }
+        buf = p;
+        n = arb_match_legal(m, buf, cap);
+        if (n <= cap || cap >= STATE_LEGAL_MAX) break;
+        cap = n < STATE_LEGAL_MAX ? n : STATE_LEGAL_MAX;
+    }
+    arb_tnode *ln = arb_tree_add_arr(t, root, "legal");
+    char text[256];
+    for (size_t i = 0; i < n && i < cap; i++) {
+        arb_action_format(g, &buf[i], text, sizeof text);
+        arb_tree_add_str(t, ln, NULL, text);
+    }
+    if (n > cap) arb_tree_add_bool(t, root, "legal_truncated", 1);
+    free(buf);
 }
 
 int arb_an_state(arb_an_source *src, int64_t at, int view, arb_tree **out, arb_error *err)
@@ -89,6 +116,7 @@ int arb_an_state(arb_an_source *src, int64_t at, int view, arb_tree **out, arb_e
     else arb_tree_add_int(t, root, "view", view);
     snprintf(buf, sizeof buf, "0x%016" PRIx64, arb_match_hash(m));
     if (view == ARB_VIEW_ALL) arb_tree_add_str(t, root, "hash", buf);
+    if (view == ARB_VIEW_ALL) add_legal(t, root, g, m);
     arb_tnode *sn = arb_tree_add_map(t, root, "state");
     g->export_state(arb_match_state(m), view, t, sn);
     arb_match_free(m);

@@ -111,8 +111,8 @@ def case(game, rules, covers, path, start, count, tag):
     rel = os.path.relpath(path, ROOT)
     out = ['  <test-case id="segment-%s%s-r%d" covers="%s">\n' % (tag, name, start, covers),
            "    <description>%s, records %d to %d: the state after record %d as a position, then the "
-           "replay's next %d actions, each with every event it emits (name, seat, hidden); the state hash pinned "
-           "every %d actions.</description>\n"
+           "replay's next %d actions, each with every event it emits (name, seat, hidden, a, b, c); the state "
+           "hash pinned every %d actions.</description>\n"
            % (escape(rel), start + 1, acts[-1]["record"], start, len(acts), HASH_EVERY),
            '    <setup rules="%s" players="%d">\n' % (rules, len(log["players"])),
            element("position", state, 3), "    </setup>\n"]
@@ -122,10 +122,12 @@ def case(game, rules, covers, path, start, count, tag):
             [seat, e["verb"]] + [str(a) for a in e.get("args") or []])
         inner = ""
         ev = evs.get(e["record"], [])
-        if ev:   # every event the action emitted, in order, with its seat and visibility
+        if ev:   # every event the action emitted, in order, with its seat, visibility and arguments
             inner += '<events exact="true">%s</events>' % "".join(
-                '<event name=%s seat="%d" hidden="%s"/>' % (quoteattr(x["event"]), x["seat"] if x.get("seat") is not None else -1,
-                                                           "true" if x.get("hidden") else "false") for x in ev)
+                '<event name=%s seat="%d" hidden="%s"%s/>' % (
+                    quoteattr(x["event"]), x["seat"] if x.get("seat") is not None else -1,
+                    "true" if x.get("hidden") else "false",
+                    "".join(' %s="%d"' % (k, x[k]) for k in ("a", "b", "c") if k in x)) for x in ev)
         if (i + 1) % HASH_EVERY == 0 or i == len(acts) - 1:
             h = arb("state", path, "--at", str(e["record"]), "--json")["hash"]
             inner += '<hash equals="0x%s"/>' % h.lower().replace("0x", "")

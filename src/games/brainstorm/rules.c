@@ -85,8 +85,7 @@ int arb_brainstorm__zone_index(const brn_player *p, int uid)
 void arb_brainstorm__zone_remove(brn_player *p, int uid)
 {
     int z = p->c[uid].zone;
-    if (z >= BRN_NZONES) return;
-    int i = arb_brainstorm__zone_index(p, uid);
+    int i = arb_brainstorm__zone_index(p, uid); /* -1 for the Stack, which is not a zone list */
     if (i < 0) return;
     memmove(&p->z[z][i], &p->z[z][i + 1], (size_t)(p->nz[z] - i - 1));
     p->nz[z]--;

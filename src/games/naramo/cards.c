@@ -259,6 +259,7 @@ unsigned arb_naramo__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned
         arb_deck_issue_add(out, cap, &n, 0, "NAR-DECK-Z-TOTAL", "%u Classified (Z) cards; at most %d per deck", ztotal,
                            NAR_Z_TOTAL_MAX);
     }
+    /* The warnings come last, after every error (setup reads only the first issue). */
     if (bloc == NAR_BLOC_DEFENSE && nop == 0)
         arb_deck_issue_add(out, cap, &n, 1, "NAR-DECK-WARN-DEFENSE", "NO_OPERATOR: this DEFENSE deck has no OPERATOR (legal)");
     if (bloc == NAR_BLOC_ASSAULT && nraid == 0)

@@ -77,9 +77,9 @@ int arb_naramo__can_ss_order(const nar_state *s)
     return 0;
 }
 
+/* Callers ask only while the match is not over. */
 int arb_naramo__owing_seat(const nar_state *s)
 {
-    if (s->over) return ARB_SEAT_NONE;
     if (s->kind == NAR_D_BLOCK || s->kind == NAR_D_STRIKE) return 1 - s->active;
     return s->active;
 }
@@ -220,7 +220,7 @@ static void winloss(nar_state *s, arb_events *ev)
     if (lose[0] || lose[1]) { int l = lose[0] ? 0 : 1; game_over(s, 1 - l, lr[l], ev); return; }
     if (win[0] && win[1]) { game_over(s, -1, NAR_R_DRAW, ev); return; }
     if (win[0] || win[1]) { game_over(s, win[0] ? 0 : 1, NAR_R_POWER_ORDERS, ev); return; }
-    s->p[0].decked = s->p[1].decked = 0;
+    /* Both `decked` flags are 0 here: a decked seat loses above (G16). */
     begin_shift(s, 1 - s->active, ev);
 }
 
@@ -291,8 +291,7 @@ static void clear_begin(nar_state *s, arb_events *ev)
     const nar_player *p = &s->p[s->active];
     int avail = p->swipes + edg_usable(p);
     for (int i = 0; i < p->nboard; i++)
-        if (s->p[p->board[i].owner].card[p->board[i].uid] < arb_naramo__ncards &&
-            arb_naramo__cards[s->p[p->board[i].owner].card[p->board[i].uid]].clear <= avail) {
+        if (nar_def(&s->p[p->board[i].owner], p->board[i].uid)->clear <= avail) { /* card ids are checked on entry */
             s->kind = NAR_D_CLEAR;
             return;
         }
@@ -751,18 +750,11 @@ int arb_naramo__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *
     for (int q = 0; q < 2; q++) {
         const arb_deck *d = su->decks[q];
         if (!d) return ARB_INVALID(err, "NAR-DECK-SIZE", "seat %d has no deck", q);
-        arb_deck_issue is[8];
-        unsigned n = arb_naramo__deck_check(d, is, 8);
-        for (unsigned i = 0; i < n && i < 8; i++)
-            if (!is[i].warning)
-                return ARB_ILLEGAL(err, is[i].rule, "seat %d deck: %s", q, is[i].msg);
-        if (n > 8) { /* more issues than we looked at: recheck with room */
-            arb_deck_issue big[64];
-            unsigned m = arb_naramo__deck_check(d, big, 64);
-            for (unsigned i = 0; i < m && i < 64; i++)
-                if (!big[i].warning)
-                    return ARB_ILLEGAL(err, big[i].rule, "seat %d deck: %s", q, big[i].msg);
-        }
+        /* deck_check lists every error before its one possible warning, so
+         * the first issue is an error whenever the deck has one. */
+        arb_deck_issue is[1];
+        if (arb_naramo__deck_check(d, is, 1) > 0 && !is[0].warning)
+            return ARB_ILLEGAL(err, is[0].rule, "seat %d deck: %s", q, is[0].msg);
     }
     memset(s, 0, sizeof *s);
     s->rules = (uint8_t)rules;
