@@ -1133,6 +1133,7 @@ static void play_games(int players, int games, int greedy, uint64_t base)
             REQ((d.seat) >= (0), "d.seat >= 0");
             REQ((d.seat) < (players), "d.seat < players");
             REQ((d.kind) < (CAT_D_COUNT), "d.kind < CAT_D_COUNT");
+            REQ(d.clock_left_ms == -1, "a decision carries no clock (CAT-NOCLOCK)");
             size_t n = G->legal(&s, LEG, LBUF);
             REQ((n) > (0), "n > 0");
             REQ((n) <= (LBUF), "n <= LBUF");

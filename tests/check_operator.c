@@ -820,10 +820,30 @@ START_TEST(t_misc_rules)
     ok(m, act(0, OPS_V_PLAY, 1, uid_of(m, 0, "medkit", 0), 0));
     ck_assert_int_eq(S(m)->p[0].health, 20);     /* cap (G22) */
     bad(m, act(0, OPS_V_ATTACK, 2, 1, 0), "OPS-ACT-ONE");
-    /* malformed: wrong arg count */
+    /* malformed: wrong arg count, unknown verb (the text syntax cannot say either) */
     arb_action x = act(0, OPS_V_EQUIP, 1, 0, 0);
     arb_error err = ARB_ERROR_INIT;
     ck_assert_int_eq(arb_match_apply(m, &x, &err), ARB_EINVAL);
+    x = act(0, OPS_V_DONE, 1, 0, 0);
+    ck_assert_int_eq(arb_match_apply(m, &x, &err), ARB_EINVAL);
+    x = act(0, OPS_V_COUNT, 0, 0, 0);
+    ck_assert_int_eq(arb_match_apply(m, &x, &err), ARB_EINVAL);
+    x = act(0, 200, 1, 0, 0);
+    ck_assert_int_eq(arb_match_apply(m, &x, &err), ARB_EINVAL);
+    ck_assert_int_eq(arb_match_decision(m).clock_left_ms, -1);
+    /* a seat without a deck is refused before anything is set up */
+    arb_setup su;
+    memset(&su, 0, sizeof su);
+    su.seed = 1;
+    su.players = 2;
+    su.decks[0] = G->preset(0);
+    ops_state *st = malloc(sizeof *st);
+    memset(st, 0xA5, sizeof *st);
+    ck_assert_int_eq(G->setup(st, &su, NULL, &err), ARB_EINVAL);
+    ck_assert_str_eq(err.rule, "OPS-DECK-SIZE");
+    su.decks[1] = G->preset(1);
+    ck_assert_int_eq(G->setup(st, &su, NULL, &err), ARB_OK);
+    free(st);
     arb_match_free(m);
 }
 END_TEST
@@ -1046,6 +1066,7 @@ static void play_game(uint64_t seed, int players, int greedy, int full)
         REQ_UINT_LT(++steps, 20000);
         arb_decision d = arb_match_decision(m);
         REQ_INT_GE(d.seat, 0);
+        REQ_INT_EQ(d.clock_left_ms, -1); /* no clock (OPS-G28): the decision never carries one */
         size_t n = arb_match_legal(m, legal, ARB_AGENT_LEGAL_MAX);
         REQ_UINT_GT(n, 0);
         REQ_UINT_LE(n, ARB_AGENT_LEGAL_MAX);
