@@ -831,6 +831,14 @@ START_TEST(t_misc_rules)
     x = act(0, 200, 1, 0, 0);
     ck_assert_int_eq(arb_match_apply(m, &x, &err), ARB_EINVAL);
     ck_assert_int_eq(arb_match_decision(m).clock_left_ms, -1);
+    /* a verb out of its phase says which decision is owed */
+    x = act(0, OPS_V_REACT, 1, 1, 0);
+    ck_assert_int_eq(arb_match_apply(m, &x, &err), ARB_EILLEGAL);
+    ck_assert_msg(strstr(err.msg, "(second-equip)") != NULL, "message: %s", err.msg);
+    /* the messages name the slot and the card */
+    x = act(0, OPS_V_EQUIP, 2, uid_of(m, 0, "adrenaline", 0), OPS_SLOT_WEAPON);
+    ck_assert_int_eq(arb_match_apply(m, &x, &err), ARB_EILLEGAL);
+    ck_assert_msg(strstr(err.msg, "cannot go into the Second Weapon slot") != NULL, "message: %s", err.msg);
     /* a seat without a deck is refused before anything is set up */
     arb_setup su;
     memset(&su, 0, sizeof su);
