@@ -647,6 +647,16 @@ START_TEST(t_movement)
     bad(m, act(0, OPS_V_EQUIP, 2, uid_of(m, 0, "wooden-crate", 0), OPS_SLOT_COVER), "OPS-EQ1-COVER-REPLACE");
     bad(m, act(0, OPS_V_MOVE, 2, uid_of(m, 0, "sprint", 0), uid_of(m, 0, "wooden-crate", 0)), "OPS-MOVE-ONCE");
     bad(m, act(0, OPS_V_MOVE, 2, uid_of(m, 0, "second-wind", 0), uid_of(m, 0, "wooden-crate", 0)), "OPS-MOVE-C2C-REQ");
+    {   /* the message names the card that is not a Cover */
+        arb_error e2 = ARB_ERROR_INIT;
+        int dg = uid_of(m, 0, "dodge", 0);
+        arb_action mv = act(0, OPS_V_MOVE, 2, uid_of(m, 0, "sprint", 0), dg);
+        mv.args[2] = 99;
+        ck_assert_int_eq(arb_match_apply(m, &mv, &e2), ARB_EILLEGAL);
+        char want[64];
+        snprintf(want, sizeof want, "card %d is not a COVER card in hand", dg);
+        ck_assert_msg(strstr(e2.msg, want) != NULL, "message: %s", e2.msg);
+    }
     ok(m, act(0, OPS_V_DONE, 0, 0, 0));
     bad(m, act(0, OPS_V_MOVE, 1, uid_of(m, 0, "sprint", 0), 0), "OPS-MOVE-WHEN");
     ok(m, act(0, OPS_V_PLAY, 1, uid_of(m, 0, "second-wind", 0), 0));
@@ -839,6 +849,12 @@ START_TEST(t_misc_rules)
     x = act(0, OPS_V_EQUIP, 2, uid_of(m, 0, "adrenaline", 0), OPS_SLOT_WEAPON);
     ck_assert_int_eq(arb_match_apply(m, &x, &err), ARB_EILLEGAL);
     ck_assert_msg(strstr(err.msg, "cannot go into the Second Weapon slot") != NULL, "message: %s", err.msg);
+    x.args[1] = OPS_SLOT_ARMOR;
+    ck_assert_int_eq(arb_match_apply(m, &x, &err), ARB_EILLEGAL);
+    ck_assert_msg(strstr(err.msg, "cannot go into the Armor slot") != NULL, "message: %s", err.msg);
+    x.args[1] = OPS_SLOT_COVER;
+    ck_assert_int_eq(arb_match_apply(m, &x, &err), ARB_EILLEGAL);
+    ck_assert_msg(strstr(err.msg, "cannot go into the Cover slot") != NULL, "message: %s", err.msg);
     /* a seat without a deck is refused before anything is set up */
     arb_setup su;
     memset(&su, 0, sizeof su);
