@@ -342,9 +342,10 @@ int arb_catalyst__setup(void *st, const arb_setup *su, arb_events *ev, arb_error
         const arb_deck *d = su->decks[i];
         if (!d) return ARB_INVALID(err, NULL, "seat %d has no deck", i);
         arb_deck_issue iss[8];
+        const unsigned cap = (unsigned)(sizeof iss / sizeof iss[0]);
         memset(iss, 0, sizeof iss); /* defined contents past the n issues found */
-        unsigned n = arb_catalyst__deck_check(d, iss, 8);
-        if (n > 8) n = 8; /* the count goes on past the buffer */
+        unsigned n = arb_catalyst__deck_check(d, iss, cap);
+        if (n > cap) n = cap; /* the count goes on past the buffer */
         for (unsigned k = 0; k < n; k++) {
             if (iss[k].warning) continue;
             if (free_decks && strcmp(iss[k].rule, "CAT-DECK-CATALYST") != 0 &&
