@@ -263,8 +263,10 @@ check-browser: $(ARBITER)
 	@ARBITER=$(ARBITER) sh tests/report_browser.sh
 
 # (crosscheck: 100 matches a game under the sanitizers, 1000 in make check)
+# ASan/UBSan run the code 2-4x slower: Check's per-test timeouts (hang
+# guards, not speed tests) are stretched to match.
 sanitize: deps
-	@$(MAKE) --no-print-directory BUILD=build/san OPT=-O1 CROSSCHECK_MATCHES=100 \
+	@CK_TIMEOUT_MULTIPLIER=4 $(MAKE) --no-print-directory BUILD=build/san OPT=-O1 CROSSCHECK_MATCHES=100 \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  check-all
 

@@ -1240,6 +1240,49 @@ START_TEST(cli_diff_files_that_part_ways)
 }
 END_TEST
 
+/* One source analysed again and again gives what a fresh source gives:
+ * every analysis starts at the first record (a file source reads its file
+ * again), never where the previous one stopped. */
+START_TEST(cli_source_analysed_twice)
+{
+    for (unsigned gi = 0; gi < arb_game_count(); gi++) {
+        const arb_game *g = arb_game_at(gi);
+        char path[256];
+        cli_play(g, 77, "", path, sizeof path);
+        arb_error err = ARB_ERROR_INIT;
+        arb_an_source *again;
+        ck_assert_int_eq(arb_an_open_file(&again, path, &err), 0);
+        int64_t points[] = { INT64_MAX, 3, 0, INT64_MAX, 5 };
+        for (size_t k = 0; k < sizeof points / sizeof points[0]; k++) {
+            arb_an_source *fresh;
+            ck_assert_int_eq(arb_an_open_file(&fresh, path, &err), 0);
+            arb_tree *ta, *tb;
+            ck_assert_msg(arb_an_state(again, points[k], ARB_VIEW_ALL, &ta, &err) == 0, "%s: %s", g->id, err.msg);
+            ck_assert_int_eq(arb_an_state(fresh, points[k], ARB_VIEW_ALL, &tb, &err), 0);
+            ck_assert_msg(arb_tnode_equal(arb_tree_root(ta), arb_tree_root(tb)),
+                          "%s: state at %" PRId64 " from a source read before differs from a fresh one", g->id,
+                          points[k]);
+            arb_tree_free(ta);
+            arb_tree_free(tb);
+            arb_an_source_free(fresh);
+        }
+        /* a diff of two sources read before still compares every record */
+        arb_an_source *b;
+        ck_assert_int_eq(arb_an_open_file(&b, path, &err), 0);
+        arb_tree *tb;
+        ck_assert_int_eq(arb_an_state(b, 2, ARB_VIEW_ALL, &tb, &err), 0);
+        arb_tree_free(tb);
+        arb_an_diff d;
+        ck_assert_int_eq(arb_an_diff_run(again, b, &d, &err), 0);
+        ck_assert_msg(!d.differ, "%s: a file differs from itself after earlier reads: %s", g->id, d.detail);
+        arb_tree_free(d.tree);
+        arb_an_source_free(b);
+        arb_an_source_free(again);
+        unlink(path);
+    }
+}
+END_TEST
+
 /* A match that starts from an explicit position (the judge's "replay from
  * the disputed point"): the full-state export of a match after k actions,
  * recorded as the header's position and played on. Every command reads it. */
@@ -1436,6 +1479,7 @@ int main(void)
     tcase_set_timeout(cli, 120);
     tcase_add_test(cli, cli_every_game);
     tcase_add_test(cli, cli_diff_files_that_part_ways);
+    tcase_add_test(cli, cli_source_analysed_twice);
     tcase_add_test(cli, cli_position_replay);
     tcase_add_test(cli, cli_errors_name_file_and_offset);
     tcase_add_test(cli, cli_truncated_file);

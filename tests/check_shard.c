@@ -119,6 +119,14 @@ START_TEST(merge_reports_failures_missing_and_duplicates)
     ck_assert_ptr_nonnull(strstr(r->out, "\"complete\":true"));
     ck_assert_ptr_nonnull(strstr(r->out, "\"files\":8,\"ok\":7,\"failed\":1"));
     ck_assert_ptr_nonnull(strstr(r->out, "bad.tcgr: diverged (final-hash)"));
+    /* -o: every result once, renamed into place (no .part left) */
+    snprintf(args, sizeof args, "test $(wc -l < %s/merged.ndjson) -eq 8 && test ! -e %s/merged.ndjson.part", dir, dir);
+    ck_assert_msg(system(args) == 0, "merge -o: %s", args);
+    /* -o onto a directory is refused, never replaced */
+    snprintf(args, sizeof args, "merge -o %s %s/s0.ndjson %s/s1.ndjson", dir, dir, dir);
+    r = cli_run(args);
+    ck_assert_int_eq(r->code, 3);
+    ck_assert_ptr_nonnull(strstr(r->err, "not a regular file"));
 
     /* One shard missing, one given twice. */
     snprintf(args, sizeof args, "merge --json %s/s1.ndjson %s/s1.ndjson", dir, dir);

@@ -54,6 +54,9 @@ typedef struct arb_an_record {
     char reason[64];                /* OUTCOME */
 } arb_an_record;
 
+/* A source may be analysed more than once: every analysis (walk, log,
+ * state, stats, report, diff) starts at its first record (a file source
+ * opens its file again for the records; the header stays as first read). */
 typedef struct arb_an_source arb_an_source;
 
 /* Open a .tcgr file. Errors name the file and the offset: ARB_EIO,

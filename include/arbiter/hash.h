@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,7 +26,8 @@ typedef struct arb_hasher {
 } arb_hasher;
 
 void arb_hasher_init(arb_hasher *h);
-void arb_hasher_bytes(arb_hasher *h, const void *p, size_t n);
+/* Raw bytes (the slow path streams across buffer spills). */
+void arb_hasher__bytes_slow(arb_hasher *h, const void *p, size_t n);
 /* Streams the buffer into XXH3 (internal; used by the inline writers). */
 void arb_hasher__spill(arb_hasher *h);
 
@@ -34,14 +36,41 @@ void arb_hasher__spill(arb_hasher *h);
 static inline void arb_hasher__le(arb_hasher *h, uint64_t v, int bytes)
 {
     if (ARB_HASHER_BUF - h->len < (size_t)bytes) arb_hasher__spill(h);
-    for (int i = 0; i < bytes; i++) h->buf[h->len++] = (uint8_t)(v >> (8 * i));
+    /* len through a local: a store into buf (uint8_t) may alias h->len,
+     * which would make the compiler reload and store it per byte */
+    size_t n = h->len;
+    for (int i = 0; i < bytes; i++) h->buf[n + (size_t)i] = (uint8_t)(v >> (8 * i));
+    h->len = n + (size_t)bytes;
 }
 static inline void arb_hasher_u8(arb_hasher *h, uint8_t v)
 {
     if (h->len == ARB_HASHER_BUF) arb_hasher__spill(h);
-    h->buf[h->len++] = v;
+    size_t n = h->len;
+    h->buf[n] = v;
+    h->len = n + 1;
+}
+/* Raw bytes. Inline (C99: hash.c holds the external definition). */
+inline void arb_hasher_bytes(arb_hasher *h, const void *p, size_t n)
+{
+    if (n <= ARB_HASHER_BUF - h->len) {
+        size_t k = h->len;
+        memcpy(h->buf + k, p, n);
+        h->len = k + n;
+    } else {
+        arb_hasher__bytes_slow(h, p, n);
+    }
 }
 static inline void arb_hasher_u16(arb_hasher *h, uint16_t v) { arb_hasher__le(h, v, 2); }
+/* n u16 values, each little-endian: the same bytes as n arb_hasher_u16
+ * calls (one copy on a little-endian host). */
+static inline void arb_hasher_u16s(arb_hasher *h, const uint16_t *v, size_t n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    arb_hasher_bytes(h, v, 2 * n);
+#else
+    for (size_t i = 0; i < n; i++) arb_hasher_u16(h, v[i]);
+#endif
+}
 static inline void arb_hasher_u32(arb_hasher *h, uint32_t v) { arb_hasher__le(h, v, 4); }
 static inline void arb_hasher_u64(arb_hasher *h, uint64_t v) { arb_hasher__le(h, v, 8); }
 static inline void arb_hasher_i32(arb_hasher *h, int32_t v) { arb_hasher__le(h, (uint32_t)v, 4); }

@@ -186,6 +186,9 @@ int arb_an_diff_run(arb_an_source *A, arb_an_source *B, arb_an_diff *d, arb_erro
 {
     memset(d, 0, sizeof *d);
     d->record = -1;
+    int rc0 = arb_an__source_rewind(A, err);
+    if (!rc0) rc0 = arb_an__source_rewind(B, err);
+    if (rc0) return rc0;
     arb_tree *t = arb_tree_new();
     if (!t) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
     d->tree = t;

@@ -10,10 +10,18 @@
 #include "analyze/an_int.h"
 #include "arbiter/replay.h"
 
+/* The reader that parsed the header owns what the header points into
+ * (position, tree); records come from cur, which is that reader until a
+ * rewind opens the file again. */
+typedef struct file_source {
+    arb_replay *hdr, *cur;
+    char *path;
+} file_source;
+
 static int file_next(void *self, arb_an_record *rec, arb_error *err)
 {
     arb_replay_record r;
-    int rc = arb_replay_next(self, &r, err);
+    int rc = arb_replay_next(((file_source *)self)->cur, &r, err);
     if (rc <= 0) return rc;
     memset(rec, 0, sizeof *rec);
     rec->kind = r.kind == ARB_REC_ACTION ? ARB_AN_ACTION
@@ -31,9 +39,28 @@ static int file_next(void *self, arb_an_record *rec, arb_error *err)
     return 1;
 }
 
-static void file_close(void *self) { arb_replay_close(self); }
+static void file_close(void *self)
+{
+    file_source *f = self;
+    if (!f) return;
+    if (f->cur != f->hdr) arb_replay_close(f->cur);
+    arb_replay_close(f->hdr);
+    free(f->path);
+    free(f);
+}
 
-static const arb_an_source_ops file_ops = { file_next, file_close };
+static int file_rewind(void *self, arb_error *err)
+{
+    file_source *f = self;
+    arb_replay *r;
+    int rc = arb_replay_open(&r, f->path, NULL, err);
+    if (rc) return rc;
+    if (f->cur != f->hdr) arb_replay_close(f->cur);
+    f->cur = r;
+    return ARB_OK;
+}
+
+static const arb_an_source_ops file_ops = { file_next, file_close, file_rewind };
 
 int arb_an_open_file(arb_an_source **out, const char *path, arb_error *err)
 {
@@ -59,15 +86,21 @@ int arb_an_open_file(arb_an_source **out, const char *path, arb_error *err)
         goto fail;
     }
     arb_an_source *s;
-    if (arb_an__source_new(&s, path, &file_ops, r)) {
+    file_source *fs = calloc(1, sizeof *fs);
+    char *pc = fs ? strdup(path) : NULL;
+    if (!pc || arb_an__source_new(&s, path, &file_ops, fs)) {
+        free(pc);
+        free(fs);
         rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
         goto fail;
     }
+    fs->hdr = fs->cur = r;
+    fs->path = pc;
     arb_an_header *h = &s->hdr;
     arb_setup su;
     rc = arb_replay_setup(r, g, &su, h->decks, err);
     if (rc) {
-        s->self = NULL;
+        fs->hdr = fs->cur = NULL;
         arb_an_source_free(s);
         goto fail_where;
     }

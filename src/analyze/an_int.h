@@ -12,6 +12,9 @@
 typedef struct arb_an_source_ops {
     int (*next)(void *self, arb_an_record *rec, arb_error *err);
     void (*close)(void *self);
+    /* Back to the first record (NULL: the source cannot: a second
+     * analysis of it is refused instead of seeing only the rest). */
+    int (*rewind)(void *self, arb_error *err);
 } arb_an_source_ops;
 
 struct arb_an_source {
@@ -19,9 +22,14 @@ struct arb_an_source {
     void *self;
     arb_an_header hdr;
     char name[256];
+    int started;                    /* a record has been asked for */
     int done, done_rc;
     arb_error done_err;
 };
+
+/* Before a walk: rewind a source that has been read (ARB_OK when it is
+ * at its first record). */
+int arb_an__source_rewind(arb_an_source *s, arb_error *err);
 
 int arb_an__source_new(arb_an_source **out, const char *name, const arb_an_source_ops *ops,
                        void *self);

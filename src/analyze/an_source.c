@@ -30,7 +30,14 @@ static int mem_next(void *self, arb_an_record *rec, arb_error *err)
 
 static void mem_close(void *self) { free(self); }
 
-static const arb_an_source_ops mem_ops = { mem_next, mem_close };
+static int mem_rewind(void *self, arb_error *err)
+{
+    (void)err;
+    ((mem_source *)self)->pos = 0;
+    return ARB_OK;
+}
+
+static const arb_an_source_ops mem_ops = { mem_next, mem_close, mem_rewind };
 
 int arb_an__source_new(arb_an_source **out, const char *name, const arb_an_source_ops *ops,
                        void *self)
@@ -76,8 +83,21 @@ void arb_an_source_free(arb_an_source *s)
 const arb_an_header *arb_an_source_header(const arb_an_source *s) { return &s->hdr; }
 const char *arb_an_source_name(const arb_an_source *s) { return s->name; }
 
+int arb_an__source_rewind(arb_an_source *s, arb_error *err)
+{
+    if (!s->started) return ARB_OK;
+    if (!s->ops->rewind)
+        return arb_error_set(err, ARB_EINVAL, NULL, "%s: this source has been read already and cannot start over",
+                             s->name);
+    int rc = s->ops->rewind(s->self, err);
+    if (rc) return rc;
+    s->started = s->done = s->done_rc = 0;
+    return ARB_OK;
+}
+
 int arb_an_source_next(arb_an_source *s, arb_an_record *rec, arb_error *err)
 {
+    s->started = 1;
     if (s->done) {
         if (s->done_rc < 0) *err = s->done_err;
         return s->done_rc;

@@ -52,6 +52,9 @@ int arb_an__walk(arb_an_source *src, int want_text, arb_an_step_fn fn, void *ctx
     if (!res) res = &dummy;
     memset(res, 0, sizeof *res);
     if (mout) *mout = NULL;
+    /* a second analysis of one source starts from its first record again */
+    int rc0 = arb_an__source_rewind(src, err);
+    if (rc0) return rc0;
     const arb_an_header *h = &src->hdr;
     const arb_game *g = h->game;
     arb_match *m = NULL, *prev = NULL;

@@ -156,6 +156,8 @@ int cmd_extract(int argc, char **argv)
     }
     if (argc - optind != 1) return cli_usage("extract", "give exactly one ARCHIVE#N");
     if (!out) return cli_usage("extract", "-o FILE is required");
+    int ec = cli_output_target("extract", out);
+    if (ec) return ec;
     char file[4096];
     uint64_t idx;
     if (split_member(argv[optind], file, sizeof file, &idx))

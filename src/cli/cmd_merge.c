@@ -237,10 +237,17 @@ int cmd_merge(int argc, char **argv)
     merge m;
     memset(&m, 0, sizeof m);
     int rc = EXIT_OK;
+    /* -o FILE: written to FILE.part, renamed over FILE when every input
+     * has been read (README, "Output files") */
+    char part[4096];
     if (outpath) {
-        m.out = fopen(outpath, "w");
+        int ec = cli_output_target("merge", outpath);
+        if (ec) return ec;
+        if ((size_t)snprintf(part, sizeof part, "%s.part", outpath) >= sizeof part)
+            return cli_usage("merge", "output path too long: %s", outpath);
+        m.out = fopen(part, "w");
         if (!m.out) {
-            fprintf(stderr, "arbiter merge: %s: cannot write: %s\n", outpath, strerror(errno));
+            fprintf(stderr, "arbiter merge: %s: cannot create: %s\n", part, strerror(errno));
             return EXIT_INPUT;
         }
     }
@@ -348,9 +355,19 @@ int cmd_merge(int argc, char **argv)
     }
     rc = incomplete ? EXIT_INPUT : m.failed ? EXIT_VERIFY : EXIT_OK;
 done:
-    if (m.out && fclose(m.out)) {
-        fprintf(stderr, "arbiter merge: %s: write error\n", outpath);
-        rc = EXIT_INPUT;
+    if (m.out) {
+        int bad = ferror(m.out) != 0;
+        if (fclose(m.out) || bad) {
+            fprintf(stderr, "arbiter merge: %s: write error\n", part);
+            if (rc == EXIT_OK || rc == EXIT_VERIFY) rc = EXIT_INPUT;
+            remove(part);
+        } else if (rc == EXIT_INTERNAL) {
+            remove(part); /* out of memory part-way: no half file */
+        } else if (rename(part, outpath)) {
+            fprintf(stderr, "arbiter merge: cannot rename %s to %s: %s\n", part, outpath, strerror(errno));
+            remove(part);
+            rc = EXIT_INPUT;
+        }
     }
     for (unsigned i = 0; i < m.nkeep; i++) free(m.keep[i]);
     free(m.seen);

@@ -22,7 +22,7 @@ void arb_hasher__spill(arb_hasher *h)
     h->len = 0;
 }
 
-void arb_hasher_bytes(arb_hasher *h, const void *p, size_t n)
+void arb_hasher__bytes_slow(arb_hasher *h, const void *p, size_t n)
 {
     const unsigned char *c = p;
     while (n > 0) {
@@ -33,6 +33,8 @@ void arb_hasher_bytes(arb_hasher *h, const void *p, size_t n)
         h->len += k; c += k; n -= k;
     }
 }
+
+extern inline void arb_hasher_bytes(arb_hasher *h, const void *p, size_t n);
 
 void arb_hasher_str(arb_hasher *h, const char *s)
 {

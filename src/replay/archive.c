@@ -23,6 +23,7 @@
 #define ZLEN_MAX ((uint64_t)1 << 30)
 #define DICT_MEMBER_MAX ((size_t)64 << 20) /* content of a dictionary member */
 #define QUEUE 64
+#define LATE_BACKLOG 4 /* members queued beyond which the recorder hashes inline */
 
 typedef struct tails {
     uint8_t *p[ARB_ARCHIVE_DICT_MEMBERS + 1]; /* p[k]: last DICT_MAX bytes of contents 0..k-1 */
@@ -510,6 +511,7 @@ typedef struct job {
     size_t n;
     uint64_t actions;
     uint8_t flags;
+    arb_replay__late late;      /* hash bytes to fill in first (internal.h) */
     size_t nseal;
     uint8_t seal[ARB_REPLAY_TRAILER_MAX];
 } job;
@@ -536,6 +538,8 @@ struct arb_archive_writer {
     pthread_cond_t cv;
     job *q[QUEUE];
     unsigned qh, qn;
+    arb_replay__late spare[QUEUE]; /* used late-hash lists, for the next members */
+    unsigned nspare;
 };
 
 static int w_push(arb_archive_writer *aw, const arb_archive_member *m)
@@ -622,10 +626,15 @@ static void *compressor(void *arg)
         pthread_mutex_unlock(&aw->mu);
         arb_error e = ARB_ERROR_INIT;
         int failed = aw->failed;
+        arb_replay__late_fill(&j->late, j->content, j->n);
         if (!failed && write_member(aw, j, &e)) failed = 1;
         free(j->content);
-        free(j);
         pthread_mutex_lock(&aw->mu);
+        if (j->late.cap && aw->nspare < QUEUE)
+            aw->spare[aw->nspare++] = j->late;
+        else
+            arb_replay__late_free(&j->late);
+        free(j);
         if (failed && !aw->failed) {
             aw->ferr = e;
             aw->failed = 1;
@@ -636,11 +645,32 @@ static void *compressor(void *arg)
     }
 }
 
+int arb_archive__late_take(arb_archive_writer *aw, arb_replay__late *l, size_t state_size)
+{
+    memset(l, 0, sizeof *l);
+    if (!aw->threaded) return 0;
+    pthread_mutex_lock(&aw->mu);
+    /* Members waiting: the compressor is behind, so this one is hashed by
+     * the recorder itself — the two threads share the work by themselves
+     * (the bytes are the same either way). */
+    int defer = aw->qn < LATE_BACKLOG;
+    if (defer && aw->nspare) *l = aw->spare[--aw->nspare];
+    pthread_mutex_unlock(&aw->mu);
+    if (l->state_size != state_size) { /* another game's states (a mixed archive) */
+        arb_replay__late_free(l);
+        memset(l, 0, sizeof *l);
+    }
+    return defer;
+}
+
 int arb_archive__add(arb_archive_writer *aw, const uint8_t env[8], arb_mpbuf *content, uint64_t actions,
-                     arb_replay_seal_fn seal, void *seal_ctx, arb_error *err)
+                     arb_replay__late *late, arb_replay_seal_fn seal, void *seal_ctx, arb_error *err)
 {
     job *j = malloc(sizeof *j);
-    if (!j) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory adding a member");
+    if (!j) {
+        arb_replay__late_free(late);
+        return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory adding a member");
+    }
     aw->added++;
     j->content = content->p;
     j->n = content->n;
@@ -648,6 +678,17 @@ int arb_archive__add(arb_archive_writer *aw, const uint8_t env[8], arb_mpbuf *co
     j->flags = env[5];
     j->nseal = 0;
     memset(content, 0, sizeof *content);
+    memset(&j->late, 0, sizeof j->late);
+    if (late) {
+        j->late = *late;
+        memset(late, 0, sizeof *late);
+    }
+    if (seal && j->late.n) {
+        arb_replay__late_free(&j->late);
+        free(j->content);
+        free(j);
+        return arb_error_set(err, ARB_EINVAL, NULL, "a sealed member with hashes not yet filled in");
+    }
     if (seal) {
         uint8_t dg[ARB_REPLAY_DIGEST];
         arb_replay__digest(env, j->content, j->n, dg);
@@ -660,6 +701,8 @@ int arb_archive__add(arb_archive_writer *aw, const uint8_t env[8], arb_mpbuf *co
         }
     }
     if (!aw->threaded) {
+        arb_replay__late_fill(&j->late, j->content, j->n);
+        arb_replay__late_free(&j->late);
         int rc = aw->failed ? arb_error_set(err, ARB_EIO, NULL, "the archive writer failed earlier")
                             : write_member(aw, j, err);
         if (rc) aw->failed = 1;
@@ -676,6 +719,7 @@ int arb_archive__add(arb_archive_writer *aw, const uint8_t env[8], arb_mpbuf *co
     }
     pthread_mutex_unlock(&aw->mu);
     if (failed) {
+        arb_replay__late_free(&j->late);
         free(j->content);
         free(j);
         *err = aw->ferr;
@@ -842,6 +886,7 @@ void arb_archive_writer_free(arb_archive_writer *aw)
     if (aw->f) fclose(aw->f);
     if (aw->zinit) deflateEnd(&aw->zs);
     tails_free(&aw->t);
+    for (unsigned k = 0; k < aw->nspare; k++) arb_replay__late_free(&aw->spare[k]);
     free(aw->zbuf);
     free(aw->m);
     free(aw->path);

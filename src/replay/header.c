@@ -67,10 +67,20 @@ static int preset_of(const arb_game *g, const arb_deck *d)
 /* "YYYY-MM-DDTHH:MM:SSZ" → seconds since the epoch, -1 if not that shape. */
 static long long iso_seconds(const char *s)
 {
-    int Y, M, D, h, m, sec;
-    char z;
-    if (strlen(s) != 20 || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%c", &Y, &M, &D, &h, &m, &sec, &z) != 7 || z != 'Z')
-        return -1;
+    /* fixed positions, digits only (a recorder encodes one per match:
+     * no sscanf) */
+    static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
+    int v[6] = { 0 }, f = 0;
+    for (int i = 0; i < 20; i++) {
+        if (!s[i]) return -1;
+        if (shape[i] != 'd') {
+            if (s[i] != shape[i]) return -1;
+            f++;
+        } else if (s[i] < '0' || s[i] > '9') return -1;
+        else v[f] = v[f] * 10 + (s[i] - '0');
+    }
+    if (s[20]) return -1;
+    int Y = v[0], M = v[1], D = v[2], h = v[3], m = v[4], sec = v[5];
     if (Y < 1970 || M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || m > 59 || sec > 59) return -1;
     /* days from civil (Howard Hinnant) */
     int y = Y - (M <= 2);
@@ -78,10 +88,11 @@ static long long iso_seconds(const char *s)
     long long doy = (153LL * (M + (M > 2 ? -3 : 9)) + 2) / 5 + D - 1;
     long long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     long long days = era * 146097 + doe - 719468;
-    long long t = days * 86400 + h * 3600 + m * 60 + sec;
-    char back[40];
-    arb_replay__iso(back, sizeof back, (uint64_t)t);
-    return strcmp(back, s) == 0 ? t : -1;
+    /* a day the month does not have (2023-02-30) is not a time */
+    static const int mdays[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+    int leap = (Y % 4 == 0 && Y % 100 != 0) || Y % 400 == 0;
+    if (D > mdays[M - 1] + (M == 2 && leap)) return -1;
+    return days * 86400 + h * 3600 + m * 60 + sec;
 }
 
 void arb_replay__iso(char *out, size_t n, uint64_t t)
@@ -138,8 +149,7 @@ static int header_encode2(arb_mpbuf *b, const arb_replay_meta *meta, arb_error *
     arb_replay__mp_array(b, (uint32_t)su->players);
     for (int s = 0; s < su->players; s++) {
         const arb_deck *d = su->decks[s];
-        char dflt[16];
-        snprintf(dflt, sizeof dflt, "P%d", s + 1);
+        char dflt[4] = { 'P', (char)('1' + s), 0, 0 }; /* "P<seat+1>": seats < ARB_MAX_SEATS (4) */
         const char *name = meta->names[s] ? meta->names[s] : dflt;
         int named = strcmp(name, dflt) != 0;
         /* An engine outside the registry (tests, plugins) cannot be looked

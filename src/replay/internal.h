@@ -62,10 +62,36 @@ int arb_replay__deflate_once(const uint8_t *p, size_t n, int level, const uint8_
  * divergence or a malformed record (the seal then says whether the bytes
  * are the ones signed). ARB_OK when the body's end was reached. */
 int arb_replay__drain(arb_replay *r, arb_error *err);
+/* Late hashes: when an archive compresses on its own thread, the
+ * recorder leaves the checkpoint and outcome hash bytes blank and hands
+ * over a copy of the match state of each instead; the compressor hashes
+ * the copies and fills the bytes in before it compresses the member. The
+ * content is byte for byte what inline hashing writes (a state copy is a
+ * clone: game.h), only the hashing moves off the recording thread. */
+typedef struct arb_replay__late {
+    uint64_t (*hash)(const void *state); /* the game's hash */
+    size_t state_size;
+    size_t n, cap;
+    size_t *off;                /* content offset of hash k's bytes */
+    uint8_t *width;             /* 1 or 8 bytes (little-endian low bytes) */
+    uint8_t **blk;              /* the states, ARB_REPLAY__LATE_BLK per block: never moved */
+} arb_replay__late;
+#define ARB_REPLAY__LATE_BLK 16
+/* Hash every state copy into its bytes of content (n bytes, each offset
+ * checked against it); the list is then empty (its memory kept). */
+void arb_replay__late_fill(arb_replay__late *l, uint8_t *content, size_t n);
+void arb_replay__late_free(arb_replay__late *l);
 /* Archive writer: add a finished match (the content buffer is taken over
- * and cleared) as the next member; seal (may be NULL) seals it. */
+ * and cleared) as the next member; seal (may be NULL) seals it. late (may
+ * be NULL or empty; taken over and cleared) lists hash bytes still to fill
+ * in; a sealed member must have none (the seal signs final bytes). */
 int arb_archive__add(arb_archive_writer *aw, const uint8_t env[8], arb_mpbuf *content, uint64_t actions,
-                     arb_replay_seal_fn seal, void *seal_ctx, arb_error *err);
+                     arb_replay__late *late, arb_replay_seal_fn seal, void *seal_ctx, arb_error *err);
+/* Whether the next member should have late hashes (a threaded writer
+ * whose compressor is keeping up); then l is an empty late-hash list whose
+ * memory the compressor has used before (no malloc and fresh pages per
+ * match), or a zeroed one. */
+int arb_archive__late_take(arb_archive_writer *aw, arb_replay__late *l, size_t state_size);
 /* Reader over a member image (envelope + zlib stream + seal block) whose
  * stream uses the preset dictionary dict (borrowed until close). */
 int arb_replay__open_mem_dict(arb_replay **out, const void *buf, size_t len, const uint8_t *dict, size_t dict_len,

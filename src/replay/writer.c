@@ -5,7 +5,10 @@
  * so that a recorder killed mid-match leaves a file the reader recovers up
  * to that turn. arb_replay_record_step ties the writer to a running match:
  * it records only actions the engine accepted, and adds the checkpoints
- * and the outcome itself, so every caller writes the same records. */
+ * and the outcome itself, so every caller writes the same records. Into an
+ * archive whose compressor runs on its own thread, it leaves the hash bytes
+ * blank and hands over copies of the states instead (internal.h, "late
+ * hashes"): the compressor hashes them, and the bytes are the same. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +50,8 @@ struct arb_replay_writer {
     arb_replay_seal_fn seal;
     void *seal_ctx;
     arb_archive_writer *aw;     /* archive mode: no journal, close adds a member */
+    int defer;                  /* archive compressed on its own thread: late hashes */
+    arb_replay__late late;
     uint64_t nactions;
     uint8_t *raw;               /* RAW_CAP (v1 staging) and OUT_CAP bytes, file mode only */
     uint8_t *out;
@@ -93,7 +98,16 @@ static int pump(arb_replay_writer *w, int flush, arb_error *err)
     return ARB_OK;
 }
 
-static int room(arb_replay_writer *w, size_t n, arb_error *err)
+static int room_slow(arb_replay_writer *w, size_t n, arb_error *err);
+
+/* Space for n more bytes of records: the common case without a call. */
+static inline int room(arb_replay_writer *w, size_t n, arb_error *err)
+{
+    if (w->v2 && !w->failed && w->cont.cap - w->cont.n >= n && w->cont.n - w->jpos < RAW_CAP) return ARB_OK;
+    return room_slow(w, n, err);
+}
+
+static int room_slow(arb_replay_writer *w, size_t n, arb_error *err)
 {
     if (w->failed) return arb_error_set(err, ARB_EIO, NULL, "the replay writer failed earlier");
     if (w->v2) {
@@ -155,6 +169,11 @@ int arb_replay_writer_open_archive(arb_replay_writer **out, arb_archive_writer *
     arb_r2_init(&w->st, (meta->flags & ARB_REPLAY_FLAG_TIMED) != 0);
     w->seal = meta->seal;
     w->seal_ctx = meta->seal_ctx;
+    /* The seal signs the final bytes, so a sealed member hashes inline. */
+    w->defer = !w->seal && w->g->hash && w->g->state_size &&
+               arb_archive__late_take(aw, &w->late, w->g->state_size);
+    w->late.hash = w->g->hash;
+    w->late.state_size = w->g->state_size;
     uint8_t env[ARB_REPLAY_ENVELOPE] = { 'T', 'C', 'G', 'R', 2, (uint8_t)(meta->flags & ARB_REPLAY_FLAG_TIMED), 0, 0 };
     memcpy(w->env, env, sizeof env);
     w->jpos = w->cont.n;
@@ -441,7 +460,8 @@ int arb_replay_writer_close(arb_replay_writer *w, arb_error *err)
     if (!w) return ARB_OK;
     if (w->aw) {
         int rc3 = w->failed ? arb_error_set(err, ARB_EIO, NULL, "the replay writer failed earlier")
-                            : arb_archive__add(w->aw, w->env, &w->cont, w->nactions, w->seal, w->seal_ctx, err);
+                            : arb_archive__add(w->aw, w->env, &w->cont, w->nactions, &w->late, w->seal,
+                                               w->seal_ctx, err);
         arb_replay_writer_free(w);
         return rc3;
     }
@@ -472,6 +492,7 @@ void arb_replay_writer_free(arb_replay_writer *w)
     }
     if (w->zinit) deflateEnd(&w->zs);
     arb_replay__mp_free(&w->cont);
+    arb_replay__late_free(&w->late);
     free(w->path);
     free(w->part);
     free(w->fin);
@@ -480,10 +501,75 @@ void arb_replay_writer_free(arb_replay_writer *w)
     free(w);
 }
 
+/* Late hashes (internal.h): keep a copy of the state whose hash fills
+ * the last `width` bytes written. */
+static int late_push(arb_replay_writer *w, const arb_match *m, unsigned width, arb_error *err)
+{
+    arb_replay__late *l = &w->late;
+    if (l->n == l->cap) {
+        /* offsets and widths grow by doubling; states go in blocks that
+         * never move (a catalyst state is 5 KB: no realloc copies) */
+        size_t nc = l->cap ? l->cap * 2 : 4 * ARB_REPLAY__LATE_BLK;
+        size_t *off = realloc(l->off, nc * sizeof *off);
+        if (off) l->off = off;
+        uint8_t *wd = off ? realloc(l->width, nc) : NULL;
+        if (wd) l->width = wd;
+        uint8_t **blk = wd ? realloc(l->blk, nc / ARB_REPLAY__LATE_BLK * sizeof *blk) : NULL;
+        if (!blk) {
+            w->failed = 1;
+            return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory recording a replay");
+        }
+        for (size_t k = l->cap / ARB_REPLAY__LATE_BLK; k < nc / ARB_REPLAY__LATE_BLK; k++) blk[k] = NULL;
+        l->blk = blk;
+        l->cap = nc;
+    }
+    uint8_t **b = &l->blk[l->n / ARB_REPLAY__LATE_BLK];
+    if (!*b && !(*b = malloc(ARB_REPLAY__LATE_BLK * l->state_size))) {
+        w->failed = 1;
+        return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory recording a replay");
+    }
+    l->off[l->n] = w->cont.n - width;
+    l->width[l->n] = (uint8_t)width;
+    memcpy(*b + l->n % ARB_REPLAY__LATE_BLK * l->state_size, arb_match_state(m), l->state_size);
+    l->n++;
+    return ARB_OK;
+}
+
+void arb_replay__late_fill(arb_replay__late *l, uint8_t *content, size_t n)
+{
+    for (size_t k = 0; k < l->n; k++) {
+        if (l->off[k] > n || n - l->off[k] < l->width[k]) continue; /* cannot happen: the writer made them */
+        const uint8_t *st = l->blk[k / ARB_REPLAY__LATE_BLK] + k % ARB_REPLAY__LATE_BLK * l->state_size;
+        arb_r2_put_le(content + l->off[k], l->hash(st), l->width[k]);
+    }
+    l->n = 0;
+}
+
+void arb_replay__late_free(arb_replay__late *l)
+{
+    for (size_t k = 0; l->blk && k < l->cap / ARB_REPLAY__LATE_BLK; k++) free(l->blk[k]);
+    free(l->blk);
+    free(l->off);
+    free(l->width);
+    l->blk = NULL;
+    l->off = NULL;
+    l->width = NULL;
+    l->n = l->cap = 0;
+}
+
+/* A checkpoint after the move to turn t: hashed now, or late. */
+static int record_checkpoint(arb_replay_writer *w, const arb_match *m, uint32_t t, arb_error *err)
+{
+    int full = !w->st.have_cp; /* the first checkpoint carries all 64 bits (FORMAT.md §B.3) */
+    int rc = checkpoint(w, t, w->defer ? 0 : arb_match_hash(m), arb_match_decision(m).seat, err);
+    if (rc || !w->defer) return rc;
+    return late_push(w, m, full ? 8 : 1, err);
+}
+
 int arb_replay_record_start(arb_replay_writer *w, const arb_match *m, arb_error *err)
 {
     w->last_turn = arb_match_turn(m);
-    return checkpoint(w, w->last_turn, arb_match_hash(m), arb_match_decision(m).seat, err);
+    return record_checkpoint(w, m, w->last_turn, err);
 }
 
 int arb_replay_record_step(arb_replay_writer *w, arb_match *m, const arb_action *a, arb_error *err)
@@ -496,12 +582,13 @@ int arb_replay_record_step(arb_replay_writer *w, arb_match *m, const arb_action 
     if (arb_match_outcome(m, &o)) {
         const arb_game *g = w->g;
         const char *reason = arb_game_reason_name(g, o.reason);
-        return arb_replay_write_outcome(w, o.winner, reason, o.turns, arb_match_hash(m), err);
+        rc = arb_replay_write_outcome(w, o.winner, reason, o.turns, w->defer ? 0 : arb_match_hash(m), err);
+        return rc || !w->defer ? rc : late_push(w, m, 8, err);
     }
     uint32_t t = arb_match_turn(m);
     if (t != w->last_turn) {
         w->last_turn = t;
-        return checkpoint(w, t, arb_match_hash(m), arb_match_decision(m).seat, err);
+        return record_checkpoint(w, m, t, err);
     }
     return ARB_OK;
 }

@@ -1080,7 +1080,7 @@ uint64_t arb_naramo__hash(const void *st)
         arb_hasher_u8(&h, p->edg_used);
         arb_hasher_u8(&h, p->timeouts);
         arb_hasher_u8(&h, p->ncards);
-        for (int i = 0; i < p->ncards; i++) arb_hasher_u16(&h, p->card[i]);
+        arb_hasher_u16s(&h, p->card, p->ncards);
         arb_hasher_u8(&h, p->ndeck);
         arb_hasher_bytes(&h, p->deck, p->ndeck); /* u8 array: the same bytes */
         arb_hasher_u8(&h, p->nhand);

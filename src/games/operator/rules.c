@@ -916,7 +916,7 @@ uint64_t arb_operator__hash(const void *st)
     for (int i = 0; i < s->players; i++) {
         const ops_player *p = &s->p[i];
         arb_hasher_u8(&h, p->ncards);
-        for (int u = 0; u < p->ncards; u++) arb_hasher_u16(&h, p->card[u]);
+        arb_hasher_u16s(&h, p->card, p->ncards);
         arb_hasher_u8(&h, p->personality);
         arb_hasher_u8(&h, p->ndeck); arb_hasher_bytes(&h, p->deck, p->ndeck);
         arb_hasher_u8(&h, p->nhand); arb_hasher_bytes(&h, p->hand, p->nhand);
