@@ -805,6 +805,11 @@ START_TEST(arbiter_and_malformed)
     a = act(0, CAT_V_RETREAT, 1, -5, 0, 0);
     ck_assert_int_eq(G->apply(&s, &a, NULL, &e), ARB_EINVAL);
     ck_assert_str_eq(e.rule, "CAT-RETREAT");
+    {   /* the message gives the UID range */
+        char want[40];
+        snprintf(want, sizeof want, "(0..%d)", s.p[0].ncards - 1);
+        ck_assert_msg(strstr(e.msg, want) != NULL, "message: %s", e.msg);
+    }
     a = act(0, CAT_V_COUNT, 0, 0, 0, 0); /* the first number past the verb table */
     ck_assert_int_eq(G->apply(&s, &a, NULL, &e), ARB_EINVAL);
     /* A card index outside the pool (only the API can say it) is a violation, not a warning, and setup refuses it. */
@@ -1153,6 +1158,10 @@ static void play_games(int players, int games, int greedy, uint64_t base)
             REQ((d.seat) < (players), "d.seat < players");
             REQ((d.kind) < (CAT_D_COUNT), "d.kind < CAT_D_COUNT");
             REQ(d.clock_left_ms == -1, "a decision carries no clock (CAT-NOCLOCK)");
+            if (steps % 50 == 0) {
+                arb_outcome o;
+                REQ(G->outcome(&s, &o) == 0 && !o.over && o.winner == -1, "a running match has no winner (-1)");
+            }
             size_t n = G->legal(&s, LEG, LBUF);
             REQ((n) > (0), "n > 0");
             REQ((n) <= (LBUF), "n <= LBUF");
