@@ -656,6 +656,11 @@ START_TEST(t_movement)
         char want[64];
         snprintf(want, sizeof want, "card %d is not a COVER card in hand", dg);
         ck_assert_msg(strstr(e2.msg, want) != NULL, "message: %s", e2.msg);
+        int sw = uid_of(m, 0, "second-wind", 0);
+        mv = act(0, OPS_V_MOVE, 1, sw, 0);
+        ck_assert_int_eq(arb_match_apply(m, &mv, &e2), ARB_EILLEGAL);
+        snprintf(want, sizeof want, "card %d is not a MOVE card in hand", sw);
+        ck_assert_msg(strstr(e2.msg, want) != NULL, "message: %s", e2.msg);
     }
     ok(m, act(0, OPS_V_DONE, 0, 0, 0));
     bad(m, act(0, OPS_V_MOVE, 1, uid_of(m, 0, "sprint", 0), 0), "OPS-MOVE-WHEN");
