@@ -91,6 +91,252 @@ def unzigzag(u):
     return (u >> 1) ^ -(u & 1)
 
 
+
+# ---------------------------------------------------------------- the range-coded body (Part D)
+C_LEN, C_HDR = 0, 6
+C_OP = C_HDR + 256
+C_COUNT = C_OP + 39
+C_VERB = C_COUNT + 1
+C_MS = C_VERB + 1
+C_ARG = C_MS + 3
+C_TURN = C_ARG + 256
+C_EL = C_TURN + 2
+C_OUT = C_EL + 2
+C_UNK = C_OUT + 6
+C_OP0 = C_UNK + 2
+C_ARG0 = C_OP0 + 1
+DIRECT = -1
+RATE = [max(131072 // (2 * n + 3), 2048) for n in range(31)]   # §D.2
+
+
+def parent(c):
+    if C_OP <= c < C_OP + 39: return C_OP0
+    if C_ARG <= c < C_ARG + 256: return C_ARG0 + (c - C_ARG) % 8
+    return None
+
+
+def op_class(op):
+    if op < 0x80: return 1 + (op & 31)
+    if op <= 0x85: return 33
+    if op == 0x86: return 34
+    if op <= 0x88: return 35
+    if op <= 0x8d: return 36
+    if op == 0x8e: return 37
+    return 38
+
+
+class Tok:
+    """The tokenizer of §D.4: which context codes the next byte."""
+    def __init__(t, timed):
+        t.st, t.timed, t.prev, t.op, t.verb, t.nargs, t.argi, t.vb, t.last = 'LENC', timed, 0, 0, 0, 0, 0, 0, 0
+        t.left = t.val = t.shift = t.pos = t.clen = t.hlen = 0
+
+    def ctx(t):
+        st = t.st; b1 = 1 if t.vb else 0
+        if st == 'LENC': return C_LEN + min(t.vb, 2)
+        if st == 'LENH': return C_LEN + 3 + min(t.vb, 2)
+        if st == 'HDR': return C_HDR + t.last
+        if st == 'OP': return C_OP + t.prev
+        if st == 'COUNT': return C_COUNT
+        if st == 'VERB': return C_VERB
+        if st in ('MSLO', 'HASH'): return DIRECT
+        if st == 'MSHI': return C_MS + 1
+        if st == 'MSVAR': return C_MS + 2
+        if st == 'ARG': return C_ARG + (t.verb * 4 + min(t.argi, 3)) * 2 + b1
+        if st == 'TURN': return C_TURN + b1
+        if st == 'EL': return C_EL + b1
+        if st == 'WIN': return C_OUT
+        if st == 'REASON': return C_OUT + 1
+        if st == 'RLEN': return C_OUT + 2
+        if st == 'RSTR': return C_OUT + 3
+        if st == 'OTURNS': return C_OUT + 4 + b1
+        if st == 'ULEN': return C_UNK
+        return C_UNK + 1
+
+    def end_record(t):
+        t.st = 'OP'; t.prev = op_class(t.op)
+
+    def start_args(t):
+        t.argi = 0; t.vb = 0
+        if t.nargs == 0: t.end_record()
+        else: t.st = 'ARG'
+
+    def after_verb(t):
+        if t.timed: t.st = 'MSLO'
+        else: t.start_args()
+
+    def varint_step(t, b):
+        if t.shift < 64: t.val |= (b & 0x7f) << t.shift
+        t.shift += 7; t.vb = min(t.vb + 1, 255)
+
+    def push(t, b):
+        st = t.st
+        if st in ('LENC', 'LENH'):
+            t.varint_step(b)
+            if b & 0x80: return
+            if st == 'LENC': t.clen = t.val; t.st = 'LENH'
+            else: t.hlen = t.val; t.st = 'HDR' if t.hlen else 'OP'
+            t.val = t.shift = t.vb = 0
+        elif st == 'HDR':
+            t.last = b; t.pos += 1
+            if t.pos == t.hlen: t.st = 'OP'
+        elif st == 'OP':
+            t.op = b; t.vb = t.val = t.shift = 0
+            if b < 0x80:
+                t.verb = b & 31; t.nargs = b >> 5
+                if t.nargs == 3: t.st = 'COUNT'
+                elif t.verb == 31: t.st = 'VERB'
+                else: t.after_verb()
+            elif b <= 0x85: t.st = 'HASH'; t.left = 1
+            elif b == 0x86: t.st = 'EL'
+            elif b <= 0x88: t.st = 'TURN'
+            elif b <= 0x8d: t.end_record()
+            elif b == 0x8e: t.st = 'WIN'
+            elif b < 0xc0: t.st = 'RAW'
+            else: t.st = 'ULEN'
+        elif st == 'COUNT':
+            t.nargs = b
+            if t.verb == 31: t.st = 'VERB'
+            else: t.after_verb()
+        elif st == 'VERB': t.verb = min(b, 31); t.after_verb()
+        elif st == 'MSLO': t.st = 'MSHI'
+        elif st == 'MSHI':
+            if b & 0x80: t.st = 'MSVAR'
+            else: t.start_args()
+        elif st == 'MSVAR':
+            if not b & 0x80: t.start_args()
+        elif st == 'ARG':
+            if b & 0x80: t.vb = 1; return
+            t.vb = 0; t.argi += 1
+            if t.argi == t.nargs: t.end_record()
+        elif st == 'HASH':
+            t.left -= 1
+            if t.left == 0: t.end_record()
+        elif st == 'TURN':
+            t.vb = 1
+            if not b & 0x80: t.st = 'HASH'; t.left = 8 if t.op == 0x88 else 1
+        elif st == 'EL':
+            t.vb = 1
+            if not b & 0x80: t.end_record()
+        elif st == 'WIN': t.st = 'REASON'
+        elif st == 'REASON': t.st = 'RLEN' if b == 0xff else 'OTURNS'
+        elif st == 'RLEN': t.left = b; t.st = 'RSTR' if b else 'OTURNS'
+        elif st == 'RSTR':
+            t.left -= 1
+            if t.left == 0: t.st = 'OTURNS'
+        elif st == 'OTURNS':
+            t.vb = 1
+            if not b & 0x80: t.st = 'HASH'; t.left = 8
+        elif st == 'ULEN':
+            t.varint_step(b)
+            if b & 0x80: return
+            t.left = t.val
+            if t.left: t.st = 'UB'
+            else: t.end_record()
+        elif st == 'UB':
+            t.left -= 1
+            if t.left == 0: t.end_record()
+
+
+class Model:
+    """Context -> 256 node states (p of a 0 bit: bits 0-10; count: bits 11-15)."""
+    def __init__(m, other=None):
+        m.s = {k: list(v) for k, v in other.s.items()} if other else {}
+
+    def slot(m, c):
+        s = m.s.get(c)
+        if s is None:
+            pc = parent(c)
+            if pc is not None and pc not in m.s: m.s[pc] = [1024] * 256
+            s = m.s[c] = [v & 2047 for v in m.s[pc]] if pc is not None else [1024] * 256
+        return s
+
+
+def upd(s, k, bit):
+    v = s[k]; p = v & 2047; n = v >> 11; r = RATE[n]
+    if bit: p -= (p * r) >> 16
+    else: p += ((2048 - p) * r) >> 16
+    s[k] = p | min(n + 1, 30) << 11
+
+
+def symbols(content, hl):
+    def vi(v):
+        out = []
+        while v >= 0x80: out.append((v & 0x7f) | 0x80); v >>= 7
+        return out + [v]
+    return bytes(vi(len(content)) + vi(hl)) + content
+
+
+def rc_prime(m, content, hl, timed):
+    """Feed one member's symbols through m's updates (§D.5)."""
+    t = Tok(timed)
+    for b in symbols(content, hl):
+        c = t.ctx()
+        if c != DIRECT:
+            s = m.slot(c); pc = parent(c); q = m.s[pc] if pc is not None else None
+            k = 1
+            for j in range(7, -1, -1):
+                bit = (b >> j) & 1
+                upd(s, k, bit)
+                if q is not None: upd(q, k, bit)
+                k = 2 * k + bit
+        t.push(b)
+
+
+def rc_decode(body, timed, model=None):
+    """(content, header length, bytes of body used, complete). complete is
+    False when the body is cut: content then holds every byte decoded
+    exactly before the cut."""
+    m = model or Model()
+    coded, start = varint(body, 0)          # Trunc when cut inside it
+    end = start + coded
+    pos = [start]; cut = [False]
+
+    def inb():
+        if pos[0] >= end:
+            if end <= len(body): raise Corrupt('the range decoder needs more than the body\'s %d coded bytes' % coded)
+            cut[0] = True; return 0
+        if pos[0] >= len(body): cut[0] = True; return 0
+        b = body[pos[0]]; pos[0] += 1; return b
+    rng, code = 0xffffffff, 0
+    for _ in range(4): code = (code << 8) | inb()
+    t = Tok(timed); out = bytearray()
+    while True:
+        if t.st not in ('LENC', 'LENH') and len(out) == t.clen: break
+        if t.st in ('LENC', 'LENH') and t.vb >= 10: raise Corrupt('the range-coded body\'s lengths are malformed')
+        c = t.ctx(); k = 1
+        if c == DIRECT:
+            for _ in range(8):
+                while rng < 1 << 24: rng = (rng << 8) & 0xffffffff; code = ((code << 8) | inb()) & 0xffffffff
+                rng >>= 1
+                bit = 1 if code >= rng else 0
+                if bit: code -= rng
+                k = 2 * k + bit
+        else:
+            s = m.slot(c); pc = parent(c); q = m.s[pc] if pc is not None else None
+            for _ in range(8):
+                while rng < 1 << 24: rng = (rng << 8) & 0xffffffff; code = ((code << 8) | inb()) & 0xffffffff
+                bound = (rng >> 11) * (s[k] & 2047)
+                if code < bound: rng = bound; bit = 0
+                else: code -= bound; rng -= bound; bit = 1
+                upd(s, k, bit)
+                if q is not None: upd(q, k, bit)
+                k = 2 * k + bit
+        if cut[0]: return bytes(out), t.hlen, pos[0], False
+        b = k & 0xff
+        if t.st in ('LENC', 'LENH'):
+            t.push(b)
+            if t.st not in ('LENC', 'LENH') and t.hlen > t.clen: raise Corrupt('the header length exceeds the content length')
+            continue
+        t.push(b); out.append(b)
+    while rng < 1 << 24: rng = (rng << 8) & 0xffffffff; code = ((code << 8) | inb()) & 0xffffffff
+    if cut[0] or len(body) - pos[0] < 4: return bytes(out), t.hlen, pos[0], False
+    if pos[0] != end: raise Corrupt('the range-coded body does not end where its length says')
+    crc = int.from_bytes(body[pos[0]:pos[0] + 4], 'little')
+    if crc != zlib.crc32(bytes(out)): raise Corrupt('the range-coded body\'s CRC-32 does not match its content')
+    return bytes(out), t.hlen, pos[0] + 4, True
+
+
 # ---------------------------------------------------------------- FORMAT.md §B.7 tables
 def load_tables(path):
     pools, presets, reasons = {}, {}, {}
@@ -287,11 +533,22 @@ def archive_members(data):
     return members, cut, note
 
 
-def member_content(data, members, k, cache):
-    dic = b''.join(cache[:min(k, 16)])[-3584:]
+def member_content(data, members, k, cache, primes=None):
+    """cache: contents of the first members; primes[j]: the model primed
+    with members 0..j-1 (§D.5)."""
+    if primes is None: primes = [Model()]
     while len(cache) < min(k, 16):
-        cache.append(member_content(data, members, len(cache), cache)[0])
-        dic = b''.join(cache[:min(k, 16)])[-3584:]
+        j = len(cache)
+        c = member_content(data, members, j, cache, primes)[0]
+        cache.append(c)
+        if len(primes) == j + 1:
+            pm = Model(primes[j]); rc_prime(pm, c, unpack(c, 0)[1], members[j][1] & 1); primes.append(pm)
+    if members[k][1] & 4:
+        raw, hl, used, ok = rc_decode(members[k][2], members[k][1] & 1, Model(primes[min(k, 16)]))
+        if ok and used != len(members[k][2]): raise Corrupt('bytes follow the range-coded body of member %d' % k)
+        if ok and unpack(raw, 0)[1] != hl: raise Corrupt('the header length of member %d is wrong' % k)
+        return raw, ok
+    dic = b''.join(cache[:min(k, 16)])[-3584:]
     d = zlib.decompressobj(zdict=dic) if dic else zlib.decompressobj()
     raw = d.decompress(members[k][2])
     return raw, d.eof and not d.unused_data
@@ -328,6 +585,7 @@ def seal_verdict(env, content, trailer, keys):
         return 1, '%d byte(s) after the body are not a version-1 Ed25519 seal block' % len(trailer)
     pk, sig = trailer[6:38], trailer[38:102]
     kid = hashlib.blake2b(pk, digest_size=32).digest()[:8].hex()
+    env = env[:5] + bytes([env[5] & ~4 & 0xff]) + env[6:8]   # the body's coding is not covered (§D.1)
     digest = hashlib.blake2b(SEAL_DOMAIN + env + content, digest_size=64).digest()
     try:
         import nacl.signing, nacl.exceptions   # Debian: python3-nacl
@@ -345,7 +603,11 @@ def seal_verdict(env, content, trailer, keys):
 
 
 def check_seal(data, keys):
-    """A single version-2 file: inflate its body, check what follows."""
+    """A single version-2 file: decode its body, check what follows."""
+    if data[5] & 4:
+        content, _, used, ok = rc_decode(data[8:], data[5] & 1)
+        if not ok: return 3, 'truncated body: an unsigned prefix'
+        return seal_verdict(data[:8], content, data[8 + used:], keys)
     d = zlib.decompressobj()
     content = d.decompress(data[8:])
     if not d.eof:
@@ -433,17 +695,17 @@ def main():
     try:
         if version == 2 and flags & 2:
             members, cut, note = archive_members(data)
-            cache = []
+            cache, primes = [], [Model()]
             if member is not None:
                 if member >= len(members):
                     print('%s: the archive holds %d complete member(s)' % (path, len(members))); return 3
-                raw, ok = member_content(data, members, member, cache)
+                raw, ok = member_content(data, members, member, cache, primes)
                 return dump_content('%s#%d' % (path, member), 2, members[member][1], raw, ok, members[member][3],
                                     limit, summary)
             print('archive: %d complete member(s), index %s' % (len(members), note))
             worst = 0
             for k in range(len(members)):
-                raw, ok = member_content(data, members, k, cache)
+                raw, ok = member_content(data, members, k, cache, primes)
                 print('--- member %d (offset %d)' % (k, members[k][0]))
                 worst = max(worst, dump_content('%s#%d' % (path, k), 2, members[k][1], raw, ok, members[k][3],
                                                 limit if limit is not None else 0, summary))
@@ -451,6 +713,12 @@ def main():
                 print('%s: member %d is cut short at offset %d' % (path, len(members), cut)); worst = 3
             if not note.startswith('ok'): worst = 3
             return worst
+        if version == 2 and flags & 4:
+            raw, hl, used, ok = rc_decode(data[8:], flags & 1)
+            if ok and unpack(raw, 0)[1] != hl: raise Corrupt('the header length in the range-coded body is wrong')
+            if len(data) - 8 - used > 4096 and ok:
+                print('%s: more than 4096 bytes after the body' % path); return 3
+            return dump_content(path, version, flags, raw, ok, data[8 + used:] if ok else b'', limit, summary, data[:8])
         d = zlib.decompressobj()
         raw = d.decompress(data[8:])
         if version == 1 and d.unused_data:

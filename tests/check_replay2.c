@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "replay/internal.h"
+#include "replay/rec2.h"
 #include "replay_util.h"
 
 static char tmpdir[64];
@@ -301,6 +302,8 @@ START_TEST(seal_hook)
         size_t ntr;
         ck_assert_int_eq(arb_replay_sealable(r, dg, &tr, &ntr, NULL), 1);
         arb_replay_envelope(r, env);
+        ck_assert_int_eq(env[5] & ARB_REPLAY_FLAG_RC, ARB_REPLAY_FLAG_RC); /* range-coded */
+        env[5] &= (uint8_t)~ARB_REPLAY_FLAG_RC; /* the seal sees the envelope its digest covers */
         ck_assert_int_eq(memcmp(env, seen_env, 8), 0);
         ck_assert_int_eq(memcmp(dg, seen_digest, 64), 0);
         ck_assert_uint_eq(ntr, 72);
@@ -598,6 +601,325 @@ START_TEST(archive_cli)
 }
 END_TEST
 
+
+/* ---------------------------------------------------------------- the range-coded body (FORMAT.md Part D) */
+
+/* Content with every record kind of §B.3 after the header of a real file
+ * (timed or not): actions of 0..4 arguments, a verb byte, seat changes,
+ * an elapsed prefix (untimed), long think times (timed), next-turn,
+ * seat-folding, explicit-turn and full checkpoints, an unknown record and
+ * an outcome whose reason is a string. */
+static uint8_t *all_kinds(int timed, size_t *n, size_t *hl)
+{
+    const arb_game *g = arb_game_find("naramo");
+    record_file(g, tpath("hdr.tcgr"), 3, timed, 0);
+    size_t fl, cl;
+    uint8_t *f = ru_load(tpath("hdr.tcgr"), &fl);
+    uint8_t *c = ru_inflate(f, fl, &cl);
+    free(f);
+    arb_replay_limits lim;
+    arb_replay__limits(&lim, NULL);
+    const char *what;
+    ck_assert_int_eq(arb_replay__mp_measure(c, cl, &lim, hl, &what), ARB_MP_OK);
+    uint8_t *out = malloc(*hl + 4096), *p = out + *hl;
+    memcpy(out, c, *hl);
+    free(c);
+    arb_r2_state st;
+    arb_r2_init(&st, timed);
+    p = arb_r2_checkpoint(p, &st, 1, 0x1122334455667788ull, -2);
+    for (int i = 0; i < 40; i++) {
+        arb_action a = { 0 };
+        a.seat = (int8_t)(i % 7 == 3 ? -1 : i % 5 == 0 ? 1 : 0);
+        a.verb = (uint8_t)(i % 9 == 4 ? 40 + i : i % 6);
+        a.nargs = (uint8_t)(i % 5);
+        for (unsigned k = 0; k < a.nargs; k++) a.args[k] = (int32_t)(k == 1 ? -i * 1000 : i * 37 + (int)k);
+        a.elapsed_ms = i % 4 == 1 ? (uint32_t)(i * 12345u) : i % 13 == 7 ? 4000000000u : 0;
+        p = arb_r2_action(p, &st, &a);
+        if (i % 6 == 5) p = arb_r2_checkpoint(p, &st, st.cp_turn + (i % 12 == 11 ? 3u : 1u), (uint64_t)i * 77, i % 2);
+        if (i == 20) { *p++ = 0xc5; *p++ = 3; *p++ = 1; *p++ = 2; *p++ = 3; } /* an unknown record */
+    }
+    p = arb_r2_outcome(p, 1, -1, "by-a-string", 11, 9, 0xfedcba9876543210ull);
+    *n = (size_t)(p - out);
+    return out;
+}
+
+static void env_for(uint8_t env[8], int timed, int rc)
+{
+    memcpy(env, "TCGR\x02\x00\x00\x00", 8);
+    env[5] = (uint8_t)((timed ? ARB_REPLAY_FLAG_TIMED : 0) | (rc ? ARB_REPLAY_FLAG_RC : 0));
+}
+
+static void read_mem(const uint8_t *f, size_t n, recs *out, int *open_rc)
+{
+    arb_replay *r;
+    arb_error err = ARB_ERROR_INIT;
+    out->n = 0;
+    out->end_rc = 0;
+    *open_rc = arb_replay_open_mem(&r, f, n, "mem", NULL, &err);
+    if (*open_rc) return;
+    read_recs(r, out);
+    arb_replay_close(r);
+}
+
+static void same_recs(const recs *a, const recs *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const arb_replay_record *x = &a->r[i], *y = &b->r[i];
+        ck_assert_int_eq(x->kind, y->kind);
+        ck_assert_uint_eq(x->offset, y->offset);
+        if (x->kind == ARB_REC_ACTION) ck_assert_int_eq(memcmp(&x->action, &y->action, sizeof x->action), 0);
+        if (x->kind == ARB_REC_CHECKPOINT || x->kind == ARB_REC_OUTCOME) {
+            ck_assert_uint_eq(x->turn, y->turn);
+            ck_assert_uint_eq(x->hash, y->hash);
+        }
+        if (x->kind == ARB_REC_OUTCOME) ck_assert_str_eq(x->reason, y->reason);
+    }
+}
+
+/* Every record kind, timed and untimed: the range-coded and the zlib body
+ * of the same content read the same records, and the same digest. */
+START_TEST(rc_every_record_kind)
+{
+    int timed = _i;
+    size_t n, hl, zl, rl;
+    uint8_t *c = all_kinds(timed, &n, &hl);
+    uint8_t env[8];
+    env_for(env, timed, 0);
+    uint8_t *z = ru_build_env(c, n, env, &zl);
+    env_for(env, timed, 1);
+    uint8_t *r = ru_build_env(c, n, env, &rl);
+    int o1, o2;
+    read_mem(z, zl, &A, &o1);
+    read_mem(r, rl, &B, &o2);
+    ck_assert_int_eq(o1, ARB_OK);
+    ck_assert_int_eq(o2, ARB_OK);
+    ck_assert_int_eq(A.end_rc, 0);
+    ck_assert_int_eq(B.end_rc, 0);
+    ck_assert_uint_eq(A.n, B.n);
+    ck_assert_uint_gt(A.n, 45);
+    same_recs(&A, &B, A.n);
+    int kinds = 0;
+    for (size_t i = 0; i < B.n; i++) kinds |= 1 << (B.r[i].kind < 3 ? B.r[i].kind : 3);
+    ck_assert_int_eq(kinds, 15); /* actions, checkpoints, the outcome and the unknown record */
+    ck_assert_str_eq(B.r[B.n - 1].reason, "by-a-string");
+    /* the content decoded back is the content */
+    size_t dn;
+    uint8_t *d = ru_inflate(r, rl, &dn);
+    ck_assert_uint_eq(dn, n);
+    ck_assert_int_eq(memcmp(d, c, n), 0);
+    ck_assert_uint_lt(rl, zl);
+    free(d);
+    free(c);
+    free(z);
+    free(r);
+}
+END_TEST
+
+/* A small range-coded file cut at every byte: the records returned are
+ * the first ones of the whole file, exactly, then ARB_ETRUNC; never a
+ * clean end. */
+START_TEST(rc_truncation_every_byte)
+{
+    const arb_game *g = arb_game_at((unsigned)_i);
+    record_file(g, tpath("t.tcgr"), 11, _i % 2, 0);
+    size_t len;
+    uint8_t *f = ru_load(tpath("t.tcgr"), &len);
+    ck_assert_int_eq(f[5] & ARB_REPLAY_FLAG_RC, ARB_REPLAY_FLAG_RC);
+    int orc;
+    read_mem(f, len, &A, &orc);
+    ck_assert_int_eq(orc, ARB_OK);
+    ck_assert_int_eq(A.end_rc, 0);
+    size_t last = 0;
+    for (size_t cut = 0; cut < len; cut++) {
+        read_mem(f, cut, &B, &orc);
+        if (orc) {
+            /* an empty file is "not a .tcgr replay" */
+            ck_assert_msg(orc == ARB_ETRUNC || (cut == 0 && orc == ARB_EFORMAT), "cut %zu: open gives %d", cut, orc);
+            continue;
+        }
+        ck_assert_msg(B.end_rc == ARB_ETRUNC, "cut %zu of %zu: ends with %d after %zu records", cut, len, B.end_rc, B.n);
+        ck_assert_uint_le(B.n, A.n);
+        ck_assert_uint_ge(B.n, last);
+        last = B.n;
+        same_recs(&A, &B, B.n);
+    }
+    /* only the flush and the CRC are missing: every record is there */
+    read_mem(f, len - 4, &B, &orc);
+    ck_assert_uint_eq(B.n, A.n);
+    ck_assert_int_eq(B.end_rc, ARB_ETRUNC);
+    free(f);
+}
+END_TEST
+
+/* A flipped bit at every offset of a range-coded file is detected (the
+ * file does not open or read to a clean end) or changes nothing that is
+ * read: the same records and the same digest. */
+START_TEST(rc_flip_every_byte)
+{
+    const arb_game *g = arb_game_at((unsigned)_i);
+    record_file(g, tpath("f.tcgr"), 12, _i % 2, 0);
+    size_t len;
+    uint8_t *f = ru_load(tpath("f.tcgr"), &len);
+    int orc;
+    read_mem(f, len, &A, &orc);
+    unsigned detected = 0, same = 0;
+    for (size_t i = 0; i < len; i++)
+        for (int m = 0; m < 2; m++) {
+            uint8_t x = m ? 0x80 : 0x01;
+            f[i] ^= x;
+            read_mem(f, len, &B, &orc);
+            if (orc || B.end_rc) detected++;
+            else {
+                /* only bits readers ignore: flags bit 7, the reserved
+                 * envelope bytes, the coder's last flush bytes (bits of
+                 * `low` no decoder needs) */
+                ck_assert_msg((i == 5 && x == 0x80) || i == 6 || i == 7 || (i >= len - 8 && i < len - 4),
+                              "byte %zu ^ %02x of %zu goes unnoticed", i, x, len);
+                ck_assert_msg(B.n == A.n, "byte %zu ^ %02x: %zu records instead of %zu, no error", i, x, B.n, A.n);
+                same_recs(&A, &B, A.n);
+                same++;
+            }
+            f[i] ^= x;
+        }
+    ck_assert_uint_le(same, 13);
+    ck_assert_uint_ge(detected, 2 * len - 13);
+    free(f);
+}
+END_TEST
+
+/* The same match written with the zlib body (older readers) and with the
+ * range coder: the same records and digest; the range-coded file is
+ * smaller; both verify. */
+START_TEST(rc_and_zlib_v2)
+{
+    const arb_game *g = arb_game_at((unsigned)_i);
+    for (int timed = 0; timed < 2; timed++) {
+        match_in mi;
+        setup_match(&mi, g, 21, timed, 0);
+        mi.meta.flags |= ARB_REPLAY_WRITE_ZLIB;
+        arb_replay_writer *w;
+        arb_error err = ARB_ERROR_INIT;
+        ck_assert_int_eq(arb_replay_writer_open(&w, tpath("z.tcgr"), &mi.meta, &err), ARB_OK);
+        ck_assert_int_gt(play_into(g, w, mi.m, 21, timed, 0), 0);
+        arb_match_free(mi.m);
+        record_file(g, tpath("r.tcgr"), 21, timed, 0);
+        size_t zl, rl;
+        uint8_t *z = ru_load(tpath("z.tcgr"), &zl), *r = ru_load(tpath("r.tcgr"), &rl);
+        ck_assert_int_eq(z[5], timed ? ARB_REPLAY_FLAG_TIMED : 0);
+        ck_assert_int_eq(r[5], (timed ? ARB_REPLAY_FLAG_TIMED : 0) | ARB_REPLAY_FLAG_RC);
+        ck_assert_uint_lt(rl, zl);
+        int o;
+        read_mem(z, zl, &A, &o);
+        read_mem(r, rl, &B, &o);
+        ck_assert_uint_eq(A.n, B.n);
+        same_recs(&A, &B, A.n);
+        uint8_t d1[64], d2[64];
+        arb_replay *rd;
+        ck_assert_int_eq(arb_replay_open(&rd, tpath("z.tcgr"), NULL, &err), ARB_OK);
+        read_recs(rd, &A);
+        ck_assert_int_eq(arb_replay_sealable(rd, d1, NULL, NULL, NULL), 1);
+        arb_replay_close(rd);
+        ck_assert_int_eq(arb_replay_open(&rd, tpath("r.tcgr"), NULL, &err), ARB_OK);
+        read_recs(rd, &B);
+        ck_assert_int_eq(arb_replay_sealable(rd, d2, NULL, NULL, NULL), 1);
+        arb_replay_close(rd);
+        ck_assert_int_eq(memcmp(d1, d2, 64), 0);
+        arb_verify_result res;
+        ck_assert_int_eq(arb_replay_verify_file(tpath("z.tcgr"), NULL, &res, &err), ARB_OK);
+        ck_assert_int_eq(arb_replay_verify_file(tpath("r.tcgr"), NULL, &res, &err), ARB_OK);
+        free(z);
+        free(r);
+    }
+}
+END_TEST
+
+/* Archives: members are range-coded from primed models; member 18 opened
+ * first (random access: the reader primes from members 0..15 itself)
+ * reads what a sequential pass reads; an archive whose first members are
+ * zlib-coded (an older writer) and whose later ones are appended
+ * range-coded reads and verifies throughout, primed from the zlib
+ * members' contents; the range-coded archive is smaller than zlib's. */
+START_TEST(rc_archive_priming)
+{
+    const arb_game *g = arb_game_at((unsigned)_i);
+    char pr[256], pz[256], pm[256];
+    snprintf(pr, sizeof pr, "%s", tpath("ar.tcgr"));
+    snprintf(pz, sizeof pz, "%s", tpath("az.tcgr"));
+    snprintf(pm, sizeof pm, "%s", tpath("am.tcgr"));
+    write_archive(pr, g, 20, 300, 0, 0);
+    arb_error err = ARB_ERROR_INIT;
+    for (int k = 0; k < 2; k++) {
+        const char *path = k ? pm : pz;
+        for (int part = 0; part < 2; part++) {
+            arb_archive_writer *aw;
+            ck_assert_int_eq(arb_archive_writer_open(&aw, path, part, 0, NULL, 0, &err), ARB_OK);
+            if (k == 0 || part == 0) arb_archive__writer_zlib(aw, 1);
+            for (int i = part * 10; i < part * 10 + 10; i++) {
+                match_in mi;
+                setup_match(&mi, g, 300 + (uint64_t)i, i % 3 == 2, 0);
+                arb_replay_writer *w;
+                ck_assert_int_eq(arb_replay_writer_open_archive(&w, aw, &mi.meta, &err), ARB_OK);
+                ck_assert_int_gt(play_into(g, w, mi.m, 300 + (uint64_t)i, i % 3 == 2, 0), 0);
+                arb_match_free(mi.m);
+            }
+            ck_assert_int_eq(arb_archive_writer_close(aw, &err), ARB_OK);
+        }
+    }
+    size_t nr, nz;
+    free(ru_load(pr, &nr));
+    free(ru_load(pz, &nz));
+    ck_assert_uint_lt(nr, nz);
+    ck_assert_uint_eq(verify_members(pm, NULL, NULL), 20);
+    const char *paths[3] = { pr, pz, pm };
+    for (int k = 0; k < 3; k++) {
+        arb_archive *a;
+        ck_assert_int_eq(arb_archive_open(&a, paths[k], &err), ARB_OK);
+        for (uint64_t i = 0; i < 20; i++) {
+            int rcm = (arb_archive_member_at(a, i)->flags & ARB_REPLAY_FLAG_RC) != 0;
+            ck_assert_int_eq(rcm, k == 0 || (k == 2 && i >= 10));
+        }
+        arb_archive_close(a);
+        /* random access first, then sequentially */
+        char mp[300];
+        snprintf(mp, sizeof mp, "%s#18", paths[k]);
+        arb_replay *r;
+        ck_assert_int_eq(arb_replay_open(&r, mp, NULL, &err), ARB_OK);
+        read_recs(r, &A);
+        arb_replay_close(r);
+        ck_assert_int_eq(arb_archive_open(&a, paths[k], &err), ARB_OK);
+        for (uint64_t i = 0; i <= 18; i++) {
+            ck_assert_int_eq(arb_archive_open_member(&r, a, i, NULL, &err), ARB_OK);
+            read_recs(r, &B);
+            arb_replay_close(r);
+        }
+        arb_archive_close(a);
+        ck_assert_int_eq(A.end_rc, 0);
+        ck_assert_uint_eq(A.n, B.n);
+        same_recs(&A, &B, A.n);
+    }
+    /* extracted members of both codings: range-coded, same records */
+    for (uint64_t i = 4; i <= 14; i += 10) {
+        arb_archive *a;
+        ck_assert_int_eq(arb_archive_open(&a, pm, &err), ARB_OK);
+        ck_assert_int_eq(arb_archive_extract(a, i, tpath("x.tcgr"), &err), ARB_OK);
+        arb_replay *r;
+        ck_assert_int_eq(arb_archive_open_member(&r, a, i, NULL, &err), ARB_OK);
+        read_recs(r, &A);
+        arb_replay_close(r);
+        arb_archive_close(a);
+        size_t xl;
+        uint8_t *x = ru_load(tpath("x.tcgr"), &xl);
+        ck_assert_int_eq(x[5] & ARB_REPLAY_FLAG_RC, ARB_REPLAY_FLAG_RC);
+        int o;
+        read_mem(x, xl, &B, &o);
+        ck_assert_int_eq(B.end_rc, 0);
+        ck_assert_uint_eq(A.n, B.n);
+        same_recs(&A, &B, A.n);
+        free(x);
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("replay2");
@@ -613,6 +935,11 @@ static Suite *suite(void)
     tcase_add_test(tc, archive_index_corruption);
     tcase_add_test(tc, archive_append);
     tcase_add_test(tc, archive_cli);
+    tcase_add_loop_test(tc, rc_every_record_kind, 0, 2);
+    tcase_add_loop_test(tc, rc_truncation_every_byte, 0, ng);
+    tcase_add_loop_test(tc, rc_flip_every_byte, 0, ng);
+    tcase_add_loop_test(tc, rc_and_zlib_v2, 0, ng);
+    tcase_add_loop_test(tc, rc_archive_priming, 0, ng);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -58,9 +58,7 @@ static int open_raw(const uint8_t *raw, size_t n, arb_error *err, int *next_rc)
 /* Rebuild a file from edited content, keeping its envelope. */
 static uint8_t *rebuild(const uint8_t *orig, const uint8_t *raw, size_t n, size_t *out_len)
 {
-    uint8_t *f = ru_build(raw, n, orig[4], out_len);
-    memcpy(f, orig, 8);
-    return f;
+    return ru_build_env(raw, n, orig, out_len);
 }
 
 static void good_header(arb_mpbuf *b)
@@ -704,8 +702,7 @@ START_TEST(diff_sees_everything)
             ck_assert_msg(done, "no action pair to move think time between");
         }
         size_t tl;
-        uint8_t *t = ru_build(copy, cn, env[4], &tl);
-        memcpy(t, env, 8);
+        uint8_t *t = ru_build_env(copy, cn, env, &tl);
         ck_assert_int_eq(ru_save(dst, t, tl), 0);
         free(t);
         free(copy);
@@ -896,8 +893,7 @@ START_TEST(sign_every_byte)
         for (size_t i = 0; i < cn; i++) {
             content[i] ^= 0xff;
             size_t zl;
-            uint8_t *z = ru_build(content, cn, f[4], &zl);
-            memcpy(z, f, 8);
+            uint8_t *z = ru_build_env(content, cn, f, &zl);
             z = realloc(z, zl + ARB_SEAL_BLOCK_BYTES);
             memcpy(z + zl, f + be, ARB_SEAL_BLOCK_BYTES);
             int rc = verify_mem(z, zl + ARB_SEAL_BLOCK_BYTES, &vo, &res, &err);

@@ -21,7 +21,8 @@ if ! diff -u "$got" "$want" >"$tmp/diff"; then
 fi
 command -v python3 >/dev/null || { echo "format: python3 missing: tcgr_dump.py not checked"; exit $fail; }
 n=0
-for f in replays/golden/*/v2/*.tcgr replays/golden/naramo/*.tcgr; do
+# v2/: range-coded bodies (FORMAT.md Part D); naramo's v2-zlib/: zlib bodies; naramo's v1 files
+for f in replays/golden/*/v2/*.tcgr replays/golden/naramo/v2-zlib/*.tcgr replays/golden/naramo/*.tcgr; do
     [ -e "$f" ] || continue
     out=$(python3 replays/tcgr_dump.py --summary "$f") || { echo "format: tcgr_dump.py fails on $f: $out"; fail=1; continue; }
     exp=$("$ARBITER" info --json "$f" | python3 -c '
@@ -37,6 +38,15 @@ SOURCE_DATE_EPOCH=1764000000 "$ARBITER" play --game naramo --games 6 --seed 9 --
 python3 replays/tcgr_dump.py --summary "$tmp/a.tcgr#4" >"$tmp/m4" || { echo "format: tcgr_dump.py fails on an archive member"; fail=1; }
 "$ARBITER" extract "$tmp/a.tcgr#4" -o "$tmp/m4.tcgr"
 python3 replays/tcgr_dump.py --summary "$tmp/m4.tcgr" | cmp -s - "$tmp/m4" || { echo "format: archive member and extracted file read differently"; fail=1; }
+# a range-coded single file cut inside its body: truncated, never "complete"
+f=replays/golden/catalyst/v2/s1000-p2-random.tcgr
+head -c $(( $(stat -c %s "$f") / 2 )) "$f" >"$tmp/half.tcgr"
+python3 replays/tcgr_dump.py "$tmp/half.tcgr" >"$tmp/half.out" 2>&1 && { echo "format: a cut range-coded file reads as complete"; fail=1; }
+grep -q "truncated after" "$tmp/half.out" || { echo "format: tcgr_dump.py does not report a cut range-coded body"; fail=1; }
+py_n=$(sed -n 's/.*truncated after \([0-9]*\) complete records.*/\1/p' "$tmp/half.out" | head -n 1)
+c_n=$("$ARBITER" verify "$tmp/half.tcgr" 2>&1 | sed -n 's/.* \([0-9]*\) complete record(s) read.*/\1/p' | head -n 1)
+[ -n "$py_n" ] && [ "$py_n" -gt 0 ] && [ "$py_n" = "$c_n" ] ||
+    { echo "format: a half range-coded file: tcgr_dump.py reads ${py_n:-no} complete records, arbiter ${c_n:-none}"; fail=1; }
 head -c 700 "$tmp/a.tcgr" >"$tmp/cut.tcgr"
 python3 replays/tcgr_dump.py "$tmp/cut.tcgr" >"$tmp/cut.out" 2>&1 && { echo "format: a cut archive reads as complete"; fail=1; }
 grep -q "cut" "$tmp/cut.out" || { echo "format: tcgr_dump.py does not name the cut member"; fail=1; }

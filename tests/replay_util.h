@@ -11,6 +11,8 @@
 #include <zlib.h>
 
 #include "arbiter/arbiter.h"
+#include "replay/internal.h"
+#include "replay/rcbody.h"
 
 /* Format version ru_record writes (0: the writer's default, version 2). */
 static int ru_version;
@@ -107,6 +109,20 @@ static inline uint8_t *ru_inflate(const uint8_t *file, size_t len, size_t *out_l
     uint8_t *out = malloc(cap);
     *out_len = 0;
     if (len < 8) return out;
+    if (file[4] == 2 && (file[5] & ARB_REPLAY_FLAG_RC)) {
+        /* a range-coded body (FORMAT.md Part D) */
+        arb_rc_model m;
+        uint8_t *c = NULL;
+        size_t cn = 0, hl, used;
+        arb_rc_model_init(&m);
+        if (!arb_rc_decode_all(&m, file + 8, len - 8, file[5] & 1, (uint64_t)1 << 32, &c, &cn, &hl, &used)) {
+            free(out);
+            out = c;
+            *out_len = cn;
+        }
+        arb_rc_model_free(&m);
+        return out;
+    }
     z_stream zs;
     memset(&zs, 0, sizeof zs);
     inflateInit(&zs);
@@ -137,6 +153,34 @@ static inline uint8_t *ru_build(const uint8_t *raw, size_t n, uint8_t version, s
     compress2(out + 8, &cap, raw, (uLong)n, 6);
     *out_len = cap + 8;
     return out;
+}
+
+/* envelope env (kept) + raw coded as env says: range-coded when its
+ * flags have ARB_REPLAY_FLAG_RC, else zlib → file bytes (malloc'd). */
+static inline uint8_t *ru_build_env(const uint8_t *raw, size_t n, const uint8_t env[8], size_t *out_len)
+{
+    if (env[4] == 2 && (env[5] & ARB_REPLAY_FLAG_RC)) {
+        arb_replay_limits lim;
+        arb_replay__limits(&lim, NULL);
+        size_t hl = n;
+        const char *what;
+        if (arb_replay__mp_measure(raw, n, &lim, &hl, &what) != ARB_MP_OK) hl = n;
+        arb_rc_model m;
+        uint8_t *z = NULL;
+        size_t zn = 0;
+        arb_rc_model_init(&m);
+        arb_rc_encode(&m, raw, n, hl, env[5] & 1, &z, &zn);
+        arb_rc_model_free(&m);
+        uint8_t *out = malloc(zn + 8);
+        memcpy(out, env, 8);
+        memcpy(out + 8, z, zn);
+        free(z);
+        *out_len = zn + 8;
+        return out;
+    }
+    uint8_t *f = ru_build(raw, n, env[4], out_len);
+    memcpy(f, env, 8);
+    return f;
 }
 
 #endif

@@ -33,6 +33,10 @@ extern "C" {
 #define ARB_REPLAY_FORMAT_2 "tcgr-2"        /* v2 header "format" value (optional key) */
 #define ARB_REPLAY_FLAG_TIMED 0x01u         /* elapsed_ms carry think time */
 #define ARB_REPLAY_FLAG_ARCHIVE 0x02u       /* v2: the file is an archive of matches */
+#define ARB_REPLAY_FLAG_RC 0x04u            /* v2: the body is range-coded (FORMAT.md Part D), not zlib */
+/* arb_replay_meta.flags only (never written): finish a v2 file with the
+ * zlib body of §B.1 instead of the range-coded one (older readers). */
+#define ARB_REPLAY_WRITE_ZLIB 0x80u
 /* v2: most bytes a seal block (or anything else) may take after the body. */
 #define ARB_REPLAY_TRAILER_MAX 4096
 #define ARB_REPLAY_DIGEST 64                /* BLAKE2b-512 content digest (arbiter/seal.h) */

@@ -160,6 +160,8 @@ static int rewrite(const char *path, const arb_game *g)
     }
     meta.flags = h->flags;
     meta.version = h->version; /* a v1 file stays v1: the kept v1 corpus */
+    /* a zlib-coded v2 file stays zlib-coded (the kept v2-zlib corpus) */
+    if (h->version == 2 && !(h->flags & ARB_REPLAY_FLAG_RC)) meta.flags |= ARB_REPLAY_WRITE_ZLIB;
     meta.level = -1;
     if ((rc = arb_replay_writer_open(&w, path, &meta, &err)) || (rc = arb_replay_record_start(w, m, &err))) goto out;
     arb_replay_record rec;

@@ -16,6 +16,7 @@
 #include <zlib.h>
 
 #include "replay/internal.h"
+#include "replay/rcbody.h"
 
 #define FRAME_MEMBER 0x4d /* 'M' */
 #define FRAME_INDEX 0x49  /* 'I' */
@@ -55,6 +56,61 @@ static void tails_free(tails *t)
 {
     for (unsigned k = 0; k <= ARB_ARCHIVE_DICT_MEMBERS; k++) free(t->p[k]);
     memset(t, 0, sizeof *t);
+}
+
+/* Range-coded members (FORMAT.md §D.5): pm[k] is the model primed with
+ * the contents of members 0..k-1 (k <= 16), built on demand. */
+typedef struct primes {
+    arb_rc_model *pm[ARB_RC_PRIME_MEMBERS + 1];
+    unsigned have;              /* pm[0..have] are built */
+} primes;
+
+static void primes_free(primes *q)
+{
+    for (unsigned k = 0; k <= ARB_RC_PRIME_MEMBERS; k++)
+        if (q->pm[k]) {
+            arb_rc_model_free(q->pm[k]);
+            free(q->pm[k]);
+        }
+    memset(q, 0, sizeof *q);
+}
+
+static arb_rc_model *model_new(void)
+{
+    arb_rc_model *m = malloc(sizeof *m);
+    if (m && arb_rc_model_init(m)) {
+        free(m);
+        m = NULL;
+    }
+    return m;
+}
+
+/* The header's length at the start of a content (priming needs it). */
+static size_t header_len_of(const uint8_t *c, size_t n)
+{
+    arb_replay_limits lim;
+    arb_replay__limits(&lim, NULL);
+    size_t size = 0;
+    const char *what;
+    return arb_replay__mp_measure(c, n, &lim, &size, &what) == ARB_MP_OK ? size : n;
+}
+
+/* pm[have + 1] from pm[have] and the content of member `have`. */
+static int primes_push(primes *q, const uint8_t *c, size_t n, size_t hl, int timed)
+{
+    unsigned k = q->have;
+    if (k >= ARB_RC_PRIME_MEMBERS) return 0;
+    if (!q->pm[0] && !(q->pm[0] = model_new())) return -1;
+    arb_rc_model *m = model_new();
+    if (!m) return -1;
+    if (arb_rc_model_copy(m, q->pm[k]) || arb_rc_prime(m, c, n, hl, timed)) {
+        arb_rc_model_free(m);
+        free(m);
+        return -1;
+    }
+    q->pm[k + 1] = m;
+    q->have = k + 1;
+    return 0;
 }
 
 static uint8_t *put_le(uint8_t *p, uint64_t v, unsigned n)
@@ -99,6 +155,7 @@ struct arb_archive {
     uint64_t cut_offset;
     uint64_t end;           /* end of the last complete member frame */
     tails t;
+    primes pr;
     pthread_mutex_t mu;     /* members may be opened from several threads */
 };
 
@@ -286,6 +343,7 @@ void arb_archive_close(arb_archive *a)
     if (!a) return;
     if (a->f) fclose(a->f);
     tails_free(&a->t);
+    primes_free(&a->pr);
     pthread_mutex_destroy(&a->mu);
     free(a->m);
     free(a);
@@ -332,14 +390,36 @@ static int member_bytes(arb_archive *a, uint64_t i, uint8_t **buf, const uint8_t
     return ARB_OK;
 }
 
-/* Inflate member i completely (dictionary members), bounded. */
-static int member_content(arb_archive *a, uint64_t i, const uint8_t *dict, size_t dn, uint8_t **out, size_t *on,
-                          arb_error *err)
+/* Decode member i completely (dictionary members, extract), bounded;
+ * *hl: its header's length. */
+static int member_content(arb_archive *a, uint64_t i, const uint8_t *dict, size_t dn, const arb_rc_model *prime,
+                          uint8_t **out, size_t *on, size_t *hl, arb_error *err)
 {
     uint8_t *buf;
     const uint8_t *zb, *sb;
     int rc = member_bytes(a, i, &buf, &zb, &sb, err);
     if (rc) return rc;
+    if (a->m[i].flags & ARB_REPLAY_FLAG_RC) {
+        arb_rc_model m;
+        size_t used = 0;
+        const char *why = "out of memory decoding a member";
+        if (!arb_rc_model_init(&m) && (!prime || !arb_rc_model_copy(&m, prime)))
+            why = arb_rc_decode_all(&m, buf, (size_t)a->m[i].zlen, (a->m[i].flags & ARB_REPLAY_FLAG_TIMED) != 0,
+                                    DICT_MEMBER_MAX, out, on, hl, &used);
+        arb_rc_model_free(&m);
+        free(buf);
+        if (!why && used != a->m[i].zlen) {
+            free(*out);
+            *out = NULL;
+            why = "bytes follow its range-coded body inside the frame";
+        }
+        if (why) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "member %llu does not decode: %s", (unsigned long long)i, why);
+            return a_fail(a, err, ARB_EFORMAT, a->m[i].offset, msg);
+        }
+        return ARB_OK;
+    }
     z_stream zs;
     memset(&zs, 0, sizeof zs);
     if (inflateInit(&zs) != Z_OK) {
@@ -382,25 +462,32 @@ static int member_content(arb_archive *a, uint64_t i, const uint8_t *dict, size_
     }
     *out = o;
     *on = n;
+    *hl = header_len_of(o, n);
     return ARB_OK;
 }
 
-/* Dictionary of member i: tails of the first min(i, 16) contents. */
-static int dict_for(arb_archive *a, uint64_t i, const uint8_t **d, size_t *dn, arb_error *err)
+/* Dictionary of member i: tails of the first min(i, 16) contents, and the
+ * model primed with them (*pm). */
+static int dict_for(arb_archive *a, uint64_t i, const uint8_t **d, size_t *dn, const arb_rc_model **pm,
+                    arb_error *err)
 {
     unsigned k = i < ARB_ARCHIVE_DICT_MEMBERS ? (unsigned)i : ARB_ARCHIVE_DICT_MEMBERS;
+    if (!a->pr.pm[0] && !(a->pr.pm[0] = model_new()))
+        return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory building the dictionary");
     while (a->t.have < k) {
         uint8_t *c;
-        size_t cn;
+        size_t cn, hl;
         unsigned j = a->t.have;
-        int rc = member_content(a, j, a->t.p[j], a->t.n[j], &c, &cn, err);
+        int rc = member_content(a, j, a->t.p[j], a->t.n[j], a->pr.pm[j], &c, &cn, &hl, err);
         if (rc) return rc;
         rc = tails_push(&a->t, c, cn);
+        if (!rc) rc = primes_push(&a->pr, c, cn, hl, (a->m[j].flags & ARB_REPLAY_FLAG_TIMED) != 0);
         free(c);
         if (rc) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory building the dictionary");
     }
     *d = a->t.p[k];
     *dn = a->t.n[k];
+    if (pm) *pm = a->pr.pm[k];
     return ARB_OK;
 }
 
@@ -421,13 +508,36 @@ static int open_member(arb_replay **out, arb_archive *a, uint64_t i, const arb_r
     if (i >= a->n) return arb_error_set(err, ARB_EINVAL, NULL, "no member %llu", (unsigned long long)i);
     const uint8_t *d;
     size_t dn;
-    int rc = dict_for(a, i, &d, &dn, err);
+    const arb_rc_model *pm;
+    int rc = dict_for(a, i, &d, &dn, &pm, err);
     if (rc) return rc;
     uint8_t *buf;
     const uint8_t *zb, *sb;
     if ((rc = member_bytes(a, i, &buf, &zb, &sb, err))) return rc;
     const arb_archive_member *m = &a->m[i];
     size_t len = 8 + (size_t)m->zlen + (size_t)m->slen;
+    char name[4200];
+    snprintf(name, sizeof name, "%s#%llu", a->name, (unsigned long long)i);
+    if (m->flags & ARB_REPLAY_FLAG_RC) {
+        uint8_t *img = malloc(len);
+        if (!img) {
+            free(buf);
+            return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening a member");
+        }
+        const uint8_t env[8] = { 'T', 'C', 'G', 'R', 2, (uint8_t)(m->flags & ~ARB_REPLAY_FLAG_ARCHIVE), 0, 0 };
+        memcpy(img, env, 8);
+        memcpy(img + 8, buf, (size_t)(m->zlen + m->slen));
+        free(buf);
+        arb_replay *r;
+        rc = arb_replay__open_mem_prime(&r, img, len, pm, name, lim, err);
+        if (rc) {
+            free(img);
+            return rc;
+        }
+        arb_replay__own(r, img, NULL);
+        *out = r;
+        return ARB_OK;
+    }
     uint8_t *img = malloc(len);
     uint8_t *dc = malloc(dn ? dn : 1);
     if (!img || !dc) {
@@ -441,8 +551,6 @@ static int open_member(arb_replay **out, arb_archive *a, uint64_t i, const arb_r
     memcpy(img + 8, buf, (size_t)(m->zlen + m->slen));
     free(buf);
     if (dn) memcpy(dc, d, dn);
-    char name[4200];
-    snprintf(name, sizeof name, "%s#%llu", a->name, (unsigned long long)i);
     arb_replay *r;
     rc = arb_replay__open_mem_dict(&r, img, len, dc, dn, name, lim, err);
     if (rc) {
@@ -470,24 +578,31 @@ static int extract(arb_archive *a, uint64_t i, const char *path, arb_error *err)
     if (i >= a->n) return arb_error_set(err, ARB_EINVAL, NULL, "no member %llu", (unsigned long long)i);
     const uint8_t *d;
     size_t dn;
-    int rc = dict_for(a, i, &d, &dn, err);
+    const arb_rc_model *pm;
+    int rc = dict_for(a, i, &d, &dn, &pm, err);
     if (rc) return rc;
-    uint8_t *c, *buf, *z;
+    uint8_t *c, *buf, *z = NULL;
     const uint8_t *zb, *sb;
-    size_t cn, zn;
-    if ((rc = member_content(a, i, d, dn, &c, &cn, err))) return rc;
+    size_t cn, zn = 0, hl;
+    if ((rc = member_content(a, i, d, dn, pm, &c, &cn, &hl, err))) return rc;
     if ((rc = member_bytes(a, i, &buf, &zb, &sb, err))) {
         free(c);
         return rc;
     }
-    rc = arb_replay__deflate_once(c, cn, ARB_REPLAY_LEVEL_FINAL, NULL, 0, &z, &zn, err);
+    /* the standalone file: the same content range-coded without priming
+     * (same content, same digest: the seal stays valid) */
+    const arb_archive_member *m = &a->m[i];
+    arb_rc_model fm;
+    if (arb_rc_model_init(&fm) || arb_rc_encode(&fm, c, cn, hl, (m->flags & ARB_REPLAY_FLAG_TIMED) != 0, &z, &zn))
+        rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory coding a member");
+    arb_rc_model_free(&fm);
     free(c);
     if (rc) {
         free(buf);
         return rc;
     }
-    const arb_archive_member *m = &a->m[i];
-    const uint8_t env[8] = { 'T', 'C', 'G', 'R', 2, (uint8_t)(m->flags & ~ARB_REPLAY_FLAG_ARCHIVE), 0, 0 };
+    const uint8_t env[8] = { 'T', 'C', 'G', 'R', 2,
+                             (uint8_t)((m->flags & ~ARB_REPLAY_FLAG_ARCHIVE) | ARB_REPLAY_FLAG_RC), 0, 0 };
     char part[4200];
     snprintf(part, sizeof part, "%s.part", path);
     FILE *f = fopen(part, "wb");
@@ -508,7 +623,7 @@ static int extract(arb_archive *a, uint64_t i, const char *path, arb_error *err)
 
 typedef struct job {
     uint8_t *content;
-    size_t n;
+    size_t n, hl;
     uint64_t actions;
     uint8_t flags;
     arb_replay__late late;      /* hash bytes to fill in first (internal.h) */
@@ -531,6 +646,10 @@ struct arb_archive_writer {
     unsigned k_primed;          /* UINT_MAX: not primed */
     uint8_t *zbuf;
     size_t zcap;
+    /* range-coded members (the default; zlib: §C.1 streams instead) */
+    int zlib;
+    arb_rc_model prime, work;   /* prime: after members 0..min(n,16)-1 */
+    int rcinit;
     /* the compressor thread */
     int threaded, stop;
     pthread_t th;
@@ -555,9 +674,44 @@ static int w_push(arb_archive_writer *aw, const arb_archive_member *m)
     return 0;
 }
 
+void arb_archive__writer_zlib(arb_archive_writer *aw, int on) { aw->zlib = on; }
+
+/* Range-code and write one member: the model primed with the first
+ * members' contents, copied (FORMAT.md §D.5). */
+static int write_member_rc(arb_archive_writer *aw, job *j, arb_error *err)
+{
+    int timed = (j->flags & ARB_REPLAY_FLAG_TIMED) != 0;
+    uint8_t *z;
+    size_t zn;
+    if (arb_rc_model_copy(&aw->work, &aw->prime) || arb_rc_encode(&aw->work, j->content, j->n, j->hl, timed, &z, &zn))
+        return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory coding a member");
+    uint8_t flags = (uint8_t)(j->flags | ARB_REPLAY_FLAG_RC);
+    uint8_t h[24], *p = h;
+    *p++ = FRAME_MEMBER;
+    *p++ = flags;
+    p = arb_replay__varint(p, zn);
+    p = arb_replay__varint(p, j->nseal);
+    size_t hl = (size_t)(p - h);
+    int ok = fwrite(h, 1, hl, aw->f) == hl && fwrite(z, 1, zn, aw->f) == zn &&
+             (!j->nseal || fwrite(j->seal, 1, j->nseal, aw->f) == j->nseal) && !fflush(aw->f);
+    free(z);
+    if (!ok) {
+        arb_error_where(err, "%s", aw->part ? aw->part : aw->path);
+        return arb_error_set(err, ARB_EIO, NULL, "write failed: %s", strerror(errno));
+    }
+    arb_archive_member m = { aw->off, zn, j->nseal, j->n, j->actions, flags };
+    if (w_push(aw, &m)) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory indexing a member");
+    aw->off += hl + zn + j->nseal;
+    if (aw->n <= ARB_RC_PRIME_MEMBERS && (arb_rc_prime(&aw->prime, j->content, j->n, j->hl, timed) ||
+                                          tails_push(&aw->t, j->content, j->n)))
+        return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory priming the models");
+    return ARB_OK;
+}
+
 /* Compress and write one member (the compressor's work). */
 static int write_member(arb_archive_writer *aw, job *j, arb_error *err)
 {
+    if (!aw->zlib) return write_member_rc(aw, j, err);
     unsigned k = aw->n < ARB_ARCHIVE_DICT_MEMBERS ? (unsigned)aw->n : ARB_ARCHIVE_DICT_MEMBERS;
     /* A state primed with the dictionary is copied for each member: cheaper
      * than hashing the dictionary again (same bytes either way). */
@@ -607,7 +761,8 @@ static int write_member(arb_archive_writer *aw, job *j, arb_error *err)
     arb_archive_member m = { aw->off, zn, j->nseal, j->n, j->actions, j->flags };
     if (w_push(aw, &m)) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory indexing a member");
     aw->off += total;
-    if (k < ARB_ARCHIVE_DICT_MEMBERS && tails_push(&aw->t, j->content, j->n))
+    if (k < ARB_ARCHIVE_DICT_MEMBERS && (tails_push(&aw->t, j->content, j->n) ||
+                                         arb_rc_prime(&aw->prime, j->content, j->n, j->hl, (j->flags & ARB_REPLAY_FLAG_TIMED) != 0)))
         return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory building the dictionary");
     return ARB_OK;
 }
@@ -663,8 +818,8 @@ int arb_archive__late_take(arb_archive_writer *aw, arb_replay__late *l, size_t s
     return defer;
 }
 
-int arb_archive__add(arb_archive_writer *aw, const uint8_t env[8], arb_mpbuf *content, uint64_t actions,
-                     arb_replay__late *late, arb_replay_seal_fn seal, void *seal_ctx, arb_error *err)
+int arb_archive__add(arb_archive_writer *aw, const uint8_t env[8], arb_mpbuf *content, size_t header_len,
+                     uint64_t actions, arb_replay__late *late, arb_replay_seal_fn seal, void *seal_ctx, arb_error *err)
 {
     job *j = malloc(sizeof *j);
     if (!j) {
@@ -674,6 +829,7 @@ int arb_archive__add(arb_archive_writer *aw, const uint8_t env[8], arb_mpbuf *co
     aw->added++;
     j->content = content->p;
     j->n = content->n;
+    j->hl = header_len;
     j->actions = actions;
     j->flags = env[5];
     j->nseal = 0;
@@ -752,6 +908,12 @@ int arb_archive_writer_open(arb_archive_writer **out, const char *path, int appe
     }
     aw->zinit = 1;
     aw->k_primed = ~0u;
+    if (arb_rc_model_init(&aw->prime) || arb_rc_model_init(&aw->work)) {
+        aw->rcinit = 1;
+        rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening an archive");
+        goto fail;
+    }
+    aw->rcinit = 1;
     FILE *probe = append ? fopen(path, "rb") : NULL;
     if (probe) {
         fclose(probe);
@@ -763,7 +925,10 @@ int arb_archive_writer_open(arb_archive_writer **out, const char *path, int appe
         for (uint64_t i = 0; i < a->n && !rc; i++) rc = w_push(aw, &a->m[i]) ? ARB_ENOMEM : ARB_OK;
         const uint8_t *d;
         size_t dn;
-        if (!rc && a->n) rc = dict_for(a, a->n - 1 < ARB_ARCHIVE_DICT_MEMBERS ? a->n : ARB_ARCHIVE_DICT_MEMBERS, &d, &dn, err);
+        const arb_rc_model *pm = NULL;
+        if (!rc && a->n) rc = dict_for(a, a->n - 1 < ARB_ARCHIVE_DICT_MEMBERS ? a->n : ARB_ARCHIVE_DICT_MEMBERS, &d, &dn, &pm, err);
+        if (!rc && pm && arb_rc_model_copy(&aw->prime, pm))
+            rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory priming the models");
         if (!rc) {
             aw->t = a->t;
             memset(&a->t, 0, sizeof a->t);
@@ -885,6 +1050,10 @@ void arb_archive_writer_free(arb_archive_writer *aw)
     stop_thread(aw);
     if (aw->f) fclose(aw->f);
     if (aw->zinit) deflateEnd(&aw->zs);
+    if (aw->rcinit) {
+        arb_rc_model_free(&aw->prime);
+        arb_rc_model_free(&aw->work);
+    }
     tails_free(&aw->t);
     for (unsigned k = 0; k < aw->nspare; k++) arb_replay__late_free(&aw->spare[k]);
     free(aw->zbuf);

@@ -62,6 +62,10 @@ int arb_replay__deflate_once(const uint8_t *p, size_t n, int level, const uint8_
  * divergence or a malformed record (the seal then says whether the bytes
  * are the ones signed). ARB_OK when the body's end was reached. */
 int arb_replay__drain(arb_replay *r, arb_error *err);
+/* A range-coded body whose CRC-32 fails when decoded to its end (after a
+ * divergence, say: the bytes decoded were not the ones written): ARB_EFORMAT
+ * with err naming it; otherwise ARB_OK. */
+int arb_replay__body_corrupt(arb_replay *r, arb_error *err);
 /* Late hashes: when an archive compresses on its own thread, the
  * recorder leaves the checkpoint and outcome hash bytes blank and hands
  * over a copy of the match state of each instead; the compressor hashes
@@ -82,11 +86,12 @@ typedef struct arb_replay__late {
 void arb_replay__late_fill(arb_replay__late *l, uint8_t *content, size_t n);
 void arb_replay__late_free(arb_replay__late *l);
 /* Archive writer: add a finished match (the content buffer is taken over
- * and cleared) as the next member; seal (may be NULL) seals it. late (may
+ * and cleared; header_len: bytes of its header) as the next member; seal
+ * (may be NULL) seals it. late (may
  * be NULL or empty; taken over and cleared) lists hash bytes still to fill
  * in; a sealed member must have none (the seal signs final bytes). */
-int arb_archive__add(arb_archive_writer *aw, const uint8_t env[8], arb_mpbuf *content, uint64_t actions,
-                     arb_replay__late *late, arb_replay_seal_fn seal, void *seal_ctx, arb_error *err);
+int arb_archive__add(arb_archive_writer *aw, const uint8_t env[8], arb_mpbuf *content, size_t header_len,
+                     uint64_t actions, arb_replay__late *late, arb_replay_seal_fn seal, void *seal_ctx, arb_error *err);
 /* Whether the next member should have late hashes (a threaded writer
  * whose compressor is keeping up); then l is an empty late-hash list whose
  * memory the compressor has used before (no malloc and fresh pages per
@@ -96,6 +101,14 @@ int arb_archive__late_take(arb_archive_writer *aw, arb_replay__late *l, size_t s
  * stream uses the preset dictionary dict (borrowed until close). */
 int arb_replay__open_mem_dict(arb_replay **out, const void *buf, size_t len, const uint8_t *dict, size_t dict_len,
                               const char *name, const arb_replay_limits *lim, arb_error *err);
+/* The same over a range-coded member (FORMAT.md §D.5): prime (copied)
+ * is the model primed with the archive's first members, or NULL. */
+struct arb_rc_model;
+int arb_replay__open_mem_prime(arb_replay **out, const void *buf, size_t len, const struct arb_rc_model *prime,
+                               const char *name, const arb_replay_limits *lim, arb_error *err);
+/* Archive writer: finish members with zlib (§C.1) instead of the range
+ * coder (tests of older archives). */
+void arb_archive__writer_zlib(arb_archive_writer *aw, int on);
 /* Hand buffers to the reader, freed at arb_replay_close. */
 void arb_replay__own(arb_replay *r, void *a, void *b);
 /* The CONTENT hash of env + content (arbiter/seal.h). */

@@ -16,6 +16,7 @@
 #include "arbiter/seal.h"
 #include "replay/internal.h"
 #include "replay/rec2.h"
+#include "replay/rcbody.h"
 
 #define IN_CAP (64 * 1024)
 #define WIN_MIN (64 * 1024)
@@ -53,6 +54,13 @@ struct arb_replay {
     uint8_t digest[ARB_REPLAY_DIGEST];
     uint8_t trailer[ARB_REPLAY_TRAILER_MAX];
     void *own[2];               /* buffers this reader frees (archive members) */
+    /* a range-coded body (FORMAT.md Part D) */
+    int rc;
+    arb_rc_dec dec;
+    arb_rc_model model;
+    const arb_rc_model *prime;  /* archive members: copied at open */
+    arb_error ioerr;            /* a read error met while decoding */
+    int io_failed, rc_bad;      /* that error happened; the CRC-32 failed */
 };
 
 /* At most this many unknown records in a row (between two known ones). */
@@ -102,6 +110,120 @@ static int read_in(arb_replay *r, arb_error *err)
 /* Compressed offset of the next byte zlib would read. */
 static uint64_t zoff(const arb_replay *r) { return r->file_bytes - r->zs.avail_in; }
 
+/* The body ended at zoff(r): only a seal block may follow a version-2
+ * body: collect it (bounded) for the verifier. */
+static int body_ended(arb_replay *r, arb_error *err)
+{
+    r->z_end = 1;
+    r->st.ended = 1;
+    r->body_end = zoff(r);
+    arb_seal_hasher_final(&r->hs, r->digest);
+    r->have_digest = 1;
+    for (;;) {
+        size_t k = r->zs.avail_in;
+        if (k > ARB_REPLAY_TRAILER_MAX - r->ntrailer)
+            return fail_at(r, err, ARB_EFORMAT, r->body_end, "more than %d bytes follow the body: only a seal block may",
+                           ARB_REPLAY_TRAILER_MAX);
+        if (k) memcpy(r->trailer + r->ntrailer, r->zs.next_in, k);
+        r->ntrailer += k;
+        r->zs.avail_in = 0;
+        if (r->in_eof) break;
+        int rc = read_in(r, err);
+        if (rc) return rc;
+    }
+    return ARB_OK;
+}
+
+/* The range decoder's input: the reader's input buffer, refilled. */
+static int rc_fill(void *ctx, const uint8_t **p, const uint8_t **e)
+{
+    arb_replay *r = ctx;
+    r->zs.avail_in = 0;
+    if (r->in_eof || r->io_failed) return 0;
+    arb_error e2 = ARB_ERROR_INIT;
+    if (read_in(r, &e2)) {
+        r->ioerr = e2;
+        r->io_failed = 1;
+        return 0;
+    }
+    *p = r->zs.next_in;
+    *e = *p + r->zs.avail_in;
+    return r->zs.avail_in > 0;
+}
+
+static void rc_in_begin(arb_replay *r)
+{
+    r->dec.p = r->zs.next_in;
+    r->dec.e = r->dec.p ? r->dec.p + r->zs.avail_in : NULL;
+}
+
+static void rc_in_end(arb_replay *r)
+{
+    r->zs.next_in = (Bytef *)(uintptr_t)r->dec.p;
+    r->zs.avail_in = (uInt)(r->dec.e - r->dec.p);
+}
+
+/* more() for a range-coded body: decode content bytes into the window;
+ * after the last one, the CRC-32 and what follows the body. */
+static int more_rc(arb_replay *r, arb_error *err)
+{
+    arb_rc_dec *d = &r->dec;
+    if (r->rc_bad) return arb_error_set(err, ARB_EFORMAT, NULL, "the range-coded body is corrupt (CRC-32)");
+    size_t room = r->cap - r->end;
+    if (room > 16384) room = 16384;
+    rc_in_begin(r);
+    size_t got = arb_rc_dec_bytes(d, r->win + r->end, room);
+    rc_in_end(r);
+    if (r->io_failed) {
+        *err = r->ioerr;
+        return err->code ? err->code : ARB_EIO;
+    }
+    if (d->cut == 2) return fail_at(r, err, ARB_ENOMEM, zoff(r), "out of memory decoding the range-coded body");
+    if (got) {
+        arb_seal_hasher_update(&r->hs, r->win + r->end, got);
+        r->end += got;
+        r->st.decompressed += got;
+    }
+    if (d->over) {
+        r->rc_bad = 1;
+        return fail_at(r, err, ARB_EFORMAT, zoff(r),
+                       "the range decoder needs more than the body's %llu coded bytes: the body is corrupt",
+                       (unsigned long long)d->limit);
+    }
+    if (d->cut || d->done < d->tok.clen) return (int)(got > 0);
+    /* the content is complete: final normalisation, then the CRC-32 */
+    rc_in_begin(r);
+    int cut = arb_rc_dec_finish(d);
+    if (cut == 2) {
+        rc_in_end(r);
+        r->rc_bad = 1;
+        return fail_at(r, err, ARB_EFORMAT, zoff(r),
+                       "the range-coded body does not end where its length (%llu coded bytes) says: corrupt",
+                       (unsigned long long)d->limit);
+    }
+    uint32_t crc = 0;
+    for (int i = 0; i < 4 && !cut; i++) {
+        if (d->p == d->e && !rc_fill(r, &d->p, &d->e)) cut = 1;
+        else crc |= (uint32_t)*d->p++ << (8 * i);
+    }
+    rc_in_end(r);
+    if (r->io_failed) {
+        *err = r->ioerr;
+        return err->code ? err->code : ARB_EIO;
+    }
+    if (cut) {
+        d->cut = 1;
+        return (int)(got > 0);
+    }
+    if (crc != d->crc) {
+        r->rc_bad = 1;
+        return fail_at(r, err, ARB_EFORMAT, zoff(r) - 4,
+                       "the range-coded body's CRC-32 (%08x) does not match its content (%08x): corrupt", crc, d->crc);
+    }
+    int rc = body_ended(r, err);
+    return rc ? rc : (int)(got > 0);
+}
+
 /* Make room and inflate more into the window. Returns >0 bytes produced,
  * 0 when nothing more can come (stream ended or input ended), <0 error.
  * want: bytes the caller needs present from start (the window may grow to
@@ -123,6 +245,7 @@ static int more(arb_replay *r, size_t want, arb_error *err)
         r->win = nw;
         r->cap = ncap;
     }
+    if (r->rc) return more_rc(r, err);
     for (;;) {
         if (r->zs.avail_in == 0 && !r->in_eof) {
             int rc = read_in(r, err);
@@ -150,24 +273,8 @@ static int more(arb_replay *r, size_t want, arb_error *err)
             r->st.ended = 1;
             r->body_end = zoff(r);
             if (r->v2) {
-                /* Only a seal block may follow a version-2 body: collect it
-                 * (bounded) for the verifier. */
-                arb_seal_hasher_final(&r->hs, r->digest);
-                r->have_digest = 1;
-                for (;;) {
-                    size_t k = r->zs.avail_in;
-                    if (k > ARB_REPLAY_TRAILER_MAX - r->ntrailer)
-                        return fail_at(r, err, ARB_EFORMAT, r->body_end,
-                                       "more than %d bytes follow the body: only a seal block may",
-                                       ARB_REPLAY_TRAILER_MAX);
-                    if (k) memcpy(r->trailer + r->ntrailer, r->zs.next_in, k);
-                    r->ntrailer += k;
-                    r->zs.avail_in = 0;
-                    if (r->in_eof) break;
-                    int rc = read_in(r, err);
-                    if (rc) return rc;
-                }
-                return (int)(got > 0);
+                int rc = body_ended(r, err);
+                return rc ? rc : (int)(got > 0);
             }
             /* Bytes after the stream are not part of any version-1 file. */
             if (r->zs.avail_in == 0 && !r->in_eof) {
@@ -194,9 +301,51 @@ static int truncated(arb_replay *r, arb_error *err, const char *what)
     r->failed = ARB_ETRUNC;
     arb_error_where(err, "%s: offset %llu", r->name, (unsigned long long)r->file_bytes);
     return arb_error_set(err, ARB_ETRUNC, NULL,
-                         "truncated: the file ends inside the zlib stream (%s); %llu complete record(s) read, "
+                         "truncated: the file ends inside the %s (%s); %llu complete record(s) read, "
                          "the last ending at decompressed offset %llu",
-                         what, (unsigned long long)r->st.records, (unsigned long long)r->st.good_offset);
+                         r->rc ? "range-coded body" : "zlib stream", what, (unsigned long long)r->st.records, (unsigned long long)r->st.good_offset);
+}
+
+/* A range-coded body: start the decoder (the two lengths, bounded). */
+static int open_rc(arb_replay *r, arb_error *err)
+{
+    r->rc = 1;
+    if (arb_rc_model_init(&r->model) || (r->prime && arb_rc_model_copy(&r->model, r->prime)))
+        return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening %s", r->name);
+    r->dec.fill = rc_fill;
+    r->dec.fill_ctx = r;
+    int rc = read_in(r, err);
+    if (rc) return rc;
+    rc_in_begin(r);
+    uint8_t pb[10];
+    size_t np = 0, used;
+    int pr = 1;
+    while (pr == 1 && np < sizeof pb && (r->dec.p != r->dec.e || rc_fill(r, &r->dec.p, &r->dec.e))) {
+        pb[np++] = *r->dec.p++;
+        pr = arb_rc_body_prefix(pb, np, &r->dec.limit, &used);
+    }
+    if (pr == 0) r->dec.started = 0;
+    int sr = pr == 0 ? arb_rc_dec_start(&r->dec, &r->model, (r->env[5] & ARB_REPLAY_FLAG_TIMED) != 0) : pr;
+    rc_in_end(r);
+    if (r->io_failed) {
+        *err = r->ioerr;
+        return err->code ? err->code : ARB_EIO;
+    }
+    if (sr == 1) {
+        r->st.truncated = 1;
+        return truncated(r, err, "no header");
+    }
+    if (sr == 2)
+        return fail_at(r, err, ARB_EFORMAT, ARB_REPLAY_ENVELOPE,
+                       "the range-coded body's lengths are malformed (or it is shorter than they need)");
+    if (r->dec.tok.clen > r->lim.max_decompressed)
+        return fail_at(r, err, ARB_ELIMIT, ARB_REPLAY_ENVELOPE,
+                       "the range-coded body holds %llu bytes of content, more than max_decompressed (%llu)",
+                       (unsigned long long)r->dec.tok.clen, (unsigned long long)r->lim.max_decompressed);
+    if (r->dec.tok.hlen > r->lim.max_header)
+        return fail_at(r, err, ARB_ELIMIT, ARB_REPLAY_ENVELOPE, "the header is larger than max_header (%u bytes)",
+                       r->lim.max_header);
+    return ARB_OK;
 }
 
 static int open_common(arb_replay *r, const arb_replay_limits *lim, arb_error *err)
@@ -240,8 +389,13 @@ static int open_common(arb_replay *r, const arb_replay_limits *lim, arb_error *e
                        "this is an archive of matches, not one match: name a member as FILE#N (arbiter info FILE "
                        "lists them)");
     if (r->v2) arb_seal_hasher_init(&r->hs, env);
-    if (inflateInit(&r->zs) != Z_OK) return arb_error_set(err, ARB_ENOMEM, NULL, "zlib inflateInit failed");
-    r->zinit = 1;
+    if (r->v2 && (env[5] & ARB_REPLAY_FLAG_RC)) {
+        int rc = open_rc(r, err);
+        if (rc) return rc;
+    } else {
+        if (inflateInit(&r->zs) != Z_OK) return arb_error_set(err, ARB_ENOMEM, NULL, "zlib inflateInit failed");
+        r->zinit = 1;
+    }
     /* Header: size it (growing the window up to max_header), then decode. */
     for (;;) {
         size_t size;
@@ -250,6 +404,10 @@ static int open_common(arb_replay *r, const arb_replay_limits *lim, arb_error *e
         if (mr == ARB_MP_OK) {
             if (size > r->lim.max_header)
                 return fail_at(r, err, ARB_ELIMIT, 0, "the header is larger than max_header (%u bytes)", r->lim.max_header);
+            if (r->rc && size != r->dec.tok.hlen)
+                return fail_at(r, err, ARB_EFORMAT, 0,
+                               "the range-coded body gives the header %llu bytes, but the header is %zu bytes: corrupt",
+                               (unsigned long long)r->dec.tok.hlen, size);
             int rc = arb_replay__header_decode(&r->h, r->tree, r->win + r->start, size, &r->lim, r->name, err);
             r->h.version = r->env[4];
             r->h.flags = r->env[5];
@@ -375,6 +533,21 @@ int arb_replay__open_mem_dict(arb_replay **out, const void *buf, size_t len, con
     return finish_open(out, r, open_common(r, lim, err));
 }
 
+int arb_replay__open_mem_prime(arb_replay **out, const void *buf, size_t len, const arb_rc_model *prime,
+                               const char *name, const arb_replay_limits *lim, arb_error *err)
+{
+    *out = NULL;
+    arb_replay *r = calloc(1, sizeof *r);
+    if (!r) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening %s", name);
+    snprintf(r->name, sizeof r->name, "%s", name ? name : "<memory>");
+    r->mem = buf;
+    r->mem_len = len;
+    r->prime = prime;
+    int rc = open_common(r, lim, err);
+    r->prime = NULL;
+    return finish_open(out, r, rc);
+}
+
 int arb_replay_open_mem(arb_replay **out, const void *buf, size_t len, const char *name,
                         const arb_replay_limits *lim, arb_error *err)
 {
@@ -392,6 +565,7 @@ void arb_replay_close(arb_replay *r)
     if (!r) return;
     if (r->f) fclose(r->f);
     if (r->zinit) inflateEnd(&r->zs);
+    arb_rc_model_free(&r->model);
     arb_tree_free(r->tree);
     free(r->in);
     free(r->win);
@@ -424,6 +598,17 @@ int arb_replay__drain(arb_replay *r, arb_error *err)
         if (rc == 0 && !r->z_end) return ARB_ETRUNC;
     }
     return r->have_digest ? ARB_OK : ARB_EFORMAT;
+}
+
+int arb_replay__body_corrupt(arb_replay *r, arb_error *err)
+{
+    if (!r->rc || r->z_end) return ARB_OK;
+    arb_error e = ARB_ERROR_INIT;
+    if (arb_replay__drain(r, &e) == ARB_EFORMAT && (r->rc_bad || r->dec.over)) {
+        *err = e;
+        return ARB_EFORMAT;
+    }
+    return ARB_OK;
 }
 
 const char *arb_replay_name(const arb_replay *r) { return r->name; }
@@ -726,8 +911,8 @@ int arb_replay_next(arb_replay *r, arb_replay_record *rec, arb_error *err)
             if (r->end > r->start) {
                 if (r->z_end)
                     return fail_at(r, err, ARB_EFORMAT, r->base + r->start,
-                                   "the zlib stream ends inside record %llu (decompressed offset shown)",
-                                   (unsigned long long)r->st.records);
+                                   "the %s ends inside record %llu (decompressed offset shown)",
+                                   r->rc ? "content" : "zlib stream", (unsigned long long)r->st.records);
                 return truncated(r, err, "inside a record");
             }
             if (r->z_end) return 0;

@@ -303,6 +303,20 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
     static const arb_verify_opts dflt = ARB_VERIFY_OPTS_INIT;
     if (!opts) opts = &dflt;
     int rc = verify_inner(r, opts, res, err);
+    /* A divergence in a range-coded body whose CRC-32 then fails is
+     * corruption, not a rules matter: the records were not the ones
+     * written (FORMAT.md §D.6). */
+    if (rc == ARB_EVERIFY) {
+        arb_error e = ARB_ERROR_INIT;
+        if (arb_replay__body_corrupt(r, &e) == ARB_EFORMAT) {
+            *err = e;
+            res->kind = ARB_DIV_NONE;
+            res->rule[0] = '\0';
+            res->action[0] = '\0';
+            res->detail[0] = '\0';
+            rc = res->code = ARB_EFORMAT;
+        }
+    }
     /* The seal: a broken one, or (with trusted keys) a missing or foreign
      * one, outranks any other verdict: the bytes are not what was signed. */
     if ((rc == ARB_OK || rc == ARB_EVERIFY || rc == ARB_EFORMAT || rc == ARB_EUNSUPPORTED || rc == ARB_ELIMIT) &&

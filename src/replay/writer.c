@@ -19,6 +19,7 @@
 #include "replay/internal.h"
 #include "arbiter/toolkit.h"
 #include "replay/rec2.h"
+#include "replay/rcbody.h"
 
 #define RAW_CAP (32 * 1024)
 #define OUT_CAP (32 * 1024)
@@ -42,7 +43,8 @@ struct arb_replay_writer {
     /* version 2: the whole CONTENT stays in memory (cont); the journal
      * (NAME.part) deflates cont[jpos..) at level 1 with a sync flush per
      * turn; close writes NAME as one deflate stream of cont. */
-    int v2, final_level;
+    int v2, final_level, zlib_final;
+    size_t hlen;                /* bytes of the header at the start of cont */
     arb_r2_state st;
     arb_mpbuf cont;
     size_t jpos;
@@ -166,6 +168,7 @@ int arb_replay_writer_open_archive(arb_replay_writer **out, arb_archive_writer *
     w->aw = aw;
     w->g = meta->game;
     w->v2 = 1;
+    w->hlen = w->cont.n;
     arb_r2_init(&w->st, (meta->flags & ARB_REPLAY_FLAG_TIMED) != 0);
     w->seal = meta->seal;
     w->seal_ctx = meta->seal_ctx;
@@ -245,6 +248,8 @@ int arb_replay_writer_open(arb_replay_writer **out, const char *path, const arb_
     w->bytes = sizeof env;
     if (w->v2) {
         w->cont = hb;
+        w->hlen = hb.n;
+        w->zlib_final = (meta->flags & ARB_REPLAY_WRITE_ZLIB) != 0;
         memset(&hb, 0, sizeof hb);
         if ((rc = pump(w, Z_SYNC_FLUSH, err))) goto fail;
         *out = w;
@@ -392,14 +397,28 @@ static int close2(arb_replay_writer *w, arb_error *err)
     }
     uint8_t *z = NULL;
     size_t zn = 0;
-    if ((rc = arb_replay__deflate_once(w->cont.p, w->cont.n, w->final_level, NULL, 0, &z, &zn, err))) return rc;
+    uint8_t env[ARB_REPLAY_ENVELOPE];
+    memcpy(env, w->env, sizeof env);
+    if (w->zlib_final) {
+        if ((rc = arb_replay__deflate_once(w->cont.p, w->cont.n, w->final_level, NULL, 0, &z, &zn, err))) return rc;
+    } else {
+        /* the range-coded body (FORMAT.md Part D); the journal stays zlib */
+        arb_rc_model m;
+        if (arb_rc_model_init(&m) ||
+            arb_rc_encode(&m, w->cont.p, w->cont.n, w->hlen, (w->env[5] & ARB_REPLAY_FLAG_TIMED) != 0, &z, &zn)) {
+            arb_rc_model_free(&m);
+            return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory coding a replay");
+        }
+        arb_rc_model_free(&m);
+        env[5] |= ARB_REPLAY_FLAG_RC;
+    }
     FILE *f = fopen(w->fin, "wb");
     if (!f) {
         free(z);
         arb_error_where(err, "%s", w->fin);
         return arb_error_set(err, ARB_EIO, NULL, "cannot create: %s", strerror(errno));
     }
-    int ok = fwrite(w->env, 1, sizeof w->env, f) == sizeof w->env && fwrite(z, 1, zn, f) == zn &&
+    int ok = fwrite(env, 1, sizeof env, f) == sizeof env && fwrite(z, 1, zn, f) == zn &&
              (!nseal || fwrite(seal, 1, nseal, f) == nseal);
     free(z);
     if (fclose(f) || !ok) {
@@ -460,7 +479,7 @@ int arb_replay_writer_close(arb_replay_writer *w, arb_error *err)
     if (!w) return ARB_OK;
     if (w->aw) {
         int rc3 = w->failed ? arb_error_set(err, ARB_EIO, NULL, "the replay writer failed earlier")
-                            : arb_archive__add(w->aw, w->env, &w->cont, w->nactions, &w->late, w->seal,
+                            : arb_archive__add(w->aw, w->env, &w->cont, w->hlen, w->nactions, &w->late, w->seal,
                                                w->seal_ctx, err);
         arb_replay_writer_free(w);
         return rc3;

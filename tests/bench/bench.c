@@ -50,6 +50,9 @@
 #include <unistd.h>
 
 #include "arbiter/arbiter.h"
+#include "replay/internal.h"
+#include "replay/rcbody.h"
+#include <zlib.h>
 
 #define RUNS 5
 #define REPEAT 20
@@ -337,6 +340,139 @@ static void corpus_size(const char *dir, int timed, unsigned long long *bytes, l
     closedir(d);
 }
 
+
+/* The range coder of FORMAT.md Part D on the golden contents of a game
+ * (its v2-zlib corpus, inflated): encode and decode speed in actions/s
+ * and content MB/s, and verify throughput of the range-coded corpus
+ * against the same files zlib-coded. CPU time, best of 3. */
+static void coder_rows(const arb_game *g)
+{
+    char dir[600], path[1200], buf[64];
+    snprintf(dir, sizeof dir, "%s/%s/v2-zlib", golden_dir, g->id);
+    DIR *d = opendir(dir);
+    if (!d) return;
+    enum { MAXF = 512 };
+    uint8_t *c[MAXF];
+    size_t cn[MAXF], hl[MAXF];
+    int tm[MAXF];
+    char *names[MAXF];
+    int nf = 0;
+    long acts = 0;
+    size_t bytes = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && nf < MAXF) {
+        size_t l = strlen(e->d_name);
+        if (l < 6 || strcmp(e->d_name + l - 5, ".tcgr")) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "rb");
+        if (!f) continue;
+        static uint8_t raw[1 << 20];
+        size_t n = fread(raw, 1, sizeof raw, f);
+        fclose(f);
+        if (n < 9) continue;
+        uint8_t *o = malloc(1 << 20);
+        z_stream zs;
+        memset(&zs, 0, sizeof zs);
+        inflateInit(&zs);
+        zs.next_in = raw + 8;
+        zs.avail_in = (uInt)(n - 8);
+        zs.next_out = o;
+        zs.avail_out = 1 << 20;
+        inflate(&zs, Z_FINISH);
+        size_t on = zs.total_out;
+        inflateEnd(&zs);
+        arb_replay_limits lim;
+        arb_replay__limits(&lim, NULL);
+        const char *what;
+        if (arb_replay__mp_measure(o, on, &lim, &hl[nf], &what) != ARB_MP_OK) { free(o); continue; }
+        c[nf] = o;
+        cn[nf] = on;
+        tm[nf] = raw[5] & 1;
+        names[nf] = strdup(e->d_name);
+        bytes += on;
+        acts += golden_actions(path);
+        nf++;
+    }
+    closedir(d);
+    if (!nf) return;
+    arb_rc_model m;
+    arb_rc_model_init(&m);
+    uint8_t **z = malloc((size_t)nf * sizeof *z);
+    size_t *zn = malloc((size_t)nf * sizeof *zn);
+    double te = 1e9, td = 1e9;
+    int reps = 1;
+    for (int i = 0; i < nf; i++) {
+        arb_rc_model_reset(&m);
+        arb_rc_encode(&m, c[i], cn[i], hl[i], tm[i], &z[i], &zn[i]);
+    }
+    for (int r = 0; r < 3; r++)
+        for (;;) {
+            double t0 = cpu();
+            for (int k = 0; k < reps; k++)
+                for (int i = 0; i < nf; i++) {
+                    uint8_t *y;
+                    size_t yn;
+                    arb_rc_model_reset(&m);
+                    arb_rc_encode(&m, c[i], cn[i], hl[i], tm[i], &y, &yn);
+                    free(y);
+                }
+            double t = cpu() - t0;
+            if (t > 0.2 || reps > 1 << 20) {
+                if (t / reps < te) te = t / reps;
+                break;
+            }
+            reps *= 2;
+        }
+    for (int r = 0; r < 3; r++) {
+        double t0 = cpu();
+        for (int k = 0; k < reps; k++)
+            for (int i = 0; i < nf; i++) {
+                arb_rc_model_reset(&m);
+                uint8_t *o;
+                size_t on, h, u;
+                if (arb_rc_decode_all(&m, z[i], zn[i], tm[i], 1u << 30, &o, &on, &h, &u) || on != cn[i]) {
+                    fprintf(stderr, "bench: the range coder does not round-trip %s\n", names[i]);
+                    exit(1);
+                }
+                free(o);
+            }
+        double t = (cpu() - t0) / reps;
+        if (t < td) td = t;
+    }
+    printf("  range coder (FORMAT.md Part D) on the golden contents (%d files, %ld actions, %.2f B/action of content):\n",
+           nf, acts, (double)bytes / (double)acts);
+    snprintf(buf, sizeof buf, "%.2f M (%.1f MB/s)", acts / te / 1e6, bytes / te / 1e6);
+    row("    encode, actions/s (content MB/s), one thread", buf, ">= 6 M", acts / te >= 6e6);
+    snprintf(buf, sizeof buf, "%.2f M (%.1f MB/s)", acts / td / 1e6, bytes / td / 1e6);
+    row("    decode, actions/s (content MB/s)", buf, "-", -1);
+    /* verify: the range-coded corpus (v2/) against the zlib-coded one */
+    double tv[2] = { 1e9, 1e9 };
+    for (int k = 0; k < 2; k++)
+        for (int r = 0; r < 3; r++) {
+            double t0 = cpu();
+            for (int i = 0; i < nf; i++) {
+                snprintf(path, sizeof path, "%s/%s/%s/%s", golden_dir, g->id, k ? "v2-zlib" : "v2", names[i]);
+                arb_verify_result res;
+                arb_error err = ARB_ERROR_INIT;
+                arb_replay_verify_file(path, NULL, &res, &err);
+            }
+            double t = cpu() - t0;
+            if (t < tv[k]) tv[k] = t;
+        }
+    snprintf(buf, sizeof buf, "%.2f M", acts / tv[0] / 1e6);
+    row("    verify, range-coded golden files, actions/s", buf, "-", -1);
+    snprintf(buf, sizeof buf, "%.2f M", acts / tv[1] / 1e6);
+    row("    verify, the same files zlib-coded, actions/s", buf, "-", -1);
+    for (int i = 0; i < nf; i++) {
+        free(c[i]);
+        free(z[i]);
+        free(names[i]);
+    }
+    free(z);
+    free(zn);
+    arb_rc_model_free(&m);
+}
+
 /* Format v2 (issue 16): sizes beside v1, archives, the information limit,
  * Showdown's figure, and recording into an archive at engine speed. */
 static void v2_rows(const arb_game *g)
@@ -395,6 +531,7 @@ static void v2_rows(const arb_game *g)
     snprintf(buf, sizeof buf, "%.3f", info_bits / 8.0 / (double)acts);
     row("  information limit: sum log2(legal actions) / 8", buf, "(floor)", -1);
     row("  Pokemon Showdown input log, per choice (reference)", "4.890", "(peer)", -1);
+    coder_rows(g);
     /* recording into an archive vs not recording: wall time (the
      * compressor runs on a second thread) and CPU time */
     double pw[RUNS], rw[RUNS], pc[RUNS], rc[RUNS], rt[RUNS];

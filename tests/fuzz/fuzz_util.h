@@ -17,6 +17,8 @@
 #include <zlib.h>
 
 #include "cli/cli.h"
+#include "replay/internal.h"
+#include "replay/rcbody.h"
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 
@@ -63,6 +65,33 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
     static uint8_t plain[FUZZ_PLAIN_MAX];
     /* one mutant in 8 works on the raw bytes (envelope, zlib framing) */
     if (size < 10 || memcmp(data, "TCGR", 4) != 0 || seed % 8 == 0) return LLVMFuzzerMutate(data, size, max_size);
+    if (data[4] == 2 && (data[5] & ARB_REPLAY_FLAG_RC)) {
+        /* a range-coded body (FORMAT.md Part D): decode, mutate the
+         * content, code it again (so mutants reach the record decoder
+         * through a body whose CRC and lengths are right) */
+        arb_rc_model m;
+        uint8_t *c = NULL, *z = NULL;
+        size_t cn = 0, hl = 0, used, zn = 0;
+        if (arb_rc_model_init(&m)) return LLVMFuzzerMutate(data, size, max_size);
+        int ok = !arb_rc_decode_all(&m, data + 8, size - 8, data[5] & 1, sizeof plain / 2, &c, &cn, &hl, &used) &&
+                 cn > 0;
+        if (ok) {
+            memcpy(plain, c, cn);
+            free(c);
+            size_t n = LLVMFuzzerMutate(plain, cn, sizeof plain);
+            arb_replay_limits lim;
+            arb_replay__limits(&lim, NULL);
+            const char *what;
+            size_t mh = hl;
+            if (arb_replay__mp_measure(plain, n, &lim, &mh, &what) != ARB_MP_OK || mh > n) mh = hl <= n ? hl : n;
+            arb_rc_model_reset(&m);
+            ok = !arb_rc_encode(&m, plain, n, mh, data[5] & 1, &z, &zn) && 8 + zn <= max_size;
+            if (ok) memcpy(data + 8, z, zn);
+            free(z);
+        }
+        arb_rc_model_free(&m);
+        return ok ? 8 + zn : LLVMFuzzerMutate(data, size, max_size);
+    }
     z_stream zs;
     memset(&zs, 0, sizeof zs);
     if (inflateInit(&zs) != Z_OK) return LLVMFuzzerMutate(data, size, max_size);

@@ -44,12 +44,17 @@ fi
 # divergence (final hash) rather than a checksum error.
 first=$(head -n 1 "$work/manifest")
 bad="$work/corpus/corrupted.tcgr"
-python3 - "$first" "$bad" <<'PY2'
+python3 - "$first" "$bad" "$here/../../replays" <<'PY2'
 import sys, zlib
+sys.path.insert(0, sys.argv[3])
+import tcgr_dump                      # a range-coded body (FORMAT.md Part D)
 raw = open(sys.argv[1], "rb").read()
-body = bytearray(zlib.decompressobj().decompress(raw[8:]))
+if raw[4] == 2 and raw[5] & 4:
+    body = bytearray(tcgr_dump.rc_decode(raw[8:], raw[5] & 1)[0])
+else:
+    body = bytearray(zlib.decompressobj().decompress(raw[8:]))
 body[-1] ^= 0x55                      # last byte of the outcome's final hash
-open(sys.argv[2], "wb").write(raw[:8] + zlib.compress(bytes(body), 1))
+open(sys.argv[2], "wb").write(raw[:5] + bytes([raw[5] & 0xfb]) + raw[6:8] + zlib.compress(bytes(body), 1))
 PY2
 echo "$bad" >> "$work/manifest"
 entries=$(grep -cv '^[[:space:]]*\(#\|$\)' "$work/manifest")
