@@ -805,6 +805,30 @@ START_TEST(arbiter_and_malformed)
     a = act(0, CAT_V_RETREAT, 1, -5, 0, 0);
     ck_assert_int_eq(G->apply(&s, &a, NULL, &e), ARB_EINVAL);
     ck_assert_str_eq(e.rule, "CAT-RETREAT");
+    {   /* the message gives the UID range */
+        char want[40];
+        snprintf(want, sizeof want, "(0..%d)", s.p[0].ncards - 1);
+        ck_assert_msg(strstr(e.msg, want) != NULL, "message: %s", e.msg);
+    }
+    a = act(0, CAT_V_COUNT, 0, 0, 0, 0); /* the first number past the verb table */
+    ck_assert_int_eq(G->apply(&s, &a, NULL, &e), ARB_EINVAL);
+    /* A card index outside the pool (only the API can say it) is a violation, not a warning, and setup refuses it. */
+    arb_deck d = *G->preset(0);
+    d.cards[d.ncards - 1] = (uint16_t)CAT_NDEFS;
+    arb_deck_issue iss[8];
+    unsigned n = G->deck_check(&d, iss, 8), pool = 0;
+    for (unsigned k = 0; k < n && k < 8; k++)
+        if (strcmp(iss[k].rule, "CAT-DECK-POOL") == 0) { pool++; ck_assert_int_eq(iss[k].warning, 0); }
+    ck_assert_uint_eq(pool, 1);
+    arb_setup su;
+    memset(&su, 0, sizeof su);
+    su.seed = 1;
+    su.players = 2;
+    su.decks[0] = &d;
+    su.decks[1] = G->preset(1);
+    cat_state s2;
+    ck_assert_int_eq(G->setup(&s2, &su, NULL, &e), ARB_EILLEGAL);
+    ck_assert_str_eq(e.rule, "CAT-DECK-POOL");
 }
 END_TEST
 
@@ -1133,6 +1157,11 @@ static void play_games(int players, int games, int greedy, uint64_t base)
             REQ((d.seat) >= (0), "d.seat >= 0");
             REQ((d.seat) < (players), "d.seat < players");
             REQ((d.kind) < (CAT_D_COUNT), "d.kind < CAT_D_COUNT");
+            REQ(d.clock_left_ms == -1, "a decision carries no clock (CAT-NOCLOCK)");
+            if (steps % 50 == 0) {
+                arb_outcome o;
+                REQ(G->outcome(&s, &o) == 0 && !o.over && o.winner == -1, "a running match has no winner (-1)");
+            }
             size_t n = G->legal(&s, LEG, LBUF);
             REQ((n) > (0), "n > 0");
             REQ((n) <= (LBUF), "n <= LBUF");

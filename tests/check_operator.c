@@ -647,6 +647,21 @@ START_TEST(t_movement)
     bad(m, act(0, OPS_V_EQUIP, 2, uid_of(m, 0, "wooden-crate", 0), OPS_SLOT_COVER), "OPS-EQ1-COVER-REPLACE");
     bad(m, act(0, OPS_V_MOVE, 2, uid_of(m, 0, "sprint", 0), uid_of(m, 0, "wooden-crate", 0)), "OPS-MOVE-ONCE");
     bad(m, act(0, OPS_V_MOVE, 2, uid_of(m, 0, "second-wind", 0), uid_of(m, 0, "wooden-crate", 0)), "OPS-MOVE-C2C-REQ");
+    {   /* the message names the card that is not a Cover */
+        arb_error e2 = ARB_ERROR_INIT;
+        int dg = uid_of(m, 0, "dodge", 0);
+        arb_action mv = act(0, OPS_V_MOVE, 2, uid_of(m, 0, "sprint", 0), dg);
+        mv.args[2] = 99;
+        ck_assert_int_eq(arb_match_apply(m, &mv, &e2), ARB_EILLEGAL);
+        char want[64];
+        snprintf(want, sizeof want, "card %d is not a COVER card in hand", dg);
+        ck_assert_msg(strstr(e2.msg, want) != NULL, "message: %s", e2.msg);
+        int sw = uid_of(m, 0, "second-wind", 0);
+        mv = act(0, OPS_V_MOVE, 1, sw, 0);
+        ck_assert_int_eq(arb_match_apply(m, &mv, &e2), ARB_EILLEGAL);
+        snprintf(want, sizeof want, "card %d is not a MOVE card in hand", sw);
+        ck_assert_msg(strstr(e2.msg, want) != NULL, "message: %s", e2.msg);
+    }
     ok(m, act(0, OPS_V_DONE, 0, 0, 0));
     bad(m, act(0, OPS_V_MOVE, 1, uid_of(m, 0, "sprint", 0), 0), "OPS-MOVE-WHEN");
     ok(m, act(0, OPS_V_PLAY, 1, uid_of(m, 0, "second-wind", 0), 0));
@@ -820,10 +835,44 @@ START_TEST(t_misc_rules)
     ok(m, act(0, OPS_V_PLAY, 1, uid_of(m, 0, "medkit", 0), 0));
     ck_assert_int_eq(S(m)->p[0].health, 20);     /* cap (G22) */
     bad(m, act(0, OPS_V_ATTACK, 2, 1, 0), "OPS-ACT-ONE");
-    /* malformed: wrong arg count */
+    /* malformed: wrong arg count, unknown verb (the text syntax cannot say either) */
     arb_action x = act(0, OPS_V_EQUIP, 1, 0, 0);
     arb_error err = ARB_ERROR_INIT;
     ck_assert_int_eq(arb_match_apply(m, &x, &err), ARB_EINVAL);
+    x = act(0, OPS_V_DONE, 1, 0, 0);
+    ck_assert_int_eq(arb_match_apply(m, &x, &err), ARB_EINVAL);
+    x = act(0, OPS_V_COUNT, 0, 0, 0);
+    ck_assert_int_eq(arb_match_apply(m, &x, &err), ARB_EINVAL);
+    x = act(0, 200, 1, 0, 0);
+    ck_assert_int_eq(arb_match_apply(m, &x, &err), ARB_EINVAL);
+    ck_assert_int_eq(arb_match_decision(m).clock_left_ms, -1);
+    /* a verb out of its phase says which decision is owed */
+    x = act(0, OPS_V_REACT, 1, 1, 0);
+    ck_assert_int_eq(arb_match_apply(m, &x, &err), ARB_EILLEGAL);
+    ck_assert_msg(strstr(err.msg, "(second-equip)") != NULL, "message: %s", err.msg);
+    /* the messages name the slot and the card */
+    x = act(0, OPS_V_EQUIP, 2, uid_of(m, 0, "adrenaline", 0), OPS_SLOT_WEAPON);
+    ck_assert_int_eq(arb_match_apply(m, &x, &err), ARB_EILLEGAL);
+    ck_assert_msg(strstr(err.msg, "cannot go into the Second Weapon slot") != NULL, "message: %s", err.msg);
+    x.args[1] = OPS_SLOT_ARMOR;
+    ck_assert_int_eq(arb_match_apply(m, &x, &err), ARB_EILLEGAL);
+    ck_assert_msg(strstr(err.msg, "cannot go into the Armor slot") != NULL, "message: %s", err.msg);
+    x.args[1] = OPS_SLOT_COVER;
+    ck_assert_int_eq(arb_match_apply(m, &x, &err), ARB_EILLEGAL);
+    ck_assert_msg(strstr(err.msg, "cannot go into the Cover slot") != NULL, "message: %s", err.msg);
+    /* a seat without a deck is refused before anything is set up */
+    arb_setup su;
+    memset(&su, 0, sizeof su);
+    su.seed = 1;
+    su.players = 2;
+    su.decks[0] = G->preset(0);
+    ops_state *st = malloc(sizeof *st);
+    memset(st, 0xA5, sizeof *st);
+    ck_assert_int_eq(G->setup(st, &su, NULL, &err), ARB_EINVAL);
+    ck_assert_str_eq(err.rule, "OPS-DECK-SIZE");
+    su.decks[1] = G->preset(1);
+    ck_assert_int_eq(G->setup(st, &su, NULL, &err), ARB_OK);
+    free(st);
     arb_match_free(m);
 }
 END_TEST
@@ -1046,6 +1095,7 @@ static void play_game(uint64_t seed, int players, int greedy, int full)
         REQ_UINT_LT(++steps, 20000);
         arb_decision d = arb_match_decision(m);
         REQ_INT_GE(d.seat, 0);
+        REQ_INT_EQ(d.clock_left_ms, -1); /* no clock (OPS-G28): the decision never carries one */
         size_t n = arb_match_legal(m, legal, ARB_AGENT_LEGAL_MAX);
         REQ_UINT_GT(n, 0);
         REQ_UINT_LE(n, ARB_AGENT_LEGAL_MAX);

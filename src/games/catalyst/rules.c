@@ -342,8 +342,11 @@ int arb_catalyst__setup(void *st, const arb_setup *su, arb_events *ev, arb_error
         const arb_deck *d = su->decks[i];
         if (!d) return ARB_INVALID(err, NULL, "seat %d has no deck", i);
         arb_deck_issue iss[8];
-        unsigned n = arb_catalyst__deck_check(d, iss, 8);
-        for (unsigned k = 0; k < n && k < 8; k++) {
+        const unsigned cap = (unsigned)(sizeof iss / sizeof iss[0]);
+        memset(iss, 0, sizeof iss); /* defined contents past the n issues found */
+        unsigned n = arb_catalyst__deck_check(d, iss, cap);
+        if (n > cap) n = cap; /* the count goes on past the buffer */
+        for (unsigned k = 0; k < n; k++) {
             if (iss[k].warning) continue;
             if (free_decks && strcmp(iss[k].rule, "CAT-DECK-CATALYST") != 0 &&
                 strcmp(iss[k].rule, "CAT-DECK-POOL") != 0)
@@ -504,7 +507,9 @@ int arb_catalyst__validate(const cat_state *s, const arb_action *a, arb_error *e
 static int validate_verb(const cat_state *s, const arb_action *a, arb_error *err)
 {
     const cat_player *pl = &s->p[a->seat];
-    int x = a->nargs > 0 ? a->args[0] : 0, y = a->nargs > 1 ? a->args[1] : 0, z = a->nargs > 2 ? a->args[2] : 0;
+    /* Each verb reads only the arguments it takes (the count is checked
+     * before, and an Impulse reads its target only when it has one). */
+    int x = a->args[0], y = a->args[1], z = a->args[2];
     const char *rule = verb_when[a->verb].when;
     int rc;
     switch (a->verb) {
@@ -839,8 +844,7 @@ int arb_catalyst__apply(void *st, const arb_action *a, arb_events *ev, arb_error
     if (rc) return rc;
     unsigned seat = (unsigned)a->seat;
     cat_player *pl = &s->p[seat];
-    uint8_t x = (uint8_t)(a->nargs > 0 ? a->args[0] : 0), y = (uint8_t)(a->nargs > 1 ? a->args[1] : 0);
-    uint8_t z = (uint8_t)(a->nargs > 2 ? a->args[2] : 0);
+    uint8_t x = (uint8_t)a->args[0], y = (uint8_t)a->args[1], z = (uint8_t)a->args[2]; /* as validated */
     switch (a->verb) {
     case CAT_V_KEEP:
         ev_push(ev, CAT_E_KEEP, (int)seat, 0, pl->nhand, 0, 0);

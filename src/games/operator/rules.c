@@ -458,10 +458,11 @@ static int check_move(const ops_state *s, const arb_action *a, arb_error *err)
     return ARB_OK;
 }
 
-static int check_attach(const ops_state *s, const arb_action *a, arb_error *err)
+/* Modifier uid under slot (Personality, weapon, armor) for the owing seat:
+ * apply() checks `attach UID SLOT` with it, legal() each candidate slot. */
+static int attach_ok(const ops_state *s, int uid, int slot, arb_error *err)
 {
     const ops_player *p = &s->p[s->owner];
-    int uid = a->args[0], slot = a->args[1];
     if (hand_index(p, uid) < 0 || ops_uc(p, uid)->kind != OPS_K_MODIFIER)
         return ARB_ILLEGAL(err, "OPS-EQ1-MOD", "card %d is not a Modifier in hand", uid);
     const ops_card *m = ops_uc(p, uid);
@@ -488,6 +489,11 @@ static int check_attach(const ops_state *s, const arb_action *a, arb_error *err)
     if (p->nmods[slot] >= OPS_MAX_MODS)
         return ARB_ILLEGAL(err, "OPS-ZONE-MODIFIER", "at most %d Modifiers under one item (house bound)", OPS_MAX_MODS);
     return ARB_OK;
+}
+
+static int check_attach(const ops_state *s, const arb_action *a, arb_error *err)
+{
+    return attach_ok(s, a->args[0], a->args[1], err);
 }
 
 static int attack_mode(const ops_state *s, int seat)
@@ -789,10 +795,8 @@ size_t arb_operator__legal(const void *st, arb_action *out, size_t cap)
             case OPS_K_ARMOR: push(&b, OPS_V_EQUIP, 2, u, OPS_SLOT_ARMOR); break;
             case OPS_K_COVER: if (can_move && p->cover < 0) push(&b, OPS_V_EQUIP, 2, u, OPS_SLOT_COVER); break;
             case OPS_K_MODIFIER:
-                for (int slot = 0; slot < OPS_SLOTS; slot++) {
-                    arb_action x = { 0, (int8_t)s->owner, OPS_V_ATTACH, 2, 0, { u, slot, 0, 0, 0, 0 } };
-                    if (check_attach(s, &x, NULL) == ARB_OK) push(&b, OPS_V_ATTACH, 2, u, slot);
-                }
+                for (int slot = 0; slot < OPS_SLOTS; slot++)
+                    if (attach_ok(s, u, slot, NULL) == ARB_OK) push(&b, OPS_V_ATTACH, 2, u, slot);
                 break;
             case OPS_K_MOVE:
                 if (can_move && p->cover >= 0) {
