@@ -1324,8 +1324,9 @@ START_TEST(cli_play_and_verify)
         size_t len = strlen(files);
         snprintf(files + len, sizeof files - len, " %s/g%d.tcgr", dir, g);
     }
-    snprintf(args, sizeof args, "verify%s", files);
-    cli_result *r = cli_run(args);
+    static char vargs[sizeof files + 16];
+    snprintf(vargs, sizeof vargs, "verify%s", files);
+    cli_result *r = cli_run(vargs);
     ck_assert_msg(r->code == 0, "verify: %s %s", r->out, r->err);
     ck_assert_ptr_nonnull(strstr(r->out, "OK"));
     for (int g = 0; g < 12; g++) {

@@ -66,6 +66,7 @@ static inline uint64_t arb_mp__be(const uint8_t *p, unsigned n)
 static inline int arb_mp_rd_int(const uint8_t **pp, const uint8_t *end, int64_t *v)
 {
     const uint8_t *p = *pp;
+    *v = 0; /* defined on every path (gcc -O1 cannot see that a failure is never read) */
     if (p >= end) return ARB_MP_MORE;
     uint8_t c = *p;
     if (c <= 0x7f) { *v = c; *pp = p + 1; return ARB_MP_OK; }
@@ -95,6 +96,7 @@ static inline int arb_mp_rd_int(const uint8_t **pp, const uint8_t *end, int64_t 
 static inline int arb_mp_rd_u64(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 {
     const uint8_t *p = *pp;
+    *v = 0;
     if (p >= end) return ARB_MP_MORE;
     uint8_t c = *p;
     if (c <= 0x7f) { *v = c; *pp = p + 1; return ARB_MP_OK; }
@@ -116,6 +118,7 @@ static inline int arb_mp_rd_container(const uint8_t **pp, const uint8_t *end, ui
                                       uint8_t fixbase, uint8_t c16)
 {
     const uint8_t *p = *pp;
+    *n = 0;
     if (p >= end) return ARB_MP_MORE;
     uint8_t c = *p;
     if ((c & 0xf0) == fixbase) { *n = c & 0x0f; *pp = p + 1; return ARB_MP_OK; }
@@ -144,6 +147,9 @@ static inline int arb_mp_rd_str(const uint8_t **pp, const uint8_t *end, const ui
                                 uint32_t *len, int *is_bin)
 {
     const uint8_t *p = *pp;
+    *s = NULL;
+    *len = 0;
+    *is_bin = 0;
     if (p >= end) return ARB_MP_MORE;
     uint8_t c = *p;
     unsigned w;

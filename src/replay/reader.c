@@ -736,7 +736,7 @@ static int decode_record2(arb_replay *r, const uint8_t *p, size_t n, arb_replay_
                           const char **what)
 {
     const uint8_t *s = p, *end = p + n;
-    uint64_t v;
+    uint64_t v = 0;
     int rc;
     arb_r2_state cs = r->cs;
     int have_el = 0;
