@@ -1108,6 +1108,63 @@ START_TEST(t_replays)
 }
 END_TEST
 
+/* ---- the engine's own contract: argument counts, messages, bounds ------- */
+/* A state followed by bytes that read as a third player: an engine that looked
+ * at seat 2 would find 255 cards there, all in no zone. */
+static struct { brn_state s; unsigned char past[sizeof(brn_player)]; } W;
+
+START_TEST(t_contract_edges)
+{
+    /* Argument counts reach the engine unparsed from replays and the C API:
+     * validate() refuses a count outside the verb's, malformed (invalid). */
+    pos("{'phase':'expansion','lead':0,'players':[{" DECK3 ",'hand':[{'uid':3,'card':'relay-module'}],'machine':[" GEN(4, 0) "]},"
+        "{" DECK3 ",'machine':[" GEN(3, 0) "]}]}");
+    brn_state before = S;
+    arb_action a = arb_legal_action(0, BRN_V_PASS, 1, 0, 0, 0, 0);
+    ev_reset();
+    ck_assert_int_eq(G->apply(&S, &a, &EV, &ERR), ARB_EINVAL);
+    ck_assert_str_eq(ERR.rule, "BRN-ACTION-REQUIRED");
+    ck_assert_str_eq(ERR.msg, "pass takes 0 to 0 arguments");
+    a = arb_legal_action(0, BRN_V_ENABLE, 0, 3, 0, 0, 0);
+    ck_assert_int_eq(G->apply(&S, &a, &EV, &ERR), ARB_EINVAL);
+    ck_assert_str_eq(ERR.rule, "BRN-ACTION-REQUIRED");
+    ck_assert(memcmp(&before, &S, sizeof S) == 0);
+    ck_assert_uint_eq(EV.n, 0);
+    /* Brainstorm has no clock (BRN-ACTION-REQUIRED): no decision has a deadline. */
+    ck_assert(G->decision(&S).clock_left_ms == -1);
+    negm("1 pass", "BRN-ACTION-REQUIRED", "seat 1 does not owe the decision (P1 does)");
+    OK("0 pass");
+    negm("0 pass", "BRN-ACTION-REQUIRED", "seat 0 does not owe the decision (P2 does)");
+    ck_assert(G->decision(&S).clock_left_ms == -1);
+
+    /* The card named in a refusal is the one the action names. */
+    pos("{'phase':'showdown','lead':0,'run':1,'players':[{" DECK3 ",'hand':[{'uid':3,'card':'relay-module'}],'machine':[" GEN(4, 0) "]},"
+        "{" DECK3 ",'machine':[" GEN(3, 0) "]}]}");
+    negm("0 use 3", "BRN-RUN-SHOWDOWN", "card 3 is not on your Machine");
+    pos("{'phase':'bootstrap','lead':0,'players':[{" DECK3 ",'hand':[{'uid':3,'card':'relay-module'}],'machine':[" GEN(4, 2) ","
+        "{'uid':5,'card':'relay-module'}],'links':[{'from':4,'out':0,'to':5,'in':0}]},"
+        "{" DECK3 ",'machine':[" GEN(3, 0) "]}]}");
+    negm("0 boot 3 2", "BRN-BOOT-CHOOSE", "card 3 is not on your Machine");
+
+    /* A target seat past the match is no card (invalid), without reading past the players. */
+    pos("{'phase':'plug','lead':0,'run':1,'players':[{" DECK3 ",'hand':[{'uid':3,'card':'overload'}],'machine':[" GEN(4, 0) "]},"
+        "{" DECK3 ",'machine':[" GEN(3, 0) ",{'uid':4,'card':'relay-module','focused':true,'charge':1}]}]}");
+    W.s = S;
+    {   /* every byte past the two players (the state's tail padding too) */
+        unsigned char *end = (unsigned char *)(W.s.p + BRN_PLAYERS);
+        memset(end, 0xFF, (size_t)((unsigned char *)&W + sizeof W - end));
+    }
+    arb_error_clear(&ERR);
+    ck_assert_int_eq(arb_action_parse(G, "0 play 3 2 0", &a, &ERR), 0);
+    ev_reset();
+    ck_assert_int_eq(G->apply(&W.s, &a, &EV, &ERR), ARB_EINVAL);
+    ck_assert_str_eq(ERR.rule, "BRN-GOLDEN");
+    ck_assert_str_eq(ERR.msg, "no target card 0 of seat 2");
+    ck_assert_int_eq(G->decision(&W.s).seat, 0);
+    OK("0 play 3 1 4");
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("brainstorm");
@@ -1133,6 +1190,7 @@ static Suite *suite(void)
     tcase_add_test(tc, t_golden);
     tcase_add_test(tc, t_reactivate);
     tcase_add_test(tc, t_load_strict);
+    tcase_add_test(tc, t_contract_edges);
     suite_add_tcase(s, tc);
     TCase *tp = tcase_create("property");
     tcase_add_checked_fixture(tp, setup_game, NULL);

@@ -878,7 +878,10 @@ START_TEST(t_deck_rules)
     ck_assert_int_eq(deck_rules(&d, "NAR-DECK-SIZE", NULL), 1);
     d = *arb_deck_preset(G, "defense-doe");
     d.cards[5] = (uint16_t)arb_naramo__ncards;   /* the first index past the pool (a hostile replay header) */
-    ck_assert_int_eq(deck_rules(&d, "NAR-CARDTYPES-FIVE", NULL), 1);
+    int warn = -1;
+    ck_assert_int_eq(deck_rules(&d, "NAR-CARDTYPES-FIVE", &warn), 1);
+    ck_assert_int_eq(warn, 0);                   /* an error, not a warning: setup refuses the deck */
+    ck_assert(deck_illegal(&d));
     d = *arb_deck_preset(G, "defense-doe");
     /* d[0..2] shift-engineer; make a 4th copy */
     ck_assert_int_eq(d.cards[3], card_ix("reactor-physicist"));
