@@ -222,6 +222,7 @@ START_TEST(t_decks)
     ck_assert_uint_ge(n, 1);
     ck_assert_str_eq(is[0].rule, "BRN-PLAYERS");
     ck_assert_str_eq(is[0].msg, "2 card(s) are not in the Brainstorm pool");
+    ck_assert_int_eq(is[0].warning, 0);   /* an error: setup refuses the deck */
     /* every card exports stats */
     for (unsigned i = 0; i < G->ncards; i++) {
         arb_tree *t = arb_tree_new();

@@ -855,6 +855,20 @@ static unsigned deck_rules(const arb_deck *d, const char *rule, int *warning)
     return hits;
 }
 
+/* The message of the first issue under rule (what the deck's author reads). */
+static char deck_msgbuf[256];
+static const char *deck_msg(const arb_deck *d, const char *rule)
+{
+    arb_deck_issue is[32];
+    unsigned n = G->deck_check(d, is, 32);
+    for (unsigned i = 0; i < n && i < 32; i++)
+        if (strcmp(is[i].rule, rule) == 0) {
+            snprintf(deck_msgbuf, sizeof deck_msgbuf, "%s", is[i].msg);
+            return deck_msgbuf;
+        }
+    return "";
+}
+
 static int deck_illegal(const arb_deck *d)
 {
     arb_deck_issue is[32];
@@ -902,9 +916,11 @@ START_TEST(t_deck_rules)
     d = *arb_deck_preset(G, "defense-doe");
     set_card(&d, 3, "bloxian-warlord");
     ck_assert_int_eq(deck_rules(&d, "NAR-DECK-BLOC-ONLY", NULL), 1);
+    ck_assert_str_eq(deck_msg(&d, "NAR-DECK-BLOC-ONLY"), "Bloxian Warlord (Bloxian) is not legal in a DEFENSE deck");
     d = *arb_deck_preset(G, "assault-noobia");
     set_card(&d, 0, "station-guard");
     ck_assert_int_eq(deck_rules(&d, "NAR-DECK-BLOC-ONLY", NULL), 1);
+    ck_assert_str_eq(deck_msg(&d, "NAR-DECK-BLOC-ONLY"), "Station Guard (SECFOR) is not legal in a ASSAULT deck");
     d = *arb_deck_preset(G, "defense-doe");
     arb_deck_attr_set(&d, "bloc", "NEUTRAL");
     ck_assert_int_eq(deck_rules(&d, "NAR-DECK-BLOC-DECLARE", NULL), 1);
