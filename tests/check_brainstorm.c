@@ -164,6 +164,11 @@ START_TEST(t_setup)
     su.players = 2; su.decks[0] = &bad;
     ck_assert_int_ne(G->setup(&S, &su, NULL, &err), 0);
     ck_assert_str_eq(err.rule, "BRN-PLAYERS");
+    ck_assert_str_eq(err.msg, "deck of P1: a deck holds exactly 40 cards besides its Generator (found 39)");
+    su.decks[0] = G->preset(0); su.decks[1] = &bad;
+    ck_assert_int_ne(G->setup(&S, &su, NULL, &err), 0);
+    ck_assert_str_eq(err.msg, "deck of P2: a deck holds exactly 40 cards besides its Generator (found 39)");
+    su.decks[1] = G->preset(1);
     su.decks[0] = G->preset(0);
     ev_reset();
     ck_assert_int_eq(G->setup(&S, &su, &EV, &err), 0);
@@ -338,6 +343,7 @@ START_TEST(t_maintenance)
         "'links':[{'from':3,'out':1,'to':5,'in':0}]}]}");
     ck_assert_int_eq(geti("players.0.max_hand"), 8);       /* Research Cell: 7 + 1 (G13, Golden Rule) */
     ck_assert_int_eq(G->decision(&S).kind, BRN_D_DISCARD);
+    negm("0 discard 14", "BRN-EOC-DISCARD", "card 14 is not in your Hand");
     OK("0 discard 3");
     int r = phase_ev(BRN_P_RESET), st = phase_ev(BRN_P_START);
     ck_assert(r >= 0 && st > r);                            /* BRN-MAINT-ORDER */
@@ -502,6 +508,7 @@ START_TEST(t_focus)
     ck_assert_int_eq(G->decision(&S).kind, BRN_D_FOCUS);
     neg("0 pass", "BRN-FOCUS-CHOOSE");        /* G11: must choose when able */
     negm("0 focus 4 6", "BRN-FOCUS-CHOOSE", "card 6 is not linked to an unused Output of card 4"); /* not linked */
+    negm("0 focus 5 4", "BRN-FOCUS-CHOOSE", "card 5 is not one of your focused Modules awaiting Focus");
     /* verbs past the table (a replay record can carry any number) are invalid, the first one past it too */
     for (unsigned v = BRN_V_COUNT; v <= BRN_V_COUNT + 1; v++) {
         brn_state before = S;
@@ -1126,6 +1133,9 @@ START_TEST(t_contract_edges)
     ck_assert_int_eq(G->apply(&S, &a, &EV, &ERR), ARB_EINVAL);
     ck_assert_str_eq(ERR.rule, "BRN-ACTION-REQUIRED");
     ck_assert_str_eq(ERR.msg, "pass takes 0 to 0 arguments");
+    a = arb_legal_action(0, BRN_V_COUNT, 0, 0, 0, 0, 0);   /* a verb past the table */
+    ck_assert_int_eq(G->apply(&S, &a, &EV, &ERR), ARB_EINVAL);
+    ck_assert_str_eq(ERR.rule, "BRN-ACTION-REQUIRED");
     a = arb_legal_action(0, BRN_V_ENABLE, 0, 3, 0, 0, 0);
     ck_assert_int_eq(G->apply(&S, &a, &EV, &ERR), ARB_EINVAL);
     ck_assert_str_eq(ERR.rule, "BRN-ACTION-REQUIRED");
