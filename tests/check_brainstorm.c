@@ -28,6 +28,7 @@ static void setup_game(void) { G = arb_game_find("brainstorm"); }
 
 static void ev_reset(void) { EV.buf = evbuf; EV.cap = 4096; EV.n = 0; EV.dropped = 0; }
 
+static const char *pos_rules; /* the rules version positions load under (NULL: the current one) */
 static int pos_rc(const char *json, arb_error *err)
 {
     /* The literals write ' for " to stay readable inside C strings. */
@@ -44,7 +45,7 @@ static int pos_rc(const char *json, arb_error *err)
     ck_assert_msg(p && p->kind == ARB_T_MAP, "test JSON is not an object: %s", json);
     arb_setup su;
     memset(&su, 0, sizeof su);
-    su.seed = 42; su.players = 2;
+    su.seed = 42; su.players = 2; su.rules = pos_rules;
     arb_error_clear(err);
     int rc = G->load_position(&S, p, &su, err);
     arb_tree_free(t);
@@ -501,7 +502,7 @@ START_TEST(t_focus)
     pos("{'phase':'showdown','lead':0,'run':1,'players':[{" DECK3 ",'machine':[" GEN(3, 0) ","
         "{'uid':4,'card':'relay-module','charge':3,'focused':true},{'uid':5,'card':'sink-module'},{'uid':6,'card':'relay-module'}],"
         "'links':[{'from':4,'out':0,'to':5,'in':0}]},{" DECK3 ",'machine':[" GEN(3, 0) "]}]}");
-    neg("0 focus 4 5", "BRN-FOCUS-CHOOSE");   /* not in Focus yet */
+    negm("0 focus 4 5", "BRN-FOCUS-CHOOSE", "Modules are chosen this way in Focus only");   /* not in Focus yet */
     OK("0 pass");
     OK("1 pass");
     ck_assert_str_eq(G->phase(&S), "focus");
@@ -1156,6 +1157,14 @@ START_TEST(t_contract_edges)
         "{'uid':5,'card':'relay-module'}],'links':[{'from':4,'out':0,'to':5,'in':0}]},"
         "{" DECK3 ",'machine':[" GEN(3, 0) "]}]}");
     negm("0 boot 3 2", "BRN-BOOT-CHOOSE", "card 3 is not on your Machine");
+    /* brainstorm-draft0-1 (kept for its replays) words the refusal of an unlinked Module after its own rule */
+    pos_rules = "brainstorm-draft0-1";
+    pos("{'phase':'bootstrap','lead':0,'players':[{" DECK3 ",'machine':[" GEN(3, 2) ","
+        "{'uid':4,'card':'relay-module'},{'uid':5,'card':'sink-module'}],'links':[{'from':3,'out':0,'to':4,'in':0}]},"
+        "{" DECK3 ",'machine':[" GEN(3, 0) "]}]}");
+    pos_rules = NULL;
+    ck_assert_int_eq(S.rules, 1);
+    negm("0 boot 5 2", "BRN-BOOT-CHOOSE", "card 5 is not a Module linked to an unused Output of your Generator");
 
     /* A target seat past the match is no card (invalid), without reading past the players. */
     pos("{'phase':'plug','lead':0,'run':1,'players':[{" DECK3 ",'hand':[{'uid':3,'card':'overload'}],'machine':[" GEN(4, 0) "]},"
