@@ -170,6 +170,12 @@ START_TEST(t_setup)
     ck_assert_int_ne(G->setup(&S, &su, NULL, &err), 0);
     ck_assert_str_eq(err.msg, "deck of P2: a deck holds exactly 40 cards besides its Generator (found 39)");
     su.decks[1] = G->preset(1);
+    su.rules = "brainstorm-draft9";        /* a rules version not implemented: refused */
+    ck_assert_int_eq(G->setup(&S, &su, NULL, &err), ARB_EUNSUPPORTED);
+    su.rules = NULL;
+    su.decks[0] = NULL;                    /* a C caller's missing deck: refused, not read */
+    ck_assert_int_eq(G->setup(&S, &su, NULL, &err), ARB_EINVAL);
+    ck_assert_str_eq(err.msg, "seat 0 has no deck");
     su.decks[0] = G->preset(0);
     ev_reset();
     ck_assert_int_eq(G->setup(&S, &su, &EV, &err), 0);
