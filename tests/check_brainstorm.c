@@ -1148,12 +1148,29 @@ START_TEST(t_contract_edges)
     ck_assert_str_eq(ERR.rule, "BRN-ACTION-REQUIRED");
     ck_assert(memcmp(&before, &S, sizeof S) == 0);
     ck_assert_uint_eq(EV.n, 0);
+    /* A match going on has no winner yet: -1, like a draw's, and over = 0 says which. */
+    arb_outcome o;
+    memset(&o, 0x55, sizeof o);
+    ck_assert_int_eq(G->outcome(&S, &o), 0);
+    ck_assert_int_eq(o.over, 0);
+    ck_assert_int_eq(o.winner, -1);
     /* Brainstorm has no clock (BRN-ACTION-REQUIRED): no decision has a deadline. */
     ck_assert(G->decision(&S).clock_left_ms == -1);
     negm("1 pass", "BRN-ACTION-REQUIRED", "seat 1 does not owe the decision (P1 does)");
     OK("0 pass");
     negm("0 pass", "BRN-ACTION-REQUIRED", "seat 0 does not owe the decision (P2 does)");
     ck_assert(G->decision(&S).clock_left_ms == -1);
+
+    /* A finished match owes nothing: no seat, kind 0, no clock (what drivers and the adapter print). */
+    pos("{'phase':'showdown','lead':1,'run':1,'players':[{" DECK3 ",'machine':[" GEN(3, 0) "]},"
+        "{'machine':[{'uid':0,'card':'sink-module','charge':2,'focused':true}," GEN(1, 0) "]}]}");
+    OK("1 use 0");
+    ck_assert_int_eq(G->outcome(&S, &o), 1);
+    ck_assert_int_eq(o.winner, 0);
+    arb_decision dd = G->decision(&S);
+    ck_assert_int_eq(dd.seat, ARB_SEAT_NONE);
+    ck_assert_int_eq(dd.kind, 0);
+    ck_assert(dd.clock_left_ms == -1);
 
     /* The card named in a refusal is the one the action names. */
     pos("{'phase':'showdown','lead':0,'run':1,'players':[{" DECK3 ",'hand':[{'uid':3,'card':'relay-module'}],'machine':[" GEN(4, 0) "]},"
