@@ -1208,6 +1208,65 @@ START_TEST(t_contract_edges)
 }
 END_TEST
 
+/* ---- nothing read or written past the two players ----------------------- */
+/* A ghost third player right after the state: its Machine holds one active
+ * (and focused) Hoarder, its Hand 20, its boot count 7. An engine that walked seat 2 in any
+ * phase change would mark, reset or report it. */
+static struct { brn_state s; unsigned char past[sizeof(brn_player) + 16]; } G3;
+
+static brn_player *ghost(void) { return (brn_player *)(void *)(G3.s.p + BRN_PLAYERS); }
+
+static void ghost_set(void)
+{
+    brn_player g;
+    memset(&g, 0, sizeof g);
+    g.ncards = 21; g.gen = 0; g.boot_count = 7;
+    g.nz[BRN_Z_MACHINE] = 1; g.z[BRN_Z_MACHINE][0] = 0; g.c[0].zone = BRN_Z_MACHINE;
+    g.c[0].id = (uint8_t)arb_card_find(G, "hoarder"); g.c[0].flags = BRN_F_FOCUSED | BRN_F_ACTIVE;
+    g.nz[BRN_Z_HAND] = 20;
+    for (int i = 0; i < 20; i++) { g.z[BRN_Z_HAND][i] = (uint8_t)(i + 1); g.c[i + 1].zone = BRN_Z_HAND; }
+    memcpy(ghost(), &g, sizeof g);
+}
+
+static void ghost_act(const char *line)
+{
+    arb_action a;
+    arb_error_clear(&ERR);
+    ck_assert_int_eq(arb_action_parse(G, line, &a, &ERR), 0);
+    ev_reset();
+    ck_assert_msg(G->apply(&G3.s, &a, &EV, &ERR) == 0, "'%s' rejected: %s", line, ERR.msg);
+    for (unsigned i = 0; i < EV.n; i++) ck_assert_int_lt(EV.buf[i].seat, BRN_PLAYERS);
+}
+
+START_TEST(t_no_third_seat)
+{
+    brn_player want;
+    /* Routing -> Bootstrap (boot counts reset) -> Plug, Showdown -> Focus (focused Modules marked) -> End of Cycle */
+    pos("{'phase':'routing','lead':0,'players':[{" DECK3 ",'machine':[" GEN(3, 3) ",{'uid':4,'card':'relay-module'},"
+        "{'uid':5,'card':'sink-module'}]},{" DECK3 ",'machine':[" GEN(3, 3) "]}]}");
+    G3.s = S;
+    ghost_set();
+    memcpy(&want, ghost(), sizeof want);
+    ghost_act("0 link 3 0 4 0");
+    ghost_act("1 pass");
+    ghost_act("0 link 4 0 5 0");
+    ghost_act("1 pass");
+    ghost_act("0 pass");                      /* Bootstrap */
+    ck_assert(memcmp(ghost(), &want, sizeof want) == 0);
+    ghost_act("0 boot 4 3");
+    ghost_act("0 pass"); ghost_act("1 pass"); /* Plug */
+    ghost_act("0 pass"); ghost_act("1 pass"); /* Showdown: Focus */
+    ck_assert(memcmp(ghost(), &want, sizeof want) == 0);
+    ghost_act("0 focus 4 5");
+    ck_assert(memcmp(ghost(), &want, sizeof want) == 0);
+    ghost_act("0 pass"); ghost_act("1 pass"); /* Run 2: Plug */
+    ghost_act("0 pass"); ghost_act("1 pass"); /* Showdown; Focus has no choice: End of Cycle, the next Cycle */
+    ck_assert_int_eq(G3.s.cycle, 2);
+    ck_assert(memcmp(ghost(), &want, sizeof want) == 0);
+    ck_assert_int_eq(G3.s.over, 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("brainstorm");
@@ -1234,6 +1293,7 @@ static Suite *suite(void)
     tcase_add_test(tc, t_reactivate);
     tcase_add_test(tc, t_load_strict);
     tcase_add_test(tc, t_contract_edges);
+    tcase_add_test(tc, t_no_third_seat);
     suite_add_tcase(s, tc);
     TCase *tp = tcase_create("property");
     tcase_add_checked_fixture(tp, setup_game, NULL);
