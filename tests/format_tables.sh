@@ -19,10 +19,35 @@ if ! diff -u "$got" "$want" >"$tmp/diff"; then
     head -40 "$tmp/diff"
     fail=1
 fi
+"$TABLES" --primers >"$want"
+sed -n '/^<!-- primers: begin/,/^<!-- primers: end/p' replays/FORMAT.md | sed '1d;$d' >"$got"
+if ! diff -u "$got" "$want" >"$tmp/diff"; then
+    echo "format: replays/FORMAT.md §D.8's primer table differs from build/format_tables --primers (primers are frozen):"
+    head -20 "$tmp/diff"
+    fail=1
+fi
 command -v python3 >/dev/null || { echo "format: python3 missing: tcgr_dump.py not checked"; exit $fail; }
+# §D.8's primer data: each block inflates to the bytes the table names
+python3 - "$want" <<'PY' || fail=1
+import base64, hashlib, re, sys, zlib
+text = open('replays/FORMAT.md', encoding='utf-8').read()
+bad = 0
+for line in open(sys.argv[1]):
+    m = re.match(r'\| (\d+) \| `([^`]+)` \| (\d+) \| `([0-9a-f]{64})` \|', line)
+    if not m: continue
+    pid, n, h = int(m.group(1)), int(m.group(3)), m.group(4)
+    b = re.search(r'```primer-%d\n(.*?)```' % pid, text, re.S)
+    raw = zlib.decompress(base64.b64decode(''.join(b.group(1).split()))) if b else b''
+    if len(raw) != n or hashlib.blake2b(raw, digest_size=32).hexdigest() != h:
+        print('format: FORMAT.md primer %d data is not the %d bytes of the table (BLAKE2b-256 %s)' % (pid, n, h)); bad = 1
+sys.exit(bad)
+PY
 n=0
-# v2/: range-coded bodies (FORMAT.md Part D); naramo's v2-zlib/: zlib bodies; naramo's v1 files
-for f in replays/golden/*/v2/*.tcgr replays/golden/naramo/v2-zlib/*.tcgr replays/golden/naramo/*.tcgr; do
+# v2/: range-coded bodies from the primers (FORMAT.md Part D); the first 6 of each v2-rc0/
+# (range-coded from empty models); naramo's v2-zlib/: zlib bodies; naramo's v1 files
+rc0=()
+for d in replays/golden/*/v2-rc0; do mapfile -t -O ${#rc0[@]} rc0 < <(ls "$d"/*.tcgr | head -n 6); done
+for f in replays/golden/*/v2/*.tcgr "${rc0[@]}" replays/golden/naramo/v2-zlib/*.tcgr replays/golden/naramo/*.tcgr; do
     [ -e "$f" ] || continue
     out=$(python3 replays/tcgr_dump.py --summary "$f") || { echo "format: tcgr_dump.py fails on $f: $out"; fail=1; continue; }
     exp=$("$ARBITER" info --json "$f" | python3 -c '
