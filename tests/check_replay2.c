@@ -801,43 +801,62 @@ END_TEST
 /* The same match written with the zlib body (older readers) and with the
  * range coder: the same records and digest; the range-coded file is
  * smaller; both verify. */
+/* Record seed's match into path with extra writer flags (meta.flags). */
+static void record_flags(const arb_game *g, const char *path, uint64_t seed, int timed, unsigned flags)
+{
+    match_in mi;
+    setup_match(&mi, g, seed, timed, 0);
+    mi.meta.flags |= flags;
+    arb_replay_writer *w;
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_replay_writer_open(&w, path, &mi.meta, &err), ARB_OK);
+    ck_assert_int_gt(play_into(g, w, mi.m, seed, timed, 0), 0);
+    arb_match_free(mi.m);
+}
+
+/* Two codings of one match: the same records, the same digest, and both
+ * verify. */
+static void same_replay(const char *a, const char *b)
+{
+    size_t al, bl;
+    uint8_t *x = ru_load(a, &al), *y = ru_load(b, &bl);
+    int o;
+    read_mem(x, al, &A, &o);
+    ck_assert_int_eq(o, ARB_OK);
+    read_mem(y, bl, &B, &o);
+    ck_assert_int_eq(o, ARB_OK);
+    ck_assert_int_eq(A.end_rc, 0);
+    ck_assert_int_eq(B.end_rc, 0);
+    ck_assert_uint_eq(A.n, B.n);
+    same_recs(&A, &B, A.n);
+    free(x);
+    free(y);
+    uint8_t d[2][64];
+    arb_error err = ARB_ERROR_INIT;
+    for (int k = 0; k < 2; k++) {
+        arb_replay *rd;
+        ck_assert_int_eq(arb_replay_open(&rd, k ? b : a, NULL, &err), ARB_OK);
+        read_recs(rd, &A);
+        ck_assert_int_eq(arb_replay_sealable(rd, d[k], NULL, NULL, NULL), 1);
+        arb_replay_close(rd);
+        arb_verify_result res;
+        ck_assert_int_eq(arb_replay_verify_file(k ? b : a, NULL, &res, &err), ARB_OK);
+    }
+    ck_assert_int_eq(memcmp(d[0], d[1], 64), 0);
+}
+
 START_TEST(rc_and_zlib_v2)
 {
     const arb_game *g = arb_game_at((unsigned)_i);
     for (int timed = 0; timed < 2; timed++) {
-        match_in mi;
-        setup_match(&mi, g, 21, timed, 0);
-        mi.meta.flags |= ARB_REPLAY_WRITE_ZLIB;
-        arb_replay_writer *w;
-        arb_error err = ARB_ERROR_INIT;
-        ck_assert_int_eq(arb_replay_writer_open(&w, tpath("z.tcgr"), &mi.meta, &err), ARB_OK);
-        ck_assert_int_gt(play_into(g, w, mi.m, 21, timed, 0), 0);
-        arb_match_free(mi.m);
+        record_flags(g, tpath("z.tcgr"), 21, timed, ARB_REPLAY_WRITE_ZLIB);
         record_file(g, tpath("r.tcgr"), 21, timed, 0);
         size_t zl, rl;
         uint8_t *z = ru_load(tpath("z.tcgr"), &zl), *r = ru_load(tpath("r.tcgr"), &rl);
         ck_assert_int_eq(z[5], timed ? ARB_REPLAY_FLAG_TIMED : 0);
         ck_assert_int_eq(r[5], (timed ? ARB_REPLAY_FLAG_TIMED : 0) | ARB_REPLAY_FLAG_RC);
         ck_assert_uint_lt(rl, zl);
-        int o;
-        read_mem(z, zl, &A, &o);
-        read_mem(r, rl, &B, &o);
-        ck_assert_uint_eq(A.n, B.n);
-        same_recs(&A, &B, A.n);
-        uint8_t d1[64], d2[64];
-        arb_replay *rd;
-        ck_assert_int_eq(arb_replay_open(&rd, tpath("z.tcgr"), NULL, &err), ARB_OK);
-        read_recs(rd, &A);
-        ck_assert_int_eq(arb_replay_sealable(rd, d1, NULL, NULL, NULL), 1);
-        arb_replay_close(rd);
-        ck_assert_int_eq(arb_replay_open(&rd, tpath("r.tcgr"), NULL, &err), ARB_OK);
-        read_recs(rd, &B);
-        ck_assert_int_eq(arb_replay_sealable(rd, d2, NULL, NULL, NULL), 1);
-        arb_replay_close(rd);
-        ck_assert_int_eq(memcmp(d1, d2, 64), 0);
-        arb_verify_result res;
-        ck_assert_int_eq(arb_replay_verify_file(tpath("z.tcgr"), NULL, &res, &err), ARB_OK);
-        ck_assert_int_eq(arb_replay_verify_file(tpath("r.tcgr"), NULL, &res, &err), ARB_OK);
+        same_replay(tpath("z.tcgr"), tpath("r.tcgr"));
         free(z);
         free(r);
     }
@@ -944,13 +963,7 @@ START_TEST(rc_primers)
     arb_error err = ARB_ERROR_INIT;
     for (int timed = 0; timed < 2; timed++) {
         record_file(g, tpath("p.tcgr"), 33, timed, 0);
-        match_in mi;
-        setup_match(&mi, g, 33, timed, 0);
-        mi.meta.flags |= ARB_REPLAY_WRITE_RC0;
-        arb_replay_writer *w;
-        ck_assert_int_eq(arb_replay_writer_open(&w, tpath("p0.tcgr"), &mi.meta, &err), ARB_OK);
-        ck_assert_int_gt(play_into(g, w, mi.m, 33, timed, 0), 0);
-        arb_match_free(mi.m);
+        record_flags(g, tpath("p0.tcgr"), 33, timed, ARB_REPLAY_WRITE_RC0);
         size_t pl, ql;
         uint8_t *p = ru_load(tpath("p.tcgr"), &pl), *q = ru_load(tpath("p0.tcgr"), &ql);
         ck_assert_uint_eq(p[6], primer_of(g->id));
@@ -958,29 +971,8 @@ START_TEST(rc_primers)
         ck_assert_uint_eq(q[6], 0);
         ck_assert_int_eq(p[5], q[5]);
         ck_assert_uint_lt(pl, ql);
-        int o;
-        read_mem(p, pl, &A, &o);
-        ck_assert_int_eq(o, ARB_OK);
-        read_mem(q, ql, &B, &o);
-        ck_assert_int_eq(o, ARB_OK);
-        ck_assert_int_eq(A.end_rc, 0);
-        ck_assert_int_eq(B.end_rc, 0);
-        ck_assert_uint_eq(A.n, B.n);
-        same_recs(&A, &B, A.n);
-        uint8_t d1[64], d2[64];
-        arb_replay *rd;
-        ck_assert_int_eq(arb_replay_open(&rd, tpath("p.tcgr"), NULL, &err), ARB_OK);
-        read_recs(rd, &A);
-        ck_assert_int_eq(arb_replay_sealable(rd, d1, NULL, NULL, NULL), 1);
-        arb_replay_close(rd);
-        ck_assert_int_eq(arb_replay_open(&rd, tpath("p0.tcgr"), NULL, &err), ARB_OK);
-        read_recs(rd, &B);
-        ck_assert_int_eq(arb_replay_sealable(rd, d2, NULL, NULL, NULL), 1);
-        arb_replay_close(rd);
-        ck_assert_int_eq(memcmp(d1, d2, 64), 0); /* byte 6 is not covered (§B.1) */
+        same_replay(tpath("p.tcgr"), tpath("p0.tcgr")); /* byte 6 is not in the digest (§B.1) */
         arb_verify_result res;
-        ck_assert_int_eq(arb_replay_verify_file(tpath("p.tcgr"), NULL, &res, &err), ARB_OK);
-        ck_assert_int_eq(arb_replay_verify_file(tpath("p0.tcgr"), NULL, &res, &err), ARB_OK);
         /* the wrong primer (none, or another game's): never the same records */
         for (unsigned id = 0; id <= ARB_RC_NPRIMERS; id++) {
             if (id == p[6]) continue;
@@ -1001,13 +993,7 @@ START_TEST(rc_primers)
         free(q);
     }
     /* a zlib body with a primer: corrupt, at byte 6 */
-    match_in mi;
-    setup_match(&mi, g, 34, 0, 0);
-    mi.meta.flags |= ARB_REPLAY_WRITE_ZLIB;
-    arb_replay_writer *w;
-    ck_assert_int_eq(arb_replay_writer_open(&w, tpath("z.tcgr"), &mi.meta, &err), ARB_OK);
-    ck_assert_int_gt(play_into(g, w, mi.m, 34, 0, 0), 0);
-    arb_match_free(mi.m);
+    record_flags(g, tpath("z.tcgr"), 34, 0, ARB_REPLAY_WRITE_ZLIB);
     size_t zl;
     uint8_t *z = ru_load(tpath("z.tcgr"), &zl);
     z[6] = 1;

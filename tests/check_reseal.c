@@ -20,7 +20,7 @@ static char tmpdir[64];
  * hash ^ 1 and the outcome's winner/reason are replaced. Returns the index
  * of the first forged record, or -1. illegal: append an action by a seat
  * that owes nothing instead. */
-static long forge(const arb_game *g, const char *src, const char *dst, int from_cp, int illegal)
+static long forge_as(const arb_game *g, const char *src, const char *dst, int from_cp, int illegal, unsigned wflags)
 {
     arb_error err = ARB_ERROR_INIT;
     arb_replay *r;
@@ -35,6 +35,7 @@ static long forge(const arb_game *g, const char *src, const char *dst, int from_
     meta.started = arb_replay_get_header(r)->started;
     meta.level = -1;
     meta.version = arb_replay_get_header(r)->version; /* the forgery keeps the version */
+    meta.flags = wflags;                              /* ... and is coded as asked */
     arb_replay_writer *w;
     if (arb_replay_writer_open(&w, dst, &meta, &err)) { arb_replay_close(r); return -1; }
     arb_replay_record rec;
@@ -65,6 +66,11 @@ static long forge(const arb_game *g, const char *src, const char *dst, int from_
     arb_replay_close(r);
     if (arb_replay_writer_close(w, &err)) return -1;
     return first;
+}
+
+static long forge(const arb_game *g, const char *src, const char *dst, int from_cp, int illegal)
+{
+    return forge_as(g, src, dst, from_cp, illegal, 0);
 }
 
 static int play_file(const arb_game *g, const char *path, uint64_t seed)
@@ -152,6 +158,36 @@ START_TEST(reseal_rules_version_bump)
 }
 END_TEST
 
+/* reseal keeps a version-2 file's body coding: zlib stays zlib, a body
+ * range-coded from empty models (the kept v2-rc0 corpus) stays so, one
+ * from the game's primer (FORMAT.md §D.8) stays primed. */
+START_TEST(reseal_keeps_coding)
+{
+    const arb_game *g = arb_game_at((unsigned)_i);
+    char orig[256], old[256], args[600];
+    snprintf(orig, sizeof orig, "%s/%s-kc.tcgr", tmpdir, g->id);
+    snprintf(old, sizeof old, "%s/%s-kc-old.tcgr", tmpdir, g->id);
+    ck_assert_int_eq(play_file(g, orig, 9), 0);
+    const unsigned wflags[3] = { ARB_REPLAY_WRITE_ZLIB, ARB_REPLAY_WRITE_RC0, 0 };
+    for (int k = 0; k < 3; k++) {
+        ck_assert_int_ge(forge_as(g, orig, old, 1, 0, wflags[k]), 0);
+        size_t n0, n1;
+        uint8_t *f0 = ru_load(old, &n0);
+        snprintf(args, sizeof args, "reseal %s", old);
+        ck_assert_int_eq(cli_run(args)->code, 0);
+        snprintf(args, sizeof args, "verify %s", old);
+        ck_assert_int_eq(cli_run(args)->code, 0);
+        uint8_t *f1 = ru_load(old, &n1);
+        ck_assert_int_eq(f1[5] & ARB_REPLAY_FLAG_RC, k ? ARB_REPLAY_FLAG_RC : 0);
+        ck_assert_int_eq(f1[5], f0[5]);
+        ck_assert_int_eq(f1[6], f0[6]);
+        ck_assert_int_eq(f1[6] != 0, k == 2);
+        free(f0);
+        free(f1);
+    }
+}
+END_TEST
+
 START_TEST(reseal_refuses_illegal)
 {
     const arb_game *g = arb_game_at((unsigned)_i);
@@ -196,6 +232,7 @@ int main(void)
     tcase_add_loop_test(tc, reseal_reports_and_repairs, 0, ng);
     tcase_add_loop_test(tc, reseal_rules_version_bump, 0, ng);
     tcase_add_loop_test(tc, reseal_refuses_illegal, 0, ng);
+    tcase_add_loop_test(tc, reseal_keeps_coding, 0, ng);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
