@@ -9,6 +9,7 @@ replay the engine (that needs the game).
 
 Usage: replays/tcgr_dump.py FILE.tcgr[#N] [--records N] [--summary] [--format FORMAT.md]
                              [--key PUB]... [--keyring FILE]
+       replays/tcgr_dump.py --summary FILE... (one line per file: its name, a tab, its summary)
   FILE#N      member N of an archive (FORMAT.md Part C)
   --summary   one JSON line: [[deck card IDs per seat], winner, reason, actions]
   --key, --keyring  trusted public keys: a version-2 file (or member) must be
@@ -711,9 +712,21 @@ def main():
     if '--records' in args: limit = int(args[args.index('--records') + 1])
     if '--format' in args: FORMAT_PATH = args[args.index('--format') + 1]
     valued = ('--records', '--format', '--key', '--keyring')
-    path = [a for k, a in enumerate(args) if not a.startswith('--') and (k == 0 or args[k - 1] not in valued)][0]
+    paths = [a for k, a in enumerate(args) if not a.startswith('--') and (k == 0 or args[k - 1] not in valued)]
     global KEYS
     KEYS = load_keys([args[k + 1] for k, a in enumerate(args) if a in ('--key', '--keyring') and k + 1 < len(args)])
+    if summary and len(paths) > 1:
+        # many files: each one's line after its name and a tab; the worst exit
+        worst = 0
+        for path in paths:
+            print(path, end='\t')
+            worst = max(worst, one(path, limit, summary))
+            sys.stdout.flush()
+        return worst
+    return one(paths[0], limit, summary)
+
+
+def one(path, limit, summary):
     member = None
     if not os.path.exists(path) and re.search(r'#\d+$', path):
         path, member = path.rsplit('#', 1); member = int(member)

@@ -42,23 +42,33 @@ for line in open(sys.argv[1]):
         print('format: FORMAT.md primer %d data is not the %d bytes of the table (BLAKE2b-256 %s)' % (pid, n, h)); bad = 1
 sys.exit(bad)
 PY
-n=0
-# v2/: range-coded bodies from the primers (FORMAT.md Part D); the first 6 of each v2-rc0/
-# (range-coded from empty models); naramo's v2-zlib/: zlib bodies; naramo's v1 files
-rc0=()
-for d in replays/golden/*/v2-rc0; do mapfile -t -O ${#rc0[@]} rc0 < <(ls "$d"/*.tcgr | head -n 6); done
-for f in replays/golden/*/v2/*.tcgr "${rc0[@]}" replays/golden/naramo/v2-zlib/*.tcgr replays/golden/naramo/*.tcgr; do
-    [ -e "$f" ] || continue
-    out=$(python3 replays/tcgr_dump.py --summary "$f") || { echo "format: tcgr_dump.py fails on $f: $out"; fail=1; continue; }
-    exp=$("$ARBITER" info --json "$f" | python3 -c '
-import json,sys
-d=json.load(sys.stdin); h=d["header"] if "header" in d else d
-o=d.get("outcome",{})
-print(json.dumps([[p.get("deck",[]) for p in d.get("players",[])], o.get("winner"), o.get("reason"), d.get("actions")]))' 2>/dev/null)
+# v2/: range-coded bodies from the primers (FORMAT.md Part D); v2-rc0/ (range-coded
+# from empty models); naramo's v2-zlib/: zlib bodies; naramo's v1 files.
+# One tcgr_dump.py process reads them all (a line per file: name, tab, summary),
+# then each line is compared with `arbiter info --json` of the same file.
+files=()
+for f in replays/golden/*/v2/*.tcgr replays/golden/*/v2-rc0/*.tcgr; do files+=("$f"); done
+for f in replays/golden/naramo/v2-zlib/*.tcgr replays/golden/naramo/*.tcgr; do files+=("$f"); done
+python3 replays/tcgr_dump.py --summary "${files[@]}" >"$tmp/py.tsv" 2>"$tmp/py.err" ||
+    { echo "format: tcgr_dump.py fails: $(grep -v $'\t\[' "$tmp/py.tsv" "$tmp/py.err" | head -5)"; fail=1; }
+for f in "${files[@]}"; do printf '%s\t' "$f"; "$ARBITER" info --json "$f"; done >"$tmp/c.tsv"
+n=$(python3 - "$tmp/py.tsv" "$tmp/c.tsv" <<'PY'
+import json, sys
+py = dict(l.rstrip('\n').split('\t', 1) for l in open(sys.argv[1]) if '\t' in l)
+n = bad = 0
+for line in open(sys.argv[2]):
+    f, j = line.rstrip('\n').split('\t', 1)
+    d = json.loads(j); o = d.get('outcome', {})
+    exp = json.dumps([[p.get('deck', []) for p in d.get('players', [])], o.get('winner'), o.get('reason'), d.get('actions')])
+    got = py.get(f, '(nothing)')
     # one outcome-reason spelling (FORMAT.md §5.3): v1's power_orders is power-orders
-    if [ "${out//_/-}" != "${exp//_/-}" ]; then echo "format: $f: tcgr_dump.py reads $out, arbiter info $exp"; fail=1; fi
-    n=$((n + 1))
-done
+    if got.replace('_', '-') != exp.replace('_', '-'):
+        print('format: %s: tcgr_dump.py reads %s, arbiter info %s' % (f, got[:200], exp[:200]), file=sys.stderr); bad = 1
+    n += 1
+print(n)
+sys.exit(bad)
+PY
+) || fail=1
 SOURCE_DATE_EPOCH=1764000000 "$ARBITER" play --game naramo --games 6 --seed 9 --archive -o "$tmp/a.tcgr" >/dev/null
 python3 replays/tcgr_dump.py --summary "$tmp/a.tcgr#4" >"$tmp/m4" || { echo "format: tcgr_dump.py fails on an archive member"; fail=1; }
 "$ARBITER" extract "$tmp/a.tcgr#4" -o "$tmp/m4.tcgr"
