@@ -81,13 +81,21 @@ static int play_file(const arb_game *g, const char *path, uint64_t seed)
     return cli_run(args)->code;
 }
 
+/* A test's game (loop index i) and its two files, TAG.tcgr (seed's match,
+ * played) and TAG-2.tcgr (for the forgery). */
+static const arb_game *begin(int i, const char *tag, uint64_t seed, char orig[256], char dst[256])
+{
+    const arb_game *g = arb_game_at((unsigned)i);
+    snprintf(orig, 256, "%s/%s-%s.tcgr", tmpdir, g->id, tag);
+    snprintf(dst, 256, "%s/%s-%s-2.tcgr", tmpdir, g->id, tag);
+    ck_assert_int_eq(play_file(g, orig, seed), 0);
+    return g;
+}
+
 START_TEST(reseal_reports_and_repairs)
 {
-    const arb_game *g = arb_game_at((unsigned)_i);
     char orig[256], old[256], args[600];
-    snprintf(orig, sizeof orig, "%s/%s-orig.tcgr", tmpdir, g->id);
-    snprintf(old, sizeof old, "%s/%s-old.tcgr", tmpdir, g->id);
-    ck_assert_int_eq(play_file(g, orig, 7), 0);
+    const arb_game *g = begin(_i, "rr", 7, orig, old);
     long first = forge(g, orig, old, 1, 0);
     ck_assert_int_ge(first, 0);
     snprintf(args, sizeof args, "verify %s", old);
@@ -130,11 +138,8 @@ END_TEST
 
 START_TEST(reseal_rules_version_bump)
 {
-    const arb_game *g = arb_game_at((unsigned)_i);
     char orig[256], old[256], args[600];
-    snprintf(orig, sizeof orig, "%s/%s-rv.tcgr", tmpdir, g->id);
-    snprintf(old, sizeof old, "%s/%s-rv-old.tcgr", tmpdir, g->id);
-    ck_assert_int_eq(play_file(g, orig, 11), 0);
+    const arb_game *g = begin(_i, "rv", 11, orig, old);
     size_t n, raw_n, out_n;
     uint8_t *file = ru_load(orig, &n);
     uint8_t *raw = ru_inflate(file, n, &raw_n);
@@ -163,11 +168,8 @@ END_TEST
  * from the game's primer (FORMAT.md §D.8) stays primed. */
 START_TEST(reseal_keeps_coding)
 {
-    const arb_game *g = arb_game_at((unsigned)_i);
     char orig[256], old[256], args[600];
-    snprintf(orig, sizeof orig, "%s/%s-kc.tcgr", tmpdir, g->id);
-    snprintf(old, sizeof old, "%s/%s-kc-old.tcgr", tmpdir, g->id);
-    ck_assert_int_eq(play_file(g, orig, 9), 0);
+    const arb_game *g = begin(_i, "kc", 9, orig, old);
     const unsigned wflags[3] = { ARB_REPLAY_WRITE_ZLIB, ARB_REPLAY_WRITE_RC0, 0 };
     for (int k = 0; k < 3; k++) {
         ck_assert_int_ge(forge_as(g, orig, old, 1, 0, wflags[k]), 0);
@@ -190,11 +192,8 @@ END_TEST
 
 START_TEST(reseal_refuses_illegal)
 {
-    const arb_game *g = arb_game_at((unsigned)_i);
     char orig[256], bad[256], args[600];
-    snprintf(orig, sizeof orig, "%s/%s-il.tcgr", tmpdir, g->id);
-    snprintf(bad, sizeof bad, "%s/%s-il-bad.tcgr", tmpdir, g->id);
-    ck_assert_int_eq(play_file(g, orig, 13), 0);
+    const arb_game *g = begin(_i, "il", 13, orig, bad);
     ck_assert_int_ge(forge(g, orig, bad, 0, 1), 0);
     size_t n0, n1;
     uint8_t *before = ru_load(bad, &n0);
