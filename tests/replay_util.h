@@ -103,6 +103,24 @@ static inline uint8_t *ru_find(const uint8_t *hay, size_t n, const char *needle,
     return NULL;
 }
 
+/* A well-formed version-1 header of g (seed 1, two seats, preset 0) into
+ * b: version 1's self-contained header, so g needs no registration. */
+static inline void ru_good_header(arb_mpbuf *b, const arb_game *g)
+{
+    arb_setup su;
+    memset(&su, 0, sizeof su);
+    su.seed = 1;
+    su.players = 2;
+    su.decks[0] = su.decks[1] = g->preset(0);
+    arb_replay_meta meta;
+    memset(&meta, 0, sizeof meta);
+    meta.game = g;
+    meta.setup = &su;
+    meta.version = 1;
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_replay__header_encode(b, &meta, &err), ARB_OK);
+}
+
 /* The decompressed stream of a .tcgr file (malloc'd). */
 static inline uint8_t *ru_inflate(const uint8_t *file, size_t len, size_t *out_len)
 {
