@@ -243,6 +243,9 @@ START_TEST(setup_rejects)
     ck_assert_str_eq(err.rule, "CAT-DECK-SIZE");
     su.decks[0] = su.decks[1] = G->preset(0);
     ck_assert_int_eq(G->setup(&s, &su, NULL, &err), ARB_OK);
+    su.decks[1] = NULL; /* only the API can leave a seat without a deck */
+    ck_assert_int_eq(G->setup(&s, &su, NULL, &err), ARB_EINVAL);
+    ck_assert_msg(strstr(err.msg, "seat 1 has no deck") != NULL, "message: %s", err.msg);
 }
 END_TEST
 
@@ -827,6 +830,10 @@ START_TEST(arbiter_and_malformed)
     su.decks[0] = &d;
     su.decks[1] = G->preset(1);
     cat_state s2;
+    ck_assert_int_eq(G->setup(&s2, &su, NULL, &e), ARB_EILLEGAL);
+    ck_assert_str_eq(e.rule, "CAT-DECK-POOL");
+    /* free_decks skips the Vault size and copy limits, never the pool (G20) */
+    arb_options_set(&su.options, "free_decks", 1);
     ck_assert_int_eq(G->setup(&s2, &su, NULL, &e), ARB_EILLEGAL);
     ck_assert_str_eq(e.rule, "CAT-DECK-POOL");
 }
