@@ -562,6 +562,18 @@ START_TEST(strike)
     ck_assert_int_eq(s.dseat, 2);
     OK(&s, 2, CAT_V_PASS, 0, 0, 0, 0);                        /* 3 ≥ 3: destroyed */
     ck_assert_int_eq(s.p[2].c[U_SENT].zone, CAT_Z_ARCHIVE);
+    {   /* a Strike at a seat that left the game says so (G21), before looking for its card */
+        cat_state d;
+        scen(&d, 3);
+        mv(&d, 0, U_LANCER, CAT_Z_FIELD, 1, 0);  /* lancer at F2 (Range 1) */
+        mv(&d, 2, 0, CAT_Z_ARCHIVE, 0, 0);       /* seat 2 lost: its Catalyst Archived */
+        d.p[2].alive = 0;
+        NEG(&d, 0, CAT_V_STRIKE, 3, U_LANCER, 2, 4, "CAT-STRIKE");
+        arb_action a = act(0, CAT_V_STRIKE, 3, U_LANCER, 2, 4);
+        arb_error e = ARB_ERROR_INIT;
+        ck_assert_int_eq(G->apply(&d, &a, NULL, &e), ARB_EILLEGAL);
+        ck_assert_msg(strstr(e.msg, "seat 2 has left the game") != NULL, "message: %s", e.msg);
+    }
 }
 END_TEST
 
