@@ -9,6 +9,7 @@ replay the engine (that needs the game).
 
 Usage: replays/tcgr_dump.py FILE.tcgr[#N] [--records N] [--summary] [--format FORMAT.md]
                              [--key PUB]... [--keyring FILE]
+       replays/tcgr_dump.py --summary FILE... (one line per file: its name, a tab, its summary)
   FILE#N      member N of an archive (FORMAT.md Part C)
   --summary   one JSON line: [[deck card IDs per seat], winner, reason, actions]
   --key, --keyring  trusted public keys: a version-2 file (or member) must be
@@ -16,7 +17,7 @@ Usage: replays/tcgr_dump.py FILE.tcgr[#N] [--records N] [--summary] [--format FO
               Debian's python3-nacl, whether or not keys are given.
 Exit: 0 complete, 1 a seal fails (or is missing under --key), 3 truncated /
 corrupt / not a .tcgr / unsupported version."""
-import hashlib, json, os, re, struct, sys, zlib
+import base64, hashlib, json, os, re, struct, sys, zlib
 
 
 class Trunc(Exception):
@@ -290,11 +291,14 @@ def rc_decode(body, timed, model=None):
     m = model or Model()
     coded, start = varint(body, 0)          # Trunc when cut inside it
     end = start + coded
-    pos = [start]; cut = [False]
+    pos = [start]; cut = [False]; pad = [0]
 
     def inb():
         if pos[0] >= end:
-            if end <= len(body): raise Corrupt('the range decoder needs more than the body\'s %d coded bytes' % coded)
+            if end <= len(body):
+                # past CODED: up to 4 zero bytes of padding (§D.2)
+                if pad[0] < 4: pad[0] += 1; return 0
+                raise Corrupt('the range decoder needs more than the body\'s %d coded bytes' % coded)
             cut[0] = True; return 0
         if pos[0] >= len(body): cut[0] = True; return 0
         b = body[pos[0]]; pos[0] += 1; return b
@@ -365,6 +369,26 @@ def load_tables(path):
 
 
 TABLES = None
+PRIMERS = {}
+
+
+def primer_model(pid):
+    """The models primed with built-in primer pid (§D.8), read from FORMAT.md."""
+    if pid not in PRIMERS:
+        p = FORMAT_PATH or os.path.join(os.path.dirname(os.path.abspath(__file__)), 'FORMAT.md')
+        text = open(p, encoding='utf-8').read()
+        m = re.search(r'```primer-%d\n(.*?)```' % pid, text, re.S)
+        if not m: raise Corrupt('the body starts from primer %d, which FORMAT.md does not have' % pid)
+        buf = zlib.decompress(base64.b64decode(''.join(m.group(1).split())))
+        model, i = Model(), 0
+        while i < len(buf):
+            timed = buf[i] & 1
+            n, i = varint(buf, i + 1)
+            h, i = varint(buf, i)
+            rc_prime(model, buf[i:i + n], h, timed)
+            i += n
+        PRIMERS[pid] = model
+    return Model(PRIMERS[pid])
 
 
 def tables():
@@ -585,7 +609,7 @@ def seal_verdict(env, content, trailer, keys):
         return 1, '%d byte(s) after the body are not a version-1 Ed25519 seal block' % len(trailer)
     pk, sig = trailer[6:38], trailer[38:102]
     kid = hashlib.blake2b(pk, digest_size=32).digest()[:8].hex()
-    env = env[:5] + bytes([env[5] & ~4 & 0xff]) + env[6:8]   # the body's coding is not covered (§D.1)
+    env = env[:5] + bytes([env[5] & ~4 & 0xff, 0]) + env[7:8]   # the body's coding and primer are not covered (§B.1)
     digest = hashlib.blake2b(SEAL_DOMAIN + env + content, digest_size=64).digest()
     try:
         import nacl.signing, nacl.exceptions   # Debian: python3-nacl
@@ -602,12 +626,22 @@ def seal_verdict(env, content, trailer, keys):
     return 0, 'signed by %s (%s)' % (kid, keys[pk])
 
 
+def file_content(data):
+    """The CONTENT of a single version-1 or -2 file (its body decoded: zlib,
+    or range-coded from the primer byte 6 names)."""
+    if data[4] == 2 and data[5] & 4:
+        return rc_decode(data[8:], data[5] & 1, primer_model(data[6]) if data[6] else None)[0]
+    return zlib.decompressobj().decompress(data[8:])
+
+
 def check_seal(data, keys):
     """A single version-2 file: decode its body, check what follows."""
     if data[5] & 4:
-        content, _, used, ok = rc_decode(data[8:], data[5] & 1)
+        content, _, used, ok = rc_decode(data[8:], data[5] & 1, primer_model(data[6]) if data[6] else None)
         if not ok: return 3, 'truncated body: an unsigned prefix'
         return seal_verdict(data[:8], content, data[8 + used:], keys)
+    if data[6]:
+        return 3, 'corrupt: envelope byte 6 (the primer) is %d, but the body is zlib' % data[6]
     d = zlib.decompressobj()
     content = d.decompress(data[8:])
     if not d.eof:
@@ -678,9 +712,21 @@ def main():
     if '--records' in args: limit = int(args[args.index('--records') + 1])
     if '--format' in args: FORMAT_PATH = args[args.index('--format') + 1]
     valued = ('--records', '--format', '--key', '--keyring')
-    path = [a for k, a in enumerate(args) if not a.startswith('--') and (k == 0 or args[k - 1] not in valued)][0]
+    paths = [a for k, a in enumerate(args) if not a.startswith('--') and (k == 0 or args[k - 1] not in valued)]
     global KEYS
     KEYS = load_keys([args[k + 1] for k, a in enumerate(args) if a in ('--key', '--keyring') and k + 1 < len(args)])
+    if summary and len(paths) > 1:
+        # many files: each one's line after its name and a tab; the worst exit
+        worst = 0
+        for path in paths:
+            print(path, end='\t')
+            worst = max(worst, one(path, limit, summary))
+            sys.stdout.flush()
+        return worst
+    return one(paths[0], limit, summary)
+
+
+def one(path, limit, summary):
     member = None
     if not os.path.exists(path) and re.search(r'#\d+$', path):
         path, member = path.rsplit('#', 1); member = int(member)
@@ -714,11 +760,13 @@ def main():
             if not note.startswith('ok'): worst = 3
             return worst
         if version == 2 and flags & 4:
-            raw, hl, used, ok = rc_decode(data[8:], flags & 1)
+            raw, hl, used, ok = rc_decode(data[8:], flags & 1, primer_model(data[6]) if data[6] else None)
             if ok and unpack(raw, 0)[1] != hl: raise Corrupt('the header length in the range-coded body is wrong')
             if len(data) - 8 - used > 4096 and ok:
                 print('%s: more than 4096 bytes after the body' % path); return 3
             return dump_content(path, version, flags, raw, ok, data[8 + used:] if ok else b'', limit, summary, data[:8])
+        if version == 2 and data[6]:
+            raise Corrupt('envelope byte 6 (the primer) is %d, but the body is zlib' % data[6])
         d = zlib.decompressobj()
         raw = d.decompress(data[8:])
         if version == 1 and d.unused_data:

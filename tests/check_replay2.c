@@ -254,6 +254,14 @@ END_TEST
 /* The seal hook: called once with the envelope and the digest the reader
  * recomputes; its block follows the body. */
 static uint8_t seen_digest[64], seen_env[8];
+
+/* The built-in primer a single file of game names (FORMAT.md §D.8). */
+static unsigned primer_of(const char *game)
+{
+    for (unsigned k = 0; k < ARB_RC_NPRIMERS; k++)
+        if (strcmp(arb_rc_primers[k].game, game) == 0) return arb_rc_primers[k].id;
+    return 0;
+}
 static int seal_calls;
 static int test_seal(void *ctx, const uint8_t env[8], const uint8_t dg[64], uint8_t *out, size_t cap, size_t *n,
                      arb_error *err)
@@ -303,7 +311,10 @@ START_TEST(seal_hook)
         ck_assert_int_eq(arb_replay_sealable(r, dg, &tr, &ntr, NULL), 1);
         arb_replay_envelope(r, env);
         ck_assert_int_eq(env[5] & ARB_REPLAY_FLAG_RC, ARB_REPLAY_FLAG_RC); /* range-coded */
+        /* a single file names its game's primer (§D.8); an archive member none */
+        ck_assert_uint_eq(env[6], archive ? 0 : primer_of(g->id));
         env[5] &= (uint8_t)~ARB_REPLAY_FLAG_RC; /* the seal sees the envelope its digest covers */
+        env[6] = 0;
         ck_assert_int_eq(memcmp(env, seen_env, 8), 0);
         ck_assert_int_eq(memcmp(dg, seen_digest, 64), 0);
         ck_assert_uint_eq(ntr, 72);
@@ -790,43 +801,62 @@ END_TEST
 /* The same match written with the zlib body (older readers) and with the
  * range coder: the same records and digest; the range-coded file is
  * smaller; both verify. */
+/* Record seed's match into path with extra writer flags (meta.flags). */
+static void record_flags(const arb_game *g, const char *path, uint64_t seed, int timed, unsigned flags)
+{
+    match_in mi;
+    setup_match(&mi, g, seed, timed, 0);
+    mi.meta.flags |= flags;
+    arb_replay_writer *w;
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_replay_writer_open(&w, path, &mi.meta, &err), ARB_OK);
+    ck_assert_int_gt(play_into(g, w, mi.m, seed, timed, 0), 0);
+    arb_match_free(mi.m);
+}
+
+/* Two codings of one match: the same records, the same digest, and both
+ * verify. */
+static void same_replay(const char *a, const char *b)
+{
+    size_t al, bl;
+    uint8_t *x = ru_load(a, &al), *y = ru_load(b, &bl);
+    int o;
+    read_mem(x, al, &A, &o);
+    ck_assert_int_eq(o, ARB_OK);
+    read_mem(y, bl, &B, &o);
+    ck_assert_int_eq(o, ARB_OK);
+    ck_assert_int_eq(A.end_rc, 0);
+    ck_assert_int_eq(B.end_rc, 0);
+    ck_assert_uint_eq(A.n, B.n);
+    same_recs(&A, &B, A.n);
+    free(x);
+    free(y);
+    uint8_t d[2][64];
+    arb_error err = ARB_ERROR_INIT;
+    for (int k = 0; k < 2; k++) {
+        arb_replay *rd;
+        ck_assert_int_eq(arb_replay_open(&rd, k ? b : a, NULL, &err), ARB_OK);
+        read_recs(rd, &A);
+        ck_assert_int_eq(arb_replay_sealable(rd, d[k], NULL, NULL, NULL), 1);
+        arb_replay_close(rd);
+        arb_verify_result res;
+        ck_assert_int_eq(arb_replay_verify_file(k ? b : a, NULL, &res, &err), ARB_OK);
+    }
+    ck_assert_int_eq(memcmp(d[0], d[1], 64), 0);
+}
+
 START_TEST(rc_and_zlib_v2)
 {
     const arb_game *g = arb_game_at((unsigned)_i);
     for (int timed = 0; timed < 2; timed++) {
-        match_in mi;
-        setup_match(&mi, g, 21, timed, 0);
-        mi.meta.flags |= ARB_REPLAY_WRITE_ZLIB;
-        arb_replay_writer *w;
-        arb_error err = ARB_ERROR_INIT;
-        ck_assert_int_eq(arb_replay_writer_open(&w, tpath("z.tcgr"), &mi.meta, &err), ARB_OK);
-        ck_assert_int_gt(play_into(g, w, mi.m, 21, timed, 0), 0);
-        arb_match_free(mi.m);
+        record_flags(g, tpath("z.tcgr"), 21, timed, ARB_REPLAY_WRITE_ZLIB);
         record_file(g, tpath("r.tcgr"), 21, timed, 0);
         size_t zl, rl;
         uint8_t *z = ru_load(tpath("z.tcgr"), &zl), *r = ru_load(tpath("r.tcgr"), &rl);
         ck_assert_int_eq(z[5], timed ? ARB_REPLAY_FLAG_TIMED : 0);
         ck_assert_int_eq(r[5], (timed ? ARB_REPLAY_FLAG_TIMED : 0) | ARB_REPLAY_FLAG_RC);
         ck_assert_uint_lt(rl, zl);
-        int o;
-        read_mem(z, zl, &A, &o);
-        read_mem(r, rl, &B, &o);
-        ck_assert_uint_eq(A.n, B.n);
-        same_recs(&A, &B, A.n);
-        uint8_t d1[64], d2[64];
-        arb_replay *rd;
-        ck_assert_int_eq(arb_replay_open(&rd, tpath("z.tcgr"), NULL, &err), ARB_OK);
-        read_recs(rd, &A);
-        ck_assert_int_eq(arb_replay_sealable(rd, d1, NULL, NULL, NULL), 1);
-        arb_replay_close(rd);
-        ck_assert_int_eq(arb_replay_open(&rd, tpath("r.tcgr"), NULL, &err), ARB_OK);
-        read_recs(rd, &B);
-        ck_assert_int_eq(arb_replay_sealable(rd, d2, NULL, NULL, NULL), 1);
-        arb_replay_close(rd);
-        ck_assert_int_eq(memcmp(d1, d2, 64), 0);
-        arb_verify_result res;
-        ck_assert_int_eq(arb_replay_verify_file(tpath("z.tcgr"), NULL, &res, &err), ARB_OK);
-        ck_assert_int_eq(arb_replay_verify_file(tpath("r.tcgr"), NULL, &res, &err), ARB_OK);
+        same_replay(tpath("z.tcgr"), tpath("r.tcgr"));
         free(z);
         free(r);
     }
@@ -920,6 +950,67 @@ START_TEST(rc_archive_priming)
 }
 END_TEST
 
+/* Built-in primers (FORMAT.md §D.8) and the short flush (§D.2): a single
+ * file names its game's primer in byte 6 and is smaller than the same
+ * content coded from empty models (ARB_REPLAY_WRITE_RC0, byte 6 = 0, the
+ * older coding), with the same records and digest; a wrong primer never
+ * decodes silently, an unknown one is unsupported, a zlib body with a
+ * primer is corrupt, and a body that needs more than 4 padding bytes is
+ * corrupt. */
+START_TEST(rc_primers)
+{
+    const arb_game *g = arb_game_at((unsigned)_i);
+    arb_error err = ARB_ERROR_INIT;
+    for (int timed = 0; timed < 2; timed++) {
+        record_file(g, tpath("p.tcgr"), 33, timed, 0);
+        record_flags(g, tpath("p0.tcgr"), 33, timed, ARB_REPLAY_WRITE_RC0);
+        size_t pl, ql;
+        uint8_t *p = ru_load(tpath("p.tcgr"), &pl), *q = ru_load(tpath("p0.tcgr"), &ql);
+        ck_assert_uint_eq(p[6], primer_of(g->id));
+        ck_assert_uint_ne(p[6], 0);
+        ck_assert_uint_eq(q[6], 0);
+        ck_assert_int_eq(p[5], q[5]);
+        ck_assert_uint_lt(pl, ql);
+        same_replay(tpath("p.tcgr"), tpath("p0.tcgr")); /* byte 6 is not in the digest (§B.1) */
+        arb_verify_result res;
+        /* the wrong primer (none, or another game's): never the same records */
+        for (unsigned id = 0; id <= ARB_RC_NPRIMERS; id++) {
+            if (id == p[6]) continue;
+            p[6] = (uint8_t)id;
+            ck_assert_int_eq(ru_save(tpath("w.tcgr"), p, pl), 0);
+            err = (arb_error)ARB_ERROR_INIT;
+            ck_assert_int_ne(arb_replay_verify_file(tpath("w.tcgr"), NULL, &res, &err), ARB_OK);
+            p[6] = (uint8_t)primer_of(g->id);
+        }
+        /* an id this reader does not have */
+        p[6] = ARB_RC_NPRIMERS + 1;
+        ck_assert_int_eq(ru_save(tpath("w.tcgr"), p, pl), 0);
+        err = (arb_error)ARB_ERROR_INIT;
+        ck_assert_int_eq(arb_replay_verify_file(tpath("w.tcgr"), NULL, &res, &err), ARB_EUNSUPPORTED);
+        ck_assert_ptr_nonnull(strstr(err.where, "offset 6"));
+        ck_assert_ptr_nonnull(strstr(err.msg, "primer 5"));
+        free(p);
+        free(q);
+    }
+    /* a zlib body with a primer: corrupt, at byte 6 */
+    record_flags(g, tpath("z.tcgr"), 34, 0, ARB_REPLAY_WRITE_ZLIB);
+    size_t zl;
+    uint8_t *z = ru_load(tpath("z.tcgr"), &zl);
+    z[6] = 1;
+    ck_assert_int_eq(ru_save(tpath("w.tcgr"), z, zl), 0);
+    arb_verify_result res;
+    err = (arb_error)ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_replay_verify_file(tpath("w.tcgr"), NULL, &res, &err), ARB_EFORMAT);
+    ck_assert_ptr_nonnull(strstr(err.where, "offset 6"));
+    free(z);
+    /* one coded byte: the decoder wants more than 4 bytes of padding */
+    const uint8_t tiny[] = { 'T', 'C', 'G', 'R', 2, ARB_REPLAY_FLAG_RC, 0, 0, 1, 0x55, 0, 0, 0, 0 };
+    int orc;
+    read_mem(tiny, sizeof tiny, &A, &orc);
+    ck_assert_int_eq(orc, ARB_EFORMAT);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("replay2");
@@ -940,6 +1031,7 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, rc_flip_every_byte, 0, ng);
     tcase_add_loop_test(tc, rc_and_zlib_v2, 0, ng);
     tcase_add_loop_test(tc, rc_archive_priming, 0, ng);
+    tcase_add_loop_test(tc, rc_primers, 0, ng);
     suite_add_tcase(s, tc);
     return s;
 }

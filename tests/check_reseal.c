@@ -20,7 +20,7 @@ static char tmpdir[64];
  * hash ^ 1 and the outcome's winner/reason are replaced. Returns the index
  * of the first forged record, or -1. illegal: append an action by a seat
  * that owes nothing instead. */
-static long forge(const arb_game *g, const char *src, const char *dst, int from_cp, int illegal)
+static long forge_as(const arb_game *g, const char *src, const char *dst, int from_cp, int illegal, unsigned wflags)
 {
     arb_error err = ARB_ERROR_INIT;
     arb_replay *r;
@@ -35,6 +35,7 @@ static long forge(const arb_game *g, const char *src, const char *dst, int from_
     meta.started = arb_replay_get_header(r)->started;
     meta.level = -1;
     meta.version = arb_replay_get_header(r)->version; /* the forgery keeps the version */
+    meta.flags = wflags;                              /* ... and is coded as asked */
     arb_replay_writer *w;
     if (arb_replay_writer_open(&w, dst, &meta, &err)) { arb_replay_close(r); return -1; }
     arb_replay_record rec;
@@ -67,6 +68,11 @@ static long forge(const arb_game *g, const char *src, const char *dst, int from_
     return first;
 }
 
+static long forge(const arb_game *g, const char *src, const char *dst, int from_cp, int illegal)
+{
+    return forge_as(g, src, dst, from_cp, illegal, 0);
+}
+
 static int play_file(const arb_game *g, const char *path, uint64_t seed)
 {
     char args[512];
@@ -75,13 +81,21 @@ static int play_file(const arb_game *g, const char *path, uint64_t seed)
     return cli_run(args)->code;
 }
 
+/* A test's game (loop index i) and its two files, TAG.tcgr (seed's match,
+ * played) and TAG-2.tcgr (for the forgery). */
+static const arb_game *begin(int i, const char *tag, uint64_t seed, char orig[256], char dst[256])
+{
+    const arb_game *g = arb_game_at((unsigned)i);
+    snprintf(orig, 256, "%s/%s-%s.tcgr", tmpdir, g->id, tag);
+    snprintf(dst, 256, "%s/%s-%s-2.tcgr", tmpdir, g->id, tag);
+    ck_assert_int_eq(play_file(g, orig, seed), 0);
+    return g;
+}
+
 START_TEST(reseal_reports_and_repairs)
 {
-    const arb_game *g = arb_game_at((unsigned)_i);
     char orig[256], old[256], args[600];
-    snprintf(orig, sizeof orig, "%s/%s-orig.tcgr", tmpdir, g->id);
-    snprintf(old, sizeof old, "%s/%s-old.tcgr", tmpdir, g->id);
-    ck_assert_int_eq(play_file(g, orig, 7), 0);
+    const arb_game *g = begin(_i, "rr", 7, orig, old);
     long first = forge(g, orig, old, 1, 0);
     ck_assert_int_ge(first, 0);
     snprintf(args, sizeof args, "verify %s", old);
@@ -124,11 +138,8 @@ END_TEST
 
 START_TEST(reseal_rules_version_bump)
 {
-    const arb_game *g = arb_game_at((unsigned)_i);
     char orig[256], old[256], args[600];
-    snprintf(orig, sizeof orig, "%s/%s-rv.tcgr", tmpdir, g->id);
-    snprintf(old, sizeof old, "%s/%s-rv-old.tcgr", tmpdir, g->id);
-    ck_assert_int_eq(play_file(g, orig, 11), 0);
+    const arb_game *g = begin(_i, "rv", 11, orig, old);
     size_t n, raw_n, out_n;
     uint8_t *file = ru_load(orig, &n);
     uint8_t *raw = ru_inflate(file, n, &raw_n);
@@ -152,13 +163,37 @@ START_TEST(reseal_rules_version_bump)
 }
 END_TEST
 
+/* reseal keeps a version-2 file's body coding: zlib stays zlib, a body
+ * range-coded from empty models (the kept v2-rc0 corpus) stays so, one
+ * from the game's primer (FORMAT.md §D.8) stays primed. */
+START_TEST(reseal_keeps_coding)
+{
+    char orig[256], old[256], args[600];
+    const arb_game *g = begin(_i, "kc", 9, orig, old);
+    const unsigned wflags[3] = { ARB_REPLAY_WRITE_ZLIB, ARB_REPLAY_WRITE_RC0, 0 };
+    for (int k = 0; k < 3; k++) {
+        ck_assert_int_ge(forge_as(g, orig, old, 1, 0, wflags[k]), 0);
+        size_t n0, n1;
+        uint8_t *f0 = ru_load(old, &n0);
+        snprintf(args, sizeof args, "reseal %s", old);
+        ck_assert_int_eq(cli_run(args)->code, 0);
+        snprintf(args, sizeof args, "verify %s", old);
+        ck_assert_int_eq(cli_run(args)->code, 0);
+        uint8_t *f1 = ru_load(old, &n1);
+        ck_assert_int_eq(f1[5] & ARB_REPLAY_FLAG_RC, k ? ARB_REPLAY_FLAG_RC : 0);
+        ck_assert_int_eq(f1[5], f0[5]);
+        ck_assert_int_eq(f1[6], f0[6]);
+        ck_assert_int_eq(f1[6] != 0, k == 2);
+        free(f0);
+        free(f1);
+    }
+}
+END_TEST
+
 START_TEST(reseal_refuses_illegal)
 {
-    const arb_game *g = arb_game_at((unsigned)_i);
     char orig[256], bad[256], args[600];
-    snprintf(orig, sizeof orig, "%s/%s-il.tcgr", tmpdir, g->id);
-    snprintf(bad, sizeof bad, "%s/%s-il-bad.tcgr", tmpdir, g->id);
-    ck_assert_int_eq(play_file(g, orig, 13), 0);
+    const arb_game *g = begin(_i, "il", 13, orig, bad);
     ck_assert_int_ge(forge(g, orig, bad, 0, 1), 0);
     size_t n0, n1;
     uint8_t *before = ru_load(bad, &n0);
@@ -196,6 +231,7 @@ int main(void)
     tcase_add_loop_test(tc, reseal_reports_and_repairs, 0, ng);
     tcase_add_loop_test(tc, reseal_rules_version_bump, 0, ng);
     tcase_add_loop_test(tc, reseal_refuses_illegal, 0, ng);
+    tcase_add_loop_test(tc, reseal_keeps_coding, 0, ng);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -61,21 +61,7 @@ static uint8_t *rebuild(const uint8_t *orig, const uint8_t *raw, size_t n, size_
     return ru_build_env(raw, n, orig, out_len);
 }
 
-static void good_header(arb_mpbuf *b)
-{
-    arb_setup su;
-    memset(&su, 0, sizeof su);
-    su.seed = 1;
-    su.players = 2;
-    su.decks[0] = su.decks[1] = tg_game.preset(0);
-    arb_replay_meta meta;
-    memset(&meta, 0, sizeof meta);
-    meta.game = &tg_game;
-    meta.setup = &su;
-    meta.version = 1; /* the test game is not registered: version 1's self-contained header */
-    arb_error err = ARB_ERROR_INIT;
-    ck_assert_int_eq(arb_replay__header_encode(b, &meta, &err), ARB_OK);
-}
+static void good_header(arb_mpbuf *b) { ru_good_header(b, &tg_game); }
 
 /* good_header with one more top-level entry KEY: STR (the fixmap count
  * bumped): a duplicate when KEY is already there. */

@@ -105,12 +105,12 @@ START_TEST(merge_reports_failures_missing_and_duplicates)
     char args[2048];
     /* A tampered copy: the final hash byte flipped inside the stream. */
     /* (a range-coded body, FORMAT.md Part D, is decoded with tcgr_dump.py
-     * and written back as zlib, flag bit 2 cleared) */
+     * and written back as zlib, flag bit 2 and the primer byte cleared) */
     sh("R=$(pwd) && cd %s && f=$(head -n1 manifest) && R=$R python3 -c \"import os,sys,zlib; "
        "sys.path.insert(0,os.environ['R']+'/replays'); import tcgr_dump as T; r=open(sys.argv[1],'rb').read(); "
-       "b=bytearray(T.rc_decode(r[8:],r[5]&1)[0] if r[5]&4 else zlib.decompressobj().decompress(r[8:])); "
+       "b=bytearray(T.file_content(r)); "
        "b[-1]^=0x55; "
-       "open(sys.argv[2],'wb').write(r[:5]+bytes([r[5]&0xfb])+r[6:8]+zlib.compress(bytes(b)))\" $f %s/bad.tcgr && "
+       "open(sys.argv[2],'wb').write(r[:5]+bytes([r[5]&0xfb,0])+r[7:8]+zlib.compress(bytes(b)))\" $f %s/bad.tcgr && "
        "(cat manifest; echo %s/bad.tcgr) > m2", dir);
     for (int k = 0; k < 2; k++) {
         snprintf(args, sizeof args, "%s verify --manifest %s/m2 --shard %d/2 --json > %s/s%d.ndjson",

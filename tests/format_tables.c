@@ -5,14 +5,34 @@
  * and reasons by these indexes; tests/format_tables.sh checks that
  * FORMAT.md holds exactly this output, so a reader without the engine
  * (replays/tcgr_dump.py) resolves every index from the text. Tables only
- * grow: a new card, preset or reason is appended, nothing is renumbered. */
+ * grow: a new card, preset or reason is appended, nothing is renumbered.
+ * With --primers: the table of §D.8 (each built-in primer's id, game,
+ * length and BLAKE2b-256), which FORMAT.md's primer data must match. */
+#include <sodium.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "arbiter/arbiter.h"
+#include "replay/primer.h"
 
-int main(void)
+static int primers(void)
 {
+    if (sodium_init() < 0) return 1;
+    printf("| id | game | bytes | BLAKE2b-256 of the bytes |\n|---:|---|---:|---|\n");
+    for (unsigned k = 0; k < ARB_RC_NPRIMERS; k++) {
+        const arb_rc_primer *p = &arb_rc_primers[k];
+        unsigned char h[32];
+        crypto_generichash(h, sizeof h, p->bytes, p->n, NULL, 0);
+        printf("| %u | `%s` | %zu | `", p->id, p->game, p->n);
+        for (unsigned i = 0; i < sizeof h; i++) printf("%02x", h[i]);
+        printf("` |\n");
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--primers") == 0) return primers();
     for (unsigned gi = 0; gi < arb_game_count(); gi++) {
         const arb_game *g = arb_game_at(gi);
         printf("#### Card pool: `%s`\n\n| index | card ID |\n|---:|---|\n", g->id);

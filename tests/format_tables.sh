@@ -19,21 +19,56 @@ if ! diff -u "$got" "$want" >"$tmp/diff"; then
     head -40 "$tmp/diff"
     fail=1
 fi
+"$TABLES" --primers >"$want"
+sed -n '/^<!-- primers: begin/,/^<!-- primers: end/p' replays/FORMAT.md | sed '1d;$d' >"$got"
+if ! diff -u "$got" "$want" >"$tmp/diff"; then
+    echo "format: replays/FORMAT.md §D.8's primer table differs from build/format_tables --primers (primers are frozen):"
+    head -20 "$tmp/diff"
+    fail=1
+fi
 command -v python3 >/dev/null || { echo "format: python3 missing: tcgr_dump.py not checked"; exit $fail; }
-n=0
-# v2/: range-coded bodies (FORMAT.md Part D); naramo's v2-zlib/: zlib bodies; naramo's v1 files
-for f in replays/golden/*/v2/*.tcgr replays/golden/naramo/v2-zlib/*.tcgr replays/golden/naramo/*.tcgr; do
-    [ -e "$f" ] || continue
-    out=$(python3 replays/tcgr_dump.py --summary "$f") || { echo "format: tcgr_dump.py fails on $f: $out"; fail=1; continue; }
-    exp=$("$ARBITER" info --json "$f" | python3 -c '
-import json,sys
-d=json.load(sys.stdin); h=d["header"] if "header" in d else d
-o=d.get("outcome",{})
-print(json.dumps([[p.get("deck",[]) for p in d.get("players",[])], o.get("winner"), o.get("reason"), d.get("actions")]))' 2>/dev/null)
+# §D.8's primer data: each block inflates to the bytes the table names
+python3 - "$want" <<'PY' || fail=1
+import base64, hashlib, re, sys, zlib
+text = open('replays/FORMAT.md', encoding='utf-8').read()
+bad = 0
+for line in open(sys.argv[1]):
+    m = re.match(r'\| (\d+) \| `([^`]+)` \| (\d+) \| `([0-9a-f]{64})` \|', line)
+    if not m: continue
+    pid, n, h = int(m.group(1)), int(m.group(3)), m.group(4)
+    b = re.search(r'```primer-%d\n(.*?)```' % pid, text, re.S)
+    raw = zlib.decompress(base64.b64decode(''.join(b.group(1).split()))) if b else b''
+    if len(raw) != n or hashlib.blake2b(raw, digest_size=32).hexdigest() != h:
+        print('format: FORMAT.md primer %d data is not the %d bytes of the table (BLAKE2b-256 %s)' % (pid, n, h)); bad = 1
+sys.exit(bad)
+PY
+# v2/: range-coded bodies from the primers (FORMAT.md Part D); v2-rc0/ (range-coded
+# from empty models); naramo's v2-zlib/: zlib bodies; naramo's v1 files.
+# One tcgr_dump.py process reads them all (a line per file: name, tab, summary),
+# then each line is compared with `arbiter info --json` of the same file.
+files=()
+for f in replays/golden/*/v2/*.tcgr replays/golden/*/v2-rc0/*.tcgr; do files+=("$f"); done
+for f in replays/golden/naramo/v2-zlib/*.tcgr replays/golden/naramo/*.tcgr; do files+=("$f"); done
+python3 replays/tcgr_dump.py --summary "${files[@]}" >"$tmp/py.tsv" 2>"$tmp/py.err" ||
+    { echo "format: tcgr_dump.py fails: $(grep -v $'\t\[' "$tmp/py.tsv" "$tmp/py.err" | head -5)"; fail=1; }
+for f in "${files[@]}"; do printf '%s\t' "$f"; "$ARBITER" info --json "$f"; done >"$tmp/c.tsv"
+n=$(python3 - "$tmp/py.tsv" "$tmp/c.tsv" <<'PY'
+import json, sys
+py = dict(l.rstrip('\n').split('\t', 1) for l in open(sys.argv[1]) if '\t' in l)
+n = bad = 0
+for line in open(sys.argv[2]):
+    f, j = line.rstrip('\n').split('\t', 1)
+    d = json.loads(j); o = d.get('outcome', {})
+    exp = json.dumps([[p.get('deck', []) for p in d.get('players', [])], o.get('winner'), o.get('reason'), d.get('actions')])
+    got = py.get(f, '(nothing)')
     # one outcome-reason spelling (FORMAT.md §5.3): v1's power_orders is power-orders
-    if [ "${out//_/-}" != "${exp//_/-}" ]; then echo "format: $f: tcgr_dump.py reads $out, arbiter info $exp"; fail=1; fi
-    n=$((n + 1))
-done
+    if got.replace('_', '-') != exp.replace('_', '-'):
+        print('format: %s: tcgr_dump.py reads %s, arbiter info %s' % (f, got[:200], exp[:200]), file=sys.stderr); bad = 1
+    n += 1
+print(n)
+sys.exit(bad)
+PY
+) || fail=1
 SOURCE_DATE_EPOCH=1764000000 "$ARBITER" play --game naramo --games 6 --seed 9 --archive -o "$tmp/a.tcgr" >/dev/null
 python3 replays/tcgr_dump.py --summary "$tmp/a.tcgr#4" >"$tmp/m4" || { echo "format: tcgr_dump.py fails on an archive member"; fail=1; }
 "$ARBITER" extract "$tmp/a.tcgr#4" -o "$tmp/m4.tcgr"

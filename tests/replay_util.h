@@ -13,6 +13,7 @@
 #include "arbiter/arbiter.h"
 #include "replay/internal.h"
 #include "replay/rcbody.h"
+#include "replay/primer.h"
 
 /* Format version ru_record writes (0: the writer's default, version 2). */
 static int ru_version;
@@ -102,6 +103,24 @@ static inline uint8_t *ru_find(const uint8_t *hay, size_t n, const char *needle,
     return NULL;
 }
 
+/* A well-formed version-1 header of g (seed 1, two seats, preset 0) into
+ * b: version 1's self-contained header, so g needs no registration. */
+static inline void ru_good_header(arb_mpbuf *b, const arb_game *g)
+{
+    arb_setup su;
+    memset(&su, 0, sizeof su);
+    su.seed = 1;
+    su.players = 2;
+    su.decks[0] = su.decks[1] = g->preset(0);
+    arb_replay_meta meta;
+    memset(&meta, 0, sizeof meta);
+    meta.game = g;
+    meta.setup = &su;
+    meta.version = 1;
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_replay__header_encode(b, &meta, &err), ARB_OK);
+}
+
 /* The decompressed stream of a .tcgr file (malloc'd). */
 static inline uint8_t *ru_inflate(const uint8_t *file, size_t len, size_t *out_len)
 {
@@ -115,6 +134,7 @@ static inline uint8_t *ru_inflate(const uint8_t *file, size_t len, size_t *out_l
         uint8_t *c = NULL;
         size_t cn = 0, hl, used;
         arb_rc_model_init(&m);
+        if (file[6] && arb_rc_primer_model(file[6])) arb_rc_model_copy(&m, arb_rc_primer_model(file[6])); /* §D.8 */
         if (!arb_rc_decode_all(&m, file + 8, len - 8, file[5] & 1, (uint64_t)1 << 32, &c, &cn, &hl, &used)) {
             free(out);
             out = c;
@@ -156,7 +176,8 @@ static inline uint8_t *ru_build(const uint8_t *raw, size_t n, uint8_t version, s
 }
 
 /* envelope env (kept) + raw coded as env says: range-coded when its
- * flags have ARB_REPLAY_FLAG_RC, else zlib → file bytes (malloc'd). */
+ * flags have ARB_REPLAY_FLAG_RC (from the primer its byte 6 names), else
+ * zlib → file bytes (malloc'd). */
 static inline uint8_t *ru_build_env(const uint8_t *raw, size_t n, const uint8_t env[8], size_t *out_len)
 {
     if (env[4] == 2 && (env[5] & ARB_REPLAY_FLAG_RC)) {
@@ -169,6 +190,7 @@ static inline uint8_t *ru_build_env(const uint8_t *raw, size_t n, const uint8_t 
         uint8_t *z = NULL;
         size_t zn = 0;
         arb_rc_model_init(&m);
+        if (env[6] && arb_rc_primer_model(env[6])) arb_rc_model_copy(&m, arb_rc_primer_model(env[6])); /* §D.8 */
         arb_rc_encode(&m, raw, n, hl, env[5] & 1, &z, &zn);
         arb_rc_model_free(&m);
         uint8_t *out = malloc(zn + 8);

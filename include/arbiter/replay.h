@@ -37,6 +37,9 @@ extern "C" {
 /* arb_replay_meta.flags only (never written): finish a v2 file with the
  * zlib body of §B.1 instead of the range-coded one (older readers). */
 #define ARB_REPLAY_WRITE_ZLIB 0x80u
+/* arb_replay_meta.flags only: range-code a v2 file from empty models (byte
+ * 6 = 0, as before the built-in primers of FORMAT.md §D.8; the kept corpus). */
+#define ARB_REPLAY_WRITE_RC0 0x40u
 /* v2: most bytes a seal block (or anything else) may take after the body. */
 #define ARB_REPLAY_TRAILER_MAX 4096
 #define ARB_REPLAY_DIGEST 64                /* BLAKE2b-512 content digest (arbiter/seal.h) */

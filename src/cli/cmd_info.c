@@ -161,8 +161,16 @@ int cmd_info(int argc, char **argv)
         printf("}\n");
     } else {
         printf("file:       %s\n", cli_esc(path));
-        printf("format:     %s (envelope version %u, flags 0x%02x%s)\n", cli_esc(h->format), h->version, h->flags,
-               (h->flags & ARB_REPLAY_FLAG_TIMED) ? ": timed" : "");
+        uint8_t env[8];
+        arb_replay_envelope(r, env);
+        char body[64] = "";
+        if (h->version == 2 && (h->flags & ARB_REPLAY_FLAG_RC)) {
+            if (env[6]) snprintf(body, sizeof body, "; range-coded body, primer %u", env[6]);
+            else snprintf(body, sizeof body, "; range-coded body");
+        } else if (h->version == 2)
+            snprintf(body, sizeof body, "; zlib body");
+        printf("format:     %s (envelope version %u, flags 0x%02x%s%s)\n", cli_esc(h->format), h->version, h->flags,
+               (h->flags & ARB_REPLAY_FLAG_TIMED) ? ": timed" : "", body);
         const arb_game *g = arb_game_find(h->game);
         printf("game:       %s%s%s, rules %s, engine %s\n", cli_esc(h->game), g ? " — " : " (not in this build)",
                g ? g->title : "", cli_esc(h->rules), h->engine[0] ? cli_esc(h->engine) : "?");

@@ -162,6 +162,10 @@ static int rewrite(const char *path, const arb_game *g)
     meta.version = h->version; /* a v1 file stays v1: the kept v1 corpus */
     /* a zlib-coded v2 file stays zlib-coded (the kept v2-zlib corpus) */
     if (h->version == 2 && !(h->flags & ARB_REPLAY_FLAG_RC)) meta.flags |= ARB_REPLAY_WRITE_ZLIB;
+    /* ... and one range-coded from empty models stays so (the kept v2-rc0 corpus) */
+    uint8_t env[8];
+    arb_replay_envelope(r, env);
+    if (h->version == 2 && (h->flags & ARB_REPLAY_FLAG_RC) && !env[6]) meta.flags |= ARB_REPLAY_WRITE_RC0;
     meta.level = -1;
     if ((rc = arb_replay_writer_open(&w, path, &meta, &err)) || (rc = arb_replay_record_start(w, m, &err))) goto out;
     arb_replay_record rec;

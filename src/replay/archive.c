@@ -17,6 +17,7 @@
 
 #include "replay/internal.h"
 #include "replay/rcbody.h"
+#include "replay/primer.h"
 
 #define FRAME_MEMBER 0x4d /* 'M' */
 #define FRAME_INDEX 0x49  /* 'I' */
@@ -589,20 +590,18 @@ static int extract(arb_archive *a, uint64_t i, const char *path, arb_error *err)
         free(c);
         return rc;
     }
-    /* the standalone file: the same content range-coded without priming
-     * (same content, same digest: the seal stays valid) */
+    /* the standalone file: the same content range-coded as a single file
+     * is, from its game's primer (same content, same digest: the seal stays
+     * valid) */
     const arb_archive_member *m = &a->m[i];
-    arb_rc_model fm;
-    if (arb_rc_model_init(&fm) || arb_rc_encode(&fm, c, cn, hl, (m->flags & ARB_REPLAY_FLAG_TIMED) != 0, &z, &zn))
+    uint8_t env[8] = { 'T', 'C', 'G', 'R', 2, (uint8_t)(m->flags & ~ARB_REPLAY_FLAG_ARCHIVE), 0, 0 };
+    if (arb_rc_code_standalone(c, cn, hl, (m->flags & ARB_REPLAY_FLAG_TIMED) != 0, 1, env, &z, &zn))
         rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory coding a member");
-    arb_rc_model_free(&fm);
     free(c);
     if (rc) {
         free(buf);
         return rc;
     }
-    const uint8_t env[8] = { 'T', 'C', 'G', 'R', 2,
-                             (uint8_t)((m->flags & ~ARB_REPLAY_FLAG_ARCHIVE) | ARB_REPLAY_FLAG_RC), 0, 0 };
     char part[4200];
     snprintf(part, sizeof part, "%s.part", path);
     FILE *f = fopen(part, "wb");

@@ -295,32 +295,6 @@ static void sym_init(sym_src *s, const uint8_t *c, size_t n, size_t hl)
 
 static inline uint8_t sym_at(const sym_src *s, size_t i) { return i < s->npre ? s->pre[i] : s->c[i - s->npre]; }
 
-int arb_rc_prime(arb_rc_model *m, const uint8_t *content, size_t n, size_t header_len, int timed)
-{
-    sym_src s;
-    sym_init(&s, content, n, header_len);
-    arb_rc_tok t;
-    arb_rc_tok_init(&t, timed);
-    size_t total = s.npre + s.n;
-    for (size_t i = 0; i < total; i++) {
-        uint8_t b = sym_at(&s, i);
-        int c = arb_rc_tok_ctx(&t);
-        if (c >= 0) {
-            uint16_t *q, *p = slots(m, c, &q);
-            if (!p) return -1;
-            unsigned k = 1;
-            for (int j = 7; j >= 0; j--) {
-                unsigned bit = (b >> j) & 1u;
-                upd(&p[k], bit);
-                if (q) upd(&q[k], bit);
-                k = k * 2 + bit;
-            }
-        }
-        tok_push(&t, b);
-    }
-    return 0;
-}
-
 /* ---------------------------------------------------------------- encoder */
 
 typedef struct enc {
@@ -386,16 +360,11 @@ static inline void enc_direct(enc *e, uint8_t b)
     }
 }
 
-int arb_rc_encode(arb_rc_model *m, const uint8_t *content, size_t n, size_t header_len, int timed, uint8_t **out,
-                  size_t *outn)
+/* One walk over a member's symbols (§D.1) through m's models: coded into
+ * e, or with e NULL only updating them (priming, §D.5). The two callers
+ * pass a constant e, so each gets its own loop. 0 ok, -1 no memory. */
+static inline int walk(arb_rc_model *m, const uint8_t *content, size_t n, size_t header_len, int timed, enc *e)
 {
-    *out = NULL;
-    *outn = 0;
-    enc e = { 0, 0xffffffffu, 0, 1, 1, NULL, 0, 0, 0 };
-    e.cap = n + n / 2 + 64;
-    e.o = malloc(e.cap);
-    if (!e.o) return -1;
-    e.n = 10; /* room for the coded length, moved into place at the end */
     sym_src s;
     sym_init(&s, content, n, header_len);
     arb_rc_tok t;
@@ -406,18 +375,53 @@ int arb_rc_encode(arb_rc_model *m, const uint8_t *content, size_t n, size_t head
         int c = arb_rc_tok_ctx(&t);
         if (c >= 0) {
             uint16_t *q, *p = slots(m, c, &q);
-            if (!p) { free(e.o); return -1; }
+            if (!p) return -1;
             unsigned k = 1;
             for (int j = 7; j >= 0; j--) {
                 unsigned bit = (b >> j) & 1u;
-                enc_bit(&e, &p[k], bit);
+                if (e) enc_bit(e, &p[k], bit);
+                else upd(&p[k], bit);
                 if (q) upd(&q[k], bit);
                 k = k * 2 + bit;
             }
-        } else enc_direct(&e, b);
+        } else if (e)
+            enc_direct(e, b);
         tok_push(&t, b);
     }
-    for (int i = 0; i < 5; i++) shift_low(&e);
+    return 0;
+}
+
+int arb_rc_prime(arb_rc_model *m, const uint8_t *content, size_t n, size_t header_len, int timed)
+{
+    return walk(m, content, n, header_len, timed, NULL);
+}
+
+int arb_rc_encode(arb_rc_model *m, const uint8_t *content, size_t n, size_t header_len, int timed, uint8_t **out,
+                  size_t *outn)
+{
+    *out = NULL;
+    *outn = 0;
+    enc e = { 0, 0xffffffffu, 0, 1, 1, NULL, 0, 0, 0 };
+    e.cap = n + n / 2 + 64;
+    e.o = malloc(e.cap);
+    if (!e.o) return -1;
+    e.n = 10; /* room for the coded length, moved into place at the end */
+    if (walk(m, content, n, header_len, timed, &e)) {
+        free(e.o);
+        return -1;
+    }
+    /* The shortest flush (§D.2): a value in [low, low + range) whose low 4
+     * (else 3) bytes are zero, so the decoder's zero padding supplies them. */
+    uint64_t v4 = (e.low + 0xffffffffu) & ~(uint64_t)0xffffffffu;
+    if (v4 < e.low + e.range) {
+        e.low = v4;
+        shift_low(&e);
+    } else {
+        e.low = (e.low + 0xffffffu) & ~(uint64_t)0xffffffu;
+        shift_low(&e);
+        shift_low(&e);
+        if (e.n > 10 && e.o[e.n - 1] == 0) e.n--; /* a zero last byte is padding too */
+    }
     uint8_t pre[10];
     size_t np = 0;
     for (uint64_t v = e.n - 10;; v >>= 7) {
@@ -443,6 +447,11 @@ int arb_rc_encode(arb_rc_model *m, const uint8_t *content, size_t n, size_t head
 static inline uint8_t in_byte(arb_rc_dec *d)
 {
     if (d->consumed >= d->limit) {
+        /* past CODED: up to 4 zero bytes of padding (§D.2's flush) */
+        if (d->pad < 4) {
+            d->pad++;
+            return 0;
+        }
         d->over = 1;
         d->cut = 1;
         return 0;
@@ -495,6 +504,7 @@ int arb_rc_dec_start(arb_rc_dec *d, arb_rc_model *m, int timed)
 {
     d->range = 0xffffffffu;
     d->code = 0;
+    d->pad = 0;
     d->m = m;
     d->done = 0;
     d->crc = (uint32_t)crc32(0, NULL, 0);

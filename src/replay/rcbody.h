@@ -129,6 +129,7 @@ typedef struct arb_rc_dec {
     int over;                   /* ... past the body's coded length (corrupt) */
     uint64_t consumed;          /* coded bytes read */
     uint64_t limit;             /* the body's coded length (its prefix) */
+    unsigned pad;               /* zero bytes supplied past CODED (at most 4) */
     arb_rc_tok tok;
     arb_rc_model *m;
     uint64_t done;              /* content bytes produced */

@@ -17,6 +17,7 @@
 #include "replay/internal.h"
 #include "replay/rec2.h"
 #include "replay/rcbody.h"
+#include "replay/primer.h"
 
 #define IN_CAP (64 * 1024)
 #define WIN_MIN (64 * 1024)
@@ -310,7 +311,18 @@ static int truncated(arb_replay *r, arb_error *err, const char *what)
 static int open_rc(arb_replay *r, arb_error *err)
 {
     r->rc = 1;
-    if (arb_rc_model_init(&r->model) || (r->prime && arb_rc_model_copy(&r->model, r->prime)))
+    /* byte 6: the built-in primer the models start from (§D.8); an archive
+     * member starts from the archive's primed models instead */
+    const arb_rc_model *pm = r->prime;
+    if (r->env[6] && !pm) {
+        if (r->env[6] > ARB_RC_NPRIMERS)
+            return fail_at(r, err, ARB_EUNSUPPORTED, 6,
+                           "the range-coded body starts from primer %u, which this reader does not have (it has "
+                           "1..%u): a newer arbiter may read it", r->env[6], ARB_RC_NPRIMERS);
+        if (!(pm = arb_rc_primer_model(r->env[6])))
+            return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening %s", r->name);
+    }
+    if (arb_rc_model_init(&r->model) || (pm && arb_rc_model_copy(&r->model, pm)))
         return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening %s", r->name);
     r->dec.fill = rc_fill;
     r->dec.fill_ctx = r;
@@ -388,6 +400,10 @@ static int open_common(arb_replay *r, const arb_replay_limits *lim, arb_error *e
         return fail_at(r, err, ARB_EFORMAT, 5,
                        "this is an archive of matches, not one match: name a member as FILE#N (arbiter info FILE "
                        "lists them)");
+    if (r->v2 && env[6] && !(env[5] & ARB_REPLAY_FLAG_RC))
+        return fail_at(r, err, ARB_EFORMAT, 6,
+                       "envelope byte 6 (the range coder's primer, FORMAT.md §D.8) is %u, but the body is zlib: corrupt",
+                       env[6]);
     if (r->v2) arb_seal_hasher_init(&r->hs, env);
     if (r->v2 && (env[5] & ARB_REPLAY_FLAG_RC)) {
         int rc = open_rc(r, err);

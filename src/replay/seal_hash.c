@@ -15,11 +15,13 @@ void arb_seal_hasher_init(arb_seal_hasher *h, const unsigned char envelope[8])
     if (sodium_init() < 0) return; /* cannot happen after a successful first call */
     crypto_generichash_init(st, NULL, 0, ARB_SEAL_DIGEST);
     crypto_generichash_update(st, (const unsigned char *)ARB_SEAL_DOMAIN, strlen(ARB_SEAL_DOMAIN));
-    /* The body's coding (flag bit 2: range-coded, FORMAT.md Part D) is not
-     * covered: the same content signs the same whichever way it is coded. */
+    /* The body's coding (flag bit 2: range-coded, FORMAT.md Part D; byte 6:
+     * its primer, §D.8) is not covered: the same content signs the same
+     * whichever way it is coded. */
     unsigned char env[8];
     memcpy(env, envelope, 8);
     env[5] &= (unsigned char)~0x04u;
+    env[6] = 0;
     crypto_generichash_update(st, env, 8);
 }
 

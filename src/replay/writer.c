@@ -20,6 +20,7 @@
 #include "arbiter/toolkit.h"
 #include "replay/rec2.h"
 #include "replay/rcbody.h"
+#include "replay/primer.h"
 
 #define RAW_CAP (32 * 1024)
 #define OUT_CAP (32 * 1024)
@@ -43,7 +44,7 @@ struct arb_replay_writer {
     /* version 2: the whole CONTENT stays in memory (cont); the journal
      * (NAME.part) deflates cont[jpos..) at level 1 with a sync flush per
      * turn; close writes NAME as one deflate stream of cont. */
-    int v2, final_level, zlib_final;
+    int v2, final_level, zlib_final, rc0;
     size_t hlen;                /* bytes of the header at the start of cont */
     arb_r2_state st;
     arb_mpbuf cont;
@@ -250,6 +251,7 @@ int arb_replay_writer_open(arb_replay_writer **out, const char *path, const arb_
         w->cont = hb;
         w->hlen = hb.n;
         w->zlib_final = (meta->flags & ARB_REPLAY_WRITE_ZLIB) != 0;
+        w->rc0 = (meta->flags & ARB_REPLAY_WRITE_RC0) != 0;
         memset(&hb, 0, sizeof hb);
         if ((rc = pump(w, Z_SYNC_FLUSH, err))) goto fail;
         *out = w;
@@ -402,15 +404,11 @@ static int close2(arb_replay_writer *w, arb_error *err)
     if (w->zlib_final) {
         if ((rc = arb_replay__deflate_once(w->cont.p, w->cont.n, w->final_level, NULL, 0, &z, &zn, err))) return rc;
     } else {
-        /* the range-coded body (FORMAT.md Part D); the journal stays zlib */
-        arb_rc_model m;
-        if (arb_rc_model_init(&m) ||
-            arb_rc_encode(&m, w->cont.p, w->cont.n, w->hlen, (w->env[5] & ARB_REPLAY_FLAG_TIMED) != 0, &z, &zn)) {
-            arb_rc_model_free(&m);
+        /* the range-coded body (FORMAT.md Part D) from the game's built-in
+         * primer (§D.8, byte 6); the journal stays zlib */
+        if (arb_rc_code_standalone(w->cont.p, w->cont.n, w->hlen, (w->env[5] & ARB_REPLAY_FLAG_TIMED) != 0, !w->rc0, env, &z,
+                                   &zn))
             return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory coding a replay");
-        }
-        arb_rc_model_free(&m);
-        env[5] |= ARB_REPLAY_FLAG_RC;
     }
     FILE *f = fopen(w->fin, "wb");
     if (!f) {

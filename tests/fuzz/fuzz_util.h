@@ -19,6 +19,7 @@
 #include "cli/cli.h"
 #include "replay/internal.h"
 #include "replay/rcbody.h"
+#include "replay/primer.h"
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 
@@ -72,7 +73,12 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
         arb_rc_model m;
         uint8_t *c = NULL, *z = NULL;
         size_t cn = 0, hl = 0, used, zn = 0;
-        if (arb_rc_model_init(&m)) return LLVMFuzzerMutate(data, size, max_size);
+        /* from the primer byte 6 names (§D.8), if this build has it */
+        const arb_rc_model *pm = data[6] ? arb_rc_primer_model(data[6]) : NULL;
+        if (arb_rc_model_init(&m) || (pm && arb_rc_model_copy(&m, pm))) {
+            arb_rc_model_free(&m);
+            return LLVMFuzzerMutate(data, size, max_size);
+        }
         int ok = !arb_rc_decode_all(&m, data + 8, size - 8, data[5] & 1, sizeof plain / 2, &c, &cn, &hl, &used) &&
                  cn > 0;
         if (ok) {
@@ -85,7 +91,8 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
             size_t mh = hl;
             if (arb_replay__mp_measure(plain, n, &lim, &mh, &what) != ARB_MP_OK || mh > n) mh = hl <= n ? hl : n;
             arb_rc_model_reset(&m);
-            ok = !arb_rc_encode(&m, plain, n, mh, data[5] & 1, &z, &zn) && 8 + zn <= max_size;
+            if (pm && arb_rc_model_copy(&m, pm)) ok = 0;
+            ok = ok && !arb_rc_encode(&m, plain, n, mh, data[5] & 1, &z, &zn) && 8 + zn <= max_size;
             if (ok) memcpy(data + 8, z, zn);
             free(z);
         }

@@ -21,16 +21,16 @@ json_field() {
 known=$("$ARBITER" games --json | tr '{' '\n' | sed -n 's/^"id":"\([^"]*\)".*/\1/p')
 fail=0 total=0
 # Each game's version-1 corpus (kept as recorded) and its version-2
-# re-recording in <game>/v2/ (tests/golden/v2.sh) are checked alike.
-for man in "$GOLDEN"/*/MANIFEST "$GOLDEN"/*/v2/MANIFEST "$GOLDEN"/*/v2-zlib/MANIFEST; do
+# re-recordings are checked alike: <game>/v2/ (tests/golden/v2.sh, the
+# newest coding), and the kept files of older codings: v2-zlib/ (zlib
+# bodies) and v2-rc0/ (range-coded from empty models, the 5-byte flush).
+for man in "$GOLDEN"/*/MANIFEST "$GOLDEN"/*/v2*/MANIFEST; do
     [ -f "$man" ] || continue
     dir=$(dirname "$man")
     g=$(basename "$dir")
-    [ "$g" = v2 ] && g="$(basename "$(dirname "$dir")") (v2)"
-    [ "$g" = v2-zlib ] && g="$(basename "$(dirname "$dir")") (v2-zlib)"
+    case $g in v2*) g="$(basename "$(dirname "$dir")") ($g)" ;; esac
     label=$g
-    g=${g%% (v2)}
-    g=${g%% (v2-zlib)}
+    g=${g%% (v2*}
     g=${g%%@*}   # GAME@RULES: a corpus of another rules version of GAME
     if ! grep -qx "$g" <<<"$known"; then
         echo "golden: $g: SKIP (no $g engine in this build)"

@@ -14,7 +14,7 @@ json_field() {
     sed -n 's/.*"'"$1"'":"\{0,1\}\([^",}]*\)"\{0,1\}[,}].*/\1/p' <<<"$2" | head -n 1
 }
 games=("$@")
-[ ${#games[@]} -gt 0 ] || for m in "$GOLDEN"/*/MANIFEST "$GOLDEN"/*/v2/MANIFEST "$GOLDEN"/*/v2-zlib/MANIFEST; do
+[ ${#games[@]} -gt 0 ] || for m in "$GOLDEN"/*/MANIFEST "$GOLDEN"/*/v2*/MANIFEST; do
     [ -f "$m" ] && games+=("${m#"$GOLDEN"/}") && games[-1]=${games[-1]%/MANIFEST}
 done
 for g in "${games[@]}"; do

@@ -49,12 +49,9 @@ import sys, zlib
 sys.path.insert(0, sys.argv[3])
 import tcgr_dump                      # a range-coded body (FORMAT.md Part D)
 raw = open(sys.argv[1], "rb").read()
-if raw[4] == 2 and raw[5] & 4:
-    body = bytearray(tcgr_dump.rc_decode(raw[8:], raw[5] & 1)[0])
-else:
-    body = bytearray(zlib.decompressobj().decompress(raw[8:]))
+body = bytearray(tcgr_dump.file_content(raw))
 body[-1] ^= 0x55                      # last byte of the outcome's final hash
-open(sys.argv[2], "wb").write(raw[:5] + bytes([raw[5] & 0xfb]) + raw[6:8] + zlib.compress(bytes(body), 1))
+open(sys.argv[2], "wb").write(raw[:5] + bytes([raw[5] & 0xfb, 0]) + raw[7:8] + zlib.compress(bytes(body), 1))
 PY2
 echo "$bad" >> "$work/manifest"
 entries=$(grep -cv '^[[:space:]]*\(#\|$\)' "$work/manifest")
