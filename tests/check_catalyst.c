@@ -243,6 +243,9 @@ START_TEST(setup_rejects)
     ck_assert_str_eq(err.rule, "CAT-DECK-SIZE");
     su.decks[0] = su.decks[1] = G->preset(0);
     ck_assert_int_eq(G->setup(&s, &su, NULL, &err), ARB_OK);
+    su.decks[1] = NULL; /* only the API can leave a seat without a deck */
+    ck_assert_int_eq(G->setup(&s, &su, NULL, &err), ARB_EINVAL);
+    ck_assert_msg(strstr(err.msg, "seat 1 has no deck") != NULL, "message: %s", err.msg);
 }
 END_TEST
 
@@ -559,6 +562,18 @@ START_TEST(strike)
     ck_assert_int_eq(s.dseat, 2);
     OK(&s, 2, CAT_V_PASS, 0, 0, 0, 0);                        /* 3 ≥ 3: destroyed */
     ck_assert_int_eq(s.p[2].c[U_SENT].zone, CAT_Z_ARCHIVE);
+    {   /* a Strike at a seat that left the game says so (G21), before looking for its card */
+        cat_state d;
+        scen(&d, 3);
+        mv(&d, 0, U_LANCER, CAT_Z_FIELD, 1, 0);  /* lancer at F2 (Range 1) */
+        mv(&d, 2, 0, CAT_Z_ARCHIVE, 0, 0);       /* seat 2 lost: its Catalyst Archived */
+        d.p[2].alive = 0;
+        NEG(&d, 0, CAT_V_STRIKE, 3, U_LANCER, 2, 4, "CAT-STRIKE");
+        arb_action a = act(0, CAT_V_STRIKE, 3, U_LANCER, 2, 4);
+        arb_error e = ARB_ERROR_INIT;
+        ck_assert_int_eq(G->apply(&d, &a, NULL, &e), ARB_EILLEGAL);
+        ck_assert_msg(strstr(e.msg, "seat 2 has left the game") != NULL, "message: %s", e.msg);
+    }
 }
 END_TEST
 
@@ -827,6 +842,10 @@ START_TEST(arbiter_and_malformed)
     su.decks[0] = &d;
     su.decks[1] = G->preset(1);
     cat_state s2;
+    ck_assert_int_eq(G->setup(&s2, &su, NULL, &e), ARB_EILLEGAL);
+    ck_assert_str_eq(e.rule, "CAT-DECK-POOL");
+    /* free_decks skips the Vault size and copy limits, never the pool (G20) */
+    arb_options_set(&su.options, "free_decks", 1);
     ck_assert_int_eq(G->setup(&s2, &su, NULL, &e), ARB_EILLEGAL);
     ck_assert_str_eq(e.rule, "CAT-DECK-POOL");
 }

@@ -259,6 +259,25 @@ START_TEST(t_deck_rules)
     su.players = 5;
     ck_assert_int_eq(arb_match_new(&m, G, &su, &err), ARB_EILLEGAL);
     ck_assert_str_eq(err.rule, "OPS-G29");
+    /* A card index outside the pool (only the API can say it; the first one past the pool included)
+     * is a violation of OPS-DECK-ANY, counted, not a warning, and setup refuses it. */
+    d = *G->preset(0);
+    d.cards[d.ncards - 1] = (uint16_t)G->ncards;
+    arb_deck_issue is[8];
+    unsigned n = G->deck_check(&d, is, 8);
+    ck_assert_uint_ge(n, 1);
+    ck_assert_str_eq(is[0].rule, "OPS-DECK-ANY");
+    ck_assert_int_eq(is[0].warning, 0);
+    ck_assert_msg(strncmp(is[0].msg, "1 card(s)", 9) == 0, "message: %s", is[0].msg);
+    d.cards[0] = 0xffff;
+    n = G->deck_check(&d, is, 8);
+    ck_assert_uint_ge(n, 1);
+    ck_assert_str_eq(is[0].rule, "OPS-DECK-ANY");
+    ck_assert_msg(strncmp(is[0].msg, "2 card(s)", 9) == 0, "message: %s", is[0].msg);
+    su.players = 2;
+    su.decks[0] = &d;
+    ck_assert_int_eq(arb_match_new(&m, G, &su, &err), ARB_EILLEGAL);
+    ck_assert_str_eq(err.rule, "OPS-DECK-ANY");
 }
 END_TEST
 
@@ -281,11 +300,29 @@ START_TEST(t_opening)
         ck_assert_int_eq(G->card(s->p[i].card[s->p[i].personality])->type[0], 'P');
     }
     ck_assert_str_eq(G->phase(s), "opening");
+    {   /* while running: no winner (-1), no reason, turn 1 during the opening (the contract's turn is 1-based) */
+        arb_outcome o;
+        memset(&o, 0x55, sizeof o);
+        ck_assert_int_eq(arb_match_outcome(m, &o), 0);
+        ck_assert_int_eq(o.over, 0);
+        ck_assert_int_eq(o.winner, -1);
+        ck_assert_int_eq(o.reason, OPS_R_NONE);
+        ck_assert_uint_eq(arb_match_turn(m), 1);
+    }
     arb_decision d = arb_match_decision(m);
     ck_assert_int_eq(d.seat, 0);
     ck_assert_str_eq(G->decision_names[d.kind], "opening-discard");
     bad(m, act(1, OPS_V_DISCARD, 1, s->p[1].hand[0], 0), "OPS-SETUP-ORDER");
     bad(m, act(0, OPS_V_DONE, 0, 0, 0), "OPS-SETUP-DISCARD1");
+    {   /* the refusal names the card asked for */
+        int u = s->p[0].deck[0]; /* a card of the deck, not of the hand */
+        char want[40];
+        snprintf(want, sizeof want, "card %d is not in hand", u);
+        arb_action x = act(0, OPS_V_DISCARD, 1, u, 0);
+        ck_assert_int_eq(arb_match_apply(m, &x, &err), ARB_EILLEGAL);
+        ck_assert_str_eq(err.rule, "OPS-SETUP-DISCARD1");
+        ck_assert_msg(strstr(err.msg, want) != NULL, "message: %s", err.msg);
+    }
     for (int i = 0; i < 3; i++) {
         int u = s->p[i].hand[1];
         ok(m, act(i, OPS_V_DISCARD, 1, u, 0));
@@ -841,10 +878,12 @@ START_TEST(t_misc_rules)
     ck_assert_int_eq(arb_match_apply(m, &x, &err), ARB_EINVAL);
     x = act(0, OPS_V_DONE, 1, 0, 0);
     ck_assert_int_eq(arb_match_apply(m, &x, &err), ARB_EINVAL);
-    x = act(0, OPS_V_COUNT, 0, 0, 0);
+    x = act(0, OPS_V_COUNT, 0, 0, 0); /* the first number past the verb table */
     ck_assert_int_eq(arb_match_apply(m, &x, &err), ARB_EINVAL);
+    ck_assert_msg(strstr(err.msg, "unknown verb") != NULL, "message: %s", err.msg);
     x = act(0, 200, 1, 0, 0);
     ck_assert_int_eq(arb_match_apply(m, &x, &err), ARB_EINVAL);
+    ck_assert_msg(strstr(err.msg, "unknown verb 200") != NULL, "message: %s", err.msg);
     ck_assert_int_eq(arb_match_decision(m).clock_left_ms, -1);
     /* a verb out of its phase says which decision is owed */
     x = act(0, OPS_V_REACT, 1, 1, 0);

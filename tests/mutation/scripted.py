@@ -53,8 +53,16 @@ def pins(replay):
     for e in log["entries"]:
         if e.get("kind") == "event":
             evs.setdefault(e["record"], []).append(e)
-    states = [json.loads(s) for s in
-              arb("state", replay, "--at", ",".join(str(r) for r in [0] + recs), "--json").splitlines() if s.strip()]
+    # one JSON object per --at point (one per line; a single point prints it indented)
+    out, states, dec = arb("state", replay, "--at", ",".join(str(r) for r in [0] + recs), "--json"), [], json.JSONDecoder()
+    i = 0
+    while True:
+        while i < len(out) and out[i].isspace():
+            i += 1
+        if i == len(out):
+            break
+        st, i = dec.raw_decode(out, i)
+        states.append(st)
     if len(states) != len(recs) + 1:
         raise SystemExit("scripted.py: %s: %d states for %d actions" % (replay, len(states), len(recs)))
     return [(evs.get(r, []), st) for r, st in zip(recs, states[1:])], (evs.get(-1, []), states[0])
