@@ -503,6 +503,14 @@ class Builder:
         os.replace(exe + ".new", exe)
         return True, objs
 
+    def link_base(self):
+        """Link arbiter from the unmutated objects (the baseline)."""
+        exe = os.path.join(self.work, "arbiter")
+        rc, out = run([self.cc] + self.a.san.split() + ["-o", exe + ".new"] + self.cli_objs + self.lib_objs + self.libs, 120)
+        if rc != 0:
+            raise SystemExit("mutate.py: cannot link the unmutated arbiter:\n%s" % out)
+        os.replace(exe + ".new", exe)
+
     def unit(self, game, objs):
         to = self.test_obj(game)
         if to is None:
@@ -582,6 +590,17 @@ def main():
         n_tested = n_conf = n_unit = n_eq = n_nc = 0
         survivors = []
         t0 = time.time()
+        # The baseline: the unmutated engine must pass the suite and its unit
+        # tests, else every mutant would count as killed.
+        builder.link_base()
+        rc, out = run([os.path.join(builder.work, "arbiter"), "conform", "--game", g, "--quiet"],
+                      args.conform_timeout * 3)
+        if rc != 0:
+            raise SystemExit("mutate.py: %s: the conformance suite fails without any mutation (exit %s), so every "
+                             "mutant would count as killed; fix the suite first:\n%s" % (g, rc, out[-3000:]))
+        if not args.no_unit and sample and builder.unit(g, builder.lib_objs):
+            raise SystemExit("mutate.py: %s: the unit tests (tests/check_%s.c) fail without any mutation, so every "
+                             "survivor would count as killed; fix them first" % (g, g))
         for m in sample:
             if m["file"] not in sources:
                 with open(os.path.join(ROOT, m["file"]), encoding="utf-8") as fh:
