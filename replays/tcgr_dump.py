@@ -372,14 +372,18 @@ TABLES = None
 PRIMERS = {}
 
 
+def primer_bytes(pid):
+    """Built-in primer pid's bytes (§D.8), from FORMAT.md's data block; None: no such block."""
+    p = FORMAT_PATH or os.path.join(os.path.dirname(os.path.abspath(__file__)), 'FORMAT.md')
+    m = re.search(r'```primer-%d\n(.*?)```' % pid, open(p, encoding='utf-8').read(), re.S)
+    return zlib.decompress(base64.b64decode(''.join(m.group(1).split()))) if m else None
+
+
 def primer_model(pid):
     """The models primed with built-in primer pid (§D.8), read from FORMAT.md."""
     if pid not in PRIMERS:
-        p = FORMAT_PATH or os.path.join(os.path.dirname(os.path.abspath(__file__)), 'FORMAT.md')
-        text = open(p, encoding='utf-8').read()
-        m = re.search(r'```primer-%d\n(.*?)```' % pid, text, re.S)
-        if not m: raise Corrupt('the body starts from primer %d, which FORMAT.md does not have' % pid)
-        buf = zlib.decompress(base64.b64decode(''.join(m.group(1).split())))
+        buf = primer_bytes(pid)
+        if buf is None: raise Corrupt('the body starts from primer %d, which FORMAT.md does not have' % pid)
         model, i = Model(), 0
         while i < len(buf):
             timed = buf[i] & 1

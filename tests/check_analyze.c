@@ -339,7 +339,8 @@ END_TEST
 
 /* -------------------------------------------------------------- state */
 
-static arb_tree *replay_export(const fixture *f, int64_t at, int view)
+/* An independent replay of f's records up to `at` (the caller frees it). */
+static arb_match *replay_to(const fixture *f, int64_t at)
 {
     arb_setup su = { .seed = f->h.seed, .players = f->h.players };
     for (int i = 0; i < f->h.players; i++) su.decks[i] = &f->h.decks[i];
@@ -348,6 +349,12 @@ static arb_tree *replay_export(const fixture *f, int64_t at, int view)
     ck_assert_int_eq(arb_match_new(&m, &toy_game, &su, &err), 0);
     for (int64_t i = 0; i <= at; i++)
         if (f->recs[i].kind == ARB_AN_ACTION) ck_assert_int_eq(arb_match_apply(m, &f->recs[i].action, &err), 0);
+    return m;
+}
+
+static arb_tree *replay_export(const fixture *f, int64_t at, int view)
+{
+    arb_match *m = replay_to(f, at);
     arb_tree *t = arb_match_export(m, view);
     arb_match_free(m);
     return t;
@@ -356,13 +363,7 @@ static arb_tree *replay_export(const fixture *f, int64_t at, int view)
 /* legal() after record `at` of an independent replay, as action text. */
 static size_t replay_legal(const fixture *f, int64_t at, char first[64])
 {
-    arb_setup su = { .seed = f->h.seed, .players = f->h.players };
-    for (int i = 0; i < f->h.players; i++) su.decks[i] = &f->h.decks[i];
-    arb_match *m;
-    arb_error err = ARB_ERROR_INIT;
-    ck_assert_int_eq(arb_match_new(&m, &toy_game, &su, &err), 0);
-    for (int64_t i = 0; i <= at; i++)
-        if (f->recs[i].kind == ARB_AN_ACTION) ck_assert_int_eq(arb_match_apply(m, &f->recs[i].action, &err), 0);
+    arb_match *m = replay_to(f, at);
     arb_action buf[256];
     size_t n = arb_match_legal(m, buf, 256);
     ck_assert_uint_le(n, 256);

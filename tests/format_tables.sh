@@ -29,15 +29,15 @@ fi
 command -v python3 >/dev/null || { echo "format: python3 missing: tcgr_dump.py not checked"; exit $fail; }
 # §D.8's primer data: each block inflates to the bytes the table names
 python3 - "$want" <<'PY' || fail=1
-import base64, hashlib, re, sys, zlib
-text = open('replays/FORMAT.md', encoding='utf-8').read()
+import hashlib, re, sys
+sys.path.insert(0, 'replays')
+import tcgr_dump   # the independent reader's own loader of the data blocks
 bad = 0
 for line in open(sys.argv[1]):
     m = re.match(r'\| (\d+) \| `([^`]+)` \| (\d+) \| `([0-9a-f]{64})` \|', line)
     if not m: continue
     pid, n, h = int(m.group(1)), int(m.group(3)), m.group(4)
-    b = re.search(r'```primer-%d\n(.*?)```' % pid, text, re.S)
-    raw = zlib.decompress(base64.b64decode(''.join(b.group(1).split()))) if b else b''
+    raw = tcgr_dump.primer_bytes(pid) or b''
     if len(raw) != n or hashlib.blake2b(raw, digest_size=32).hexdigest() != h:
         print('format: FORMAT.md primer %d data is not the %d bytes of the table (BLAKE2b-256 %s)' % (pid, n, h)); bad = 1
 sys.exit(bad)

@@ -133,8 +133,7 @@ static inline uint8_t *ru_inflate(const uint8_t *file, size_t len, size_t *out_l
         arb_rc_model m;
         uint8_t *c = NULL;
         size_t cn = 0, hl, used;
-        arb_rc_model_init(&m);
-        if (file[6] && arb_rc_primer_model(file[6])) arb_rc_model_copy(&m, arb_rc_primer_model(file[6])); /* §D.8 */
+        arb_rc_model_start(&m, file[6]); /* from the primer byte 6 names (§D.8) */
         if (!arb_rc_decode_all(&m, file + 8, len - 8, file[5] & 1, (uint64_t)1 << 32, &c, &cn, &hl, &used)) {
             free(out);
             out = c;
@@ -189,8 +188,7 @@ static inline uint8_t *ru_build_env(const uint8_t *raw, size_t n, const uint8_t 
         arb_rc_model m;
         uint8_t *z = NULL;
         size_t zn = 0;
-        arb_rc_model_init(&m);
-        if (env[6] && arb_rc_primer_model(env[6])) arb_rc_model_copy(&m, arb_rc_primer_model(env[6])); /* §D.8 */
+        arb_rc_model_start(&m, env[6]); /* from the primer byte 6 names (§D.8) */
         arb_rc_encode(&m, raw, n, hl, env[5] & 1, &z, &zn);
         arb_rc_model_free(&m);
         uint8_t *out = malloc(zn + 8);

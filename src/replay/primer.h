@@ -28,6 +28,11 @@ unsigned arb_rc_primer_for_content(const uint8_t *content, size_t hl);
  * never freed); NULL: no such primer, or out of memory. */
 const arb_rc_model *arb_rc_primer_model(unsigned id);
 
+/* Initialise m as a file naming primer id starts (id 0: empty models).
+ * -1: out of memory, or no such primer (m is then empty, still to be
+ * freed). */
+int arb_rc_model_start(arb_rc_model *m, unsigned id);
+
 /* A standalone file's range-coded body (FORMAT.md §B.5, §D.8): content
  * (hl bytes of header first) coded from the models of its game's primer
  * (primed 0: from empty models); sets env's flag bit 2 and byte 6 (the

@@ -6,6 +6,7 @@
 #include <zlib.h>
 
 #include "replay/rcbody.h"
+#include "replay/rec2.h"
 
 #define TOP (1u << 24)
 #define PBITS 11
@@ -600,21 +601,13 @@ int arb_rc_dec_finish(arb_rc_dec *d)
 }
 
 /* The body's coded-length prefix at p[0..n): its value and *used, or 1
- * (more bytes needed), 2 (malformed). */
+ * (more bytes needed), 2 (malformed): a record varint (rec2.h). */
 static int prefix(const uint8_t *p, size_t n, uint64_t *v, size_t *used)
 {
-    uint64_t x = 0;
-    for (size_t i = 0; i < 10; i++) {
-        if (i >= n) return 1;
-        if (i == 9 && p[i] > 1) return 2;
-        x |= (uint64_t)(p[i] & 0x7f) << (7 * i);
-        if (!(p[i] & 0x80)) {
-            *v = x;
-            *used = i + 1;
-            return 0;
-        }
-    }
-    return 2;
+    const uint8_t *q = p;
+    int rc = arb_r2_get_varint(&q, p + n, v);
+    if (rc == 0) *used = (size_t)(q - p);
+    return rc;
 }
 
 int arb_rc_body_prefix(const uint8_t *p, size_t n, uint64_t *coded, size_t *used)
