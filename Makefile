@@ -331,14 +331,16 @@ check-slurm: deps slurm-deps
 # Mutants of each engine's rules sources, scored by the conformance suite
 # alone and with the game's unit tests. MUTANTS per game (0: all), SEED,
 # GAMES (comma list); MUTATION_FLOORS="--floor-conform P --floor-unit P"
-# fails the run below them (CI: .ci/run).
+# fails the run below them (CI: .ci/run); MUTATION_JOBS mutants at once
+# (default: one per core; the report is in sample order whatever it is).
 MUTANTS ?= 20
 SEED    ?= 1
 GAMES_M ?=
 MUTATION_FLOORS ?=
+MUTATION_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 .PHONY: mutation
 mutation: $(ARBITER) $(BUILD)/libarbiter.a
-	@nice python3 tests/mutation/mutate.py --mutants $(MUTANTS) --seed $(SEED) --build $(BUILD) \
+	@nice python3 tests/mutation/mutate.py --mutants $(MUTANTS) --seed $(SEED) --build $(BUILD) --jobs $(MUTATION_JOBS) \
 	  $(if $(GAMES_M),--games $(GAMES_M)) --cc "$(CC)" --cflags "$(ALL_CFLAGS)" --libs "$(LIBS)" \
 	  --check-cflags "$(CHECK_CFLAGS)" --check-libs "$(CHECK_LIBS)" --san "$(SAN)" \
 	  --lib-objs "$(LIB_OBJ)" --cli-objs "$(CLI_OBJ)" $(MUTATION_FLOORS)

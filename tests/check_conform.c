@@ -29,7 +29,8 @@ typedef struct toy {
 } toy;
 
 /* A contract bug to plant, for the invariant tests (0: none). */
-enum { BUG_NONE, BUG_DUP_LEGAL, BUG_LEGAL_REJECTED, BUG_VIEW_LEAK, BUG_NARRATION_LEAK, BUG_DROPS, BUG_REJECT_CHANGES };
+enum { BUG_NONE, BUG_DUP_LEGAL, BUG_LEGAL_REJECTED, BUG_VIEW_LEAK, BUG_NARRATION_LEAK, BUG_DROPS, BUG_REJECT_CHANGES,
+       BUG_WINNER_OPEN, BUG_TURN_BACK };
 static int toy_bug;
 
 static const arb_verb toy_verbs[] = {
@@ -199,13 +200,17 @@ static int toy_outcome(const void *st, arb_outcome *o)
 {
     const toy *t = st;
     o->over = t->over;
-    o->winner = t->winner;
+    o->winner = t->over ? t->winner : toy_bug == BUG_WINNER_OPEN ? 0 : -1;
     o->reason = (uint16_t)(t->over ? 1 : 0);
     o->turns = (uint32_t)t->turn;
     return o->over;
 }
 
-static uint32_t toy_turn(const void *st) { return (uint32_t)((const toy *)st)->turn; }
+static uint32_t toy_turn(const void *st)
+{
+    int turn = ((const toy *)st)->turn;
+    return (uint32_t)(toy_bug == BUG_TURN_BACK ? 10 - turn : turn);
+}
 static const char *toy_phase(const void *st) { return ((const toy *)st)->over ? "over" : "main"; }
 
 static void toy_export(const void *st, int view, arb_tree *tr, arb_tnode *root)
@@ -437,8 +442,9 @@ static const char *STATUS_SET = SET_HEAD
     "    <setup seed=\"2\"/>\n"
     "    <check><decision seat=\"0\" kind=\"main\"/><event name=\"pass\" seat=\"0\"/><turn is=\"1\"/></check>\n"
     "    <act do=\"0 add 3\"><event name=\"add\" seat=\"0\" a=\"3\" b=\"3\"/><state path=\"players.0.count\" equals=\"3\" delta=\"3\"/></act>\n"
-    "    <reject do=\"0 add 4\" rule=\"TOY-ADD-MAX\"/>\n"
+    "    <reject do=\"0 add 4\" rule=\"TOY-ADD-MAX\" says=\"at most 3\"/>\n"
     "    <reject do=\"1 add 1\" rule=\"TOY-TURN\" code=\"illegal\"/>\n"
+    "    <reject do=\"0 verb#9 1 2 3 4 5 6\" malformed=\"true\" code=\"illegal\" says=\"no clock\"/>\n"
     "    <act do=\"0 pass\"/>\n"
     "    <check><events exact=\"true\"><event name=\"add\"/><event name=\"pass\" seat=\"1\"/></events>\n"
     "      <state path=\"players.1.count\" unchanged=\"true\"/><state path=\"players.1.secret\" view=\"0\" exists=\"false\"/>\n"
@@ -462,15 +468,23 @@ static const char *STATUS_SET = SET_HEAD
     "    <setup seed=\"2\"/>\n    <act do=\"0 wait\"><any-of><turn is=\"2\"/><turn is=\"1\"/></any-of><not><event name=\"add\"/></not></act>\n"
     "    <act do=\"0 wait\"/>\n    <check><events exact=\"true\"><event name=\"pass\"/></events></check>\n  </test-case>\n"
     "  <test-case id=\"setup-neg\" covers=\"TOY-TURN\">\n"
-    "    <setup players=\"3\"/>\n    <setup-rejected rule=\"TOY-TWO\"/>\n  </test-case>\n"
+    "    <setup players=\"3\"/>\n    <setup-rejected rule=\"TOY-TWO\" says=\"two\"/>\n  </test-case>\n"
     "  <test-case id=\"xfail\" covers=\"TOY-TURN\">\n"
     "    <setup/>\n    <check><turn is=\"7\"/></check>\n  </test-case>\n"
     "  <test-case id=\"xpass\" covers=\"TOY-TURN\">\n"
     "    <setup/>\n    <check><turn is=\"1\"/></check>\n  </test-case>\n"
     "  <deck-case id=\"deck-ok\" covers=\"TOY-DECK-SIZE\">\n    <deck>3 pebble</deck>\n    <legal starts=\"true\"/>\n    <no-warning/>\n  </deck-case>\n"
     "  <deck-case id=\"deck-small\" covers=\"TOY-DECK-SIZE\">\n    <deck>\n      pebble\n      rock\n    </deck>\n"
-    "    <illegal rule=\"TOY-DECK-SIZE\"/>\n    <warning rule=\"TOY-DECK-ROCK\"/>\n  </deck-case>\n"
+    "    <illegal rule=\"TOY-DECK-SIZE\" says=\"3 cards\"/>\n    <warning rule=\"TOY-DECK-ROCK\" says=\"rock\"/>\n  </deck-case>\n"
     "  <deck-case id=\"deck-wrong\" covers=\"TOY-DECK-SIZE\">\n    <deck>pebble</deck>\n    <illegal rule=\"TOY-ADD-MAX\"/>\n  </deck-case>\n"
+    "  <test-case id=\"says-other\" covers=\"TOY-ADD-MAX\">\n"
+    "    <setup seed=\"2\"/>\n    <reject do=\"0 add 4\" rule=\"TOY-ADD-MAX\" says=\"at most 4\"/>\n  </test-case>\n"
+    "  <test-case id=\"malformed-taken\" covers=\"TOY-ADD-MAX\">\n"
+    "    <setup seed=\"2\"/>\n    <reject do=\"0 pass 7\" malformed=\"1\"/>\n  </test-case>\n"
+    "  <test-case id=\"setup-says-other\" covers=\"TOY-TURN\">\n"
+    "    <setup players=\"3\"/>\n    <setup-rejected rule=\"TOY-TWO\" says=\"three\"/>\n  </test-case>\n"
+    "  <deck-case id=\"deck-says-other\" covers=\"TOY-DECK-SIZE\">\n    <deck>pebble</deck>\n"
+    "    <illegal rule=\"TOY-DECK-SIZE\" says=\"4 cards\"/>\n  </deck-case>\n"
     SET_TAIL;
 
 static const char *EXPECT =
@@ -522,13 +536,27 @@ START_TEST(statuses)
     ck_assert_msg(ST("deck-ok") == ARB_CF_PASS, "%s", result(s, "deck-ok")->message);
     ck_assert_msg(ST("deck-small") == ARB_CF_PASS, "%s", result(s, "deck-small")->message);
     ck_assert_int_eq(ST("deck-wrong"), ARB_CF_WRONG_RULE);
+    /* says: the refusal's sentence must contain the text, in actions, setups
+     * and deck issues alike */
+    ck_assert_int_eq(ST("says-other"), ARB_CF_FAIL);
+    ck_assert_str_eq(result(s, "says-other")->message,
+                     "expected the refusal of '0 add 4' to say 'at most 4', got: TOY-ADD-MAX: at most 3");
+    ck_assert_int_eq(ST("setup-says-other"), ARB_CF_FAIL);
+    ck_assert(strstr(result(s, "setup-says-other")->message, "to say 'three', got: TOY-TWO: two players"));
+    ck_assert_int_eq(ST("deck-says-other"), ARB_CF_FAIL);
+    ck_assert_str_eq(result(s, "deck-says-other")->message, "expected illegal by TOY-DECK-SIZE to say '4 cards', got: 3 cards");
+    /* malformed: a count the verb does not take reaches the engine (which
+     * here takes it: the case fails, it is not an ERROR of parsing) */
+    ck_assert_int_eq(ST("malformed-taken"), ARB_CF_FAIL);
+    ck_assert(strstr(result(s, "malformed-taken")->message, "expected '0 pass 7' to be rejected, got accepted"));
     ck_assert(arb_cf_status_unexpected(ARB_CF_XPASS));
     ck_assert(!arb_cf_status_unexpected(ARB_CF_XFAIL));
     ck_assert(!arb_cf_status_unexpected(ARB_CF_SKIP));
     /* unexpected: wrongrule accepted assertfail badaction unused xpass
-     * deck-wrong, plus 4 uncovered R/R* entries (see coverage_gate), plus
-     * the lint diagnostic */
-    ck_assert_uint_eq(arb_conform_failures(s), 12);
+     * deck-wrong says-other malformed-taken setup-says-other
+     * deck-says-other, plus 4 uncovered R/R* entries (see coverage_gate),
+     * plus the lint diagnostic */
+    ck_assert_uint_eq(arb_conform_failures(s), 16);
     arb_conform_free(s);
 }
 END_TEST
@@ -666,7 +694,9 @@ START_TEST(junit_parses_back)
         }
     }
     ck_assert_uint_eq(cases, arb_conform_nresults(s));
-    ck_assert_uint_eq(failures, 6); /* wrongrule accepted assertfail unused xpass deck-wrong */
+    /* wrongrule accepted assertfail unused xpass deck-wrong says-other
+     * malformed-taken setup-says-other deck-says-other */
+    ck_assert_uint_eq(failures, 10);
     ck_assert_uint_eq(errors, 1);
     ck_assert_uint_eq(skipped, 1);  /* xfail */
     ck_assert_uint_eq(props, cases);
@@ -771,6 +801,8 @@ START_TEST(invariants_catch_planted_bugs)
         { BUG_NARRATION_LEAK, "invariant narration-hidden: seat 1 is told about seat 0's hidden 'add' event", 5 },
         { BUG_DROPS, "invariant events-dropped", 4 },
         { BUG_REJECT_CHANGES, "invariant reject-unchanged: rejecting '0 add 1' changed the state", 7 },
+        { BUG_WINNER_OPEN, "invariant outcome-open: the match goes on, yet outcome() names winner 0 and reason 0", 4 },
+        { BUG_TURN_BACK, "invariant turn-grows: turn() went back from 9 to 8", 6 },
     };
     for (unsigned k = 0; k <= sizeof want / sizeof want[0]; k++) {
         toy_bug = k ? want[k - 1].bug : BUG_NONE;

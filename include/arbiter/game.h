@@ -129,11 +129,12 @@ typedef struct arb_setup {
     const char *rules;
 } arb_setup;
 
-/* Outcome of a finished match. */
+/* Outcome of a finished match. While it goes on: over 0, winner -1,
+ * reason 0 (conformance checks this at every step: outcome-open). */
 typedef struct arb_outcome {
     int over;                   /* 0 while the match goes on */
     int winner;                 /* seat, or -1 for a draw */
-    uint16_t reason;            /* index into arb_game.outcome_reasons */
+    uint16_t reason;            /* index into arb_game.outcome_reasons (not a "none" at 0) */
     uint32_t turns;             /* turns (shifts, cycles) played */
 } arb_outcome;
 
@@ -284,6 +285,12 @@ int arb_deck_attr_set(arb_deck *d, const char *key, const char *value);
  * message naming the column. */
 int arb_action_parse(const arb_game *g, const char *line, arb_action *out,
                      arb_error *err);
+/* The same syntax for an action a replay record or the C API can carry but
+ * the text refuses (conformance cases of malformed actions): any count of 0
+ * to ARB_ARGS_MAX arguments whatever the verb's, and "verb#N" for verb
+ * number N, which may lie past the game's verb table. */
+int arb_action_parse_malformed(const arb_game *g, const char *line, arb_action *out,
+                               arb_error *err);
 /* Inverse of arb_action_parse; always writes "+MS" when elapsed_ms != 0. */
 int arb_action_format(const arb_game *g, const arb_action *a, char *buf, size_t size);
 

@@ -91,6 +91,11 @@ void arb_conform__utf8_cut(char *s);
 /* Attribute value into buf ("" and 0 when absent, 1 when present). */
 int arb_conform__attr(const xmlNode *n, const char *name, char *buf, size_t size);
 int arb_conform__is(const xmlNode *n, const char *name);
+/* The action of an <act>/<reject>: its do= text into text, parsed by the
+ * text syntax, or with malformed="true" as a replay or the C API can carry
+ * it (arb_action_parse_malformed). */
+int arb_conform__action(const arb_game *g, const xmlNode *n, char *text, size_t size, arb_action *a,
+                        arb_error *err);
 const arb_game *arb_conform__game(const arb_conform_suite *s, const char *id);
 /* Text content of an element (trimmed of the indentation lines) into a new
  * malloc'd string; NULL on ENOMEM. */
@@ -120,9 +125,12 @@ typedef struct cf_inv {
     const char *failed;
     char msg[ARB_CF_MSG_MAX];
     unsigned view_checked, view_skipped;
+    uint32_t turn;                 /* turn() at the last step (turn-grows) */
+    int stepped, was_over;
 } cf_inv;
 /* After setup or an accepted action: events-dropped, narration-hidden,
- * legal-unique, legal-accepted, view-hidden. 0 or -1 (I->msg says why). */
+ * outcome-open, turn-grows, legal-unique, legal-accepted, view-hidden. 0 or
+ * -1 (I->msg says why). */
 int arb_conform__inv_step(cf_inv *I, const arb_conform_suite *s, const arb_game *g, const arb_match *m,
                           const arb_setup *su);
 /* Before a <reject>: the action is not among legal()'s. */

@@ -14,6 +14,12 @@
  *                     nothing hidden from it
  *   narration-hidden  for every hidden event, what every other seat is told
  *                     names the same cards whatever the event's arguments
+ *   outcome-open      outcome() agrees with its return value; while the
+ *                     match goes on it names no winner (-1) and reason 0;
+ *                     once over, the winner is a seat or -1 (a draw) and
+ *                     the reason one of the game's (not "none"), and it
+ *                     stays over
+ *   turn-grows        turn() is 1-based and never goes back
  *
  * Everything goes through the game contract (arb_match over a const
  * arb_game): a second driver (an external engine) needs a copy of a state
@@ -388,6 +394,36 @@ static int check_narration(cf_inv *I, const arb_game *g, const arb_match *m, con
     return 0;
 }
 
+/* ------------------------------------------------------------ progress */
+
+/* outcome-open, turn-grows: the contract's outcome() and turn() (game.h). */
+static int check_progress(cf_inv *I, const arb_game *g, const arb_match *m)
+{
+    arb_outcome o;
+    memset(&o, 0, sizeof o);
+    o.winner = -1;
+    int over = arb_match_outcome(m, &o);
+    if (!over != !o.over)
+        return say(I, "outcome-open", "outcome() returned %d but set over = %d", over, o.over);
+    if (!o.over && (o.winner != -1 || o.reason != 0))
+        return say(I, "outcome-open", "the match goes on, yet outcome() names winner %d and reason %u "
+                   "(while it goes on: winner -1, reason 0)", o.winner, (unsigned)o.reason);
+    /* a game whose reason 0 is "none" ends for one of the others */
+    unsigned lo = g->noutcome_reasons && g->outcome_reasons[0] && !strcmp(g->outcome_reasons[0], "none");
+    if (o.over && (o.winner < -1 || o.winner >= ARB_MAX_SEATS || o.reason < lo || o.reason >= g->noutcome_reasons))
+        return say(I, "outcome-open", "the match is over with winner %d and reason %u (a seat or -1; a reason "
+                   "%u..%u of the game's)", o.winner, (unsigned)o.reason, lo,
+                   g->noutcome_reasons ? g->noutcome_reasons - 1 : 0);
+    if (I->was_over && !o.over) return say(I, "outcome-open", "the match was over and goes on again");
+    uint32_t t = arb_match_turn(m);
+    if (t < 1) return say(I, "turn-grows", "turn() is 0 (turns count from 1)");
+    if (I->stepped && t < I->turn) return say(I, "turn-grows", "turn() went back from %u to %u", I->turn, t);
+    I->turn = t;
+    I->stepped = 1;
+    I->was_over = o.over != 0;
+    return 0;
+}
+
 /* ------------------------------------------------------------ a step */
 
 int arb_conform__inv_step(cf_inv *I, const arb_conform_suite *s, const arb_game *g, const arb_match *m,
@@ -400,6 +436,7 @@ int arb_conform__inv_step(cf_inv *I, const arb_conform_suite *s, const arb_game 
         return say(I, "events-dropped", "this step emitted %u events more than the buffer of %d holds",
                    arb_match_events_dropped(m), ARB_MATCH_EVENTS);
     if (check_narration(I, g, m, ev, ne)) return -1;
+    if (check_progress(I, g, m)) return -1;
     if (check_legal(I, g, m)) return -1;
     if (check_view(I, s, g, m, su)) return -1;
     return 0;

@@ -75,10 +75,10 @@ static void lint_vocab(arb_conform_suite *s, const cf_file *f, const arb_game *g
         if (arb_conform__is(k, "position")) continue;
         char v[256];
         int line = (int)xmlGetLineNo((xmlNodePtr)k);
-        if (arb_conform__attr(k, "do", v, sizeof v)) {
+        if (xmlHasProp((xmlNodePtr)k, (const xmlChar *)"do")) {
             arb_action a;
             arb_error err = ARB_ERROR_INIT;
-            if (arb_action_parse(g, v, &a, &err))
+            if (arb_conform__action(g, k, v, sizeof v, &a, &err))
                 arb_conform__diag(s, f->path, line, "'%s': %s", v, err.msg);
         }
         if (arb_conform__is(k, "event") && arb_conform__attr(k, "name", v, sizeof v) &&

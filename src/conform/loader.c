@@ -83,6 +83,15 @@ int arb_conform__attr(const xmlNode *n, const char *name, char *buf, size_t size
     return 1;
 }
 
+int arb_conform__action(const arb_game *g, const xmlNode *n, char *text, size_t size, arb_action *a,
+                        arb_error *err)
+{
+    char v[8];
+    arb_conform__attr(n, "do", text, size);
+    int malformed = arb_conform__attr(n, "malformed", v, sizeof v) && (!strcmp(v, "true") || !strcmp(v, "1"));
+    return malformed ? arb_action_parse_malformed(g, text, a, err) : arb_action_parse(g, text, a, err);
+}
+
 int arb_conform__is(const xmlNode *n, const char *name)
 {
     return n && n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;

@@ -729,8 +729,7 @@ static void take_events(run *R, evbuf *b)
 static int parse_action(run *R, const xmlNode *n, arb_action *a, char *text, size_t size)
 {
     arb_error err = ARB_ERROR_INIT;
-    arb_conform__attr(n, "do", text, size);
-    if (arb_action_parse(R->g, text, a, &err)) {
+    if (arb_conform__action(R->g, n, text, size, a, &err)) {
         set_status(R, ARB_CF_ERROR, n, "'%s': %s", text, err.msg);
         return -1;
     }
@@ -844,6 +843,10 @@ static void do_reject(run *R, const xmlNode *n)
                    err.rule[0] ? err.rule : "(no rule ID)", errtext(&err, eb, sizeof eb));
         return;
     }
+    char says[256];
+    if (arb_conform__attr(n, "says", says, sizeof says) && !strstr(err.msg, says))
+        set_status(R, ARB_CF_FAIL, n, "expected the refusal of '%s' to say '%s', got: %s", text, says,
+                   errtext(&err, eb, sizeof eb));
 }
 
 /* The accepted actions, recorded as a .tcgr from the same seed or position
@@ -869,9 +872,10 @@ static void run_test_case(run *R)
     const xmlNode *rej = child(cn, "setup-rejected");
     int rc = new_match(R, &R->m, &err);
     if (rej) {
-        char rule[ARB_RULE_MAX], where[256];
+        char rule[ARB_RULE_MAX], where[256], says[256];
         int want_rule = arb_conform__attr(rej, "rule", rule, sizeof rule);
         int want_where = arb_conform__attr(rej, "where", where, sizeof where);
+        int want_says = arb_conform__attr(rej, "says", says, sizeof says);
         if (rc == ARB_OK) {
             set_status(R, ARB_CF_FAIL, rej, "expected the setup to be rejected%s%s, got accepted",
                        want_rule ? " by " : "", want_rule ? rule : "");
@@ -883,6 +887,9 @@ static void run_test_case(run *R)
         } else if (want_rule && strcmp(rule, err.rule) != 0) {
             set_status(R, ARB_CF_WRONG_RULE, rej, "expected the setup to be rejected by %s, got %s: %s", rule,
                        err.rule[0] ? err.rule : "(no rule ID)", errtext(&err, eb, sizeof eb));
+        } else if (want_says && !strstr(err.msg, says)) {
+            set_status(R, ARB_CF_FAIL, rej, "expected the setup's refusal to say '%s', got: %s", says,
+                       errtext(&err, eb, sizeof eb));
         }
         return;
     }
@@ -949,13 +956,24 @@ static void run_deck_case(run *R)
         }
     }
     for (const xmlNode *k = dn->next; k && !R->done; k = k->next) {
-        char rule[ARB_RULE_MAX];
+        char rule[ARB_RULE_MAX], says[256];
         int isill = arb_conform__is(k, "illegal"), iswarn = arb_conform__is(k, "warning");
         if (isill || iswarn) {
             arb_conform__attr(k, "rule", rule, sizeof rule);
-            int found = 0;
-            for (unsigned i = 0; i < n && !found; i++)
-                found = !!is[i].warning == iswarn && strcmp(is[i].rule, rule) == 0;
+            int want_says = arb_conform__attr(k, "says", says, sizeof says);
+            int found = 0, said = 0;
+            const char *other = "";
+            for (unsigned i = 0; i < n; i++)
+                if (!!is[i].warning == iswarn && strcmp(is[i].rule, rule) == 0) {
+                    found = 1;
+                    if (!want_says || strstr(is[i].msg, says)) said = 1;
+                    else other = is[i].msg;
+                }
+            if (found && !said) {
+                set_status(R, ARB_CF_FAIL, k, "expected %s %s to say '%s', got: %s", isill ? "illegal by" : "warning",
+                           rule, says, other);
+                continue;
+            }
             if (found) continue;
             if (isill && !nviol) set_status(R, ARB_CF_FAIL, k, "expected illegal by %s, got a legal deck", rule);
             else if (isill) set_status(R, ARB_CF_WRONG_RULE, k, "expected illegal by %s, got illegal by %s", rule, viol);

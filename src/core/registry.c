@@ -146,7 +146,10 @@ static int parse_int(const char *tok, int64_t lo, int64_t hi, int64_t *out)
     return arb_parse_i64(tok, strlen(tok), 0, lo, hi, out) ? -1 : 0;
 }
 
-int arb_action_parse(const arb_game *g, const char *line, arb_action *out, arb_error *err)
+/* malformed: the shapes a replay record or the C API can carry and the text
+ * syntax refuses — any argument count up to ARB_ARGS_MAX, and a verb given by
+ * number as "verb#N" (arb_action_format's spelling), past the table too. */
+static int action_parse(const arb_game *g, const char *line, int malformed, arb_action *out, arb_error *err)
 {
     char tok[64];
     const char *p = line;
@@ -173,24 +176,37 @@ int arb_action_parse(const arb_game *g, const char *line, arb_action *out, arb_e
     col = token(&p, line, tok, sizeof tok);
     if (!tok[0]) return arb_error_set(err, ARB_EINVAL, NULL, "column %d: expected a verb", col);
     int verb = arb_verb_find(g, tok);
+    if (verb < 0 && malformed && strncmp(tok, "verb#", 5) == 0 && parse_int(tok + 5, 0, UINT8_MAX, &v) == 0)
+        verb = (int)v;
     if (verb < 0)
         return arb_error_set(err, ARB_EINVAL, NULL, "column %d: unknown %s verb '%s'", col, g->id, tok);
     out->verb = (uint8_t)verb;
-    const arb_verb *vb = &g->verbs[verb];
+    const arb_verb *vb = (unsigned)verb < g->nverbs ? &g->verbs[verb] : NULL;
+    unsigned max_args = malformed || !vb ? ARB_ARGS_MAX : vb->max_args;
     for (;;) {
         col = token(&p, line, tok, sizeof tok);
         if (!tok[0] || tok[0] == '#') break;
-        if (out->nargs >= vb->max_args)
+        if (out->nargs >= max_args)
             return arb_error_set(err, ARB_EINVAL, NULL, "column %d: '%s' takes at most %u argument(s)",
-                                 col, vb->name, vb->max_args);
+                                 col, vb ? vb->name : "an action", max_args);
         if (parse_int(tok, INT32_MIN, INT32_MAX, &v))
             return arb_error_set(err, ARB_EINVAL, NULL, "column %d: argument '%s' is not an integer", col, tok);
         out->args[out->nargs++] = (int32_t)v;
     }
-    if (out->nargs < vb->min_args)
+    if (!malformed && out->nargs < vb->min_args)
         return arb_error_set(err, ARB_EINVAL, NULL, "'%s' takes at least %u argument(s): %s %s",
                              vb->name, vb->min_args, vb->name, vb->args_help ? vb->args_help : "");
     return ARB_OK;
+}
+
+int arb_action_parse(const arb_game *g, const char *line, arb_action *out, arb_error *err)
+{
+    return action_parse(g, line, 0, out, err);
+}
+
+int arb_action_parse_malformed(const arb_game *g, const char *line, arb_action *out, arb_error *err)
+{
+    return action_parse(g, line, 1, out, err);
 }
 
 int arb_action_format(const arb_game *g, const arb_action *a, char *buf, size_t size)

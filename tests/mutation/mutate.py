@@ -17,13 +17,16 @@ Only the Python standard library is used. Invoked by `make mutation`, which
 passes the compiler, flags and libraries of the main build.
 """
 import argparse
+import concurrent.futures
 import hashlib
 import os
+import queue
 import random
 import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -439,7 +442,7 @@ def run(cmd, timeout, env=None, cwd=ROOT):
 
 
 class Builder:
-    def __init__(self, args):
+    def __init__(self, args, tag="main", shared=None):
         self.a = args
         self.cc = args.cc
         self.cflags = args.cflags.split()
@@ -447,7 +450,8 @@ class Builder:
         self.obj = os.path.join(ROOT, args.build, "obj")
         # one directory per run: two runs (or CI next to a developer's run)
         # never share a mutant's source, object or binary
-        self.work = os.path.join(ROOT, args.build, "mutation", "run-%d" % os.getpid())
+        self.root = os.path.join(ROOT, args.build, "mutation", "run-%d" % os.getpid())
+        self.work = os.path.join(self.root, tag)
         os.makedirs(self.work, exist_ok=True)
         if args.lib_objs:   # the Makefile's lists: no stale object of a renamed source
             self.lib_objs = sorted(os.path.join(ROOT, o) for o in args.lib_objs.split())
@@ -461,9 +465,18 @@ class Builder:
             self.lib_objs.sort()
             self.cli_objs = sorted(os.path.join(self.obj, "src", "cli", f)
                                    for f in os.listdir(os.path.join(self.obj, "src", "cli")) if f.endswith(".o"))
-        self.test_objs = {}
+        # the unit tests' objects are compiled once and shared by the workers
+        self.test_objs, self.test_lock = shared if shared else ({}, threading.Lock())
+
+    def worker(self, n):
+        """A builder for worker n: its own directory, the same test objects."""
+        return Builder(self.a, "w%d" % n, (self.test_objs, self.test_lock))
 
     def test_obj(self, game):
+        with self.test_lock:
+            return self._test_obj(game)
+
+    def _test_obj(self, game):
         if game not in self.test_objs:
             src = os.path.join(ROOT, "tests", "check_%s.c" % game)
             if not os.path.exists(src):
@@ -548,7 +561,9 @@ def main():
     ap.add_argument("--list", action="store_true", help="list the sampled mutants (key, file:line, mutation) and stop")
     ap.add_argument("--suggest-clamps", action="store_true",
                     help="print equivalent.txt lines for mutants equivalent by construction: bound clamps, larger local buffers, a break before default: break; (review, then append)")
-    ap.add_argument("--only", default="", help="run only the mutants whose key starts with this")
+    ap.add_argument("--only", default="", help="run only the mutants whose key starts with this (a comma list: any of them)")
+    ap.add_argument("--jobs", type=int, default=1, help="mutants tested at once (each in its own directory); "
+                    "the output is in sample order whatever N is")
     args = ap.parse_args()
 
     games = [g for g in (args.games.split(",") if args.games else sorted(TARGETS)) if g]
@@ -581,7 +596,7 @@ def main():
         sample = muts if args.mutants <= 0 or args.mutants >= len(muts) else rng.sample(muts, args.mutants)
         sample.sort(key=lambda m: (m["file"], m["start"], m["new"]))
         if args.only:
-            sample = [m for m in sample if m["key"].startswith(args.only)]
+            sample = [m for m in sample if m["key"].startswith(tuple(args.only.split(",")))]
         print("== %s: %d mutation sites, %d sampled (seed %d)" % (g, len(muts), len(sample), args.seed), flush=True)
         if args.list:
             for m in sample:
@@ -605,33 +620,49 @@ def main():
             if m["file"] not in sources:
                 with open(os.path.join(ROOT, m["file"]), encoding="utf-8") as fh:
                     sources[m["file"]] = fh.read()
+
+        def test(b, m):
+            """One mutant on builder b: its verdict and report line."""
             where = "%s:%d" % (m["file"], m["line"])
             if m["key"] in equivalent:
-                n_eq += 1
-                print("  EQUIV     %s  %s  (%s)" % (where, m["desc"], equivalent[m["key"]]), flush=True)
-                continue
-            ok, objs = builder.build(m, sources[m["file"]])
+                return "equiv", "  EQUIV     %s  %s  (%s)" % (where, m["desc"], equivalent[m["key"]])
+            ok, objs = b.build(m, sources[m["file"]])
             if not ok:
-                n_nc += 1
-                print("  NOCOMPILE %s  %s" % (where, m["desc"]), flush=True)
-                continue
-            n_tested += 1
-            rc, out = run([os.path.join(builder.work, "arbiter"), "conform", "--game", g, "--quiet"],
+                return "nocompile", "  NOCOMPILE %s  %s" % (where, m["desc"])
+            rc, out = run([os.path.join(b.work, "arbiter"), "conform", "--game", g, "--quiet"],
                           args.conform_timeout)
             if rc != 0:
-                n_conf += 1
-                n_unit += 1
-                print("  KILLED    %s  %s  (conformance%s)" % (where, m["desc"], ", timeout" if rc == "timeout" else ""),
-                      flush=True)
-                continue
-            killed = False if args.no_unit else builder.unit(g, objs)
-            if killed:
-                n_unit += 1
-                print("  KILLED    %s  %s  (unit tests only)" % (where, m["desc"]), flush=True)
-                survivors.append((m, "unit"))
-                continue
-            print("  SURVIVED  %s  %s  key %s" % (where, m["desc"], m["key"]), flush=True)
-            survivors.append((m, "none"))
+                return "conform", "  KILLED    %s  %s  (conformance%s)" % (where, m["desc"],
+                                                                       ", timeout" if rc == "timeout" else "")
+            if not args.no_unit and b.unit(g, objs):
+                return "unit", "  KILLED    %s  %s  (unit tests only)" % (where, m["desc"])
+            return "survived", "  SURVIVED  %s  %s  key %s" % (where, m["desc"], m["key"])
+
+        workers = [builder.worker(i) for i in range(max(1, args.jobs))]
+        free = queue.Queue()
+        for w in workers:
+            free.put(w)
+
+        def on_worker(m):
+            b = free.get()
+            try:
+                return test(b, m)
+            finally:
+                free.put(b)
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=len(workers)) as pool:
+            for m, (verdict, line) in zip(sample, pool.map(on_worker, sample)):
+                print(line, flush=True)
+                if verdict == "equiv":
+                    n_eq += 1
+                elif verdict == "nocompile":
+                    n_nc += 1
+                else:
+                    n_tested += 1
+                    n_conf += verdict == "conform"
+                    n_unit += verdict in ("conform", "unit")
+                    if verdict in ("unit", "survived"):
+                        survivors.append((m, "unit" if verdict == "unit" else "none"))
         pc = 100.0 * n_conf / n_tested if n_tested else 100.0
         pu = 100.0 * n_unit / n_tested if n_tested else 100.0
         summary.append((g, n_tested, n_conf, pc, n_unit, pu, n_eq, n_nc, time.time() - t0))
@@ -639,7 +670,7 @@ def main():
             failed = True
     if args.list:
         return 0
-    shutil.rmtree(builder.work, ignore_errors=True)
+    shutil.rmtree(builder.root, ignore_errors=True)
     stale = [k for k in equivalent if k not in all_keys and k.split(":")[0].split("/")[2] in games]
     print()
     print("%-11s %7s %22s %22s %6s %10s %7s" % ("game", "tested", "killed by conformance", "with unit tests",
