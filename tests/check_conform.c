@@ -30,7 +30,7 @@ typedef struct toy {
 
 /* A contract bug to plant, for the invariant tests (0: none). */
 enum { BUG_NONE, BUG_DUP_LEGAL, BUG_LEGAL_REJECTED, BUG_VIEW_LEAK, BUG_NARRATION_LEAK, BUG_DROPS, BUG_REJECT_CHANGES,
-       BUG_WINNER_OPEN, BUG_TURN_BACK };
+       BUG_WINNER_OPEN, BUG_TURN_BACK, BUG_CLOCK_BELOW };
 static int toy_bug;
 
 static const arb_verb toy_verbs[] = {
@@ -110,7 +110,8 @@ static int toy_load(void *st, const arb_tnode *pos, const arb_setup *su, arb_err
 static arb_decision toy_decision(const void *st)
 {
     const toy *t = st;
-    arb_decision d = { t->over ? ARB_SEAT_NONE : t->active, (uint16_t)(t->over ? 1 : 0), -1 };
+    arb_decision d = { t->over ? ARB_SEAT_NONE : t->active, (uint16_t)(t->over ? 1 : 0),
+                       toy_bug == BUG_CLOCK_BELOW ? -2 : -1 };
     return d;
 }
 
@@ -803,6 +804,7 @@ START_TEST(invariants_catch_planted_bugs)
         { BUG_REJECT_CHANGES, "invariant reject-unchanged: rejecting '0 add 1' changed the state", 7 },
         { BUG_WINNER_OPEN, "invariant outcome-open: the match goes on, yet outcome() names winner 0 and reason 0", 4 },
         { BUG_TURN_BACK, "invariant turn-grows: turn() went back from 9 to 8", 6 },
+        { BUG_CLOCK_BELOW, "invariant decision-owed: the match goes on, yet the decision names seat 0 with -2 ms left", 4 },
     };
     for (unsigned k = 0; k <= sizeof want / sizeof want[0]; k++) {
         toy_bug = k ? want[k - 1].bug : BUG_NONE;

@@ -68,7 +68,8 @@ typedef struct arb_decision {
     int seat;                   /* seat, or ARB_SEAT_NONE when over */
     uint16_t kind;
     /* Milliseconds the owing seat has left before the arbiter may time it
-     * out, or -1 when no clock runs. Drivers use it to inject "timeout". */
+     * out, or -1 when no clock runs (always once over). Drivers use it to
+     * inject "timeout". */
     int64_t clock_left_ms;
 } arb_decision;
 

@@ -129,8 +129,8 @@ typedef struct cf_inv {
     int stepped, was_over;
 } cf_inv;
 /* After setup or an accepted action: events-dropped, narration-hidden,
- * outcome-open, turn-grows, legal-unique, legal-accepted, view-hidden. 0 or
- * -1 (I->msg says why). */
+ * outcome-open, decision-owed, turn-grows, legal-unique, legal-accepted,
+ * view-hidden. 0 or -1 (I->msg says why). */
 int arb_conform__inv_step(cf_inv *I, const arb_conform_suite *s, const arb_game *g, const arb_match *m,
                           const arb_setup *su);
 /* Before a <reject>: the action is not among legal()'s. */

@@ -19,6 +19,9 @@
  *                     once over, the winner is a seat or -1 (a draw) and
  *                     the reason one of the game's (not "none"), and it
  *                     stays over
+ *   decision-owed     while the match goes on someone owes the decision
+ *                     (clock_left_ms >= -1); once over nobody does and no
+ *                     clock runs (-1)
  *   turn-grows        turn() is 1-based and never goes back
  *
  * Everything goes through the game contract (arb_match over a const
@@ -396,7 +399,8 @@ static int check_narration(cf_inv *I, const arb_game *g, const arb_match *m, con
 
 /* ------------------------------------------------------------ progress */
 
-/* outcome-open, turn-grows: the contract's outcome() and turn() (game.h). */
+/* outcome-open, decision-owed, turn-grows: the contract's outcome(),
+ * decision() and turn() (game.h). */
 static int check_progress(cf_inv *I, const arb_game *g, const arb_match *m)
 {
     arb_outcome o;
@@ -415,6 +419,13 @@ static int check_progress(cf_inv *I, const arb_game *g, const arb_match *m)
                    "%u..%u of the game's)", o.winner, (unsigned)o.reason, lo,
                    g->noutcome_reasons ? g->noutcome_reasons - 1 : 0);
     if (I->was_over && !o.over) return say(I, "outcome-open", "the match was over and goes on again");
+    arb_decision d = arb_match_decision(m);
+    if (o.over && (d.seat != ARB_SEAT_NONE || d.clock_left_ms != -1))
+        return say(I, "decision-owed", "the match is over, yet seat %d owes a decision with %lld ms left "
+                   "(once over: nobody, -1)", d.seat, (long long)d.clock_left_ms);
+    if (!o.over && (d.seat == ARB_SEAT_NONE || d.clock_left_ms < -1))
+        return say(I, "decision-owed", "the match goes on, yet the decision names seat %d with %lld ms left "
+                   "(someone owes it; -1 without a clock)", d.seat, (long long)d.clock_left_ms);
     uint32_t t = arb_match_turn(m);
     if (t < 1) return say(I, "turn-grows", "turn() is 0 (turns count from 1)");
     if (I->stepped && t < I->turn) return say(I, "turn-grows", "turn() went back from %u to %u", I->turn, t);
