@@ -182,7 +182,7 @@ static int action_parse(const arb_game *g, const char *line, int malformed, arb_
         return arb_error_set(err, ARB_EINVAL, NULL, "column %d: unknown %s verb '%s'", col, g->id, tok);
     out->verb = (uint8_t)verb;
     const arb_verb *vb = (unsigned)verb < g->nverbs ? &g->verbs[verb] : NULL;
-    unsigned max_args = malformed || !vb ? ARB_ARGS_MAX : vb->max_args;
+    unsigned max_args = malformed ? ARB_ARGS_MAX : vb->max_args; /* vb is NULL only when malformed */
     for (;;) {
         col = token(&p, line, tok, sizeof tok);
         if (!tok[0] || tok[0] == '#') break;
