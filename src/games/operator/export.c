@@ -102,8 +102,13 @@ void arb_operator__export(const void *st, int view, arb_tree *t, arb_tnode *root
         arb_tree_add_int(t, m, "staged_damage", p->sd);
         arb_tree_add_bool(t, m, "eliminated", p->eliminated);
         arb_tree_add_bool(t, m, "in_cover", p->cover >= 0);
-        arb_tnode *cl = arb_tree_add_arr(t, m, "cards");
-        for (int u = 0; u < p->ncards; u++) arb_tree_add_str(t, cl, NULL, ops_uc(p, u)->pub.id);
+        /* The deck list is the owner's secret (the deck is shuffled face
+         * down, rule S9): another seat sees the cards as they reach a public
+         * zone, never the list. */
+        if (view == ARB_VIEW_ALL || view == i) {
+            arb_tnode *cl = arb_tree_add_arr(t, m, "cards");
+            for (int u = 0; u < p->ncards; u++) arb_tree_add_str(t, cl, NULL, ops_uc(p, u)->pub.id);
+        }
         arb_tree_add_int(t, m, "hand_count", p->nhand);
         if (view == ARB_VIEW_ALL || view == i) pile(t, m, "hand", p, p->hand, p->nhand);
         arb_tree_add_int(t, m, "deck_count", p->ndeck);
