@@ -717,6 +717,41 @@ START_TEST(report_is_self_contained_with_charts_and_timeline)
 }
 END_TEST
 
+/* A name's controls cannot reorder or recolour the page: a U+202E (right-
+ * to-left override) and an ESC are shown as \uXXXX text, isolated in
+ * <bdi>, nowhere raw in the bytes (the verdict, the heading, the players
+ * table, the JSON the script reads). */
+static int has_bytes(const char *buf, size_t len, const char *pat, size_t n)
+{
+    for (size_t i = 0; i + n <= len; i++)
+        if (!memcmp(buf + i, pat, n)) return 1;
+    return 0;
+}
+
+START_TEST(report_shows_name_controls_as_text)
+{
+    play(&fx, 41, 2, 0);
+    snprintf(fx.h.names[0], sizeof fx.h.names[0], "\xe2\x80\xae" "ecilA");
+    snprintf(fx.h.names[1], sizeof fx.h.names[1], "Bob\x1b[31m\xc2\x9b");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    arb_an_source *s = open_fx(&fx, fx.n, 0);
+    arb_error err = ARB_ERROR_INIT;
+    arb_an_walk_result res;
+    ck_assert_int_eq(arb_an_report(s, out, &res, &err), 0);
+    fclose(out);
+    arb_an_source_free(s);
+    ck_assert(!has_bytes(buf, len, "\xe2\x80\xae", 3));
+    ck_assert_ptr_null(memchr(buf, 0x1b, len));
+    ck_assert(!has_bytes(buf, len, "\xc2\x9b", 2));
+    ck_assert_ptr_nonnull(strstr(buf, "P1 (<bdi>\\u202eecilA</bdi>)"));
+    ck_assert_ptr_nonnull(strstr(buf, "<bdi>Bob\\u001b[31m\\u009b</bdi>"));
+    ck_assert_ptr_nonnull(strstr(buf, "\"names\":[\"\\u202eecilA\",\"Bob\\u001b[31m\\u009b\"]"));
+    free(buf);
+}
+END_TEST
+
 START_TEST(report_shows_rejections_and_truncation)
 {
     play(&fx, 42, 2, 0);
@@ -1501,6 +1536,7 @@ int main(void)
     TCase *lib = tcase_create("library");
     tcase_set_timeout(lib, 60);
     tcase_add_test(lib, log_json_has_every_record_and_event);
+    tcase_add_test(lib, report_shows_name_controls_as_text);
     tcase_add_test(lib, log_as_seat_masks_opponent_draws_and_actions);
     tcase_add_test(lib, log_range_and_text);
     tcase_add_test(lib, log_flags_timeout_rejection_and_mismatch);

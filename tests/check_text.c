@@ -49,6 +49,15 @@ START_TEST(escaper_neutralises_controls)
     ck_assert_str_eq(arb_text_escape(buf, sizeof buf, "a\xc2\x9b" "b"), "a\\u009bb");
     /* ordinary UTF-8 and backslashes are kept */
     ck_assert_str_eq(arb_text_escape(buf, sizeof buf, "caf\xc3\xa9 \\ ok"), "caf\xc3\xa9 \\ ok");
+    /* bidi controls: a right-to-left override would reverse a verdict line */
+    ck_assert_str_eq(arb_text_escape(buf, sizeof buf, "\xe2\x80\xae" "Alice wins"), "\\u202eAlice wins");
+    ck_assert_str_eq(arb_text_escape(buf, sizeof buf, "a\xe2\x81\xa6" "b\xe2\x81\xa9" "c\xe2\x80\x8f" "d\xd8\x9c"),
+                     "a\\u2066b\\u2069c\\u200fd\\u061c");
+    ck_assert_str_eq(arb_text_escape(buf, sizeof buf, "\xe2\x80\xaa\xe2\x80\xac"), "\\u202a\\u202c");
+    /* neighbours that are not controls are copied: U+2028 is not bidi,
+     * U+2010 (hyphen), U+20AC (euro) */
+    ck_assert_str_eq(arb_text_escape(buf, sizeof buf, "\xe2\x80\x90\xe2\x82\xac"), "\xe2\x80\x90\xe2\x82\xac");
+    ck_assert(arb_text_needs_escape("x\xe2\x80\xae"));
     ck_assert(!arb_text_needs_escape("plain é"));
     ck_assert(arb_text_needs_escape("a\x1b"));
     /* cut on a character boundary, never inside an escape or a UTF-8 sequence */

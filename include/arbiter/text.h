@@ -37,7 +37,9 @@ int arb_parse_u64s(const char *s, unsigned flags, uint64_t lo, uint64_t hi, uint
 
 /* Control-character escaping for text output. Bytes 0x00–0x1f and 0x7f
  * become \n, \r, \t or \xNN; the UTF-8 encodings of C1 controls
- * (U+0080–U+009F, bytes C2 80..C2 9F) become \u0080..\u009f; a backslash
+ * (U+0080–U+009F, bytes C2 80..C2 9F) become \u0080..\u009f, and so do
+ * the bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E,
+ * U+2066–U+2069: \u202e), which could reorder the line; a backslash
  * stays as it is. Everything else (printable ASCII, other UTF-8) is copied.
  *
  * arb_text_put writes s escaped to out. arb_text_escape writes it escaped

@@ -36,6 +36,10 @@ int arb_an__source_new(arb_an_source **out, const char *name, const arb_an_sourc
 
 /* Text escaping for the two output languages. */
 void arb_an__json_str(FILE *out, const char *s);
+/* The code point of the control character at p (C0, DEL, C1, or a
+ * bidirectional control: U+061C, U+200E/F, U+202A–E, U+2066–9) and its
+ * length in bytes, or -1: what the HTML and JSON writers show as \uXXXX. */
+long arb_an__control_at(const unsigned char *p, size_t *len);
 void arb_an__html_str(FILE *out, const char *s);
 
 /* The name of a decision kind, outcome reason, event type or verb, with a

@@ -94,8 +94,13 @@ static void js_str(FILE *out, const char *s)
     fputc('"', out);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
-        else if (*p == '<' || *p == '>' || *p == '&' || *p < 0x20 || *p == 0x7f) fprintf(out, "\\u%04x", *p);
-        else fputc(*p, out);
+        else if (*p == '<' || *p == '>' || *p == '&') fprintf(out, "\\u%04x", *p);
+        else {
+            size_t len;
+            long cp = arb_an__control_at(p, &len);
+            if (cp < 0) fputc(*p, out);
+            else { fprintf(out, "\\u%04lx", (unsigned long)cp); p += len - 1; }
+        }
     }
     fputc('"', out);
 }
@@ -724,9 +729,9 @@ static void seat_name(FILE *out, const arb_an_header *h, int p)
     char dflt[16];
     snprintf(dflt, sizeof dflt, "P%d", p + 1);
     if (!h->names[p][0] || !strcmp(h->names[p], dflt)) return;
-    fputs(" (", out);
+    fputs(" (<bdi>", out);
     arb_an__html_str(out, h->names[p]);
-    fputc(')', out);
+    fputs("</bdi>)", out);
 }
 
 static void lines(FILE *out, const char *const *l)
@@ -850,9 +855,9 @@ static void write_summary(FILE *out, const repctx *c, const arb_an_walk_result *
                 c->o->view + 1, c->o->view + 1);
     fputs("</table>\n<h2>Players</h2><table class=\"meta players\"><tr><th>seat</th><th>name</th><th>deck</th></tr>", out);
     for (int p = 0; p < h->players; p++) {
-        fprintf(out, "<tr><td style=\"color:%s\"><b>P%d</b></td><td>", colors[p], p + 1);
+        fprintf(out, "<tr><td style=\"color:%s\"><b>P%d</b></td><td><bdi>", colors[p], p + 1);
         arb_an__html_str(out, h->names[p]);
-        fprintf(out, "</td><td>%u card%s", (unsigned)h->decks[p].ncards, ARB_PLURAL(h->decks[p].ncards));
+        fprintf(out, "</bdi></td><td>%u card%s", (unsigned)h->decks[p].ncards, ARB_PLURAL(h->decks[p].ncards));
         if (c->seatfile && p != c->o->view) {
             fputs(" (list not shown to another seat)</td></tr>", out);
             continue;

@@ -28,6 +28,20 @@ const char *arb_an_seat_name(int seat, char *buf, size_t size)
 
 void arb_an__json_str(FILE *out, const char *s) { arb_json_str(out, s); }
 
+long arb_an__control_at(const unsigned char *p, size_t *len)
+{
+    *len = 1;
+    if (p[0] < 0x20 || p[0] == 0x7f) return p[0];
+    if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) { *len = 2; return p[1]; }
+    if (p[0] == 0xd8 && p[1] == 0x9c) { *len = 2; return 0x61c; }
+    if (p[0] == 0xe2 && ((p[1] == 0x80 && ((p[2] >= 0x8e && p[2] <= 0x8f) || (p[2] >= 0xaa && p[2] <= 0xae))) ||
+                         (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9))) {
+        *len = 3;
+        return 0x2000 | (p[1] & 0x3f) << 6 | (p[2] & 0x3f);
+    }
+    return -1;
+}
+
 void arb_an__html_str(FILE *out, const char *s)
 {
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -38,8 +52,17 @@ void arb_an__html_str(FILE *out, const char *s)
         case '"': fputs("&quot;", out); break;
         case '\'': fputs("&#39;", out); break;
         default:
-            if (*p < 0x20 && *p != '\n' && *p != '\t') fputc('?', out);
-            else fputc(*p, out);
+            if (*p == '\n' || *p == '\t') { fputc(*p, out); break; }
+            size_t len;
+            long cp = arb_an__control_at(p, &len);
+            if (cp >= 0) {
+                /* controls (C0, DEL, C1) and bidirectional controls become
+                 * visible \uXXXX text, as in terminal output */
+                fprintf(out, "\\u%04lx", (unsigned long)cp);
+                p += len - 1;
+                break;
+            }
+            fputc(*p, out);
         }
     }
 }

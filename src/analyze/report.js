@@ -51,9 +51,12 @@
     return st;
   }
 
+  /* HTML-escaped, with control and bidirectional characters shown as
+   * visible \uXXXX text (a U+202E in a name must not reorder the line). */
   function esc(s) {
-    return String(s).replace(/[&<>"']/g, function (c) {
-      return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c];
+    return String(s).replace(/[&<>"'\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, function (c) {
+      var e = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c];
+      return e || '\\u' + ('000' + c.charCodeAt(0).toString(16)).slice(-4);
     });
   }
   function isObj(x) { return x !== null && typeof x === 'object' && !Array.isArray(x); }
@@ -153,7 +156,7 @@
     (s.players || []).forEach(function (p, i) {
       var owes = dec.seat === i;
       h += '<div class="pl' + (owes ? ' owes' : '') + '" data-seat="' + i + '"><h3>P' + (i + 1) +
-        (D.names[i] && D.names[i] !== 'P' + (i + 1) ? ' \u00b7 ' + esc(D.names[i]) : '') +
+        (D.names[i] && D.names[i] !== 'P' + (i + 1) ? ' \u00b7 <bdi>' + esc(D.names[i]) + '</bdi>' : '') +
         (owes ? '<span class="tag">to act: ' + esc(dec.kind || '') + '</span>' : '') + '</h3>' +
         renderMap(p, 'state.players.' + i) + '</div>';
     });

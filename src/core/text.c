@@ -102,6 +102,18 @@ static size_t escape_one(const unsigned char *p, char esc[8], size_t *consumed)
         esc[4] = hex[p[1] >> 4]; esc[5] = hex[p[1] & 15]; esc[6] = '\0';
         return 6;
     }
+    /* Bidirectional controls (U+061C, U+200E/F, U+202A–202E, U+2066–2069):
+     * a name that starts with U+202E would otherwise reverse the rest of
+     * the line it is printed in ("P2 wins" shown as "sniw 2P"). */
+    if ((c == 0xe2 && p[1] == 0x80 && ((p[2] >= 0x8e && p[2] <= 0x8f) || (p[2] >= 0xaa && p[2] <= 0xae))) ||
+        (c == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9) || (c == 0xd8 && p[1] == 0x9c)) {
+        unsigned cp = c == 0xd8 ? 0x61cu : 0x2000u | (unsigned)(p[1] & 0x3f) << 6 | (unsigned)(p[2] & 0x3f);
+        *consumed = c == 0xd8 ? 2 : 3;
+        esc[0] = '\\'; esc[1] = 'u';
+        esc[2] = hex[cp >> 12 & 15]; esc[3] = hex[cp >> 8 & 15]; esc[4] = hex[cp >> 4 & 15]; esc[5] = hex[cp & 15];
+        esc[6] = '\0';
+        return 6;
+    }
     return 0;
 }
 

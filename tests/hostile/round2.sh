@@ -178,7 +178,7 @@ expect 0 'seat 0:     Eve\\noutcome:    P1 wins\\x1b\[8m, deck' "$ESC|^outcome: 
 expect 0 'P1 "Eve\\noutcome:    P1 wins\\x1b\[8m"' "$ESC" - log "$r2/inj.tcgr"
 expect 0 '"Eve\\noutcome:    P1 wins\\u001b\[8m"' "$ESC" - log --json "$r2/inj.tcgr"
 "$ARBITER" play --game naramo --seed 1 --agents greedy --names "$(printf '<script>x</script>\033[2J&'),Bob" -o "$r2/html.tcgr" >/dev/null
-expect 0 'P1 \(&lt;script&gt;x&lt;/script&gt;\?\[2J&amp;\)' "$ESC|<script>x|</script>\?" - report "$r2/html.tcgr" -o -
+expect 0 'P1 \(<bdi>&lt;script&gt;x&lt;/script&gt;\\u001b\[2J&amp;</bdi>\)' "$ESC|<script>x|</script>\\?" - report "$r2/html.tcgr" -o -
 printf '{"file":"x\\u001b[2J.tcgr","status":"di\\u001bverged","ok":false,"error":"bad\\nFAKE"}\n' >"$r2/esc.ndjson"
 expect 3 'FAILED x\\x1b\[2J.tcgr: di\\x1bverged: bad\\nFAKE' "$ESC|^FAKE" - merge "$r2/esc.ndjson"
 "$ARBITER" play --game naramo --seed 1 --agents greedy -o "$r2/esc$(printf '\033')x.tcgr" >/dev/null
