@@ -238,8 +238,12 @@ typedef struct arb_an_report_opts {
     /* "Signed by …" line of the banner: the signer as the verifier names it
      * (sealed replays), NULL or "" when the file is not signed. */
     const char *signed_by;
+    /* The file carries a seal that does not verify (or bytes that are not
+     * one): the banner says the signature is invalid, and signed_by says
+     * how. */
+    int seal_broken;
 } arb_an_report_opts;
-#define ARB_AN_REPORT_OPTS_INIT { ARB_VIEW_ALL, 0, 0, -1, "", NULL }
+#define ARB_AN_REPORT_OPTS_INIT { ARB_VIEW_ALL, 0, 0, -1, "", NULL, 0 }
 
 /* Write the judge's viewer of src to out: one self-contained HTML file
  * (inline style and script, no network) opening on the verdict, with a

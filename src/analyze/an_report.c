@@ -770,6 +770,14 @@ static void write_verdict(FILE *out, const repctx *c, const arb_an_walk_result *
         fprintf(out, "Replayed by the %s engine %s under rules %s: every action legal, every checkpoint and the "
                 "outcome reproduced (%" PRIu64 " record%s).", h->game->id, h->game->engine_version, h->rules, res->records,
                 ARB_PLURAL(res->records));
+    } else if (o->seal_broken) {
+        fputs("Signature invalid: the file is not the one that was signed", out);
+        if (what[0]) {
+            fputs(" — ", out);
+            arb_an__html_str(out, what);
+        }
+        fputs(". The board and timeline below show the file as recorded; neither its content nor who recorded "
+              "it is proven.", out);
     } else {
         fputs("First divergence: ", out);
         if (at >= 0) fprintf(out, "<a id=\"divergence\" href=\"#r%" PRId64 "\">record #%" PRId64 "</a>", at, at);
@@ -784,7 +792,9 @@ static void write_verdict(FILE *out, const repctx *c, const arb_an_walk_result *
     fputs("</div>", out);
     /* The seal: filled by the caller from the verifier's signer field. */
     fputs("<div class=\"vsig\" id=\"signature\">", out);
-    if (o->signed_by && o->signed_by[0]) {
+    if (o->seal_broken) {
+        arb_an__html_str(out, o->signed_by ? o->signed_by : "SIGNATURE INVALID");
+    } else if (o->signed_by && o->signed_by[0]) {
         fputs("Signed by ", out);
         arb_an__html_str(out, o->signed_by);
     } else {
@@ -826,7 +836,8 @@ static void write_summary(FILE *out, const repctx *c, const arb_an_walk_result *
     fputs(")</td></tr><tr><td>rules / engine</td><td>", out);
     arb_an__html_str(out, h->rules);
     fputs(" / ", out);
-    arb_an__html_str(out, h->engine);
+    /* A format-2 writer leaves the informational engine build out. */
+    arb_an__html_str(out, h->engine[0] ? h->engine : "not recorded");
     fprintf(out, "</td></tr><tr><td>seed</td><td>%" PRIu64 "</td></tr>", h->seed);
     if (h->started[0]) {
         fputs("<tr><td>started</td><td>", out);

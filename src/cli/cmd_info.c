@@ -173,7 +173,7 @@ int cmd_info(int argc, char **argv)
                (h->flags & ARB_REPLAY_FLAG_TIMED) ? ": timed" : "", body);
         const arb_game *g = arb_game_find(h->game);
         printf("game:       %s%s%s, rules %s, engine %s\n", cli_esc(h->game), g ? " — " : " (not in this build)",
-               g ? g->title : "", cli_esc(h->rules), h->engine[0] ? cli_esc(h->engine) : "?");
+               g ? g->title : "", cli_esc(h->rules), h->engine[0] ? cli_esc(h->engine) : "not recorded");
         printf("rng:        %s; hash %s\n", cli_esc(h->rng), h->hash[0] ? cli_esc(h->hash) : "?");
         printf("seed:       %" PRIu64 "\n", h->seed);
         if (h->has_commit) {

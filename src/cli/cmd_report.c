@@ -35,6 +35,13 @@ static void verdict(const char *path, int view, arb_an_report_opts *o)
         snprintf(signed_by, sizeof signed_by, "key %s (signature valid; not checked against a trusted key: "
                  "arbiter verify --key)", vr.signer_id);
         o->signed_by = signed_by;
+    } else if (vr.seal == ARB_SEAL_BAD || vr.seal == ARB_SEAL_MALFORMED) {
+        /* a broken seal is the verdict's first fact, not "Not signed" */
+        snprintf(signed_by, sizeof signed_by, "%s", vr.seal == ARB_SEAL_BAD ?
+                 "SIGNATURE INVALID: the seal does not match the file's content (altered after signing, or forged)" :
+                 "SEAL MALFORMED: the bytes after the body are not a seal block");
+        o->signed_by = signed_by;
+        o->seal_broken = 1;
     }
     if (rc == ARB_OK) return;
     if (rc == ARB_EVERIFY) {

@@ -221,13 +221,15 @@ static int verify_inner(arb_replay *r, const arb_verify_opts *opts, arb_verify_r
             }
             uint64_t hv = g->hash(st);
             if (!arb_replay_hash_eq(&rec, hv)) {
+                /* a format-1 mid-match checkpoint keeps 16 bits, format 2's 8 */
+                char low[24] = "";
+                if (rec.hash_bits < 64) snprintf(low, sizeof low, " (its low %u bits)", (unsigned)rec.hash_bits);
                 res->expected = rec.hash;
                 res->computed = hv;
                 diverge(res, err, rn, ARB_DIV_CHECKPOINT_HASH,
                         "state hash differs at the checkpoint of turn %" PRIu32 ": recorded 0x%0*" PRIx64
                         "%s, computed 0x%016" PRIx64 "; the divergence lies in records %" PRIu64 "..%" PRIu64,
-                        t, rec.hash_bits / 4, rec.hash, rec.hash_bits < 64 ? " (its low 16 bits)" : "", hv, after_cp,
-                        rec.index);
+                        t, rec.hash_bits / 4, rec.hash, low, hv, after_cp, rec.index);
                 goto out;
             }
             need_cp = 0;

@@ -18,6 +18,15 @@ if "$ARBITER" verify --key "$tmp/other.key.pub" $d/sample.tcgr >"$tmp/o" 2>&1; t
     echo "seal: the sample verifies under a foreign key"; exit 1
 fi
 grep -q "DIVERGES (signature)" "$tmp/o" || { cat "$tmp/o"; exit 1; }
+# The judge's page of a file changed after signing leads with the invalid
+# signature, not with "Not signed" (issue #31).
+cp $d/sample.tcgr "$tmp/bad.tcgr"
+n=$(stat -c %s "$tmp/bad.tcgr")
+printf '\125' | dd of="$tmp/bad.tcgr" bs=1 seek=$((n - 10)) conv=notrunc 2>/dev/null
+"$ARBITER" report "$tmp/bad.tcgr" -o "$tmp/bad.html"
+grep -q '<div class="vword">DOES NOT VERIFY</div><div class="vline">Signature invalid: ' "$tmp/bad.html" &&
+  grep -q 'id="signature">SIGNATURE INVALID: ' "$tmp/bad.html" && ! grep -q 'Not signed' "$tmp/bad.html" ||
+  { echo "seal: the report of a broken seal does not say the signature is invalid"; exit 1; }
 if ! "$PY" -c 'import nacl.signing' 2>/dev/null; then
     echo "seal: FAILED: $PY has no nacl module: install python3-nacl (make deps)"; exit 1
 fi
