@@ -231,6 +231,60 @@ START_TEST(position_start)
 }
 END_TEST
 
+/* The writer refuses a header its reader would refuse (a name past 63
+ * bytes, a start time past 39), before it creates any file; at the bound
+ * the file is written and reads back whole. */
+START_TEST(header_fields_at_their_bound)
+{
+    arb_setup su;
+    memset(&su, 0, sizeof su);
+    su.seed = 7;
+    su.players = 2;
+    su.decks[0] = su.decks[1] = tg_game.preset(0);
+    arb_error err = ARB_ERROR_INIT;
+    arb_match *m;
+    ck_assert_int_eq(arb_match_new(&m, &tg_game, &su, &err), ARB_OK);
+    char n63[64], n64[65], t40[41];
+    memset(n63, 'n', 63);
+    n63[63] = '\0';
+    memset(n64, 'n', 64);
+    n64[64] = '\0';
+    memset(t40, '1', 40);
+    t40[40] = '\0';
+    /* (an engine outside the registry is written as version 1) */
+    for (int version = 1; version <= 2; version++) {
+        arb_replay_meta meta;
+        memset(&meta, 0, sizeof meta);
+        meta.game = &tg_game;
+        meta.setup = &su;
+        meta.level = -1;
+        meta.version = version;
+        meta.names[1] = n64;
+        const char *p = tpath("bound.tcgr");
+        unlink(p);
+        arb_replay_writer *w;
+        ck_assert_int_eq(arb_replay_writer_open(&w, p, &meta, &err), ARB_ELIMIT);
+        ck_assert_ptr_nonnull(strstr(err.msg, "name of P2 is 64 bytes; a replay header holds at most 63"));
+        ck_assert_int_ne(access(p, F_OK), 0);
+        meta.names[1] = n63;
+        meta.started = t40;
+        ck_assert_int_eq(arb_replay_writer_open(&w, p, &meta, &err), ARB_ELIMIT);
+        ck_assert_ptr_nonnull(strstr(err.msg, "start time is 40 bytes"));
+        t40[39] = '\0';
+        ck_assert_int_eq(arb_replay_writer_open(&w, p, &meta, &err), ARB_OK);
+        ck_assert_int_eq(arb_replay_record_start(w, m, &err), ARB_OK);
+        ck_assert_int_eq(arb_replay_writer_close(w, &err), ARB_OK);
+        t40[39] = '1';
+        arb_replay *r;
+        ck_assert_int_eq(arb_replay_open(&r, p, NULL, &err), ARB_OK);
+        ck_assert_str_eq(arb_replay_get_header(r)->player[1].name, n63);
+        ck_assert_uint_eq(strlen(arb_replay_get_header(r)->started), 39);
+        arb_replay_close(r);
+    }
+    arb_match_free(m);
+}
+END_TEST
+
 START_TEST(byte_identical)
 {
     size_t la, lb, lc;
@@ -810,6 +864,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, round_trip);
+    tcase_add_test(tc, header_fields_at_their_bound);
     tcase_add_test(tc, round_trip_timed_and_commit);
     tcase_add_test(tc, commit_vector);
     tcase_add_test(tc, position_start);

@@ -137,6 +137,13 @@ typedef struct arb_replay_meta {
 
 typedef struct arb_replay_writer arb_replay_writer;
 
+/* Every header field of meta within the bound its reader keeps (a name of
+ * at most ARB_REPLAY_NAME_MAX bytes, …): ARB_OK, or ARB_ELIMIT naming the
+ * field, its length and the bound. The writers call it before writing a
+ * byte; a recorder calls it before the match starts. */
+#define ARB_REPLAY_NAME_MAX 63
+int arb_replay_meta_check(const arb_replay_meta *meta, arb_error *err);
+
 /* Create PATH.part and write the envelope and header. */
 int arb_replay_writer_open(arb_replay_writer **out, const char *path,
                            const arb_replay_meta *meta, arb_error *err);

@@ -163,9 +163,18 @@ int cli_match_start(cli_match_args *a, const char *cmd)
     }
     char *nparts[ARB_MAX_SEATS] = { 0 };
     if (a->names) {
+        if (strlen(a->names) >= sizeof a->names_buf)
+            return cli_usage(cmd, "--names is %zu bytes long; a name holds at most %d bytes", strlen(a->names),
+                             ARB_REPLAY_NAME_MAX);
         snprintf(a->names_buf, sizeof a->names_buf, "%s", a->names);
         int nn = cli_split(a->names_buf, nparts, ARB_MAX_SEATS);
         if (nn != players) return cli_usage(cmd, "--names lists %d names for %d players", nn, players);
+        /* what the replay's reader keeps: a longer name would be written
+         * into a file that info, verify and report then refuse */
+        for (int s = 0; s < nn; s++)
+            if (strlen(nparts[s]) > ARB_REPLAY_NAME_MAX)
+                return cli_usage(cmd, "--names: the name of P%d is %zu bytes; a name holds at most %d bytes", s + 1,
+                                 strlen(nparts[s]), ARB_REPLAY_NAME_MAX);
     }
     int rc = pos ? arb_match_from_position(&a->m, g, pos, &a->su, &err) : arb_match_new(&a->m, g, &a->su, &err);
     if (rc && pos) {

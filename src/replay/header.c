@@ -431,10 +431,43 @@ static int header_translate2(const uint8_t *p, size_t n, arb_mpbuf *o, const cha
     return ARB_OK;
 }
 
+/* A string the reader keeps in a char[size] field must be shorter. */
+static int field_fits(const char *s, size_t size, const char *what, int seat, arb_error *err)
+{
+    if (!s || strlen(s) < size) return ARB_OK;
+    char who[32] = "";
+    if (seat >= 0) snprintf(who, sizeof who, " of P%d", seat + 1);
+    return arb_error_set(err, ARB_ELIMIT, NULL, "the %s%s is %zu bytes; a replay header holds at most %zu "
+                         "(replays/FORMAT.md section 3)", what, who, strlen(s), size - 1);
+}
+
+int arb_replay_meta_check(const arb_replay_meta *meta, arb_error *err)
+{
+    /* The bounds are the reader's own field sizes (arb_replay_header), so
+     * the writer never writes a header its reader refuses. */
+    const arb_replay_header *h = NULL;
+    const arb_game *g = meta->game;
+    const arb_setup *su = meta->setup;
+    int rc;
+    if ((rc = field_fits(g->id, sizeof h->game, "game id", -1, err)) ||
+        (rc = field_fits(su->rules ? su->rules : g->rules_version, sizeof h->rules, "rules version", -1, err)) ||
+        (rc = field_fits(g->engine_version, sizeof h->engine, "engine version", -1, err)) ||
+        (rc = field_fits(meta->started, sizeof h->started, "start time", -1, err)))
+        return rc;
+    for (int s = 0; s < su->players && s < ARB_MAX_SEATS; s++) {
+        if ((rc = field_fits(meta->names[s], sizeof h->player[0].name, "name", s, err))) return rc;
+        if (su->decks[s] && (rc = field_fits(su->decks[s]->name, sizeof h->player[0].deck_name, "deck name", s, err)))
+            return rc;
+    }
+    return ARB_OK;
+}
+
 int arb_replay__header_encode(arb_mpbuf *b, const arb_replay_meta *meta, arb_error *err)
 {
     const arb_game *g = meta->game;
     const arb_setup *su = meta->setup;
+    int brc = arb_replay_meta_check(meta, err);
+    if (brc) return brc;
     if (su->players < 1 || su->players > ARB_MAX_SEATS)
         return arb_error_set(err, ARB_EINVAL, NULL, "%d players: a replay holds 1 to %d", su->players,
                              ARB_MAX_SEATS);
