@@ -254,6 +254,17 @@ START_TEST(tree_json_escapes)
     ck_assert_str_eq(out, "{\"s\":\"a\\\"b\\\\c\\n\\u0001\"}");
     free(out);
     arb_tree_free(t);
+    /* C1 and bidirectional controls are escaped too; other UTF-8 (é, the
+     * hyphen U+2010, the euro sign) is copied */
+    t = arb_tree_new();
+    arb_tree_add_str(t, arb_tree_root(t), "s", "\xe2\x80\xae" "A\xc2\x9b\xe2\x81\xa6\xd8\x9c\xc3\xa9\xe2\x80\x90\xe2\x82\xac");
+    out = NULL;
+    f = open_memstream(&out, &len);
+    arb_tnode_json(arb_tree_root(t), f, 0);
+    fclose(f);
+    ck_assert_str_eq(out, "{\"s\":\"\\u202eA\\u009b\\u2066\\u061c\xc3\xa9\xe2\x80\x90\xe2\x82\xac\"}");
+    free(out);
+    arb_tree_free(t);
 }
 END_TEST
 

@@ -49,7 +49,7 @@ typedef struct arb_an_record {
     arb_action action;              /* ACTION */
     uint32_t turn;                  /* CHECKPOINT: turn; OUTCOME: turns */
     uint64_t hash;                  /* CHECKPOINT, OUTCOME */
-    uint8_t hash_bits;              /* 64, or 16 for a v2 per-turn checkpoint */
+    uint8_t hash_bits;              /* 64, or 8 for a v2 mid-match checkpoint */
     int winner;                     /* OUTCOME: seat, -1 draw */
     char reason[64];                /* OUTCOME */
 } arb_an_record;

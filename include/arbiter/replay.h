@@ -217,7 +217,7 @@ typedef struct arb_replay_record {
     uint32_t turn;              /* CHECKPOINT: turn; OUTCOME: turns */
     uint64_t hash;              /* CHECKPOINT and OUTCOME; a short (v2)
                                    checkpoint hash holds its low hash_bits */
-    uint8_t hash_bits;          /* 64, or 16 for a v2 per-turn checkpoint */
+    uint8_t hash_bits;          /* 64, or 8 for a v2 mid-match checkpoint */
     int winner;                 /* OUTCOME: seat or -1 for a draw */
     char reason[64];            /* OUTCOME */
 } arb_replay_record;

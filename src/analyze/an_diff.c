@@ -104,10 +104,14 @@ static void record_text(const arb_game *g, const arb_match *m, int rc, const arb
         }
         break;
     case ARB_AN_CHECKPOINT:
-        snprintf(buf, size, "checkpoint turn %" PRIu32 " hash %016" PRIx64, r->turn, r->hash);
+    {
+        char hs[48];
+        snprintf(buf, size, "checkpoint turn %" PRIu32 " hash %s", r->turn,
+                 arb_an__hash_str(hs, sizeof hs, r->hash, r->hash_bits));
+    }
         break;
     case ARB_AN_OUTCOME:
-        snprintf(buf, size, "outcome winner %d reason %s turns %" PRIu32 " hash %016" PRIx64, r->winner,
+        snprintf(buf, size, "outcome winner %d reason %s turns %" PRIu32 " hash 0x%016" PRIx64, r->winner,
                  r->reason, r->turn, r->hash);
         break;
     default: snprintf(buf, size, "record of unknown kind %d", r->kind);
@@ -160,9 +164,9 @@ static void state_diff(arb_tree *t, arb_tnode *root, const arb_match *ma, const 
         arb_tree_diff(arb_tree_root(ta), arb_tree_root(tb), on_diff, &d);
         arb_tree_add_int(t, sn, "count", d.listed);
         char h[24];
-        snprintf(h, sizeof h, "%016" PRIx64, arb_match_hash(ma));
+        snprintf(h, sizeof h, "0x%016" PRIx64, arb_match_hash(ma));
         arb_tree_add_str(t, sn, "hash_a", h);
-        snprintf(h, sizeof h, "%016" PRIx64, arb_match_hash(mb));
+        snprintf(h, sizeof h, "0x%016" PRIx64, arb_match_hash(mb));
         arb_tree_add_str(t, sn, "hash_b", h);
     }
     arb_tree_free(ta);
@@ -337,7 +341,7 @@ int arb_an_diff_run(arb_an_source *A, arb_an_source *B, arb_an_diff *d, arb_erro
             note = "B's action is rejected by the engine (state as before it)";
         if (!strcmp(what, "checkpoint") || !strcmp(what, "outcome")) {
             char h[24];
-            snprintf(h, sizeof h, "%016" PRIx64, arb_match_hash(m));
+            snprintf(h, sizeof h, "0x%016" PRIx64, arb_match_hash(m));
             arb_tree_add_str(t, root, "engine_hash", h);
             note = "both replays reach the same state; only the recorded values differ";
         }

@@ -36,6 +36,10 @@ int arb_an__source_new(arb_an_source **out, const char *name, const arb_an_sourc
 
 /* Text escaping for the two output languages. */
 void arb_an__json_str(FILE *out, const char *s);
+/* A recorded state hash as printed everywhere: "0x" and 16 hex digits, or
+ * for a checkpoint that keeps only its low bits (format 2's mid-match
+ * checkpoints keep 8) "0xe8 (low 8 bits)". Returns buf. */
+const char *arb_an__hash_str(char *buf, size_t size, uint64_t hash, unsigned bits);
 /* The code point of the control character at p (C0, DEL, C1, or a
  * bidirectional control: U+061C, U+200E/F, U+202A–E, U+2066–9) and its
  * length in bytes, or -1: what the HTML and JSON writers show as \uXXXX. */

@@ -178,12 +178,14 @@ static int on_step(void *ctx, const arb_an_step *st)
         l.kind = "checkpoint";
         l.seat = -2;
         l.ok = st->check;
+        char hs[48];
+        arb_an__hash_str(hs, sizeof hs, r->hash, r->hash_bits);
         if (st->check)
-            snprintf(text, sizeof text, "checkpoint: turn %" PRIu32 ", hash 0x%016" PRIx64 " (matches)", r->turn, r->hash);
+            snprintf(text, sizeof text, "checkpoint: turn %" PRIu32 ", hash %s (matches)", r->turn, hs);
         else
             snprintf(text, sizeof text,
-                     "checkpoint: turn %" PRIu32 ", hash 0x%016" PRIx64 " — MISMATCH: the engine is at turn %" PRIu32
-                     " with hash 0x%016" PRIx64, r->turn, r->hash, arb_match_turn(st->m), st->computed_hash);
+                     "checkpoint: turn %" PRIu32 ", hash %s — MISMATCH: the engine is at turn %" PRIu32
+                     " with hash 0x%016" PRIx64, r->turn, hs, arb_match_turn(st->m), st->computed_hash);
         if (!st->check) l.flags[l.nflags++] = "MISMATCH";
         l.text = text;
         emit(c, &l);

@@ -28,6 +28,13 @@ const char *arb_an_seat_name(int seat, char *buf, size_t size)
 
 void arb_an__json_str(FILE *out, const char *s) { arb_json_str(out, s); }
 
+const char *arb_an__hash_str(char *buf, size_t size, uint64_t hash, unsigned bits)
+{
+    if (bits == 0 || bits >= 64) snprintf(buf, size, "0x%016" PRIx64, hash);
+    else snprintf(buf, size, "0x%0*" PRIx64 " (low %u bits)", (int)((bits + 3) / 4), hash, bits);
+    return buf;
+}
+
 long arb_an__control_at(const unsigned char *p, size_t *len)
 {
     *len = 1;

@@ -282,8 +282,13 @@ int cli_match_arg(cli_match_args *a, const char *cmd, int c, const char *arg)
     switch (c) {
     case 'g': a->game = arg; return 0;
     case 's':
-        if (cli_parse_u64(arg, &v)) return cli_usage(cmd, "--seed '%s' is not a decimal number 0..18446744073709551615 (digits only: no sign, space or leading zero)", arg);
-        a->seed = v;
+    {
+        uint64_t sv;
+        if (arb_parse_u64s(arg, ARB_NUM_HEX, 0, UINT64_MAX, &sv))
+            return cli_usage(cmd, "--seed '%s' is not a 64-bit number: decimal 0..18446744073709551615 or 0x and 1-16 "
+                             "hex digits (no sign, space or leading zero)", arg);
+        a->seed = sv;
+    }
         a->have_seed = 1;
         return 0;
     case 'p':

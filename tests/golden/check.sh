@@ -78,4 +78,12 @@ for g in $known; do
     [ -f "$GOLDEN/$g/MANIFEST" ] || echo "golden: $g: no corpus yet (tests/golden/generate.sh $g writes it)"
 done
 [ $total -gt 0 ] || { echo "golden: no replay found under $GOLDEN"; exit 1; }
+# How log and diff print a recorded hash: 0x and 16 digits, or a format-2
+# mid-match checkpoint's 8 bits as what they are (issue #32 item 8).
+one=$(ls "$GOLDEN"/naramo/v2/*.tcgr | head -n 1)
+out=$("$ARBITER" log "$one")
+if ! grep -Eq 'checkpoint: turn 2, hash 0x[0-9a-f]{2} \(low 8 bits\) \(matches\)' <<<"$out" ||
+   ! grep -Eq 'checkpoint: turn 1, hash 0x[0-9a-f]{16} \(matches\)' <<<"$out" || grep -q '0x00000000000000' <<<"$out"; then
+    echo "golden: log of $one prints checkpoint hashes wrongly:"; grep checkpoint <<<"$out" | head -n 3; fail=1
+fi
 exit $fail
