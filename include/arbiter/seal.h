@@ -117,7 +117,9 @@ typedef struct arb_seal_file_info {
 /* Seal a format-2 replay with k: the body is kept byte for byte and the
  * seal block appended (or replaced); a truncated file (a recovered .part)
  * has its complete records re-deflated into a finished body first. The
- * result goes to out (may equal path; written to out.tmp and renamed).
+ * result goes to out, written to out.tmp (arbiter/outfile.h): out equal to
+ * path is replaced; any other out must not exist (not even as a dangling
+ * symbolic link), so a sealed prefix never overwrites a file.
  * Format 1 and archives are refused (ARB_EUNSUPPORTED). */
 int arb_seal_file(const char *path, const char *out, const arb_seal_key *k, arb_seal_file_info *info,
                   arb_error *err);

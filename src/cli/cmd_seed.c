@@ -112,19 +112,15 @@ static int seed_commit(int argc, char **argv)
     int n = snprintf(text, sizeof text, "%s", secret_tag);
     for (size_t i = 0; i < sizeof secret; i++) n += snprintf(text + n, sizeof text - (size_t)n, "%02x", secret[i]);
     snprintf(text + n, sizeof text - (size_t)n, "\n");
-    int fd = open(out, O_WRONLY | O_CREAT | O_EXCL, 0600);
-    if (fd < 0) {
-        fprintf(stderr, "arbiter seed commit: %s: cannot create: %s\n", out, strerror(errno));
-        return EXIT_INPUT;
-    }
-    size_t tl = strlen(text);
-    int bad = write(fd, text, tl) != (ssize_t)tl;
-    if (close(fd)) bad = 1;
+    char tmp[4200];
+    arb_error err = ARB_ERROR_INIT;
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.part", out) >= sizeof tmp)
+        return cli_usage("seed commit", "output path too long");
+    int wrc = arb_out_write_file(out, tmp, text, strlen(text), 0600, ARB_OUT_NOREPLACE, &err);
     sodium_memzero(text, sizeof text);
-    if (bad) {
-        unlink(out);
-        fprintf(stderr, "arbiter seed commit: %s: write failed\n", out);
-        return EXIT_INPUT;
+    if (wrc) {
+        sodium_memzero(secret, sizeof secret);
+        return cli_fail("seed commit", &err);
     }
     arb_fair_commit(commit, secret);
     sodium_memzero(secret, sizeof secret);

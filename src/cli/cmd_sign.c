@@ -60,7 +60,7 @@ int cmd_sign(int argc, char **argv)
         if (part) {
             out[n - 5] = '\0';
             struct stat sb;
-            if (stat(out, &sb) == 0) {
+            if (lstat(out, &sb) == 0) { /* a dangling symbolic link exists too */
                 fprintf(stderr, "arbiter sign: %s: exists; not overwritten by the sealed prefix of %s\n", out, path);
                 worst = EXIT_INPUT;
                 continue;

@@ -11,6 +11,7 @@
 
 #include <sodium.h>
 
+#include "arbiter/outfile.h"
 #include "arbiter/seal.h"
 
 _Static_assert(crypto_sign_PUBLICKEYBYTES == ARB_SEAL_PK_BYTES, "Ed25519 public key size");
@@ -98,25 +99,14 @@ static void pub_line(const arb_seal_key *k, char *buf, size_t size)
              k->label);
 }
 
-static int write_new(const char *path, const char *text, mode_t mode, arb_error *err)
+/* A key file: created whole (written to PATH.part, linked into place), never
+ * over an existing file. */
+static int write_new(const char *path, const char *text, unsigned mode, arb_error *err)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, mode);
-    if (fd < 0) {
-        arb_error_where(err, "%s", path);
-        return arb_error_set(err, ARB_EIO, NULL, "cannot create: %s%s", strerror(errno),
-                             errno == EEXIST ? " (a key file is never overwritten)" : "");
-    }
-    size_t n = strlen(text);
-    ssize_t w = write(fd, text, n);
-    int bad = w < 0 || (size_t)w != n;
-    if (fsync(fd) && !bad) bad = 1;
-    if (close(fd)) bad = 1;
-    if (bad) {
-        unlink(path);
-        arb_error_where(err, "%s", path);
-        return arb_error_set(err, ARB_EIO, NULL, "write failed: %s", strerror(errno));
-    }
-    return ARB_OK;
+    char tmp[4200];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.part", path) >= sizeof tmp)
+        return arb_error_set(err, ARB_EINVAL, NULL, "key path too long");
+    return arb_out_write_file(path, tmp, text, strlen(text), mode, ARB_OUT_NOREPLACE, err);
 }
 
 int arb_seal_key_save(const arb_seal_key *k, const char *path, arb_error *err)

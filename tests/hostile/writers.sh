@@ -1,0 +1,104 @@
+# writers.sh — issue #27 (hostile input, round 3), the writers, keys and
+# adapter side: findings N4, N5, N7, N8, N9, N10, N13, N14, one named case
+# each (sourced by run.sh after round2.sh, whose expect() it uses; $ARBITER,
+# $here, $tmp, $root, $asan and the fail/n counters come from run.sh).
+#
+# planted NAME TARGET — NAME becomes a symbolic link to TARGET, a file that
+# holds "victim"; untouched NAME TARGET afterwards checks that TARGET still
+# holds exactly that and NAME is still the link (nothing written through it,
+# nothing renamed over it).
+w3=$tmp/w3
+mkdir -p "$w3"
+planted() { rm -f "$1"; printf 'victim\n' >"$2"; ln -s "$2" "$1"; }
+untouched() {
+    local what=$1 name=$2 target=$3
+    if [ "$(cat "$target" 2>/dev/null)" != victim ] || [ ! -L "$name" ]; then
+        echo "hostile (#27 $what): $target was written through the planted link $name, or the link was replaced"
+        fail=1
+    fi
+    rm -f "$name" "$target"
+}
+W="$w3/w.tcgr"
+"$ARBITER" play --game naramo --seed 1 --agents greedy -o "$W" >/dev/null
+
+# --- N4 writers follow a planted NAME.part / NAME.new symlink (play, record,
+# report, extract, play --games --archive, reseal, merge, conform reports):
+# each is refused with exit 3 naming the link, and its target is untouched.
+for tmpname in part new; do
+    planted "$w3/p.tcgr.$tmpname" "$w3/victim"
+    expect 3 "p.tcgr.$tmpname: a symbolic link: .*never written through a link" '' - \
+        play --game naramo --seed 1 --agents greedy -o "$w3/p.tcgr"
+    untouched "N4 play .$tmpname" "$w3/p.tcgr.$tmpname" "$w3/victim"
+done
+planted "$w3/r.tcgr.part" "$w3/victim"
+expect 3 'r.tcgr.part: a symbolic link' '' - record --game naramo --seed 1 -o "$w3/r.tcgr"
+untouched "N4 record" "$w3/r.tcgr.part" "$w3/victim"
+planted "$w3/a.tcgr.part" "$w3/victim"
+expect 3 'a.tcgr.part: a symbolic link' '' - play --game naramo --seed 1 --games 2 --archive -o "$w3/a.tcgr"
+untouched "N4 play --games --archive" "$w3/a.tcgr.part" "$w3/victim"
+planted "$w3/page.html.part" "$w3/victim"
+expect 3 'page.html.part: a symbolic link' '' - report "$W" -o "$w3/page.html"
+untouched "N4 report" "$w3/page.html.part" "$w3/victim"
+"$ARBITER" play --game naramo --seed 1 --games 2 --archive -o "$w3/arch.tcgr" >/dev/null
+planted "$w3/m.tcgr.part" "$w3/victim"
+expect 3 'm.tcgr.part: a symbolic link' '' - extract "$w3/arch.tcgr#1" -o "$w3/m.tcgr"
+untouched "N4 extract" "$w3/m.tcgr.part" "$w3/victim"
+printf '{"file":"a.tcgr","index":0,"shard":"0/1","status":"ok","ok":true}\n' >"$w3/res.ndjson"
+planted "$w3/merged.ndjson.part" "$w3/victim"
+expect 3 'merged.ndjson.part: a symbolic link' '' - merge -o "$w3/merged.ndjson" "$w3/res.ndjson"
+untouched "N4 merge" "$w3/merged.ndjson.part" "$w3/victim"
+planted "$w3/tap.part" "$w3/victim"
+expect 3 'tap.part: a symbolic link' '' - conform --schema "$root/conformance/schema" --tap "$w3/tap" \
+    "$root/conformance/naramo/setup.xml"
+untouched "N4 conform --tap" "$w3/tap.part" "$w3/victim"
+# reseal rewrites FILE through FILE.part (this golden file's empty engine
+# version forces a rewrite)
+RW=$root/replays/golden/naramo/v2-rc0/rare-draw-s12503.tcgr
+cp "$RW" "$w3/old.tcgr"
+planted "$w3/old.tcgr.part" "$w3/victim"
+expect 3 'FAILED to rewrite \(left untouched\): .*old.tcgr.part: a symbolic link' '' - reseal "$w3/old.tcgr"
+cmp -s "$w3/old.tcgr" "$RW" || { echo "hostile (#27 N4 reseal): the file was changed"; fail=1; }
+untouched "N4 reseal" "$w3/old.tcgr.part" "$w3/victim"
+# ... and the target itself: a link at -o is refused, not written through or
+# replaced by the rename (which used to leave the -o name a link)
+planted "$w3/t.tcgr" "$w3/victim"
+expect 3 't.tcgr: a symbolic link: output is never written through a link' '' - \
+    play --game naramo --seed 1 --agents greedy -o "$w3/t.tcgr"
+untouched "N4 target" "$w3/t.tcgr" "$w3/victim"
+planted "$w3/ta.tcgr" "$w3/victim"
+expect 3 'ta.tcgr: a symbolic link' '' - record --archive --game naramo --seed 1 -o "$w3/ta.tcgr"
+untouched "N4 archive target" "$w3/ta.tcgr" "$w3/victim"
+# a regular NAME.part left by a crash is replaced, not written into: a hard
+# link there keeps its content
+printf 'victim\n' >"$w3/victim"
+ln "$w3/victim" "$w3/h.tcgr.part"
+expect 0 'h.tcgr: naramo seed 1' '' - play --game naramo --seed 1 --agents greedy -o "$w3/h.tcgr"
+if [ "$(cat "$w3/victim")" != victim ]; then echo "hostile (#27 N4 hard link): written through a hard link"; fail=1; fi
+rm -f "$w3/victim" "$w3/h.tcgr.part"
+
+# --- N8 report DIR -o OUT: same-named replays in two directories are two
+# pages, named after their paths below DIR.
+mkdir -p "$w3/in/a" "$w3/in/b"
+cp "$W" "$w3/in/a/x.tcgr"
+"$ARBITER" play --game naramo --seed 2 --agents greedy -o "$w3/in/b/x.tcgr" >/dev/null
+cp "$W" "$w3/in/top.tcgr"
+expect 0 '3 pages in' '' - report "$w3/in" -o "$w3/pages"
+if [ ! -f "$w3/pages/a%2Fx.tcgr.html" ] || [ ! -f "$w3/pages/b%2Fx.tcgr.html" ] || [ ! -f "$w3/pages/top.tcgr.html" ] ||
+    cmp -s "$w3/pages/a%2Fx.tcgr.html" "$w3/pages/b%2Fx.tcgr.html"; then
+    echo "hostile (#27 N8): report DIR wrote $(ls "$w3/pages" | tr '\n' ' ')"; fail=1
+fi
+
+# --- N14 sign X.part never writes X when X exists, a dangling link included.
+"$ARBITER" play --game naramo --seed 1 --agents greedy --max-actions 20 -o "$w3/s.tcgr" >/dev/null 2>&1 # leaves s.tcgr.part
+"$ARBITER" keygen -o "$w3/k.key" --label tournament-server-1 >/dev/null
+ln -s "$w3/nowhere" "$w3/s.tcgr"
+expect 3 's.tcgr: exists; not overwritten' '' - sign --key "$w3/k.key" "$w3/s.tcgr.part"
+if [ ! -L "$w3/s.tcgr" ] || [ -e "$w3/nowhere" ]; then echo "hostile (#27 N14): the dangling link was replaced or followed"; fail=1; fi
+rm -f "$w3/s.tcgr"
+expect 0 's.tcgr: sealed by .*a signed prefix' '' - sign --key "$w3/k.key" "$w3/s.tcgr.part"
+# keygen and seed commit: never over anything, a dangling link included
+ln -s "$w3/nowhere" "$w3/k2.key"
+expect 3 'k2.key: exists \(a dangling symbolic link\); this file is never overwritten' '' - keygen -o "$w3/k2.key"
+ln -s "$w3/nowhere" "$w3/s2.secret"
+expect 3 's2.secret: exists \(a dangling symbolic link\)' '' - seed commit -o "$w3/s2.secret"
+if [ -e "$w3/nowhere" ]; then echo "hostile (#27 N14): keygen/seed commit wrote through a dangling link"; fail=1; fi
