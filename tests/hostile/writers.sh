@@ -102,3 +102,18 @@ expect 3 'k2.key: exists \(a dangling symbolic link\); this file is never overwr
 ln -s "$w3/nowhere" "$w3/s2.secret"
 expect 3 's2.secret: exists \(a dangling symbolic link\)' '' - seed commit -o "$w3/s2.secret"
 if [ -e "$w3/nowhere" ]; then echo "hostile (#27 N14): keygen/seed commit wrote through a dangling link"; fail=1; fi
+
+# --- N7 reseal of a signed file refuses unless --key re-signs it or
+# --drop-seal says so (it used to strip a valid seal: "resealed", exit 0).
+cp "$RW" "$w3/sig.tcgr"
+"$ARBITER" sign --key "$w3/k.key" "$w3/sig.tcgr" >/dev/null
+cp "$w3/sig.tcgr" "$w3/sig.keep"
+expect 2 'sig.tcgr: REFUSED: signed \(a valid seal by key [0-9a-f]{16}\); rewriting it would drop the seal: give --key' \
+    'resealed' - reseal "$w3/sig.tcgr"
+cmp -s "$w3/sig.tcgr" "$w3/sig.keep" || { echo "hostile (#27 N7): the refused signed file was changed"; fail=1; }
+expect 2 'REFUSED: signed' 'would reseal' - reseal --dry-run "$w3/sig.tcgr"
+expect 0 'resealed: .*; re-signed by [0-9a-f]{16} \(tournament-server-1\)' '' - reseal --key "$w3/k.key" "$w3/sig.tcgr"
+expect 0 'sig.tcgr: OK: .*signed by [0-9a-f]{16} \(tournament-server-1\)' '' - verify --key "$w3/k.key.pub" "$w3/sig.tcgr"
+cp "$w3/sig.keep" "$w3/sig.tcgr"
+expect 0 'resealed: .*; seal dropped \(--drop-seal\)' '' - reseal --drop-seal "$w3/sig.tcgr"
+expect 2 'not both' '' - reseal --drop-seal --key "$w3/k.key" "$w3/sig.tcgr"
