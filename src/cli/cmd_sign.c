@@ -74,7 +74,7 @@ int cmd_sign(int argc, char **argv)
             continue;
         }
         printf("%s: sealed by %s%s%s%s, %" PRIu64 " -> %" PRIu64 " bytes%s%s\n", out, id, k.label[0] ? " (" : "",
-               k.label, k.label[0] ? ")" : "", info.bytes_before, info.bytes_after,
+               cli_esc(k.label), k.label[0] ? ")" : "", info.bytes_before, info.bytes_after,
                info.replaced ? " (seal replaced)" : "",
                info.prefix ? " (the complete records of a truncated file: a signed prefix)" : "");
     }

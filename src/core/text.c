@@ -157,6 +157,38 @@ char *arb_text_escape(char *buf, size_t size, const char *s)
     return buf;
 }
 
+size_t arb_utf8_check(const char *s, size_t n, unsigned flags)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = p[i], len, cp;
+        if (c < 0x80) {
+            if ((flags & ARB_UTF8_NO_CONTROLS) && (c < 0x20 || c == 0x7f)) return i;
+            i++;
+            continue;
+        }
+        if (c >= 0xc2 && c <= 0xdf) { len = 2; cp = c & 0x1f; }
+        else if (c >= 0xe0 && c <= 0xef) { len = 3; cp = c & 0x0f; }
+        else if (c >= 0xf0 && c <= 0xf4) { len = 4; cp = c & 0x07; }
+        else return i; /* a continuation byte, an overlong lead (C0, C1) or above F4 */
+        if (n - i < len) return i;
+        for (unsigned k = 1; k < len; k++) {
+            if ((p[i + k] & 0xc0) != 0x80) return i;
+            cp = cp << 6 | (p[i + k] & 0x3f);
+        }
+        if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+            (cp >= 0xd800 && cp <= 0xdfff))
+            return i;
+        if ((flags & ARB_UTF8_NO_CONTROLS) &&
+            ((cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+             (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)))
+            return i;
+        i += len;
+    }
+    return n;
+}
+
 int arb_line_read(FILE *f, char *buf, size_t max, size_t *len, uint64_t *lineno)
 {
     size_t n = 0, total = 0;

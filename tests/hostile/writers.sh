@@ -117,3 +117,37 @@ expect 0 'sig.tcgr: OK: .*signed by [0-9a-f]{16} \(tournament-server-1\)' '' - v
 cp "$w3/sig.keep" "$w3/sig.tcgr"
 expect 0 'resealed: .*; seal dropped \(--drop-seal\)' '' - reseal --drop-seal "$w3/sig.tcgr"
 expect 2 'not both' '' - reseal --drop-seal --key "$w3/k.key" "$w3/sig.tcgr"
+
+# --- N9 --key / --keyring of a FIFO, a directory or a device is refused at
+# once (a FIFO used to block forever); a keyring over 1 MiB is refused by size.
+mkfifo "$w3/key.fifo"
+expect 3 'key.fifo: not a regular file \(a FIFO\): not read as a key file' '' - verify --key "$w3/key.fifo" "$W"
+expect 3 'key.fifo: not a regular file \(a FIFO\)' '' - verify --keyring "$w3/key.fifo" "$W"
+expect 3 'not a regular file \(a device\)' '' - verify --keyring /dev/zero "$W"
+expect 3 'w3: not a regular file \(a directory\)' '' - verify --key "$w3" "$W"
+expect 3 'key.fifo: not a regular file \(a FIFO\)' '' - sign --key "$w3/key.fifo" "$W"
+head -c 1100000 /dev/zero | tr '\0' '#' >"$w3/big.ring"
+expect 3 'big.ring: larger than 1048576 bytes' '' - verify --keyring "$w3/big.ring" "$W"
+
+# --- N10 key labels: invalid UTF-8, C1 controls (U+009B) and bidi controls
+# are refused with the line; two keys under one label and one key under two
+# labels are refused naming both lines.
+pubhex=$(cut -d' ' -f2,3 "$w3/k.key.pub")
+for bad in 'a\xc2\x9bb' 'a\xffb' 'x\xe2\x80\xaeevil' 'tab\there'; do
+    printf "arbiter-ed25519 $pubhex $bad\n" >"$w3/bad.pub"
+    expect 3 'bad.pub: line 1: the label is not valid UTF-8 or holds control or bidi characters' "$ESC" - \
+        verify --key "$w3/bad.pub" "$W"
+done
+rm -f "$w3/k2.key" "$w3/k2.key.pub"  # N14 left a dangling link there
+"$ARBITER" keygen -o "$w3/k2.key" --label tournament-server-1 >/dev/null
+{ echo '# two servers, one name'; cat "$w3/k.key.pub" "$w3/k2.key.pub"; } >"$w3/same-label.ring"
+expect 3 "same-label.ring: line 3: label 'tournament-server-1' names key [0-9a-f]{16} here and key [0-9a-f]{16} in .*same-label.ring: line 2: two keys under one label" \
+    '' - verify --keyring "$w3/same-label.ring" "$W"
+expect 3 "k2.key.pub: line 1: label 'tournament-server-1' names key .* in .*k.key.pub: line 1" '' - \
+    verify --key "$w3/k.key.pub" --key "$w3/k2.key.pub" "$W"
+{ cat "$w3/k.key.pub"; sed 's/tournament-server-1$/somebody-else/' "$w3/k.key.pub"; } >"$w3/two-labels.ring"
+expect 3 "two-labels.ring: line 2: key [0-9a-f]{16} is labelled 'somebody-else' here and 'tournament-server-1' in .*two-labels.ring: line 1: one key under two labels" \
+    '' - verify --keyring "$w3/two-labels.ring" "$W"
+cat "$w3/k.key.pub" "$w3/k.key.pub" >"$w3/twice.ring"
+expect 0 'sig.keep: OK: .*signed by [0-9a-f]{16} \(tournament-server-1\)' '' - verify --keyring "$w3/twice.ring" "$w3/sig.keep"
+expect 2 'valid UTF-8 without control or bidi' '' - keygen -o "$w3/k3.key" --label "$(printf 'a\xe2\x80\xaeb')"
