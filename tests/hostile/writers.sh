@@ -151,3 +151,42 @@ expect 3 "two-labels.ring: line 2: key [0-9a-f]{16} is labelled 'somebody-else' 
 cat "$w3/k.key.pub" "$w3/k.key.pub" >"$w3/twice.ring"
 expect 0 'sig.keep: OK: .*signed by [0-9a-f]{16} \(tournament-server-1\)' '' - verify --keyring "$w3/twice.ring" "$w3/sig.keep"
 expect 2 'valid UTF-8 without control or bidi' '' - keygen -o "$w3/k3.key" --label "$(printf 'a\xe2\x80\xaeb')"
+
+# --- N5 a fair-seed secret is single-use: the first match records its use
+# in the secret file, a second --server-secret use is refused naming the
+# file and the first match (both used to verify "fair seed ok").
+"$ARBITER" seed commit -o "$w3/m.secret" >/dev/null
+printf 'arbiter-fair-secret-v1\nsecret: %s\n' "$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')" >"$w3/old.secret"
+chmod 600 "$w3/old.secret"
+expect 0 'f1.tcgr: naramo seed' '' - play --game naramo --server-secret "$w3/m.secret" --contribution 0:01 \
+    --contribution 1:02 -o "$w3/f1.tcgr"
+n=$((n + 1))
+grep -Eq '^used: play -o .*f1.tcgr, seed [0-9]+, commitment [0-9a-f]{16}…, at [0-9T:Z-]+$' "$w3/m.secret" ||
+    { echo "hostile (#27 N5): the secret file does not record its use:"; sed 's/^/    /' "$w3/m.secret"; fail=1; }
+expect 3 "m.secret: line 3: this server secret was already used \(used: play -o .*f1.tcgr, seed [0-9]+.*single-use" \
+    'f2.tcgr: naramo' - play --game naramo --server-secret "$w3/m.secret" --contribution 0:01 --contribution 1:01 \
+    -o "$w3/f2.tcgr"
+expect 3 'm.secret: line 3: this server secret was already used' '' "$w3/res.ndjson" \
+    record --game naramo --server-secret "$w3/m.secret" --contribution 0:01 --contribution 1:01 -o "$w3/f3.tcgr"
+expect 3 'already used' '' - play --game naramo --server-secret "$w3/m.secret" --contribution 0:01 \
+    --contribution 1:01 --no-record
+[ ! -e "$w3/f2.tcgr" ] && [ ! -e "$w3/f2.tcgr.part" ] && [ ! -e "$w3/f3.tcgr" ] ||
+    { echo "hostile (#27 N5): a refused second use wrote a replay"; fail=1; }
+expect 0 'f1.tcgr: OK: .*fair seed ok' '' - verify "$w3/f1.tcgr"
+expect 0 'seed: [0-9]+' '' - seed derive --server-secret "$w3/m.secret" --contribution 0:01 --contribution 1:02
+# a secret file written before the rule (no used: line) works once
+expect 0 'o1.tcgr: naramo seed' '' - play --game naramo --server-secret "$w3/old.secret" --contribution 0:01 \
+    --contribution 1:02 -o "$w3/o1.tcgr"
+expect 3 'old.secret: line 3: this server secret was already used' '' - play --game naramo \
+    --server-secret "$w3/old.secret" --contribution 0:01 --contribution 1:02 -o "$w3/o2.tcgr"
+# two matches started at once from one secret: exactly one gets it
+"$ARBITER" seed commit -o "$w3/race.secret" >/dev/null
+for i in 1 2 3 4; do
+    "$ARBITER" play --game naramo --server-secret "$w3/race.secret" --contribution 0:0$i --contribution 1:02 \
+        -o "$w3/race$i.tcgr" >/dev/null 2>&1 &
+done
+wait
+n=$((n + 1))
+won=$(ls "$w3"/race?.tcgr 2>/dev/null | wc -l)
+used=$(grep -c '^used: ' "$w3/race.secret")
+[ "$won" = 1 ] && [ "$used" = 1 ] || { echo "hostile (#27 N5): 4 concurrent uses: $won matches, $used used: lines"; fail=1; }
