@@ -162,6 +162,25 @@ START_TEST(utf8_check_forms_and_controls)
 }
 END_TEST
 
+/* arb_text_put_bytes: foreign bytes (an engine's stderr) print as text. */
+START_TEST(put_bytes_escapes_streams)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    static const char in[] = "ok \x1b[2J\0 caf\xc3\xa9 \xc2\x9b \xe2\x80\xae \xff\t\n";
+    ck_assert_uint_eq(arb_text_put_bytes(f, in, sizeof in - 1, 0), sizeof in - 1);
+    /* a character cut at the end is held back when more follows */
+    ck_assert_uint_eq(arb_text_put_bytes(f, "x\xe2\x82", 3, 1), 1);
+    ck_assert_uint_eq(arb_text_put_bytes(f, "\xe2\x82\xac|\xc2", 5, 1), 4);
+    ck_assert_uint_eq(arb_text_put_bytes(f, "\xc2", 1, 0), 1);
+    fclose(f);
+    ck_assert_str_eq(buf, "ok \\x1b[2J\\x00 caf\xc3\xa9 \\u009b \\u202e \\xff\\t\\nx\xe2\x82\xac|\\xc2");
+    free(buf);
+}
+END_TEST
+
 START_TEST(json_duplicates_found_fast)
 {
     arb_error e = ARB_ERROR_INIT;
@@ -207,6 +226,7 @@ int main(void)
     tcase_add_test(t, line_reader_bounds_and_resyncs);
     tcase_add_test(t, json_duplicates_found_fast);
     tcase_add_test(t, utf8_check_forms_and_controls);
+    tcase_add_test(t, put_bytes_escapes_streams);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

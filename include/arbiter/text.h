@@ -58,6 +58,15 @@ int arb_text_needs_escape(const char *s);
 #define ARB_UTF8_NO_CONTROLS 1u
 size_t arb_utf8_check(const char *s, size_t n, unsigned flags);
 
+/* Write the bytes p[0..n) (NULs included) to out so that a terminal shows
+ * them as text: what arb_utf8_check(…, ARB_UTF8_NO_CONTROLS) refuses is
+ * escaped — \n, \r, \t, other C0 and DEL as \xNN, C1 and bidi characters
+ * as \uXXXX, bytes that are not UTF-8 as \xNN. Returns how many bytes of p
+ * it consumed: all, except, when partial is set, an incomplete UTF-8
+ * sequence at the very end (pass it again with the bytes that follow). For
+ * streams of foreign bytes, e.g. an engine adapter's stderr. */
+size_t arb_text_put_bytes(FILE *out, const char *p, size_t n, int partial);
+
 /* The one bounded line reader (record's stdin, manifests, NDJSON results):
  * reads one line from f into buf, which has room for max + 2 bytes, and
  * never allocates. The line ending ("\n", or "\r\n") is not part of the

@@ -190,3 +190,33 @@ n=$((n + 1))
 won=$(ls "$w3"/race?.tcgr 2>/dev/null | wc -l)
 used=$(grep -c '^used: ' "$w3/race.secret")
 [ "$won" = 1 ] && [ "$used" = 1 ] || { echo "hostile (#27 N5): 4 concurrent uses: $won matches, $used used: lines"; fail=1; }
+
+# --- N13 the engine adapter: a child the engine forks, keeping the socket
+# open, dies with arbiter (it used to survive); the engine's stderr is
+# escaped and cut after 64 KiB (1 GB of ESC bytes used to reach the
+# terminal); an answer with invalid UTF-8, even in an unknown field, is a
+# failure naming the request.
+G=$(ls "$root"/replays/golden/naramo/*.tcgr | head -1)
+BAD="python3 $root/tests/adapter/bad_adapter.py $ARBITER naramo"
+gone() { # PID: no such process, or a zombie nobody reaped yet
+    local st
+    for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+        st=$(ps -o stat= -p "$1" 2>/dev/null) || return 0
+        case $st in Z*) return 0 ;; esac
+        sleep 0.1
+    done
+    return 1
+}
+BAD_ADAPTER_PIDFILE=$w3/engine-child.pid expect 0 'OK: 134 actions' '' - verify --engine "$BAD fork 3" "$G"
+n=$((n + 1))
+if [ ! -s "$w3/engine-child.pid" ]; then echo "hostile (#27 N13): the forking adapter did not start its child"; fail=1
+elif ! gone "$(cat "$w3/engine-child.pid")"; then
+    echo "hostile (#27 N13): the engine's forked child outlived arbiter"; kill "$(cat "$w3/engine-child.pid")"; fail=1
+fi
+expect 0 "u009b.*the engine's stderr is cut here: more than 65536 bytes.*wrote [0-9]+ more bytes to stderr \(not shown\)" \
+    "$ESC|$(printf '\302\233')" - verify --engine "$BAD stderr 3" "$G"
+n=$((n + 1))
+esz=$("$ARBITER" verify --engine "$BAD stderr 3" "$G" 2>&1 >/dev/null | wc -c)
+[ "$esz" -lt 600000 ] || { echo "hostile (#27 N13): $esz bytes of engine stderr passed on (bound: 64 KiB escaped)"; fail=1; }
+expect 4 'request 3 \(hash\): the answer is not valid UTF-8 \(byte [0-9]+ of the line, 0xff\)' '' - \
+    verify --engine "$BAD badutf8 3" "$G"
