@@ -138,6 +138,58 @@ static int parse(const char *text, size_t n, arb_error *e)
     return rc;
 }
 
+/* arb_utf8_check: well-formed UTF-8 only, and with ARB_UTF8_NO_CONTROLS no
+ * C0/C1 control or bidi formatting character (key labels, #27 N10). */
+START_TEST(utf8_check_forms_and_controls)
+{
+    static const struct { const char *s; size_t bad_plain, bad_strict; } cases[] = {
+        { "tournament-server-1", 19, 19 },
+        { "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x82\xa1", 14, 14 },   /* é € 🂡 */
+        { "a\x1b[2J", 5, 1 },                   /* ESC */
+        { "a\x7f", 2, 1 },                      /* DEL */
+        { "ab\xc2\x9b", 4, 2 },                 /* U+009B CSI */
+        { "x\xe2\x80\xae" "evil", 8, 1 },          /* U+202E RLO */
+        { "x\xe2\x81\xa6", 4, 1 },              /* U+2066 LRI */
+        { "x\xd8\x9c", 3, 1 },                  /* U+061C ALM */
+        { "x\xe2\x80\x8e", 4, 1 },              /* U+200E LRM */
+        { "x\xe2\x80\x8b", 4, 4 },              /* U+200B: not a bidi control */
+        { "\xff", 0, 0 },                        /* never UTF-8 */
+        { "ab\x80", 2, 2 },                      /* lone continuation */
+        { "\xc0\xaf", 0, 0 },                    /* overlong '/' */
+        { "\xe0\x80\xaf", 0, 0 },                /* overlong, 3 bytes */
+        { "\xed\xa0\x80", 0, 0 },                /* a surrogate */
+        { "\xf4\x90\x80\x80", 0, 0 },            /* above U+10FFFF */
+        { "ok\xe2\x82", 2, 2 },                  /* cut short */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t n = strlen(cases[i].s);
+        ck_assert_msg(arb_utf8_check(cases[i].s, n, 0) == cases[i].bad_plain, "case %zu plain", i);
+        ck_assert_msg(arb_utf8_check(cases[i].s, n, ARB_UTF8_NO_CONTROLS) == cases[i].bad_strict, "case %zu strict", i);
+    }
+    ck_assert_uint_eq(arb_utf8_check("a\0b", 3, 0), 3);
+    ck_assert_uint_eq(arb_utf8_check("a\0b", 3, ARB_UTF8_NO_CONTROLS), 1);
+}
+END_TEST
+
+/* arb_text_put_bytes: foreign bytes (an engine's stderr) print as text. */
+START_TEST(put_bytes_escapes_streams)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    static const char in[] = "ok \x1b[2J\0 caf\xc3\xa9 \xc2\x9b \xe2\x80\xae \xff\t\n";
+    ck_assert_uint_eq(arb_text_put_bytes(f, in, sizeof in - 1, 0), sizeof in - 1);
+    /* a character cut at the end is held back when more follows */
+    ck_assert_uint_eq(arb_text_put_bytes(f, "x\xe2\x82", 3, 1), 1);
+    ck_assert_uint_eq(arb_text_put_bytes(f, "\xe2\x82\xac|\xc2", 5, 1), 4);
+    ck_assert_uint_eq(arb_text_put_bytes(f, "\xc2", 1, 0), 1);
+    fclose(f);
+    ck_assert_str_eq(buf, "ok \\x1b[2J\\x00 caf\xc3\xa9 \\u009b \\u202e \\xff\\t\\nx\xe2\x82\xac|\\xc2");
+    free(buf);
+}
+END_TEST
+
 START_TEST(json_duplicates_found_fast)
 {
     arb_error e = ARB_ERROR_INIT;
@@ -182,6 +234,8 @@ int main(void)
     tcase_add_test(t, escaper_neutralises_controls);
     tcase_add_test(t, line_reader_bounds_and_resyncs);
     tcase_add_test(t, json_duplicates_found_fast);
+    tcase_add_test(t, utf8_check_forms_and_controls);
+    tcase_add_test(t, put_bytes_escapes_streams);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

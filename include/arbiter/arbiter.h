@@ -16,6 +16,7 @@
 #include "arbiter/deck.h"
 #include "arbiter/replay.h"
 #include "arbiter/seal.h"
+#include "arbiter/outfile.h"
 #include "arbiter/analyze.h"
 #include "arbiter/conform.h"
 #include "arbiter/server.h"

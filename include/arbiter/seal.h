@@ -72,10 +72,16 @@ int arb_seal_key_parse_line(arb_seal_key *k, const char *line, arb_error *err);
 typedef struct arb_seal_keyring {
     arb_seal_key *keys;
     size_t n, cap;
+    char **origin;              /* per key: "FILE: line N" it came from (NULL: added in code) */
 } arb_seal_keyring;
 
 /* Append the keys of a keyring file (public-key lines; blank and '#' lines
- * ignored) or of a single key file. Errors name the file and line. */
+ * ignored) or of a single key file. Errors name the file and line. Only a
+ * regular file of at most 1 MiB is read (a FIFO, directory or device is
+ * refused at once, never waited on). Labels are valid UTF-8 without control
+ * or bidi characters. A keyring is unambiguous: two keys under one label, or
+ * one key under two labels, are refused with a message naming both lines
+ * (the same key twice under the same label is kept once). */
 int arb_seal_keyring_add_file(arb_seal_keyring *kr, const char *path, arb_error *err);
 int arb_seal_keyring_add(arb_seal_keyring *kr, const arb_seal_key *k, arb_error *err);
 void arb_seal_keyring_free(arb_seal_keyring *kr);
@@ -117,7 +123,9 @@ typedef struct arb_seal_file_info {
 /* Seal a format-2 replay with k: the body is kept byte for byte and the
  * seal block appended (or replaced); a truncated file (a recovered .part)
  * has its complete records re-deflated into a finished body first. The
- * result goes to out (may equal path; written to out.tmp and renamed).
+ * result goes to out, written to out.tmp (arbiter/outfile.h): out equal to
+ * path is replaced; any other out must not exist (not even as a dangling
+ * symbolic link), so a sealed prefix never overwrites a file.
  * Format 1 and archives are refused (ARB_EUNSUPPORTED). */
 int arb_seal_file(const char *path, const char *out, const arb_seal_key *k, arb_seal_file_info *info,
                   arb_error *err);

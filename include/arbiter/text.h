@@ -50,6 +50,25 @@ void arb_text_put(FILE *out, const char *s);
 char *arb_text_escape(char *buf, size_t size, const char *s);
 int arb_text_needs_escape(const char *s);
 
+/* UTF-8 validation (labels, an engine's response strings): s[0..n) must be
+ * well-formed UTF-8 — shortest forms only, no surrogates, nothing above
+ * U+10FFFF. With ARB_UTF8_NO_CONTROLS it must also be free of C0 controls
+ * (NUL included), DEL, C1 controls (U+0080–U+009F) and the bidirectional
+ * formatting characters that reorder what a terminal shows (U+061C,
+ * U+200E, U+200F, U+202A–U+202E, U+2066–U+2069). Returns n when s passes,
+ * else the offset of the first offending byte. */
+#define ARB_UTF8_NO_CONTROLS 1u
+size_t arb_utf8_check(const char *s, size_t n, unsigned flags);
+
+/* Write the bytes p[0..n) (NULs included) to out so that a terminal shows
+ * them as text: what arb_utf8_check(…, ARB_UTF8_NO_CONTROLS) refuses is
+ * escaped — \n, \r, \t, other C0 and DEL as \xNN, C1 and bidi characters
+ * as \uXXXX, bytes that are not UTF-8 as \xNN. Returns how many bytes of p
+ * it consumed: all, except, when partial is set, an incomplete UTF-8
+ * sequence at the very end (pass it again with the bytes that follow). For
+ * streams of foreign bytes, e.g. an engine adapter's stderr. */
+size_t arb_text_put_bytes(FILE *out, const char *p, size_t n, int partial);
+
 /* The one bounded line reader (record's stdin, manifests, NDJSON results):
  * reads one line from f into buf, which has room for max + 2 bytes, and
  * never allocates. The line ending ("\n", or "\r\n") is not part of the

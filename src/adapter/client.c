@@ -2,9 +2,15 @@
  * an arb_game (a proxy), so every driver works unchanged over an engine
  * outside the build.
  *
- * Transport: the adapter runs as `/bin/sh -c CMD` with a socket pair as its
- * stdin and stdout (no SIGPIPE on a dead peer, MSG_NOSIGNAL), stderr
- * inherited. Every request waits at most timeout_ms for its one-line answer
+ * Transport: the adapter runs as `/bin/sh -c CMD`, in a process group of
+ * its own, with a socket pair as its stdin and stdout (no SIGPIPE on a dead
+ * peer, MSG_NOSIGNAL) and a pipe as its stderr. Its stderr is drained
+ * whenever a request waits and passed on through arb_text_put_bytes (no
+ * control byte reaches the terminal), at most STDERR_SHOWN bytes of it; the
+ * rest is counted and said. Closing the adapter (and the process's exit,
+ * through an atexit hook) kills the whole group, so a child the engine
+ * forked does not outlive arbiter. An answer must be valid UTF-8, all of it
+ * (unknown fields included). Every request waits at most timeout_ms for its one-line answer
  * of at most line_max bytes; a dead, slow or babbling adapter (EOF, time
  * out, an over-long line, not JSON, a wrong id) is a sticky failure naming
  * the request, and every later call fails fast.
@@ -35,8 +41,10 @@
 #include <unistd.h>
 
 #include "adapter/adapter_int.h"
+#include "arbiter/text.h"
 
 #define SLOTS 8
+#define STDERR_SHOWN (64 * 1024) /* bytes of an adapter's stderr passed on */
 #define HANDLES_MAX 256
 #define PX_MAGIC 0x41524250524f5859ull /* "ARBPROXY" */
 #define PHASES_MAX 256
@@ -71,7 +79,11 @@ typedef struct px_state {
 struct arb_adapter {
     int slot;
     int fd;
-    pid_t pid;
+    pid_t pid;                    /* also the process group of the adapter */
+    int efd;                      /* the read end of its stderr, or -1 */
+    char ecarry[4];               /* the start of a character cut by a read */
+    size_t ncarry;
+    unsigned long long eshown, ecut; /* stderr bytes passed on / left out */
     int timeout_ms;
     size_t line_max;
     pthread_mutex_t mu;
@@ -134,17 +146,59 @@ static void set_failed(arb_adapter *a, const char *op, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Pass on what the adapter wrote to its stderr (non-blocking): escaped,
+ * the first STDERR_SHOWN bytes, the rest counted. Closes efd at its end. */
+static void drain_stderr(arb_adapter *a)
+{
+    char buf[8192];
+    while (a->efd >= 0) {
+        memcpy(buf, a->ecarry, a->ncarry);
+        ssize_t r = read(a->efd, buf + a->ncarry, sizeof buf - a->ncarry);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+        size_t n = a->ncarry + (size_t)(r > 0 ? r : 0), at = 0;
+        a->ncarry = 0;
+        while (at < n) {
+            if (a->eshown >= STDERR_SHOWN) {
+                if (!a->ecut) fputs("\n[arbiter: the engine's stderr is cut here: more than 65536 bytes]\n", stderr);
+                a->ecut += n - at;
+                break;
+            }
+            size_t k = n - at, room = (size_t)(STDERR_SHOWN - a->eshown);
+            if (k > room) k = room;
+            const char *nl = memchr(buf + at, '\n', k);
+            if (nl) k = (size_t)(nl - (buf + at));
+            size_t used = arb_text_put_bytes(stderr, buf + at, k, !nl && r > 0);
+            if (nl) { fputc('\n', stderr); used++; }
+            a->eshown += used;
+            at += used;
+            if (!nl && used < k) { /* a character continued in the next read */
+                a->ncarry = k - used;
+                memcpy(a->ecarry, buf + at, a->ncarry);
+                at = n;
+            }
+        }
+        if (r <= 0) {
+            if (a->ecut) fprintf(stderr, "arbiter: the engine adapter wrote %llu more bytes to stderr (not shown)\n",
+                                 a->ecut);
+            close(a->efd);
+            a->efd = -1;
+        }
+    }
+}
+
+/* How the adapter ended, if it has: " (it exited with status N)". Never
+ * reaps it (WNOWAIT): arb_adapter_close kills its group first. */
 static void exit_text(arb_adapter *a, char *buf, size_t size)
 {
-    int st;
     buf[0] = '\0';
     if (a->pid <= 0) return;
     for (int i = 0; i < 20; i++) {
-        pid_t r = waitpid(a->pid, &st, WNOHANG);
-        if (r == a->pid) {
-            a->pid = -1;
-            if (WIFEXITED(st)) snprintf(buf, size, " (it exited with status %d)", WEXITSTATUS(st));
-            else if (WIFSIGNALED(st)) snprintf(buf, size, " (it was killed by signal %d)", WTERMSIG(st));
+        siginfo_t si;
+        memset(&si, 0, sizeof si);
+        if (waitid(P_PID, (id_t)a->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == a->pid) {
+            if (si.si_code == CLD_EXITED) snprintf(buf, size, " (it exited with status %d)", si.si_status);
+            else snprintf(buf, size, " (it was killed by signal %d)", si.si_status);
             return;
         }
         struct timespec ts = { 0, 5000000 };
@@ -164,8 +218,8 @@ static int send_all(arb_adapter *a, const char *op, const char *p, size_t n, dou
                 set_failed(a, op, "the adapter did not read its request within %d ms", a->timeout_ms);
                 return -1;
             }
-            struct pollfd pf = { a->fd, POLLOUT, 0 };
-            poll(&pf, 1, left);
+            struct pollfd pf[2] = { { a->fd, POLLOUT, 0 }, { a->efd, POLLIN, 0 } };
+            if (poll(pf, a->efd >= 0 ? 2 : 1, left) > 0 && pf[1].revents) drain_stderr(a);
             continue;
         }
         char ex[64];
@@ -183,7 +237,16 @@ static int recv_line(arb_adapter *a, const char *op, size_t *len, double deadlin
     size_t scanned = 0;
     for (;;) {
         char *nl = a->rlen > scanned ? memchr(a->rbuf + scanned, '\n', a->rlen - scanned) : NULL;
-        if (nl) { *len = (size_t)(nl - a->rbuf); return 0; }
+        if (nl) {
+            *len = (size_t)(nl - a->rbuf);
+            size_t bad = arb_utf8_check(a->rbuf, *len, 0);
+            if (bad < *len) {
+                set_failed(a, op, "the answer is not valid UTF-8 (byte %zu of the line, 0x%02x)", bad,
+                           (unsigned char)a->rbuf[bad]);
+                return -1;
+            }
+            return 0;
+        }
         scanned = a->rlen;
         if (a->rlen >= a->line_max) {
             set_failed(a, op, "the adapter's answer is longer than %zu bytes", a->line_max);
@@ -203,10 +266,12 @@ static int recv_line(arb_adapter *a, const char *op, size_t *len, double deadlin
             set_failed(a, op, "the adapter sent no answer within %d ms", a->timeout_ms);
             return -1;
         }
-        struct pollfd pf = { a->fd, POLLIN, 0 };
-        int pr = poll(&pf, 1, left);
+        struct pollfd pf[2] = { { a->fd, POLLIN, 0 }, { a->efd, POLLIN, 0 } };
+        int pr = poll(pf, a->efd >= 0 ? 2 : 1, left);
         if (pr < 0 && errno == EINTR) continue;
         if (pr == 0) continue;
+        if (pr > 0 && a->efd >= 0 && pf[1].revents) drain_stderr(a);
+        if (pr > 0 && !pf[0].revents) continue;
         ssize_t r = recv(a->fd, a->rbuf + a->rlen, a->rcap - a->rlen, 0);
         if (r < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) continue;
         if (r <= 0) {
@@ -1168,28 +1233,54 @@ static int build_game(arb_adapter *a, const arb_tnode *r, arb_error *err)
     return ARB_OK;
 }
 
+/* At exit, every adapter still open loses its process group: an error
+ * path that returns from main without closing leaves no engine behind. */
+static void kill_groups_at_exit(void)
+{
+    for (int i = 0; i < SLOTS; i++) {
+        arb_adapter *a = slots[i];
+        if (a && a->pid > 0) kill(-a->pid, SIGKILL);
+    }
+}
+
+static pthread_once_t at_exit_once = PTHREAD_ONCE_INIT;
+static void register_at_exit(void) { atexit(kill_groups_at_exit); }
+
 static int spawn(arb_adapter *a, const char *cmd, arb_error *err)
 {
-    int sv[2];
+    int sv[2], pe[2];
+    pthread_once(&at_exit_once, register_at_exit);
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
         return arb_error_set(err, ARB_EIO, NULL, "socketpair: %s", strerror(errno));
+    if (pipe(pe) != 0 || fcntl(pe[0], F_SETFD, FD_CLOEXEC) != 0 || fcntl(pe[1], F_SETFD, FD_CLOEXEC) != 0) {
+        close(sv[0]);
+        close(sv[1]);
+        return arb_error_set(err, ARB_EIO, NULL, "pipe: %s", strerror(errno));
+    }
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
         close(sv[0]);
         close(sv[1]);
+        close(pe[0]);
+        close(pe[1]);
         return arb_error_set(err, ARB_EIO, NULL, "fork: %s", strerror(errno));
     }
     if (pid == 0) {
-        if (dup2(sv[1], 0) < 0 || dup2(sv[1], 1) < 0) _exit(127);
+        if (dup2(sv[1], 0) < 0 || dup2(sv[1], 1) < 0 || dup2(pe[1], 2) < 0) _exit(127);
         setpgid(0, 0); /* its own group: closing kills the whole pipeline */
         signal(SIGPIPE, SIG_DFL);
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
         _exit(127);
     }
+    setpgid(pid, pid); /* also here: the group exists before either side goes on */
     close(sv[1]);
+    close(pe[1]);
     a->fd = sv[0];
+    a->efd = pe[0];
     a->pid = pid;
+    int efl = fcntl(a->efd, F_GETFL);
+    if (efl >= 0) fcntl(a->efd, F_SETFL, efl | O_NONBLOCK);
     int fl = fcntl(a->fd, F_GETFL);
     if (fl >= 0) fcntl(a->fd, F_SETFL, fl | O_NONBLOCK);
     return ARB_OK;
@@ -1203,6 +1294,7 @@ int arb_adapter_open(arb_adapter **out, const char *cmd, const arb_adapter_opts 
     arb_adapter *a = calloc(1, sizeof *a);
     if (!a) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
     a->fd = -1;
+    a->efd = -1;
     a->pid = -1;
     a->timeout_ms = opts->timeout_ms > 0 ? opts->timeout_ms : ARB_ADAPTER_TIMEOUT_MS;
     a->line_max = opts->line_max ? opts->line_max : ARB_ADAPTER_LINE_MAX;
@@ -1285,18 +1377,26 @@ void arb_adapter_close(arb_adapter *a)
     }
     if (a->fd >= 0) close(a->fd);
     if (a->pid > 0) {
+        /* Give the leader a second to exit, without reaping it (WNOWAIT: its
+         * pid, the group's id, stays taken), then kill the whole group —
+         * whatever the engine forked dies with it — and reap the leader. */
         int st;
-        int done = 0;
-        for (int i = 0; i < 100 && !done; i++) {
-            if (waitpid(a->pid, &st, WNOHANG) == a->pid) done = 1;
-            else { struct timespec ts = { 0, 10000000 }; nanosleep(&ts, NULL); }
+        siginfo_t si;
+        for (int i = 0; i < 100; i++) {
+            drain_stderr(a);
+            memset(&si, 0, sizeof si);
+            if (waitid(P_PID, (id_t)a->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == a->pid) break;
+            struct timespec ts = { 0, 10000000 };
+            nanosleep(&ts, NULL);
         }
-        if (!done) {
-            kill(-a->pid, SIGKILL);
-            kill(a->pid, SIGKILL);
-            waitpid(a->pid, &st, 0);
-        }
+        kill(-a->pid, SIGKILL);
+        kill(a->pid, SIGKILL);
+        waitpid(a->pid, &st, 0);
+        a->pid = -1;
     }
+    /* the group is gone: read its stderr to the end (bounded: nobody writes) */
+    drain_stderr(a);
+    if (a->efd >= 0) close(a->efd);
     arb_adapter_forget(a);
     clear_ahead(a);
     pthread_mutex_lock(&slots_mu);

@@ -86,10 +86,14 @@ int cmd_keygen(int argc, char **argv);
 int cmd_seed(int argc, char **argv);
 int cmd_sign(int argc, char **argv);
 
-/* Fair seeds (cmd_seed.c): read a server secret file; add one
+/* Fair seeds (cmd_seed.c): read a server secret file (refused once used,
+ * unless allow_used); record that a match derives from it (what: the match,
+ * one line; refused when another match got there first); add one
  * "SEAT:HEX" contribution (seen: bit per seat); check one per seat of
  * players and compute the commitment. Exit codes, errors printed. */
-int cli_fair_secret_load(const char *cmd, const char *path, uint8_t secret[ARB_FAIR_SECRET_BYTES]);
+int cli_fair_secret_load(const char *cmd, const char *path, int allow_used, uint8_t secret[ARB_FAIR_SECRET_BYTES]);
+int cli_fair_secret_consume(const char *cmd, const char *path, const uint8_t secret[ARB_FAIR_SECRET_BYTES],
+                            const char *what);
 int cli_fair_contribution(const char *cmd, const char *arg, arb_fair *f, unsigned *seen);
 int cli_fair_finish(const char *cmd, arb_fair *f, unsigned seen, int players);
 int cmd_info(int argc, char **argv);

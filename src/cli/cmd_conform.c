@@ -64,25 +64,29 @@ static void usage(FILE *out)
             "2 usage, or --set/--case/--rule filters that select no case.\n");
 }
 
-static FILE *open_out(const char *path)
-{
-    if (strcmp(path, "-") == 0) return stdout;
-    return fopen(path, "w");
-}
-
+/* A report: '-' is stdout; a file is written through PATH.part and renamed
+ * (arbiter/outfile.h), so a CI job never reads half a report. */
 static int write_report(const char *path, int (*fn)(const arb_conform_suite *, FILE *),
                         const arb_conform_suite *s)
 {
-    FILE *f = open_out(path);
-    if (!f) {
-        fprintf(stderr, "arbiter conform: cannot write %s: %s\n", path, strerror(errno));
+    if (strcmp(path, "-") == 0) {
+        int rc = fn(s, stdout);
+        if (fflush(stdout) != 0) rc = ARB_EIO;
+        if (rc) fprintf(stderr, "arbiter conform: error writing the report to stdout\n");
+        return rc ? EXIT_INPUT : EXIT_OK;
+    }
+    char part[4200];
+    arb_error err = ARB_ERROR_INIT;
+    if ((size_t)snprintf(part, sizeof part, "%s.part", path) >= sizeof part)
+        return cli_usage("conform", "report path too long");
+    FILE *f = arb_out_create(path, part, 0666, 0, &err);
+    if (!f) return cli_fail("conform", &err);
+    if (fn(s, f)) {
+        arb_out_discard(f, part);
+        fprintf(stderr, "arbiter conform: error writing %s\n", cli_esc(path));
         return EXIT_INPUT;
     }
-    int rc = fn(s, f);
-    if (f == stdout) { if (fflush(f) != 0) rc = ARB_EIO; }
-    else if (fclose(f) != 0) rc = ARB_EIO;
-    if (rc) fprintf(stderr, "arbiter conform: error writing %s\n", path);
-    return rc ? EXIT_INPUT : EXIT_OK;
+    return arb_out_install(f, part, path, 0, &err) ? cli_fail("conform", &err) : EXIT_OK;
 }
 
 static double now_s(void)

@@ -51,6 +51,6 @@ int cmd_keygen(int argc, char **argv)
     memset(&k, 0, sizeof k);
     if (rc) return cli_fail("keygen", &err);
     printf("%s: secret key (keep it private)\n%s.pub: public key %s%s%s%s\n", out, out, id, label ? " (" : "",
-           label ? label : "", label ? ")" : "");
+           label ? cli_esc(label) : "", label ? ")" : "");
     return EXIT_OK;
 }

@@ -245,11 +245,8 @@ int cmd_merge(int argc, char **argv)
         if (ec) return ec;
         if ((size_t)snprintf(part, sizeof part, "%s.part", outpath) >= sizeof part)
             return cli_usage("merge", "output path too long: %s", outpath);
-        m.out = fopen(part, "w");
-        if (!m.out) {
-            fprintf(stderr, "arbiter merge: %s: cannot create: %s\n", part, strerror(errno));
-            return EXIT_INPUT;
-        }
+        arb_error err = ARB_ERROR_INIT;
+        if (!(m.out = arb_out_create(outpath, part, 0666, 0, &err))) return cli_fail("merge", &err);
     }
     for (int i = optind; i < argc; i++) {
         int arc = add_file(&m, argv[i]);
@@ -356,17 +353,12 @@ int cmd_merge(int argc, char **argv)
     rc = incomplete ? EXIT_INPUT : m.failed ? EXIT_VERIFY : EXIT_OK;
 done:
     if (m.out) {
-        int bad = ferror(m.out) != 0;
-        if (fclose(m.out) || bad) {
-            fprintf(stderr, "arbiter merge: %s: write error\n", part);
+        arb_error err = ARB_ERROR_INIT;
+        if (rc == EXIT_INTERNAL) {
+            arb_out_discard(m.out, part); /* out of memory part-way: no half file */
+        } else if (arb_out_install(m.out, part, outpath, 0, &err)) {
+            cli_fail("merge", &err);
             if (rc == EXIT_OK || rc == EXIT_VERIFY) rc = EXIT_INPUT;
-            remove(part);
-        } else if (rc == EXIT_INTERNAL) {
-            remove(part); /* out of memory part-way: no half file */
-        } else if (rename(part, outpath)) {
-            fprintf(stderr, "arbiter merge: cannot rename %s to %s: %s\n", part, outpath, strerror(errno));
-            remove(part);
-            rc = EXIT_INPUT;
         }
     }
     for (unsigned i = 0; i < m.nkeep; i++) free(m.keep[i]);

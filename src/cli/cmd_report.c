@@ -80,17 +80,17 @@ static int report_one(const char *path, const char *outp, const char *as)
         arb_an_source_free(src);
         return ec;
     }
+    arb_error err = ARB_ERROR_INIT;
     if (!to_stdout) {
-        snprintf(part, sizeof part, "%s.part", outp);
-        out = fopen(part, "wb");
-        if (!out) {
+        if ((size_t)snprintf(part, sizeof part, "%s.part", outp) >= sizeof part) {
             arb_an_source_free(src);
-            fprintf(stderr, "arbiter report: %s: cannot create: ", part);
-            perror(NULL);
-            return EXIT_INPUT;
+            return cli_usage("report", "output path too long: %s", cli_esc(outp));
+        }
+        if (!(out = arb_out_create(outp, part, 0666, 0, &err))) {
+            arb_an_source_free(src);
+            return cli_fail("report", &err);
         }
     }
-    arb_error err = ARB_ERROR_INIT;
     arb_an_walk_result res;
     arb_an_report_opts ro = ARB_AN_REPORT_OPTS_INIT;
     ro.view = view;
@@ -98,9 +98,8 @@ static int report_one(const char *path, const char *outp, const char *as)
     int rc = arb_an_report_ex(src, &ro, out, &res, &err);
     arb_an_source_free(src);
     if (!to_stdout) {
-        if (fclose(out) && !rc) rc = arb_error_set(&err, ARB_EIO, NULL, "cannot write %s", part);
-        if (!rc && rename(part, outp)) rc = arb_error_set(&err, ARB_EIO, NULL, "cannot rename %s to %s", part, outp);
-        if (rc) remove(part);
+        if (rc) arb_out_discard(out, part);
+        else rc = arb_out_install(out, part, outp, 0, &err);
     } else if ((fflush(stdout) || ferror(stdout)) && !rc) {
         rc = arb_error_set(&err, ARB_EIO, NULL, "cannot write the report to stdout");
     }
@@ -109,9 +108,12 @@ static int report_one(const char *path, const char *outp, const char *as)
 }
 
 /* report DIR -o OUTDIR: one page per *.tcgr under DIR (cli/paths.c), named
- * OUTDIR/<file name>.html; the worst exit code wins. */
+ * after its path below DIR with '/' written "%2F" and '%' "%25", so that
+ * DIR/a/x.tcgr and DIR/b/x.tcgr are two pages (a%2Fx.tcgr.html,
+ * b%2Fx.tcgr.html) and a file directly in DIR keeps its plain name; the
+ * worst exit code wins. */
 typedef struct dirrun {
-    const char *outdir, *as;
+    const char *root, *outdir, *as;
     int worst;
     unsigned long n;
 } dirrun;
@@ -119,10 +121,21 @@ typedef struct dirrun {
 static int report_dir_one(void *ctx, const char *path)
 {
     dirrun *d = ctx;
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
+    size_t rl = strlen(d->root);
+    const char *rel = strncmp(path, d->root, rl) == 0 ? path + rl : path;
+    while (*rel == '/') rel++;
     char out[4200];
-    snprintf(out, sizeof out, "%s/%s.html", d->outdir, base);
+    size_t o = (size_t)snprintf(out, sizeof out, "%s/", d->outdir);
+    for (const char *p = rel; *p && o + 8 < sizeof out; p++) {
+        if (*p == '/' || *p == '%') o += (size_t)snprintf(out + o, sizeof out - o, "%%%02X", (unsigned char)*p);
+        else out[o++] = *p;
+    }
+    if (o + 8 >= sizeof out) {
+        fprintf(stderr, "arbiter report: %s: path too long for a page name\n", cli_esc(path));
+        if (EXIT_INPUT > d->worst) d->worst = EXIT_INPUT;
+        return 0;
+    }
+    memcpy(out + o, ".html", 6);
     int rc = report_one(path, out, d->as);
     if (rc > d->worst) d->worst = rc;
     d->n++;
@@ -164,7 +177,8 @@ int cmd_report(int argc, char **argv)
                    "              view and a toggle.\n"
                    "  -o OUT      the file to write; '-' writes to stdout.\n"
                    "A DIR instead of FILE writes one page per *.tcgr under it (recursive,\n"
-                   "sorted) into the directory OUT, as OUT/<file name>.html.\n\n"
+                   "sorted) into the directory OUT, one page per path: DIR/x.tcgr as\n"
+                   "OUT/x.tcgr.html, DIR/a/x.tcgr as OUT/a%%2Fx.tcgr.html ('/' is %%2F, '%%' %%25).\n\n"
                    "OUT is written to OUT.part and renamed; an OUT that exists and is not a\n"
                    "regular file (a device, FIFO, directory) is refused, not replaced: use\n"
                    "'-o -' to write to stdout. A truncated replay is shown up to its last\n"
@@ -190,7 +204,7 @@ int cmd_report(int argc, char **argv)
             fprintf(stderr, "arbiter report: %s: not a directory (a directory of replays writes one page per file)\n", outp);
             return EXIT_INPUT;
         }
-        dirrun d = { outp, as, EXIT_OK, 0 };
+        dirrun d = { path, outp, as, EXIT_OK, 0 };
         cli_walk w = { "report", report_dir_one, &d, 0, 0, 0, 0 };
         if (cli_walk_path(&w, path) < 0) return EXIT_INTERNAL;
         if (!d.n) {

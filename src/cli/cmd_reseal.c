@@ -28,6 +28,9 @@ typedef struct seal_scan {
     char old_reason[64];
     uint32_t old_turns;
     arb_outcome now;
+    int signed_;            /* bytes after the body: a seal block (or a bad one) */
+    arb_seal_status seal;
+    char signer[17];        /* the block's key id when it verifies */
 } seal_scan;
 
 static void win_text(char *buf, size_t n, int winner, const char *reason, uint32_t turns)
@@ -129,6 +132,18 @@ static int scan(const char *path, const arb_game *g, seal_scan *sc)
         goto out;
     }
     if (!seen_outcome) note(sc, rec.index, arb_match_turn(m), "outcome");
+    uint8_t dg[ARB_REPLAY_DIGEST], pk[ARB_SEAL_PK_BYTES], id[ARB_SEAL_ID_BYTES];
+    const uint8_t *tr;
+    size_t ntr = 0;
+    uint64_t body_end;
+    if (arb_replay_sealable(r, dg, &tr, &ntr, &body_end) && ntr) {
+        sc->signed_ = 1;
+        sc->seal = arb_seal_block_check(tr, ntr, dg, pk, NULL, 0);
+        if (sc->seal == ARB_SEAL_VALID) {
+            arb_seal_key_id(pk, id);
+            arb_seal_id_hex(id, sc->signer);
+        }
+    }
 out:
     arb_match_free(m);
     arb_replay_close(r);
@@ -136,7 +151,7 @@ out:
 }
 
 /* Pass 2: re-record into path.part, renamed over path on close. */
-static int rewrite(const char *path, const arb_game *g)
+static int rewrite(const char *path, const arb_game *g, arb_seal_key *key)
 {
     arb_error err = ARB_ERROR_INIT;
     arb_replay *r = NULL;
@@ -167,6 +182,10 @@ static int rewrite(const char *path, const arb_game *g)
     arb_replay_envelope(r, env);
     if (h->version == 2 && (h->flags & ARB_REPLAY_FLAG_RC) && !env[6]) meta.flags |= ARB_REPLAY_WRITE_RC0;
     meta.level = -1;
+    if (key) {
+        meta.seal = arb_seal_writer_hook;
+        meta.seal_ctx = key;
+    }
     if ((rc = arb_replay_writer_open(&w, path, &meta, &err)) || (rc = arb_replay_record_start(w, m, &err))) goto out;
     arb_replay_record rec;
     while ((rc = arb_replay_next(r, &rec, &err)) == 1) {
@@ -194,8 +213,17 @@ out:
     return EXIT_OK;
 }
 
-static int reseal_one(const char *path, int dry)
+/* What to do with a seal: key re-signs every rewritten file; drop says
+ * that a signed file may lose its seal. */
+typedef struct reseal_opts {
+    int dry, drop;
+    arb_seal_key *key;
+    const char *key_path;
+} reseal_opts;
+
+static int reseal_one(const char *path, const reseal_opts *ro)
 {
+    int dry = ro->dry;
     arb_error err = ARB_ERROR_INIT;
     arb_replay *r = NULL;
     int rc = arb_replay_open(&r, path, NULL, &err);
@@ -228,6 +256,14 @@ static int reseal_one(const char *path, int dry)
         printf("%s: unchanged\n", path);
         return EXIT_OK;
     }
+    if (sc.signed_ && !ro->key && !ro->drop) {
+        /* rewriting drops the seal: never silently (#27 N7) */
+        printf("%s: REFUSED: signed (%s%s); rewriting it would drop the seal: give --key NAME.key to re-sign "
+               "it, or --drop-seal to write it unsigned\n", path,
+               sc.seal == ARB_SEAL_VALID ? "a valid seal by key " : "a seal block that does not verify",
+               sc.seal == ARB_SEAL_VALID ? sc.signer : "");
+        return EXIT_USAGE;
+    }
     char before[128], after[128];
     const char *rn = arb_game_reason_name(g, sc.now.reason);
     win_text(before, sizeof before, sc.old_winner, sc.old_reason, sc.old_turns);
@@ -242,25 +278,37 @@ static int reseal_one(const char *path, int dry)
         printf("checkpoints and outcome unchanged (%s)", after);
     }
     if (hdr) printf("; rules %s -> %s, engine %s -> %s", old_rules, new_rules, old_engine, g->engine_version);
+    if (ro->key) {
+        char id[17];
+        printf("; %s by %s%s%s%s", sc.signed_ ? "re-signed" : "signed", arb_seal_id_hex(ro->key->id, id),
+               ro->key->label[0] ? " (" : "", cli_esc(ro->key->label), ro->key->label[0] ? ")" : "");
+    } else if (sc.signed_) {
+        printf("; seal dropped (--drop-seal): the file is unsigned");
+    }
     printf("\n");
-    return dry ? EXIT_OK : rewrite(path, g);
+    return dry ? EXIT_OK : rewrite(path, g, ro->key);
 }
 
 int cmd_reseal(int argc, char **argv)
 {
     static const struct option opts[] = {
         { "dry-run", no_argument, NULL, 'n' },
+        { "key", required_argument, NULL, 'k' },
+        { "drop-seal", no_argument, NULL, 'D' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
-    int dry = 0, c;
+    reseal_opts ro = { 0, 0, NULL, NULL };
+    int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "nh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "nk:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'n': dry = 1; break;
+        case 'n': ro.dry = 1; break;
+        case 'k': ro.key_path = optarg; break;
+        case 'D': ro.drop = 1; break;
         case 'h':
-            printf("usage: arbiter reseal [--dry-run] FILE...\n"
+            printf("usage: arbiter reseal [--dry-run] [--key NAME.key | --drop-seal] FILE...\n"
                    "\n"
                    "After an intentional rules change, re-record each replay's checkpoints and\n"
                    "outcome (and its rules and engine versions) under the current engine,\n"
@@ -269,21 +317,39 @@ int cmd_reseal(int argc, char **argv)
                    "Files whose actions no longer replay (an action is now illegal, actions\n"
                    "follow the new end of the match, or the match no longer ends) are\n"
                    "refused and left untouched. Writes FILE.part and renames it over FILE.\n"
-                   "Any rules version of the same game is accepted.\n"
+                   "Any rules version of the same game is accepted. A signed file that must\n"
+                   "be rewritten is refused (exit 2) unless --key re-signs it or --drop-seal\n"
+                   "says it may lose its seal.\n"
                    "\n"
-                   "  -n, --dry-run  report what would change, write nothing\n"
+                   "  -n, --dry-run    report what would change, write nothing\n"
+                   "  -k, --key K      seal every rewritten file with the secret key K\n"
+                   "  --drop-seal      write a rewritten signed file unsigned\n"
                    "\n"
                    "Exit: 0 every file resealed or unchanged; 1 a file does not replay;\n"
-                   "3 a file is unreadable or of an unknown game; 2 usage.\n");
+                   "3 a file is unreadable or of an unknown game; 2 usage, or a signed file\n"
+                   "without --key or --drop-seal.\n");
             return EXIT_OK;
         default: return cli_usage("reseal", "unknown option '%s'", argv[optind - 1]);
         }
     }
     if (optind >= argc) return cli_usage("reseal", "no replay file given");
+    if (ro.key_path && ro.drop) return cli_usage("reseal", "--key re-signs, --drop-seal drops the seal: not both");
+    arb_seal_key key;
+    if (ro.key_path) {
+        arb_error err = ARB_ERROR_INIT;
+        if (arb_seal_key_load(&key, ro.key_path, &err)) return cli_fail("reseal", &err);
+        if (!key.has_secret) {
+            memset(&key, 0, sizeof key);
+            fprintf(stderr, "arbiter reseal: %s: a public key: --key needs the secret key file\n", cli_esc(ro.key_path));
+            return EXIT_INPUT;
+        }
+        ro.key = &key;
+    }
     int worst = EXIT_OK;
     for (int i = optind; i < argc; i++) {
-        int rc = reseal_one(argv[i], dry);
+        int rc = reseal_one(argv[i], &ro);
         if (rc > worst) worst = rc;
     }
+    if (ro.key) memset(&key, 0, sizeof key);
     return worst;
 }

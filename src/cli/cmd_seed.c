@@ -11,6 +11,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sodium.h>
@@ -19,30 +21,117 @@
 
 static const char secret_tag[] = "arbiter-fair-secret-v1\nsecret: ";
 
-int cli_fair_secret_load(const char *cmd, const char *path, uint8_t secret[ARB_FAIR_SECRET_BYTES])
+/* A server secret file: "arbiter-fair-secret-v1\nsecret: HEX\n", then one
+ * "used: …" line once a match derived its seed from it (README, "Sealed
+ * replays, fair seeds"). Read whole: a regular file of at most 4 KiB,
+ * opened without blocking; fd < 0 opens path read-only. Returns an exit
+ * code after printing; *used points into buf at the "used: " line or is
+ * NULL. */
+#define SECRET_FILE_MAX 4096
+static int secret_read(const char *cmd, const char *path, int fd, char buf[SECRET_FILE_MAX + 1],
+                       uint8_t secret[ARB_FAIR_SECRET_BYTES], const char **used)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "arbiter %s: %s: cannot open: %s\n", cmd, path, strerror(errno));
+    int own = fd < 0;
+    if (own) fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        fprintf(stderr, "arbiter %s: %s: cannot open: %s\n", cmd, cli_esc(path), strerror(errno));
+        if (own && fd >= 0) close(fd);
         return EXIT_INPUT;
     }
-    char buf[256];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
+    if (!S_ISREG(st.st_mode) || st.st_size > SECRET_FILE_MAX) {
+        fprintf(stderr, "arbiter %s: %s: %s: not a server secret file\n", cmd, cli_esc(path),
+                S_ISREG(st.st_mode) ? "larger than 4096 bytes" : "not a regular file");
+        if (own) close(fd);
+        return EXIT_INPUT;
+    }
+    size_t n = 0;
+    ssize_t got;
+    while (n < SECRET_FILE_MAX && (got = pread(fd, buf + n, SECRET_FILE_MAX - n, (off_t)n)) > 0) n += (size_t)got;
+    if (own) close(fd);
     buf[n] = '\0';
+    *used = NULL;
     size_t tl = sizeof secret_tag - 1, len;
     char hex[65];
     if (n < tl + 64 || memcmp(buf, secret_tag, tl) != 0) goto bad;
     memcpy(hex, buf + tl, 64);
     hex[64] = '\0';
     if (cli_parse_hex(hex, secret, ARB_FAIR_SECRET_BYTES, &len) || len != ARB_FAIR_SECRET_BYTES) goto bad;
-    sodium_memzero(buf, sizeof buf);
+    sodium_memzero(hex, sizeof hex);
+    /* anything after the secret line marks it spent: a "used:" line, or
+     * the torn start of one */
+    const char *rest = buf + tl + 64;
+    if (*rest == '\n') rest++;
+    while (*rest == '\n') rest++;
+    if (*rest) *used = rest;
     return EXIT_OK;
 bad:
-    sodium_memzero(buf, sizeof buf);
+    sodium_memzero(hex, sizeof hex);
+    sodium_memzero(buf, SECRET_FILE_MAX + 1);
     fprintf(stderr, "arbiter %s: %s: line 2: not a server secret file (\"arbiter-fair-secret-v1\", then "
-                    "\"secret: \" and 64 hex digits; made by `arbiter seed commit`)\n", cmd, path);
+                    "\"secret: \" and 64 hex digits; made by `arbiter seed commit`)\n", cmd, cli_esc(path));
     return EXIT_INPUT;
+}
+
+static int secret_spent(const char *cmd, const char *path, const char *used)
+{
+    char line[600];
+    size_t k = strcspn(used, "\n");
+    snprintf(line, sizeof line, "%.*s", (int)(k < 500 ? k : 500), used);
+    fprintf(stderr, "arbiter %s: %s: line 3: this server secret was already used (%s): a fair seed is single-use "
+                    "(its first match reveals the secret); make a new one with `arbiter seed commit`\n", cmd,
+            cli_esc(path), cli_esc(line));
+    return EXIT_INPUT;
+}
+
+int cli_fair_secret_load(const char *cmd, const char *path, int allow_used, uint8_t secret[ARB_FAIR_SECRET_BYTES])
+{
+    char buf[SECRET_FILE_MAX + 1];
+    const char *used;
+    int rc = secret_read(cmd, path, -1, buf, secret, &used);
+    if (!rc && used && !allow_used) rc = secret_spent(cmd, path, used);
+    sodium_memzero(buf, sizeof buf);
+    return rc;
+}
+
+int cli_fair_secret_consume(const char *cmd, const char *path, const uint8_t secret[ARB_FAIR_SECRET_BYTES],
+                            const char *what)
+{
+    /* under an exclusive lock, so that of two matches started at once from
+     * one secret exactly one gets it */
+    int fd = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        fprintf(stderr, "arbiter %s: %s: cannot open to record the secret's use: %s\n", cmd, cli_esc(path),
+                strerror(errno));
+        return EXIT_INPUT;
+    }
+    if (flock(fd, LOCK_EX) != 0) {
+        fprintf(stderr, "arbiter %s: %s: cannot lock: %s\n", cmd, cli_esc(path), strerror(errno));
+        close(fd);
+        return EXIT_INPUT;
+    }
+    char buf[SECRET_FILE_MAX + 1];
+    uint8_t again[ARB_FAIR_SECRET_BYTES];
+    const char *used;
+    int rc = secret_read(cmd, path, fd, buf, again, &used);
+    if (!rc && sodium_memcmp(again, secret, sizeof again) != 0) {
+        fprintf(stderr, "arbiter %s: %s: the secret changed while the match was set up\n", cmd, cli_esc(path));
+        rc = EXIT_INPUT;
+    }
+    if (!rc && used) rc = secret_spent(cmd, path, used);
+    if (!rc) {
+        size_t n = strlen(buf);
+        char line[1200];
+        int ln = snprintf(line, sizeof line, "%sused: %s\n", n && buf[n - 1] != '\n' ? "\n" : "", what);
+        if (ln < 0 || (size_t)ln >= sizeof line || pwrite(fd, line, (size_t)ln, (off_t)n) != ln || fsync(fd) != 0) {
+            fprintf(stderr, "arbiter %s: %s: cannot record the secret's use: %s\n", cmd, cli_esc(path), strerror(errno));
+            rc = EXIT_INPUT;
+        }
+    }
+    sodium_memzero(buf, sizeof buf);
+    sodium_memzero(again, sizeof again);
+    close(fd); /* and the lock with it */
+    return rc;
 }
 
 int cli_fair_contribution(const char *cmd, const char *arg, arb_fair *f, unsigned *seen)
@@ -93,7 +182,9 @@ static int seed_commit(int argc, char **argv)
                    "Draw a 32-byte server secret (or take --secret), write it to S.secret\n"
                    "(mode 0600, never overwritten) and print its commitment\n"
                    "BLAKE2b-256(\"arbiter-fair-seed-v1 commit\" || secret). Publish the\n"
-                   "commitment before the players send their contributions.\n");
+                   "commitment before the players send their contributions. A secret is\n"
+                   "single-use: the first play/record --server-secret appends a line\n"
+                   "\"used: …\" naming its match, and any later use is refused (exit 3).\n");
             return EXIT_OK;
         default: return cli_usage("seed commit", "unknown option '%s'", argv[optind - 1]);
         }
@@ -112,19 +203,15 @@ static int seed_commit(int argc, char **argv)
     int n = snprintf(text, sizeof text, "%s", secret_tag);
     for (size_t i = 0; i < sizeof secret; i++) n += snprintf(text + n, sizeof text - (size_t)n, "%02x", secret[i]);
     snprintf(text + n, sizeof text - (size_t)n, "\n");
-    int fd = open(out, O_WRONLY | O_CREAT | O_EXCL, 0600);
-    if (fd < 0) {
-        fprintf(stderr, "arbiter seed commit: %s: cannot create: %s\n", out, strerror(errno));
-        return EXIT_INPUT;
-    }
-    size_t tl = strlen(text);
-    int bad = write(fd, text, tl) != (ssize_t)tl;
-    if (close(fd)) bad = 1;
+    char tmp[4200];
+    arb_error err = ARB_ERROR_INIT;
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.part", out) >= sizeof tmp)
+        return cli_usage("seed commit", "output path too long");
+    int wrc = arb_out_write_file(out, tmp, text, strlen(text), 0600, ARB_OUT_NOREPLACE, &err);
     sodium_memzero(text, sizeof text);
-    if (bad) {
-        unlink(out);
-        fprintf(stderr, "arbiter seed commit: %s: write failed\n", out);
-        return EXIT_INPUT;
+    if (wrc) {
+        sodium_memzero(secret, sizeof secret);
+        return cli_fail("seed commit", &err);
     }
     arb_fair_commit(commit, secret);
     sodium_memzero(secret, sizeof secret);
@@ -188,7 +275,7 @@ static int seed_derive(int argc, char **argv)
         for (unsigned s = 0; s < ARB_MAX_SEATS; s++)
             if (seen & (1u << s)) players = s + 1;
     if (!players) return cli_usage("seed derive", "at least one --contribution SEAT:HEX is required");
-    if ((rc = cli_fair_secret_load("seed derive", secret, f.secret))) return rc;
+    if ((rc = cli_fair_secret_load("seed derive", secret, 1, f.secret))) return rc; /* a spent secret derives too */
     if ((rc = cli_fair_finish("seed derive", &f, seen, (int)players))) return rc;
     uint64_t seed = arb_fair_seed(&f);
     if (json) {

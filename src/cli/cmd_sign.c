@@ -60,7 +60,7 @@ int cmd_sign(int argc, char **argv)
         if (part) {
             out[n - 5] = '\0';
             struct stat sb;
-            if (stat(out, &sb) == 0) {
+            if (lstat(out, &sb) == 0) { /* a dangling symbolic link exists too */
                 fprintf(stderr, "arbiter sign: %s: exists; not overwritten by the sealed prefix of %s\n", out, path);
                 worst = EXIT_INPUT;
                 continue;
@@ -74,7 +74,7 @@ int cmd_sign(int argc, char **argv)
             continue;
         }
         printf("%s: sealed by %s%s%s%s, %" PRIu64 " -> %" PRIu64 " bytes%s%s\n", out, id, k.label[0] ? " (" : "",
-               k.label, k.label[0] ? ")" : "", info.bytes_before, info.bytes_after,
+               cli_esc(k.label), k.label[0] ? ")" : "", info.bytes_before, info.bytes_after,
                info.replaced ? " (seal replaced)" : "",
                info.prefix ? " (the complete records of a truncated file: a signed prefix)" : "");
     }

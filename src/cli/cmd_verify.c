@@ -227,7 +227,7 @@ static void trust_text(const arb_verify_result *r, char *buf, size_t size)
     if (n >= size) return;
     if (r->seal == ARB_SEAL_VALID && r->trusted == 1)
         snprintf(buf + n, size - n, ", signed by %s%s%s%s", r->signer_id, r->signer_label[0] ? " (" : "",
-                 r->signer_label, r->signer_label[0] ? ")" : "");
+                 cli_esc(r->signer_label), r->signer_label[0] ? ")" : ""); /* labels are checked when read; escaped all the same */
     else if (r->seal == ARB_SEAL_VALID)
         snprintf(buf + n, size - n, ", signed by key %s (signature valid, not checked against a trusted key)",
                  r->signer_id);

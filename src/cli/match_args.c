@@ -128,7 +128,7 @@ int cli_match_start(cli_match_args *a, const char *cmd)
     if (players < g->min_players || players > g->max_players || players > ARB_MAX_SEATS)
         return cli_usage(cmd, "%s takes %d to %d players", g->id, g->min_players, g->max_players);
     if (a->server_secret) {
-        int frc = cli_fair_secret_load(cmd, a->server_secret, a->fair.secret);
+        int frc = cli_fair_secret_load(cmd, a->server_secret, 0, a->fair.secret);
         if (frc || (frc = cli_fair_finish(cmd, &a->fair, a->fair_seen, players))) return frc;
         a->seed = arb_fair_seed(&a->fair);
     }
@@ -213,17 +213,31 @@ int cli_match_start(cli_match_args *a, const char *cmd)
             return EXIT_INPUT;
         }
     }
-    if (a->no_record) return EXIT_OK;
-    if ((rc = cli_output_target(cmd, a->out))) {
+    if (!a->no_record && (rc = cli_output_target(cmd, a->out))) {
         arb_match_free(a->m);
         a->m = NULL;
         return rc;
     }
-    if (cli_started(a->started, sizeof a->started)) {
+    if ((!a->no_record || a->server_secret) && cli_started(a->started, sizeof a->started)) {
         arb_match_free(a->m);
         a->m = NULL;
         return cli_usage(cmd, "SOURCE_DATE_EPOCH is not a number of seconds");
     }
+    if (a->server_secret) {
+        /* the secret is spent now, before the match is played: its first
+         * match reveals it, so a second would let a player grind (#27 N5) */
+        char what[900], cm[20];
+        for (size_t i = 0; i < 8; i++)
+            snprintf(cm + 2 * i, 3, "%02x", a->fair.commit[i]);
+        snprintf(what, sizeof what, "%s %s%s, seed %" PRIu64 ", commitment %s…, at %s", cmd,
+                 a->no_record ? "--no-record" : "-o ", a->no_record ? "" : cli_esc(a->out), a->seed, cm, a->started);
+        if ((rc = cli_fair_secret_consume(cmd, a->server_secret, a->fair.secret, what))) {
+            arb_match_free(a->m);
+            a->m = NULL;
+            return rc;
+        }
+    }
+    if (a->no_record) return EXIT_OK;
     arb_replay_meta meta;
     memset(&meta, 0, sizeof meta);
     meta.game = g;

@@ -146,12 +146,7 @@ int cli_option(arb_options *o, const char *kv)
 
 int cli_output_target(const char *cmd, const char *path)
 {
-    struct stat st;
-    if (!path || stat(path, &st) != 0 || S_ISREG(st.st_mode)) return 0;
-    fprintf(stderr,
-            "arbiter %s: %s: not a regular file (%s): output is written to %s.part and renamed over the\n"
-            "target, which would replace it; give the path of a regular file (see README, \"Output files\")\n",
-            cmd, path, S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
-                       : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a special file", path);
-    return EXIT_INPUT;
+    arb_error err = ARB_ERROR_INIT;
+    if (!path || !arb_out_check(path, 0, &err)) return 0;
+    return cli_fail(cmd, &err);
 }

@@ -169,6 +169,70 @@ char *arb_text_escape(char *buf, size_t size, const char *s)
     return buf;
 }
 
+size_t arb_utf8_check(const char *s, size_t n, unsigned flags)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = p[i], len, cp;
+        if (c < 0x80) {
+            if ((flags & ARB_UTF8_NO_CONTROLS) && (c < 0x20 || c == 0x7f)) return i;
+            i++;
+            continue;
+        }
+        if (c >= 0xc2 && c <= 0xdf) { len = 2; cp = c & 0x1f; }
+        else if (c >= 0xe0 && c <= 0xef) { len = 3; cp = c & 0x0f; }
+        else if (c >= 0xf0 && c <= 0xf4) { len = 4; cp = c & 0x07; }
+        else return i; /* a continuation byte, an overlong lead (C0, C1) or above F4 */
+        if (n - i < len) return i;
+        for (unsigned k = 1; k < len; k++) {
+            if ((p[i + k] & 0xc0) != 0x80) return i;
+            cp = cp << 6 | (p[i + k] & 0x3f);
+        }
+        if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+            (cp >= 0xd800 && cp <= 0xdfff))
+            return i;
+        if ((flags & ARB_UTF8_NO_CONTROLS) &&
+            ((cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+             (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)))
+            return i;
+        i += len;
+    }
+    return n;
+}
+
+size_t arb_text_put_bytes(FILE *out, const char *s, size_t n, int partial)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < n) {
+        size_t k = arb_utf8_check(s + i, n - i, ARB_UTF8_NO_CONTROLS);
+        if (k) fwrite(p + i, 1, k, out);
+        i += k;
+        if (i >= n) break;
+        unsigned c = p[i];
+        size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+        if (len > 1 && n - i < len && partial && arb_utf8_check(s + i, n - i, 0) == 0 &&
+            (n - i == 1 || (p[i + 1] & 0xc0) == 0x80) && (n - i < 3 || (p[i + 2] & 0xc0) == 0x80))
+            return i; /* the start of a character whose rest comes later */
+        if (len > 1 && n - i >= len && arb_utf8_check(s + i, len, 0) == len) {
+            /* a whole character, but a C1 control or a bidi formatting one */
+            unsigned cp = len == 2 ? (c & 0x1fu) << 6 | (p[i + 1] & 0x3fu)
+                                   : (c & 0x0fu) << 12 | (p[i + 1] & 0x3fu) << 6 | (p[i + 2] & 0x3fu);
+            fprintf(out, "\\u%04x", cp);
+            i += len;
+            continue;
+        }
+        if (c == '\n') fputs("\\n", out);
+        else if (c == '\r') fputs("\\r", out);
+        else if (c == '\t') fputs("\\t", out);
+        else fprintf(out, "\\x%c%c", hex[c >> 4], hex[c & 15]);
+        i++;
+    }
+    return n;
+}
+
 int arb_line_read(FILE *f, char *buf, size_t max, size_t *len, uint64_t *lineno)
 {
     size_t n = 0, total = 0;

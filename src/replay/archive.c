@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "arbiter/outfile.h"
 #include "replay/internal.h"
 #include "replay/rcbody.h"
 #include "replay/primer.h"
@@ -603,19 +604,24 @@ static int extract(arb_archive *a, uint64_t i, const char *path, arb_error *err)
         return rc;
     }
     char part[4200];
-    snprintf(part, sizeof part, "%s.part", path);
-    FILE *f = fopen(part, "wb");
+    if ((size_t)snprintf(part, sizeof part, "%s.part", path) >= sizeof part) {
+        free(z);
+        free(buf);
+        return arb_error_set(err, ARB_EINVAL, NULL, "output path too long");
+    }
+    FILE *f = arb_out_create(path, part, 0666, 0, err);
     int ok = f && fwrite(env, 1, 8, f) == 8 && fwrite(z, 1, zn, f) == zn &&
              (!m->slen || fwrite(sb, 1, (size_t)m->slen, f) == m->slen);
-    if (f && fclose(f)) ok = 0;
+    int en = errno;
     free(z);
     free(buf);
-    if (!ok || rename(part, path)) {
-        remove(part);
-        arb_error_where(err, "%s", path);
-        return arb_error_set(err, ARB_EIO, NULL, "cannot write: %s", strerror(errno));
+    if (!f) return err->code;
+    if (!ok) {
+        arb_out_discard(f, part);
+        arb_error_where(err, "%s", part);
+        return arb_error_set(err, ARB_EIO, NULL, "cannot write: %s", strerror(en));
     }
-    return ARB_OK;
+    return arb_out_install(f, part, path, 0, err);
 }
 
 /* ================================================================ writer */
@@ -913,6 +919,8 @@ int arb_archive_writer_open(arb_archive_writer **out, const char *path, int appe
         goto fail;
     }
     aw->rcinit = 1;
+    /* an existing link or special file is refused, never read or appended through */
+    if ((rc = arb_out_check(path, 0, err))) goto fail;
     FILE *probe = append ? fopen(path, "rb") : NULL;
     if (probe) {
         fclose(probe);
@@ -943,17 +951,23 @@ int arb_archive_writer_open(arb_archive_writer **out, const char *path, int appe
         arb_archive_close(a);
         if (rc) goto fail;
         /* the dictionary tails cover the members it needs */
-        aw->f = fopen(path, "r+b");
-        if (!aw->f || ftruncate(fileno(aw->f), (off_t)aw->off) || fseeko(aw->f, (off_t)aw->off, SEEK_SET)) {
+        if (!(aw->f = arb_out_open_existing(path, err))) {
+            rc = err->code;
+            goto fail;
+        }
+        if (ftruncate(fileno(aw->f), (off_t)aw->off) || fseeko(aw->f, (off_t)aw->off, SEEK_SET)) {
             arb_error_where(err, "%s", path);
             rc = arb_error_set(err, ARB_EIO, NULL, "cannot append: %s", strerror(errno));
             goto fail;
         }
         aw->append = 1;
     } else {
-        aw->f = fopen(aw->part, "wb");
+        if (!(aw->f = arb_out_create(path, aw->part, 0666, 0, err))) {
+            rc = err->code;
+            goto fail;
+        }
         const uint8_t env[8] = { 'T', 'C', 'G', 'R', 2, ARB_REPLAY_FLAG_ARCHIVE, 0, 0 };
-        if (!aw->f || fwrite(env, 1, 8, aw->f) != 8 || fflush(aw->f)) {
+        if (fwrite(env, 1, 8, aw->f) != 8 || fflush(aw->f)) {
             arb_error_where(err, "%s", aw->part);
             rc = arb_error_set(err, ARB_EIO, NULL, "cannot create: %s", strerror(errno));
             goto fail;
@@ -973,9 +987,8 @@ int arb_archive_writer_open(arb_archive_writer **out, const char *path, int appe
     return ARB_OK;
 fail:
     if (aw->f && !aw->append) {
-        fclose(aw->f);
+        arb_out_discard(aw->f, aw->part);
         aw->f = NULL;
-        remove(aw->part);
     }
     arb_archive_writer_free(aw);
     return rc;
@@ -1030,15 +1043,17 @@ int arb_archive_writer_close(arb_archive_writer *aw, arb_error *err)
     size_t len = (size_t)(p - b);
     int ok = fwrite(b, 1, len, aw->f) == len;
     free(b);
-    if (fclose(aw->f)) ok = 0;
-    aw->f = NULL;
-    if (!ok) {
-        arb_error_where(err, "%s", aw->append ? aw->path : aw->part);
-        rc = arb_error_set(err, ARB_EIO, NULL, "write failed: %s", strerror(errno));
-    } else if (!aw->append && rename(aw->part, aw->path)) {
-        arb_error_where(err, "%s", aw->path);
-        rc = arb_error_set(err, ARB_EIO, NULL, "cannot rename %s into place: %s", aw->part, strerror(errno));
+    if (ok && !aw->append) {
+        rc = arb_out_install(aw->f, aw->part, aw->path, 0, err);
+    } else {
+        if (ok && (fflush(aw->f) || fsync(fileno(aw->f)))) ok = 0;
+        if (fclose(aw->f)) ok = 0;
+        if (!ok) {
+            arb_error_where(err, "%s", aw->append ? aw->path : aw->part);
+            rc = arb_error_set(err, ARB_EIO, NULL, "write failed: %s", strerror(errno));
+        }
     }
+    aw->f = NULL;
     arb_archive_writer_free(aw);
     return rc;
 }

@@ -11,7 +11,9 @@
 
 #include <sodium.h>
 
+#include "arbiter/outfile.h"
 #include "arbiter/seal.h"
+#include "arbiter/text.h"
 
 _Static_assert(crypto_sign_PUBLICKEYBYTES == ARB_SEAL_PK_BYTES, "Ed25519 public key size");
 _Static_assert(crypto_sign_BYTES == ARB_SEAL_SIG_BYTES, "Ed25519 signature size");
@@ -64,12 +66,12 @@ static int from_hex(const char *s, uint8_t *out, size_t n)
     return e == '\0' || e == ' ' || e == '\t' || e == '\n' || e == '\r' ? 0 : -1;
 }
 
-/* A label: printable ASCII and UTF-8 bytes, no control characters. */
+/* A label: valid UTF-8 without C0/C1 controls or bidi formatting
+ * characters (arb_utf8_check), so it prints as what it is. */
 static int label_ok(const char *l)
 {
-    for (const unsigned char *p = (const unsigned char *)l; *p; p++)
-        if (*p < 0x20 || *p == 0x7f) return 0;
-    return strlen(l) < ARB_SEAL_LABEL_MAX;
+    size_t n = strlen(l);
+    return n < ARB_SEAL_LABEL_MAX && arb_utf8_check(l, n, ARB_UTF8_NO_CONTROLS) == n;
 }
 
 int arb_seal_key_generate(arb_seal_key *k, const uint8_t *seed, const char *label, arb_error *err)
@@ -77,7 +79,8 @@ int arb_seal_key_generate(arb_seal_key *k, const uint8_t *seed, const char *labe
     memset(k, 0, sizeof *k);
     if (sodium_init() < 0) return arb_error_set(err, ARB_EINVAL, NULL, "libsodium failed to initialise");
     if (label && !label_ok(label))
-        return arb_error_set(err, ARB_EINVAL, NULL, "a key label is at most %d bytes without control characters",
+        return arb_error_set(err, ARB_EINVAL, NULL,
+                             "a key label is at most %d bytes of valid UTF-8 without control or bidi characters",
                              ARB_SEAL_LABEL_MAX - 1);
     uint8_t s[crypto_sign_SEEDBYTES];
     if (seed) memcpy(s, seed, sizeof s);
@@ -98,25 +101,14 @@ static void pub_line(const arb_seal_key *k, char *buf, size_t size)
              k->label);
 }
 
-static int write_new(const char *path, const char *text, mode_t mode, arb_error *err)
+/* A key file: created whole (written to PATH.part, linked into place), never
+ * over an existing file. */
+static int write_new(const char *path, const char *text, unsigned mode, arb_error *err)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, mode);
-    if (fd < 0) {
-        arb_error_where(err, "%s", path);
-        return arb_error_set(err, ARB_EIO, NULL, "cannot create: %s%s", strerror(errno),
-                             errno == EEXIST ? " (a key file is never overwritten)" : "");
-    }
-    size_t n = strlen(text);
-    ssize_t w = write(fd, text, n);
-    int bad = w < 0 || (size_t)w != n;
-    if (fsync(fd) && !bad) bad = 1;
-    if (close(fd)) bad = 1;
-    if (bad) {
-        unlink(path);
-        arb_error_where(err, "%s", path);
-        return arb_error_set(err, ARB_EIO, NULL, "write failed: %s", strerror(errno));
-    }
-    return ARB_OK;
+    char tmp[4200];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.part", path) >= sizeof tmp)
+        return arb_error_set(err, ARB_EINVAL, NULL, "key path too long");
+    return arb_out_write_file(path, tmp, text, strlen(text), mode, ARB_OUT_NOREPLACE, err);
 }
 
 int arb_seal_key_save(const arb_seal_key *k, const char *path, arb_error *err)
@@ -160,17 +152,45 @@ int arb_seal_key_parse_line(arb_seal_key *k, const char *line, arb_error *err)
     if (n >= sizeof k->label) return arb_error_set(err, ARB_EFORMAT, NULL, "the label is longer than %d bytes", ARB_SEAL_LABEL_MAX - 1);
     memcpy(k->label, p, n);
     k->label[n] = '\0';
-    if (!label_ok(k->label)) return arb_error_set(err, ARB_EFORMAT, NULL, "the label holds control characters");
+    if (!label_ok(k->label))
+        return arb_error_set(err, ARB_EFORMAT, NULL,
+                             "the label is not valid UTF-8 or holds control or bidi characters (at byte %zu)",
+                             arb_utf8_check(k->label, n, ARB_UTF8_NO_CONTROLS));
     return ARB_OK;
 }
 
-/* Read a small text file (key files are a few hundred bytes). */
+/* Read a small text file (key files are a few hundred bytes). Only a
+ * regular file is read: it is opened without blocking (a FIFO or a device
+ * would wait for a writer forever) and examined through the descriptor
+ * before any byte is read; its size is bounded before allocating. */
 static char *slurp(const char *path, size_t max, arb_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
         arb_error_where(err, "%s", path);
         arb_error_set(err, ARB_EIO, NULL, "cannot open: %s", strerror(errno));
+        if (fd >= 0) close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        arb_error_where(err, "%s", path);
+        arb_error_set(err, ARB_EINVAL, NULL, "not a regular file (%s): not read as a key file or keyring",
+                      S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
+                      : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a special file");
+        return NULL;
+    }
+    if ((uint64_t)st.st_size > max) {
+        close(fd);
+        arb_error_where(err, "%s", path);
+        arb_error_set(err, ARB_ELIMIT, NULL, "larger than %zu bytes: not a key file or keyring", max);
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
         return NULL;
     }
     char *buf = malloc(max + 1);
@@ -227,22 +247,50 @@ int arb_seal_key_load(arb_seal_key *k, const char *path, arb_error *err)
     return rc;
 }
 
-int arb_seal_keyring_add(arb_seal_keyring *kr, const arb_seal_key *k, arb_error *err)
+/* Add k, from origin ("FILE: line N", or NULL), unless the keyring then
+ * names a signer ambiguously. */
+static int keyring_put(arb_seal_keyring *kr, const arb_seal_key *k, const char *origin, arb_error *err)
 {
+    char id[17], id2[17];
+    for (size_t i = 0; i < kr->n; i++) {
+        const arb_seal_key *o = &kr->keys[i];
+        const char *where = kr->origin && kr->origin[i] ? kr->origin[i] : "an earlier key";
+        int same_key = memcmp(o->pk, k->pk, ARB_SEAL_PK_BYTES) == 0, same_label = strcmp(o->label, k->label) == 0;
+        if (same_key && same_label) return ARB_OK; /* listed twice: one trusted key */
+        if (same_key)
+            return arb_error_set(err, ARB_EFORMAT, NULL,
+                                 "key %s is labelled '%s' here and '%s' in %s: one key under two labels is "
+                                 "ambiguous, refused", arb_seal_id_hex(k->id, id), k->label, o->label, where);
+        if (same_label && k->label[0])
+            return arb_error_set(err, ARB_EFORMAT, NULL,
+                                 "label '%s' names key %s here and key %s in %s: two keys under one label are "
+                                 "ambiguous, refused", k->label, arb_seal_id_hex(k->id, id),
+                                 arb_seal_id_hex(o->id, id2), where);
+    }
     if (kr->n >= 4096) return arb_error_set(err, ARB_ELIMIT, NULL, "more than 4096 trusted keys");
     if (kr->n == kr->cap) {
         size_t cap = kr->cap ? kr->cap * 2 : 8;
         arb_seal_key *nk = realloc(kr->keys, cap * sizeof *nk);
         if (!nk) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
         kr->keys = nk;
+        char **no = realloc(kr->origin, cap * sizeof *no);
+        if (!no) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+        kr->origin = no;
         kr->cap = cap;
     }
+    kr->origin[kr->n] = origin ? strdup(origin) : NULL;
+    if (origin && !kr->origin[kr->n]) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
     kr->keys[kr->n] = *k;
     /* Only public halves are kept for checking. */
     sodium_memzero(kr->keys[kr->n].sk, sizeof kr->keys[kr->n].sk);
     kr->keys[kr->n].has_secret = 0;
     kr->n++;
     return ARB_OK;
+}
+
+int arb_seal_keyring_add(arb_seal_keyring *kr, const arb_seal_key *k, arb_error *err)
+{
+    return keyring_put(kr, k, NULL, err);
 }
 
 int arb_seal_keyring_add_file(arb_seal_keyring *kr, const char *path, arb_error *err)
@@ -254,7 +302,9 @@ int arb_seal_keyring_add_file(arb_seal_keyring *kr, const char *path, arb_error 
         free(t);
         arb_seal_key k;
         if ((rc = arb_seal_key_load(&k, path, err))) return rc;
-        rc = arb_seal_keyring_add(kr, &k, err);
+        char origin[4200];
+        snprintf(origin, sizeof origin, "%s", path);
+        if ((rc = keyring_put(kr, &k, origin, err))) arb_error_where(err, "%s", path);
         sodium_memzero(&k, sizeof k);
         return rc;
     }
@@ -267,9 +317,11 @@ int arb_seal_keyring_add_file(arb_seal_keyring *kr, const char *path, arb_error 
         while (*q == ' ' || *q == '\t') q++;
         if (*q && *q != '#' && *q != '\r') {
             arb_seal_key k;
+            char origin[4200];
+            snprintf(origin, sizeof origin, "%s: line %u", path, line);
             rc = arb_seal_key_parse_line(&k, q, err);
-            if (rc) arb_error_where(err, "%s: line %u", path, line);
-            else if (!arb_seal_keyring_find(kr, k.pk)) rc = arb_seal_keyring_add(kr, &k, err);
+            if (!rc) rc = keyring_put(kr, &k, origin, err);
+            if (rc) arb_error_where(err, "%s", origin);
             got++;
         }
         p = e ? e + 1 : p + strlen(p);
@@ -284,6 +336,9 @@ int arb_seal_keyring_add_file(arb_seal_keyring *kr, const char *path, arb_error 
 
 void arb_seal_keyring_free(arb_seal_keyring *kr)
 {
+    for (size_t i = 0; kr->origin && i < kr->n; i++) free(kr->origin[i]);
+    free(kr->origin);
+    kr->origin = NULL;
     free(kr->keys);
     kr->keys = NULL;
     kr->n = kr->cap = 0;

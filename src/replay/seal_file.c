@@ -9,6 +9,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "arbiter/outfile.h"
 #include "arbiter/seal.h"
 #include "replay/internal.h"
 
@@ -149,19 +150,23 @@ int arb_seal_file(const char *path, const char *out, const arb_seal_key *k, arb_
         free(z);
         return arb_error_set(err, ARB_EINVAL, NULL, "output path too long");
     }
-    FILE *f = fopen(tmp, "wb");
-    int ok = f != NULL;
-    if (ok) ok = fwrite(env, 1, 8, f) == 8 && fwrite(z ? z : file + 8, 1, zn, f) == zn &&
-                 fwrite(block, 1, sizeof block, f) == sizeof block;
-    if (f && fclose(f)) ok = 0;
+    /* into another file (a .part's sealed prefix, to NAME): that name must
+     * not exist, a dangling link included; a file sealed in place is
+     * replaced */
+    unsigned of = strcmp(out, path) ? ARB_OUT_NOREPLACE : 0;
+    FILE *f = arb_out_create(out, tmp, 0666, of, err);
+    int ok = f && fwrite(env, 1, 8, f) == 8 && fwrite(z ? z : file + 8, 1, zn, f) == zn &&
+             fwrite(block, 1, sizeof block, f) == sizeof block;
+    int en = errno;
     free(file);
     free(z);
-    if (!ok || rename(tmp, out)) {
-        int en = errno;
-        remove(tmp);
+    if (!f) return err->code;
+    if (!ok) {
+        arb_out_discard(f, tmp);
         arb_error_where(err, "%s", out);
         return arb_error_set(err, ARB_EIO, NULL, "cannot write the sealed file: %s", strerror(en));
     }
+    if ((rc = arb_out_install(f, tmp, out, of, err))) return rc;
     info->bytes_after = 8 + zn + sizeof block;
     return ARB_OK;
 }

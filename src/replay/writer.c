@@ -15,6 +15,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "arbiter/outfile.h"
 #include "arbiter/seal.h"
 #include "replay/internal.h"
 #include "arbiter/toolkit.h"
@@ -236,10 +237,12 @@ int arb_replay_writer_open(arb_replay_writer **out, const char *path, const arb_
         goto fail;
     }
     w->zinit = 1;
-    w->f = fopen(w->part, "wb");
+    /* version 2 finishes through NAME.new: a link planted there is refused
+     * now, before the match is played, not at the end */
+    if (w->v2 && (rc = arb_out_check(w->fin, 0, err))) goto fail;
+    w->f = arb_out_create(w->path, w->part, 0666, 0, err);
     if (!w->f) {
-        arb_error_where(err, "%s", w->part);
-        rc = arb_error_set(err, ARB_EIO, NULL, "cannot create: %s", strerror(errno));
+        rc = err->code;
         goto fail;
     }
     uint8_t env[ARB_REPLAY_ENVELOPE] = { 'T', 'C', 'G', 'R', w->v2 ? 2 : ARB_REPLAY_VERSION_1,
@@ -272,8 +275,7 @@ int arb_replay_writer_open(arb_replay_writer **out, const char *path, const arb_
 fail:
     arb_replay__mp_free(&hb);
     if (w && w->f) {
-        fclose(w->f);
-        remove(w->part);
+        arb_out_discard(w->f, w->part);
         w->f = NULL;
     }
     arb_replay_writer_free(w);
@@ -410,27 +412,22 @@ static int close2(arb_replay_writer *w, arb_error *err)
                                    &zn))
             return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory coding a replay");
     }
-    FILE *f = fopen(w->fin, "wb");
+    FILE *f = arb_out_create(w->path, w->fin, 0666, 0, err);
     if (!f) {
         free(z);
-        arb_error_where(err, "%s", w->fin);
-        return arb_error_set(err, ARB_EIO, NULL, "cannot create: %s", strerror(errno));
+        return err->code;
     }
     int ok = fwrite(env, 1, sizeof env, f) == sizeof env && fwrite(z, 1, zn, f) == zn &&
              (!nseal || fwrite(seal, 1, nseal, f) == nseal);
     free(z);
-    if (fclose(f) || !ok) {
-        remove(w->fin);
+    if (!ok) {
+        int en = errno;
+        arb_out_discard(f, w->fin);
         arb_error_where(err, "%s", w->fin);
-        return arb_error_set(err, ARB_EIO, NULL, "write failed: %s", strerror(errno));
+        return arb_error_set(err, ARB_EIO, NULL, "write failed: %s", strerror(en));
     }
     w->bytes = sizeof w->env + zn + nseal;
-    if (rename(w->fin, w->path)) {
-        arb_error_where(err, "%s", w->path);
-        rc = arb_error_set(err, ARB_EIO, NULL, "cannot rename %s into place: %s", w->fin, strerror(errno));
-        remove(w->fin);
-        return rc;
-    }
+    if ((rc = arb_out_install(f, w->fin, w->path, 0, err))) return rc;
     fclose(w->f);
     w->f = NULL;
     remove(w->part);
@@ -488,13 +485,9 @@ int arb_replay_writer_close(arb_replay_writer *w, arb_error *err)
         return rc2;
     }
     int rc = pump(w, Z_FINISH, err);
-    if (!rc && fclose(w->f)) rc = io_fail(w, err, "close failed");
-    else if (rc) fclose(w->f);
+    if (!rc) rc = arb_out_install(w->f, w->part, w->path, 0, err);
+    else fclose(w->f);
     w->f = NULL;
-    if (!rc && rename(w->part, w->path)) {
-        arb_error_where(err, "%s", w->path);
-        rc = arb_error_set(err, ARB_EIO, NULL, "cannot rename %s into place: %s", w->part, strerror(errno));
-    }
     arb_replay_writer_free(w);
     return rc;
 }

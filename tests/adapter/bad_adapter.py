@@ -7,6 +7,10 @@ misbehaves as MODE instead of answering:
   babble   write an endless line of garbage
   wrongid  answer with another request's id
   notjson  answer with a line that is not JSON
+  fork     start a child that keeps the socket open and writes its pid to
+           $BAD_ADAPTER_PIDFILE (it must not outlive arbiter), then answer
+  stderr   write 4 MB of ESC bytes and control sequences to stderr, answer
+  badutf8  answer with invalid UTF-8 in an unknown field
 Usage: bad_adapter.py ARBITER GAME MODE N"""
 import subprocess
 import sys
@@ -37,6 +41,23 @@ def step(n, line):
         if mode == "wrongid":
             out.write('{"id":999999,"ok":true}\n')
             out.flush()
+            return
+        if mode == "fork":
+            import os
+            child = subprocess.Popen(["sleep", "300"], stdin=sys.stdin, stdout=sys.stdout)
+            with open(os.environ["BAD_ADAPTER_PIDFILE"], "w") as f:
+                f.write("%d\n" % child.pid)
+        if mode == "stderr":
+            for _ in range(64):
+                sys.stderr.buffer.write(b"\x1b[2J\x1b]0;pwned\x07\xc2\x9b" * 4096)
+            sys.stderr.flush()
+        if mode == "badutf8":
+            srv.stdin.write(line)
+            srv.stdin.flush()
+            ans = srv.stdout.readline().rstrip("\n")
+            sys.stdout.flush()
+            sys.stdout.buffer.write(ans[:-1].encode() + b',"x-note":"\xff\xfe"}\n')
+            sys.stdout.buffer.flush()
             return
         if mode == "notjson":
             out.write("hello? \x1b[31m\n")
