@@ -155,6 +155,7 @@ struct arb_archive {
     int cut;
     uint64_t cut_offset;
     uint64_t end;           /* end of the last complete member frame */
+    uint64_t unread;        /* offset of the first byte nothing accounts for, 0: none */
     tails t;
     primes pr;
     pthread_mutex_t mu;     /* members may be opened from several threads */
@@ -180,7 +181,8 @@ static int frame_at(arb_archive *a, uint64_t off, arb_archive_member *m, uint64_
     uint8_t h[24];
     size_t n = a->size - off < sizeof h ? (size_t)(a->size - off) : sizeof h;
     if (n == 0 || read_at(a, off, h, n)) return 1;
-    if (h[0] != FRAME_MEMBER) return 2;
+    /* a member is one match: its flags never say archive */
+    if (h[0] != FRAME_MEMBER || (n > 1 && (h[1] & ARB_REPLAY_FLAG_ARCHIVE))) return 2;
     const uint8_t *p = h + 2, *e = h + n;
     uint64_t zlen = 0, slen = 0;
     if (n < 2) return 1;
@@ -281,6 +283,7 @@ static void scan(arb_archive *a)
         if (r == 2) {
             uint8_t b = 0;
             read_at(a, off, &b, 1);
+            a->unread = off; /* an index frame without its trailer, or garbage */
             if (b != FRAME_INDEX) {
                 size_t k = strlen(a->note);
                 snprintf(a->note + k, sizeof a->note - k, "%sbytes at offset %llu are not a frame; nothing after them "
@@ -301,6 +304,31 @@ int arb_archive_is(const char *path)
     int yes = fread(env, 1, 8, f) == 8 && memcmp(env, "TCGR", 4) == 0 && env[4] == 2 && (env[5] & ARB_REPLAY_FLAG_ARCHIVE);
     fclose(f);
     return yes;
+}
+
+/* An archive envelope is exactly "TCGR" 02 02 00 00 followed by a frame
+ * (FORMAT.md §C.1): no seal covers it, so no byte of it may vary unseen. A
+ * range-coded flag, a primer byte or a zlib / range-coded body right after
+ * the envelope is a single-match replay whose flags byte was changed:
+ * refused as such, never read as an empty archive (which would verify
+ * nothing and pass). */
+static int single_in_disguise(arb_archive *a, const uint8_t env[8], arb_error *err)
+{
+    if ((env[5] & ARB_REPLAY_FLAG_RC) || env[6])
+        return a_fail(a, err, ARB_EFORMAT, env[6] && !(env[5] & ARB_REPLAY_FLAG_RC) ? 6 : 5,
+                      "the flags byte says archive, but the envelope also names a range-coded body or a primer: a "
+                      "single-match replay whose flags were changed, not an archive; refused");
+    if (env[5] != ARB_REPLAY_FLAG_ARCHIVE || env[7])
+        return a_fail(a, err, ARB_EFORMAT, env[7] ? 7 : 5,
+                      "an archive's envelope is exactly TCGR 02 02 00 00 (FORMAT.md §C.1): other flag bits or a "
+                      "nonzero reserved byte are refused, since no seal covers them");
+    uint8_t b;
+    if (a->size > ARB_REPLAY_ENVELOPE && read_at(a, ARB_REPLAY_ENVELOPE, &b, 1) == 0 && b != FRAME_MEMBER &&
+        b != FRAME_INDEX)
+        return a_fail(a, err, ARB_EFORMAT, ARB_REPLAY_ENVELOPE,
+                      "the flags byte says archive, but no member or index frame follows the envelope (a single-match "
+                      "replay's body, or a destroyed first frame): refused");
+    return ARB_OK;
 }
 
 int arb_archive_open(arb_archive **out, const char *path, arb_error *err)
@@ -326,6 +354,8 @@ int arb_archive_open(arb_archive **out, const char *path, arb_error *err)
         rc = a_fail(a, err, a->size < 8 ? ARB_ETRUNC : ARB_EFORMAT, 0, "not a .tcgr archive (no 8-byte TCGR envelope)");
     else if (env[4] != 2 || !(env[5] & ARB_REPLAY_FLAG_ARCHIVE))
         rc = a_fail(a, err, ARB_EFORMAT, 4, "a single-match replay, not an archive");
+    else
+        rc = single_in_disguise(a, env, err);
     if (rc) {
         arb_archive_close(a);
         return rc;
@@ -363,6 +393,33 @@ int arb_archive_cut(const arb_archive *a, uint64_t *offset)
 {
     if (a->cut && offset) *offset = a->cut_offset;
     return a->cut;
+}
+
+int arb_archive_unread(const arb_archive *a, uint64_t *offset)
+{
+    if (a->unread && offset) *offset = a->unread;
+    return a->unread != 0;
+}
+
+int arb_archive_verdict(const arb_archive *a, arb_error *err)
+{
+    if (a->state == ARB_INDEX_CORRUPT) {
+        arb_error_where(err, "%s: offset %llu", a->name, (unsigned long long)(a->size - TRAILER));
+        return arb_error_set(err, ARB_EFORMAT, NULL, "%s", a->note);
+    }
+    if (a->unread) {
+        arb_error_where(err, "%s: offset %llu", a->name, (unsigned long long)a->unread);
+        return arb_error_set(err, ARB_EFORMAT, NULL,
+                             "%llu byte(s) from here to the end of the file are neither a member frame nor a valid "
+                             "index and trailer: nothing there is read or verified (`arbiter archive repair` copies "
+                             "the members that verify into a new file)",
+                             (unsigned long long)(a->size - a->unread));
+    }
+    if (a->n == 0 && !a->cut) {
+        arb_error_where(err, "%s", a->name);
+        return arb_error_set(err, ARB_EVERIFY, NULL, "no match: the archive holds no complete member");
+    }
+    return ARB_OK;
 }
 
 /* The frame bytes of member i: *zb (zlib stream) and *sb (seal), malloc'd

@@ -133,6 +133,7 @@ for g in $("$ARBITER" games --json | tr '{' '\n' | sed -n 's/^"id":"\([^"]*\)".*
 done
 
 source "$here/round2.sh"
+source "$here/round3.sh"
 
 if [ $fail -eq 0 ]; then echo "hostile: $n inputs: each rejected with its documented code and message, no crash"; fi
 exit $fail
