@@ -348,6 +348,11 @@ int arb_archive_writer_close(arb_archive_writer *aw, arb_error *err);
 void arb_archive_writer_free(arb_archive_writer *aw);
 uint64_t arb_archive_writer_members(const arb_archive_writer *aw);
 uint64_t arb_archive_writer_bytes(const arb_archive_writer *aw);
+/* Add member i of archive a to aw: its content coded again for aw's
+ * dictionary, its envelope flags and seal block kept (the seal covers
+ * envelope and content). actions goes into aw's index. Used by `archive
+ * repair`, which copies what verifies into a new archive. */
+int arb_archive_writer_copy(arb_archive_writer *aw, arb_archive *a, uint64_t i, uint64_t actions, arb_error *err);
 /* A match writer whose close adds the match to aw as a member (no journal:
  * crash safety is per member). */
 int arb_replay_writer_open_archive(arb_replay_writer **out, arb_archive_writer *aw, const arb_replay_meta *meta,

@@ -940,6 +940,61 @@ int arb_archive__add(arb_archive_writer *aw, const uint8_t env[8], arb_mpbuf *co
     return ARB_OK;
 }
 
+typedef struct seal_copy {
+    const uint8_t *p;
+    size_t n;
+} seal_copy;
+
+/* The seal hook of a copied member: its seal block as it was (it covers
+ * the member's envelope and content, which a copy keeps). */
+static int copy_seal(void *ctx, const uint8_t envelope[8], const uint8_t digest[ARB_REPLAY_DIGEST], uint8_t *out,
+                     size_t cap, size_t *n, arb_error *err)
+{
+    const seal_copy *sc = ctx;
+    (void)envelope;
+    (void)digest;
+    if (sc->n > cap) return arb_error_set(err, ARB_EINVAL, NULL, "a seal block longer than %zu bytes", cap);
+    memcpy(out, sc->p, sc->n);
+    *n = sc->n;
+    return ARB_OK;
+}
+
+static int copy_member(arb_archive_writer *aw, arb_archive *a, uint64_t i, uint64_t actions, arb_error *err);
+
+int arb_archive_writer_copy(arb_archive_writer *aw, arb_archive *a, uint64_t i, uint64_t actions, arb_error *err)
+{
+    pthread_mutex_lock(&a->mu);
+    int rc = copy_member(aw, a, i, actions, err);
+    pthread_mutex_unlock(&a->mu);
+    return rc;
+}
+
+static int copy_member(arb_archive_writer *aw, arb_archive *a, uint64_t i, uint64_t actions, arb_error *err)
+{
+    if (i >= a->n) return arb_error_set(err, ARB_EINVAL, NULL, "no member %llu", (unsigned long long)i);
+    const uint8_t *d;
+    size_t dn;
+    const arb_rc_model *pm;
+    int rc = dict_for(a, i, &d, &dn, &pm, err);
+    if (rc) return rc;
+    uint8_t *c, *buf;
+    const uint8_t *zb, *sb;
+    size_t cn, hl;
+    if ((rc = member_content(a, i, d, dn, pm, &c, &cn, &hl, err))) return rc;
+    if ((rc = member_bytes(a, i, &buf, &zb, &sb, err))) {
+        free(c);
+        return rc;
+    }
+    const arb_archive_member *m = &a->m[i];
+    const uint8_t env[8] = { 'T', 'C', 'G', 'R', 2,
+                             (uint8_t)(m->flags & ~(ARB_REPLAY_FLAG_ARCHIVE | ARB_REPLAY_FLAG_RC)), 0, 0 };
+    seal_copy sc = { sb, (size_t)m->slen };
+    arb_mpbuf content = { c, cn, cn, 0 };
+    rc = arb_archive__add(aw, env, &content, hl, actions, NULL, m->slen ? copy_seal : NULL, &sc, err);
+    free(buf);
+    return rc;
+}
+
 int arb_archive_writer_open(arb_archive_writer **out, const char *path, int append, int threads, char *note,
                             size_t note_size, arb_error *err)
 {
@@ -978,6 +1033,20 @@ int arb_archive_writer_open(arb_archive_writer **out, const char *path, int appe
          * trailer and a member a crash cut short) and go on from there. */
         arb_archive *a;
         if ((rc = arb_archive_open(&a, path, err))) goto fail;
+        /* Frames and index that disagree, or bytes no frame accounts for,
+         * may hold members the walk did not find: appending after the
+         * last frame found would destroy them. Refused, the file untouched. */
+        if (a->state == ARB_INDEX_CORRUPT || a->unread) {
+            arb_error_where(err, "%s: offset %llu", path, (unsigned long long)(a->unread ? a->unread : a->end));
+            rc = arb_error_set(err, ARB_EFORMAT, NULL,
+                               "cannot append: %s%llu byte(s) after the last frame found are unaccounted for; appending "
+                               "would destroy them, so nothing was written (`arbiter archive repair` copies what "
+                               "verifies into a new file)",
+                               a->state == ARB_INDEX_CORRUPT ? "index and frames disagree; " : "",
+                               (unsigned long long)(a->size - a->end));
+            arb_archive_close(a);
+            goto fail;
+        }
         for (uint64_t i = 0; i < a->n && !rc; i++) rc = w_push(aw, &a->m[i]) ? ARB_ENOMEM : ARB_OK;
         const uint8_t *d;
         size_t dn;

@@ -43,3 +43,31 @@ expect 3 "n1-frame.tcgr: offset $ioff: 12 byte\\(s\\) from here" '' - verify --k
 # ... and the archive envelope itself, which no seal covers, is exact
 flip "$r3/a.tcgr" 7 1 "$r3/n1-env7.tcgr"
 expect 3 'n1-env7.tcgr: offset 7: an archive.s envelope is exactly TCGR 02 02 00 00' '' - verify --key "$pub" "$r3/n1-env7.tcgr"
+
+# --- N2 appends never lose a match. Member 2's 'M' byte changed, in an
+# archive without its index (a .part) and with it: verify names the unread
+# bytes (it used to say "2 members", exit 0); record --archive refuses to
+# append (it used to truncate 363 → 337 bytes, destroying members 2 and 3)
+# and leaves the file byte for byte as it was; `archive repair` writes a
+# new archive of what verifies and names what it leaves.
+"$ARBITER" play --game naramo --games 4 --seed 1 --agents greedy --archive --sign "$r3/k.key" -o "$r3/a4.tcgr" >/dev/null
+sz=$(wc -c <"$r3/a4.tcgr")
+ioff=$(od -An -tu4 -j $((sz - 16)) -N4 "$r3/a4.tcgr" | tr -d ' ')
+m2=$("$ARBITER" info --json "$r3/a4.tcgr" | tr '{' '\n' | sed -n 's/^"member":2,"offset":\([0-9]*\).*/\1/p')
+head -c "$ioff" "$r3/a4.tcgr" >"$r3/a4-part.tcgr"
+flip "$r3/a4-part.tcgr" "$m2" 1 "$r3/n2-part.tcgr"
+flip "$r3/a4.tcgr" "$m2" 1 "$r3/n2-index.tcgr"
+for f in n2-part n2-index; do
+    cp "$r3/$f.tcgr" "$r3/$f.orig"
+    expect 3 "$f.tcgr: CORRUPT: .*offset $m2" '' - verify --key "$pub" "$r3/$f.tcgr"
+    printf '0 keep\n' >"$r3/keep.txt"
+    expect 3 "$f.tcgr: offset $m2: cannot append: .*would destroy them, so nothing was written \(.arbiter archive repair. copies" '' \
+        "$r3/keep.txt" record --game naramo --seed 1 --archive -o "$r3/$f.tcgr"
+    if ! cmp -s "$r3/$f.tcgr" "$r3/$f.orig"; then echo "hostile (#27): N2: record --archive changed $f.tcgr"; fail=1; fi
+    expect 0 "dropped the bytes from offset $m2 to the end.*2 of 2 complete member\\(s\\) kept in .*$f-fixed.tcgr" '' - \
+        archive repair "$r3/$f.tcgr" -o "$r3/$f-fixed.tcgr"
+    expect 0 "$f-fixed.tcgr: archive of 2 complete member\\(s\\); index ok.*#1: OK.*signed by" 'DIVERGES|CORRUPT' - \
+        verify --key "$pub" "$r3/$f-fixed.tcgr"
+done
+expect 2 'exists: repair writes a new file' '' - archive repair "$r3/n2-part.tcgr" -o "$r3/n2-part-fixed.tcgr"
+expect 1 'no member reads and verifies' '' - archive repair "$r3/n1-empty.tcgr" -o "$r3/n2-none.tcgr"
