@@ -71,3 +71,13 @@ for f in n2-part n2-index; do
 done
 expect 2 'exists: repair writes a new file' '' - archive repair "$r3/n2-part.tcgr" -o "$r3/n2-part-fixed.tcgr"
 expect 1 'no member reads and verifies' '' - archive repair "$r3/n1-empty.tcgr" -o "$r3/n2-none.tcgr"
+
+# --- N11/N12 cut files: state --at 2 of a truncated file said "truncated":
+# false, exit 0; stats counted the cut file in the win-rate denominators.
+"$ARBITER" play --game naramo --seed 3 --agents greedy -o "$r3/g.tcgr" >/dev/null
+sz=$(wc -c <"$r3/g.tcgr")
+head -c $((sz * 2 / 3)) "$r3/g.tcgr" >"$r3/n11-cut.tcgr"
+expect 3 'state: .*n11-cut.tcgr: truncated replay.*"truncated": true' '"truncated": false' - state "$r3/n11-cut.tcgr" --at 2 --json
+expect 3 'state: .*truncated replay.*after record #2' '' - state "$r3/n11-cut.tcgr" --at 2
+expect 3 'stats: .*n11-cut.tcgr: offset [0-9]+: truncated: .*not counted.*2 matches, 1 finished.*win rate by seat:  P1 [0-9.]+% \([01]/1\)  P2 [0-9.]+% \([01]/1\)' \
+    '\([0-9]/2\)' - stats "$r3/n11-cut.tcgr" "$r3/g.tcgr"
