@@ -916,6 +916,153 @@ START_TEST(sign_every_byte)
 }
 END_TEST
 
+/* What `verify --key PATH` decides, through the same library calls as the
+ * CLI (cmd_verify.c): a path whose envelope says archive is opened as one,
+ * the archive as a whole must pass arb_archive_verdict (no unread byte, no
+ * corrupt index, at least one match), no member may be cut, and every
+ * member must verify; any other path is one replay. */
+static int verify_path(const char *path, const arb_verify_opts *vo)
+{
+    arb_error err = ARB_ERROR_INIT;
+    arb_verify_result res;
+    if (!arb_archive_is(path)) return arb_replay_verify_file(path, vo, &res, &err);
+    arb_archive *a;
+    int rc = arb_archive_open(&a, path, &err);
+    if (rc) return rc;
+    rc = arb_archive_verdict(a, &err);
+    if (!rc && arb_archive_cut(a, NULL)) rc = ARB_ETRUNC;
+    for (uint64_t i = 0; !rc && i < arb_archive_count(a); i++) {
+        arb_replay *r;
+        if ((rc = arb_archive_open_member(&r, a, i, &vo->limits, &err))) break;
+        rc = arb_replay_verify(r, vo, &res, &err);
+        arb_replay_close(r);
+    }
+    arb_archive_close(a);
+    return rc;
+}
+
+/* A signed archive of n greedy matches of g (seeds from seed on). */
+static uint8_t *signed_archive(const arb_game *g, uint64_t seed, int n, const arb_seal_key *k, const char *path,
+                               size_t *len)
+{
+    arb_error err = ARB_ERROR_INIT;
+    arb_archive_writer *aw;
+    ck_assert_int_eq(arb_archive_writer_open(&aw, path, 0, 0, NULL, 0, &err), ARB_OK);
+    for (int i = 0; i < n; i++) {
+        arb_setup su;
+        memset(&su, 0, sizeof su);
+        su.seed = seed + (uint64_t)i;
+        su.players = g->min_players;
+        for (int p = 0; p < su.players; p++) su.decks[p] = g->preset((unsigned)p % g->npresets);
+        arb_match *m;
+        ck_assert_int_eq(arb_match_new(&m, g, &su, &err), ARB_OK);
+        arb_replay_meta meta;
+        memset(&meta, 0, sizeof meta);
+        meta.game = g;
+        meta.setup = &su;
+        meta.level = -1;
+        meta.seal = arb_seal_writer_hook;
+        meta.seal_ctx = (void *)(uintptr_t)k;
+        arb_replay_writer *w;
+        ck_assert_int_eq(arb_replay_writer_open_archive(&w, aw, &meta, &err), ARB_OK);
+        ck_assert_int_eq(arb_replay_record_start(w, m, &err), ARB_OK);
+        static arb_agent ag[ARB_MAX_SEATS];
+        for (int p = 0; p < su.players; p++) arb_agent_init(&ag[p], ARB_AGENT_GREEDY, su.seed, p, 0);
+        while (arb_match_decision(m).seat != ARB_SEAT_NONE) {
+            arb_decision d = arb_match_decision(m);
+            arb_action a;
+            ck_assert_int_eq(arb_agent_choose(&ag[d.seat < 0 ? 0 : d.seat], m, &a), 0);
+            ck_assert_int_eq(arb_replay_record_step(w, m, &a, &err), ARB_OK);
+        }
+        ck_assert_int_eq(arb_replay_writer_close(w, &err), ARB_OK);
+        arb_match_free(m);
+    }
+    ck_assert_int_eq(arb_archive_writer_close(aw, &err), ARB_OK);
+    return ru_load(path, len);
+}
+
+/* The offsets of the last CODED byte of each range-coded body in f (a
+ * single file, or each member of the archive at path): within its last 4
+ * bytes (the final range is at least 2^24, §D.2) a changed bit may still
+ * decode to the very same content (FORMAT.md §D.6). */
+static size_t flush_bytes(const uint8_t *f, size_t len, int archive, const char *path, size_t *out, size_t cap)
+{
+    if (!archive) {
+        out[0] = body_end_of(f, len) - 5; /* CODED, then the 4-byte CRC */
+        return 1;
+    }
+    arb_archive *a;
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_archive_open(&a, path, &err), ARB_OK);
+    size_t n = 0;
+    for (uint64_t i = 0; i < arb_archive_count(a) && n < cap; i++) {
+        const arb_archive_member *m = arb_archive_member_at(a, i);
+        size_t hl = 4; /* 'M', flags, varints zlen and slen */
+        for (uint64_t v = m->zlen; v >= 0x80; v >>= 7) hl++;
+        for (uint64_t v = m->slen; v >= 0x80; v >>= 7) hl++;
+        out[n++] = (size_t)(m->offset + hl + m->zlen) - 5;
+    }
+    arb_archive_close(a);
+    return n;
+}
+
+/* Issue #27 N1: every single-bit flip of a signed single file and of a
+ * signed archive is refused under --key (byte 5 bit 1 of a single file,
+ * the archive flag, used to make it an "archive of 0 members", exit 0),
+ * and a sample of them, that bit first, through the CLI itself. The only
+ * flips that may still verify are unneeded low bits of a range-coded
+ * body's flush (its last 4 coded bytes): they decode to the same content,
+ * so the seal holds for the very match that was signed (FORMAT.md §D.6). */
+START_TEST(verify_every_bit_file_and_archive)
+{
+    arb_seal_key k;
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_seal_key_generate(&k, key_seed, "server-1", &err), ARB_OK);
+    arb_seal_keyring trusted = { 0 };
+    ck_assert_int_eq(arb_seal_keyring_add(&trusted, &k, &err), ARB_OK);
+    arb_verify_opts vo = ARB_VERIFY_OPTS_INIT;
+    vo.trusted = &trusted;
+    const arb_game *g = arb_game_find("naramo") ? arb_game_find("naramo") : arb_game_at(0);
+    char pub[300], cmd[1024];
+    snprintf(pub, sizeof pub, "%s", tpath("ebit.key.pub"));
+    ck_assert_int_eq(arb_seal_key_save(&k, tpath("ebit.key"), &err), ARB_OK);
+    for (int archive = 0; archive < 2; archive++) {
+        size_t len, fb[4];
+        const char *p = tpath("eb.tcgr");
+        uint8_t *f = archive ? signed_archive(g, 1, 2, &k, p, &len) : signed_file(g, 1, &k, p, &len);
+        size_t nfb = flush_bytes(f, len, archive, p, fb, 4);
+        const char *q = tpath("ebq.tcgr");
+        ck_assert_int_eq(ru_save(q, f, len), 0);
+        ck_assert_int_eq(verify_path(q, &vo), ARB_OK);
+        snprintf(cmd, sizeof cmd, "verify --key %s %s", pub, q);
+        ck_assert_int_eq(cli_run(cmd)->code, 0);
+        unsigned slack = 0;
+        for (size_t i = 0; i < len; i++)
+            for (int bit = 0; bit < 8; bit++) {
+                f[i] ^= (uint8_t)(1u << bit);
+                ck_assert_int_eq(ru_save(q, f, len), 0);
+                int rc = verify_path(q, &vo);
+                int in_flush = 0;
+                for (size_t j = 0; j < nfb; j++) in_flush |= i <= fb[j] && i + 3 >= fb[j];
+                ck_assert_msg(rc != ARB_OK || in_flush, "%s: byte %zu bit %d flipped still verifies under --key",
+                              archive ? "archive" : "single file", i, bit);
+                slack += rc == ARB_OK;
+                /* the CLI agrees: the archive flag, and one flip in 97 */
+                if (rc != ARB_OK && ((i == 5 && bit == 1) || (i * 8 + (size_t)bit) % 97 == 0)) {
+                    cli_result *cr = cli_run(cmd);
+                    ck_assert_msg(cr->code == 1 || cr->code == 3, "%s: byte %zu bit %d: verify --key exits %d: %s",
+                                  archive ? "archive" : "single file", i, bit, cr->code, cr->out);
+                }
+                f[i] ^= (uint8_t)(1u << bit);
+            }
+        printf("verify_every_bit: %s: %zu bytes x 8 bit flips refused under --key, but %u unneeded flush bits\n",
+               archive ? "signed archive of 2" : "signed single file", len, slack);
+        free(f);
+    }
+    arb_seal_keyring_free(&trusted);
+}
+END_TEST
+
 /* A crash-left .part verifies as an unsigned prefix; `sign` seals its
  * complete records into NAME. */
 START_TEST(sign_part_and_cli)
@@ -1017,6 +1164,7 @@ static Suite *suite(void)
     tcase_add_test(tc, stats_excludes_forgeries);
     tcase_add_test(tc, sign_round_trip_every_game);
     tcase_add_test(tc, sign_every_byte);
+    tcase_add_test(tc, verify_every_bit_file_and_archive);
     tcase_add_test(tc, sign_part_and_cli);
     suite_add_tcase(s, tc);
     return s;

@@ -324,6 +324,18 @@ const arb_archive_member *arb_archive_member_at(const arb_archive *a, uint64_t i
 arb_archive_index arb_archive_index_state(const arb_archive *a, const char **note);
 /* A member cut by the end of the file: 1 with its frame offset, else 0. */
 int arb_archive_cut(const arb_archive *a, uint64_t *offset);
+/* Bytes after the last complete member that are neither a frame nor a
+ * valid index and trailer (an index frame whose trailer is gone, garbage
+ * after the trailer, an impossible frame header): 1 with the offset of the
+ * first such byte, else 0. */
+int arb_archive_unread(const arb_archive *a, uint64_t *offset);
+/* The archive as a whole, beside its members' own verdicts: ARB_OK when
+ * every byte is a member frame, the envelope, or a valid index and trailer
+ * (a missing index is fine: rebuilt) and at least one member is complete
+ * (or cut); ARB_EFORMAT for a corrupt index or unread bytes; ARB_EVERIFY
+ * ("no match") for an archive with no member at all. err names the file
+ * and offset. A member cut by the end of the file is arb_archive_cut's. */
+int arb_archive_verdict(const arb_archive *a, arb_error *err);
 /* Open member i as a replay (its standalone envelope, content and seal). */
 int arb_archive_open_member(arb_replay **out, arb_archive *a, uint64_t i, const arb_replay_limits *lim,
                             arb_error *err);
@@ -343,6 +355,11 @@ int arb_archive_writer_close(arb_archive_writer *aw, arb_error *err);
 void arb_archive_writer_free(arb_archive_writer *aw);
 uint64_t arb_archive_writer_members(const arb_archive_writer *aw);
 uint64_t arb_archive_writer_bytes(const arb_archive_writer *aw);
+/* Add member i of archive a to aw: its content coded again for aw's
+ * dictionary, its envelope flags and seal block kept (the seal covers
+ * envelope and content). actions goes into aw's index. Used by `archive
+ * repair`, which copies what verifies into a new archive. */
+int arb_archive_writer_copy(arb_archive_writer *aw, arb_archive *a, uint64_t i, uint64_t actions, arb_error *err);
 /* A match writer whose close adds the match to aw as a member (no journal:
  * crash safety is per member). */
 int arb_replay_writer_open_archive(arb_replay_writer **out, arb_archive_writer *aw, const arb_replay_meta *meta,

@@ -64,6 +64,23 @@ int arb_an_state(arb_an_source *src, int64_t at, int view, arb_tree **out, arb_e
     arb_an_walk_result res;
     int rc = arb_an__walk(src, 0, on_step, &c, &m, &res, err);
     if (rc) return rc;
+    /* The walk stopped at the record asked for: the rest is decoded (no
+     * engine) so a cut or corrupt file is reported as every other command
+     * reports it (#27 N11), not shown as complete. */
+    if (res.stopped && !res.truncated) {
+        arb_an_record rec;
+        arb_error e = ARB_ERROR_INIT;
+        int nr;
+        while ((nr = arb_an_source_next(src, &rec, &e)) == 1) arb_error_clear(&e);
+        if (nr == ARB_ETRUNC) {
+            res.truncated = 1;
+            res.trunc = e;
+        } else if (nr < 0) {
+            arb_match_free(m);
+            *err = e;
+            return nr;
+        }
+    }
     if (at != INT64_MAX && c.reached < at) {
         arb_match_free(m);
         if (res.truncated)

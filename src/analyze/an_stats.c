@@ -122,7 +122,9 @@ typedef struct filectx {
     game_stats *gs;
     const arb_an_header *h;
     int first;                  /* -1 unknown */
-    uint64_t timeouts, disconnects, card_actions;
+    uint64_t timeouts, disconnects, card_actions, discards;
+    uint32_t *cards;            /* this file's plays per pool index: added to gs only when it counts */
+    uint64_t by_verb[256];
     int verb_timeout, verb_disconnect;
     arb_match *before;          /* the state before the current record */
     int nomem;
@@ -198,13 +200,13 @@ static void count_play(filectx *c, const arb_an_step *st)
          * an engine whose tree does not tell counts every card action. */
         int was = in_hand(c->before, a->seat, a->args[i]);
         if (was == 0 || (was == 1 && in_hand(st->m, a->seat, a->args[i]) == 1)) continue;
-        c->gs->by_verb[a->verb]++;
+        c->by_verb[a->verb]++;
         const char *vn = g->verbs[a->verb].name ? g->verbs[a->verb].name : "";
         if (strstr(vn, "discard") || strstr(vn, "archive")) {
-            c->gs->discards++;
+            c->discards++;
             break;
         }
-        c->gs->cards[d->cards[a->args[i]]]++;
+        if (c->cards) c->cards[d->cards[a->args[i]]]++;
         c->card_actions++;
         break; /* one card per action: the one played */
     }
@@ -290,6 +292,9 @@ int arb_an_stats_add_result(arb_an_stats *s, const arb_an_result *r, const char 
     return ARB_OK;
 }
 
+static int count_file(arb_an_stats *s, game_stats *gs, const arb_an_source *src, const filectx *c,
+                      const arb_an_walk_result *res, const arb_match *m, const char *why, int verified);
+
 int arb_an_stats_add(arb_an_stats *s, arb_an_source *src, arb_error *err)
 {
     return arb_an_stats_add_checked(s, src, -1, NULL, err);
@@ -315,62 +320,91 @@ int arb_an_stats_add_checked(arb_an_stats *s, arb_an_source *src, int verified, 
         note_unverified(s, src->name, why && why[0] ? why : "it does not verify");
         return ARB_OK;
     }
-    filectx c = { gs, h, -1, 0, 0, 0, arb_verb_find(h->game, "timeout"), arb_verb_find(h->game, "disconnect"),
-                  NULL, 0 };
+    filectx c;
+    memset(&c, 0, sizeof c);
+    c.gs = gs;
+    c.h = h;
+    c.first = -1;
+    c.verb_timeout = arb_verb_find(h->game, "timeout");
+    c.verb_disconnect = arb_verb_find(h->game, "disconnect");
+    if (gs->g->ncards && !(c.cards = calloc(gs->g->ncards, sizeof *c.cards)))
+        return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
     arb_an_walk_result res;
     arb_match *m = NULL;
     int rc = arb_an__walk(src, 0, on_step, &c, &m, &res, err);
     arb_match_free(c.before);
-    if (!rc && c.nomem) {
-        arb_match_free(m);
-        rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
-    }
+    if (!rc && c.nomem) rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
     if (rc) {
+        arb_match_free(m);
+        free(c.cards);
         arb_an_stats_add_error(s, err);
         return rc;
     }
+    if (count_file(s, gs, src, &c, &res, m, why, verified)) {
+        /* its card plays too: nothing of a file that is not counted is */
+        for (unsigned i = 0; i < gs->g->ncards; i++) gs->cards[i] += c.cards[i];
+        for (unsigned i = 0; i < 256; i++) gs->by_verb[i] += c.by_verb[i];
+        gs->discards += c.discards;
+    }
+    free(c.cards);
+    arb_match_free(m);
+    return ARB_OK;
+}
+
+/* After the walk: count the file (1), or say why it is not counted (0). */
+static int count_file(arb_an_stats *s, game_stats *gs, const arb_an_source *src, const filectx *c,
+                      const arb_an_walk_result *res, const arb_match *m, const char *why, int verified)
+{
+    const arb_an_header *h = &src->hdr;
     s->files++;
     gs->matches++;
     gs->by_players[h->players]++;
-    gs->truncated += res.truncated != 0;
+    gs->truncated += res->truncated != 0;
     gs->from_position += h->position != NULL;
-    gs->rejected += res.rejected;
-    if (verified == 0 || res.mismatches || res.rejected || (!res.outcome_seen && !res.truncated && verified < 0)) {
+    gs->rejected += res->rejected;
+    if (res->truncated) {
+        /* A cut file's outcome, length and seats are not known: it is
+         * counted as truncated, named, and in no figure (#27 N12). */
+        char w[ARB_MSG_MAX - 8], t[ARB_MSG_MAX - 24];
+        arb_error_format(&res->trunc, t, sizeof t);
+        snprintf(w, sizeof w, "truncated (%s)", t);
+        note_unverified(s, src->name, w);
+        return 0;
+    }
+    if (verified == 0 || res->mismatches || res->rejected || (!res->outcome_seen && verified < 0)) {
         char w[160];
         if (!why || !why[0]) {
-            snprintf(w, sizeof w, "%s", res.rejected ? "an action the engine rejects"
-                                       : res.mismatches ? "a checkpoint or the outcome does not match the engine"
-                                                        : "no outcome record");
+            snprintf(w, sizeof w, "%s", res->rejected ? "an action the engine rejects"
+                                       : res->mismatches ? "a checkpoint or the outcome does not match the engine"
+                                                         : "no outcome record");
             why = w;
         }
         gs->unverified++;
         note_unverified(s, src->name, why);
-        arb_match_free(m);
-        return ARB_OK;
+        return 0;
     }
     gs->counted++;
-    gs->actions += res.actions;
+    gs->actions += res->actions;
     gs->turns += arb_match_turn(m);
-    gs->timeouts += c.timeouts;
-    gs->disconnects += c.disconnects;
-    gs->card_actions += c.card_actions;
+    gs->timeouts += c->timeouts;
+    gs->disconnects += c->disconnects;
+    gs->card_actions += c->card_actions;
     for (int i = 0; i < h->players; i++) gs->seat_matches[i]++;
-    if (c.first >= 0) {
+    if (c->first >= 0) {
         gs->first_known++;
-        gs->first_seat[c.first]++;
+        gs->first_seat[c->first]++;
     }
-    if (res.outcome_seen) {
-        const arb_an_record *o = &res.outcome;
+    if (res->outcome_seen) {
+        const arb_an_record *o = &res->outcome;
         count_outcome(gs, h->players, o->winner, o->reason);
-        if (c.first >= 0) {
+        if (c->first >= 0) {
             gs->first_decided++;
-            gs->first_wins += o->winner >= 0 && o->winner < h->players && o->winner == c.first;
+            gs->first_wins += o->winner >= 0 && o->winner < h->players && o->winner == c->first;
         }
     } else {
         gs->unfinished++;
     }
-    arb_match_free(m);
-    return ARB_OK;
+    return 1;
 }
 
 static double rate(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }

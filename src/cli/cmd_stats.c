@@ -75,6 +75,11 @@ static void one(run *r, const char *path)
         arb_an_source_free(src);
         return;
     }
+    if (vrc == ARB_ETRUNC) { /* named here, counted in no figure (#27 N12) */
+        char t[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
+        arb_error_format(&verr, t, sizeof t);
+        fprintf(stderr, "arbiter stats: %s: not counted\n", cli_esc(t));
+    }
     char why[ARB_MSG_MAX + ARB_WHERE_MAX + 8] = "";
     if (vrc && vrc != ARB_ETRUNC) {
         if (vrc == ARB_EVERIFY) snprintf(why, sizeof why, "%s: %s", arb_verify_kind_name(vr.kind), vr.detail);
@@ -140,8 +145,9 @@ int cmd_stats(int argc, char **argv)
                    "           card_plays, top_cards:[{card,name,count}]}]}\n\n"
                    "In a directory only regular files are read; a FIFO, device or socket named\n"
                    "*.tcgr there is skipped with a note on stderr (never opened).\n\n"
+                   "A truncated (cut) file is named on stderr and counted in no figure.\n\n"
                    "Exit: 0 every file read completely; 3 some file unreadable or truncated\n"
-                   "(statistics of what was read still printed); 4 out of memory; 2 usage.\n");
+                   "(statistics of the others still printed); 4 out of memory; 2 usage.\n");
             return EXIT_OK;
         default: return cli_usage("stats", "unknown option '%s'", argv[optind - 1]);
         }

@@ -38,7 +38,7 @@ typedef struct vjob {
 /* An archive verifies member by member: a summary line (its index state),
  * then one job and one result line per match, FILE#N, and one for a member
  * the end of the file cut short. */
-enum { VJ_FILE = 0, VJ_ARCHIVE, VJ_MEMBER, VJ_CUT };
+enum { VJ_FILE = 0, VJ_ARCHIVE, VJ_MEMBER, VJ_CUT, VJ_REFUSED };
 
 /* Jobs are numbered 0, 1, … in argument order; job q lives in slot q % w.
  * [next, filled) wait for a worker; [printed, filled) are not printed yet. */
@@ -60,12 +60,17 @@ static void verify_one(vjob *j)
 {
     arb_verify_opts vo = g_vo;
     if (engine_game) vo.game = engine_game;
+    if (j->kind == VJ_REFUSED) { /* the archive would not open: rc and err were set then */
+        memset(&j->res, 0, sizeof j->res);
+        j->res.winner = -1;
+        j->res.code = j->rc;
+        return;
+    }
     arb_error_clear(&j->err);
     memset(&j->res, 0, sizeof j->res);
     j->res.winner = -1;
     if (j->kind == VJ_ARCHIVE) {
-        const char *note;
-        j->rc = arb_archive_index_state(j->ar, &note) == ARB_INDEX_CORRUPT ? ARB_EFORMAT : ARB_OK;
+        j->rc = arb_archive_verdict(j->ar, &j->err);
         return;
     }
     if (j->kind == VJ_CUT) {
@@ -100,6 +105,9 @@ static void verify_one(vjob *j)
     }
 }
 
+/* The archive's own line: its index state and, when the archive as a
+ * whole fails (arb_archive_verdict: corrupt index, unread bytes, no
+ * match), why — its members get their own lines. */
 static void print_archive(const vjob *j, int json, int quiet)
 {
     const char *note;
@@ -107,6 +115,8 @@ static void print_archive(const vjob *j, int json, int quiet)
     uint64_t cutoff = 0, m = arb_archive_count(j->ar);
     int cut = arb_archive_cut(j->ar, &cutoff);
     const char *stn = st == ARB_INDEX_OK ? "ok" : st == ARB_INDEX_MISSING ? "missing" : "corrupt";
+    char why[ARB_MSG_MAX + ARB_WHERE_MAX + 8] = "";
+    if (j->rc) arb_error_format(&j->err, why, sizeof why);
     if (json) {
         printf("{\"archive\":");
         cli_json_str(stdout, j->path);
@@ -116,13 +126,20 @@ static void print_archive(const vjob *j, int json, int quiet)
             cli_json_str(stdout, note);
         }
         if (cut) printf(",\"cut_member\":%" PRIu64 ",\"cut_offset\":%" PRIu64, m, cutoff);
+        printf(",\"ok\":%s", j->rc ? "false" : "true");
+        if (j->rc) {
+            printf(",\"status\":\"%s\",\"error\":", j->rc == ARB_EVERIFY ? "no match" : "corrupt");
+            cli_json_str(stdout, why);
+        }
         printf("}\n");
-    } else if (!quiet || st != ARB_INDEX_OK || cut) {
-        printf("%s: archive of %" PRIu64 " complete member(s); index %s%s%s", j->path, m,
+    } else if (!quiet || st != ARB_INDEX_OK || cut || j->rc) {
+        printf("%s: archive of %" PRIu64 " complete member(s); index %s%s%s", cli_esc(j->path), m,
                st == ARB_INDEX_OK ? "ok" : st == ARB_INDEX_MISSING ? "missing (rebuilt from the frames)" : "CORRUPT",
                note[0] && st != ARB_INDEX_MISSING ? ": " : "", st != ARB_INDEX_MISSING ? note : "");
         if (cut) printf("; member %" PRIu64 " is cut short at offset %" PRIu64, m, cutoff);
         printf("\n");
+        if (j->rc)
+            printf("%s: %s: %s\n", cli_esc(j->path), j->rc == ARB_EVERIFY ? "NO MATCH" : "CORRUPT", cli_esc(why));
     }
 }
 
@@ -482,7 +499,14 @@ static int verify_main(int argc, char **argv)
                     cur_k = 0;
                     cur = cur_n ? ar : NULL;
                     snprintf(cur_path, sizeof cur_path, "%s", j->path);
-                } else if (no) opened = no; /* verify_file reports why it does not open */
+                } else if (no) {
+                    /* why it does not open as an archive (a single file whose
+                     * flags say archive is refused as such, FORMAT.md §C.1) */
+                    opened = no;
+                    j->kind = VJ_REFUSED;
+                    j->err = e;
+                    j->rc = e.code ? e.code : ARB_EFORMAT;
+                }
             }
             pthread_mutex_lock(&pool.mu);
             pool.filled++;

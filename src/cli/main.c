@@ -24,6 +24,7 @@ const cli_command cli_commands[] = {
     { "reseal", "re-record checkpoints and outcome after an intentional rules change", cmd_reseal },
     { "info", "print a replay's header, counts and outcome (an archive: its matches)", cmd_info },
     { "extract", "one match of an archive as a standalone replay (ARCHIVE#N -o FILE)", cmd_extract },
+    { "archive", "repair: copy an archive's members that verify into a new file (repair IN -o OUT)", cmd_archive },
     { "merge", "merge sharded `verify --json` outputs into one summary", cmd_merge },
     { "slurm-script", "print the sbatch job script for bulk verification", cmd_slurm_script },
     { "conform", "run the XML conformance suite (lint, coverage, TAP/JUnit/JSON)", cmd_conform },

@@ -156,6 +156,7 @@ struct arb_archive {
     int cut;
     uint64_t cut_offset;
     uint64_t end;           /* end of the last complete member frame */
+    uint64_t unread;        /* offset of the first byte nothing accounts for, 0: none */
     tails t;
     primes pr;
     pthread_mutex_t mu;     /* members may be opened from several threads */
@@ -181,7 +182,8 @@ static int frame_at(arb_archive *a, uint64_t off, arb_archive_member *m, uint64_
     uint8_t h[24];
     size_t n = a->size - off < sizeof h ? (size_t)(a->size - off) : sizeof h;
     if (n == 0 || read_at(a, off, h, n)) return 1;
-    if (h[0] != FRAME_MEMBER) return 2;
+    /* a member is one match: its flags never say archive */
+    if (h[0] != FRAME_MEMBER || (n > 1 && (h[1] & ARB_REPLAY_FLAG_ARCHIVE))) return 2;
     const uint8_t *p = h + 2, *e = h + n;
     uint64_t zlen = 0, slen = 0;
     if (n < 2) return 1;
@@ -282,6 +284,7 @@ static void scan(arb_archive *a)
         if (r == 2) {
             uint8_t b = 0;
             read_at(a, off, &b, 1);
+            a->unread = off; /* an index frame without its trailer, or garbage */
             if (b != FRAME_INDEX) {
                 size_t k = strlen(a->note);
                 snprintf(a->note + k, sizeof a->note - k, "%sbytes at offset %llu are not a frame; nothing after them "
@@ -302,6 +305,31 @@ int arb_archive_is(const char *path)
     int yes = fread(env, 1, 8, f) == 8 && memcmp(env, "TCGR", 4) == 0 && env[4] == 2 && (env[5] & ARB_REPLAY_FLAG_ARCHIVE);
     fclose(f);
     return yes;
+}
+
+/* An archive envelope is exactly "TCGR" 02 02 00 00 followed by a frame
+ * (FORMAT.md §C.1): no seal covers it, so no byte of it may vary unseen. A
+ * range-coded flag, a primer byte or a zlib / range-coded body right after
+ * the envelope is a single-match replay whose flags byte was changed:
+ * refused as such, never read as an empty archive (which would verify
+ * nothing and pass). */
+static int single_in_disguise(arb_archive *a, const uint8_t env[8], arb_error *err)
+{
+    if ((env[5] & ARB_REPLAY_FLAG_RC) || env[6])
+        return a_fail(a, err, ARB_EFORMAT, env[6] && !(env[5] & ARB_REPLAY_FLAG_RC) ? 6 : 5,
+                      "the flags byte says archive, but the envelope also names a range-coded body or a primer: a "
+                      "single-match replay whose flags were changed, not an archive; refused");
+    if (env[5] != ARB_REPLAY_FLAG_ARCHIVE || env[7])
+        return a_fail(a, err, ARB_EFORMAT, env[7] ? 7 : 5,
+                      "an archive's envelope is exactly TCGR 02 02 00 00 (FORMAT.md §C.1): other flag bits or a "
+                      "nonzero reserved byte are refused, since no seal covers them");
+    uint8_t b;
+    if (a->size > ARB_REPLAY_ENVELOPE && read_at(a, ARB_REPLAY_ENVELOPE, &b, 1) == 0 && b != FRAME_MEMBER &&
+        b != FRAME_INDEX)
+        return a_fail(a, err, ARB_EFORMAT, ARB_REPLAY_ENVELOPE,
+                      "the flags byte says archive, but no member or index frame follows the envelope (a single-match "
+                      "replay's body, or a destroyed first frame): refused");
+    return ARB_OK;
 }
 
 int arb_archive_open(arb_archive **out, const char *path, arb_error *err)
@@ -327,6 +355,8 @@ int arb_archive_open(arb_archive **out, const char *path, arb_error *err)
         rc = a_fail(a, err, a->size < 8 ? ARB_ETRUNC : ARB_EFORMAT, 0, "not a .tcgr archive (no 8-byte TCGR envelope)");
     else if (env[4] != 2 || !(env[5] & ARB_REPLAY_FLAG_ARCHIVE))
         rc = a_fail(a, err, ARB_EFORMAT, 4, "a single-match replay, not an archive");
+    else
+        rc = single_in_disguise(a, env, err);
     if (rc) {
         arb_archive_close(a);
         return rc;
@@ -364,6 +394,33 @@ int arb_archive_cut(const arb_archive *a, uint64_t *offset)
 {
     if (a->cut && offset) *offset = a->cut_offset;
     return a->cut;
+}
+
+int arb_archive_unread(const arb_archive *a, uint64_t *offset)
+{
+    if (a->unread && offset) *offset = a->unread;
+    return a->unread != 0;
+}
+
+int arb_archive_verdict(const arb_archive *a, arb_error *err)
+{
+    if (a->state == ARB_INDEX_CORRUPT) {
+        arb_error_where(err, "%s: offset %llu", a->name, (unsigned long long)(a->size - TRAILER));
+        return arb_error_set(err, ARB_EFORMAT, NULL, "%s", a->note);
+    }
+    if (a->unread) {
+        arb_error_where(err, "%s: offset %llu", a->name, (unsigned long long)a->unread);
+        return arb_error_set(err, ARB_EFORMAT, NULL,
+                             "%llu byte(s) from here to the end of the file are neither a member frame nor a valid "
+                             "index and trailer: nothing there is read or verified (`arbiter archive repair` copies "
+                             "the members that verify into a new file)",
+                             (unsigned long long)(a->size - a->unread));
+    }
+    if (a->n == 0 && !a->cut) {
+        arb_error_where(err, "%s", a->name);
+        return arb_error_set(err, ARB_EVERIFY, NULL, "no match: the archive holds no complete member");
+    }
+    return ARB_OK;
 }
 
 /* The frame bytes of member i: *zb (zlib stream) and *sb (seal), malloc'd
@@ -889,6 +946,61 @@ int arb_archive__add(arb_archive_writer *aw, const uint8_t env[8], arb_mpbuf *co
     return ARB_OK;
 }
 
+typedef struct seal_copy {
+    const uint8_t *p;
+    size_t n;
+} seal_copy;
+
+/* The seal hook of a copied member: its seal block as it was (it covers
+ * the member's envelope and content, which a copy keeps). */
+static int copy_seal(void *ctx, const uint8_t envelope[8], const uint8_t digest[ARB_REPLAY_DIGEST], uint8_t *out,
+                     size_t cap, size_t *n, arb_error *err)
+{
+    const seal_copy *sc = ctx;
+    (void)envelope;
+    (void)digest;
+    if (sc->n > cap) return arb_error_set(err, ARB_EINVAL, NULL, "a seal block longer than %zu bytes", cap);
+    memcpy(out, sc->p, sc->n);
+    *n = sc->n;
+    return ARB_OK;
+}
+
+static int copy_member(arb_archive_writer *aw, arb_archive *a, uint64_t i, uint64_t actions, arb_error *err);
+
+int arb_archive_writer_copy(arb_archive_writer *aw, arb_archive *a, uint64_t i, uint64_t actions, arb_error *err)
+{
+    pthread_mutex_lock(&a->mu);
+    int rc = copy_member(aw, a, i, actions, err);
+    pthread_mutex_unlock(&a->mu);
+    return rc;
+}
+
+static int copy_member(arb_archive_writer *aw, arb_archive *a, uint64_t i, uint64_t actions, arb_error *err)
+{
+    if (i >= a->n) return arb_error_set(err, ARB_EINVAL, NULL, "no member %llu", (unsigned long long)i);
+    const uint8_t *d;
+    size_t dn;
+    const arb_rc_model *pm;
+    int rc = dict_for(a, i, &d, &dn, &pm, err);
+    if (rc) return rc;
+    uint8_t *c, *buf;
+    const uint8_t *zb, *sb;
+    size_t cn, hl;
+    if ((rc = member_content(a, i, d, dn, pm, &c, &cn, &hl, err))) return rc;
+    if ((rc = member_bytes(a, i, &buf, &zb, &sb, err))) {
+        free(c);
+        return rc;
+    }
+    const arb_archive_member *m = &a->m[i];
+    const uint8_t env[8] = { 'T', 'C', 'G', 'R', 2,
+                             (uint8_t)(m->flags & ~(ARB_REPLAY_FLAG_ARCHIVE | ARB_REPLAY_FLAG_RC)), 0, 0 };
+    seal_copy sc = { sb, (size_t)m->slen };
+    arb_mpbuf content = { c, cn, cn, 0 };
+    rc = arb_archive__add(aw, env, &content, hl, actions, NULL, m->slen ? copy_seal : NULL, &sc, err);
+    free(buf);
+    return rc;
+}
+
 int arb_archive_writer_open(arb_archive_writer **out, const char *path, int append, int threads, char *note,
                             size_t note_size, arb_error *err)
 {
@@ -929,6 +1041,20 @@ int arb_archive_writer_open(arb_archive_writer **out, const char *path, int appe
          * trailer and a member a crash cut short) and go on from there. */
         arb_archive *a;
         if ((rc = arb_archive_open(&a, path, err))) goto fail;
+        /* Frames and index that disagree, or bytes no frame accounts for,
+         * may hold members the walk did not find: appending after the
+         * last frame found would destroy them. Refused, the file untouched. */
+        if (a->state == ARB_INDEX_CORRUPT || a->unread) {
+            arb_error_where(err, "%s: offset %llu", path, (unsigned long long)(a->unread ? a->unread : a->end));
+            rc = arb_error_set(err, ARB_EFORMAT, NULL,
+                               "cannot append: %s%llu byte(s) after the last frame found are unaccounted for; appending "
+                               "would destroy them, so nothing was written (`arbiter archive repair` copies what "
+                               "verifies into a new file)",
+                               a->state == ARB_INDEX_CORRUPT ? "index and frames disagree; " : "",
+                               (unsigned long long)(a->size - a->end));
+            arb_archive_close(a);
+            goto fail;
+        }
         for (uint64_t i = 0; i < a->n && !rc; i++) rc = w_push(aw, &a->m[i]) ? ARB_ENOMEM : ARB_OK;
         const uint8_t *d;
         size_t dn;
