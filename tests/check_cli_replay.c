@@ -164,11 +164,27 @@ START_TEST(record_matches_play)
     ck_assert_mem_eq(x, y, la);
     free(x);
     free(y);
-    /* stdin ending early: exit 3, the file has no outcome and verify says so */
-    ck_assert_int_eq(run(NULL, 0, "head -n 3 %s | %s record --game %s --seed 11 -o %s >/dev/null 2>&1", in, arbiter,
-                         G->id, b), 3);
-    ck_assert_int_eq(run(out, sizeof out, "%s verify %s", arbiter, b), 1);
+    /* stdin ending early: exit 3, and the file is left as FILE.part (nothing
+     * under FILE looks finished), complete up to its last action: verify
+     * calls it no-outcome, verify --unfinished consistent, not finished */
+    unlink(b);
+    ck_assert_int_eq(run(out, sizeof out, "head -n 3 %s | %s record --game %s --seed 11 -o %s 2>&1 >/dev/null", in,
+                         arbiter, G->id, b), 3);
+    ck_assert_ptr_nonnull(strstr(out, ".part holds the 3 accepted actions and no outcome"));
+    ck_assert_int_eq(access(b, F_OK), -1);
+    char bp[4200];
+    snprintf(bp, sizeof bp, "%s.part", b);
+    ck_assert_int_eq(run(out, sizeof out, "%s verify %s", arbiter, bp), 1);
     ck_assert_ptr_nonnull(strstr(out, "no-outcome"));
+    ck_assert_int_eq(run(out, sizeof out, "%s verify --unfinished %s", arbiter, bp), 0);
+    ck_assert_ptr_nonnull(strstr(out, ": CONSISTENT, NOT FINISHED: 3 actions"));
+    ck_assert_int_eq(run(out, sizeof out, "%s verify --unfinished --json %s", arbiter, bp), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\"status\":\"unfinished\",\"ok\":true,\"finished\":false"));
+    /* --unfinished accepts only a consistent prefix: a finished match still
+     * verifies as OK, and a wrong action is still a divergence */
+    ck_assert_int_eq(run(out, sizeof out, "%s verify --unfinished %s", arbiter, a), 0);
+    ck_assert_ptr_nonnull(strstr(out, ": OK: "));
+    unlink(bp);
 }
 END_TEST
 

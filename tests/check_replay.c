@@ -397,6 +397,7 @@ START_TEST(tamper_named)
     ck_assert_int_eq(verify_tg(q, &res, &err), ARB_EVERIFY);
     ck_assert_int_eq(res.kind, ARB_DIV_MISSING_CHECKPOINT);
     ck_assert_uint_eq(res.record, ic);
+    ck_assert_int_eq(res.unfinished, 0);
 
     /* 5. the outcome's winner changed */
     size_t io = R.n - 1;
@@ -416,6 +417,8 @@ START_TEST(tamper_named)
     free(raw3);
     ck_assert_int_eq(verify_tg(q, &res, &err), ARB_EVERIFY);
     ck_assert_int_eq(res.kind, ARB_DIV_NO_OUTCOME);
+    /* the engine ended the match: a missing outcome is not "unfinished" */
+    ck_assert_int_eq(res.unfinished, 0);
 
     /* 7. an unchanged rewrite still verifies; a record after the outcome is named */
     tamper(p, q, l3, 0, NULL, 0);

@@ -242,8 +242,12 @@ typedef struct arb_an_report_opts {
      * one): the banner says the signature is invalid, and signed_by says
      * how. */
     int seal_broken;
+    /* The verifier found a consistent prefix without an outcome
+     * (arb_verify_result.unfinished): the banner reads CONSISTENT, NOT
+     * FINISHED instead of DOES NOT VERIFY. */
+    int unfinished;
 } arb_an_report_opts;
-#define ARB_AN_REPORT_OPTS_INIT { ARB_VIEW_ALL, 0, 0, -1, "", NULL, 0 }
+#define ARB_AN_REPORT_OPTS_INIT { ARB_VIEW_ALL, 0, 0, -1, "", NULL, 0, 0 }
 
 /* Write the judge's viewer of src to out: one self-contained HTML file
  * (inline style and script, no network) opening on the verdict, with a

@@ -158,6 +158,11 @@ int arb_replay_write_outcome(arb_replay_writer *w, int winner, const char *reaso
 int arb_replay_writer_flush(arb_replay_writer *w, arb_error *err);
 /* Finish the zlib stream, close, rename PATH.part to PATH, free. */
 int arb_replay_writer_close(arb_replay_writer *w, arb_error *err);
+/* A match that ends without an outcome (stdin ran out, the recorder was
+ * told to stop): finish the body (and the seal) as close does but leave
+ * the file as PATH.part, so nothing under PATH looks like a finished match.
+ * The file verifies as "consistent, not finished" (res.unfinished). Frees w. */
+int arb_replay_writer_close_unfinished(arb_replay_writer *w, arb_error *err);
 /* Abandon: close PATH.part as it is (flushed, not finished) and free. NULL ok. */
 void arb_replay_writer_free(arb_replay_writer *w);
 /* Bytes written to the file so far (envelope included). */
@@ -444,6 +449,12 @@ typedef struct arb_verify_result {
     char rule[ARB_RULE_MAX];
     uint64_t expected, computed; /* hashes, or turns for CHECKPOINT_TURN */
     char detail[ARB_MSG_MAX];   /* one sentence */
+    /* A consistent prefix: the only divergence is ARB_DIV_NO_OUTCOME, every
+     * record replayed legal and every checkpoint matched, and the engine has
+     * not ended the match (a recording stopped early, `record` leaving
+     * NAME.part). `verify --unfinished` accepts such a file as "consistent,
+     * not finished". 0 for every other verdict. */
+    int unfinished;
 } arb_verify_result;
 
 /* Verify an opened replay (records not yet consumed). Returns ARB_OK when

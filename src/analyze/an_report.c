@@ -763,10 +763,18 @@ static void write_verdict(FILE *out, const repctx *c, const arb_an_walk_result *
             snprintf(what, sizeof what, "the file ends without an outcome");
         }
     }
-    fprintf(out, "<section id=\"verdict\" class=\"%s\" data-verified=\"%d\"><div class=\"vword\">%s</div>",
-            ok ? "ok" : "bad", ok, ok ? "VERIFIED" : "DOES NOT VERIFY");
+    int unfinished = o->verdict_set && o->unfinished && !o->seal_broken;
+    fprintf(out, "<section id=\"verdict\" class=\"%s\" data-verified=\"%d\"%s><div class=\"vword\">%s</div>",
+            ok ? "ok" : unfinished ? "unfinished" : "bad", ok, unfinished ? " data-unfinished=\"1\"" : "",
+            ok ? "VERIFIED" : unfinished ? "CONSISTENT, NOT FINISHED" : "DOES NOT VERIFY");
     fputs("<div class=\"vline\">", out);
-    if (ok) {
+    if (unfinished) {
+        fprintf(out, "Replayed by the %s engine %s under rules %s: every recorded action legal and every checkpoint "
+                "reproduced (%" PRIu64 " record%s), but ", h->game->id, h->game->engine_version, h->rules, res->records,
+                ARB_PLURAL(res->records));
+        arb_an__html_str(out, what);
+        fputs(": the match is not finished, and no result follows from this file.", out);
+    } else if (ok) {
         fprintf(out, "Replayed by the %s engine %s under rules %s: every action legal, every checkpoint and the "
                 "outcome reproduced (%" PRIu64 " record%s).", h->game->id, h->game->engine_version, h->rules, res->records,
                 ARB_PLURAL(res->records));

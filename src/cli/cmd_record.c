@@ -45,10 +45,11 @@ static void record_help(void)
            "                    cut short is dropped first, with a note)\n"
            "  --json            NDJSON input and output\n"
            "\n"
-           "Exit: 0 the match ended and was recorded; 3 stdin ended before the match\n"
-           "did (the file is closed without an outcome, every accepted action kept);\n"
-           "2 usage; 4 I/O failure (a read error on stdin also closes the file with\n"
-           "every accepted action kept).\n");
+           "Exit: 0 the match ended and was recorded as FILE; 3 stdin ended before\n"
+           "the match did (the file is finished without an outcome and left as\n"
+           "FILE.part, every accepted action kept: 'arbiter verify --unfinished\n"
+           "FILE.part' checks it); 2 usage; 4 I/O failure (a read error on stdin\n"
+           "also leaves FILE.part with every accepted action kept).\n");
 }
 
 /* The NDJSON action object, read with the library's strict JSON reader
@@ -360,22 +361,21 @@ int cmd_record(int argc, char **argv)
         rc = EXIT_INPUT;
         goto done;
     }
-    int crc = arb_replay_writer_close(a.w, &err);
+    /* A match without an outcome is finished as a file but keeps the name
+     * FILE.part: nothing under FILE looks like a finished match. */
+    int crc = over ? arb_replay_writer_close(a.w, &err) : arb_replay_writer_close_unfinished(a.w, &err);
     a.w = NULL;
     if (crc) {
         rc = cli_fail("record", &err);
         goto done;
     }
-    if (read_error) {
-        fprintf(stderr, "arbiter record: read error on stdin after line %" PRIu64 "; %s holds the %" PRIu64
-                        " accepted actions and no outcome\n", lineno, a.out, recorded);
-        rc = EXIT_INTERNAL;
-    } else if (rc) {
-        fprintf(stderr, "arbiter record: %s holds the %" PRIu64 " accepted actions and no outcome\n", a.out, recorded);
-    } else if (!over) {
-        fprintf(stderr, "arbiter record: stdin ended before the match did; %s holds %" PRIu64
-                        " actions and no outcome\n", a.out, recorded);
-        rc = EXIT_INPUT;
+    if (!over) {
+        const char *why = read_error ? "a read error on stdin" : rc ? "an error" : "stdin ended before the match did";
+        fprintf(stderr, "arbiter record: %s; %s.part holds the %" PRIu64 " accepted action%s and no outcome "
+                        "(arbiter verify --unfinished %s.part checks them)\n",
+                why, cli_esc(a.out), recorded, ARB_PLURAL(recorded), cli_esc(a.out));
+        if (read_error) rc = EXIT_INTERNAL;
+        else if (!rc) rc = EXIT_INPUT;
     }
 done:
     if (a.w) arb_replay_writer_free(a.w);

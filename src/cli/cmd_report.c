@@ -44,6 +44,11 @@ static void verdict(const char *path, int view, arb_an_report_opts *o)
         o->seal_broken = 1;
     }
     if (rc == ARB_OK) return;
+    if (rc == ARB_EVERIFY && vr.unfinished) {
+        o->unfinished = 1;
+        snprintf(o->detail, sizeof o->detail, "the match stops at turn %" PRIu32 " without an outcome", vr.turn);
+        return;
+    }
     if (rc == ARB_EVERIFY) {
         o->divergence = (int64_t)vr.record;
         int theirs = view != ARB_VIEW_ALL && vr.seat >= 0 && vr.seat != view;

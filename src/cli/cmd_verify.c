@@ -55,6 +55,18 @@ typedef struct vpool {
 static arb_verify_opts g_vo = ARB_VERIFY_OPTS_INIT;
 static uint8_t g_published[ARB_REPLAY_COMMIT_BYTES];
 static arb_seal_keyring g_keys;
+/* --unfinished: a consistent prefix without an outcome verifies (res.unfinished) */
+static int g_unfinished;
+
+static void accept_unfinished(vjob *j)
+{
+    if (g_unfinished && j->rc == ARB_EVERIFY && j->res.unfinished) {
+        j->rc = ARB_OK;
+        arb_error_clear(&j->err);
+    } else {
+        j->res.unfinished = 0;
+    }
+}
 
 static void verify_one(vjob *j)
 {
@@ -92,6 +104,7 @@ static void verify_one(vjob *j)
         }
         j->rc = arb_replay_verify(r, &vo, &j->res, &j->err);
         arb_replay_close(r);
+        accept_unfinished(j);
         return;
     }
     j->rc = arb_replay_verify_file(j->path, &vo, &j->res, &j->err);
@@ -103,6 +116,7 @@ static void verify_one(vjob *j)
         arb_error_clear(&j->err);
         arb_error_set(&j->err, ARB_EIO, NULL, "engine adapter failed: %s", af);
     }
+    accept_unfinished(j);
 }
 
 /* The archive's own line: its index state and, when the archive as a
@@ -183,7 +197,9 @@ static void print_json(const vjob *j, const cli_shard *sh)
     printf(",\"game\":");
     cli_json_str(stdout, r->game);
     printf(",\"players\":%d", r->players);
-    printf(",\"status\":\"%s\",\"ok\":%s", status_name(j->rc), j->rc == ARB_OK ? "true" : "false");
+    printf(",\"status\":\"%s\",\"ok\":%s", r->unfinished ? "unfinished" : status_name(j->rc),
+           j->rc == ARB_OK ? "true" : "false");
+    if (r->unfinished) printf(",\"finished\":false,\"turn\":%" PRIu32, r->turn);
     printf(",\"records\":%" PRIu64 ",\"actions\":%" PRIu64 ",\"checkpoints\":%" PRIu64, r->status.records,
            r->status.actions, r->status.checkpoints);
     printf(",\"commit\":\"%s\"", r->commit == 1 ? "ok" : r->commit == -1 ? "mismatch" : "absent");
@@ -257,6 +273,13 @@ static void print_text(const vjob *j, int quiet)
     const arb_verify_result *r = &j->res;
     char trust[512];
     trust_text(r, trust, sizeof trust);
+    if (j->rc == ARB_OK && r->unfinished) {
+        if (quiet) return;
+        printf("%s: CONSISTENT, NOT FINISHED: %" PRIu64 " actions, %" PRIu64 " checkpoints, every one legal and "
+               "matching; no outcome (the match stops at turn %" PRIu32 ")%s\n",
+               cli_esc(j->path), r->status.actions, r->status.checkpoints, r->turn, trust);
+        return;
+    }
     if (j->rc == ARB_OK) {
         if (quiet) return;
         char win[32];
@@ -307,6 +330,7 @@ static int verify_main(int argc, char **argv)
         { "shard", required_argument, NULL, 's' },
         { "commitment", required_argument, NULL, 'C' },
         { "require-seeded", no_argument, NULL, 'R' },
+        { "unfinished", no_argument, NULL, 'U' },
         { "key", required_argument, NULL, 'k' },
         { "keyring", required_argument, NULL, 'K' },
         { "help", no_argument, NULL, 'h' },
@@ -336,6 +360,7 @@ static int verify_main(int argc, char **argv)
             break;
         }
         case 'R': g_vo.require_seeded = 1; break;
+        case 'U': g_unfinished = 1; break;
         case 'k':
         case 'K': {
             arb_error kerr = ARB_ERROR_INIT;
@@ -352,7 +377,7 @@ static int verify_main(int argc, char **argv)
             break;
         case 'h':
             printf("usage: arbiter verify [--json] [--jobs N] [--quiet] [--key PUB]... [--keyring FILE]\n"
-                   "                      [--commitment HEX] [--require-seeded] FILE...\n"
+                   "                      [--commitment HEX] [--require-seeded] [--unfinished] FILE...\n"
                    "       arbiter verify --manifest FILE [--shard K/N|slurm] [--json] [--jobs N]\n"
                    "\n"
                    "Replay each .tcgr from its seed (or position) with the engine its header\n"
@@ -380,6 +405,11 @@ static int verify_main(int argc, char **argv)
                    "             fair-seed (or seed) commitment must equal it\n"
                    "  --require-seeded  refuse a match that starts from a position (its setup\n"
                    "             is not derived from the seed)\n"
+                   "  --unfinished  accept a match that has no outcome yet when every recorded\n"
+                   "             action is legal and every checkpoint matches (a FILE.part that\n"
+                   "             `record` left when its input ended early): CONSISTENT, NOT\n"
+                   "             FINISHED, JSON status \"unfinished\"; without it that is the\n"
+                   "             divergence 'no-outcome'\n"
                    "  --key PUB  trust this public key (NAME.key.pub; repeatable): the file must\n"
                    "             carry a valid seal by a trusted key, else divergence 'signature'\n"
                    "  --keyring FILE  trust every public-key line of FILE\n"

@@ -288,9 +288,11 @@ static int verify_inner(arb_replay *r, const arb_verify_opts *opts, arb_verify_r
         if (over)
             diverge(res, err, rn, ARB_DIV_NO_OUTCOME,
                     "the stream ends without the outcome record, though the engine ended the match");
-        else
+        else {
             diverge(res, err, rn, ARB_DIV_NO_OUTCOME,
                     "the stream ends without an outcome: the match is unfinished at turn %" PRIu32, turn);
+            res->unfinished = res->last_good_record == res->status.records;
+        }
         goto out;
     }
     res->code = ARB_OK;
@@ -316,6 +318,7 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
             res->rule[0] = '\0';
             res->action[0] = '\0';
             res->detail[0] = '\0';
+            res->unfinished = 0;
             rc = res->code = ARB_EFORMAT;
         }
     }
@@ -328,6 +331,7 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
         res->rule[0] = '\0';
         res->action[0] = '\0';
         res->seat = ARB_SEAT_NONE;
+        res->unfinished = 0;
         arb_error_clear(err);
         rc = diverge(res, err, arb_replay_name(r), ARB_DIV_SIGNATURE, "%s", d);
     }

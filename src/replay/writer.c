@@ -10,6 +10,7 @@
  * blank and hands over copies of the states instead (internal.h, "late
  * hashes"): the compressor hashes them, and the bytes are the same. */
 #include <errno.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -382,7 +383,9 @@ static int wbits_for(size_t n)
 
 /* v2 close: NAME.new = envelope + one deflate stream of the content + the
  * seal block; rename it to NAME; remove the journal. */
-static int close2(arb_replay_writer *w, arb_error *err)
+/* The finished file goes to target: w->path, or w->part itself for a match
+ * closed unfinished (the journal is then replaced by the finished body). */
+static int close2(arb_replay_writer *w, const char *target, arb_error *err)
 {
     int rc = ARB_OK;
     if (w->failed) return arb_error_set(err, ARB_EIO, NULL, "the replay writer failed earlier");
@@ -412,7 +415,7 @@ static int close2(arb_replay_writer *w, arb_error *err)
                                    &zn))
             return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory coding a replay");
     }
-    FILE *f = arb_out_create(w->path, w->fin, 0666, 0, err);
+    FILE *f = arb_out_create(target, w->fin, 0666, 0, err);
     if (!f) {
         free(z);
         return err->code;
@@ -427,10 +430,10 @@ static int close2(arb_replay_writer *w, arb_error *err)
         return arb_error_set(err, ARB_EIO, NULL, "write failed: %s", strerror(en));
     }
     w->bytes = sizeof w->env + zn + nseal;
-    if ((rc = arb_out_install(f, w->fin, w->path, 0, err))) return rc;
+    if ((rc = arb_out_install(f, w->fin, target, 0, err))) return rc;
     fclose(w->f);
     w->f = NULL;
-    remove(w->part);
+    if (target != w->part) remove(w->part);
     return ARB_OK;
 }
 
@@ -469,6 +472,8 @@ int arb_replay__deflate_once(const uint8_t *p, size_t n, int level, const uint8_
     return ARB_OK;
 }
 
+static int finish(arb_replay_writer *w, const char *target, arb_error *err);
+
 int arb_replay_writer_close(arb_replay_writer *w, arb_error *err)
 {
     if (!w) return ARB_OK;
@@ -479,17 +484,45 @@ int arb_replay_writer_close(arb_replay_writer *w, arb_error *err)
         arb_replay_writer_free(w);
         return rc3;
     }
+    return finish(w, w->path, err);
+}
+
+/* Both closes: finish the body (and the seal) into target, free w. */
+static int finish(arb_replay_writer *w, const char *target, arb_error *err)
+{
     if (w->v2) {
-        int rc2 = close2(w, err);
+        int rc2 = close2(w, target, err);
         arb_replay_writer_free(w);
         return rc2;
     }
     int rc = pump(w, Z_FINISH, err);
-    if (!rc) rc = arb_out_install(w->f, w->part, w->path, 0, err);
-    else fclose(w->f);
+    if (rc) fclose(w->f);
+    else if (target != w->part) rc = arb_out_install(w->f, w->part, target, 0, err);
+    else { /* it stays PATH.part: never unlinked, even when a write fails */
+        int ok = fflush(w->f) == 0 && fsync(fileno(w->f)) == 0;
+        int en = errno;
+        if (fclose(w->f) != 0 && ok) {
+            ok = 0;
+            en = errno;
+        }
+        if (!ok) {
+            arb_error_where(err, "%s", w->part);
+            rc = arb_error_set(err, ARB_EIO, NULL, "write failed: %s", strerror(en));
+        }
+    }
     w->f = NULL;
     arb_replay_writer_free(w);
     return rc;
+}
+
+int arb_replay_writer_close_unfinished(arb_replay_writer *w, arb_error *err)
+{
+    if (!w) return ARB_OK;
+    if (w->aw) {
+        arb_replay_writer_free(w);
+        return arb_error_set(err, ARB_EINVAL, NULL, "an archive takes finished matches only");
+    }
+    return finish(w, w->part, err);
 }
 
 void arb_replay_writer_free(arb_replay_writer *w)

@@ -38,8 +38,14 @@ expect 3 'ok 0: P1 keep' 'longer than|error:' "$r2/l4096.txt" record --game nara
 expect 3 'ok 0: P1 keep' 'longer than|error:' "$r2/l4095crlf.txt" record --game naramo --seed 1 -o "$r2/a.tcgr"
 expect 3 'error: line 1 is longer than 4096 bytes \(4097\); skipped whole.*ok 0: P1 keep' '' "$r2/l4097.txt" \
     record --game naramo --seed 1 -o "$r2/a.tcgr"
-# ... and every accepted action is in the file: it verifies as far as it goes.
-expect 0 '"actions":1,' '' - info --json "$r2/a.tcgr"
+# ... and every accepted action is in the file, left as a.tcgr.part (the
+# match has no outcome): it verifies as far as it goes.
+expect 0 '"actions":1,' '' - info --json "$r2/a.tcgr.part"
+expect 0 'a.tcgr.part: CONSISTENT, NOT FINISHED: 1 actions' '' - verify --unfinished "$r2/a.tcgr.part"
+[ ! -e "$r2/a.tcgr" ] || { echo "hostile (#32): record named an unfinished match a.tcgr"; fail=1; }
+"$ARBITER" report "$r2/a.tcgr.part" -o "$r2/a.html" 2>/dev/null &&
+    grep -q 'class="vword">CONSISTENT, NOT FINISHED<' "$r2/a.html" ||
+    { echo "hostile (#32): report of an unfinished match does not say CONSISTENT, NOT FINISHED"; fail=1; }
 
 # --- F2 record: a NUL is bad input, not a line break (the text after a NUL
 # inside a comment used to be executed as an action).
