@@ -308,7 +308,9 @@ function longest(game) {
       let vr = null;
       try { arb(['verify', bad, '--json']); } catch (e) { vr = e.stdout; }
       const div = vr ? JSON.parse(vr.split('\n').filter(Boolean).pop()) : null;
-      arb(['report', bad, '-o', badHtml]);
+      let rst = 0;
+      try { arb(['report', bad, '-o', badHtml]); } catch (e) { rst = e.status; }
+      ok(rst === 1, g + ': report of the tampered file writes its page and exits 1 (got ' + rst + ')');
       await page.goto('file://' + badHtml);
       await ready(page);
       const v = await page.evaluate(() => ({

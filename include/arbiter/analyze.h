@@ -249,6 +249,12 @@ typedef struct arb_an_report_opts {
 } arb_an_report_opts;
 #define ARB_AN_REPORT_OPTS_INIT { ARB_VIEW_ALL, 0, 0, -1, "", NULL, 0, 0 }
 
+/* The page for a file no record of which could be read (the reader's
+ * error why: corrupt, truncated before its header, unsupported): the same
+ * self-contained document, leading with UNREADABLE (or UNSUPPORTED,
+ * TRUNCATED) and the error with its file and offset. ARB_EIO when out fails. */
+int arb_an_report_unreadable(FILE *out, const char *name, const arb_error *why);
+
 /* Write the judge's viewer of src to out: one self-contained HTML file
  * (inline style and script, no network) opening on the verdict, with a
  * board drawn from the state tree at the selected record (states stored

@@ -966,19 +966,44 @@ static void write_data(FILE *out, repctx *c)
     fputs("}}</script>\n", out);
 }
 
-static void write_page(FILE *out, const char *name, repctx *c, const arb_an_walk_result *res, const arb_match *m)
+/* The document head every page shares: CSP (no network, inline only), the
+ * title, the style sheet; the body is opened. seat < 0: the judge's file. */
+static void page_head(FILE *out, const char *name, int seat)
 {
-    const arb_an_header *h = c->h;
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
           "<meta name=\"viewport\" content=\"width=device-width\">"
           "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
           "script-src 'unsafe-inline'; img-src data:\">"
           "<title>arbiter report: ", out);
     arb_an__html_str(out, name);
-    if (c->seatfile) fprintf(out, " (P%d's view)", c->o->view + 1);
+    if (seat >= 0) fprintf(out, " (P%d's view)", seat + 1);
     fputs("</title><style>", out);
     lines(out, arb_an__report_css);
-    fprintf(out, "</style></head><body data-view=\"%s\">\n", c->seatfile ? "seat" : "all");
+    fprintf(out, "</style></head><body data-view=\"%s\">\n", seat >= 0 ? "seat" : "all");
+}
+
+int arb_an_report_unreadable(FILE *out, const char *name, const arb_error *why)
+{
+    page_head(out, name, -1);
+    char msg[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
+    arb_error_format(why, msg, sizeof msg);
+    fprintf(out, "<section id=\"verdict\" class=\"bad\" data-verified=\"0\" data-unreadable=\"1\">"
+                 "<div class=\"vword\">%s</div><div class=\"vline\">",
+            why->code == ARB_EUNSUPPORTED ? "UNSUPPORTED" : why->code == ARB_ETRUNC ? "TRUNCATED" : "UNREADABLE");
+    arb_an__html_str(out, msg);
+    fputs(".</div><div class=\"vsig\">No record of this file could be read, so there is no board or timeline: "
+          "the file is not a replay this arbiter can read (damaged, cut before its header, or of a game, rules "
+          "version or format it does not implement). Nothing about the match follows from it.</div></section>\n"
+          "<header><h1>", out);
+    arb_an__html_str(out, name);
+    fputs("</h1></header>\n</body></html>\n", out);
+    return ferror(out) ? ARB_EIO : ARB_OK;
+}
+
+static void write_page(FILE *out, const char *name, repctx *c, const arb_an_walk_result *res, const arb_match *m)
+{
+    const arb_an_header *h = c->h;
+    page_head(out, name, c->seatfile ? c->o->view : -1);
     write_verdict(out, c, res, m);
     fputs("<header><h1>", out);
     arb_an__html_str(out, h->game->title);

@@ -62,12 +62,51 @@ static void verdict(const char *path, int view, arb_an_report_opts *o)
     }
 }
 
+/* The page of a file no record of which can be read (written as report
+ * writes any page; a failure to write it is noted, the exit stays the
+ * reader's). */
+static void unreadable_page(const char *path, const char *outp, const arb_error *why)
+{
+    char part[4096];
+    arb_error err = ARB_ERROR_INIT;
+    int to_stdout = !strcmp(outp, "-");
+    FILE *out = stdout;
+    if (!to_stdout) {
+        if (cli_output_target("report", outp) || (size_t)snprintf(part, sizeof part, "%s.part", outp) >= sizeof part)
+            return;
+        if (!(out = arb_out_create(outp, part, 0666, 0, &err))) {
+            cli_fail("report", &err);
+            return;
+        }
+    }
+    int rc = arb_an_report_unreadable(out, path, why);
+    if (to_stdout) {
+        fflush(stdout);
+        return;
+    }
+    if (rc) {
+        arb_out_discard(out, part);
+        return;
+    }
+    if (arb_out_install(out, part, outp, 0, &err)) cli_fail("report", &err);
+    else fprintf(stderr, "arbiter report: %s: wrote a page that says the file is unreadable\n", cli_esc(outp));
+}
+
 /* One replay to one page (OUT.part, renamed; '-' is stdout). */
 static int report_one(const char *path, const char *outp, const char *as)
 {
     arb_an_source *src;
-    int ec = cli_an_open("report", path, &src);
-    if (ec) return ec;
+    arb_error oerr = ARB_ERROR_INIT;
+    int ec;
+    if (arb_an_open_file(&src, path, &oerr)) {
+        /* A file that is there but cannot be read still gets its page,
+         * leading with UNREADABLE and the offset; the exit code says it
+         * failed all the same. */
+        int page = oerr.code == ARB_EFORMAT || oerr.code == ARB_ETRUNC || oerr.code == ARB_EUNSUPPORTED ||
+                   oerr.code == ARB_ELIMIT;
+        if (page && !as) unreadable_page(path, outp, &oerr);
+        return cli_fail("report", &oerr);
+    }
     int view = ARB_VIEW_ALL;
     if (as) {
         int players = arb_an_source_header(src)->players;
@@ -109,7 +148,14 @@ static int report_one(const char *path, const char *outp, const char *as)
         rc = arb_error_set(&err, ARB_EIO, NULL, "cannot write the report to stdout");
     }
     if (rc) return cli_fail("report", &err);
-    return cli_an_truncated("report", path, &res);
+    int trc = cli_an_truncated("report", path, &res);
+    if (trc) return trc;
+    /* the page is written; the exit says what verify would of the file */
+    if (!ro.verified && !ro.unfinished) {
+        fprintf(stderr, "arbiter report: %s does not verify (%s); the page says so\n", cli_esc(path), cli_esc(ro.detail));
+        return EXIT_VERIFY;
+    }
+    return EXIT_OK;
 }
 
 /* report DIR -o OUTDIR: one page per *.tcgr under DIR (cli/paths.c), named
@@ -188,8 +234,14 @@ int cmd_report(int argc, char **argv)
                    "regular file (a device, FIFO, directory) is refused, not replaced: use\n"
                    "'-o -' to write to stdout. A truncated replay is shown up to its last\n"
                    "complete record (noted on stderr), then the command exits 3.\n\n"
-                   "Exit: 0 written (also for a file that does not verify: the page says so),\n"
-                   "2 usage, 3 missing/corrupt/truncated file or unwritable output.\n");
+                   "Every file that is there gets a page: one that does not verify opens on\n"
+                   "DOES NOT VERIFY, one no record of which can be read (corrupt, of an\n"
+                   "unsupported game or version) on UNREADABLE with the offset, a consistent\n"
+                   "match without an outcome on CONSISTENT, NOT FINISHED.\n\n"
+                   "Exit (as verify's): 0 written and the file verifies (or is consistent and\n"
+                   "unfinished); 1 written, the file does not verify; 2 usage; 3 missing,\n"
+                   "corrupt, truncated or unsupported file (its page written when the file\n"
+                   "exists) or unwritable output.\n");
             return EXIT_OK;
         default: return cli_usage("report", "unknown option '%s'", argv[optind - 1]);
         }

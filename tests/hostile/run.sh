@@ -86,6 +86,16 @@ check 3 'offset [0-9]+: corrupt zlib stream: incorrect data check' replay-bad-ad
 check 3 'record 99 is larger than max_record' replay-bomb-record.tcgr verify replay-bomb-record.tcgr
 check 3 'record 100 is malformed' replay-record-bin32.tcgr verify replay-record-bin32.tcgr
 check 1 'DIVERGES \(after-outcome\) at record 100' replay-trailing-record.tcgr verify replay-trailing-record.tcgr
+# Every file that is there gets a page (issue #31 item 4), and report's
+# exit says what verify's would: 1 for a page of a diverging file, 3 for
+# the UNREADABLE page of a corrupt one (which names the offset).
+check 1 'does not verify \(after-outcome' replay-trailing-record.tcgr report replay-trailing-record.tcgr -o "$tmp/div.html"
+grep -q 'class="vword">DOES NOT VERIFY<' "$tmp/div.html" ||
+    { echo "hostile (#31): report of a diverging file: no DOES NOT VERIFY page"; fail=1; }
+check 3 'wrote a page that says the file is unreadable.*offset [0-9]+: corrupt zlib stream' replay-bitflip.tcgr \
+    report replay-bitflip.tcgr -o "$tmp/flip.html"
+grep -Eq 'class="vword">UNREADABLE<.*offset [0-9]+: corrupt zlib stream' "$tmp/flip.html" ||
+    { echo "hostile (#31): report of a corrupt file: no UNREADABLE page naming the offset"; fail=1; }
 check 3 'record 99 is larger than max_record' replay-bomb-record.tcgr log replay-bomb-record.tcgr
 check 3 'corrupt zlib stream' replay-bitflip.tcgr state replay-bitflip.tcgr --at 3
 check 3 'REFUSED.*larger than max_record' replay-bomb-record.tcgr reseal --dry-run replay-bomb-record.tcgr
