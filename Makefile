@@ -175,7 +175,7 @@ check: deps
 	@$(MAKE) --no-print-directory check-all
 	@$(MAKE) --no-print-directory check-install
 
-check-all: check-unit check-conform check-reports check-golden check-hostile check-format check-seal check-adapter check-hash
+check-all: check-unit check-conform check-reports check-golden check-hostile check-format check-seal check-adapter check-hash check-organizer
 
 # The golden corpus (replays/golden/<game>/MANIFEST): every replay verifies
 # and reproduces its manifest outcome and final hash under this engine.
@@ -185,6 +185,10 @@ check-all: check-unit check-conform check-reports check-golden check-hostile che
 # key with arbiter and with replays/tcgr_dump.py (python3-nacl, installed by
 # `make deps`: the independent reader checks signatures from FORMAT.md alone).
 .PHONY: check-seal
+# the organizer's day: pack, unpack (tests/organizer.sh)
+check-organizer: $(ARBITER)
+	@ARBITER=$(ARBITER) bash tests/organizer.sh
+
 check-seal: $(ARBITER)
 	@ARBITER=$(ARBITER) bash tests/seal/run.sh
 .PHONY: check-golden check-hostile

@@ -365,6 +365,12 @@ uint64_t arb_archive_writer_bytes(const arb_archive_writer *aw);
  * envelope and content). actions goes into aw's index. Used by `archive
  * repair`, which copies what verifies into a new archive. */
 int arb_archive_writer_copy(arb_archive_writer *aw, arb_archive *a, uint64_t i, uint64_t actions, arb_error *err);
+/* Add the standalone format-2 replay at path to aw (`arbiter pack`): its
+ * content exactly as written, its envelope flags and its seal block kept,
+ * so the member verifies as the file does; *actions is its action count
+ * (for the index). A format-1 file is refused (ARB_EUNSUPPORTED), a file
+ * that does not read to its end is the reader's error. */
+int arb_archive_writer_add_file(arb_archive_writer *aw, const char *path, uint64_t *actions, arb_error *err);
 /* A match writer whose close adds the match to aw as a member (no journal:
  * crash safety is per member). */
 int arb_replay_writer_open_archive(arb_replay_writer **out, arb_archive_writer *aw, const arb_replay_meta *meta,

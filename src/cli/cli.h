@@ -99,6 +99,8 @@ int cli_fair_finish(const char *cmd, arb_fair *f, unsigned seen, int players);
 int cmd_info(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
+int cmd_pack(int argc, char **argv);
+int cmd_unpack(int argc, char **argv);
 /* `arbiter info ARCHIVE`: the member list (cmd_extract.c). */
 int cli_archive_info(const char *path, int json);
 int cmd_reseal(int argc, char **argv);

@@ -25,6 +25,8 @@ const cli_command cli_commands[] = {
     { "info", "print a replay's header, counts and outcome (an archive: its matches)", cmd_info },
     { "extract", "one match of an archive as a standalone replay (ARCHIVE#N -o FILE)", cmd_extract },
     { "archive", "repair: copy an archive's members that verify into a new file (repair IN -o OUT)", cmd_archive },
+    { "pack", "replays (files, directories, archives) into one archive, seals kept", cmd_pack },
+    { "unpack", "an archive into one standalone replay per member, seals kept", cmd_unpack },
     { "merge", "merge sharded `verify --json` outputs into one summary", cmd_merge },
     { "slurm-script", "print the sbatch job script for bulk verification", cmd_slurm_script },
     { "conform", "run the XML conformance suite (lint, coverage, TAP/JUnit/JSON)", cmd_conform },

@@ -1001,6 +1001,43 @@ static int copy_member(arb_archive_writer *aw, arb_archive *a, uint64_t i, uint6
     return rc;
 }
 
+int arb_archive_writer_add_file(arb_archive_writer *aw, const char *path, uint64_t *actions, arb_error *err)
+{
+    *actions = 0;
+    arb_replay *r;
+    int rc = arb_replay__open_keep(&r, path, NULL, err);
+    if (rc) return rc;
+    uint8_t env[ARB_REPLAY_ENVELOPE];
+    arb_replay_envelope(r, env);
+    if (env[4] != 2) {
+        arb_replay_close(r);
+        arb_error_where(err, "%s: offset 4", path);
+        return arb_error_set(err, ARB_EUNSUPPORTED, NULL,
+                             "a format-%u replay cannot be an archive member (members are format 2, FORMAT.md §C)",
+                             env[4]);
+    }
+    arb_replay_record rec;
+    int nr;
+    while ((nr = arb_replay_next(r, &rec, err)) == 1) *actions += rec.kind == ARB_REC_ACTION;
+    uint8_t *c = NULL;
+    size_t cn = 0, hl = 0;
+    if (nr < 0 || (rc = arb_replay__kept(r, &c, &cn, &hl, err))) {
+        arb_replay_close(r);
+        return nr < 0 ? nr : rc;
+    }
+    const uint8_t *trailer;
+    size_t ntrailer = 0;
+    arb_replay_sealable(r, NULL, &trailer, &ntrailer, NULL);
+    /* the member's envelope: the file's flags without the body's coding
+     * (the seal does not cover it, FORMAT.md §15.2) */
+    const uint8_t menv[8] = { 'T', 'C', 'G', 'R', 2, (uint8_t)(env[5] & ~(ARB_REPLAY_FLAG_ARCHIVE | ARB_REPLAY_FLAG_RC)), 0, 0 };
+    seal_copy sc = { trailer, ntrailer };
+    arb_mpbuf content = { c, cn, cn, 0 };
+    rc = arb_archive__add(aw, menv, &content, hl, *actions, NULL, ntrailer ? copy_seal : NULL, &sc, err);
+    arb_replay_close(r);
+    return rc;
+}
+
 int arb_archive_writer_open(arb_archive_writer **out, const char *path, int append, int threads, char *note,
                             size_t note_size, arb_error *err)
 {

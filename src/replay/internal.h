@@ -62,6 +62,12 @@ int arb_replay__deflate_once(const uint8_t *p, size_t n, int level, const uint8_
  * divergence or a malformed record (the seal then says whether the bytes
  * are the ones signed). ARB_OK when the body's end was reached. */
 int arb_replay__drain(arb_replay *r, arb_error *err);
+/* A standalone version-2 file opened to keep its content: arb_replay__kept
+ * then drains the body and hands over the whole content (header and
+ * records, as the seal digests it; the caller frees it) and the header's
+ * length in it. */
+int arb_replay__open_keep(arb_replay **out, const char *path, const arb_replay_limits *lim, arb_error *err);
+int arb_replay__kept(arb_replay *r, uint8_t **content, size_t *n, size_t *header_len, arb_error *err);
 /* A range-coded body whose CRC-32 fails when decoded to its end (after a
  * divergence, say: the bytes decoded were not the ones written): ARB_EFORMAT
  * with err naming it; otherwise ARB_OK. */

@@ -62,7 +62,34 @@ struct arb_replay {
     const arb_rc_model *prime;  /* archive members: copied at open */
     arb_error ioerr;            /* a read error met while decoding */
     int io_failed, rc_bad;      /* that error happened; the CRC-32 failed */
+    /* arb_replay__open_keep: every content byte is also kept here (a member
+     * made from a standalone file needs the content as written) */
+    int keeping, keep_failed;
+    uint64_t hlen_kept;         /* the header's length in the content */
+    uint8_t *keep;
+    size_t keep_n, keep_cap;
 };
+
+/* Content bytes as they are decoded (version 2): hashed for the seal and,
+ * when asked, kept. */
+static void content_seen(arb_replay *r, const uint8_t *p, size_t n)
+{
+    arb_seal_hasher_update(&r->hs, p, n);
+    if (!r->keeping || r->keep_failed) return;
+    if (r->keep_cap - r->keep_n < n) {
+        size_t nc = r->keep_cap ? r->keep_cap : 4096;
+        while (nc - r->keep_n < n) nc *= 2;
+        uint8_t *nk = realloc(r->keep, nc);
+        if (!nk) {
+            r->keep_failed = 1;
+            return;
+        }
+        r->keep = nk;
+        r->keep_cap = nc;
+    }
+    memcpy(r->keep + r->keep_n, p, n);
+    r->keep_n += n;
+}
 
 /* At most this many unknown records in a row (between two known ones). */
 #define UNKNOWN_RUN_MAX 16
@@ -181,7 +208,7 @@ static int more_rc(arb_replay *r, arb_error *err)
     }
     if (d->cut == 2) return fail_at(r, err, ARB_ENOMEM, zoff(r), "out of memory decoding the range-coded body");
     if (got) {
-        arb_seal_hasher_update(&r->hs, r->win + r->end, got);
+        content_seen(r, r->win + r->end, got);
         r->end += got;
         r->st.decompressed += got;
     }
@@ -262,7 +289,7 @@ static int more(arb_replay *r, size_t want, arb_error *err)
             continue;
         }
         size_t got = (r->cap - r->end) - r->zs.avail_out;
-        if (r->v2 && got) arb_seal_hasher_update(&r->hs, r->win + r->end, got);
+        if (r->v2 && got) content_seen(r, r->win + r->end, got);
         r->end += got;
         r->st.decompressed += got;
         if (r->st.decompressed > r->lim.max_decompressed)
@@ -434,6 +461,7 @@ static int open_common(arb_replay *r, const arb_replay_limits *lim, arb_error *e
             if (rc) { r->failed = rc; return rc; }
             r->start += size;
             r->st.good_offset = size;
+            r->hlen_kept = size;
             return ARB_OK;
         }
         if (mr == ARB_MP_LIMIT)
@@ -535,6 +563,38 @@ int arb_replay_open(arb_replay **out, const char *path, const arb_replay_limits 
     return finish_open(out, r, open_common(r, lim, err));
 }
 
+int arb_replay__open_keep(arb_replay **out, const char *path, const arb_replay_limits *lim, arb_error *err)
+{
+    *out = NULL;
+    arb_replay *r = calloc(1, sizeof *r);
+    if (!r) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening %s", path);
+    snprintf(r->name, sizeof r->name, "%s", path);
+    r->keeping = 1;
+    if (!(r->f = fopen(path, "rb"))) {
+        arb_error_where(err, "%s", path);
+        int rc = arb_error_set(err, ARB_EIO, NULL, "cannot open: %s", strerror(errno));
+        free(r);
+        return rc;
+    }
+    return finish_open(out, r, open_common(r, lim, err));
+}
+
+int arb_replay__kept(arb_replay *r, uint8_t **content, size_t *n, size_t *header_len, arb_error *err)
+{
+    *content = NULL;
+    *n = *header_len = 0;
+    if (!r->keeping || !r->v2) return arb_error_set(err, ARB_EINVAL, NULL, "%s: not opened to keep its content", r->name);
+    int rc = arb_replay__drain(r, err);
+    if (rc) return rc;
+    if (r->keep_failed) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory keeping the content of %s", r->name);
+    *content = r->keep;
+    *n = r->keep_n;
+    *header_len = (size_t)r->hlen_kept;
+    r->keep = NULL;
+    r->keep_n = r->keep_cap = 0;
+    return ARB_OK;
+}
+
 int arb_replay__open_mem_dict(arb_replay **out, const void *buf, size_t len, const uint8_t *dict, size_t dict_len,
                               const char *name, const arb_replay_limits *lim, arb_error *err)
 {
@@ -587,6 +647,7 @@ void arb_replay_close(arb_replay *r)
     free(r->win);
     free(r->own[0]);
     free(r->own[1]);
+    free(r->keep);
     free(r);
 }
 

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# organizer.sh — the organizer's day (issue #32), run by `make
+# check-organizer` (part of `make check`): a day of matches recorded into
+# files, packed into an archive and unpacked again, losslessly (pack →
+# unpack → pack gives the same bytes, seals kept and still valid), and the
+# refusals that keep a pack from losing a match (format 1, a corrupt or cut
+# input: nothing written). $ARBITER is the CLI.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+ARBITER=${ARBITER:-build/arbiter}
+case $ARBITER in /*) ;; *) ARBITER="$root/$ARBITER" ;; esac
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+fail=0 n=0
+
+# expect CODE PATTERN ARGS... — arbiter ARGS exits CODE and prints PATTERN
+# (grep -E over stdout and stderr together, newlines included).
+expect() {
+    local code=$1 pat=$2 out rc
+    shift 2
+    n=$((n + 1))
+    out=$(cd "$t" && timeout 120 "$ARBITER" "$@" 2>&1 </dev/null)
+    rc=$?
+    if [ $rc -ne "$code" ] || ! grep -Ezq -- "$pat" <<<"$out"; then
+        echo "organizer: arbiter $*: expected exit $code and /$pat/, got exit $rc:"
+        head -c 800 <<<"$out" | sed 's/^/    /'
+        fail=1
+    fi
+}
+same() { cmp -s "$t/$1" "$t/$2" || { echo "organizer: $1 and $2 differ"; fail=1; }; }
+
+# A day in two games, one match signed.
+expect 0 '' play --game naramo --games 6 --seed 40 -o day
+expect 0 '' play --game catalyst --games 3 --seed 7 -o day
+expect 0 '' keygen -o k
+expect 0 'sealed by' sign --key k day/naramo-000002.tcgr
+
+# --- pack: every file, in path order, each member verifying as its file
+expect 0 'day/catalyst-000000.tcgr: [0-9]+ actions.*packed 9 matches \([0-9]+ actions\) into day.tcgr' \
+    pack day -o day.tcgr
+expect 0 'archive of 9 complete member\(s\); index ok' verify day.tcgr
+expect 0 'day.tcgr#5: OK: .*signed by [0-9a-f]{16}' verify --key k.pub day.tcgr#5
+expect 1 'day.tcgr#0: DIVERGES \(signature\)' verify --key k.pub day.tcgr
+# the same verdict line for the member as for its file, seal included
+v_file=$(cd "$t" && "$ARBITER" verify day/naramo-000002.tcgr | sed 's/^[^:]*: //')
+v_mem=$(cd "$t" && "$ARBITER" verify day.tcgr#5 | sed 's/^[^:]*: //')
+[ -n "$v_file" ] && [ "$v_file" = "$v_mem" ] || { echo "organizer: member and file verdicts differ: '$v_file' / '$v_mem'"; fail=1; }
+
+# --- unpack, and pack again: the same archive, byte for byte
+expect 0 'day.tcgr#8 -> out/0008.tcgr.*unpacked 9 of 9 members of day.tcgr into out' unpack day.tcgr -o out
+expect 0 'out/0005.tcgr: OK: .*signed by' verify --key k.pub out/0005.tcgr
+expect 0 'packed 9 matches' pack -q out -o again.tcgr
+same day.tcgr again.tcgr
+# an archive given to pack contributes its members (a day from two halves)
+expect 0 'packed 4 matches' pack -q out/0000.tcgr out/0001.tcgr out/0002.tcgr out/0003.tcgr -o h1.tcgr
+expect 0 'packed 5 matches' pack -q out/0004.tcgr out/0005.tcgr out/0006.tcgr out/0007.tcgr out/0008.tcgr -o h2.tcgr
+expect 0 'h1.tcgr#3: [0-9]+ actions.*packed 9 matches' pack h1.tcgr h2.tcgr -o joined.tcgr
+same day.tcgr joined.tcgr
+
+# --- refusals: nothing is written, nothing is lost
+expect 3 'offset 4: a format-1 replay cannot be an archive member.*x.tcgr not written' \
+    pack "$root/replays/golden/naramo/s1000-p2-random.tcgr" -o x.tcgr
+cp "$t/out/0001.tcgr" "$t/bad.tcgr"
+printf '\x55' | dd of="$t/bad.tcgr" bs=1 seek=40 conv=notrunc status=none
+expect 3 'bad.tcgr: offset [0-9]+: .*x.tcgr not written' pack out/0000.tcgr bad.tcgr -o x.tcgr
+head -c 300 "$t/day.tcgr" >"$t/cut.tcgr"
+expect 3 'cut.tcgr: not every byte of it is a complete member.*x.tcgr not written' pack cut.tcgr -o x.tcgr
+[ ! -e "$t/x.tcgr" ] && [ ! -e "$t/x.tcgr.part" ] || { echo "organizer: a refused pack left x.tcgr or x.tcgr.part"; fail=1; }
+expect 3 'out: the directory is not empty' unpack day.tcgr -o out
+expect 3 'offset 4: a single-match replay, not an archive' unpack out/0000.tcgr -o y
+expect 2 '-o DIR is required' unpack day.tcgr
+expect 2 '-o OUT is required' pack day
+
+[ $fail -eq 0 ] && echo "organizer: $n commands: pack, unpack, their refusals: ok"
+exit $fail
