@@ -2,9 +2,11 @@
 # organizer.sh — the organizer's day (issue #32), run by `make
 # check-organizer` (part of `make check`): a day of matches recorded into
 # files, packed into an archive and unpacked again, losslessly (pack →
-# unpack → pack gives the same bytes, seals kept and still valid), and the
-# refusals that keep a pack from losing a match (format 1, a corrupt or cut
-# input: nothing written). $ARBITER is the CLI.
+# unpack → pack gives the same bytes, seals kept and still valid); the
+# archive where a file goes (stats of it and of `verify --json` of it,
+# merge of a sharded manifest holding it, the result lines' schema and
+# closing summary); and the refusals that keep a pack from losing a match
+# (format 1, a corrupt or cut input: nothing written). $ARBITER is the CLI.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 ARBITER=${ARBITER:-build/arbiter}
@@ -57,13 +59,32 @@ expect 0 'packed 5 matches' pack -q out/0004.tcgr out/0005.tcgr out/0006.tcgr ou
 expect 0 'h1.tcgr#3: [0-9]+ actions.*packed 9 matches' pack h1.tcgr h2.tcgr -o joined.tcgr
 same day.tcgr joined.tcgr
 
+# --- the archive everywhere a file goes: stats of the archive, of verify
+# --json of it (its archive line is no match), merge of a sharded manifest
+# holding it; the same figures as stats of the files
+expect 0 '9 files, 0 unreadable.*CATALYST \(catalyst\): 3 matches.*NARAMO TCG \(naramo\): 6 matches, 6 finished' stats day.tcgr
+(cd "$t" && "$ARBITER" stats day | sed 1d >stats-files.txt && "$ARBITER" stats day.tcgr | sed 1d >stats-archive.txt)
+same stats-files.txt stats-archive.txt
+(cd "$t" && "$ARBITER" verify --json day.tcgr >day.ndjson)
+expect 0 '"kind":"archive","status":"ok"' verify --json day.tcgr
+expect 0 '"file":"day.tcgr#8","member":8,.*\{"summary":\{"schema":"arbiter-results-1","command":"verify","matches":9,"ok":9,"failed":0\}\}' \
+    verify --json day.tcgr
+expect 0 '9 files, 0 unreadable.*NARAMO TCG \(naramo\): 6 matches.*\(6 counted from verification results' stats day.ndjson
+expect 0 'verify: 9 matches, 9 verified, 0 failed' verify day.tcgr
+printf 'day.tcgr\nday/naramo-000000.tcgr\n' >"$t/m.txt"
+(cd "$t" && "$ARBITER" verify --manifest m.txt --shard 0/2 --json >s0.ndjson && "$ARBITER" verify --manifest m.txt --shard 1/2 --json >s1.ndjson)
+expect 0 '10 results, 10 ok, 0 failed.*manifest entries: 2 expected, 2 reported.*merge: complete, all verified' merge s0.ndjson s1.ndjson
+expect 0 '"file":"day.tcgr#3","member":3,"index":0,"shard":"0/2"' verify --manifest m.txt --shard 0/2 --json
+# a cut archive: its complete members count, the cut is named, exit 3
+head -c 500 "$t/day.tcgr" >"$t/cut.tcgr"
+expect 3 'stats: .*cut.tcgr: offset [0-9]+: truncated: member [0-9]+ is cut short.*: not counted' stats cut.tcgr
+
 # --- refusals: nothing is written, nothing is lost
 expect 3 'offset 4: a format-1 replay cannot be an archive member.*x.tcgr not written' \
     pack "$root/replays/golden/naramo/s1000-p2-random.tcgr" -o x.tcgr
 cp "$t/out/0001.tcgr" "$t/bad.tcgr"
 printf '\x55' | dd of="$t/bad.tcgr" bs=1 seek=40 conv=notrunc status=none
 expect 3 'bad.tcgr: offset [0-9]+: .*x.tcgr not written' pack out/0000.tcgr bad.tcgr -o x.tcgr
-head -c 300 "$t/day.tcgr" >"$t/cut.tcgr"
 expect 3 'cut.tcgr: not every byte of it is a complete member.*x.tcgr not written' pack cut.tcgr -o x.tcgr
 [ ! -e "$t/x.tcgr" ] && [ ! -e "$t/x.tcgr.part" ] || { echo "organizer: a refused pack left x.tcgr or x.tcgr.part"; fail=1; }
 expect 3 'out: the directory is not empty' unpack day.tcgr -o out
@@ -71,5 +92,5 @@ expect 3 'offset 4: a single-match replay, not an archive' unpack out/0000.tcgr 
 expect 2 '-o DIR is required' unpack day.tcgr
 expect 2 '-o OUT is required' pack day
 
-[ $fail -eq 0 ] && echo "organizer: $n commands: pack, unpack, their refusals: ok"
+[ $fail -eq 0 ] && echo "organizer: $n commands: pack, unpack, stats and merge over archives, refusals: ok"
 exit $fail

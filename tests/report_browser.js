@@ -307,7 +307,7 @@ function longest(game) {
     if (ok(tamper(file, bad), g + ': tampered a checkpoint hash')) {
       let vr = null;
       try { arb(['verify', bad, '--json']); } catch (e) { vr = e.stdout; }
-      const div = vr ? JSON.parse(vr.split('\n').filter(Boolean).pop()) : null;
+      const div = vr ? JSON.parse(vr.split('\n').filter(l => l.startsWith('{"file"')).pop()) : null;
       let rst = 0;
       try { arb(['report', bad, '-o', badHtml]); } catch (e) { rst = e.status; }
       ok(rst === 1, g + ': report of the tampered file writes its page and exits 1 (got ' + rst + ')');

@@ -63,6 +63,12 @@ typedef struct arb_an_source arb_an_source;
  * ARB_EFORMAT, ARB_ETRUNC (not even a header), ARB_ELIMIT,
  * ARB_EUNSUPPORTED (unknown game or rules version). */
 int arb_an_open_file(arb_an_source **out, const char *path, arb_error *err);
+/* Member i of an open archive (name: how errors and reports call it,
+ * "DAY.tcgr#3"): as arb_an_open_file, without opening the archive again
+ * (a day's archive is read in one pass). The archive must stay open until
+ * the source is freed. */
+struct arb_archive;
+int arb_an_open_member(arb_an_source **out, struct arb_archive *a, uint64_t i, const char *name, arb_error *err);
 /* A source over caller-owned memory (hdr and recs borrowed until free).
  * truncated != 0 makes the source end with ARB_ETRUNC after the records,
  * as a truncated file would. */
@@ -171,6 +177,24 @@ typedef struct arb_an_diff {
 int arb_an_diff_run(arb_an_source *a, arb_an_source *b, arb_an_diff *d, arb_error *err);
 
 /* ----------------------------------------------------------------- stats */
+
+/* What one replay of a match shows, as stats counts it (an_stats.c's
+ * definitions: first player, card play, timeouts): the walk's counts and
+ * outcome, the turn reached, and the cards played per pool index of the
+ * game (nplayed = its ncards; NULL for a game without a pool). A file that
+ * cannot be replayed is an error; a truncated one is summarized up to the
+ * cut (walk.truncated). arb_an_summary_free releases played. */
+typedef struct arb_an_summary {
+    arb_an_walk_result walk;
+    uint32_t turns;
+    int first;                      /* first player, -1 unknown */
+    uint64_t timeouts, disconnects, card_actions, discards;
+    uint32_t *played;
+    unsigned nplayed;
+    uint64_t by_verb[256];          /* card plays per verb */
+} arb_an_summary;
+int arb_an_summarize(arb_an_source *src, arb_an_summary *out, arb_error *err);
+void arb_an_summary_free(arb_an_summary *s);
 
 typedef struct arb_an_stats arb_an_stats;
 

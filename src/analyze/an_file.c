@@ -16,6 +16,8 @@
 typedef struct file_source {
     arb_replay *hdr, *cur;
     char *path;
+    arb_archive *ar;            /* a member of this (open) archive, or NULL */
+    uint64_t member;
 } file_source;
 
 static int file_next(void *self, arb_an_record *rec, arb_error *err)
@@ -53,7 +55,7 @@ static int file_rewind(void *self, arb_error *err)
 {
     file_source *f = self;
     arb_replay *r;
-    int rc = arb_replay_open(&r, f->path, NULL, err);
+    int rc = f->ar ? arb_archive_open_member(&r, f->ar, f->member, NULL, err) : arb_replay_open(&r, f->path, NULL, err);
     if (rc) return rc;
     if (f->cur != f->hdr) arb_replay_close(f->cur);
     f->cur = r;
@@ -62,12 +64,32 @@ static int file_rewind(void *self, arb_error *err)
 
 static const arb_an_source_ops file_ops = { file_next, file_close, file_rewind };
 
+static int open_replay(arb_an_source **out, arb_replay *r, const char *path, arb_archive *ar, uint64_t member,
+                       arb_error *err);
+
 int arb_an_open_file(arb_an_source **out, const char *path, arb_error *err)
 {
     *out = NULL;
     arb_replay *r = NULL;
     int rc = arb_replay_open(&r, path, NULL, err);
     if (rc) return rc;
+    return open_replay(out, r, path, NULL, 0, err);
+}
+
+int arb_an_open_member(arb_an_source **out, arb_archive *a, uint64_t i, const char *name, arb_error *err)
+{
+    *out = NULL;
+    arb_replay *r = NULL;
+    int rc = arb_archive_open_member(&r, a, i, NULL, err);
+    if (rc) return rc;
+    return open_replay(out, r, name, a, i, err);
+}
+
+/* r (opened, header read) becomes the source; r is closed on failure. */
+static int open_replay(arb_an_source **out, arb_replay *r, const char *path, arb_archive *ar, uint64_t member,
+                       arb_error *err)
+{
+    int rc;
     const arb_replay_header *rh = arb_replay_get_header(r);
     const arb_game *g = arb_game_find(rh->game);
     if (!g) {
@@ -96,6 +118,8 @@ int arb_an_open_file(arb_an_source **out, const char *path, arb_error *err)
     }
     fs->hdr = fs->cur = r;
     fs->path = pc;
+    fs->ar = ar;
+    fs->member = member;
     arb_an_header *h = &s->hdr;
     arb_setup su;
     rc = arb_replay_setup(r, g, &su, h->decks, err);

@@ -119,7 +119,6 @@ void arb_an_stats_add_error(arb_an_stats *s, const arb_error *err)
 }
 
 typedef struct filectx {
-    game_stats *gs;
     const arb_an_header *h;
     int first;                  /* -1 unknown */
     uint64_t timeouts, disconnects, card_actions, discards;
@@ -212,6 +211,49 @@ static void count_play(filectx *c, const arb_an_step *st)
     }
 }
 
+int arb_an_summarize(arb_an_source *src, arb_an_summary *out, arb_error *err)
+{
+    const arb_an_header *h = &src->hdr;
+    memset(out, 0, sizeof *out);
+    out->first = -1;
+    filectx c;
+    memset(&c, 0, sizeof c);
+    c.h = h;
+    c.first = -1;
+    c.verb_timeout = arb_verb_find(h->game, "timeout");
+    c.verb_disconnect = arb_verb_find(h->game, "disconnect");
+    if (h->game->ncards && !(c.cards = calloc(h->game->ncards, sizeof *c.cards)))
+        return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+    arb_match *m = NULL;
+    int rc = arb_an__walk(src, 0, on_step, &c, &m, &out->walk, err);
+    arb_match_free(c.before);
+    if (!rc && c.nomem) rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+    if (rc) {
+        arb_match_free(m);
+        free(c.cards);
+        return rc;
+    }
+    out->turns = m ? arb_match_turn(m) : 0;
+    out->first = c.first;
+    out->timeouts = c.timeouts;
+    out->disconnects = c.disconnects;
+    out->card_actions = c.card_actions;
+    out->discards = c.discards;
+    out->played = c.cards;
+    out->nplayed = c.cards ? h->game->ncards : 0;
+    memcpy(out->by_verb, c.by_verb, sizeof out->by_verb);
+    arb_match_free(m);
+    return ARB_OK;
+}
+
+void arb_an_summary_free(arb_an_summary *s)
+{
+    if (!s) return;
+    free(s->played);
+    s->played = NULL;
+    s->nplayed = 0;
+}
+
 static int forfeit_reason(const char *r)
 {
     return strstr(r, "timeout") || strstr(r, "forfeit") || strstr(r, "clock") || strstr(r, "disconnect") ||
@@ -292,8 +334,8 @@ int arb_an_stats_add_result(arb_an_stats *s, const arb_an_result *r, const char 
     return ARB_OK;
 }
 
-static int count_file(arb_an_stats *s, game_stats *gs, const arb_an_source *src, const filectx *c,
-                      const arb_an_walk_result *res, const arb_match *m, const char *why, int verified);
+static int count_file(arb_an_stats *s, game_stats *gs, const arb_an_source *src, const arb_an_summary *sm,
+                      const char *why, int verified);
 
 int arb_an_stats_add(arb_an_stats *s, arb_an_source *src, arb_error *err)
 {
@@ -320,42 +362,28 @@ int arb_an_stats_add_checked(arb_an_stats *s, arb_an_source *src, int verified, 
         note_unverified(s, src->name, why && why[0] ? why : "it does not verify");
         return ARB_OK;
     }
-    filectx c;
-    memset(&c, 0, sizeof c);
-    c.gs = gs;
-    c.h = h;
-    c.first = -1;
-    c.verb_timeout = arb_verb_find(h->game, "timeout");
-    c.verb_disconnect = arb_verb_find(h->game, "disconnect");
-    if (gs->g->ncards && !(c.cards = calloc(gs->g->ncards, sizeof *c.cards)))
-        return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
-    arb_an_walk_result res;
-    arb_match *m = NULL;
-    int rc = arb_an__walk(src, 0, on_step, &c, &m, &res, err);
-    arb_match_free(c.before);
-    if (!rc && c.nomem) rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+    arb_an_summary sm;
+    int rc = arb_an_summarize(src, &sm, err);
     if (rc) {
-        arb_match_free(m);
-        free(c.cards);
         arb_an_stats_add_error(s, err);
         return rc;
     }
-    if (count_file(s, gs, src, &c, &res, m, why, verified)) {
+    if (count_file(s, gs, src, &sm, why, verified)) {
         /* its card plays too: nothing of a file that is not counted is */
-        for (unsigned i = 0; i < gs->g->ncards; i++) gs->cards[i] += c.cards[i];
-        for (unsigned i = 0; i < 256; i++) gs->by_verb[i] += c.by_verb[i];
-        gs->discards += c.discards;
+        for (unsigned i = 0; i < sm.nplayed; i++) gs->cards[i] += sm.played[i];
+        for (unsigned i = 0; i < 256; i++) gs->by_verb[i] += sm.by_verb[i];
+        gs->discards += sm.discards;
     }
-    free(c.cards);
-    arb_match_free(m);
+    arb_an_summary_free(&sm);
     return ARB_OK;
 }
 
 /* After the walk: count the file (1), or say why it is not counted (0). */
-static int count_file(arb_an_stats *s, game_stats *gs, const arb_an_source *src, const filectx *c,
-                      const arb_an_walk_result *res, const arb_match *m, const char *why, int verified)
+static int count_file(arb_an_stats *s, game_stats *gs, const arb_an_source *src, const arb_an_summary *sm,
+                      const char *why, int verified)
 {
     const arb_an_header *h = &src->hdr;
+    const arb_an_walk_result *res = &sm->walk;
     s->files++;
     gs->matches++;
     gs->by_players[h->players]++;
@@ -385,21 +413,21 @@ static int count_file(arb_an_stats *s, game_stats *gs, const arb_an_source *src,
     }
     gs->counted++;
     gs->actions += res->actions;
-    gs->turns += arb_match_turn(m);
-    gs->timeouts += c->timeouts;
-    gs->disconnects += c->disconnects;
-    gs->card_actions += c->card_actions;
+    gs->turns += sm->turns;
+    gs->timeouts += sm->timeouts;
+    gs->disconnects += sm->disconnects;
+    gs->card_actions += sm->card_actions;
     for (int i = 0; i < h->players; i++) gs->seat_matches[i]++;
-    if (c->first >= 0) {
+    if (sm->first >= 0) {
         gs->first_known++;
-        gs->first_seat[c->first]++;
+        gs->first_seat[sm->first]++;
     }
     if (res->outcome_seen) {
         const arb_an_record *o = &res->outcome;
         count_outcome(gs, h->players, o->winner, o->reason);
-        if (c->first >= 0) {
+        if (sm->first >= 0) {
             gs->first_decided++;
-            gs->first_wins += o->winner >= 0 && o->winner < h->players && o->winner == c->first;
+            gs->first_wins += o->winner >= 0 && o->winner < h->players && o->winner == sm->first;
         }
     } else {
         gs->unfinished++;

@@ -130,6 +130,12 @@ int cli_engine_check(const char *cmd, const struct arb_adapter *a);
  * invalid); cli_an_truncated notes a truncated replay on stderr. */
 int cli_an_open(const char *cmd, const char *path, arb_an_source **out);
 int cli_an_seat(const char *s, int players);
+/* One match: a file, or member `member` of the open archive a (path is
+ * then "FILE#N", used in messages): opened for analysis, or verified. */
+struct arb_archive;
+int cli_open_match(const char *path, struct arb_archive *a, uint64_t member, arb_an_source **out, arb_error *err);
+int cli_verify_match(const char *path, struct arb_archive *a, uint64_t member, const arb_verify_opts *vo,
+                     arb_verify_result *res, arb_error *err);
 /* Returns EXIT_INPUT when the replay was truncated (after noting it), else 0:
  * the analyzer commands print what was read, then exit 3. */
 int cli_an_truncated(const char *cmd, const char *path, const arb_an_walk_result *res);

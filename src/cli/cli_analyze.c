@@ -40,3 +40,24 @@ int cli_an_truncated(const char *cmd, const char *path, const arb_an_walk_result
             (unsigned long long)res->records);
     return EXIT_INPUT;
 }
+
+int cli_open_match(const char *path, struct arb_archive *a, uint64_t member, arb_an_source **out, arb_error *err)
+{
+    return a ? arb_an_open_member(out, a, member, path, err) : arb_an_open_file(out, path, err);
+}
+
+int cli_verify_match(const char *path, struct arb_archive *a, uint64_t member, const arb_verify_opts *vo,
+                     arb_verify_result *res, arb_error *err)
+{
+    if (!a) return arb_replay_verify_file(path, vo, res, err);
+    arb_replay *r;
+    int rc = arb_archive_open_member(&r, a, member, vo ? &vo->limits : NULL, err);
+    if (rc) {
+        memset(res, 0, sizeof *res);
+        res->winner = -1;
+        return res->code = rc;
+    }
+    rc = arb_replay_verify(r, vo, res, err);
+    arb_replay_close(r);
+    return rc;
+}

@@ -144,8 +144,39 @@ static int add_file(merge *m, const char *path)
             m->entries_known = 1;
             continue;
         }
+        if (v.is_summary) continue;
         if (v.shard_n && set_shards(m, v.shard_n, where) < 0) { cli_results_close(&r); return -1; }
-        if (v.index >= 0) {
+        /* An archive's members share its manifest entry: the archive's own
+         * line accounts for the entry, the member lines are results. */
+        int entry_line = v.index >= 0 && v.member < 0;
+        if (v.is_archive) {
+            if (entry_line && (uint64_t)v.index >= MERGE_MAX_ENTRIES) {
+                fprintf(stderr, "arbiter merge: %s: index %" PRId64 " out of range\n", where, v.index);
+                m->problems++;
+            } else if (entry_line) {
+                int was = bit_test_set(m, (uint64_t)v.index);
+                if (was < 0) { cli_results_close(&r); return -1; }
+                if (was) {
+                    if (m->ndup_list < MERGE_LIST) m->dup_list[m->ndup_list++] = (uint64_t)v.index;
+                    m->dup_entries++;
+                }
+            }
+            if (!v.ok) {
+                m->failed++;
+                if (m->nkeep < MERGE_KEEP) {
+                    char *t = failure_text(&v);
+                    if (t) m->keep[m->nkeep++] = t;
+                }
+            }
+            if (m->out) {
+                arb_tnode_json(v.obj, m->out, 0);
+                fputc('\n', m->out);
+            }
+            continue;
+        }
+        if (v.member >= 0) {
+            /* counted as a result, its entry by the archive's line */
+        } else if (v.index >= 0) {
             if ((uint64_t)v.index >= MERGE_MAX_ENTRIES) {
                 fprintf(stderr, "arbiter merge: %s: index %" PRId64 " out of range\n", where, v.index);
                 m->problems++;

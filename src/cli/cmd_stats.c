@@ -34,7 +34,16 @@ static void results(run *r, const char *path)
     cli_vresult v;
     int rc;
     while ((rc = cli_results_next(&rd, &v, &err)) == 1) {
-        if (v.is_trailer) continue;
+        if (v.is_trailer || v.is_summary) continue;
+        if (v.is_archive) { /* its members follow; a failed archive is an error */
+            if (!v.ok) {
+                arb_error e2 = ARB_ERROR_INIT;
+                arb_error_where(&e2, "%s:%llu (%s)", path, (unsigned long long)rd.lineno, v.file);
+                arb_error_set(&e2, ARB_EFORMAT, NULL, "the archive does not verify as a whole (%s)", v.status);
+                arb_an_stats_add_error(r->s, &e2);
+            }
+            continue;
+        }
         arb_an_result ar = { v.game, v.players, v.ok, v.over, v.winner, v.reason, (uint32_t)v.turns,
                              (uint64_t)v.actions };
         char where[600];
@@ -47,17 +56,17 @@ static void results(run *r, const char *path)
     cli_results_close(&rd);
 }
 
-static void one(run *r, const char *path)
+static void one(run *r, const char *path, arb_archive *a, uint64_t member)
 {
     r->n++;
     cli_progress_update(&r->progress, r->n);
-    if (cli_results_sniff(path)) {
+    if (!a && cli_results_sniff(path)) {
         results(r, path);
         return;
     }
     arb_an_source *src;
     arb_error err = ARB_ERROR_INIT;
-    int orc = arb_an_open_file(&src, path, &err);
+    int orc = cli_open_match(path, a, member, &src, &err);
     if (orc) {
         if (orc == ARB_ENOMEM) { cli_fail("stats", &err); r->nomem = 1; return; }
         arb_an_stats_add_error(r->s, &err);
@@ -67,7 +76,7 @@ static void one(run *r, const char *path)
      * winner must not reach a win rate). */
     arb_verify_result vr;
     arb_error verr = ARB_ERROR_INIT;
-    int vrc = arb_replay_verify_file(path, NULL, &vr, &verr);
+    int vrc = cli_verify_match(path, a, member, NULL, &vr, &verr);
     if (vrc && vrc != ARB_EVERIFY && vrc != ARB_ETRUNC) {
         /* unreadable, corrupt (a checkpoint bomb), unsupported: an error */
         arb_an_stats_add_error(r->s, &verr);
@@ -99,11 +108,28 @@ static int count_one(void *ctx, const char *path)
     return 0;
 }
 
-static int read_one(void *ctx, const char *path)
+static int read_match(void *ctx, const char *path, arb_archive *a, unsigned long long member)
 {
     run *r = ctx;
-    one(r, path);
+    one(r, path, a, member);
     return r->nomem ? -1 : 0;
+}
+
+/* What of an archive is no member (a cut member, unread bytes): named,
+ * counted as an error. */
+static void archive_bad(void *ctx, const arb_error *err)
+{
+    run *r = ctx;
+    char t[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
+    arb_error_format(err, t, sizeof t);
+    fprintf(stderr, "arbiter stats: %s: not counted\n", cli_esc(t));
+    arb_an_stats_add_error(r->s, err);
+}
+
+/* A file, or each member of an archive (one pass over it). */
+static int read_one(void *ctx, const char *path)
+{
+    return cli_each_match(path, read_match, archive_bad, ctx);
 }
 
 int cmd_stats(int argc, char **argv)
@@ -120,12 +146,14 @@ int cmd_stats(int argc, char **argv)
         switch (c) {
         case 'j': json = 1; break;
         case 'h':
-            printf("usage: arbiter stats FILE|DIR… [--json]\n\n"
+            printf("usage: arbiter stats FILE|DIR|ARCHIVE… [--json]\n\n"
                    "Statistics over many replays, per game: matches, outcomes and their\n"
                    "reasons, win rate by seat and by first player, average length in turns and\n"
                    "actions, clock timeouts, disconnects and forfeits, most played cards.\n"
                    "A directory contributes the *.tcgr files under it (recursively, sorted by\n"
-                   "name, at most 16 levels deep). Files are read one at a time\n"
+                   "name, at most 16 levels deep), an archive each of its matches (a cut\n"
+                   "member or bytes no member holds are named and counted as errors).\n"
+                   "Files are read one at a time\n"
                    "(memory does not grow with their number); unreadable files are counted\n"
                    "and the first few errors listed. Progress goes to stderr when it is a\n"
                    "terminal.\n\n"

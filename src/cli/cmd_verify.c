@@ -122,7 +122,7 @@ static void verify_one(vjob *j)
 /* The archive's own line: its index state and, when the archive as a
  * whole fails (arb_archive_verdict: corrupt index, unread bytes, no
  * match), why — its members get their own lines. */
-static void print_archive(const vjob *j, int json, int quiet)
+static void print_archive(const vjob *j, int json, int quiet, const cli_shard *sh)
 {
     const char *note;
     arb_archive_index st = arb_archive_index_state(j->ar, &note);
@@ -132,9 +132,16 @@ static void print_archive(const vjob *j, int json, int quiet)
     char why[ARB_MSG_MAX + ARB_WHERE_MAX + 8] = "";
     if (j->rc) arb_error_format(&j->err, why, sizeof why);
     if (json) {
+        /* the archive's own line (kind "archive"): "file" and "status" as
+         * on every result line, its members on the lines that follow */
         printf("{\"archive\":");
         cli_json_str(stdout, j->path);
-        printf(",\"members\":%" PRIu64 ",\"index\":\"%s\"", m, stn);
+        printf(",\"file\":");
+        cli_json_str(stdout, j->path);
+        printf(",\"kind\":\"archive\",\"status\":\"%s\"", j->rc == ARB_EVERIFY ? "no match" : j->rc ? "corrupt" : "ok");
+        if (j->index >= 0)
+            printf(",\"index\":%" PRId64 ",\"shard\":\"%" PRIu64 "/%" PRIu64 "\"", j->index, sh->k, sh->n);
+        printf(",\"members\":%" PRIu64 ",\"archive_index\":\"%s\"", m, stn);
         if (note[0]) {
             printf(",\"note\":");
             cli_json_str(stdout, note);
@@ -142,7 +149,7 @@ static void print_archive(const vjob *j, int json, int quiet)
         if (cut) printf(",\"cut_member\":%" PRIu64 ",\"cut_offset\":%" PRIu64, m, cutoff);
         printf(",\"ok\":%s", j->rc ? "false" : "true");
         if (j->rc) {
-            printf(",\"status\":\"%s\",\"error\":", j->rc == ARB_EVERIFY ? "no match" : "corrupt");
+            printf(",\"error\":");
             cli_json_str(stdout, why);
         }
         printf("}\n");
@@ -192,6 +199,7 @@ static void print_json(const vjob *j, const cli_shard *sh)
     const arb_verify_result *r = &j->res;
     printf("{\"file\":");
     cli_json_str(stdout, j->path);
+    if (j->kind == VJ_MEMBER || j->kind == VJ_CUT) printf(",\"member\":%" PRIu64, j->member);
     if (j->index >= 0)
         printf(",\"index\":%" PRId64 ",\"shard\":\"%" PRIu64 "/%" PRIu64 "\"", j->index, sh->k, sh->n);
     printf(",\"game\":");
@@ -477,12 +485,13 @@ static int verify_main(int argc, char **argv)
         for (; started < nthreads - 1; started++)
             if (pthread_create(&th[started], NULL, worker, &pool)) break;
     int any_div = 0, any_bad = 0, any_nomem = 0, source_done = 0, source_rc = 0;
-    uint64_t n_ok = 0, printed = 0;
+    uint64_t n_ok = 0, printed = 0, n_match = 0, n_arch_bad = 0;
     /* the archive being expanded into member jobs, and every archive opened
      * (closed at the end: their member jobs may still run) */
     arb_archive *cur = NULL, **opened = NULL;
     char cur_path[4096] = "";
     uint64_t cur_k = 0, cur_n = 0, nopened = 0;
+    int64_t cur_index = -1;
     for (;;) {
         /* Fill free slots (only this thread adds jobs, and slot filled % w
          * is free while filled - printed < w). */
@@ -498,7 +507,7 @@ static int verify_main(int argc, char **argv)
                 j->ar = cur;
                 j->member = cur_k;
                 j->kind = cur_k < arb_archive_count(cur) ? VJ_MEMBER : VJ_CUT;
-                j->index = -1;
+                j->index = cur_index; /* the archive's manifest entry, -1 from the command line */
                 if (++cur_k == cur_n) cur = NULL;
             } else if (manifest) {
                 char *pth;
@@ -529,6 +538,7 @@ static int verify_main(int argc, char **argv)
                     cur_k = 0;
                     cur = cur_n ? ar : NULL;
                     snprintf(cur_path, sizeof cur_path, "%s", j->path);
+                    cur_index = j->index;
                 } else if (no) {
                     /* why it does not open as an archive (a single file whose
                      * flags say archive is refused as such, FORMAT.md §C.1) */
@@ -569,12 +579,14 @@ static int verify_main(int argc, char **argv)
             if (!ready) break;
             vjob *j = &pool.ring[printed++ % pool.w];
             cli_progress_end(&prog);    /* results and the progress line share a terminal */
-            if (j->kind == VJ_ARCHIVE) print_archive(j, json, quiet);
+            if (j->kind == VJ_ARCHIVE) print_archive(j, json, quiet, &shard);
             else if (json) print_json(j, &shard);
             else print_text(j, quiet);
             fflush(stdout);
             cli_progress_update(&prog, printed);
+            if (j->kind != VJ_ARCHIVE) n_match++;
             if (j->rc == ARB_OK && j->kind != VJ_ARCHIVE) n_ok++;
+            if (j->rc && j->kind == VJ_ARCHIVE) n_arch_bad++;
             if (j->rc == ARB_EVERIFY) any_div = 1;
             else if (j->rc == ARB_ENOMEM) any_nomem = 1;
             else if (j->rc) any_bad = 1;
@@ -592,7 +604,10 @@ static int verify_main(int argc, char **argv)
     cli_pathlist_free(&fl);
     pthread_mutex_destroy(&pool.mu);
     pthread_cond_destroy(&pool.cv);
-    uint64_t n = pool.filled;
+    /* the closing summary: matches (an archive's members, not the archive
+     * itself), how many verified, how many failed (an archive that fails as
+     * a whole counts as one failure) */
+    uint64_t n_failed = n_match - n_ok + n_arch_bad;
     if (manifest) {
         uint64_t total = ms.total;
         cli_mstream_close(&ms);
@@ -602,7 +617,13 @@ static int verify_main(int argc, char **argv)
         if (json)
             printf("{\"shard_done\":{\"k\":%" PRIu64 ",\"n\":%" PRIu64 ",\"manifest_entries\":%" PRIu64
                    ",\"files\":%" PRIu64 ",\"ok\":%" PRIu64 ",\"failed\":%" PRIu64 "}}\n",
-                   shard.k, shard.n, total, n, n_ok, n - n_ok);
+                   shard.k, shard.n, total, n_match, n_ok, n_failed);
+    } else if (json) {
+        printf("{\"summary\":{\"schema\":\"arbiter-results-1\",\"command\":\"verify\",\"matches\":%" PRIu64 ",\"ok\":%" PRIu64 ",\"failed\":%" PRIu64
+               "}}\n", n_match, n_ok, n_failed);
+    } else if (!quiet && pool.filled > 1) {
+        printf("verify: %" PRIu64 " match%s, %" PRIu64 " verified, %" PRIu64 " failed\n", n_match,
+               n_match == 1 ? "" : "es", n_ok, n_failed);
     }
     if (sharded) return any_nomem ? EXIT_INTERNAL : EXIT_OK;
     return any_nomem ? EXIT_INTERNAL : any_bad ? EXIT_INPUT : any_div ? EXIT_VERIFY : EXIT_OK;

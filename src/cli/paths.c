@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "arbiter/replay.h"
 #include "arbiter/text.h"
 #include "cli/paths.h"
 
@@ -120,4 +121,35 @@ void cli_pathlist_free(cli_pathlist *l)
     for (size_t i = 0; i < l->n; i++) free(l->paths[i]);
     free(l->paths);
     memset(l, 0, sizeof *l);
+}
+
+int cli_each_match(const char *path, cli_match_fn fn, void (*bad)(void *ctx, const struct arb_error *err), void *ctx)
+{
+    if (!arb_archive_is(path)) return fn(ctx, path, NULL, 0);
+    arb_archive *a;
+    arb_error err = ARB_ERROR_INIT;
+    if (arb_archive_open(&a, path, &err)) {
+        bad(ctx, &err);
+        return 0;
+    }
+    int rc = 0;
+    uint64_t n = arb_archive_count(a), off;
+    size_t pl = strlen(path);
+    char *mp = malloc(pl + 24);
+    if (!mp) rc = -1;
+    for (uint64_t i = 0; i < n && !rc; i++) {
+        snprintf(mp, pl + 24, "%s#%llu", path, (unsigned long long)i);
+        rc = fn(ctx, mp, a, i);
+    }
+    free(mp);
+    if (!rc && arb_archive_verdict(a, &err) == ARB_EFORMAT) bad(ctx, &err);
+    if (!rc && arb_archive_cut(a, &off)) {
+        arb_error_clear(&err);
+        arb_error_where(&err, "%s: offset %llu", path, (unsigned long long)off);
+        arb_error_set(&err, ARB_ETRUNC, NULL, "truncated: member %llu is cut short by the end of the file",
+                      (unsigned long long)n);
+        bad(ctx, &err);
+    }
+    arb_archive_close(a);
+    return rc;
 }

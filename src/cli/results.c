@@ -95,6 +95,10 @@ int cli_results_next(cli_results *r, cli_vresult *out, arb_error *err)
     memset(out, 0, sizeof *out);
     out->obj = o;
     out->index = -1;
+    if (arb_tnode_get(o, "summary")) { /* a closing summary ({"summary":{…}}): no match */
+        out->is_summary = 1;
+        return 1;
+    }
     const arb_tnode *sd = arb_tnode_get(o, "shard_done");
     if (sd) {
         if (sd->kind != ARB_T_MAP) return bad(r, err, "\"shard_done\" must be an object");
@@ -108,8 +112,18 @@ int cli_results_next(cli_results *r, cli_vresult *out, arb_error *err)
         out->files = (uint64_t)f;
         return 1;
     }
+    out->member = get_int(o, "member", -1);
+    const char *kind = get_str(o, "kind");
+    out->is_archive = kind && !strcmp(kind, "archive");
     out->file = get_str(o, "file");
     out->status = get_str(o, "status");
+    /* the archive line of an older arbiter: {"archive":PATH,"members":…} */
+    if (!out->file && get_str(o, "archive")) {
+        out->is_archive = 1;
+        out->file = get_str(o, "archive");
+        const arb_tnode *ok0 = arb_tnode_get(o, "ok");
+        out->status = ok0 && ok0->kind == ARB_T_BOOL && !ok0->i ? "corrupt" : "ok";
+    }
     if (!out->file || !out->status) return bad(r, err, "a result line needs \"file\" and \"status\"");
     out->game = get_str(o, "game");
     out->reason = get_str(o, "reason");

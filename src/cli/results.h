@@ -12,6 +12,10 @@
 
 typedef struct cli_vresult {
     int is_trailer;             /* a {"shard_done":…} line */
+    int is_summary;             /* a closing {"summary":{…}} line: no match */
+    int is_archive;             /* an archive's own line ("kind":"archive"): not a match;
+                                   its members are the lines that follow */
+    int64_t member;             /* an archive member's number, -1 for a file */
     /* result line */
     const char *file, *game, *status, *reason;
     int64_t index;              /* -1 when absent */
