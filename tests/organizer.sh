@@ -79,6 +79,53 @@ expect 0 '"file":"day.tcgr#3","member":3,"index":0,"shard":"0/2"' verify --manif
 head -c 500 "$t/day.tcgr" >"$t/cut.tcgr"
 expect 3 'stats: .*cut.tcgr: offset [0-9]+: truncated: member [0-9]+ is cut short.*: not counted' stats cut.tcgr
 
+# --- select: each criterion against an answer read another way (verify
+# --json, info --json, stats --json of one file)
+(cd "$t" && "$ARBITER" verify --json day >v.ndjson)
+count() { grep -c -- "$1" "$t/v.ndjson"; }
+nsel() { (cd "$t" && "$ARBITER" select --paths "$@" | wc -l); }
+check_n() { local want=$1; shift; local got; got=$(nsel "$@");
+    [ "$got" = "$want" ] || { echo "organizer: select $*: $got matches, expected $want"; fail=1; }; }
+check_n 3 --game catalyst day
+check_n 6 --game naramo --players 2 day.tcgr
+check_n "$(count '"winner":0')" --winner P1 day
+check_n "$(count '"winner":1')" --winner 1 day.tcgr
+check_n 0 --winner draw day
+check_n 9 --player P2 day
+check_n 0 --player nobody day
+check_n "$(count '"reason":"power-orders"')" --reason power-orders day
+t0=$(sed -n 's/.*"turns":\([0-9]*\).*/\1/p' "$t/v.ndjson" | sort -n | sed -n 5p)
+check_n "$(sed -n 's/.*"turns":\([0-9]*\).*/\1/p' "$t/v.ndjson" | awk -v m="$t0" '$1 >= m' | wc -l)" --min-turns "$t0" day
+check_n "$(sed -n 's/.*"actions":\([0-9]*\).*/\1/p' "$t/v.ndjson" | awk '$1 <= 50' | wc -l)" --max-actions 50 day
+# cards: held = in a deck list (info --json), played ⊂ held; a card the
+# one file's stats lists as played selects that file
+card=$(cd "$t" && "$ARBITER" stats --json day/naramo-000000.tcgr | sed -n 's/.*"top_cards":\[{"card":"\([^"]*\)".*/\1/p')
+holders=$(cd "$t" && for f in day/*.tcgr; do "$ARBITER" info --json "$f" | grep -q "\"$card\"" && echo "$f"; done)
+[ "$(cd "$t" && "$ARBITER" select --paths --holds "$card" day)" = "$holders" ] ||
+    { echo "organizer: select --holds $card differs from the deck lists"; fail=1; }
+played=$(cd "$t" && "$ARBITER" select --paths --played "$card" day)
+grep -qx 'day/naramo-000000.tcgr' <<<"$played" || { echo "organizer: select --played $card misses naramo-000000"; fail=1; }
+[ -z "$(comm -23 <(sort <<<"$played") <(sort <<<"$holders"))" ] || { echo "organizer: a played $card is held by nobody"; fail=1; }
+# signer and verification; the selection as an archive and as files
+kid=$(cd "$t" && "$ARBITER" verify day/naramo-000002.tcgr | sed -n 's/.*signed by key \([0-9a-f]*\).*/\1/p')
+check_n 2 --signer "$kid" day day.tcgr
+check_n 9 --verified day
+check_n 0 --unverified day
+expect 0 'day.tcgr#5: naramo.*verified.*select: 1 of 9 matches selected, written to the archive' \
+    select --verified --signer "$kid" day.tcgr -o signed.tcgr
+expect 0 'signed.tcgr#0: OK: .*signed by' verify --key k.pub signed.tcgr
+expect 0 'select: 6 of 18 matches selected' select --game catalyst day out --files picked
+[ "$(cd "$t/picked" && ls | tr '\n' ' ')" = "day%2Fcatalyst-000000.tcgr day%2Fcatalyst-000001.tcgr day%2Fcatalyst-000002.tcgr out%2F0000.tcgr out%2F0001.tcgr out%2F0002.tcgr " ] ||
+    { echo "organizer: select --files wrote: $(ls "$t/picked" | tr '\n' ' ')"; fail=1; }
+same day/catalyst-000001.tcgr picked/day%2Fcatalyst-000001.tcgr
+expect 0 'picked/out%2F0002.tcgr: OK' verify picked/out%2F0002.tcgr
+expect 0 '"command":"select","matches":9,"selected":3,"unreadable":0' select --json --game catalyst day.tcgr
+expect 2 "no card of naramo is called 'nosuch'" select --game naramo --played nosuch day
+# unreadable input is named and the walk goes on (exit 3)
+printf 'not a replay' >"$t/junk.tcgr"
+expect 3 'UNREADABLE: junk.tcgr: offset 0: not a .tcgr replay.*select: 3 of 10 matches selected, some unreadable' \
+    select --game catalyst junk.tcgr day.tcgr
+
 # --- refusals: nothing is written, nothing is lost
 expect 3 'offset 4: a format-1 replay cannot be an archive member.*x.tcgr not written' \
     pack "$root/replays/golden/naramo/s1000-p2-random.tcgr" -o x.tcgr

@@ -101,6 +101,7 @@ int cmd_extract(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
 int cmd_pack(int argc, char **argv);
 int cmd_unpack(int argc, char **argv);
+int cmd_select(int argc, char **argv);
 /* `arbiter info ARCHIVE`: the member list (cmd_extract.c). */
 int cli_archive_info(const char *path, int json);
 int cmd_reseal(int argc, char **argv);

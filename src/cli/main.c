@@ -27,6 +27,7 @@ const cli_command cli_commands[] = {
     { "archive", "repair: copy an archive's members that verify into a new file (repair IN -o OUT)", cmd_archive },
     { "pack", "replays (files, directories, archives) into one archive, seals kept", cmd_pack },
     { "unpack", "an archive into one standalone replay per member, seals kept", cmd_unpack },
+    { "select", "the matches of files, directories, archives that meet criteria (list, archive, files)", cmd_select },
     { "merge", "merge sharded `verify --json` outputs into one summary", cmd_merge },
     { "slurm-script", "print the sbatch job script for bulk verification", cmd_slurm_script },
     { "conform", "run the XML conformance suite (lint, coverage, TAP/JUnit/JSON)", cmd_conform },

@@ -1,0 +1,442 @@
+/* cmd_select.c — `arbiter select [CRITERIA] FILE|DIR|ARCHIVE…`: the matches
+ * of files, directories and archives that meet every criterion given (game,
+ * rules version, a player's name, seat count, winner, outcome reason,
+ * length, a card played or held, signer, verified or not), listed one per
+ * line, or written as a new archive (-o) or as files (--files DIR). A
+ * match that cannot be read is listed as unreadable (stderr) and the walk
+ * goes on. What a criterion reads: the header (game, rules, names, seats,
+ * decks), the replay through the engine as `stats` counts it
+ * (arb_an_summarize: outcome, turns, actions, cards played), the verifier
+ * (verified, signer). Each is computed only when a criterion needs it. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "arbiter/toolkit.h"
+#include "cli/paths.h"
+
+typedef struct crit {
+    const char *game, *rules, *player, *reason, *winner, *played, *holds, *signer;
+    uint64_t players;           /* 0: any */
+    uint64_t min_turns, max_turns, min_actions, max_actions;
+    int verified;               /* 1 verified only, 0 not verified only, -1 either */
+} crit;
+
+typedef struct sel {
+    crit c;
+    int json, quiet, paths;
+    arb_verify_opts vo;
+    arb_archive_writer *aw;     /* -o OUT */
+    const char *files;          /* --files DIR */
+    uint64_t seen, selected, unreadable;
+    int rc;                     /* the worst exit so far */
+} sel;
+
+static void help(void)
+{
+    printf("usage: arbiter select [CRITERIA] FILE|DIR|ARCHIVE... [--json|--paths|-q]\n"
+           "                      [-o OUT.tcgr | --files DIR]\n"
+           "\n"
+           "The matches of the given replays (a directory: its *.tcgr files, sorted;\n"
+           "an archive: each member, ARCHIVE#N) that meet every criterion given:\n"
+           "\n"
+           "  --game G            the game id\n"
+           "  --rules V           the rules version in the header\n"
+           "  --player NAME       a seat's name is NAME (exactly)\n"
+           "  --players N         N seats\n"
+           "  --winner W          W won: a seat (0-based or P1..P4), a player's name,\n"
+           "                      or 'draw'\n"
+           "  --reason R          the outcome reason (as `verify` prints it)\n"
+           "  --min-turns N, --max-turns N      the turns the match lasted\n"
+           "  --min-actions N, --max-actions N  its recorded actions\n"
+           "  --played CARD       a seat played CARD (by id or printed name; a card\n"
+           "                      that left its hand by an action, as `stats` counts)\n"
+           "  --holds CARD        CARD is in a seat's deck list\n"
+           "  --signer KEY        sealed by KEY: its 16-hex key id, or the label of a\n"
+           "                      trusted key (--key/--keyring); the seal must be valid\n"
+           "  --key PUB, --keyring FILE  trusted keys for --signer and --verified\n"
+           "  --verified          the match verifies (as `verify` would say, with the\n"
+           "                      keys given); --unverified: it does not\n"
+           "\n"
+           "Outcome, turns, actions and cards come from replaying the match; use\n"
+           "--verified to select only from matches whose history verifies.\n"
+           "\n"
+           "Output: one line per selected match (PATH: game, players, result,\n"
+           "turns, actions), then a closing line 'select: K of N matches\n"
+           "selected'; --json one result line per match and a closing\n"
+           "{\"summary\"} (README \"Result lines\"); --paths only the paths (for\n"
+           "xargs); -q only the closing line. -o OUT.tcgr also writes the selected\n"
+           "matches as a new archive (seals kept, as `pack`), --files DIR as files\n"
+           "in a new or empty directory (a file copied byte for byte, an archive\n"
+           "member extracted), each named after its path ('/' as %%2F, '#' as %%23).\n"
+           "A match that cannot be read is named on stderr and the walk goes on.\n"
+           "\n"
+           "Exit: 0 done (whether or not anything was selected); 2 usage; 3 some\n"
+           "input unreadable (the others still selected), or OUT/DIR not written.\n");
+}
+
+/* the seat a --winner value names in h, -1 a draw, -2 no seat of h */
+static int winner_of(const char *w, const arb_an_header *h)
+{
+    if (!strcmp(w, "draw")) return -1;
+    int s = cli_an_seat(w, h->players);
+    if (s >= 0) return s;
+    for (int i = 0; i < h->players; i++)
+        if (!strcmp(h->names[i], w)) return i;
+    return -2;
+}
+
+static int deck_holds(const arb_an_header *h, int card)
+{
+    for (int p = 0; p < h->players; p++)
+        for (unsigned i = 0; i < h->decks[p].ncards; i++)
+            if (h->decks[p].cards[i] == card) return 1;
+    return 0;
+}
+
+/* a card criterion in game g: its pool index, -1 not in the pool */
+static int card_of(const arb_game *g, const char *c) { return c ? arb_card_find(g, c) : -1; }
+
+static void unreadable(sel *s, const arb_error *err)
+{
+    char t[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
+    arb_error_format(err, t, sizeof t);
+    fprintf(stderr, "arbiter select: UNREADABLE: %s\n", cli_esc(t));
+    s->unreadable++;
+    if (s->rc < EXIT_INPUT) s->rc = EXIT_INPUT;
+}
+
+static void archive_bad(void *ctx, const arb_error *err) { unreadable(ctx, err); }
+
+/* --files DIR: the page-name rule of `report DIR` ('/' %2F, '%' %25) and '#' %23 */
+static int file_name(const char *dir, const char *path, char *out, size_t size)
+{
+    size_t o = (size_t)snprintf(out, size, "%s/", dir);
+    while (*path == '/' || (path[0] == '.' && path[1] == '/')) path += *path == '/' ? 1 : 2;
+    for (const char *p = path; *p; p++) {
+        if (o + 8 >= size) return -1;
+        if (*p == '/' || *p == '%' || *p == '#') o += (size_t)snprintf(out + o, size - o, "%%%02X", (unsigned char)*p);
+        else out[o++] = *p;
+    }
+    if (path[0] && strchr(path, '#')) {
+        if (o + 6 >= size) return -1;
+        memcpy(out + o, ".tcgr", 6); /* a member's name ends like a replay's */
+    } else {
+        out[o] = '\0';
+    }
+    return 0;
+}
+
+static int copy_file(const char *from, const char *to, arb_error *err)
+{
+    FILE *f = fopen(from, "rb");
+    if (!f) {
+        arb_error_where(err, "%s", from);
+        return arb_error_set(err, ARB_EIO, NULL, "cannot open: %s", strerror(errno));
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) || st.st_size < 0 || (uint64_t)st.st_size > (uint64_t)1 << 31) {
+        fclose(f);
+        arb_error_where(err, "%s", from);
+        return arb_error_set(err, ARB_ELIMIT, NULL, "not a regular file of at most 2 GiB");
+    }
+    size_t n = (size_t)st.st_size;
+    uint8_t *b = malloc(n ? n : 1);
+    int rc = !b ? arb_error_set(err, ARB_ENOMEM, NULL, "out of memory") : ARB_OK;
+    if (!rc && fread(b, 1, n, f) != n) {
+        arb_error_where(err, "%s", from);
+        rc = arb_error_set(err, ARB_EIO, NULL, "read failed");
+    }
+    fclose(f);
+    char part[4300];
+    snprintf(part, sizeof part, "%s.part", to);
+    if (!rc) rc = arb_out_write_file(to, part, b, n, 0666, ARB_OUT_NOREPLACE, err);
+    free(b);
+    return rc;
+}
+
+/* Write a selected match to -o and --files. */
+static int write_out(sel *s, const char *path, arb_archive *a, uint64_t member, uint64_t actions)
+{
+    arb_error err = ARB_ERROR_INIT;
+    if (s->aw) {
+        int rc = a ? arb_archive_writer_copy(s->aw, a, member, actions, &err)
+                   : arb_archive_writer_add_file(s->aw, path, &actions, &err);
+        if (rc) return cli_fail("select", &err);
+    }
+    if (s->files) {
+        char to[4200];
+        if (file_name(s->files, path, to, sizeof to)) return cli_usage("select", "path too long for --files: %s", path);
+        int rc = a ? arb_archive_extract(a, member, to, &err) : copy_file(path, to, &err);
+        if (rc) return cli_fail("select", &err);
+    }
+    return EXIT_OK;
+}
+
+static void print_match(const sel *s, const char *path, arb_archive *a, uint64_t member, const arb_an_header *h,
+                        const arb_an_summary *sm, int summarized, int vrc)
+{
+    if (s->quiet) return;
+    if (s->paths) {
+        printf("%s\n", cli_esc(path));
+        return;
+    }
+    const arb_an_record *o = summarized && sm->walk.outcome_seen ? &sm->walk.outcome : NULL;
+    if (s->json) {
+        printf("{\"file\":");
+        cli_json_str(stdout, path);
+        if (a) printf(",\"member\":%" PRIu64, member);
+        printf(",\"game\":");
+        cli_json_str(stdout, h->game->id);
+        printf(",\"rules\":");
+        cli_json_str(stdout, h->rules);
+        printf(",\"players\":%d,\"names\":[", h->players);
+        for (int i = 0; i < h->players; i++) {
+            if (i) putchar(',');
+            cli_json_str(stdout, h->names[i]);
+        }
+        printf("],\"seed\":%" PRIu64, h->seed);
+        if (vrc != -100) printf(",\"status\":\"%s\",\"ok\":%s", vrc == ARB_OK ? "ok" : "diverged", vrc == ARB_OK ? "true" : "false");
+        else printf(",\"status\":\"selected\"");
+        if (summarized) printf(",\"turns\":%" PRIu32 ",\"actions\":%" PRIu64, sm->turns, sm->walk.actions);
+        if (o) {
+            printf(",\"winner\":%d,\"reason\":", o->winner);
+            cli_json_str(stdout, o->reason);
+        }
+        printf("}\n");
+        return;
+    }
+    printf("%s: %s", cli_esc(path), h->game->id);
+    for (int i = 0; i < h->players; i++) printf("%s P%d \"%s\"", i ? " vs" : ",", i + 1, cli_esc(h->names[i]));
+    if (o && o->winner >= 0) printf(", P%d wins (%s)", o->winner + 1, cli_esc(o->reason));
+    else if (o) printf(", draw (%s)", cli_esc(o->reason));
+    else if (summarized) printf(", no outcome");
+    if (summarized) printf(", %" PRIu32 " turns, %" PRIu64 " actions", sm->turns, sm->walk.actions);
+    if (vrc == ARB_OK) printf(", verified");
+    else if (vrc != -100) printf(", DOES NOT VERIFY");
+    printf("\n");
+}
+
+static int one(void *ctx, const char *path, arb_archive *a, unsigned long long member)
+{
+    sel *s = ctx;
+    const crit *c = &s->c;
+    s->seen++;
+    arb_an_source *src;
+    arb_error err = ARB_ERROR_INIT;
+    int orc = cli_open_match(path, a, member, &src, &err);
+    if (orc) {
+        unreadable(s, &err);
+        return orc == ARB_ENOMEM ? -1 : 0;
+    }
+    const arb_an_header *h = arb_an_source_header(src);
+    const arb_game *g = h->game;
+    int keep = (!c->game || !strcmp(c->game, g->id)) && (!c->rules || !strcmp(c->rules, h->rules)) &&
+               (!c->players || (uint64_t)h->players == c->players);
+    if (keep && c->player) {
+        keep = 0;
+        for (int i = 0; i < h->players; i++) keep |= !strcmp(h->names[i], c->player);
+    }
+    if (keep && c->holds) keep = card_of(g, c->holds) >= 0 && deck_holds(h, card_of(g, c->holds));
+    int want_w = c->winner ? winner_of(c->winner, h) : -3;
+    if (keep && want_w == -2) keep = 0; /* no seat of this match is named so */
+    int need_walk = c->winner || c->reason || c->min_turns || c->max_turns != UINT64_MAX || c->min_actions ||
+                    c->max_actions != UINT64_MAX || c->played || (!s->paths && !s->quiet);
+    arb_an_summary sm;
+    memset(&sm, 0, sizeof sm);
+    int summarized = 0;
+    if (keep && need_walk) {
+        if (arb_an_summarize(src, &sm, &err)) {
+            unreadable(s, &err);
+            arb_an_source_free(src);
+            return err.code == ARB_ENOMEM ? -1 : 0;
+        }
+        summarized = 1;
+        if (sm.walk.truncated) {
+            /* a cut file: named, never selected on a figure it does not hold */
+            unreadable(s, &sm.walk.trunc);
+            keep = 0;
+        }
+        const arb_an_record *o = sm.walk.outcome_seen ? &sm.walk.outcome : NULL;
+        if (keep && c->winner) keep = o && (want_w == -1 ? o->winner < 0 : o->winner == want_w);
+        if (keep && c->reason) keep = o && arb_reason_same(c->reason, o->reason);
+        if (keep) keep = sm.turns >= c->min_turns && sm.turns <= c->max_turns;
+        if (keep) keep = sm.walk.actions >= c->min_actions && sm.walk.actions <= c->max_actions;
+        if (keep && c->played) {
+            int k = card_of(g, c->played);
+            keep = k >= 0 && sm.played && (unsigned)k < sm.nplayed && sm.played[k] > 0;
+        }
+    }
+    int vrc = -100; /* not verified: no criterion needs it */
+    if (keep && (c->verified >= 0 || c->signer)) {
+        arb_verify_result vr;
+        arb_error verr = ARB_ERROR_INIT;
+        vrc = cli_verify_match(path, a, member, &s->vo, &vr, &verr);
+        if (vrc != ARB_OK && vrc != ARB_EVERIFY) {
+            unreadable(s, &verr);
+            keep = 0;
+        }
+        if (keep && c->verified >= 0) keep = (vrc == ARB_OK) == (c->verified == 1);
+        if (keep && c->signer)
+            keep = vr.seal == ARB_SEAL_VALID &&
+                   (!strcasecmp(vr.signer_id, c->signer) || (vr.signer_label[0] && !strcmp(vr.signer_label, c->signer)));
+    }
+    int rc = 0;
+    if (keep) {
+        s->selected++;
+        print_match(s, path, a, member, h, &sm, summarized, vrc);
+        int wrc = write_out(s, path, a, member, summarized ? sm.walk.actions : 0);
+        if (wrc) {
+            s->rc = wrc;
+            rc = 1; /* stop: the output would be incomplete */
+        }
+    }
+    arb_an_summary_free(&sm);
+    arb_an_source_free(src);
+    return rc;
+}
+
+static int walk_one(void *ctx, const char *path) { return cli_each_match(path, one, archive_bad, ctx); }
+
+int cmd_select(int argc, char **argv)
+{
+    enum { O_GAME = 256, O_RULES, O_PLAYER, O_PLAYERS, O_WINNER, O_REASON, O_MINT, O_MAXT, O_MINA, O_MAXA, O_PLAYED,
+           O_HOLDS, O_SIGNER, O_KEY, O_KEYRING, O_VER, O_UNVER, O_JSON, O_PATHS, O_FILES };
+    static const struct option opts[] = {
+        { "game", required_argument, NULL, O_GAME }, { "rules", required_argument, NULL, O_RULES },
+        { "player", required_argument, NULL, O_PLAYER }, { "players", required_argument, NULL, O_PLAYERS },
+        { "winner", required_argument, NULL, O_WINNER }, { "reason", required_argument, NULL, O_REASON },
+        { "min-turns", required_argument, NULL, O_MINT }, { "max-turns", required_argument, NULL, O_MAXT },
+        { "min-actions", required_argument, NULL, O_MINA }, { "max-actions", required_argument, NULL, O_MAXA },
+        { "played", required_argument, NULL, O_PLAYED }, { "holds", required_argument, NULL, O_HOLDS },
+        { "signer", required_argument, NULL, O_SIGNER }, { "key", required_argument, NULL, O_KEY },
+        { "keyring", required_argument, NULL, O_KEYRING }, { "verified", no_argument, NULL, O_VER },
+        { "unverified", no_argument, NULL, O_UNVER }, { "json", no_argument, NULL, O_JSON },
+        { "paths", no_argument, NULL, O_PATHS }, { "files", required_argument, NULL, O_FILES },
+        { "output", required_argument, NULL, 'o' }, { "quiet", no_argument, NULL, 'q' },
+        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+    };
+    static sel s;
+    static arb_seal_keyring keys;
+    memset(&s, 0, sizeof s);
+    s.c.max_turns = s.c.max_actions = UINT64_MAX;
+    s.c.verified = -1;
+    arb_verify_opts vo0 = ARB_VERIFY_OPTS_INIT;
+    s.vo = vo0;
+    const char *out = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+        uint64_t *num = NULL;
+        switch (c) {
+        case O_GAME:
+            if (!arb_game_find(optarg)) return cli_usage("select", "unknown game '%s' (see 'arbiter games')", optarg);
+            s.c.game = optarg;
+            break;
+        case O_RULES: s.c.rules = optarg; break;
+        case O_PLAYER: s.c.player = optarg; break;
+        case O_PLAYERS:
+            if (cli_parse_num(optarg, 1, ARB_MAX_SEATS, &s.c.players))
+                return cli_usage("select", "--players '%s' is not 1..%d", optarg, ARB_MAX_SEATS);
+            break;
+        case O_WINNER: s.c.winner = optarg; break;
+        case O_REASON: s.c.reason = optarg; break;
+        case O_MINT: num = &s.c.min_turns; break;
+        case O_MAXT: num = &s.c.max_turns; break;
+        case O_MINA: num = &s.c.min_actions; break;
+        case O_MAXA: num = &s.c.max_actions; break;
+        case O_PLAYED: s.c.played = optarg; break;
+        case O_HOLDS: s.c.holds = optarg; break;
+        case O_SIGNER: s.c.signer = optarg; break;
+        case O_KEY:
+        case O_KEYRING: {
+            arb_error kerr = ARB_ERROR_INIT;
+            if (arb_seal_keyring_add_file(&keys, optarg, &kerr)) {
+                arb_seal_keyring_free(&keys);
+                return cli_fail("select", &kerr);
+            }
+            s.vo.trusted = &keys;
+            break;
+        }
+        case O_VER: s.c.verified = 1; break;
+        case O_UNVER: s.c.verified = 0; break;
+        case O_JSON: s.json = 1; break;
+        case O_PATHS: s.paths = 1; break;
+        case O_FILES: s.files = optarg; break;
+        case 'o': out = optarg; break;
+        case 'q': s.quiet = 1; break;
+        case 'h': help(); return EXIT_OK;
+        default: return cli_usage("select", "unknown option '%s'", argv[optind - 1]);
+        }
+        if (num && cli_parse_num(optarg, 0, UINT64_MAX - 1, num))
+            return cli_usage("select", "a --min-/--max- bound '%s' is not a number", optarg);
+    }
+    if (s.json + s.paths + s.quiet > 1) return cli_usage("select", "--json, --paths and -q exclude each other");
+    if (s.c.min_turns > s.c.max_turns || s.c.min_actions > s.c.max_actions)
+        return cli_usage("select", "a --min- bound is above its --max- bound");
+    if (s.c.played || s.c.holds) {
+        /* a card criterion names a card of some game (of --game when given) */
+        const char *cs[2] = { s.c.played, s.c.holds };
+        for (int k = 0; k < 2; k++) {
+            if (!cs[k]) continue;
+            int found = 0;
+            for (unsigned i = 0; i < arb_game_count(); i++) {
+                const arb_game *g = arb_game_at(i);
+                if ((!s.c.game || !strcmp(g->id, s.c.game)) && arb_card_find(g, cs[k]) >= 0) found = 1;
+            }
+            if (!found)
+                return cli_usage("select", "no card of %s is called '%s' (see 'arbiter cards --game G')",
+                                 s.c.game ? s.c.game : "any game", cs[k]);
+        }
+    }
+    if (optind >= argc) return cli_usage("select", "no replay given");
+    if (out && cli_output_target("select", out)) return EXIT_INPUT;
+    if (s.files) {
+        struct stat st;
+        if (lstat(s.files, &st) == 0 && !S_ISDIR(st.st_mode))
+            return cli_usage("select", "--files %s exists and is not a directory", s.files);
+        if (lstat(s.files, &st) != 0 && mkdir(s.files, 0777) != 0) {
+            fprintf(stderr, "arbiter select: %s: cannot create the directory: %s\n", cli_esc(s.files), strerror(errno));
+            return EXIT_INPUT;
+        }
+    }
+    arb_error err = ARB_ERROR_INIT;
+    if (out && arb_archive_writer_open(&s.aw, out, 0, 0, NULL, 0, &err)) return cli_fail("select", &err);
+    cli_walk w = { "select", walk_one, &s, 0, 0, 0, 0 };
+    int stop = 0;
+    for (int i = optind; i < argc && !stop; i++) stop = cli_walk_path(&w, argv[i]);
+    if (stop < 0) s.rc = EXIT_INTERNAL;
+    if (s.aw) {
+        if (s.rc == EXIT_INTERNAL || (stop && s.rc)) {
+            arb_archive_writer_free(s.aw);
+            char part[4200];
+            snprintf(part, sizeof part, "%s.part", out);
+            remove(part);
+            fprintf(stderr, "arbiter select: %s not written\n", cli_esc(out));
+        } else if (s.selected == 0) {
+            arb_archive_writer_free(s.aw);
+            char part[4200];
+            snprintf(part, sizeof part, "%s.part", out);
+            remove(part);
+            fprintf(stderr, "arbiter select: nothing selected: %s not written\n", cli_esc(out));
+        } else if (arb_archive_writer_close(s.aw, &err)) {
+            s.rc = cli_fail("select", &err);
+        }
+    }
+    arb_seal_keyring_free(&keys);
+    if (s.json)
+        printf("{\"summary\":{\"schema\":\"arbiter-results-1\",\"command\":\"select\",\"matches\":%" PRIu64
+               ",\"selected\":%" PRIu64 ",\"unreadable\":%" PRIu64 "}}\n",
+               s.seen, s.selected, s.unreadable);
+    else if (!s.paths)
+        printf("select: %" PRIu64 " of %" PRIu64 " match%s selected%s%s\n", s.selected, s.seen, s.seen == 1 ? "" : "es",
+               s.unreadable ? ", some unreadable (named on stderr)" : "", out && s.selected ? ", written to the archive" : "");
+    if (w.unreadable && s.rc < EXIT_INPUT) s.rc = EXIT_INPUT;
+    return s.rc;
+}
