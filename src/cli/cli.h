@@ -71,6 +71,17 @@ void cli_hex(FILE *out, const uint8_t *p, size_t n);
  * (device, FIFO, directory, socket) is refused instead of replaced: prints
  * the error and returns EXIT_INPUT; 0 when FILE is absent or regular. */
 int cli_output_target(const char *cmd, const char *path);
+/* '-' as a file (cli/stdio.c): cli_in spools stdin once into a private
+ * temporary and returns its path (NULL: refused, printed; at most
+ * CLI_STDIN_MAX bytes); cli_out returns a private temporary to write
+ * instead of stdout and sends the command's own stdout lines to stderr
+ * until cli_out_finish copies the finished file to stdout (nothing when
+ * rc is nonzero; returns the exit code). Any other arg is returned as it
+ * is (cli_out_finish: rc). main.c applies them to the arguments. */
+#define CLI_STDIN_MAX (4ULL << 30)
+const char *cli_in(const char *cmd, const char *arg);
+const char *cli_out(const char *cmd, const char *arg);
+int cli_out_finish(const char *cmd, const char *arg, int rc);
 /* Split a comma list in place; returns the count or -1 above max. */
 int cli_split(char *s, char **parts, int max);
 /* "key=integer" into o; 0 on success. */

@@ -138,6 +138,40 @@ static int load_plugins(int argc, char **argv, int *code)
     return k;
 }
 
+/* '-' in a command's arguments (cli/stdio.c): after -o/--output, the
+ * command's output goes to stdout (for the commands that write a replay,
+ * an archive or results to a file; report writes '-' itself); anywhere
+ * else, stdin is the input file, for the commands that read one. */
+static int in_list(const char *cmd, const char *const *list)
+{
+    for (; *list; list++)
+        if (!strcmp(cmd, *list)) return 1;
+    return 0;
+}
+
+static int stdio_args(const char *cmd, int argc, char **argv, int *out_used)
+{
+    static const char *const readers[] = { "verify", "info", "log", "state", "report", "diff", "stats", "merge",
+                                           "select", "pack", "unpack", "archive", NULL };
+    static const char *const writers[] = { "play", "record", "merge", "extract", "pack", "select", "archive", NULL };
+    int r = in_list(cmd, readers), w = in_list(cmd, writers);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-") || !strcmp(argv[i - 1], "--")) continue;
+        int is_out = !strcmp(argv[i - 1], "-o") || !strcmp(argv[i - 1], "--output");
+        const char *p = NULL;
+        if (is_out && w) {
+            if (!(p = cli_out(cmd, "-"))) return EXIT_INTERNAL;
+            *out_used = 1;
+        } else if (!is_out && r) {
+            if (!(p = cli_in(cmd, "-"))) return EXIT_INPUT;
+        } else {
+            continue;
+        }
+        argv[i] = (char *)p;
+    }
+    return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     int code = EXIT_OK;
@@ -167,6 +201,12 @@ int main(int argc, char **argv)
         return version();
     }
     for (const cli_command *c = cli_commands; c->name; c++)
-        if (strcmp(c->name, cmd) == 0) return c->run(argc - 1, argv + 1);
+        if (strcmp(c->name, cmd) == 0) {
+            int out_used = 0;
+            int rc = stdio_args(cmd, argc - 1, argv + 1, &out_used);
+            if (rc) return rc;
+            rc = c->run(argc - 1, argv + 1);
+            return out_used ? cli_out_finish(cmd, "-", rc) : rc;
+        }
     return unknown(cmd);
 }
