@@ -278,13 +278,16 @@ START_TEST(verify_codes_json_jobs)
     ck_assert_int_eq(run(NULL, 0, "%s verify 2>/dev/null", arbiter), 2);
     ck_assert_int_eq(run(out, sizeof out, "%s info %s", arbiter, t), 3);
     ck_assert_ptr_nonnull(strstr(out, "truncated"));
-    /* --json: one object per file, in order, identical with --jobs 2 */
+    /* --json: one object per file, in order, identical with --jobs 2, then
+     * the closing summary */
     ck_assert_int_eq(run(out, sizeof out, "%s verify --json %s %s %s %s %s", arbiter, a, b, t, g, u), 3);
     ck_assert_int_eq(run(out2, sizeof out2, "%s verify --json --jobs 2 %s %s %s %s %s", arbiter, a, b, t, g, u), 3);
     ck_assert_str_eq(out, out2);
     int lines = 0;
     for (char *p = out; *p; p++) lines += *p == '\n';
-    ck_assert_int_eq(lines, 5);
+    ck_assert_int_eq(lines, 6);
+    ck_assert_ptr_nonnull(strstr(out, "{\"summary\":{\"schema\":\"arbiter-results-1\",\"command\":\"verify\",\"matches\":5,"
+                                      "\"ok\":2,\"failed\":3}}\n"));
     ck_assert_ptr_nonnull(strstr(out, "\"status\":\"truncated\""));
     ck_assert_ptr_nonnull(strstr(out, "\"status\":\"unsupported\""));
     ck_assert_ptr_nonnull(strstr(out, "\"status\":\"unreadable\""));

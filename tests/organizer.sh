@@ -126,6 +126,40 @@ printf 'not a replay' >"$t/junk.tcgr"
 expect 3 'UNREADABLE: junk.tcgr: offset 0: not a .tcgr replay.*select: 3 of 10 matches selected, some unreadable' \
     select --game catalyst junk.tcgr day.tcgr
 
+# --- '-' for stdin and stdout: every command that reads a replay, an
+# archive or results takes '-', every one that writes one takes '-o -'
+# (its own lines then go to stderr); messages name stdin '-'
+pipe() { (cd "$t" && eval "$1") 2>&1; }
+want() { grep -Eq -- "$2" <<<"$(pipe "$1")" || { echo "organizer: $1: no /$2/ in: $(pipe "$1" | head -c 300)"; fail=1; }; }
+want "cat day.tcgr | '$ARBITER' verify -" '^-#8: OK: '
+want "cat day.tcgr | '$ARBITER' verify -" '^verify: 9 matches, 9 verified, 0 failed'
+want "cat day/naramo-000001.tcgr | '$ARBITER' info -" '^file: +-$'
+want "cat day/naramo-000001.tcgr | '$ARBITER' log - --to 1" '^-: NARAMO TCG'
+want "cat day/naramo-000001.tcgr | '$ARBITER' state - --at 2" '^-: after record #2'
+want "cat day/naramo-000001.tcgr | '$ARBITER' diff - day/naramo-000001.tcgr" '^identical: - and day/naramo-000001.tcgr'
+want "cat day/naramo-000001.tcgr | '$ARBITER' report - -o - | head -c 15" '^<!DOCTYPE html>'
+want "cat day.tcgr | '$ARBITER' stats -" '^9 files, 0 unreadable'
+want "cat day.ndjson | '$ARBITER' stats -" '6 counted from verification results'
+want "cat s0.ndjson | '$ARBITER' merge - s1.ndjson" 'merge: complete, all verified'
+want "cat day.tcgr | '$ARBITER' select --game catalyst -" '^-#2: catalyst'
+want "cat day.tcgr | '$ARBITER' select --game catalyst -" '^select: 3 of 9 matches selected'
+want "cat day.tcgr | '$ARBITER' unpack - -o piped" 'unpacked 9 of 9 members of - into piped'
+want "cat day.tcgr | '$ARBITER' archive repair - -o repaired.tcgr" '^-: 9 of 9 complete member\(s\) kept in repaired.tcgr'
+want "printf 'junk' | '$ARBITER' verify -" '^-: UNREADABLE: -: offset 0: not a .tcgr replay'
+want "'$ARBITER' play --game naramo --seed 3 -o - 2>/dev/null | '$ARBITER' verify -" '^-: OK: '
+want "'$ARBITER' play --game naramo --seed 3 -o - 2>&1 >/dev/null" '^-: naramo seed 3, '
+(cd "$t" && "$ARBITER" play --game naramo --seed 3 -o - 2>/dev/null >p3-pipe.tcgr && "$ARBITER" play --game naramo --seed 3 -o p3.tcgr >/dev/null)
+same p3.tcgr p3-pipe.tcgr
+want "printf '0 keep\\n' | '$ARBITER' record --game naramo --seed 1 -o - 2>/dev/null | '$ARBITER' verify --unfinished -" \
+    '^-: CONSISTENT, NOT FINISHED: 1 actions'
+want "'$ARBITER' pack day -o - 2>/dev/null | '$ARBITER' verify -" 'verify: 9 matches, 9 verified, 0 failed'
+(cd "$t" && "$ARBITER" pack day -o - 2>/dev/null >packed-pipe.tcgr)
+same day.tcgr packed-pipe.tcgr
+want "'$ARBITER' select --game catalyst day -o - 2>/dev/null | '$ARBITER' info -" '^members: +3$'
+want "'$ARBITER' extract day.tcgr#5 -o - 2>/dev/null | '$ARBITER' verify -" '^-: OK: .*signed by key'
+want "'$ARBITER' archive repair day.tcgr -o - 2>/dev/null | '$ARBITER' info -" '^members: +9$'
+want "'$ARBITER' merge s0.ndjson s1.ndjson -o - 2>/dev/null | '$ARBITER' stats -" 'NARAMO TCG \(naramo\): 7 matches'
+
 # --- refusals: nothing is written, nothing is lost
 expect 3 'offset 4: a format-1 replay cannot be an archive member.*x.tcgr not written' \
     pack "$root/replays/golden/naramo/s1000-p2-random.tcgr" -o x.tcgr

@@ -63,6 +63,9 @@ typedef struct arb_an_source arb_an_source;
  * ARB_EFORMAT, ARB_ETRUNC (not even a header), ARB_ELIMIT,
  * ARB_EUNSUPPORTED (unknown game or rules version). */
 int arb_an_open_file(arb_an_source **out, const char *path, arb_error *err);
+/* The same, the source called name (in its header line, report title and
+ * the errors of its analysis) rather than path. */
+int arb_an_open_file_as(arb_an_source **out, const char *path, const char *name, arb_error *err);
 /* Member i of an open archive (name: how errors and reports call it,
  * "DAY.tcgr#3"): as arb_an_open_file, without opening the archive again
  * (a day's archive is read in one pass). The archive must stay open until

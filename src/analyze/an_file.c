@@ -65,15 +65,20 @@ static int file_rewind(void *self, arb_error *err)
 static const arb_an_source_ops file_ops = { file_next, file_close, file_rewind };
 
 static int open_replay(arb_an_source **out, arb_replay *r, const char *path, arb_archive *ar, uint64_t member,
-                       arb_error *err);
+                       arb_error *err, const char *file);
 
 int arb_an_open_file(arb_an_source **out, const char *path, arb_error *err)
+{
+    return arb_an_open_file_as(out, path, path, err);
+}
+
+int arb_an_open_file_as(arb_an_source **out, const char *path, const char *name, arb_error *err)
 {
     *out = NULL;
     arb_replay *r = NULL;
     int rc = arb_replay_open(&r, path, NULL, err);
     if (rc) return rc;
-    return open_replay(out, r, path, NULL, 0, err);
+    return open_replay(out, r, name, NULL, 0, err, path);
 }
 
 int arb_an_open_member(arb_an_source **out, arb_archive *a, uint64_t i, const char *name, arb_error *err)
@@ -82,12 +87,13 @@ int arb_an_open_member(arb_an_source **out, arb_archive *a, uint64_t i, const ch
     arb_replay *r = NULL;
     int rc = arb_archive_open_member(&r, a, i, NULL, err);
     if (rc) return rc;
-    return open_replay(out, r, name, a, i, err);
+    return open_replay(out, r, name, a, i, err, name);
 }
 
-/* r (opened, header read) becomes the source; r is closed on failure. */
+/* r (opened, header read) becomes the source, called path; a rewind
+ * opens file again (or member of ar). r is closed on failure. */
 static int open_replay(arb_an_source **out, arb_replay *r, const char *path, arb_archive *ar, uint64_t member,
-                       arb_error *err)
+                       arb_error *err, const char *file)
 {
     int rc;
     const arb_replay_header *rh = arb_replay_get_header(r);
@@ -109,7 +115,7 @@ static int open_replay(arb_an_source **out, arb_replay *r, const char *path, arb
     }
     arb_an_source *s;
     file_source *fs = calloc(1, sizeof *fs);
-    char *pc = fs ? strdup(path) : NULL;
+    char *pc = fs ? strdup(file) : NULL;
     if (!pc || arb_an__source_new(&s, path, &file_ops, fs)) {
         free(pc);
         free(fs);

@@ -82,6 +82,9 @@ int cli_output_target(const char *cmd, const char *path);
 const char *cli_in(const char *cmd, const char *arg);
 const char *cli_out(const char *cmd, const char *arg);
 int cli_out_finish(const char *cmd, const char *arg, int rc);
+/* s with those temporaries' paths written "-" (in buf when changed): what
+ * cli_esc and cli_json_str print, so that messages name stdin as '-'. */
+const char *cli_stdio_names(const char *s, char *buf, size_t size);
 /* Split a comma list in place; returns the count or -1 above max. */
 int cli_split(char *s, char **parts, int max);
 /* "key=integer" into o; 0 on success. */

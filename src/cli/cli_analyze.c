@@ -10,7 +10,8 @@
 int cli_an_open(const char *cmd, const char *path, arb_an_source **out)
 {
     arb_error err = ARB_ERROR_INIT;
-    int rc = arb_an_open_file(out, path, &err);
+    char name[4096];
+    int rc = arb_an_open_file_as(out, path, cli_stdio_names(path, name, sizeof name), &err);
     if (rc) return cli_fail(cmd, &err);
     return EXIT_OK;
 }
@@ -43,7 +44,9 @@ int cli_an_truncated(const char *cmd, const char *path, const arb_an_walk_result
 
 int cli_open_match(const char *path, struct arb_archive *a, uint64_t member, arb_an_source **out, arb_error *err)
 {
-    return a ? arb_an_open_member(out, a, member, path, err) : arb_an_open_file(out, path, err);
+    char name[4096];
+    const char *n = cli_stdio_names(path, name, sizeof name);
+    return a ? arb_an_open_member(out, a, member, n, err) : arb_an_open_file_as(out, path, n, err);
 }
 
 int cli_verify_match(const char *path, struct arb_archive *a, uint64_t member, const arb_verify_opts *vo,

@@ -148,7 +148,7 @@ static int play_match(cli_match_args *a, const char *agents, uint64_t max_action
     } else if (a->w) {
         if (!over) {
             fprintf(stderr, "arbiter play: stopped after %" PRIu64 " actions without an outcome; %s.part kept\n", n,
-                    a->out);
+                    cli_esc(a->out));
             rc = EXIT_INTERNAL;
             goto done;
         }
@@ -181,7 +181,7 @@ static int play_match(cli_match_args *a, const char *agents, uint64_t max_action
         char win[32];
         if (over && o.winner >= 0) snprintf(win, sizeof win, "P%d wins", o.winner + 1);
         else snprintf(win, sizeof win, "%s", over ? "draw" : "no result");
-        printf("%s: %s seed %" PRIu64 ", %" PRIu64 " actions, %u turns, %s (%s)", a->out ? a->out : "(not recorded)",
+        printf("%s: %s seed %" PRIu64 ", %" PRIu64 " actions, %u turns, %s (%s)", a->out ? cli_esc(a->out) : "(not recorded)",
                a->g->id, a->su.seed, n, over ? o.turns : arb_match_turn(a->m), win, reason);
         if (bytes) printf(", %" PRIu64 " bytes", bytes);
         printf("\n");
@@ -295,12 +295,12 @@ int cmd_play(int argc, char **argv)
                 sz = ftell(f);
                 fclose(f);
             }
-            printf("%s: archive of %" PRIu64 " match%s, %ld bytes\n", a.out, members, members == 1 ? "" : "es", sz);
+            printf("%s: archive of %" PRIu64 " match%s, %ld bytes\n", cli_esc(a.out), members, members == 1 ? "" : "es", sz);
         }
         return worst ? worst : crc;
     }
     if (a.out && mkdir(a.out, 0777) && errno != EEXIST) {
-        fprintf(stderr, "arbiter play: %s: cannot create directory: %s\n", a.out, strerror(errno));
+        fprintf(stderr, "arbiter play: %s: cannot create directory: %s\n", cli_esc(a.out), strerror(errno));
         return EXIT_INPUT;
     }
     const char *dir = a.out;

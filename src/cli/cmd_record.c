@@ -371,9 +371,11 @@ int cmd_record(int argc, char **argv)
     }
     if (!over) {
         const char *why = read_error ? "a read error on stdin" : rc ? "an error" : "stdin ended before the match did";
-        fprintf(stderr, "arbiter record: %s; %s.part holds the %" PRIu64 " accepted action%s and no outcome "
-                        "(arbiter verify --unfinished %s.part checks them)\n",
-                why, cli_esc(a.out), recorded, ARB_PLURAL(recorded), cli_esc(a.out));
+        char pp[4200];
+        snprintf(pp, sizeof pp, "%s.part", a.out);
+        fprintf(stderr, "arbiter record: %s; %s holds the %" PRIu64 " accepted action%s and no outcome "
+                        "(arbiter verify --unfinished %s checks them)\n",
+                why, cli_esc(pp), recorded, ARB_PLURAL(recorded), cli_esc(pp));
         if (read_error) rc = EXIT_INTERNAL;
         else if (!rc) rc = EXIT_INPUT;
     }

@@ -79,7 +79,8 @@ static void unreadable_page(const char *path, const char *outp, const arb_error 
             return;
         }
     }
-    int rc = arb_an_report_unreadable(out, path, why);
+    char shown[4096];
+    int rc = arb_an_report_unreadable(out, cli_stdio_names(path, shown, sizeof shown), why);
     if (to_stdout) {
         fflush(stdout);
         return;
@@ -98,7 +99,8 @@ static int report_one(const char *path, const char *outp, const char *as)
     arb_an_source *src;
     arb_error oerr = ARB_ERROR_INIT;
     int ec;
-    if (arb_an_open_file(&src, path, &oerr)) {
+    char shown[4096];
+    if (arb_an_open_file_as(&src, path, cli_stdio_names(path, shown, sizeof shown), &oerr)) {
         /* A file that is there but cannot be read still gets its page,
          * leading with UNREADABLE and the offset; the exit code says it
          * failed all the same. */

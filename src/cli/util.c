@@ -34,7 +34,8 @@ const char *cli_esc(const char *s)
     static char ring[8][2048];
     static unsigned next;
     char *b = ring[next++ % 8];
-    return arb_text_escape(b, sizeof ring[0], s ? s : "");
+    char named[2048];
+    return arb_text_escape(b, sizeof ring[0], cli_stdio_names(s ? s : "", named, sizeof named));
 }
 
 int cli_usage(const char *cmd, const char *fmt, ...)
@@ -76,7 +77,11 @@ int cli_parse_num(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
     return arb_parse_u64s(s, 0, lo, hi, out) ? -1 : 0;
 }
 
-void cli_json_str(FILE *out, const char *s) { arb_json_str(out, s); }
+void cli_json_str(FILE *out, const char *s)
+{
+    char named[4096];
+    arb_json_str(out, cli_stdio_names(s ? s : "", named, sizeof named));
+}
 
 
 int cli_started(char *buf, size_t size)
