@@ -79,6 +79,25 @@ expect 0 '"file":"day.tcgr#3","member":3,"index":0,"shard":"0/2"' verify --manif
 head -c 500 "$t/day.tcgr" >"$t/cut.tcgr"
 expect 3 'stats: .*cut.tcgr: offset [0-9]+: truncated: member [0-9]+ is cut short.*: not counted' stats cut.tcgr
 
+# --- report of an archive: a page per member and an index whose links
+# open them; report DIR with an archive inside names its members' pages
+expect 0 '9 pages in pages, listed in pages/index.html' report day.tcgr -o pages
+[ "$(ls "$t/pages" | wc -l)" = 10 ] && [ -f "$t/pages/day.tcgr%235.html" ] ||
+    { echo "organizer: report day.tcgr wrote $(ls "$t/pages" | tr '\n' ' ')"; fail=1; }
+[ "$(grep -c '<td><b>VERIFIED</b>' "$t/pages/index.html")" = 9 ] || { echo "organizer: the index does not list 9 verified matches"; fail=1; }
+for h in $(grep -o 'href="[^"]*"' "$t/pages/index.html" | sed 's/href="\(.*\)"/\1/'); do
+    f=$(printf '%b' "${h//%/\\x}")  # the URL decoded: the page's file name
+    [ -f "$t/pages/$f" ] || { echo "organizer: the index links $h, no such page"; fail=1; }
+done
+grep -q 'day.tcgr#5' "$t/pages/day.tcgr%235.html" || { echo "organizer: member 5's page does not name day.tcgr#5"; fail=1; }
+mkdir -p "$t/mixed"
+cp "$t/day.tcgr" "$t/mixed/"
+cp "$root/tests/hostile/replay-trailing-record.tcgr" "$t/mixed/div.tcgr"
+expect 1 '10 pages in mpages' report mixed -o mpages
+[ -f "$t/mpages/day.tcgr%233.html" ] && grep -q 'div.tcgr</bdi></a></td><td><b>DOES NOT VERIFY</b>' "$t/mpages/index.html" ||
+    { echo "organizer: report DIR of an archive and a diverging file: $(ls "$t/mpages" | head -3 | tr '\n' ' ')"; fail=1; }
+expect 2 'an archive needs -o OUTDIR' report day.tcgr -o -
+
 # --- select: each criterion against an answer read another way (verify
 # --json, info --json, stats --json of one file)
 (cd "$t" && "$ARBITER" verify --json day >v.ndjson)

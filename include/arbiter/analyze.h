@@ -282,6 +282,15 @@ typedef struct arb_an_report_opts {
  * TRUNCATED) and the error with its file and offset. ARB_EIO when out fails. */
 int arb_an_report_unreadable(FILE *out, const char *name, const arb_error *why);
 
+/* The index page of a set of reports (`report DIR|ARCHIVE -o OUTDIR`):
+ * begin, one row per match (page: its file name in the same directory,
+ * linked; NULL when no page was written; label: the match's path; word:
+ * the verdict its page opens on; detail: one sentence or ""), end
+ * (ARB_EIO when out failed). Self-contained, as every page. */
+void arb_an_report_index_begin(FILE *out, const char *title);
+void arb_an_report_index_row(FILE *out, const char *page, const char *label, const char *word, const char *detail);
+int arb_an_report_index_end(FILE *out);
+
 /* Write the judge's viewer of src to out: one self-contained HTML file
  * (inline style and script, no network) opening on the verdict, with a
  * board drawn from the state tree at the selected record (states stored

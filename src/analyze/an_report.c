@@ -1000,6 +1000,53 @@ int arb_an_report_unreadable(FILE *out, const char *name, const arb_error *why)
     return ferror(out) ? ARB_EIO : ARB_OK;
 }
 
+void arb_an_report_index_begin(FILE *out, const char *title)
+{
+    page_head(out, title, -1);
+    fputs("<header><h1>", out);
+    arb_an__html_str(out, title);
+    fputs("</h1><div class=\"sub\">One page per match; each opens on its own verdict.</div></header>\n"
+          "<table class=\"index\"><thead><tr><th>match</th><th>verdict</th><th>detail</th></tr></thead><tbody>\n",
+          out);
+}
+
+void arb_an_report_index_row(FILE *out, const char *page, const char *label, const char *word, const char *detail)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    int ok = !strcmp(word, "VERIFIED");
+    fprintf(out, "<tr class=\"%s\"><td>", ok ? "oc" : "bad");
+    if (page) {
+        /* the page's file name as a relative URL: every byte but
+         * [A-Za-z0-9._-] percent-encoded (a name holds %2F for '/') */
+        fputs("<a href=\"", out);
+        for (const unsigned char *p = (const unsigned char *)page; *p; p++) {
+            if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '.' ||
+                *p == '-' || *p == '_')
+                fputc(*p, out);
+            else
+                fprintf(out, "%%%c%c", hex[*p >> 4], hex[*p & 15]);
+        }
+        fputs("\"><bdi>", out);
+        arb_an__html_str(out, label);
+        fputs("</bdi></a>", out);
+    } else {
+        fputs("<bdi>", out);
+        arb_an__html_str(out, label);
+        fputs("</bdi>", out);
+    }
+    fputs("</td><td><b>", out);
+    arb_an__html_str(out, word);
+    fputs("</b></td><td>", out);
+    arb_an__html_str(out, detail ? detail : "");
+    fputs("</td></tr>\n", out);
+}
+
+int arb_an_report_index_end(FILE *out)
+{
+    fputs("</tbody></table>\n</body></html>\n", out);
+    return ferror(out) ? ARB_EIO : ARB_OK;
+}
+
 static void write_page(FILE *out, const char *name, repctx *c, const arb_an_walk_result *res, const arb_match *m)
 {
     const arb_an_header *h = c->h;

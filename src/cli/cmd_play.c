@@ -33,7 +33,10 @@ static void play_help(void)
            "                    that owes the decision and reconnects it MS ms later\n"
            "                    (default 60000, naramo's reconnect grace: it forfeits);\n"
            "                    only for games with clock rules\n"
-           "  --json            print the summary as one JSON object\n"
+           "  --json            print the summary as one JSON object (with --games one\n"
+           "                    per match, then {\"summary\":…}; an archive's matches\n"
+           "                    are \"FILE#N\" with \"member\": N)\n"
+           "  -q, --quiet       with --games, only the closing line\n"
            "  --archive         -o FILE is an archive: every match of --games M goes\n"
            "                    into that one file (arbiter info FILE lists them,\n"
            "                    FILE#I names match I)\n"
@@ -55,6 +58,9 @@ typedef struct play_disc {
 
 /* Play and record the match a describes (cli_match_start done); index >= 0
  * adds "index" to the JSON summary. */
+/* -q: no line per match (play --games), only the closing one */
+static int quiet;
+
 static int play_match(cli_match_args *a, const char *agents, uint64_t max_actions, int json, int64_t index,
                       play_disc disc)
 {
@@ -132,8 +138,13 @@ static int play_match(cli_match_args *a, const char *agents, uint64_t max_action
     arb_outcome o;
     int over = arb_match_outcome(a->m, &o);
     uint64_t bytes = 0;
+    int64_t member = -1;
+    char shown[4200];
     if (a->w && a->aw) {
-        /* an archive member: the archive's close writes the index */
+        /* an archive member: the archive's close writes the index; its
+         * bytes are known once the archive is (the closing line) */
+        member = (int64_t)arb_archive_writer_members(a->aw);
+        snprintf(shown, sizeof shown, "%s#%" PRId64, a->out, member);
         if (!over) {
             fprintf(stderr, "arbiter play: stopped after %" PRIu64 " actions without an outcome\n", n);
             rc = EXIT_INTERNAL;
@@ -167,21 +178,27 @@ static int play_match(cli_match_args *a, const char *agents, uint64_t max_action
         }
     }
     const char *reason = over ? arb_name_at(a->g->outcome_reasons, a->g->noutcome_reasons, o.reason, "unfinished") : "unfinished";
-    if (json) {
+    const char *file = member >= 0 ? shown : a->out;
+    if (quiet) {
+        /* the closing line says it all */
+    } else if (json) {
         printf("{\"file\":");
-        cli_json_str(stdout, a->out ? a->out : "");
+        cli_json_str(stdout, file ? file : "");
+        if (member >= 0) printf(",\"member\":%" PRId64, member);
         if (index >= 0) printf(",\"index\":%" PRId64, index);
         printf(",\"game\":");
         cli_json_str(stdout, a->g->id);
         printf(",\"seed\":\"%" PRIu64 "\",\"actions\":%" PRIu64 ",\"turns\":%u,\"winner\":%d,\"reason\":", a->su.seed, n,
                over ? o.turns : arb_match_turn(a->m), over ? o.winner : -1);
         cli_json_str(stdout, reason);
-        printf(",\"final_hash\":\"0x%016" PRIx64 "\",\"bytes\":%" PRIu64 "}\n", arb_match_hash(a->m), bytes);
+        printf(",\"final_hash\":\"0x%016" PRIx64 "\"", arb_match_hash(a->m));
+        if (member < 0 && a->out) printf(",\"bytes\":%" PRIu64, bytes);
+        printf("}\n");
     } else {
         char win[32];
         if (over && o.winner >= 0) snprintf(win, sizeof win, "P%d wins", o.winner + 1);
         else snprintf(win, sizeof win, "%s", over ? "draw" : "no result");
-        printf("%s: %s seed %" PRIu64 ", %" PRIu64 " actions, %u turns, %s (%s)", a->out ? cli_esc(a->out) : "(not recorded)",
+        printf("%s: %s seed %" PRIu64 ", %" PRIu64 " actions, %u turns, %s (%s)", file ? cli_esc(file) : "(not recorded)",
                a->g->id, a->su.seed, n, over ? o.turns : arb_match_turn(a->m), win, reason);
         if (bytes) printf(", %" PRIu64 " bytes", bytes);
         printf("\n");
@@ -204,6 +221,7 @@ int cmd_play(int argc, char **argv)
         { "json", no_argument, NULL, 'j' },
         { "games", required_argument, NULL, 'G' },
         { "shard", required_argument, NULL, 'K' },
+        { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
@@ -218,7 +236,8 @@ int cmd_play(int argc, char **argv)
     play_disc disc = { 0, 0, 60000 };
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+    quiet = 0;
+    while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
         if ((rc = cli_match_arg(&a, "play", c, optarg)) >= 0) {
             if (rc) return rc;
             continue;
@@ -240,6 +259,7 @@ int cmd_play(int argc, char **argv)
             break;
         }
         case 'j': json = 1; break;
+        case 'q': quiet = 1; break;
         case 'G':
             if (cli_parse_u64(optarg, &games) || !games || games > 1000000000ULL)
                 return cli_usage("play", "--games '%s' is not 1..1000000000", optarg);
@@ -287,6 +307,9 @@ int cmd_play(int argc, char **argv)
         cli_progress_end(&prog);
         uint64_t members = arb_archive_writer_members(a.aw);
         int crc = cli_match_archive_close(&a, "play", worst == EXIT_OK);
+        if (!crc && json && worst == EXIT_OK)
+            printf("{\"summary\":{\"schema\":\"arbiter-results-1\",\"command\":\"play\",\"matches\":%" PRIu64 "}}\n",
+                   members);
         if (!crc && !json && worst == EXIT_OK) {
             FILE *f = fopen(a.out, "rb");
             long sz = -1;
@@ -327,5 +350,10 @@ int cmd_play(int argc, char **argv)
         if (rc > worst) worst = rc;
     }
     cli_progress_end(&prog);
+    if (json)
+        printf("{\"summary\":{\"schema\":\"arbiter-results-1\",\"command\":\"play\",\"matches\":%" PRIu64 "}}\n", done);
+    else if (worst == EXIT_OK)
+        printf("play: %" PRIu64 " match%s %s%s\n", done, done == 1 ? "" : "es", dir ? "recorded into " : "played",
+               dir ? cli_esc(dir) : "");
     return worst;
 }

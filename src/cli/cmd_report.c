@@ -19,13 +19,13 @@
  * name the card it was about. */
 static char signed_by[160];
 
-static void verdict(const char *path, int view, arb_an_report_opts *o)
+static void verdict(const char *path, arb_archive *a, uint64_t member, int view, arb_an_report_opts *o)
 {
     arb_verify_opts vo = ARB_VERIFY_OPTS_INIT;
     arb_verify_result vr;
     arb_error err = ARB_ERROR_INIT;
     memset(&vr, 0, sizeof vr);
-    int rc = arb_replay_verify_file(path, &vo, &vr, &err);
+    int rc = cli_verify_match(path, a, member, &vo, &vr, &err);
     o->verdict_set = 1;
     o->verified = rc == ARB_OK;
     o->divergence = -1;
@@ -93,14 +93,26 @@ static void unreadable_page(const char *path, const char *outp, const arb_error 
     else fprintf(stderr, "arbiter report: %s: wrote a page that says the file is unreadable\n", cli_esc(outp));
 }
 
-/* One replay to one page (OUT.part, renamed; '-' is stdout). */
-static int report_one(const char *path, const char *outp, const char *as)
+/* One replay (a file, or member `member` of the open archive a) to one
+ * page (OUT.part, renamed; '-' is stdout). *word (may be NULL) receives the
+ * verdict the page opens on, for an index. */
+typedef struct page_verdict {
+    const char *word;           /* VERIFIED, DOES NOT VERIFY, UNREADABLE, … */
+    char detail[400];
+} page_verdict;
+
+static int report_one(const char *path, arb_archive *a, uint64_t member, const char *outp, const char *as,
+                      page_verdict *pv)
 {
     arb_an_source *src;
     arb_error oerr = ARB_ERROR_INIT;
     int ec;
-    char shown[4096];
-    if (arb_an_open_file_as(&src, path, cli_stdio_names(path, shown, sizeof shown), &oerr)) {
+    page_verdict pv0;
+    if (!pv) pv = &pv0;
+    pv->word = "UNREADABLE";
+    pv->detail[0] = '\0';
+    if (cli_open_match(path, a, member, &src, &oerr)) {
+        arb_error_format(&oerr, pv->detail, sizeof pv->detail);
         /* A file that is there but cannot be read still gets its page,
          * leading with UNREADABLE and the offset; the exit code says it
          * failed all the same. */
@@ -140,7 +152,9 @@ static int report_one(const char *path, const char *outp, const char *as)
     arb_an_walk_result res;
     arb_an_report_opts ro = ARB_AN_REPORT_OPTS_INIT;
     ro.view = view;
-    verdict(path, view, &ro);
+    verdict(path, a, member, view, &ro);
+    pv->word = ro.verified ? "VERIFIED" : ro.unfinished ? "CONSISTENT, NOT FINISHED" : "DOES NOT VERIFY";
+    snprintf(pv->detail, sizeof pv->detail, "%s", ro.detail);
     int rc = arb_an_report_ex(src, &ro, out, &res, &err);
     arb_an_source_free(src);
     if (!to_stdout) {
@@ -151,7 +165,10 @@ static int report_one(const char *path, const char *outp, const char *as)
     }
     if (rc) return cli_fail("report", &err);
     int trc = cli_an_truncated("report", path, &res);
-    if (trc) return trc;
+    if (trc) {
+        pv->word = "TRUNCATED";
+        return trc;
+    }
     /* the page is written; the exit says what verify would of the file */
     if (!ro.verified && !ro.unfinished) {
         fprintf(stderr, "arbiter report: %s does not verify (%s); the page says so\n", cli_esc(path), cli_esc(ro.detail));
@@ -160,27 +177,36 @@ static int report_one(const char *path, const char *outp, const char *as)
     return EXIT_OK;
 }
 
-/* report DIR -o OUTDIR: one page per *.tcgr under DIR (cli/paths.c), named
- * after its path below DIR with '/' written "%2F" and '%' "%25", so that
- * DIR/a/x.tcgr and DIR/b/x.tcgr are two pages (a%2Fx.tcgr.html,
- * b%2Fx.tcgr.html) and a file directly in DIR keeps its plain name; the
- * worst exit code wins. */
+/* report DIR|ARCHIVE -o OUTDIR: one page per match (a *.tcgr under DIR,
+ * cli/paths.c; each member of an archive, in one pass over it), named after
+ * its path below DIR with '/' written "%2F", '%' "%25" and '#' "%23", so
+ * that DIR/a/x.tcgr and DIR/b/x.tcgr are two pages (a%2Fx.tcgr.html,
+ * b%2Fx.tcgr.html), a file directly in DIR keeps its plain name and member
+ * 3 of day.tcgr is day.tcgr%233.html; and OUTDIR/index.html listing every
+ * match with its verdict and a link to its page. The worst exit code wins. */
 typedef struct dirrun {
     const char *root, *outdir, *as;
     int worst;
     unsigned long n;
+    FILE *index;
+    int archive;                /* root is an archive, not a directory */
 } dirrun;
 
-static int report_dir_one(void *ctx, const char *path)
+static int report_match(void *ctx, const char *path, arb_archive *a, unsigned long long member)
 {
     dirrun *d = ctx;
     size_t rl = strlen(d->root);
     const char *rel = strncmp(path, d->root, rl) == 0 ? path + rl : path;
+    if (d->archive) {
+        /* an archive given itself: its pages are named after its base name */
+        const char *b = strrchr(d->root, '/');
+        rel = path + (b ? (size_t)(b + 1 - d->root) : 0);
+    }
     while (*rel == '/') rel++;
     char out[4200];
-    size_t o = (size_t)snprintf(out, sizeof out, "%s/", d->outdir);
+    size_t o0 = (size_t)snprintf(out, sizeof out, "%s/", d->outdir), o = o0;
     for (const char *p = rel; *p && o + 8 < sizeof out; p++) {
-        if (*p == '/' || *p == '%') o += (size_t)snprintf(out + o, sizeof out - o, "%%%02X", (unsigned char)*p);
+        if (*p == '/' || *p == '%' || *p == '#') o += (size_t)snprintf(out + o, sizeof out - o, "%%%02X", (unsigned char)*p);
         else out[o++] = *p;
     }
     if (o + 8 >= sizeof out) {
@@ -189,11 +215,33 @@ static int report_dir_one(void *ctx, const char *path)
         return 0;
     }
     memcpy(out + o, ".html", 6);
-    int rc = report_one(path, out, d->as);
+    page_verdict pv;
+    int rc = report_one(path, a, member, out, d->as, &pv);
+    if (d->index) {
+        char shown[4096];
+        struct stat st;
+        int written = stat(out, &st) == 0;
+        arb_an_report_index_row(d->index, written ? out + o0 : NULL, cli_stdio_names(path, shown, sizeof shown), pv.word,
+                                pv.detail);
+    }
     if (rc > d->worst) d->worst = rc;
     d->n++;
     return rc == EXIT_INTERNAL ? -1 : 0;
 }
+
+/* What of an archive is no match (a cut member, unread bytes): a row of
+ * the index, and exit 3. */
+static void report_bad(void *ctx, const arb_error *err)
+{
+    dirrun *d = ctx;
+    char t[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
+    arb_error_format(err, t, sizeof t);
+    fprintf(stderr, "arbiter report: %s\n", cli_esc(t));
+    if (d->index) arb_an_report_index_row(d->index, NULL, err->where, err->code == ARB_ETRUNC ? "TRUNCATED" : "CORRUPT", t);
+    if (EXIT_INPUT > d->worst) d->worst = EXIT_INPUT;
+}
+
+static int report_dir_one(void *ctx, const char *path) { return cli_each_match(path, report_match, report_bad, ctx); }
 
 int cmd_report(int argc, char **argv)
 {
@@ -212,7 +260,7 @@ int cmd_report(int argc, char **argv)
         case 'o': outp = optarg; break;
         case 'a': as = optarg; break;
         case 'h':
-            printf("usage: arbiter report FILE -o OUT.html [--as SEAT]\n       arbiter report DIR -o OUTDIR [--as SEAT]\n\n"
+            printf("usage: arbiter report FILE -o OUT.html [--as SEAT]\n       arbiter report DIR|ARCHIVE -o OUTDIR [--as SEAT]\n\n"
                    "Write the judge's viewer: one self-contained HTML file (no network, no\n"
                    "external script or font). It opens on the verdict (VERIFIED, or DOES NOT\n"
                    "VERIFY with the first divergence linked; a match started from a position\n"
@@ -231,7 +279,10 @@ int cmd_report(int argc, char **argv)
                    "  -o OUT      the file to write; '-' writes to stdout.\n"
                    "A DIR instead of FILE writes one page per *.tcgr under it (recursive,\n"
                    "sorted) into the directory OUT, one page per path: DIR/x.tcgr as\n"
-                   "OUT/x.tcgr.html, DIR/a/x.tcgr as OUT/a%%2Fx.tcgr.html ('/' is %%2F, '%%' %%25).\n\n"
+                   "OUT/x.tcgr.html, DIR/a/x.tcgr as OUT/a%%2Fx.tcgr.html ('/' is %%2F, '%%' %%25);\n"
+                   "an ARCHIVE (given, or found under DIR) one page per member: member 3 of\n"
+                   "day.tcgr as OUT/day.tcgr%%233.html ('#' is %%23). OUT/index.html lists every\n"
+                   "match with the verdict its page opens on and a link to it.\n\n"
                    "OUT is written to OUT.part and renamed; an OUT that exists and is not a\n"
                    "regular file (a device, FIFO, directory) is refused, not replaced: use\n"
                    "'-o -' to write to stdout. A truncated replay is shown up to its last\n"
@@ -253,8 +304,11 @@ int cmd_report(int argc, char **argv)
     if (!outp) return cli_usage("report", "-o OUT.html is required");
     const char *path = argv[optind];
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        if (!strcmp(outp, "-")) return cli_usage("report", "a directory of replays needs -o OUTDIR, not '-'");
+    int is_dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    if (is_dir || arb_archive_is(path)) {
+        if (!strcmp(outp, "-"))
+            return cli_usage("report", "%s needs -o OUTDIR (a page per match and an index), not '-'",
+                             is_dir ? "a directory of replays" : "an archive");
         if (mkdir(outp, 0777) && errno != EEXIST) {
             fprintf(stderr, "arbiter report: %s: cannot create directory: %s\n", outp, strerror(errno));
             return EXIT_INPUT;
@@ -263,16 +317,35 @@ int cmd_report(int argc, char **argv)
             fprintf(stderr, "arbiter report: %s: not a directory (a directory of replays writes one page per file)\n", outp);
             return EXIT_INPUT;
         }
-        dirrun d = { path, outp, as, EXIT_OK, 0 };
+        char ipath[4200], ipart[4300];
+        snprintf(ipath, sizeof ipath, "%s/index.html", outp);
+        snprintf(ipart, sizeof ipart, "%s.part", ipath);
+        arb_error ierr = ARB_ERROR_INIT;
+        dirrun d = { path, outp, as, EXIT_OK, 0, NULL, !is_dir };
+        if (!(d.index = arb_out_create(ipath, ipart, 0666, 0, &ierr))) return cli_fail("report", &ierr);
+        char shown[4096];
+        arb_an_report_index_begin(d.index, cli_stdio_names(path, shown, sizeof shown));
         cli_walk w = { "report", report_dir_one, &d, 0, 0, 0, 0 };
-        if (cli_walk_path(&w, path) < 0) return EXIT_INTERNAL;
+        if (cli_walk_path(&w, path) < 0) {
+            arb_out_discard(d.index, ipart);
+            return EXIT_INTERNAL;
+        }
         if (!d.n) {
-            fprintf(stderr, "arbiter report: no .tcgr file under %s\n", path);
+            arb_out_discard(d.index, ipart);
+            fprintf(stderr, "arbiter report: no .tcgr file under %s\n", cli_esc(path));
             return EXIT_INPUT;
         }
-        fprintf(stderr, "arbiter report: %lu page%s in %s\n", d.n, ARB_PLURAL(d.n), outp);
+        if (arb_an_report_index_end(d.index)) {
+            arb_out_discard(d.index, ipart);
+            arb_error_where(&ierr, "%s", ipath);
+            arb_error_set(&ierr, ARB_EIO, NULL, "write failed");
+            return cli_fail("report", &ierr);
+        }
+        if (arb_out_install(d.index, ipart, ipath, 0, &ierr)) return cli_fail("report", &ierr);
+        fprintf(stderr, "arbiter report: %lu page%s in %s, listed in %s\n", d.n, ARB_PLURAL(d.n), cli_esc(outp),
+                cli_esc(ipath));
         return d.worst;
     }
-    return report_one(path, outp, as);
+    return report_one(path, NULL, 0, outp, as, NULL);
 }
 

@@ -474,7 +474,8 @@ static int verify_main(int argc, char **argv)
     int nthreads = (int)jobs;
     if (!manifest && argn < nthreads) nthreads = argn;
     cli_progress prog;
-    cli_progress_start(&prog, "verify", "files", manifest ? 0 : (uint64_t)argn);
+    /* counted in matches: an archive's line stands for its members */
+    cli_progress_start(&prog, "verify", "matches", manifest ? 0 : (uint64_t)argn);
     pthread_t th[256];
     int started = 0;
     /* The main thread is a worker too: it reads the next paths into free
@@ -539,6 +540,7 @@ static int verify_main(int argc, char **argv)
                     cur = cur_n ? ar : NULL;
                     snprintf(cur_path, sizeof cur_path, "%s", j->path);
                     cur_index = j->index;
+                    if (prog.total) prog.total = prog.total - 1 + cur_n;
                 } else if (no) {
                     /* why it does not open as an archive (a single file whose
                      * flags say archive is refused as such, FORMAT.md §C.1) */
@@ -583,7 +585,7 @@ static int verify_main(int argc, char **argv)
             else if (json) print_json(j, &shard);
             else print_text(j, quiet);
             fflush(stdout);
-            cli_progress_update(&prog, printed);
+            if (j->kind != VJ_ARCHIVE) cli_progress_update(&prog, n_match + 1);
             if (j->kind != VJ_ARCHIVE) n_match++;
             if (j->rc == ARB_OK && j->kind != VJ_ARCHIVE) n_ok++;
             if (j->rc && j->kind == VJ_ARCHIVE) n_arch_bad++;
