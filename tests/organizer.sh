@@ -79,6 +79,16 @@ expect 0 '"file":"day.tcgr#3","member":3,"index":0,"shard":"0/2"' verify --manif
 head -c 500 "$t/day.tcgr" >"$t/cut.tcgr"
 expect 3 'stats: .*cut.tcgr: offset [0-9]+: truncated: member [0-9]+ is cut short.*: not counted' stats cut.tcgr
 
+# --jobs: the same figures and the same selection, in the same order
+(cd "$t" && "$ARBITER" stats -j 2 day day.tcgr >stats-j2.txt && "$ARBITER" stats day day.tcgr >stats-j1.txt)
+same stats-j1.txt stats-j2.txt
+(cd "$t" && "$ARBITER" select -j 2 --winner P2 day day.tcgr >sel-j2.txt && "$ARBITER" select --winner P2 day day.tcgr >sel-j1.txt)
+same sel-j1.txt sel-j2.txt
+
+# --- diff between members and files
+expect 0 'identical: day.tcgr#5 and day/naramo-000002.tcgr' diff day.tcgr#5 day/naramo-000002.tcgr
+expect 1 'first difference: header' diff day.tcgr#5 day.tcgr#6
+
 # --- report of an archive: a page per member and an index whose links
 # open them; report DIR with an archive inside names its members' pages
 expect 0 '9 pages in pages, listed in pages/index.html' report day.tcgr -o pages

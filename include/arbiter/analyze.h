@@ -199,6 +199,7 @@ typedef struct arb_an_summary {
 int arb_an_summarize(arb_an_source *src, arb_an_summary *out, arb_error *err);
 void arb_an_summary_free(arb_an_summary *s);
 
+
 typedef struct arb_an_stats arb_an_stats;
 
 arb_an_stats *arb_an_stats_new(void);
@@ -212,6 +213,11 @@ int arb_an_stats_add(arb_an_stats *s, arb_an_source *src, arb_error *err);
  * listed and counted in no figure. */
 int arb_an_stats_add_checked(arb_an_stats *s, arb_an_source *src, int verified, const char *why,
                              arb_error *err);
+/* arb_an_stats_add_checked in two halves, for callers that replay on
+ * other threads: the summary (arb_an_summarize, any thread), then the
+ * counting (the thread that owns s). */
+int arb_an_stats_add_summary(arb_an_stats *s, const arb_an_source *src, const arb_an_summary *sm, int verified,
+                             const char *why, arb_error *err);
 /* Files counted as errors so far. */
 uint64_t arb_an_stats_errors(const arb_an_stats *s);
 /* Replays counted so far that were truncated (read up to the cut). */

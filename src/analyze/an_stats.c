@@ -337,6 +337,19 @@ int arb_an_stats_add_result(arb_an_stats *s, const arb_an_result *r, const char 
 static int count_file(arb_an_stats *s, game_stats *gs, const arb_an_source *src, const arb_an_summary *sm,
                       const char *why, int verified);
 
+/* The verifier refused it: nothing of it is counted (not even its card
+ * plays, which the walk would add as it goes). */
+static int add_unverified(arb_an_stats *s, game_stats *gs, const arb_an_header *h, const char *name, const char *why)
+{
+    s->files++;
+    gs->matches++;
+    gs->by_players[h->players]++;
+    gs->from_position += h->position != NULL;
+    gs->unverified++;
+    note_unverified(s, name, why && why[0] ? why : "it does not verify");
+    return ARB_OK;
+}
+
 int arb_an_stats_add(arb_an_stats *s, arb_an_source *src, arb_error *err)
 {
     return arb_an_stats_add_checked(s, src, -1, NULL, err);
@@ -351,30 +364,34 @@ int arb_an_stats_add_checked(arb_an_stats *s, arb_an_source *src, int verified, 
         gs->cards = calloc(gs->g->ncards, sizeof *gs->cards);
         if (!gs->cards) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
     }
-    if (verified == 0) {
-        /* The verifier refused it: nothing of it is counted (not even its
-         * card plays, which the walk would add as it goes). */
-        s->files++;
-        gs->matches++;
-        gs->by_players[h->players]++;
-        gs->from_position += h->position != NULL;
-        gs->unverified++;
-        note_unverified(s, src->name, why && why[0] ? why : "it does not verify");
-        return ARB_OK;
-    }
+    if (verified == 0) return add_unverified(s, gs, h, src->name, why);
     arb_an_summary sm;
     int rc = arb_an_summarize(src, &sm, err);
     if (rc) {
         arb_an_stats_add_error(s, err);
         return rc;
     }
-    if (count_file(s, gs, src, &sm, why, verified)) {
-        /* its card plays too: nothing of a file that is not counted is */
-        for (unsigned i = 0; i < sm.nplayed; i++) gs->cards[i] += sm.played[i];
-        for (unsigned i = 0; i < 256; i++) gs->by_verb[i] += sm.by_verb[i];
-        gs->discards += sm.discards;
-    }
+    rc = arb_an_stats_add_summary(s, src, &sm, verified, why, err);
     arb_an_summary_free(&sm);
+    return rc;
+}
+
+int arb_an_stats_add_summary(arb_an_stats *s, const arb_an_source *src, const arb_an_summary *sm, int verified,
+                             const char *why, arb_error *err)
+{
+    game_stats *gs = slot(s, src->hdr.game, src->name, err);
+    if (!gs) return ARB_EUNSUPPORTED;
+    if (!gs->cards && gs->g->ncards) {
+        gs->cards = calloc(gs->g->ncards, sizeof *gs->cards);
+        if (!gs->cards) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+    }
+    if (verified == 0) return add_unverified(s, gs, &src->hdr, src->name, why);
+    if (count_file(s, gs, src, sm, why, verified)) {
+        /* its card plays too: nothing of a file that is not counted is */
+        for (unsigned i = 0; i < sm->nplayed && i < gs->g->ncards; i++) gs->cards[i] += sm->played[i];
+        for (unsigned i = 0; i < 256; i++) gs->by_verb[i] += sm->by_verb[i];
+        gs->discards += sm->discards;
+    }
     return ARB_OK;
 }
 

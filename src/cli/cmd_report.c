@@ -241,7 +241,7 @@ static void report_bad(void *ctx, const arb_error *err)
     if (EXIT_INPUT > d->worst) d->worst = EXIT_INPUT;
 }
 
-static int report_dir_one(void *ctx, const char *path) { return cli_each_match(path, report_match, report_bad, ctx); }
+static int report_dir_one(void *ctx, const char *path) { return cli_each_match(path, report_match, report_bad, NULL, ctx); }
 
 int cmd_report(int argc, char **argv)
 {

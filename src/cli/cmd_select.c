@@ -19,6 +19,7 @@
 #include "cli/cli.h"
 #include "arbiter/toolkit.h"
 #include "cli/paths.h"
+#include "cli/pool.h"
 
 typedef struct crit {
     const char *game, *rules, *player, *reason, *winner, *played, *holds, *signer;
@@ -35,6 +36,9 @@ typedef struct sel {
     const char *files;          /* --files DIR */
     uint64_t seen, selected, unreadable;
     int rc;                     /* the worst exit so far */
+    unsigned jobs;
+    cli_pool *pool;
+    int stop;                   /* a done() stopped the walk */
 } sel;
 
 static void help(void)
@@ -60,6 +64,7 @@ static void help(void)
            "  --signer KEY        sealed by KEY: its 16-hex key id, or the label of a\n"
            "                      trusted key (--key/--keyring); the seal must be valid\n"
            "  --key PUB, --keyring FILE  trusted keys for --signer and --verified\n"
+           "  -j, --jobs N        read N matches at a time (the same output, in order)\n"
            "  --verified          the match verifies (as `verify` would say, with the\n"
            "                      keys given); --unverified: it does not\n"
            "\n"
@@ -222,19 +227,30 @@ static void print_match(const sel *s, const char *path, arb_archive *a, uint64_t
     printf("\n");
 }
 
-static int one(void *ctx, const char *path, arb_archive *a, unsigned long long member)
-{
-    sel *s = ctx;
-    const crit *c = &s->c;
-    s->seen++;
+/* One match: read and judged on any thread (work), printed and written
+ * on the main one in input order (done), so --jobs N selects and prints
+ * the same. */
+typedef struct sitem {
+    const sel *s;
+    char *path;
+    arb_archive *a;
+    uint64_t member;
     arb_an_source *src;
-    arb_error err = ARB_ERROR_INIT;
-    int orc = cli_open_match(path, a, member, &src, &err);
-    if (orc) {
-        unreadable(s, &err);
-        return orc == ARB_ENOMEM ? -1 : 0;
+    arb_an_summary sm;
+    int summarized, keep, vrc, bad;
+    arb_error err;              /* bad: why it is unreadable */
+} sitem;
+
+static void work(void *it)
+{
+    sitem *x = it;
+    const crit *c = &x->s->c;
+    x->vrc = -100; /* not verified: no criterion needs it */
+    if (cli_open_match(x->path, x->a, x->member, &x->src, &x->err)) {
+        x->bad = 1;
+        return;
     }
-    const arb_an_header *h = arb_an_source_header(src);
+    const arb_an_header *h = arb_an_source_header(x->src);
     const arb_game *g = h->game;
     int keep = (!c->game || !strcmp(c->game, g->id)) && (!c->rules || !strcmp(c->rules, h->rules)) &&
                (!c->players || (uint64_t)h->players == c->players);
@@ -246,67 +262,101 @@ static int one(void *ctx, const char *path, arb_archive *a, unsigned long long m
     int want_w = c->winner ? winner_of(c->winner, h) : -3;
     if (keep && want_w == -2) keep = 0; /* no seat of this match is named so */
     int need_walk = c->winner || c->reason || c->min_turns || c->max_turns != UINT64_MAX || c->min_actions ||
-                    c->max_actions != UINT64_MAX || c->played || (!s->paths && !s->quiet);
-    arb_an_summary sm;
-    memset(&sm, 0, sizeof sm);
-    int summarized = 0;
+                    c->max_actions != UINT64_MAX || c->played || (!x->s->paths && !x->s->quiet);
     if (keep && need_walk) {
-        if (arb_an_summarize(src, &sm, &err)) {
-            unreadable(s, &err);
-            arb_an_source_free(src);
-            return err.code == ARB_ENOMEM ? -1 : 0;
+        if (arb_an_summarize(x->src, &x->sm, &x->err)) {
+            x->bad = 1;
+            return;
         }
-        summarized = 1;
-        if (sm.walk.truncated) {
+        x->summarized = 1;
+        if (x->sm.walk.truncated) {
             /* a cut file: named, never selected on a figure it does not hold */
-            unreadable(s, &sm.walk.trunc);
+            x->err = x->sm.walk.trunc;
+            x->bad = 1;
             keep = 0;
         }
-        const arb_an_record *o = sm.walk.outcome_seen ? &sm.walk.outcome : NULL;
+        const arb_an_record *o = x->sm.walk.outcome_seen ? &x->sm.walk.outcome : NULL;
         if (keep && c->winner) keep = o && (want_w == -1 ? o->winner < 0 : o->winner == want_w);
         if (keep && c->reason) keep = o && arb_reason_same(c->reason, o->reason);
-        if (keep) keep = sm.turns >= c->min_turns && sm.turns <= c->max_turns;
-        if (keep) keep = sm.walk.actions >= c->min_actions && sm.walk.actions <= c->max_actions;
+        if (keep) keep = x->sm.turns >= c->min_turns && x->sm.turns <= c->max_turns;
+        if (keep) keep = x->sm.walk.actions >= c->min_actions && x->sm.walk.actions <= c->max_actions;
         if (keep && c->played) {
             int k = card_of(g, c->played);
-            keep = k >= 0 && sm.played && (unsigned)k < sm.nplayed && sm.played[k] > 0;
+            keep = k >= 0 && x->sm.played && (unsigned)k < x->sm.nplayed && x->sm.played[k] > 0;
         }
     }
-    int vrc = -100; /* not verified: no criterion needs it */
     if (keep && (c->verified >= 0 || c->signer)) {
         arb_verify_result vr;
-        arb_error verr = ARB_ERROR_INIT;
-        vrc = cli_verify_match(path, a, member, &s->vo, &vr, &verr);
-        if (vrc != ARB_OK && vrc != ARB_EVERIFY) {
-            unreadable(s, &verr);
+        x->vrc = cli_verify_match(x->path, x->a, x->member, &x->s->vo, &vr, &x->err);
+        if (x->vrc != ARB_OK && x->vrc != ARB_EVERIFY) {
+            x->bad = 1;
             keep = 0;
         }
-        if (keep && c->verified >= 0) keep = (vrc == ARB_OK) == (c->verified == 1);
+        if (keep && c->verified >= 0) keep = (x->vrc == ARB_OK) == (c->verified == 1);
         if (keep && c->signer)
             keep = vr.seal == ARB_SEAL_VALID &&
                    (!strcasecmp(vr.signer_id, c->signer) || (vr.signer_label[0] && !strcmp(vr.signer_label, c->signer)));
     }
+    x->keep = keep;
+}
+
+static int done(void *ctx, void *it)
+{
+    sel *s = ctx;
+    sitem *x = it;
     int rc = 0;
-    if (keep) {
+    s->seen++;
+    if (x->bad) unreadable(s, &x->err);
+    if (x->keep) {
         s->selected++;
-        print_match(s, path, a, member, h, &sm, summarized, vrc);
-        int wrc = write_out(s, path, a, member, summarized ? sm.walk.actions : 0);
+        print_match(s, x->path, x->a, x->member, arb_an_source_header(x->src), &x->sm, x->summarized, x->vrc);
+        int wrc = write_out(s, x->path, x->a, x->member, x->summarized ? x->sm.walk.actions : 0);
         if (wrc) {
             s->rc = wrc;
             rc = 1; /* stop: the output would be incomplete */
         }
     }
-    arb_an_summary_free(&sm);
-    arb_an_source_free(src);
+    if (x->summarized) arb_an_summary_free(&x->sm);
+    arb_an_source_free(x->src);
+    free(x->path);
+    if (x->err.code == ARB_ENOMEM) rc = -1;
     return rc;
 }
 
-static int walk_one(void *ctx, const char *path) { return cli_each_match(path, one, archive_bad, ctx); }
+static int one(void *ctx, const char *path, arb_archive *a, unsigned long long member)
+{
+    sel *s = ctx;
+    sitem *x = cli_pool_slot(s->pool);
+    if (!x) return 1; /* stopped */
+    x->s = s;
+    if (!(x->path = strdup(path))) return -1;
+    x->a = a;
+    x->member = member;
+    cli_pool_submit(s->pool);
+    return 0;
+}
+
+/* Before an archive closes, every member queued from it is done. */
+static void drain(void *ctx)
+{
+    sel *s = ctx;
+    int rc = cli_pool_end(s->pool);
+    s->pool = rc ? NULL : cli_pool_new(s->jobs, sizeof(sitem), work, done, s);
+    if (rc) s->stop = rc;
+}
+
+static int walk_one(void *ctx, const char *path)
+{
+    sel *s = ctx;
+    if (!s->pool) return s->stop ? s->stop : -1;
+    return cli_each_match(path, one, archive_bad, drain, ctx);
+}
 
 int cmd_select(int argc, char **argv)
 {
     enum { O_GAME = 256, O_RULES, O_PLAYER, O_PLAYERS, O_WINNER, O_REASON, O_MINT, O_MAXT, O_MINA, O_MAXA, O_PLAYED,
            O_HOLDS, O_SIGNER, O_KEY, O_KEYRING, O_VER, O_UNVER, O_JSON, O_PATHS, O_FILES };
+    unsigned long long jobs = 1;
     static const struct option opts[] = {
         { "game", required_argument, NULL, O_GAME }, { "rules", required_argument, NULL, O_RULES },
         { "player", required_argument, NULL, O_PLAYER }, { "players", required_argument, NULL, O_PLAYERS },
@@ -319,6 +369,7 @@ int cmd_select(int argc, char **argv)
         { "unverified", no_argument, NULL, O_UNVER }, { "json", no_argument, NULL, O_JSON },
         { "paths", no_argument, NULL, O_PATHS }, { "files", required_argument, NULL, O_FILES },
         { "output", required_argument, NULL, 'o' }, { "quiet", no_argument, NULL, 'q' },
+        { "jobs", required_argument, NULL, 'j' },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
     };
     static sel s;
@@ -332,7 +383,7 @@ int cmd_select(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:qj:h", opts, NULL)) != -1) {
         uint64_t *num = NULL;
         switch (c) {
         case O_GAME:
@@ -371,12 +422,17 @@ int cmd_select(int argc, char **argv)
         case O_FILES: s.files = optarg; break;
         case 'o': out = optarg; break;
         case 'q': s.quiet = 1; break;
+        case 'j':
+            if (cli_parse_u64(optarg, &jobs) || jobs < 1 || jobs > 64)
+                return cli_usage("select", "--jobs '%s' is not 1..64", optarg);
+            break;
         case 'h': help(); return EXIT_OK;
         default: return cli_usage("select", "unknown option '%s'", argv[optind - 1]);
         }
         if (num && cli_parse_num(optarg, 0, UINT64_MAX - 1, num))
             return cli_usage("select", "a --min-/--max- bound '%s' is not a number", optarg);
     }
+    s.jobs = (unsigned)jobs;
     if (s.json + s.paths + s.quiet > 1) return cli_usage("select", "--json, --paths and -q exclude each other");
     if (s.c.min_turns > s.c.max_turns || s.c.min_actions > s.c.max_actions)
         return cli_usage("select", "a --min- bound is above its --max- bound");
@@ -408,9 +464,18 @@ int cmd_select(int argc, char **argv)
     }
     arb_error err = ARB_ERROR_INIT;
     if (out && arb_archive_writer_open(&s.aw, out, 0, 0, NULL, 0, &err)) return cli_fail("select", &err);
+    if (!(s.pool = cli_pool_new(s.jobs, sizeof(sitem), work, done, &s))) {
+        fprintf(stderr, "arbiter select: out of memory\n");
+        return EXIT_INTERNAL;
+    }
     cli_walk w = { "select", walk_one, &s, 0, 0, 0, 0 };
     int stop = 0;
     for (int i = optind; i < argc && !stop; i++) stop = cli_walk_path(&w, argv[i]);
+    if (s.pool) {
+        int prc = cli_pool_end(s.pool);
+        if (!stop) stop = prc;
+    }
+    if (!stop) stop = s.stop;
     if (stop < 0) s.rc = EXIT_INTERNAL;
     if (s.aw) {
         if (s.rc == EXIT_INTERNAL || (stop && s.rc)) {

@@ -3,16 +3,20 @@
  * does not grow with the number of files; a directory argument contributes
  * the *.tcgr files under it (cli/paths.c: recursive, sorted). */
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/paths.h"
+#include "cli/pool.h"
 #include "cli/progress.h"
 #include "cli/results.h"
 
 typedef struct run {
     arb_an_stats *s;
+    cli_pool *pool;
+    unsigned jobs;
     cli_progress progress;
     unsigned long n, total;
     int nomem;                  /* memory ran out: exit 4, never "0 files" */
@@ -56,49 +60,91 @@ static void results(run *r, const char *path)
     cli_results_close(&rd);
 }
 
-static void one(run *r, const char *path, arb_archive *a, uint64_t member)
-{
-    r->n++;
-    cli_progress_update(&r->progress, r->n);
-    if (!a && cli_results_sniff(path)) {
-        results(r, path);
-        return;
-    }
+/* One match: opened, verified and replayed on any thread (work), counted
+ * in order on the main one (done), so --jobs N gives the same figures. */
+typedef struct sitem {
+    char *path;
+    arb_archive *a;
+    uint64_t member;
+    int results;                /* an NDJSON results file, read in done */
     arb_an_source *src;
-    arb_error err = ARB_ERROR_INIT;
-    int orc = cli_open_match(path, a, member, &src, &err);
-    if (orc) {
-        if (orc == ARB_ENOMEM) { cli_fail("stats", &err); r->nomem = 1; return; }
-        arb_an_stats_add_error(r->s, &err);
-        return;
-    }
+    int orc, vrc, src_rc, summarized;
+    arb_error oerr, verr, serr;
+    arb_verify_result vr;
+    arb_an_summary sm;
+} sitem;
+
+static void work(void *it)
+{
+    sitem *x = it;
+    if (x->results) return;
+    if ((x->orc = cli_open_match(x->path, x->a, x->member, &x->src, &x->oerr))) return;
     /* The verifier's verdict decides whether the file counts (a forged
      * winner must not reach a win rate). */
-    arb_verify_result vr;
-    arb_error verr = ARB_ERROR_INIT;
-    int vrc = cli_verify_match(path, a, member, NULL, &vr, &verr);
-    if (vrc && vrc != ARB_EVERIFY && vrc != ARB_ETRUNC) {
+    x->vrc = cli_verify_match(x->path, x->a, x->member, NULL, &x->vr, &x->verr);
+    if (x->vrc == ARB_OK || x->vrc == ARB_ETRUNC) {
+        x->src_rc = arb_an_summarize(x->src, &x->sm, &x->serr);
+        x->summarized = !x->src_rc;
+    }
+}
+
+static int done(void *ctx, void *it)
+{
+    run *r = ctx;
+    sitem *x = it;
+    r->n++;
+    cli_progress_update(&r->progress, r->n);
+    if (x->results) {
+        results(r, x->path);
+    } else if (x->orc) {
+        if (x->orc == ARB_ENOMEM) { cli_fail("stats", &x->oerr); r->nomem = 1; }
+        else arb_an_stats_add_error(r->s, &x->oerr);
+    } else if (x->vrc && x->vrc != ARB_EVERIFY && x->vrc != ARB_ETRUNC) {
         /* unreadable, corrupt (a checkpoint bomb), unsupported: an error */
-        arb_an_stats_add_error(r->s, &verr);
-        if (vrc == ARB_ENOMEM) r->nomem = 1;
-        arb_an_source_free(src);
-        return;
+        arb_an_stats_add_error(r->s, &x->verr);
+        if (x->vrc == ARB_ENOMEM) r->nomem = 1;
+    } else {
+        if (x->vrc == ARB_ETRUNC) { /* named here, counted in no figure (#27 N12) */
+            char t[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
+            arb_error_format(&x->verr, t, sizeof t);
+            fprintf(stderr, "arbiter stats: %s: not counted\n", cli_esc(t));
+        }
+        char why[ARB_MSG_MAX + ARB_WHERE_MAX + 8] = "";
+        if (x->vrc == ARB_EVERIFY) snprintf(why, sizeof why, "%s: %s", arb_verify_kind_name(x->vr.kind), x->vr.detail);
+        int verified = x->vrc == ARB_OK ? 1 : x->vrc == ARB_ETRUNC ? -1 : 0;
+        arb_error err = ARB_ERROR_INIT;
+        int arc;
+        if (verified && x->src_rc) {
+            arb_an_stats_add_error(r->s, &x->serr);
+            arc = x->src_rc;
+        } else {
+            arc = arb_an_stats_add_summary(r->s, x->src, &x->sm, verified, why, &err);
+        }
+        if (arc == ARB_ENOMEM) {
+            cli_fail("stats", arc == x->src_rc ? &x->serr : &err);
+            r->nomem = 1;
+        }
     }
-    if (vrc == ARB_ETRUNC) { /* named here, counted in no figure (#27 N12) */
-        char t[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
-        arb_error_format(&verr, t, sizeof t);
-        fprintf(stderr, "arbiter stats: %s: not counted\n", cli_esc(t));
-    }
-    char why[ARB_MSG_MAX + ARB_WHERE_MAX + 8] = "";
-    if (vrc && vrc != ARB_ETRUNC) {
-        if (vrc == ARB_EVERIFY) snprintf(why, sizeof why, "%s: %s", arb_verify_kind_name(vr.kind), vr.detail);
-        else arb_error_format(&verr, why, sizeof why);
-    }
-    if (arb_an_stats_add_checked(r->s, src, vrc == ARB_OK ? 1 : vrc == ARB_ETRUNC ? -1 : 0, why, &err) == ARB_ENOMEM) {
-        cli_fail("stats", &err);
+    if (x->summarized) arb_an_summary_free(&x->sm);
+    arb_an_source_free(x->src);
+    free(x->path);
+    return r->nomem ? -1 : 0;
+}
+
+static int queue(run *r, const char *path, arb_archive *a, uint64_t member)
+{
+    sitem *x = cli_pool_slot(r->pool);
+    if (!x) return -1;
+    if (!(x->path = strdup(path))) {
         r->nomem = 1;
+        fprintf(stderr, "arbiter stats: out of memory\n");
+        return -1;
     }
-    arb_an_source_free(src);
+    x->a = a;
+    x->member = member;
+    x->results = !a && cli_results_sniff(path);
+    cli_pool_submit(r->pool);
+    return 0;
 }
 
 static int count_one(void *ctx, const char *path)
@@ -111,8 +157,16 @@ static int count_one(void *ctx, const char *path)
 static int read_match(void *ctx, const char *path, arb_archive *a, unsigned long long member)
 {
     run *r = ctx;
-    one(r, path, a, member);
-    return r->nomem ? -1 : 0;
+    return queue(r, path, a, member) || r->nomem ? -1 : 0;
+}
+
+/* Before an archive closes, every member queued from it is done. */
+static void drain(void *ctx)
+{
+    run *r = ctx;
+    int rc = cli_pool_end(r->pool);
+    r->pool = cli_pool_new(r->jobs, sizeof(sitem), work, done, r);
+    if (rc || !r->pool) r->nomem = 1;
 }
 
 /* What of an archive is no member (a cut member, unread bytes): named,
@@ -129,24 +183,30 @@ static void archive_bad(void *ctx, const arb_error *err)
 /* A file, or each member of an archive (one pass over it). */
 static int read_one(void *ctx, const char *path)
 {
-    return cli_each_match(path, read_match, archive_bad, ctx);
+    return cli_each_match(path, read_match, archive_bad, drain, ctx);
 }
 
 int cmd_stats(int argc, char **argv)
 {
     static const struct option opts[] = {
-        { "json", no_argument, NULL, 'j' },
+        { "json", no_argument, NULL, 'x' },
+        { "jobs", required_argument, NULL, 'j' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
     int json = 0, c;
+    unsigned long long jobs = 1;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'j': json = 1; break;
+        case 'x': json = 1; break;
+        case 'j':
+            if (cli_parse_u64(optarg, &jobs) || jobs < 1 || jobs > 64)
+                return cli_usage("stats", "--jobs '%s' is not 1..64", optarg);
+            break;
         case 'h':
-            printf("usage: arbiter stats FILE|DIR|ARCHIVE… [--json]\n\n"
+            printf("usage: arbiter stats FILE|DIR|ARCHIVE… [--json] [-j N]\n\n"
                    "Statistics over many replays, per game: matches, outcomes and their\n"
                    "reasons, win rate by seat and by first player, average length in turns and\n"
                    "actions, clock timeouts, disconnects and forfeits, most played cards.\n"
@@ -165,6 +225,7 @@ int cmd_stats(int argc, char **argv)
                    "decision (review, mulligan, keep, setup, draft, pregame), or the state's\n"
                    "top-level \"first\" when the engine exports one. Played cards: the card\n"
                    "named by a UID argument of a play/deploy/cast/summon action.\n\n"
+                   "  -j, --jobs N  read N matches at a time (the same figures)\n"
                    "  --json   {files, errors, error_messages, games:[{game, matches, complete,\n"
                    "           unfinished, truncated, unverified, rejected_actions, players,\n"
                    "           wins, draws, reasons, by_seat:[{seat,matches,wins,win_rate}],\n"
@@ -181,8 +242,13 @@ int cmd_stats(int argc, char **argv)
         }
     }
     if (optind >= argc) return cli_usage("stats", "at least one replay FILE or DIR is required");
-    run r = { arb_an_stats_new(), { 0 }, 0, 0, 0, 0 };
-    if (!r.s) {
+    run r;
+    memset(&r, 0, sizeof r);
+    r.s = arb_an_stats_new();
+    r.jobs = (unsigned)jobs;
+    if (r.s) r.pool = cli_pool_new(r.jobs, sizeof(sitem), work, done, &r);
+    if (!r.s || !r.pool) {
+        arb_an_stats_free(r.s);
         fprintf(stderr, "arbiter stats: out of memory\n");
         return EXIT_INTERNAL;
     }
@@ -195,6 +261,7 @@ int cmd_stats(int argc, char **argv)
     }
     cli_walk w = { "stats", read_one, &r, 0, 0, 0, 0 };
     for (int i = optind; i < argc && !r.nomem; i++) cli_walk_path(&w, argv[i]);
+    if (r.pool && cli_pool_end(r.pool)) r.nomem = 1;
     r.skipped = w.skipped + w.unreadable;
     cli_progress_end(&r.progress);
     if (r.nomem) {

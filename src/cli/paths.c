@@ -123,7 +123,8 @@ void cli_pathlist_free(cli_pathlist *l)
     memset(l, 0, sizeof *l);
 }
 
-int cli_each_match(const char *path, cli_match_fn fn, void (*bad)(void *ctx, const struct arb_error *err), void *ctx)
+int cli_each_match(const char *path, cli_match_fn fn, void (*bad)(void *ctx, const struct arb_error *err),
+                   void (*drain)(void *ctx), void *ctx)
 {
     if (!arb_archive_is(path)) return fn(ctx, path, NULL, 0);
     arb_archive *a;
@@ -142,6 +143,7 @@ int cli_each_match(const char *path, cli_match_fn fn, void (*bad)(void *ctx, con
         rc = fn(ctx, mp, a, i);
     }
     free(mp);
+    if (drain) drain(ctx);
     if (!rc && arb_archive_verdict(a, &err) == ARB_EFORMAT) bad(ctx, &err);
     if (!rc && arb_archive_cut(a, &off)) {
         arb_error_clear(&err);

@@ -36,11 +36,14 @@ void cli_pathlist_free(cli_pathlist *l);
  * "PATH#i", archive, i) with the archive open (arb_an_open_member,
  * arb_archive_open_member: one pass over the file); a member cut short by
  * the end of the file, a corrupt index or bytes no member accounts for go
- * to bad, with the offset. Any other path is fn(ctx, path, NULL, 0).
+ * to bad, with the offset. drain (NULL: none) is called before the
+ * archive is closed: whatever fn handed to other threads must be done with
+ * it. Any other path is fn(ctx, path, NULL, 0).
  * Returns fn's first nonzero return, else 0. */
 struct arb_error;
 struct arb_archive;
 typedef int (*cli_match_fn)(void *ctx, const char *path, struct arb_archive *a, unsigned long long member);
-int cli_each_match(const char *path, cli_match_fn fn, void (*bad)(void *ctx, const struct arb_error *err), void *ctx);
+int cli_each_match(const char *path, cli_match_fn fn, void (*bad)(void *ctx, const struct arb_error *err),
+                   void (*drain)(void *ctx), void *ctx);
 
 #endif
