@@ -49,6 +49,14 @@ int arb_parse_u64s(const char *s, unsigned flags, uint64_t lo, uint64_t hi, uint
 void arb_text_put(FILE *out, const char *s);
 char *arb_text_escape(char *buf, size_t size, const char *s);
 int arb_text_needs_escape(const char *s);
+/* The one test behind every escaper (text, JSON, HTML): the control at p —
+ * a C0 control or DEL (1 byte), a C1 control (2 bytes), a bidirectional
+ * control above (2 or 3 bytes) — as its code point, with *len its bytes;
+ * -1 (and *len 1) when p starts with anything else. p must be
+ * NUL-terminated (or hold 3 readable bytes). arb_text_control_cp tells the
+ * same of a code point. */
+long arb_text_control_at(const char *p, size_t *len);
+int arb_text_control_cp(unsigned long cp);
 
 /* UTF-8 validation (labels, an engine's response strings): s[0..n) must be
  * well-formed UTF-8 — shortest forms only, no surrogates, nothing above

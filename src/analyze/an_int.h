@@ -40,10 +40,6 @@ void arb_an__json_str(FILE *out, const char *s);
  * for a checkpoint that keeps only its low bits (format 2's mid-match
  * checkpoints keep 8) "0xe8 (low 8 bits)". Returns buf. */
 const char *arb_an__hash_str(char *buf, size_t size, uint64_t hash, unsigned bits);
-/* The code point of the control character at p (C0, DEL, C1, or a
- * bidirectional control: U+061C, U+200E/F, U+202A–E, U+2066–9) and its
- * length in bytes, or -1: what the HTML and JSON writers show as \uXXXX. */
-long arb_an__control_at(const unsigned char *p, size_t *len);
 void arb_an__html_str(FILE *out, const char *s);
 
 /* The name of a decision kind, outcome reason, event type or verb, with a

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "analyze/an_int.h"
+#include "arbiter/text.h"
 #include "arbiter/toolkit.h"
 
 extern const char *const arb_an__report_css[];
@@ -97,7 +98,7 @@ static void js_str(FILE *out, const char *s)
         else if (*p == '<' || *p == '>' || *p == '&') fprintf(out, "\\u%04x", *p);
         else {
             size_t len;
-            long cp = arb_an__control_at(p, &len);
+            long cp = arb_text_control_at((const char *)p, &len);
             if (cp < 0) fputc(*p, out);
             else { fprintf(out, "\\u%04lx", (unsigned long)cp); p += len - 1; }
         }

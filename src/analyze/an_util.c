@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analyze/an_int.h"
+#include "arbiter/text.h"
 
 const char *arb_an_clock(uint64_t ms, char *buf, size_t size)
 {
@@ -35,20 +36,6 @@ const char *arb_an__hash_str(char *buf, size_t size, uint64_t hash, unsigned bit
     return buf;
 }
 
-long arb_an__control_at(const unsigned char *p, size_t *len)
-{
-    *len = 1;
-    if (p[0] < 0x20 || p[0] == 0x7f) return p[0];
-    if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) { *len = 2; return p[1]; }
-    if (p[0] == 0xd8 && p[1] == 0x9c) { *len = 2; return 0x61c; }
-    if (p[0] == 0xe2 && ((p[1] == 0x80 && ((p[2] >= 0x8e && p[2] <= 0x8f) || (p[2] >= 0xaa && p[2] <= 0xae))) ||
-                         (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9))) {
-        *len = 3;
-        return 0x2000 | (p[1] & 0x3f) << 6 | (p[2] & 0x3f);
-    }
-    return -1;
-}
-
 void arb_an__html_str(FILE *out, const char *s)
 {
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -61,7 +48,7 @@ void arb_an__html_str(FILE *out, const char *s)
         default:
             if (*p == '\n' || *p == '\t') { fputc(*p, out); break; }
             size_t len;
-            long cp = arb_an__control_at(p, &len);
+            long cp = arb_text_control_at((const char *)p, &len);
             if (cp >= 0) {
                 /* controls (C0, DEL, C1) and bidirectional controls become
                  * visible \uXXXX text, as in terminal output */

@@ -83,6 +83,35 @@ int arb_parse_i64(const char *s, size_t len, unsigned flags, int64_t lo, int64_t
     return ARB_NUM_OK;
 }
 
+long arb_text_control_at(const char *s, size_t *len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    *len = 1;
+    if (p[0] < 0x20 || p[0] == 0x7f) return p[0];
+    if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+        *len = 2;
+        return p[1];
+    }
+    if (p[0] == 0xd8 && p[1] == 0x9c) {
+        *len = 2;
+        return 0x61c;
+    }
+    /* U+200E/F, U+202A–202E, U+2066–2069: a name that starts with U+202E
+     * would otherwise reverse the rest of the line it is printed in */
+    if (p[0] == 0xe2 && ((p[1] == 0x80 && ((p[2] >= 0x8e && p[2] <= 0x8f) || (p[2] >= 0xaa && p[2] <= 0xae))) ||
+                         (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9))) {
+        *len = 3;
+        return 0x2000 | (p[1] & 0x3f) << 6 | (p[2] & 0x3f);
+    }
+    return -1;
+}
+
+int arb_text_control_cp(unsigned long cp)
+{
+    return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+           (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
 /* Length of the escape for the character at p (0: copy one byte as is). */
 static size_t escape_one(const unsigned char *p, char esc[8], size_t *consumed)
 {
@@ -92,29 +121,21 @@ static size_t escape_one(const unsigned char *p, char esc[8], size_t *consumed)
     if (c == '\n') { memcpy(esc, "\\n", 3); return 2; }
     if (c == '\r') { memcpy(esc, "\\r", 3); return 2; }
     if (c == '\t') { memcpy(esc, "\\t", 3); return 2; }
-    if (c < 0x20 || c == 0x7f) {
-        esc[0] = '\\'; esc[1] = 'x'; esc[2] = hex[c >> 4]; esc[3] = hex[c & 15]; esc[4] = '\0';
+    long cp = arb_text_control_at((const char *)p, consumed);
+    if (cp < 0) {
+        *consumed = 1;
+        return 0;
+    }
+    if (cp < 0x80) { /* C0 and DEL: \xHH */
+        esc[0] = '\\'; esc[1] = 'x'; esc[2] = hex[cp >> 4]; esc[3] = hex[cp & 15]; esc[4] = '\0';
         return 4;
     }
-    if (c == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
-        *consumed = 2;
-        memcpy(esc, "\\u00", 4);
-        esc[4] = hex[p[1] >> 4]; esc[5] = hex[p[1] & 15]; esc[6] = '\0';
-        return 6;
-    }
-    /* Bidirectional controls (U+061C, U+200E/F, U+202A–202E, U+2066–2069):
-     * a name that starts with U+202E would otherwise reverse the rest of
-     * the line it is printed in ("P2 wins" shown as "sniw 2P"). */
-    if ((c == 0xe2 && p[1] == 0x80 && ((p[2] >= 0x8e && p[2] <= 0x8f) || (p[2] >= 0xaa && p[2] <= 0xae))) ||
-        (c == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9) || (c == 0xd8 && p[1] == 0x9c)) {
-        unsigned cp = c == 0xd8 ? 0x61cu : 0x2000u | (unsigned)(p[1] & 0x3f) << 6 | (unsigned)(p[2] & 0x3f);
-        *consumed = c == 0xd8 ? 2 : 3;
-        esc[0] = '\\'; esc[1] = 'u';
-        esc[2] = hex[cp >> 12 & 15]; esc[3] = hex[cp >> 8 & 15]; esc[4] = hex[cp >> 4 & 15]; esc[5] = hex[cp & 15];
-        esc[6] = '\0';
-        return 6;
-    }
-    return 0;
+    /* C1 and the bidirectional controls: \uHHHH ("P2 wins" after U+202E
+     * would show as "sniw 2P") */
+    esc[0] = '\\'; esc[1] = 'u';
+    esc[2] = hex[cp >> 12 & 15]; esc[3] = hex[cp >> 8 & 15]; esc[4] = hex[cp >> 4 & 15]; esc[5] = hex[cp & 15];
+    esc[6] = '\0';
+    return 6;
 }
 
 int arb_text_needs_escape(const char *s)
@@ -192,10 +213,7 @@ size_t arb_utf8_check(const char *s, size_t n, unsigned flags)
         if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
             (cp >= 0xd800 && cp <= 0xdfff))
             return i;
-        if ((flags & ARB_UTF8_NO_CONTROLS) &&
-            ((cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
-             (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)))
-            return i;
+        if ((flags & ARB_UTF8_NO_CONTROLS) && arb_text_control_cp(cp)) return i;
         i += len;
     }
     return n;

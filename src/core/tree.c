@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arbiter/text.h"
 #include "arbiter/tree.h"
 
 #define CHUNK (64 * 1024)
@@ -222,16 +223,12 @@ static void jb_str(jbuf *j, const char *s)
             /* C1 controls and the bidirectional controls (U+061C, U+200E/F,
              * U+202A-E, U+2066-9) as \uXXXX: the same JSON value, and a
              * terminal or page showing the output cannot be reordered */
-            unsigned cp = 0, len = 0;
-            if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) cp = p[1], len = 2;
-            else if (*p == 0xd8 && p[1] == 0x9c) cp = 0x61c, len = 2;
-            else if (*p == 0xe2 && ((p[1] == 0x80 && ((p[2] >= 0x8e && p[2] <= 0x8f) || (p[2] >= 0xaa && p[2] <= 0xae))) ||
-                                    (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)))
-                cp = 0x2000u | (unsigned)(p[1] & 0x3f) << 6 | (unsigned)(p[2] & 0x3f), len = 3;
-            if (!len) continue;
+            size_t len;
+            long cp = arb_text_control_at((const char *)p, &len);
+            if (cp < 0) continue;
             if (p > run) jb_put(j, (const char *)run, (size_t)(p - run));
-            char u[8];
-            snprintf(u, sizeof u, "\\u%04x", cp);
+            char u[20];
+            snprintf(u, sizeof u, "\\u%04lx", (unsigned long)cp);
             jb_puts(j, u);
             p += len - 1;
             run = p + 1;
@@ -246,7 +243,7 @@ static void jb_str(jbuf *j, const char *s)
         case '\r': jb_puts(j, "\\r"); break;
         case '\t': jb_puts(j, "\\t"); break;
         default: {
-            char u[8];
+            char u[20];
             snprintf(u, sizeof u, "\\u%04x", *p);
             jb_puts(j, u);
         }
