@@ -111,6 +111,40 @@ static char *failure_text(const cli_vresult *v)
     return strdup(buf);
 }
 
+
+/* A manifest entry's line: 0 the first report of it, 1 counted already
+ * (a duplicate, noted) or out of range (a problem), -1 out of memory. */
+static int entry(merge *m, const cli_vresult *v, const char *where)
+{
+    if ((uint64_t)v->index >= MERGE_MAX_ENTRIES) {
+        fprintf(stderr, "arbiter merge: %s: index %" PRId64 " out of range\n", where, v->index);
+        m->problems++;
+        return 1;
+    }
+    int was = bit_test_set(m, (uint64_t)v->index);
+    if (was <= 0) return was;
+    if (m->ndup_list < MERGE_LIST) m->dup_list[m->ndup_list++] = (uint64_t)v->index;
+    m->dup_entries++;
+    return 1;
+}
+
+static void failure(merge *m, const cli_vresult *v)
+{
+    m->failed++;
+    if (m->nkeep < MERGE_KEEP) {
+        char *t = failure_text(v);
+        if (t) m->keep[m->nkeep++] = t;
+    }
+}
+
+/* -o MERGED: every counted line as it was read */
+static void pass_on(merge *m, const cli_vresult *v)
+{
+    if (!m->out) return;
+    arb_tnode_json(v->obj, m->out, 0);
+    fputc('\n', m->out);
+}
+
 static int add_file(merge *m, const char *path)
 {
     cli_results r;
@@ -148,66 +182,21 @@ static int add_file(merge *m, const char *path)
         if (v.shard_n && set_shards(m, v.shard_n, where) < 0) { cli_results_close(&r); return -1; }
         /* An archive's members share its manifest entry: the archive's own
          * line accounts for the entry, the member lines are results. */
-        int entry_line = v.index >= 0 && v.member < 0;
+        int seen = v.index >= 0 && v.member < 0 ? entry(m, &v, where) : 0;
+        if (seen < 0) { cli_results_close(&r); return -1; }
         if (v.is_archive) {
-            if (entry_line && (uint64_t)v.index >= MERGE_MAX_ENTRIES) {
-                fprintf(stderr, "arbiter merge: %s: index %" PRId64 " out of range\n", where, v.index);
-                m->problems++;
-            } else if (entry_line) {
-                int was = bit_test_set(m, (uint64_t)v.index);
-                if (was < 0) { cli_results_close(&r); return -1; }
-                if (was) {
-                    if (m->ndup_list < MERGE_LIST) m->dup_list[m->ndup_list++] = (uint64_t)v.index;
-                    m->dup_entries++;
-                }
-            }
-            if (!v.ok) {
-                m->failed++;
-                if (m->nkeep < MERGE_KEEP) {
-                    char *t = failure_text(&v);
-                    if (t) m->keep[m->nkeep++] = t;
-                }
-            }
-            if (m->out) {
-                arb_tnode_json(v.obj, m->out, 0);
-                fputc('\n', m->out);
-            }
+            if (!v.ok) failure(m, &v);
+            pass_on(m, &v);
             continue;
         }
-        if (v.member >= 0) {
-            /* counted as a result, its entry by the archive's line */
-        } else if (v.index >= 0) {
-            if ((uint64_t)v.index >= MERGE_MAX_ENTRIES) {
-                fprintf(stderr, "arbiter merge: %s: index %" PRId64 " out of range\n", where, v.index);
-                m->problems++;
-                continue;
-            }
-            int was = bit_test_set(m, (uint64_t)v.index);
-            if (was < 0) { cli_results_close(&r); return -1; }
-            if (was) {
-                if (m->ndup_list < MERGE_LIST) m->dup_list[m->ndup_list++] = (uint64_t)v.index;
-                m->dup_entries++;
-                continue; /* counted once */
-            }
-        } else {
-            m->unindexed++;
-        }
+        if (seen) continue; /* out of range, or reported before: counted once */
+        if (v.index < 0) m->unindexed++;
         m->results++;
         count(m->status, &m->nstatus, 16, v.status);
         count(m->games, &m->ngames, 32, v.game ? v.game : "?");
-        if (v.ok) {
-            m->ok++;
-        } else {
-            m->failed++;
-            if (m->nkeep < MERGE_KEEP) {
-                char *t = failure_text(&v);
-                if (t) m->keep[m->nkeep++] = t;
-            }
-        }
-        if (m->out) {
-            arb_tnode_json(v.obj, m->out, 0);
-            fputc('\n', m->out);
-        }
+        if (v.ok) m->ok++;
+        else failure(m, &v);
+        pass_on(m, &v);
     }
     if (rc < 0) {
         cli_fail("merge", &err);
