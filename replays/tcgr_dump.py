@@ -609,8 +609,14 @@ def seal_verdict(env, content, trailer, keys):
     fails or is missing or foreign under keys, 3 cannot check."""
     if not trailer:
         return (1, 'unsigned, and trusted keys were given') if keys else (0, 'unsigned')
-    if len(trailer) != 102 or trailer[:4] != b'SEAL' or trailer[4] != 1 or trailer[5] != 1:
-        return 1, '%d byte(s) after the body are not a version-1 Ed25519 seal block' % len(trailer)
+    # FORMAT.md §B.1: nothing or one seal block follows the body; else corrupt
+    if len(trailer) < 6 or trailer[:4] != b'SEAL' or len(trailer) > 4096:
+        return 3, 'corrupt: %d byte(s) after the body are not a seal block' % len(trailer)
+    if trailer[4] == 1 and trailer[5] == 1 and len(trailer) != 102:
+        return 3, 'corrupt: the seal block is %d bytes, not 102' % len(trailer)
+    if trailer[4] != 1 or trailer[5] != 1:
+        return 1, 'seal version %d, algorithm %d: this reader checks version 1, algorithm 1 (Ed25519) only' % (
+            trailer[4], trailer[5])
     pk, sig = trailer[6:38], trailer[38:102]
     kid = hashlib.blake2b(pk, digest_size=32).digest()[:8].hex()
     env = env[:5] + bytes([env[5] & ~4 & 0xff, 0]) + env[7:8]   # the body's coding and primer are not covered (§B.1)

@@ -62,10 +62,14 @@ int arb_replay__deflate_once(const uint8_t *p, size_t n, int level, const uint8_
  * divergence or a malformed record (the seal then says whether the bytes
  * are the ones signed). ARB_OK when the body's end was reached. */
 int arb_replay__drain(arb_replay *r, arb_error *err);
-/* A range-coded body whose CRC-32 fails when decoded to its end (after a
- * divergence, say: the bytes decoded were not the ones written): ARB_EFORMAT
- * with err naming it; otherwise ARB_OK. */
+/* A version-2 body that is corrupt when read to its end (after a
+ * divergence, say): a range-coded body whose CRC-32 fails (the bytes
+ * decoded were not the ones written), or bytes after the body that are not
+ * a seal block (FORMAT.md §B.1): ARB_EFORMAT with err naming it; otherwise
+ * ARB_OK. */
 int arb_replay__body_corrupt(arb_replay *r, arb_error *err);
+/* What follows the body is not a seal block (the reader has failed). */
+int arb_replay__trailer_bad(const arb_replay *r);
 /* Late hashes: when an archive compresses on its own thread, the
  * recorder leaves the checkpoint and outcome hash bytes blank and hands
  * over a copy of the match state of each instead; the compressor hashes

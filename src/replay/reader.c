@@ -62,6 +62,8 @@ struct arb_replay {
     const arb_rc_model *prime;  /* archive members: copied at open */
     arb_error ioerr;            /* a read error met while decoding */
     int io_failed, rc_bad;      /* that error happened; the CRC-32 failed */
+    int trailer_bad;            /* what follows the body is not a seal block */
+    arb_error trailer_err;      /* ... and the error that says so */
 };
 
 /* At most this many unknown records in a row (between two known ones). */
@@ -122,15 +124,28 @@ static int body_ended(arb_replay *r, arb_error *err)
     r->have_digest = 1;
     for (;;) {
         size_t k = r->zs.avail_in;
-        if (k > ARB_REPLAY_TRAILER_MAX - r->ntrailer)
-            return fail_at(r, err, ARB_EFORMAT, r->body_end, "more than %d bytes follow the body: only a seal block may",
-                           ARB_REPLAY_TRAILER_MAX);
+        if (k > ARB_REPLAY_TRAILER_MAX - r->ntrailer) {
+            fail_at(r, &r->trailer_err, ARB_EFORMAT, r->body_end,
+                    "more than %d bytes follow the body: only a seal block may", ARB_REPLAY_TRAILER_MAX);
+            r->trailer_bad = 1;
+            *err = r->trailer_err;
+            return ARB_EFORMAT;
+        }
         if (k) memcpy(r->trailer + r->ntrailer, r->zs.next_in, k);
         r->ntrailer += k;
         r->zs.avail_in = 0;
         if (r->in_eof) break;
         int rc = read_in(r, err);
         if (rc) return rc;
+    }
+    /* One rule for every reader (FORMAT.md §B.1): what follows the body is
+     * nothing or one seal block; anything else makes the file corrupt. */
+    char why[160];
+    if (arb_seal_block_form(r->trailer, r->ntrailer, why, sizeof why)) {
+        fail_at(r, &r->trailer_err, ARB_EFORMAT, r->body_end, "%s", why);
+        r->trailer_bad = 1;
+        *err = r->trailer_err;
+        return ARB_EFORMAT;
     }
     return ARB_OK;
 }
@@ -618,14 +633,22 @@ int arb_replay__drain(arb_replay *r, arb_error *err)
 
 int arb_replay__body_corrupt(arb_replay *r, arb_error *err)
 {
-    if (!r->rc || r->z_end) return ARB_OK;
-    arb_error e = ARB_ERROR_INIT;
-    if (arb_replay__drain(r, &e) == ARB_EFORMAT && (r->rc_bad || r->dec.over)) {
-        *err = e;
+    if (!r->v2) return ARB_OK;
+    if (!r->z_end) {
+        arb_error e = ARB_ERROR_INIT;
+        if (arb_replay__drain(r, &e) == ARB_EFORMAT && r->rc && (r->rc_bad || r->dec.over)) {
+            *err = e;
+            return ARB_EFORMAT;
+        }
+    }
+    if (r->trailer_bad) {
+        *err = r->trailer_err;
         return ARB_EFORMAT;
     }
     return ARB_OK;
 }
+
+int arb_replay__trailer_bad(const arb_replay *r) { return r->trailer_bad; }
 
 const char *arb_replay_name(const arb_replay *r) { return r->name; }
 
