@@ -29,6 +29,14 @@ class Corrupt(Exception):
 
 
 # ---------------------------------------------------------------- MessagePack (§3)
+def text(raw):
+    """A MessagePack string: valid UTF-8 (Python's strict codec refuses
+    overlongs and surrogates) without a NUL byte (§3)."""
+    t = bytes(raw).decode()
+    if '\0' in t: raise Corrupt('a string holds a NUL byte')
+    return t
+
+
 def unpack(buf, i):
     """One MessagePack value at buf[i:], returns (value, next index)."""
     if i >= len(buf):
@@ -40,7 +48,7 @@ def unpack(buf, i):
         return buf[i:i + n]
     if c <= 0x7f: return c, i
     if c >= 0xe0: return c - 0x100, i
-    if 0xa0 <= c <= 0xbf: n = c & 0x1f; return take(n).decode(), i + n
+    if 0xa0 <= c <= 0xbf: n = c & 0x1f; return text(take(n)), i + n
     if 0x90 <= c <= 0x9f: n, kind = c & 0x0f, 'a'
     elif 0x80 <= c <= 0x8f: n, kind = c & 0x0f, 'm'
     elif c == 0xc0: return None, i
@@ -55,7 +63,7 @@ def unpack(buf, i):
         n = int.from_bytes(take(w), 'big'); i += w
         if i + n > len(buf): raise Trunc()
         raw = buf[i:i + n]
-        return (raw.decode() if c >= 0xd9 else bytes(raw)), i + n
+        return (text(raw) if c >= 0xd9 else bytes(raw)), i + n
     elif c in (0xdc, 0xdd, 0xde, 0xdf):
         w = 2 if c in (0xdc, 0xde) else 4
         n = int.from_bytes(take(w), 'big'); i += w; kind = 'a' if c <= 0xdd else 'm'
@@ -70,7 +78,9 @@ def unpack(buf, i):
         return out, i
     out = {}
     for _ in range(n):
-        k, i = unpack(buf, i); v, i = unpack(buf, i)
+        k, i = unpack(buf, i)
+        if not isinstance(k, str): raise Corrupt('a map key that is not a string')
+        v, i = unpack(buf, i)
         if k in out: raise Corrupt('duplicate map key %r' % k)
         out[k] = v
     return out, i
@@ -418,6 +428,10 @@ def header2(h):
     for s, p in enumerate(players):
         q = {'name': 'P%d' % (s + 1)}
         if isinstance(p, int): p = {'preset': p}
+        if not isinstance(p, dict): raise Corrupt('players.%d is neither a preset index nor a map' % s)
+        both = [k for k in ('deck_name', 'attrs', 'cards', 'deck') if k in p]
+        if 'preset' in p and both:   # §B.2: a preset is the whole deck
+            raise Corrupt("players.%d holds both 'preset' and '%s'" % (s, both[0]))
         for k, v in p.items():
             if k == 'preset':
                 d = presets.get(game, [])

@@ -18,10 +18,12 @@ int arb_replay__header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *
                               const arb_replay_limits *lim, const char *name, arb_error *err);
 
 /* Strict checks over the measured header p[0..n): no map at any level
- * holds a key twice, every key is a string, every string is valid UTF-8.
+ * holds a key twice, every key is a string, every string is valid UTF-8
+ * without a NUL byte. v2: the root is version 2's positional array, whose
+ * fields the key paths name by their version-1 keys (players.0.name).
  * 0 ok; -1 with msg and *off (offset from p) naming the problem; -2 no
  * memory. */
-int arb_replay__header_strict(const uint8_t *p, size_t n, size_t *off, char *msg, size_t msgsize);
+int arb_replay__header_strict(const uint8_t *p, size_t n, int v2, size_t *off, char *msg, size_t msgsize);
 /* 1 when s[0..n) is valid UTF-8 (no overlongs, surrogates or code points
  * above U+10FFFF); else 0 and *bad = offset of the first bad sequence. */
 int arb_replay__utf8_valid(const uint8_t *s, size_t n, size_t *bad);
@@ -68,6 +70,10 @@ int arb_replay__drain(arb_replay *r, arb_error *err);
  * a seal block (FORMAT.md §B.1): ARB_EFORMAT with err naming it; otherwise
  * ARB_OK. */
 int arb_replay__body_corrupt(arb_replay *r, arb_error *err);
+/* An archive member read through a trusted index: when its last record
+ * has been read, the member must hold exactly content bytes and actions
+ * actions, else arb_replay_next fails (ARB_EFORMAT: the index is corrupt). */
+void arb_replay__index_expect(arb_replay *r, uint64_t member, uint64_t content, uint64_t actions);
 /* What follows the body is not a seal block (the reader has failed). */
 int arb_replay__trailer_bad(const arb_replay *r);
 /* Late hashes: when an archive compresses on its own thread, the

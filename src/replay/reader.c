@@ -63,6 +63,8 @@ struct arb_replay {
     arb_error ioerr;            /* a read error met while decoding */
     int io_failed, rc_bad;      /* that error happened; the CRC-32 failed */
     int trailer_bad;            /* what follows the body is not a seal block */
+    int idx_check;              /* an archive member whose index entry is checked at its end */
+    uint64_t idx_member, idx_content, idx_actions;
     arb_error trailer_err;      /* ... and the error that says so */
 };
 
@@ -904,6 +906,30 @@ static int decode_record2(arb_replay *r, const uint8_t *p, size_t n, arb_replay_
     return ARB_MP_OK;
 }
 
+void arb_replay__index_expect(arb_replay *r, uint64_t member, uint64_t content, uint64_t actions)
+{
+    r->idx_check = 1;
+    r->idx_member = member;
+    r->idx_content = content;
+    r->idx_actions = actions;
+}
+
+/* The end of a member read through a trusted index: its entry's content
+ * length and action count must be what the member holds (FORMAT.md §C.3),
+ * else the index is corrupt. */
+static int index_check(arb_replay *r, arb_error *err)
+{
+    if (!r->idx_check || (r->st.decompressed == r->idx_content && r->st.actions == r->idx_actions)) return 0;
+    r->failed = ARB_EFORMAT;
+    arb_error_where(err, "%s: the archive's index", r->name);
+    return arb_error_set(err, ARB_EFORMAT, NULL,
+                         "the index entry of member %llu says %llu content bytes and %llu actions; the member holds "
+                         "%llu and %llu: the index is corrupt",
+                         (unsigned long long)r->idx_member, (unsigned long long)r->idx_content,
+                         (unsigned long long)r->idx_actions, (unsigned long long)r->st.decompressed,
+                         (unsigned long long)r->st.actions);
+}
+
 int arb_replay_next(arb_replay *r, arb_replay_record *rec, arb_error *err)
 {
     if (r->failed) {
@@ -954,7 +980,7 @@ int arb_replay_next(arb_replay *r, arb_replay_record *rec, arb_error *err)
                                    r->rc ? "content" : "zlib stream", (unsigned long long)r->st.records);
                 return truncated(r, err, "inside a record");
             }
-            if (r->z_end) return 0;
+            if (r->z_end) return index_check(r, err);
             return truncated(r, err, "between records");
         }
     }
