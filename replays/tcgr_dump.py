@@ -539,7 +539,9 @@ def records1(raw, i):
 
 # ---------------------------------------------------------------- archives (Part C)
 def archive_members(data):
-    """[(offset, flags, zbytes, seal)], cut offset or None, index note."""
+    """[(offset, flags, zbytes, seal)], cut offset or None, index note, and
+    [(content length, actions)] per member from a trusted index (else None):
+    §C.3 checks them when each member has been read."""
     members, off, cut, note = [], 8, None, 'ok'
     trusted = False
     if len(data) >= 24 and data[-4:] == b'TCGX':
@@ -548,11 +550,11 @@ def archive_members(data):
             fr = data[ioff:len(data) - 16]
             if fr[:1] != b'I' or zlib.crc32(fr[:-4]) != int.from_bytes(fr[-4:], 'little'): raise Corrupt('crc')
             n, i = varint(fr, 1)
-            offs, o = [], 8
+            offs, o, counts = [], 8, []
             for k in range(n):
-                d, i = varint(fr, i); _, i = varint(fr, i); _, i = varint(fr, i)
+                d, i = varint(fr, i); cl, i = varint(fr, i); na, i = varint(fr, i)
                 o = o + d if k else 8 + d
-                offs.append(o)
+                offs.append(o); counts.append((cl, na))
             if n != cnt or i != len(fr) - 4: raise Corrupt('count')
             trusted = offs  # checked against the frames below
         except (Corrupt, Trunc, IndexError):
@@ -572,7 +574,7 @@ def archive_members(data):
         off = i + z + s
     if trusted is not False and [m[0] for m in members] != trusted:
         note = 'corrupt: its offsets do not match the frames (rebuilt from the frames)'
-    return members, cut, note
+    return members, cut, note, (counts if note == 'ok' else None)
 
 
 def member_content(data, members, k, cache, primes=None):
@@ -581,7 +583,12 @@ def member_content(data, members, k, cache, primes=None):
     if primes is None: primes = [Model()]
     while len(cache) < min(k, 16):
         j = len(cache)
-        c = member_content(data, members, j, cache, primes)[0]
+        try:
+            c, ok = member_content(data, members, j, cache, primes)
+            if not ok: raise Corrupt('its body ends early')
+        except (Corrupt, Trunc, zlib.error) as e:
+            # member k's dictionary / models need member j (§C.2, §D.5)
+            raise Corrupt('member %d does not decode (%s), and member %d needs it' % (j, e, k))
         cache.append(c)
         if len(primes) == j + 1:
             pm = Model(primes[j]); rc_prime(pm, c, unpack(c, 0)[1], members[j][1] & 1); primes.append(pm)
@@ -677,7 +684,7 @@ KEYS = {}
 
 
 # ---------------------------------------------------------------- printing
-def dump_content(name, version, flags, raw, complete, trailer, limit, summary, env=None):
+def dump_content(name, version, flags, raw, complete, trailer, limit, summary, env=None, counts=None):
     timed = flags & 1
     if env is None: env = b'TCGR' + bytes([version, flags, 0, 0])
     header, i = unpack(raw, 0)
@@ -718,6 +725,10 @@ def dump_content(name, version, flags, raw, complete, trailer, limit, summary, e
               file=sys.stderr if summary else sys.stdout)
         return 3
     if not summary: print('%d records' % n)
+    if counts is not None and counts != (len(raw), actions):
+        print('%s: corrupt index: its entry says %d content bytes and %d actions, the member holds %d and %d' % (
+            name, counts[0], counts[1], len(raw), actions), file=sys.stderr if summary else sys.stdout)
+        return 3
     if version == 2:
         st, msg = seal_verdict(env, raw, trailer, KEYS)
         if not summary or st: print('%s: seal: %s' % (name, msg), file=sys.stdout if not summary else sys.stderr)
@@ -764,21 +775,25 @@ def one(path, limit, summary):
         print('%s: format version %d is not supported (this reader reads 1 and 2)' % (path, version)); return 3
     try:
         if version == 2 and flags & 2:
-            members, cut, note = archive_members(data)
+            members, cut, note, counts = archive_members(data)
             cache, primes = [], [Model()]
             if member is not None:
                 if member >= len(members):
                     print('%s: the archive holds %d complete member(s)' % (path, len(members))); return 3
                 raw, ok = member_content(data, members, member, cache, primes)
                 return dump_content('%s#%d' % (path, member), 2, members[member][1], raw, ok, members[member][3],
-                                    limit, summary)
+                                    limit, summary, counts=counts[member] if counts else None)
             print('archive: %d complete member(s), index %s' % (len(members), note))
             worst = 0
             for k in range(len(members)):
-                raw, ok = member_content(data, members, k, cache, primes)
                 print('--- member %d (offset %d)' % (k, members[k][0]))
-                worst = max(worst, dump_content('%s#%d' % (path, k), 2, members[k][1], raw, ok, members[k][3],
-                                                limit if limit is not None else 0, summary))
+                try:   # a member that does not decode fails alone; the frames go on (§C.3)
+                    raw, ok = member_content(data, members, k, cache, primes)
+                    worst = max(worst, dump_content('%s#%d' % (path, k), 2, members[k][1], raw, ok, members[k][3],
+                                                    limit if limit is not None else 0, summary,
+                                                    counts=counts[k] if counts else None))
+                except (Corrupt, Trunc, zlib.error, UnicodeDecodeError, ValueError) as e:
+                    print('%s#%d: corrupt: %s' % (path, k, e)); worst = 3
             if cut is not None:
                 print('%s: member %d is cut short at offset %d' % (path, len(members), cut)); worst = 3
             if not note.startswith('ok'): worst = 3

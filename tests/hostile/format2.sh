@@ -165,7 +165,16 @@ expect 3 'ix-actions.tcgr#1: .*the index entry of member 1 says [0-9]+ content b
     '' - verify "$f2/ix-actions.tcgr"
 expect 3 'ix-content.tcgr#2: .*the index entry of member 2 says 135 content bytes and 34 actions; the member holds 134 and 34' \
     '' - log "$f2/ix-content.tcgr#2"
+both "$f2/ix-actions.tcgr" 'ix-actions.tcgr#1: corrupt index: its entry says [0-9]+ content bytes and 111 actions'
 fi
+# ... a member that does not decode fails, and so does every later member
+# whose primed models (or dictionary) need it (FORMAT.md §C.3); the frames
+# after it are still found
+flip "$f2/ix.tcgr" 20 64 "$f2/ix-bad0.tcgr"
+expect 3 'ix-bad0.tcgr#0: UNREADABLE: .*corrupt.*ix-bad0.tcgr#1: UNREADABLE: .*member 0 does not decode.*ix-bad0.tcgr#2: UNREADABLE: .*member 0 does not decode' \
+    ': OK' - verify "$f2/ix-bad0.tcgr"
+command -v python3 >/dev/null && both "$f2/ix-bad0.tcgr" 'ix-bad0.tcgr#2: corrupt: member 0 does not decode'
+
 # ... and an append to an archive whose index is missing writes the true
 # counts: the new index is trusted and every member reads through it
 ioff=$(( $(wc -c <"$f2/ix.tcgr") - 16 ))
