@@ -432,6 +432,7 @@ def header2(h):
         both = [k for k in ('deck_name', 'attrs', 'cards', 'deck') if k in p]
         if 'preset' in p and both:   # §B.2: a preset is the whole deck
             raise Corrupt("players.%d holds both 'preset' and '%s'" % (s, both[0]))
+        if 'cards' in p and 'deck' in p: raise Corrupt("players.%d holds both 'cards' and 'deck'" % s)
         for k, v in p.items():
             if k == 'preset':
                 d = presets.get(game, [])
@@ -493,7 +494,9 @@ def records2(raw, i, timed, game):
             if el is not None: raise Corrupt('an elapsed prefix not followed by an action')
             if op in (0x87, 0x88): turn, j = varint(raw, j)
             elif cp_turn is None: raise Corrupt('a next-turn checkpoint before any checkpoint')
+            elif cp_turn >= 0xffffffff: raise Corrupt('a next-turn checkpoint after turn 4294967295')
             else: turn = cp_turn + 1
+            if turn > 0xffffffff: raise Corrupt('a checkpoint turn outside uint32')
             w = 8 if op == 0x88 else 1
             if j + w > len(raw): raise Trunc()
             h = int.from_bytes(raw[j:j + w], 'little'); j += w
@@ -503,15 +506,18 @@ def records2(raw, i, timed, game):
         elif op == 0x8e:
             if j + 2 > len(raw): raise Trunc()
             winner, ri = raw[j] - 1, raw[j + 1]; j += 2
+            if winner > 3: raise Corrupt('a winner outside -1..3')
             if ri == 0xff:
                 if j >= len(raw): raise Trunc()
                 n = raw[j]; j += 1
                 if j + n > len(raw): raise Trunc()
-                reason = raw[j:j + n].decode(); j += n
+                if n > 63: raise Corrupt('an outcome reason longer than 63 bytes')
+                reason = text(raw[j:j + n]); j += n
             else:
                 if ri >= len(reasons): raise Corrupt('reason index %d is not in the %s table' % (ri, game))
                 reason = reasons[ri]
             turns, j = varint(raw, j)
+            if turns > 0xffffffff: raise Corrupt('outcome turns outside uint32')
             if j + 8 > len(raw): raise Trunc()
             h = int.from_bytes(raw[j:j + 8], 'little'); j += 8
             yield j, ('outcome', winner, reason, turns, h)
