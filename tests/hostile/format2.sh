@@ -194,7 +194,7 @@ mkfifo "$f2/k.in"
 ( "$ARBITER" record --game naramo --seed 5 -o "$f2/k.tcgr" <"$f2/k.in" >"$f2/k.out" 2>&1 & echo $! >"$f2/k.pid"; wait ) 2>/dev/null &
 exec 7>"$f2/k.in"
 head -n 20 "$f2/m5.txt" >&7
-for _ in $(seq 100); do [ "$(grep -c '^ok ' "$f2/k.out" 2>/dev/null)" -ge 20 ] && break; sleep 0.05; done
+for _ in $(seq 400); do [ "$(grep -c '^ok ' "$f2/k.out" 2>/dev/null)" -ge 20 ] && break; sleep 0.05; done
 kill -9 "$(cat "$f2/k.pid")" 2>/dev/null
 exec 7>&-
 wait
@@ -209,7 +209,7 @@ else
     fi
 fi
 ( "$ARBITER" play --game naramo --games 1000000 --seed 1 --archive -o "$f2/kp.tcgr" >/dev/null 2>&1 & echo $! >"$f2/kp.pid"; wait ) 2>/dev/null &
-for _ in $(seq 200); do [ "$( { wc -c <"$f2/kp.tcgr.part"; } 2>/dev/null || echo 0)" -gt 20000 ] && break; sleep 0.05; done
+for _ in $(seq 600); do [ "$( { wc -c <"$f2/kp.tcgr.part"; } 2>/dev/null || echo 0)" -gt 20000 ] && break; sleep 0.05; done
 kill -9 "$(cat "$f2/kp.pid")" 2>/dev/null
 wait
 n=$((n + 1))
