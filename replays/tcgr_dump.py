@@ -29,6 +29,14 @@ class Corrupt(Exception):
 
 
 # ---------------------------------------------------------------- MessagePack (§3)
+def text(raw):
+    """A MessagePack string: valid UTF-8 (Python's strict codec refuses
+    overlongs and surrogates) without a NUL byte (§3)."""
+    t = bytes(raw).decode()
+    if '\0' in t: raise Corrupt('a string holds a NUL byte')
+    return t
+
+
 def unpack(buf, i):
     """One MessagePack value at buf[i:], returns (value, next index)."""
     if i >= len(buf):
@@ -40,7 +48,7 @@ def unpack(buf, i):
         return buf[i:i + n]
     if c <= 0x7f: return c, i
     if c >= 0xe0: return c - 0x100, i
-    if 0xa0 <= c <= 0xbf: n = c & 0x1f; return take(n).decode(), i + n
+    if 0xa0 <= c <= 0xbf: n = c & 0x1f; return text(take(n)), i + n
     if 0x90 <= c <= 0x9f: n, kind = c & 0x0f, 'a'
     elif 0x80 <= c <= 0x8f: n, kind = c & 0x0f, 'm'
     elif c == 0xc0: return None, i
@@ -55,7 +63,7 @@ def unpack(buf, i):
         n = int.from_bytes(take(w), 'big'); i += w
         if i + n > len(buf): raise Trunc()
         raw = buf[i:i + n]
-        return (raw.decode() if c >= 0xd9 else bytes(raw)), i + n
+        return (text(raw) if c >= 0xd9 else bytes(raw)), i + n
     elif c in (0xdc, 0xdd, 0xde, 0xdf):
         w = 2 if c in (0xdc, 0xde) else 4
         n = int.from_bytes(take(w), 'big'); i += w; kind = 'a' if c <= 0xdd else 'm'
@@ -70,7 +78,9 @@ def unpack(buf, i):
         return out, i
     out = {}
     for _ in range(n):
-        k, i = unpack(buf, i); v, i = unpack(buf, i)
+        k, i = unpack(buf, i)
+        if not isinstance(k, str): raise Corrupt('a map key that is not a string')
+        v, i = unpack(buf, i)
         if k in out: raise Corrupt('duplicate map key %r' % k)
         out[k] = v
     return out, i
@@ -418,6 +428,11 @@ def header2(h):
     for s, p in enumerate(players):
         q = {'name': 'P%d' % (s + 1)}
         if isinstance(p, int): p = {'preset': p}
+        if not isinstance(p, dict): raise Corrupt('players.%d is neither a preset index nor a map' % s)
+        both = [k for k in ('deck_name', 'attrs', 'cards', 'deck') if k in p]
+        if 'preset' in p and both:   # §B.2: a preset is the whole deck
+            raise Corrupt("players.%d holds both 'preset' and '%s'" % (s, both[0]))
+        if 'cards' in p and 'deck' in p: raise Corrupt("players.%d holds both 'cards' and 'deck'" % s)
         for k, v in p.items():
             if k == 'preset':
                 d = presets.get(game, [])
@@ -479,7 +494,9 @@ def records2(raw, i, timed, game):
             if el is not None: raise Corrupt('an elapsed prefix not followed by an action')
             if op in (0x87, 0x88): turn, j = varint(raw, j)
             elif cp_turn is None: raise Corrupt('a next-turn checkpoint before any checkpoint')
+            elif cp_turn >= 0xffffffff: raise Corrupt('a next-turn checkpoint after turn 4294967295')
             else: turn = cp_turn + 1
+            if turn > 0xffffffff: raise Corrupt('a checkpoint turn outside uint32')
             w = 8 if op == 0x88 else 1
             if j + w > len(raw): raise Trunc()
             h = int.from_bytes(raw[j:j + w], 'little'); j += w
@@ -489,15 +506,18 @@ def records2(raw, i, timed, game):
         elif op == 0x8e:
             if j + 2 > len(raw): raise Trunc()
             winner, ri = raw[j] - 1, raw[j + 1]; j += 2
+            if winner > 3: raise Corrupt('a winner outside -1..3')
             if ri == 0xff:
                 if j >= len(raw): raise Trunc()
                 n = raw[j]; j += 1
                 if j + n > len(raw): raise Trunc()
-                reason = raw[j:j + n].decode(); j += n
+                if n > 63: raise Corrupt('an outcome reason longer than 63 bytes')
+                reason = text(raw[j:j + n]); j += n
             else:
                 if ri >= len(reasons): raise Corrupt('reason index %d is not in the %s table' % (ri, game))
                 reason = reasons[ri]
             turns, j = varint(raw, j)
+            if turns > 0xffffffff: raise Corrupt('outcome turns outside uint32')
             if j + 8 > len(raw): raise Trunc()
             h = int.from_bytes(raw[j:j + 8], 'little'); j += 8
             yield j, ('outcome', winner, reason, turns, h)
@@ -525,7 +545,9 @@ def records1(raw, i):
 
 # ---------------------------------------------------------------- archives (Part C)
 def archive_members(data):
-    """[(offset, flags, zbytes, seal)], cut offset or None, index note."""
+    """[(offset, flags, zbytes, seal)], cut offset or None, index note, and
+    [(content length, actions)] per member from a trusted index (else None):
+    §C.3 checks them when each member has been read."""
     members, off, cut, note = [], 8, None, 'ok'
     trusted = False
     if len(data) >= 24 and data[-4:] == b'TCGX':
@@ -534,11 +556,11 @@ def archive_members(data):
             fr = data[ioff:len(data) - 16]
             if fr[:1] != b'I' or zlib.crc32(fr[:-4]) != int.from_bytes(fr[-4:], 'little'): raise Corrupt('crc')
             n, i = varint(fr, 1)
-            offs, o = [], 8
+            offs, o, counts = [], 8, []
             for k in range(n):
-                d, i = varint(fr, i); _, i = varint(fr, i); _, i = varint(fr, i)
+                d, i = varint(fr, i); cl, i = varint(fr, i); na, i = varint(fr, i)
                 o = o + d if k else 8 + d
-                offs.append(o)
+                offs.append(o); counts.append((cl, na))
             if n != cnt or i != len(fr) - 4: raise Corrupt('count')
             trusted = offs  # checked against the frames below
         except (Corrupt, Trunc, IndexError):
@@ -558,7 +580,7 @@ def archive_members(data):
         off = i + z + s
     if trusted is not False and [m[0] for m in members] != trusted:
         note = 'corrupt: its offsets do not match the frames (rebuilt from the frames)'
-    return members, cut, note
+    return members, cut, note, (counts if note == 'ok' else None)
 
 
 def member_content(data, members, k, cache, primes=None):
@@ -567,7 +589,12 @@ def member_content(data, members, k, cache, primes=None):
     if primes is None: primes = [Model()]
     while len(cache) < min(k, 16):
         j = len(cache)
-        c = member_content(data, members, j, cache, primes)[0]
+        try:
+            c, ok = member_content(data, members, j, cache, primes)
+            if not ok: raise Corrupt('its body ends early')
+        except (Corrupt, Trunc, zlib.error) as e:
+            # member k's dictionary / models need member j (§C.2, §D.5)
+            raise Corrupt('member %d does not decode (%s), and member %d needs it' % (j, e, k))
         cache.append(c)
         if len(primes) == j + 1:
             pm = Model(primes[j]); rc_prime(pm, c, unpack(c, 0)[1], members[j][1] & 1); primes.append(pm)
@@ -609,8 +636,14 @@ def seal_verdict(env, content, trailer, keys):
     fails or is missing or foreign under keys, 3 cannot check."""
     if not trailer:
         return (1, 'unsigned, and trusted keys were given') if keys else (0, 'unsigned')
-    if len(trailer) != 102 or trailer[:4] != b'SEAL' or trailer[4] != 1 or trailer[5] != 1:
-        return 1, '%d byte(s) after the body are not a version-1 Ed25519 seal block' % len(trailer)
+    # FORMAT.md §B.1: nothing or one seal block follows the body; else corrupt
+    if len(trailer) < 6 or trailer[:4] != b'SEAL' or len(trailer) > 4096:
+        return 3, 'corrupt: %d byte(s) after the body are not a seal block' % len(trailer)
+    if trailer[4] == 1 and trailer[5] == 1 and len(trailer) != 102:
+        return 3, 'corrupt: the seal block is %d bytes, not 102' % len(trailer)
+    if trailer[4] != 1 or trailer[5] != 1:
+        return 1, 'seal version %d, algorithm %d: this reader checks version 1, algorithm 1 (Ed25519) only' % (
+            trailer[4], trailer[5])
     pk, sig = trailer[6:38], trailer[38:102]
     kid = hashlib.blake2b(pk, digest_size=32).digest()[:8].hex()
     env = env[:5] + bytes([env[5] & ~4 & 0xff, 0]) + env[7:8]   # the body's coding and primer are not covered (§B.1)
@@ -657,7 +690,7 @@ KEYS = {}
 
 
 # ---------------------------------------------------------------- printing
-def dump_content(name, version, flags, raw, complete, trailer, limit, summary, env=None):
+def dump_content(name, version, flags, raw, complete, trailer, limit, summary, env=None, counts=None):
     timed = flags & 1
     if env is None: env = b'TCGR' + bytes([version, flags, 0, 0])
     header, i = unpack(raw, 0)
@@ -698,6 +731,10 @@ def dump_content(name, version, flags, raw, complete, trailer, limit, summary, e
               file=sys.stderr if summary else sys.stdout)
         return 3
     if not summary: print('%d records' % n)
+    if counts is not None and counts != (len(raw), actions):
+        print('%s: corrupt index: its entry says %d content bytes and %d actions, the member holds %d and %d' % (
+            name, counts[0], counts[1], len(raw), actions), file=sys.stderr if summary else sys.stdout)
+        return 3
     if version == 2:
         st, msg = seal_verdict(env, raw, trailer, KEYS)
         if not summary or st: print('%s: seal: %s' % (name, msg), file=sys.stdout if not summary else sys.stderr)
@@ -744,21 +781,25 @@ def one(path, limit, summary):
         print('%s: format version %d is not supported (this reader reads 1 and 2)' % (path, version)); return 3
     try:
         if version == 2 and flags & 2:
-            members, cut, note = archive_members(data)
+            members, cut, note, counts = archive_members(data)
             cache, primes = [], [Model()]
             if member is not None:
                 if member >= len(members):
                     print('%s: the archive holds %d complete member(s)' % (path, len(members))); return 3
                 raw, ok = member_content(data, members, member, cache, primes)
                 return dump_content('%s#%d' % (path, member), 2, members[member][1], raw, ok, members[member][3],
-                                    limit, summary)
+                                    limit, summary, counts=counts[member] if counts else None)
             print('archive: %d complete member(s), index %s' % (len(members), note))
             worst = 0
             for k in range(len(members)):
-                raw, ok = member_content(data, members, k, cache, primes)
                 print('--- member %d (offset %d)' % (k, members[k][0]))
-                worst = max(worst, dump_content('%s#%d' % (path, k), 2, members[k][1], raw, ok, members[k][3],
-                                                limit if limit is not None else 0, summary))
+                try:   # a member that does not decode fails alone; the frames go on (§C.3)
+                    raw, ok = member_content(data, members, k, cache, primes)
+                    worst = max(worst, dump_content('%s#%d' % (path, k), 2, members[k][1], raw, ok, members[k][3],
+                                                    limit if limit is not None else 0, summary,
+                                                    counts=counts[k] if counts else None))
+                except (Corrupt, Trunc, zlib.error, UnicodeDecodeError, ValueError) as e:
+                    print('%s#%d: corrupt: %s' % (path, k, e)); worst = 3
             if cut is not None:
                 print('%s: member %d is cut short at offset %d' % (path, len(members), cut)); worst = 3
             if not note.startswith('ok'): worst = 3

@@ -26,7 +26,28 @@ if ! diff -u "$got" "$want" >"$tmp/diff"; then
     head -20 "$tmp/diff"
     fail=1
 fi
+# §13: the verb tables of every game, as `arbiter verbs --markdown` prints them
+for g in $("$ARBITER" games --json | tr '{' '\n' | sed -n 's/^"id":"\([^"]*\)".*/\1/p'); do
+    "$ARBITER" verbs --game "$g" --markdown; echo
+done >"$want"
+sed -n '/^<!-- verbs: begin/,/^<!-- verbs: end/p' replays/FORMAT.md | sed '1d;$d' >"$got"
+if ! diff -u "$got" "$want" >"$tmp/diff"; then
+    echo "format: replays/FORMAT.md §13 differs from arbiter verbs --markdown (regenerate it; verbs only grow):"
+    head -20 "$tmp/diff"
+    fail=1
+fi
 command -v python3 >/dev/null || { echo "format: python3 missing: tcgr_dump.py not checked"; exit $fail; }
+# §14 and §B.4: the worked examples reproduce (recorded with the commands the
+# text gives, printed by tests/format_examples.py through tcgr_dump.py)
+SOURCE_DATE_EPOCH=1700000000 "$ARBITER" play --game naramo --seed 1 --agents greedy --format 1 -o "$tmp/ex1.tcgr" >/dev/null
+SOURCE_DATE_EPOCH=1700000000 "$ARBITER" play --game naramo --seed 1 -o "$tmp/ex2.tcgr" >/dev/null
+python3 tests/format_examples.py "$tmp/ex1.tcgr" "$tmp/ex2.tcgr" >"$want"
+sed -n '/^<!-- example-v[12]: begin/,/^<!-- example-v[12]: end/p' replays/FORMAT.md >"$got"
+if ! diff -u "$got" "$want" >"$tmp/diff"; then
+    echo "format: replays/FORMAT.md §14 / §B.4 examples no longer reproduce (regenerate with tests/format_examples.py):"
+    head -20 "$tmp/diff"
+    fail=1
+fi
 # §D.8's primer data: each block inflates to the bytes the table names
 python3 - "$want" <<'PY' || fail=1
 import hashlib, re, sys
@@ -42,13 +63,13 @@ for line in open(sys.argv[1]):
         print('format: FORMAT.md primer %d data is not the %d bytes of the table (BLAKE2b-256 %s)' % (pid, n, h)); bad = 1
 sys.exit(bad)
 PY
-# v2/: range-coded bodies from the primers (FORMAT.md Part D); v2-rc0/ (range-coded
-# from empty models); naramo's v2-zlib/: zlib bodies; naramo's v1 files.
+# Every replay in replays/, every version: v1 files, v2/ (range-coded from the
+# primers, FORMAT.md Part D), v2-rc0/ (range-coded from empty models, the older
+# flush), v2-zlib/ (zlib bodies), every rules version's corpus.
 # One tcgr_dump.py process reads them all (a line per file: name, tab, summary),
 # then each line is compared with `arbiter info --json` of the same file.
 files=()
-for f in replays/golden/*/v2/*.tcgr replays/golden/*/v2-rc0/*.tcgr; do files+=("$f"); done
-for f in replays/golden/naramo/v2-zlib/*.tcgr replays/golden/naramo/*.tcgr; do files+=("$f"); done
+while IFS= read -r f; do files+=("$f"); done < <(find replays/golden -name '*.tcgr' | LC_ALL=C sort)   # replays/sealed: tests/seal/run.sh
 python3 replays/tcgr_dump.py --summary "${files[@]}" >"$tmp/py.tsv" 2>"$tmp/py.err" ||
     { echo "format: tcgr_dump.py fails: $(grep -v $'\t\[' "$tmp/py.tsv" "$tmp/py.err" | head -5)"; fail=1; }
 for f in "${files[@]}"; do printf '%s\t' "$f"; "$ARBITER" info --json "$f"; done >"$tmp/c.tsv"

@@ -107,6 +107,15 @@ const char *arb_seal_status_name(arb_seal_status s);
 arb_seal_status arb_seal_block_check(const uint8_t *p, size_t n, const uint8_t digest[ARB_SEAL_DIGEST_BYTES],
                                      uint8_t pk[ARB_SEAL_PK_BYTES], char *why, size_t why_size);
 
+/* The form every reader checks (FORMAT.md §B.1): after a body there is
+ * nothing, or one seal block — the magic "SEAL", a version byte and an
+ * algorithm byte; a version-1 Ed25519 block is exactly
+ * ARB_SEAL_BLOCK_BYTES. 0 when p[0..n) has that form, else -1 and why
+ * (may be NULL) says what is wrong: the file is corrupt. A block of a
+ * version or algorithm this reader does not know has the form; only a
+ * verifier cares (arb_seal_block_check: ARB_SEAL_MALFORMED). */
+int arb_seal_block_form(const uint8_t *p, size_t n, char *why, size_t why_size);
+
 /* The v2 writer's seal hook (arb_replay_meta.seal, ctx = a secret
  * arb_seal_key): writes the seal block over the content digest. */
 int arb_seal_writer_hook(void *ctx, const uint8_t envelope[8], const uint8_t digest[ARB_SEAL_DIGEST_BYTES],

@@ -594,6 +594,7 @@ static int open_member(arb_replay **out, arb_archive *a, uint64_t i, const arb_r
             return rc;
         }
         arb_replay__own(r, img, NULL);
+        if (a->state == ARB_INDEX_OK) arb_replay__index_expect(r, i, m->content, m->actions);
         *out = r;
         return ARB_OK;
     }
@@ -618,8 +619,28 @@ static int open_member(arb_replay **out, arb_archive *a, uint64_t i, const arb_r
         return rc;
     }
     arb_replay__own(r, img, dc);
+    if (a->state == ARB_INDEX_OK) arb_replay__index_expect(r, i, m->content, m->actions);
     *out = r;
     return ARB_OK;
+}
+
+/* Member i's content length and action count, read from the member itself
+ * (an archive whose index was rebuilt from the frames has neither). */
+static int member_counts(arb_archive *a, uint64_t i, arb_archive_member *m, arb_error *err)
+{
+    arb_replay *r;
+    int rc = open_member(&r, a, i, NULL, err);
+    if (rc) return rc;
+    arb_replay_record rec;
+    while ((rc = arb_replay_next(r, &rec, err)) > 0) {}
+    if (rc == 0) {
+        arb_replay_status st;
+        arb_replay_get_status(r, &st);
+        m->content = st.decompressed;
+        m->actions = st.actions;
+    }
+    arb_replay_close(r);
+    return rc;
 }
 
 static int extract(arb_archive *a, uint64_t i, const char *path, arb_error *err);
@@ -1092,7 +1113,26 @@ int arb_archive_writer_open(arb_archive_writer **out, const char *path, int appe
             arb_archive_close(a);
             goto fail;
         }
-        for (uint64_t i = 0; i < a->n && !rc; i++) rc = w_push(aw, &a->m[i]) ? ARB_ENOMEM : ARB_OK;
+        /* the new index carries every member's content length and action
+         * count: read from the old index when it was trusted, else from
+         * the members themselves (a member that does not read is refused) */
+        for (uint64_t i = 0; i < a->n && !rc; i++) {
+            arb_archive_member m = a->m[i];
+            if (a->state != ARB_INDEX_OK && (rc = member_counts(a, i, &m, err))) {
+                char why[ARB_MSG_MAX];
+                snprintf(why, sizeof why, "%s", err->msg);
+                arb_error_where(err, "%s: offset %llu", path, (unsigned long long)m.offset);
+                rc = arb_error_set(err, rc == ARB_ETRUNC ? ARB_EFORMAT : rc, NULL,
+                                   "cannot append: member %llu does not read (%s); nothing was written",
+                                   (unsigned long long)i, why);
+                break;
+            }
+            rc = w_push(aw, &m) ? ARB_ENOMEM : ARB_OK;
+        }
+        if (rc) {
+            arb_archive_close(a);
+            goto fail;
+        }
         const uint8_t *d;
         size_t dn;
         const arb_rc_model *pm = NULL;

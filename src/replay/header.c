@@ -329,11 +329,27 @@ static int header_translate2(const uint8_t *p, size_t n, arb_mpbuf *o, const cha
         /* Collect the player's entries, then write the canonical map. */
         arb_mpbuf pm = { 0 };
         uint32_t outk = 0;
+        const char *deckf = NULL;
+        int has_preset = 0;
         for (uint32_t k = 0; k < nk; k++) {
             char key[32];
             if (t_str(&p, end, key, sizeof key)) {
                 arb_replay__mp_free(&pm);
                 return t_bad(name, err, "a player key is not a short string");
+            }
+            /* A preset is a whole deck (name, attributes, cards): a map that
+             * also gives one of those is refused (FORMAT.md §B.2), never
+             * resolved by "the preset wins" in one reader and "the field
+             * wins" in another. */
+            static const char *const deck_keys[] = { "deck_name", "attrs", "cards", "deck" };
+            for (unsigned f = 0; f < 4; f++)
+                if (strcmp(key, deck_keys[f]) == 0 && !deckf) deckf = deck_keys[f];
+            if (strcmp(key, "preset") == 0) has_preset = 1;
+            if (has_preset && deckf) {
+                arb_replay__mp_free(&pm);
+                arb_error_where(err, "%s: header key 'players.%u.%s'", name, (unsigned)s, deckf);
+                return arb_error_set(err, ARB_EFORMAT, NULL,
+                                     "a player map holds both 'preset' and '%s': a preset is the whole deck", deckf);
             }
             if (strcmp(key, "preset") == 0) {
                 const arb_deck *pd = NULL;
@@ -611,7 +627,13 @@ typedef struct strict {
     char *msg;
     size_t msgsize;
     size_t off;                 /* offset of the problem, from base */
+    int v2;                     /* the root is a version-2 positional header */
 } strict;
+
+/* Version 2's positional fields named by their version-1 keys (FORMAT.md
+ * §3: a key path names the same value in both versions); the extra map's
+ * keys sit at the top level, so field 6 adds nothing to the path. */
+static const char *const v2_field[7] = { "game", "rules", "seed", "started", "players", "options", "" };
 
 /* Printable rendering of at most 40 bytes of a key for messages. */
 static void key_text(const uint8_t *s, uint32_t len, char *out, size_t size)
@@ -650,6 +672,13 @@ static int strict_value(strict *st, const uint8_t **pp, const uint8_t *end, unsi
                      st->path[0] ? st->path : "(root)", bad, len);
             return -1;
         }
+        const uint8_t *nul = is_bin ? NULL : memchr(s, 0, len);
+        if (nul) {
+            st->off = (size_t)(nul - st->base);
+            snprintf(st->msg, st->msgsize, "the string at '%s' holds a NUL byte (byte %zu of %u): strings hold none",
+                     st->path[0] ? st->path : "(root)", (size_t)(nul - s), len);
+            return -1;
+        }
         *pp = p;
         return 0;
     }
@@ -657,7 +686,11 @@ static int strict_value(strict *st, const uint8_t **pp, const uint8_t *end, unsi
     if (arb_mp_rd_array(&p, end, &n) == ARB_MP_OK) {
         for (uint32_t i = 0; i < n; i++) {
             size_t saved;
-            path_push(st, &saved, "%u", NULL, 0, i);
+            if (depth == 0 && st->v2 && i < 7) {
+                const char *f = v2_field[i];
+                saved = strlen(st->path);
+                if (f[0]) path_push(st, &saved, NULL, (const uint8_t *)f, (uint32_t)strlen(f), 0);
+            } else path_push(st, &saved, "%u", NULL, 0, i);
             int rc = strict_value(st, &p, end, depth + 1);
             st->path[saved] = '\0';
             if (rc) return rc;
@@ -686,6 +719,12 @@ static int strict_value(strict *st, const uint8_t **pp, const uint8_t *end, unsi
             if (!arb_replay__utf8_valid(s, len, &bad)) {
                 st->off = (size_t)(s - st->base) + bad;
                 snprintf(st->msg, st->msgsize, "a key of the map at '%s' is not valid UTF-8", st->path[0] ? st->path : "(root)");
+                rc = -1;
+                break;
+            }
+            if (memchr(s, 0, len)) {
+                st->off = (size_t)(kp - st->base);
+                snprintf(st->msg, st->msgsize, "a key of the map at '%s' holds a NUL byte", st->path[0] ? st->path : "(root)");
                 rc = -1;
                 break;
             }
@@ -738,10 +777,11 @@ static int strict_value(strict *st, const uint8_t **pp, const uint8_t *end, unsi
     return 0;
 }
 
-int arb_replay__header_strict(const uint8_t *p, size_t n, size_t *off, char *msg, size_t msgsize)
+int arb_replay__header_strict(const uint8_t *p, size_t n, int v2, size_t *off, char *msg, size_t msgsize)
 {
     strict st;
     memset(&st, 0, sizeof st);
+    st.v2 = v2;
     st.base = p;
     st.msg = msg;
     st.msgsize = msgsize;
@@ -882,11 +922,11 @@ static int header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, si
  * level, non-string keys and invalid UTF-8 are refused, naming the key
  * path and the decompressed offset. canon: the bytes are version 2's
  * header translated to the canonical map (offsets are then not the file's). */
-static int header_strict_at(const uint8_t *p, size_t n, const char *name, int canon, arb_error *err)
+static int header_strict_at(const uint8_t *p, size_t n, const char *name, int v2, int canon, arb_error *err)
 {
     char msg[ARB_MSG_MAX];
     size_t off = 0;
-    int rc = arb_replay__header_strict(p, n, &off, msg, sizeof msg);
+    int rc = arb_replay__header_strict(p, n, v2, &off, msg, sizeof msg);
     if (!rc) return ARB_OK;
     if (canon) arb_error_where(err, "%s: header (translated from version 2)", name);
     else arb_error_where(err, "%s: decompressed offset %zu (header)", name, off);
@@ -896,12 +936,12 @@ static int header_strict_at(const uint8_t *p, size_t n, const char *name, int ca
 int arb_replay__header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, size_t n,
                               const arb_replay_limits *lim, const char *name, arb_error *err)
 {
-    int rc = header_strict_at(p, n, name, 0, err);
+    int rc = header_strict_at(p, n, name, h->version == 2, 0, err);
     if (rc) return rc;
     if (h->version != 2) return header_decode(h, t, p, n, lim, name, err);
     arb_mpbuf o = { 0 };
     rc = header_translate2(p, n, &o, name, err);
-    if (!rc) rc = header_strict_at(o.p, o.n, name, 1, err);
+    if (!rc) rc = header_strict_at(o.p, o.n, name, 0, 1, err);
     if (!rc) rc = header_decode(h, t, o.p, o.n, lim, name, err);
     h->size = n;
     arb_replay__mp_free(&o);

@@ -18,10 +18,12 @@ int arb_replay__header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *
                               const arb_replay_limits *lim, const char *name, arb_error *err);
 
 /* Strict checks over the measured header p[0..n): no map at any level
- * holds a key twice, every key is a string, every string is valid UTF-8.
+ * holds a key twice, every key is a string, every string is valid UTF-8
+ * without a NUL byte. v2: the root is version 2's positional array, whose
+ * fields the key paths name by their version-1 keys (players.0.name).
  * 0 ok; -1 with msg and *off (offset from p) naming the problem; -2 no
  * memory. */
-int arb_replay__header_strict(const uint8_t *p, size_t n, size_t *off, char *msg, size_t msgsize);
+int arb_replay__header_strict(const uint8_t *p, size_t n, int v2, size_t *off, char *msg, size_t msgsize);
 /* 1 when s[0..n) is valid UTF-8 (no overlongs, surrogates or code points
  * above U+10FFFF); else 0 and *bad = offset of the first bad sequence. */
 int arb_replay__utf8_valid(const uint8_t *s, size_t n, size_t *bad);
@@ -68,10 +70,18 @@ int arb_replay__drain(arb_replay *r, arb_error *err);
  * length in it. */
 int arb_replay__open_keep(arb_replay **out, const char *path, const arb_replay_limits *lim, arb_error *err);
 int arb_replay__kept(arb_replay *r, uint8_t **content, size_t *n, size_t *header_len, arb_error *err);
-/* A range-coded body whose CRC-32 fails when decoded to its end (after a
- * divergence, say: the bytes decoded were not the ones written): ARB_EFORMAT
- * with err naming it; otherwise ARB_OK. */
+/* A version-2 body that is corrupt when read to its end (after a
+ * divergence, say): a range-coded body whose CRC-32 fails (the bytes
+ * decoded were not the ones written), or bytes after the body that are not
+ * a seal block (FORMAT.md §B.1): ARB_EFORMAT with err naming it; otherwise
+ * ARB_OK. */
 int arb_replay__body_corrupt(arb_replay *r, arb_error *err);
+/* An archive member read through a trusted index: when its last record
+ * has been read, the member must hold exactly content bytes and actions
+ * actions, else arb_replay_next fails (ARB_EFORMAT: the index is corrupt). */
+void arb_replay__index_expect(arb_replay *r, uint64_t member, uint64_t content, uint64_t actions);
+/* What follows the body is not a seal block (the reader has failed). */
+int arb_replay__trailer_bad(const arb_replay *r);
 /* Late hashes: when an archive compresses on its own thread, the
  * recorder leaves the checkpoint and outcome hash bytes blank and hands
  * over a copy of the match state of each instead; the compressor hashes

@@ -68,6 +68,10 @@ struct arb_replay {
     uint64_t hlen_kept;         /* the header's length in the content */
     uint8_t *keep;
     size_t keep_n, keep_cap;
+    int trailer_bad;            /* what follows the body is not a seal block */
+    int idx_check;              /* an archive member whose index entry is checked at its end */
+    uint64_t idx_member, idx_content, idx_actions;
+    arb_error trailer_err;      /* ... and the error that says so */
 };
 
 /* Content bytes as they are decoded (version 2): hashed for the seal and,
@@ -149,15 +153,28 @@ static int body_ended(arb_replay *r, arb_error *err)
     r->have_digest = 1;
     for (;;) {
         size_t k = r->zs.avail_in;
-        if (k > ARB_REPLAY_TRAILER_MAX - r->ntrailer)
-            return fail_at(r, err, ARB_EFORMAT, r->body_end, "more than %d bytes follow the body: only a seal block may",
-                           ARB_REPLAY_TRAILER_MAX);
+        if (k > ARB_REPLAY_TRAILER_MAX - r->ntrailer) {
+            fail_at(r, &r->trailer_err, ARB_EFORMAT, r->body_end,
+                    "more than %d bytes follow the body: only a seal block may", ARB_REPLAY_TRAILER_MAX);
+            r->trailer_bad = 1;
+            *err = r->trailer_err;
+            return ARB_EFORMAT;
+        }
         if (k) memcpy(r->trailer + r->ntrailer, r->zs.next_in, k);
         r->ntrailer += k;
         r->zs.avail_in = 0;
         if (r->in_eof) break;
         int rc = read_in(r, err);
         if (rc) return rc;
+    }
+    /* One rule for every reader (FORMAT.md §B.1): what follows the body is
+     * nothing or one seal block; anything else makes the file corrupt. */
+    char why[160];
+    if (arb_seal_block_form(r->trailer, r->ntrailer, why, sizeof why)) {
+        fail_at(r, &r->trailer_err, ARB_EFORMAT, r->body_end, "%s", why);
+        r->trailer_bad = 1;
+        *err = r->trailer_err;
+        return ARB_EFORMAT;
     }
     return ARB_OK;
 }
@@ -679,14 +696,22 @@ int arb_replay__drain(arb_replay *r, arb_error *err)
 
 int arb_replay__body_corrupt(arb_replay *r, arb_error *err)
 {
-    if (!r->rc || r->z_end) return ARB_OK;
-    arb_error e = ARB_ERROR_INIT;
-    if (arb_replay__drain(r, &e) == ARB_EFORMAT && (r->rc_bad || r->dec.over)) {
-        *err = e;
+    if (!r->v2) return ARB_OK;
+    if (!r->z_end) {
+        arb_error e = ARB_ERROR_INIT;
+        if (arb_replay__drain(r, &e) == ARB_EFORMAT && r->rc && (r->rc_bad || r->dec.over)) {
+            *err = e;
+            return ARB_EFORMAT;
+        }
+    }
+    if (r->trailer_bad) {
+        *err = r->trailer_err;
         return ARB_EFORMAT;
     }
     return ARB_OK;
 }
+
+int arb_replay__trailer_bad(const arb_replay *r) { return r->trailer_bad; }
 
 const char *arb_replay_name(const arb_replay *r) { return r->name; }
 
@@ -942,6 +967,30 @@ static int decode_record2(arb_replay *r, const uint8_t *p, size_t n, arb_replay_
     return ARB_MP_OK;
 }
 
+void arb_replay__index_expect(arb_replay *r, uint64_t member, uint64_t content, uint64_t actions)
+{
+    r->idx_check = 1;
+    r->idx_member = member;
+    r->idx_content = content;
+    r->idx_actions = actions;
+}
+
+/* The end of a member read through a trusted index: its entry's content
+ * length and action count must be what the member holds (FORMAT.md §C.3),
+ * else the index is corrupt. */
+static int index_check(arb_replay *r, arb_error *err)
+{
+    if (!r->idx_check || (r->st.decompressed == r->idx_content && r->st.actions == r->idx_actions)) return 0;
+    r->failed = ARB_EFORMAT;
+    arb_error_where(err, "%s: the archive's index", r->name);
+    return arb_error_set(err, ARB_EFORMAT, NULL,
+                         "the index entry of member %llu says %llu content bytes and %llu actions; the member holds "
+                         "%llu and %llu: the index is corrupt",
+                         (unsigned long long)r->idx_member, (unsigned long long)r->idx_content,
+                         (unsigned long long)r->idx_actions, (unsigned long long)r->st.decompressed,
+                         (unsigned long long)r->st.actions);
+}
+
 int arb_replay_next(arb_replay *r, arb_replay_record *rec, arb_error *err)
 {
     if (r->failed) {
@@ -992,7 +1041,7 @@ int arb_replay_next(arb_replay *r, arb_replay_record *rec, arb_error *err)
                                    r->rc ? "content" : "zlib stream", (unsigned long long)r->st.records);
                 return truncated(r, err, "inside a record");
             }
-            if (r->z_end) return 0;
+            if (r->z_end) return index_check(r, err);
             return truncated(r, err, "between records");
         }
     }

@@ -12,6 +12,7 @@
 #include <sodium.h>
 
 #include "arbiter/outfile.h"
+#include "arbiter/replay.h"
 #include "arbiter/seal.h"
 #include "arbiter/text.h"
 
@@ -372,6 +373,29 @@ const char *arb_seal_status_name(arb_seal_status s)
     case ARB_SEAL_MALFORMED: return "malformed";
     }
     return "unknown";
+}
+
+int arb_seal_block_form(const uint8_t *p, size_t n, char *why, size_t why_size)
+{
+    char dummy[8];
+    if (!why) { why = dummy; why_size = sizeof dummy; }
+    why[0] = '\0';
+    if (n == 0) return 0;
+    if (n < 6 || memcmp(p, ARB_SEAL_MAGIC, 4) != 0) {
+        snprintf(why, why_size, "%zu byte(s) after the body are not a seal block (no SEAL magic, version and "
+                 "algorithm): only a seal block may follow the body", n);
+        return -1;
+    }
+    if (n > ARB_REPLAY_TRAILER_MAX) {
+        snprintf(why, why_size, "%zu bytes follow the body, more than a seal block may hold (%d)", n,
+                 ARB_REPLAY_TRAILER_MAX);
+        return -1;
+    }
+    if (p[4] == ARB_SEAL_VERSION && p[5] == ARB_SEAL_ALG_ED25519 && n != ARB_SEAL_BLOCK_BYTES) {
+        snprintf(why, why_size, "the seal block is %zu bytes, not %d", n, ARB_SEAL_BLOCK_BYTES);
+        return -1;
+    }
+    return 0;
 }
 
 arb_seal_status arb_seal_block_check(const uint8_t *p, size_t n, const uint8_t digest[ARB_SEAL_DIGEST_BYTES],
