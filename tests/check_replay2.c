@@ -593,7 +593,12 @@ START_TEST(archive_cli)
     snprintf(cmd, sizeof cmd, "%s play --game %s --games 5 --seed 3 --archive -o %s >/dev/null", arb, g->id,
              tpath("c.tcgr"));
     ck_assert_int_eq(system(cmd), 0);
-    snprintf(cmd, sizeof cmd, "test $(%s verify --json %s | grep -c '\"status\":\"ok\"') = 5", arb, tpath("c.tcgr"));
+    /* one line per member, after the archive's own line (kind archive) */
+    snprintf(cmd, sizeof cmd, "test $(%s verify --json %s | grep -c '\"member\":[0-9]*,.*\"status\":\"ok\"') = 5", arb,
+             tpath("c.tcgr"));
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s verify --json %s | head -n 1 | grep -q '\"kind\":\"archive\",\"status\":\"ok\"'", arb,
+             tpath("c.tcgr"));
     ck_assert_int_eq(system(cmd), 0);
     snprintf(cmd, sizeof cmd, "%s info %s | grep -q 'members:    5'", arb, tpath("c.tcgr"));
     ck_assert_int_eq(system(cmd), 0);
