@@ -555,21 +555,22 @@ static int open_member_path(arb_replay **out, const char *path, const arb_replay
 int arb_replay_open(arb_replay **out, const char *path, const arb_replay_limits *lim, arb_error *err)
 {
     *out = NULL;
-    FILE *probe = fopen(path, "rb");
-    if (!probe) {
+    /* one open: a path that is no file may name an archive member */
+    FILE *f = fopen(path, "rb");
+    int en = errno;
+    if (!f) {
         int mr = open_member_path(out, path, lim, err);
         if (mr != 1) return mr;
-    } else fclose(probe);
-    arb_replay *r = calloc(1, sizeof *r);
-    if (!r) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening %s", path);
-    snprintf(r->name, sizeof r->name, "%s", path);
-    r->f = fopen(path, "rb");
-    if (!r->f) {
         arb_error_where(err, "%s", path);
-        int rc = arb_error_set(err, ARB_EIO, NULL, "cannot open: %s", strerror(errno));
-        free(r);
-        return rc;
+        return arb_error_set(err, ARB_EIO, NULL, "cannot open: %s", strerror(en));
     }
+    arb_replay *r = calloc(1, sizeof *r);
+    if (!r) {
+        fclose(f);
+        return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening %s", path);
+    }
+    snprintf(r->name, sizeof r->name, "%s", path);
+    r->f = f;
     struct stat st;
     if (fstat(fileno(r->f), &st) == 0 && S_ISDIR(st.st_mode)) {
         fclose(r->f);
