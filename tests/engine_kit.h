@@ -70,8 +70,8 @@ static inline int ek_legal(const arb_game *g, const void *st, const arb_action *
 
 static inline const char *ek__fail(const arb_game *g, const arb_action *a, const arb_error *err, const char *what)
 {
-    snprintf(ek__why, sizeof ek__why, "action '%s': %s (engine: rule '%s', message '%s', where '%s')",
-             ek__action(g, a), what, err->rule, err->msg, err->where);
+    snprintf(ek__why, sizeof ek__why, "action '%s': %s (engine: rule '%s', message '%s', where '%s')", ek__action(g, a),
+             what, err->rule, err->msg, err->where);
     return ek__why;
 }
 
@@ -128,18 +128,18 @@ static inline const char *ek__reject(const arb_game *g, void *st, const arb_acti
 }
 
 /* Apply a, which must be accepted; ev may be NULL. */
-#define ek_ok(g, st, a, ev)                                                                                          \
-    do {                                                                                                             \
-        const char *ek_w_ = ek__ok((g), (st), (a), (ev));                                                            \
-        ck_assert_msg(ek_w_ == NULL, "%s", ek_w_);                                                                   \
+#define ek_ok(g, st, a, ev)                                                                                            \
+    do {                                                                                                               \
+        const char *ek_w_ = ek__ok((g), (st), (a), (ev));                                                              \
+        ck_assert_msg(ek_w_ == NULL, "%s", ek_w_);                                                                     \
     } while (0)
 
 /* Apply a, which must be refused with rule (NULL: any) and message (NULL:
  * any), changing nothing and emitting nothing. */
-#define ek_reject(g, st, a, rule, msg)                                                                               \
-    do {                                                                                                             \
-        const char *ek_w_ = ek__reject((g), (st), (a), (rule), (msg), NULL);                                         \
-        ck_assert_msg(ek_w_ == NULL, "%s", ek_w_);                                                                   \
+#define ek_reject(g, st, a, rule, msg)                                                                                 \
+    do {                                                                                                               \
+        const char *ek_w_ = ek__reject((g), (st), (a), (rule), (msg), NULL);                                           \
+        ck_assert_msg(ek_w_ == NULL, "%s", ek_w_);                                                                     \
     } while (0)
 
 /* The same through an arb_match: accepted by arb_match_apply, so the match's
@@ -154,16 +154,16 @@ static inline const char *ek__match_ok(arb_match *m, const arb_action *a)
     return NULL;
 }
 
-#define ek_match_ok(m, a)                                                                                            \
-    do {                                                                                                             \
-        const char *ek_w_ = ek__match_ok((m), (a));                                                                  \
-        ck_assert_msg(ek_w_ == NULL, "%s", ek_w_);                                                                   \
+#define ek_match_ok(m, a)                                                                                              \
+    do {                                                                                                               \
+        const char *ek_w_ = ek__match_ok((m), (a));                                                                    \
+        ck_assert_msg(ek_w_ == NULL, "%s", ek_w_);                                                                     \
     } while (0)
 
-#define ek_match_reject(m, a, rule, msg)                                                                             \
-    do {                                                                                                             \
-        const char *ek_w_ = ek__reject(arb_match_game(m), arb_match_state_mut(m), (a), (rule), (msg), NULL);        \
-        ck_assert_msg(ek_w_ == NULL, "%s", ek_w_);                                                                   \
+#define ek_match_reject(m, a, rule, msg)                                                                               \
+    do {                                                                                                               \
+        const char *ek_w_ = ek__reject(arb_match_game(m), arb_match_state_mut(m), (a), (rule), (msg), NULL);           \
+        ck_assert_msg(ek_w_ == NULL, "%s", ek_w_);                                                                     \
     } while (0)
 
 #endif
