@@ -195,7 +195,9 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(BUILD)/libarbiter.a
 ARB_TEST_GAMES     ?= 200
 CROSSCHECK_MATCHES ?= 20
 HASH_SAMPLE        ?= 10
-FULL_COUNTS        := ARB_TEST_GAMES=3000 CROSSCHECK_MATCHES=1000 HASH_SAMPLE=1
+FULL_GAMES         := 3000
+FULL_CROSSCHECK    := 1000
+FULL_COUNTS        := ARB_TEST_GAMES=$(FULL_GAMES) CROSSCHECK_MATCHES=$(FULL_CROSSCHECK) HASH_SAMPLE=1
 ENGINE_TESTS       := $(GAMES:%=$(BUILD)/tests/check_%)
 CHECK_SUITES       := check-unit check-conform check-reports check-golden check-hostile check-format check-seal \
                       check-adapter check-hash
@@ -228,9 +230,9 @@ check-all: deps
 check-heavy: $(ENGINE_TESTS) $(ARBITER) $(BUILD)/tests/toy_plugin.so $(BUILD)/tests/toy_plugin_c1.so
 	@fail=0; for t in $(ENGINE_TESTS); do \
 	  case $$t in /*) ;; *) t=./$$t ;; esac; \
-	  CK_RUN_CASE=property ARB_TEST_GAMES=3000 ARBITER=$(ARBITER) $$t || fail=1; done; \
+	  CK_RUN_CASE=property ARB_TEST_GAMES=$(FULL_GAMES) ARBITER=$(ARBITER) $$t || fail=1; done; \
 	exit $$fail
-	@ARBITER=$(ARBITER) CROSSCHECK_MATCHES=1000 CROSSCHECK_ONLY=1 sh tests/adapter/check.sh
+	@ARBITER=$(ARBITER) CROSSCHECK_MATCHES=$(FULL_CROSSCHECK) CROSSCHECK_ONLY=1 sh tests/adapter/check.sh
 	@ARBITER=$(ARBITER) nice $(HASH_PYTHON) tests/hash/check.py --jobs 2 --sample $(HASH_SAMPLE) --unsampled
 
 # One game's loop for an engine developer (a few seconds): its unit tests'
