@@ -198,7 +198,7 @@ HASH_SAMPLE        ?= 10
 FULL_GAMES         := 3000
 FULL_CROSSCHECK    := 1000
 FULL_COUNTS        := ARB_TEST_GAMES=$(FULL_GAMES) CROSSCHECK_MATCHES=$(FULL_CROSSCHECK) HASH_SAMPLE=1
-ENGINE_TESTS       := $(GAMES:%=$(BUILD)/tests/check_%)
+ENGINE_TESTS       := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard $(GAMES:%=tests/check_%.c)))
 CHECK_SUITES       := check-unit check-conform check-reports check-golden check-hostile check-format check-seal \
                       check-adapter check-hash
 .PHONY: check-suites check-heavy $(GAMES:%=check-%)
@@ -236,10 +236,11 @@ check-heavy: $(ENGINE_TESTS) $(ARBITER) $(BUILD)/tests/toy_plugin.so $(BUILD)/te
 	@ARBITER=$(ARBITER) nice $(HASH_PYTHON) tests/hash/check.py --jobs 2 --sample $(HASH_SAMPLE) --unsampled
 
 # One game's loop for an engine developer (a few seconds): its unit tests'
-# `rules` case and its conformance cases. `make check-naramo` etc.
+# `rules` case (tests/check_<game>.c, when the game has one yet) and its
+# conformance cases. `make check-naramo` etc.
 define CHECK_GAME
-check-$(1): $(BUILD)/tests/check_$(1) $(ARBITER)
-	@CK_RUN_CASE=rules ARBITER=$(ARBITER) $(BUILD)/tests/check_$(1)
+check-$(1): $(if $(wildcard tests/check_$(1).c),$(BUILD)/tests/check_$(1)) $(ARBITER)
+	$(if $(wildcard tests/check_$(1).c),@CK_RUN_CASE=rules ARBITER=$(ARBITER) $(BUILD)/tests/check_$(1))
 	@$(ARBITER) conform --quiet --game $(1) --jobs 2
 endef
 $(foreach g,$(GAMES),$(eval $(call CHECK_GAME,$(g))))
