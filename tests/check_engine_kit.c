@@ -14,7 +14,7 @@
 
 static tg_state S;
 
-static void start(void)
+static arb_setup two_players(void)
 {
     arb_setup su;
     memset(&su, 0, sizeof su);
@@ -22,6 +22,12 @@ static void start(void)
     su.players = 2;
     su.decks[0] = tg_preset(0);
     su.decks[1] = tg_preset(1);
+    return su;
+}
+
+static void start(void)
+{
+    arb_setup su = two_players();
     arb_error err = ARB_ERROR_INIT;
     ck_assert_int_eq(tg_game.setup(&S, &su, NULL, &err), ARB_OK);
 }
@@ -139,12 +145,7 @@ END_TEST
 
 START_TEST(t_match_forms)
 {
-    arb_setup su;
-    memset(&su, 0, sizeof su);
-    su.seed = 11;
-    su.players = 2;
-    su.decks[0] = tg_preset(0);
-    su.decks[1] = tg_preset(1);
+    arb_setup su = two_players();
     arb_match *m = NULL;
     arb_error err = ARB_ERROR_INIT;
     ck_assert_int_eq(arb_match_new(&m, &tg_game, &su, &err), ARB_OK);
