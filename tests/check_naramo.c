@@ -356,6 +356,16 @@ START_TEST(t_p1_sse_order)
     OK0(1, NAR_V_END);
     ck_assert_int_eq(kind(), NAR_D_OPS);
     ck_assert_int_eq(S.p[0].core, 1420 + 150 - 200);
+    /* two alike then a different one: the order can matter, so it is asked
+     * (every pending card is compared, not only the second) */
+    blank(1);
+    fill_deck(0, 3);
+    add(0, Z_SITE, "coolant-pumps");
+    add(0, Z_SITE, "coolant-pumps");
+    add(0, Z_SITE, "reactor-hall");
+    OK0(1, NAR_V_END);
+    ck_assert_int_eq(kind(), NAR_D_ORDER);
+    ck_assert_int_eq(S.order_n, 3);
     blank(1);
     fill_deck(0, 3);
     add(0, Z_SITE, "control-room");
