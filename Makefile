@@ -3,8 +3,11 @@
 #   make            build/libarbiter.a, build/libarbiter.so, build/arbiter
 #   make deps       install missing Debian packages (apt-get; sudo when not root)
 #   make demo       the main job on built-in defaults
-#   make check      unit tests (Check) + every suite that exists (see check-*)
-#   make sanitize   the same tests built with ASan + UBSan, in build/san
+#   make check      every class of test at small counts (a few CPU minutes)
+#   make check-all  the same at the full counts; check-heavy: only what it adds
+#   make check-naramo (-catalyst, -operator, -brainstorm)  one game's rules
+#                   unit tests and conformance cases, a few seconds
+#   make sanitize   check's suites built with ASan + UBSan, in build/san
 #   make tsan       ThreadSanitizer build (build/tsan): unit tests, verify
 #                   --jobs 4, conform -j 4 and parallel play --games
 #   make install PREFIX=/usr/local
@@ -13,7 +16,8 @@
 # src/conform, src/analyze make the library; src/cli the binary; every
 # tests/check_*.c is one Check test program. The game registry is generated
 # from the directories under src/games/, so adding an engine is adding a
-# directory that defines `const arb_game arb_game_<id>`.
+# directory that defines `const arb_game arb_game_<id>`. src/HACKING.md has
+# the developer's loop.
 
 CC      ?= cc
 BUILD   ?= build
@@ -51,6 +55,8 @@ TEST_SRC := $(wildcard tests/check_*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/games.o $(BUILD)/obj/gen/report_assets.o
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+# test objects are cached, not intermediate files make would delete
+.SECONDARY: $(TEST_SRC:tests/%.c=$(BUILD)/obj/tests/%.o)
 ARBITER  := $(BUILD)/arbiter
 
 .PHONY: all deps demo check check-unit check-conform check-all sanitize tsan tsan-run install uninstall check-install man clean bench fuzz valgrind slurm-deps check-slurm
@@ -85,7 +91,10 @@ deps:
 	fi
 
 # --- library and binary -----------------------------------------------------
-$(BUILD)/obj/%.o: %.c $(wildcard include/arbiter/*.h) | $(BUILD)/.dirs
+# Every object's header dependencies are exactly what the compiler read
+# (-MMD writes obj/….d beside it, included at the end of this file): touching
+# one header rebuilds only the objects that include it.
+$(BUILD)/obj/%.o: %.c | $(BUILD)/.dirs
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
@@ -107,7 +116,7 @@ $(BUILD)/gen/games.c: Makefile | $(BUILD)/.dirs
 
 $(BUILD)/obj/gen/games.o: $(BUILD)/gen/games.c
 	@mkdir -p $(dir $@)
-	@$(CC) $(ALL_CFLAGS) -c $< -o $@
+	@$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 # The HTML report's stylesheet and script (src/analyze/report.css, .js) as
 # C string arrays, one line each (no over-long literal, no trigraph).
@@ -123,7 +132,7 @@ $(BUILD)/gen/report_assets.c: $(REPORT_ASSETS) Makefile | $(BUILD)/.dirs
 
 $(BUILD)/obj/gen/report_assets.o: $(BUILD)/gen/report_assets.c
 	@mkdir -p $(dir $@)
-	@$(CC) $(ALL_CFLAGS) -c $< -o $@
+	@$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/.dirs:
 	@mkdir -p $(BUILD) && touch $@
@@ -160,22 +169,81 @@ $(shell mkdir -p $(BUILD); echo '$(GAMES)' | cmp -s - $(BUILD)/.games || echo '$
 $(BUILD)/gen/games.c: $(BUILD)/.games
 
 # --- tests ------------------------------------------------------------------
-$(BUILD)/tests/%: tests/%.c $(BUILD)/libarbiter.a $(wildcard tests/*.h)
+# A test program is its own cached object (tests/*.h and the internal
+# headers it reads come from its .d file) linked with the library.
+$(BUILD)/obj/tests/%.o: tests/%.c | $(BUILD)/.dirs
 	@mkdir -p $(dir $@)
-	@echo "  TEST    $<"
-	@$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests -o $@ $< $(BUILD)/libarbiter.a $(CHECK_LIBS) $(LIBS)
+	@echo "  CC      $<"
+	@$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests -MMD -MP -c $< -o $@
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(BUILD)/libarbiter.a
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	@$(CC) $(SAN) -o $@ $< $(BUILD)/libarbiter.a $(CHECK_LIBS) $(LIBS)
+
+# --- test tiers (README "Running the tests") --------------------------------
+# `make check` runs every class of test at counts that fit a few CPU
+# minutes; `make check-all` runs the same targets at the full counts (what
+# `make check` ran before the tiers existed); `make check-heavy` is only what
+# check-all adds to check (CI runs check, then check-heavy). A count that is
+# only a count is a variable:
+#   ARB_TEST_GAMES      self-play games of each engine's property test (the
+#                       test programs' default when unset is 200)
+#   CROSSCHECK_MATCHES  matches per game through the reference adapter
+#   HASH_SAMPLE         check-hash recomputes every Nth golden replay of each
+#                       directory (1: the whole corpus)
+ARB_TEST_GAMES     ?= 200
+CROSSCHECK_MATCHES ?= 20
+HASH_SAMPLE        ?= 10
+FULL_GAMES         := 3000
+FULL_CROSSCHECK    := 1000
+FULL_COUNTS        := ARB_TEST_GAMES=$(FULL_GAMES) CROSSCHECK_MATCHES=$(FULL_CROSSCHECK) HASH_SAMPLE=1
+ENGINE_TESTS       := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard $(GAMES:%=tests/check_%.c)))
+CHECK_SUITES       := check-unit check-conform check-reports check-golden check-hostile check-format check-seal \
+                      check-adapter check-hash check-organizer
+.PHONY: check-suites check-heavy $(GAMES:%=check-%)
 
 check-unit: $(TESTS) $(ARBITER)
 	@fail=0; for t in $(TESTS); do \
 	  case $$t in /*) ;; *) t=./$$t ;; esac; \
-	  ARBITER=$(ARBITER) $$t || fail=1; done; \
+	  ARB_TEST_GAMES=$(ARB_TEST_GAMES) ARBITER=$(ARBITER) $$t || fail=1; done; \
 	exit $$fail
 
+check-suites: $(CHECK_SUITES)
+
+# Everything the tests run, compiled and linked, nothing run (.ci/run builds
+# it with clang and -Werror).
+.PHONY: check-build
+check-build: all $(TESTS) $(BUILD)/format_tables $(BUILD)/bench $(BUILD)/tests/toy_plugin.so $(BUILD)/tests/toy_plugin_c1.so
+
 check: deps
-	@$(MAKE) --no-print-directory check-all
+	@$(MAKE) --no-print-directory check-suites
 	@$(MAKE) --no-print-directory check-install
 
-check-all: check-unit check-conform check-reports check-golden check-hostile check-format check-seal check-adapter check-hash check-organizer
+check-all: deps
+	@$(MAKE) --no-print-directory $(FULL_COUNTS) check-suites
+	@$(MAKE) --no-print-directory check-install
+
+# What check-all runs beyond check: the engines' property cases at the full
+# count, the 1000-match crosschecks alone, the golden replays check-hash did
+# not sample.
+check-heavy: $(ENGINE_TESTS) $(ARBITER) $(BUILD)/tests/toy_plugin.so $(BUILD)/tests/toy_plugin_c1.so
+	@fail=0; for t in $(ENGINE_TESTS); do \
+	  case $$t in /*) ;; *) t=./$$t ;; esac; \
+	  CK_RUN_CASE=property ARB_TEST_GAMES=$(FULL_GAMES) ARBITER=$(ARBITER) $$t || fail=1; done; \
+	exit $$fail
+	@ARBITER=$(ARBITER) CROSSCHECK_MATCHES=$(FULL_CROSSCHECK) CROSSCHECK_ONLY=1 sh tests/adapter/check.sh
+	@ARBITER=$(ARBITER) nice $(HASH_PYTHON) tests/hash/check.py --jobs 2 --sample $(HASH_SAMPLE) --unsampled
+
+# One game's loop for an engine developer (a few seconds): its unit tests'
+# `rules` case (tests/check_<game>.c, when the game has one yet) and its
+# conformance cases. `make check-naramo` etc.
+define CHECK_GAME
+check-$(1): $(if $(wildcard tests/check_$(1).c),$(BUILD)/tests/check_$(1)) $(ARBITER)
+	$(if $(wildcard tests/check_$(1).c),@CK_RUN_CASE=rules ARBITER=$(ARBITER) $(BUILD)/tests/check_$(1))
+	@$(ARBITER) conform --quiet --game $(1) --jobs 2
+endef
+$(foreach g,$(GAMES),$(eval $(call CHECK_GAME,$(g))))
 
 # The golden corpus (replays/golden/<game>/MANIFEST): every replay verifies
 # and reproduces its manifest outcome and final hash under this engine.
@@ -201,14 +269,14 @@ check-golden: $(ARBITER)
 .PHONY: check-hash
 check-hash: $(ARBITER)
 	@$(HASH_PYTHON) tests/hash/statehash.py --selftest
-	@ARBITER=$(ARBITER) nice $(HASH_PYTHON) tests/hash/check.py --jobs 2
+	@ARBITER=$(ARBITER) nice $(HASH_PYTHON) tests/hash/check.py --jobs 2 --sample $(HASH_SAMPLE)
 
 # replays/FORMAT.md's card-pool, preset and outcome tables (which version-2
 # files index) equal the engines', and the independent reader
 # replays/tcgr_dump.py reads the v2 corpus and an archive like arbiter does.
 .PHONY: check-format
-$(BUILD)/format_tables: tests/format_tables.c $(BUILD)/libarbiter.a
-	@$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libarbiter.a $(LIBS)
+$(BUILD)/format_tables: $(BUILD)/obj/tests/format_tables.o $(BUILD)/libarbiter.a
+	@$(CC) $(SAN) -o $@ $< $(BUILD)/libarbiter.a $(LIBS)
 check-format: $(ARBITER) $(BUILD)/format_tables
 	@TABLES=$(BUILD)/format_tables ARBITER=$(ARBITER) bash tests/format_tables.sh
 
@@ -219,9 +287,9 @@ check-hostile: $(ARBITER)
 
 # The engine protocol (conformance/ADAPTER.md) end to end for every game:
 # conform --engine and verify --engine through the reference adapter,
-# crosscheck over CROSSCHECK_MATCHES matches (two shards at once), every
+# crosscheck over CROSSCHECK_MATCHES matches (two shards at once; 20 in
+# check, 1000 in check-all and check-heavy), every
 # engine-serve --fault caught, broken adapters reported. Prints matches/s.
-CROSSCHECK_MATCHES ?= 1000
 .PHONY: check-adapter
 check-adapter: $(ARBITER) $(BUILD)/tests/toy_plugin.so $(BUILD)/tests/toy_plugin_c1.so
 	@ARBITER=$(ARBITER) PLUGIN=$(BUILD)/tests/toy_plugin.so PLUGIN_OLD=$(BUILD)/tests/toy_plugin_c1.so \
@@ -266,23 +334,23 @@ check-reports: $(ARBITER) $(REPORT_NODE)
 check-browser: $(ARBITER)
 	@ARBITER=$(ARBITER) sh tests/report_browser.sh
 
-# (crosscheck: 100 matches a game under the sanitizers, 1000 in make check)
-# ASan/UBSan run the code 2-4x slower: Check's per-test timeouts (hang
-# guards, not speed tests) are stretched to match.
+# The suites of `make check` at its counts (crosscheck: 100 matches a game)
+# under the sanitizers. ASan/UBSan run the code 2-4x slower: Check's
+# per-test timeouts (hang guards, not speed tests) are stretched to match.
 sanitize: deps
 	@CK_TIMEOUT_MULTIPLIER=4 $(MAKE) --no-print-directory BUILD=build/san OPT=-O1 CROSSCHECK_MATCHES=100 \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	  check-all
+	  check-suites
 
 # ThreadSanitizer, in build/tsan: the unit tests (check_toolkit plays every
 # engine in parallel threads while others read presets and cards), verify
 # --jobs 4 over the golden corpus, conform -j 4, and play --games as four
 # shards at once per game. Any data race report fails the target
 # (halt_on_error, exit code 66). The property tests play fewer games here
-# (NARAMO_GAMES, OPS_GAMES, BRN_GAMES, CATALYST_HOSTILE, CATALYST_DIV): TSan looks at the
-# threaded paths, which the full counts of `make check` do not add to.
+# (ARB_TEST_GAMES=60): TSan looks at the threaded paths, which the counts of
+# `make check` do not add to.
 TSAN_ENV := TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1" CK_TIMEOUT_MULTIPLIER=20 \
-            NARAMO_GAMES=60 OPS_GAMES=60 BRN_GAMES=60 CATALYST_HOSTILE=4 CATALYST_DIV=20
+            ARB_TEST_GAMES=60
 tsan: deps
 	@$(MAKE) --no-print-directory BUILD=build/tsan OPT=-O1 \
 	  SAN="-fsanitize=thread -fno-omit-frame-pointer" tsan-run
@@ -343,8 +411,12 @@ GAMES_M ?=
 MUTATION_FLOORS ?=
 MUTATION_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 .PHONY: mutation
+# The unit tests run only for the mutants conformance let through (a few a
+# game), so they can afford the full count (MUTATION_GAMES): the property
+# tests then kill what check's 200 games might miss.
+MUTATION_GAMES ?= $(FULL_GAMES)
 mutation: $(ARBITER) $(BUILD)/libarbiter.a
-	@nice python3 tests/mutation/mutate.py --mutants $(MUTANTS) --seed $(SEED) --build $(BUILD) --jobs $(MUTATION_JOBS) \
+	@ARB_TEST_GAMES=$(MUTATION_GAMES) nice python3 tests/mutation/mutate.py --mutants $(MUTANTS) --seed $(SEED) --build $(BUILD) --jobs $(MUTATION_JOBS) \
 	  $(if $(GAMES_M),--games $(GAMES_M)) --cc "$(CC)" --cflags "$(ALL_CFLAGS)" --libs "$(LIBS)" \
 	  --check-cflags "$(CHECK_CFLAGS)" --check-libs "$(CHECK_LIBS)" --san "$(SAN)" \
 	  --lib-objs "$(LIB_OBJ)" --cli-objs "$(CLI_OBJ)" $(MUTATION_FLOORS)
@@ -412,9 +484,9 @@ fuzz: deps
 	exit $$fail
 
 # --- benchmarks (never asserted by a test) ---------------------------------
-$(BUILD)/bench: tests/bench/bench.c $(BUILD)/libarbiter.a
-	@echo "  BENCH   $<"
-	@$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libarbiter.a $(LIBS)
+$(BUILD)/bench: $(BUILD)/obj/tests/bench/bench.o $(BUILD)/libarbiter.a
+	@echo "  LD      $@"
+	@$(CC) $(SAN) -o $@ $< $(BUILD)/libarbiter.a $(LIBS)
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BUILD)/bench $(ARBITER)

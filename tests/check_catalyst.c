@@ -1,8 +1,9 @@
 /* check_catalyst.c — the CATALYST engine: unit tests per catalog section
  * (setup, mulligans, Start Phase, each Action, the free things, End Phase,
  * reactions, victory), NEG cases asserting the rule ID and an untouched
- * state, the position loader, and a property test over thousands of seeded
- * random and greedy 2-, 3- and 4-player games. Scenarios are built by
+ * state (engine_kit.h), the position loader (the `rules` case), and a
+ * property test over ARB_TEST_GAMES seeded random and greedy 2-, 3- and
+ * 4-player games (the `property` case). Scenarios are built by
  * editing the engine's plain state (the internal header), which is exactly
  * what a position describes. */
 #include <check.h>
@@ -16,6 +17,7 @@
 #include "arbiter/match.h"
 #include "games/catalyst/catalyst.h"
 #include "cli_run.h"
+#include "engine_kit.h"
 
 extern const arb_game arb_game_catalyst;
 static const arb_game *G = &arb_game_catalyst;
@@ -142,41 +144,20 @@ static arb_action act(int seat, int verb, int nargs, int x, int y, int z)
     return a;
 }
 
-static int is_legal(const cat_state *s, const arb_action *a)
-{
-    static arb_action buf[4096];
-    size_t n = G->legal(s, buf, 4096);
-    for (size_t i = 0; i < n && i < 4096; i++)
-        if (buf[i].seat == a->seat && buf[i].verb == a->verb && buf[i].nargs == a->nargs &&
-            memcmp(buf[i].args, a->args, sizeof a->args) == 0)
-            return 1;
-    return 0;
-}
-
+/* Listed by legal() and accepted; refused with exactly this rule, state
+ * bytes and hash untouched, no event, not in legal() (engine_kit.h). */
 #define OK(s, seat, verb, n, x, y, z)                                                                           \
     do {                                                                                                        \
         arb_action a_ = act(seat, verb, n, x, y, z);                                                            \
-        arb_error e_ = ARB_ERROR_INIT;                                                                          \
-        ck_assert_msg(is_legal(s, &a_), "%s should be legal", arb_catalyst__verbs[verb].name);                  \
+        ck_assert_msg(ek_legal(G, s, &a_), "%s should be legal", arb_catalyst__verbs[verb].name);               \
         ev_reset();                                                                                             \
-        int rc_ = G->apply(s, &a_, &EV, &e_);                                                                   \
-        ck_assert_msg(rc_ == ARB_OK, "%s rejected: %s %s", arb_catalyst__verbs[verb].name, e_.rule, e_.msg);    \
+        ek_ok(G, s, &a_, &EV);                                                                                  \
     } while (0)
 
-/* Rejected with exactly this rule; state bytes and hash untouched; not in legal(). */
 #define NEG(s, seat, verb, n, x, y, z, rule_)                                                                   \
     do {                                                                                                        \
         arb_action a_ = act(seat, verb, n, x, y, z);                                                            \
-        arb_error e_ = ARB_ERROR_INIT;                                                                          \
-        cat_state before_;                                                                                      \
-        memcpy(&before_, s, sizeof before_);                                                                    \
-        uint64_t h_ = G->hash(s);                                                                               \
-        ck_assert_msg(!is_legal(s, &a_), "%s should not be legal", arb_catalyst__verbs[verb].name);             \
-        int rc_ = G->apply(s, &a_, NULL, &e_);                                                                  \
-        ck_assert_msg(rc_ != ARB_OK, "%s accepted", arb_catalyst__verbs[verb].name);                            \
-        ck_assert_str_eq(e_.rule, rule_);                                                                       \
-        ck_assert_msg(memcmp(&before_, s, sizeof before_) == 0, "state changed by a rejection");               \
-        ck_assert_msg(G->hash(s) == h_, "hash changed by a rejection");                                         \
+        ek_reject(G, s, &a_, rule_, NULL);                                                                      \
     } while (0)
 
 static int count_events(int type)
@@ -1273,7 +1254,7 @@ START_TEST(hostile_positions)
     arb_setup su;
     memset(&su, 0, sizeof su);
     int accepted = 0, refused = 0;
-    int games = getenv("CATALYST_HOSTILE") ? atoi(getenv("CATALYST_HOSTILE")) : 40;
+    int games = ek_share(1, 5) < 40 ? ek_share(1, 5) : 40; /* 40 from ARB_TEST_GAMES=200 up */
     for (int g = 0; g < games; g++) {
         su.seed = (uint64_t)g;
         su.players = 2 + g % 3;
@@ -1356,25 +1337,17 @@ START_TEST(cli_play_and_verify)
 }
 END_TEST
 
-/* CATALYST_GAMES multiplies the property-test game counts; CATALYST_DIV
- * divides them (make tsan: the threaded paths, not the counts, are its job). */
-static int scale_n(int n)
-{
-    const char *e = getenv("CATALYST_GAMES"), *d = getenv("CATALYST_DIV");
-    int mul = e ? atoi(e) : 1, div = d ? atoi(d) : 1;
-    if (mul < 1) mul = 1;
-    if (div < 1) div = 1;
-    n = n * mul / div;
-    return n < 1 ? 1 : n;
-}
-
-START_TEST(property_random_2p) { play_games(2, scale_n(800), 0, 1000); }
+/* The property tests share ARB_TEST_GAMES (engine_kit.h) in the proportions
+ * they always had, 8 : 5 : 3 random 2-, 3- and 4-player games and 2 greedy
+ * games at each player count: 3000 (check-all) plays 1090/681/409/3x272,
+ * more than the 800/500/300/3x200 of the counts before; 200 (check) 198. */
+START_TEST(property_random_2p) { play_games(2, ek_share(8, 22), 0, 1000); }
 END_TEST
-START_TEST(property_random_3p) { play_games(3, scale_n(500), 0, 2000); }
+START_TEST(property_random_3p) { play_games(3, ek_share(5, 22), 0, 2000); }
 END_TEST
-START_TEST(property_random_4p) { play_games(4, scale_n(300), 0, 3000); }
+START_TEST(property_random_4p) { play_games(4, ek_share(3, 22), 0, 3000); }
 END_TEST
-START_TEST(property_greedy) { play_games(2 + _i % 3, scale_n(200), 1, 4000 + (uint64_t)_i); }
+START_TEST(property_greedy) { play_games(2 + _i % 3, ek_share(2, 22), 1, 4000 + (uint64_t)_i); }
 END_TEST
 
 int main(void)
@@ -1406,7 +1379,6 @@ int main(void)
     tcase_add_test(tc, arbiter_and_malformed);
     tcase_add_test(tc, export_load_roundtrip_and_views);
     tcase_add_test(tc, load_rejects);
-    tcase_add_test(tc, hostile_positions);
     tcase_add_test(tc, cards_and_decks);
     tcase_add_test(tc, preset_deck_files);
     tcase_add_test(tc, narration);
@@ -1417,6 +1389,7 @@ int main(void)
     tcase_add_test(tp, property_random_3p);
     tcase_add_test(tp, property_random_4p);
     tcase_add_loop_test(tp, property_greedy, 0, 3);
+    tcase_add_test(tp, hostile_positions);
     tcase_add_test(tp, cli_play_and_verify);
     suite_add_tcase(su, tp);
     SRunner *sr = srunner_create(su);

@@ -2,8 +2,9 @@
  * their IDs, the opening, the six combat steps' arithmetic (cover break
  * feeding Step 4, Boost changing the top card, armor absorb/break, AP,
  * DUAL, two-handed and fallback weapons), movement, deck-out reshuffles and
- * the one-card wait, Staged Damage, Multi; and a property test over seeded
- * random and greedy 2-4 player games (legal ⇔ accepted, rejections leave
+ * the one-card wait, Staged Damage, Multi (the `rules` case, through
+ * engine_kit.h); and a property test over ARB_TEST_GAMES seeded random and
+ * greedy 2-4 player games (the `property` case) (legal ⇔ accepted, rejections leave
  * hash and bytes unchanged, replay, views, termination, position round
  * trip). Positions are built with the tree API and loaded with
  * load_position, the same path conformance cases use. */
@@ -17,6 +18,7 @@
 #include "arbiter/match.h"
 #include "arbiter/replay.h"
 #include "games/operator/operator.h"
+#include "engine_kit.h"
 
 extern const arb_game arb_game_operator;
 #define G (&arb_game_operator)
@@ -107,28 +109,9 @@ static arb_action act(int seat, int verb, int nargs, int a0, int a1)
     return a;
 }
 
-static void ok(arb_match *m, arb_action a)
-{
-    arb_error err = ARB_ERROR_INIT;
-    int rc = arb_match_apply(m, &a, &err);
-    ck_assert_msg(rc == 0, "verb %d rejected: %s %s", a.verb, err.rule, err.msg);
-}
-
-/* Rejected with rule, and the state is untouched. */
-static void bad(arb_match *m, arb_action a, const char *rule)
-{
-    arb_error err = ARB_ERROR_INIT;
-    size_t sz = G->state_size;
-    void *before = malloc(sz);
-    memcpy(before, arb_match_state(m), sz);
-    uint64_t h = arb_match_hash(m);
-    int rc = arb_match_apply(m, &a, &err);
-    ck_assert_msg(rc == ARB_EILLEGAL, "verb %d args %d %d accepted (expected %s)", a.verb, a.args[0], a.args[1], rule);
-    ck_assert_str_eq(err.rule, rule);
-    ck_assert(memcmp(before, arb_match_state(m), sz) == 0);
-    ck_assert(h == arb_match_hash(m));
-    free(before);
-}
+/* Accepted; refused with rule, the state untouched (engine_kit.h). */
+#define ok(m, a) do { arb_action a_ = (a); ek_match_ok(m, &a_); } while (0)
+#define bad(m, a, rule) do { arb_action a_ = (a); ek_match_reject(m, &a_, rule, NULL); } while (0)
 
 /* UID of the n-th (0-based) card with this id in seat's list. */
 static int uid_of(const arb_match *m, int seat, const char *id, int nth)
@@ -1202,7 +1185,7 @@ static void play_game(uint64_t seed, int players, int greedy, int full)
 
 START_TEST(t_property)
 {
-    int games = getenv("OPS_GAMES") ? atoi(getenv("OPS_GAMES")) : 3000;
+    int games = ek_games();
     for (int k = 0; k < games; k++)
         play_game(0x5eed0000ull + (uint64_t)k * 7919u, 2 + k % 3, (k / 3) % 2, k % 40 == 0);
 }

@@ -1,0 +1,214 @@
+/* check_engine_kit.c — the engine test kit (tests/engine_kit.h) catches
+ * what it promises to: run against the test game (tests/testgame.h) and
+ * against copies of it broken on purpose (a refusal that changes the state,
+ * changes the hash, emits an event, or refuses what legal() lists), each
+ * check must fail with its own reason and name the action, the engine's
+ * rule, message and err.where; and ARB_TEST_GAMES is read as documented. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arbiter/arbiter.h"
+#include "engine_kit.h"
+#include "testgame.h"
+
+static tg_state S;
+
+static arb_setup two_players(void)
+{
+    arb_setup su;
+    memset(&su, 0, sizeof su);
+    su.seed = 11;
+    su.players = 2;
+    su.decks[0] = tg_preset(0);
+    su.decks[1] = tg_preset(1);
+    return su;
+}
+
+static void start(void)
+{
+    arb_setup su = two_players();
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(tg_game.setup(&S, &su, NULL, &err), ARB_OK);
+}
+
+static arb_action play(int seat, int index)
+{
+    arb_action a;
+    memset(&a, 0, sizeof a);
+    a.seat = (int8_t)seat;
+    a.verb = 0; /* play */
+    a.nargs = 1;
+    a.args[0] = index;
+    return a;
+}
+
+/* The broken copies: each wraps tg_apply and misbehaves on a refusal. */
+enum { BREAK_BYTES, BREAK_HASH, BREAK_EVENT, BREAK_LEGAL };
+static int breakage;
+static uint64_t hash_salt;
+
+static int broken_apply(void *st, const arb_action *a, arb_events *ev, arb_error *err)
+{
+    tg_state *s = st;
+    if (breakage == BREAK_LEGAL && a->verb == 0 && a->args[0] == 0) {
+        arb_error_where(err, "hand.%d", a->args[0]);
+        return arb_error_set(err, ARB_EILLEGAL, "TG-BROKEN", "refuses what legal() lists");
+    }
+    int rc = tg_game.apply(st, a, ev, err);
+    if (rc == ARB_OK) return rc;
+    if (breakage == BREAK_BYTES) s->clock++;
+    if (breakage == BREAK_HASH) hash_salt++;
+    if (breakage == BREAK_EVENT) arb_events_push(ev, 1, a->seat, 0, 0, 0, 0);
+    return rc;
+}
+
+static uint64_t broken_hash(const void *st) { return tg_game.hash(st) ^ hash_salt; }
+
+static arb_game broken(int how)
+{
+    arb_game g = tg_game;
+    breakage = how;
+    g.apply = broken_apply;
+    g.hash = broken_hash;
+    return g;
+}
+
+static int has(const char *why, const char *part) { return why != NULL && strstr(why, part) != NULL; }
+
+START_TEST(t_reject_passes_a_clean_refusal)
+{
+    start();
+    arb_action a = play(S.active, 99);
+    ck_assert_ptr_null(ek__reject(&tg_game, &S, &a, "TG-HAND", NULL, NULL));
+    ck_assert_ptr_null(ek__reject(&tg_game, &S, &a, "TG-HAND", "no card at that hand index", NULL));
+    ck_assert_ptr_null(ek__reject(&tg_game, &S, &a, NULL, NULL, NULL));
+    ek_reject(&tg_game, &S, &a, "TG-HAND", NULL); /* the macro form */
+}
+END_TEST
+
+START_TEST(t_reject_names_what_is_wrong)
+{
+    start();
+    arb_action a = play(S.active, 99);
+    const char *why = ek__reject(&tg_game, &S, &a, "TG-TURN", NULL, NULL);
+    ck_assert_msg(has(why, "wrong rule (expected TG-TURN)") && has(why, "rule 'TG-HAND'"), "%s", why);
+    ck_assert_msg(has(why, "play 99") && has(why, "no card at that hand index"), "%s", why);
+    why = ek__reject(&tg_game, &S, &a, "TG-HAND", "another sentence", NULL);
+    ck_assert_msg(has(why, "wrong message (expected 'another sentence')"), "%s", why);
+
+    arb_action ok = play(S.active, 0);
+    tg_state before = S;
+    why = ek__reject(&tg_game, &S, &ok, "TG-HAND", NULL, NULL);
+    ck_assert_msg(has(why, "expected to be refused with TG-HAND, was accepted"), "%s", why);
+    S = before;
+
+    arb_game g = broken(BREAK_BYTES);
+    why = ek__reject(&g, &S, &a, "TG-HAND", NULL, NULL);
+    ck_assert_msg(has(why, "changed the state's bytes"), "%s", why);
+    S = before;
+    g = broken(BREAK_HASH);
+    why = ek__reject(&g, &S, &a, "TG-HAND", NULL, NULL);
+    ck_assert_msg(has(why, "changed the state's hash"), "%s", why);
+    g = broken(BREAK_EVENT);
+    why = ek__reject(&g, &S, &a, "TG-HAND", NULL, NULL);
+    ck_assert_msg(has(why, "emitted an event"), "%s", why);
+    g = broken(BREAK_LEGAL);
+    why = ek__reject(&g, &S, &ok, "TG-BROKEN", NULL, NULL);
+    ck_assert_msg(has(why, "legal() lists it") && has(why, "where 'hand.0'"), "%s", why);
+}
+END_TEST
+
+START_TEST(t_ok_and_where)
+{
+    start();
+    arb_action ok = play(S.active, 0);
+    arb_event buf[64];
+    arb_events ev = { buf, 64, 5, 0 };
+    ck_assert_ptr_null(ek__ok(&tg_game, &S, &ok, &ev));
+    ck_assert_uint_eq(ev.n, 1); /* reset, then the play's own event */
+    ck_assert_int_eq(buf[0].type, 1);
+
+    arb_game g = broken(BREAK_LEGAL);
+    arb_action first = play(S.active, 0);
+    const char *why = ek__ok(&g, &S, &first, NULL);
+    ck_assert_msg(has(why, "expected to be accepted, was refused") && has(why, "rule 'TG-BROKEN'") &&
+                      has(why, "where 'hand.0'"),
+                  "%s", why);
+    arb_action late = first;
+    late.elapsed_ms = 5;
+    /* a timed action legal() lists may be refused for the clock: not a kit failure */
+    why = ek__reject(&g, &S, &late, "TG-BROKEN", NULL, NULL);
+    ck_assert_ptr_null(why);
+}
+END_TEST
+
+START_TEST(t_match_forms)
+{
+    arb_setup su = two_players();
+    arb_match *m = NULL;
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_match_new(&m, &tg_game, &su, &err), ARB_OK);
+    const tg_state *s = arb_match_state(m);
+    arb_action bad = play(s->active, 99), ok = play(s->active, 0);
+    ek_match_reject(m, &bad, "TG-HAND", NULL);
+    ek_match_ok(m, &ok);
+    unsigned n = 0;
+    arb_match_events(m, &n);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_ptr_nonnull(ek__match_ok(m, &bad));
+    arb_match_free(m);
+}
+END_TEST
+
+START_TEST(t_games_count)
+{
+    unsetenv("ARB_TEST_GAMES");
+    ck_assert_int_eq(ek_games(), EK_GAMES_DEFAULT);
+    setenv("ARB_TEST_GAMES", "3000", 1);
+    ck_assert_int_eq(ek_games(), 3000);
+    ck_assert_int_eq(ek_share(8, 22), 1090);
+    setenv("ARB_TEST_GAMES", "1", 1);
+    ck_assert_int_eq(ek_share(2, 22), 1); /* never zero games */
+    unsetenv("ARB_TEST_GAMES");
+}
+END_TEST
+
+START_TEST(t_games_count_refuses_garbage)
+{
+    setenv("ARB_TEST_GAMES", "12x", 1);
+    ek_games(); /* fails the test: checked by the exit status below */
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("engine_kit");
+    TCase *tc = tcase_create("rules");
+    tcase_add_test(tc, t_reject_passes_a_clean_refusal);
+    tcase_add_test(tc, t_reject_names_what_is_wrong);
+    tcase_add_test(tc, t_ok_and_where);
+    tcase_add_test(tc, t_match_forms);
+    tcase_add_test(tc, t_games_count);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+
+    /* A count that is not a number must fail, not play the default. */
+    Suite *g = suite_create("engine_kit_garbage");
+    TCase *tg = tcase_create("garbage");
+    tcase_add_test(tg, t_games_count_refuses_garbage);
+    suite_add_tcase(g, tg);
+    SRunner *gr = srunner_create(g);
+    srunner_run_all(gr, CK_SILENT);
+    int garbage_failed = srunner_ntests_failed(gr);
+    srunner_free(gr);
+    unsetenv("ARB_TEST_GAMES");
+    if (garbage_failed != 1) {
+        fprintf(stderr, "engine_kit: ARB_TEST_GAMES=12x was accepted\n");
+        failed++;
+    }
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
