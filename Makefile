@@ -219,8 +219,9 @@ check-hostile: $(ARBITER)
 # engine-serve --fault caught, broken adapters reported. Prints matches/s.
 CROSSCHECK_MATCHES ?= 1000
 .PHONY: check-adapter
-check-adapter: $(ARBITER) $(BUILD)/tests/toy_plugin.so $(BUILD)/tests/toy_plugin_c1.so
+check-adapter: $(ARBITER) $(BUILD)/tests/toy_plugin.so $(BUILD)/tests/toy_plugin_c1.so $(BUILD)/tests/toy_plugin_c2.so
 	@ARBITER=$(ARBITER) PLUGIN=$(BUILD)/tests/toy_plugin.so PLUGIN_OLD=$(BUILD)/tests/toy_plugin_c1.so \
+	  PLUGIN_C2=$(BUILD)/tests/toy_plugin_c2.so \
 	  CROSSCHECK_MATCHES=$(CROSSCHECK_MATCHES) sh tests/adapter/check.sh
 
 # The toy game as an in-process plug-in engine (arbiter/plugin.h), and one
@@ -232,6 +233,10 @@ $(BUILD)/tests/toy_plugin.so: tests/toy_plugin.c tests/toy_game.h $(wildcard inc
 $(BUILD)/tests/toy_plugin_c1.so: tests/toy_plugin.c tests/toy_game.h $(wildcard include/arbiter/*.h)
 	@mkdir -p $(dir $@)
 	@$(CC) $(ALL_CFLAGS) -shared -Itests -DTOY_PLUGIN_CONTRACT=1 -o $@ $<
+# ... and one built as arbiter 0.2 built plug-ins (contract 2: shimmed).
+$(BUILD)/tests/toy_plugin_c2.so: tests/toy_plugin.c tests/toy_game.h $(wildcard include/arbiter/*.h)
+	@mkdir -p $(dir $@)
+	@$(CC) $(ALL_CFLAGS) -shared -Itests -DTOY_CONTRACT=2 -DTOY_PLUGIN_CONTRACT=2 -o $@ $<
 
 # Conformance suite: lint every XML file, then run every case of every game
 # that has an engine in this build (others SKIP and are not coverage-gated).

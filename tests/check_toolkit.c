@@ -123,7 +123,7 @@ START_TEST(t_posread)
     ck_assert_uint_eq(arr->n, 3);
     int card = -1;
     ck_assert_int_eq(arb_pos_card_node(&P, arb_tnode_get(root, "card"), "card", "NAR-CARDTYPES-FIVE", &card), ARB_OK);
-    ck_assert_str_eq(arb_game_find("naramo")->card((unsigned)card)->id, "gubby");
+    ck_assert_str_eq(arb_game_find("naramo")->card(arb_game_find("naramo"), (unsigned)card)->id, "gubby");
     ck_assert_int_eq(arb_pos_card_node(&P, arb_tnode_get(root, "c"), "c", "NAR-CARDTYPES-FIVE", &card), ARB_EILLEGAL);
     ck_assert_str_eq(e.msg, "unknown card 'beta'");
     ck_assert_str_eq(e.rule, "NAR-CARDTYPES-FIVE");
@@ -196,6 +196,12 @@ START_TEST(t_contract)
     bad = tg_game;
     bad.contract = ARB_GAME_CONTRACT + 1;
     ck_assert_int_eq(arb_game_check(&bad, &e), ARB_EUNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(e.msg, "newer"));
+    bad.contract = ARB_GAME_CONTRACT_MIN - 1; /* contract 2: slots without the game */
+    ck_assert_int_eq(arb_game_check(&bad, &e), ARB_EUNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(e.msg, "older"));
+    bad.contract = ARB_GAME_CONTRACT_MIN; /* contract is a minimum, not an exact match */
+    ck_assert_int_eq(arb_game_check(&bad, &e), ARB_OK);
     bad = tg_game;
     bad.apply = NULL;
     ck_assert_int_eq(arb_game_check(&bad, &e), ARB_EUNSUPPORTED);
@@ -231,7 +237,7 @@ static void generic_match(const arb_game *g, int positions, uint64_t seed, int p
     su.players = players;
     arb_deck decks[ARB_MAX_SEATS];
     for (int i = 0; i < players; i++) {
-        decks[i] = *g->preset((unsigned)i % g->npresets);
+        decks[i] = *g->preset(g, (unsigned)i % g->npresets);
         su.decks[i] = &decks[i];
     }
     arb_error e = ARB_ERROR_INIT;
@@ -353,8 +359,8 @@ typedef struct { const arb_game *g; int positions; uint64_t seed, hash; } job;
 static void *play_thread(void *p)
 {
     job *j = p;
-    for (unsigned i = 0; i < j->g->npresets; i++) ck_assert_ptr_nonnull(j->g->preset(i));
-    for (unsigned i = 0; i < j->g->ncards; i++) ck_assert_ptr_nonnull(j->g->card(i));
+    for (unsigned i = 0; i < j->g->npresets; i++) ck_assert_ptr_nonnull(j->g->preset(j->g, i));
+    for (unsigned i = 0; i < j->g->ncards; i++) ck_assert_ptr_nonnull(j->g->card(j->g, i));
     generic_match(j->g, j->positions, j->seed, j->g->min_players, ARB_AGENT_GREEDY, &j->hash, NULL);
     return NULL;
 }
@@ -386,10 +392,10 @@ START_TEST(t_events_dropped)
     memset(&su, 0, sizeof su);
     su.seed = 5;
     su.players = 2;
-    su.decks[0] = g->preset(0);
-    su.decks[1] = g->preset(1);
+    su.decks[0] = g->preset(g, 0);
+    su.decks[1] = g->preset(g, 1);
     arb_error e = ARB_ERROR_INIT;
-    ck_assert_int_eq(g->setup(st, &su, &ev, &e), ARB_OK);
+    ck_assert_int_eq(g->setup(g, st, &su, &ev, &e), ARB_OK);
     ck_assert_uint_eq(ev.n, 2);
     ck_assert_uint_gt(ev.dropped, 0);
     free(st);

@@ -33,7 +33,7 @@ int arb_match_new(arb_match **out, const arb_game *g, const arb_setup *su, arb_e
                              "(newest: %s)", g->id, su->rules, g->rules_version);
     arb_match *m = alloc_match(g);
     if (!m) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory for a %s match", g->id);
-    int rc = g->setup(m->state, su, &m->ev, err);
+    int rc = g->setup(g, m->state, su, &m->ev, err);
     if (rc) { free(m); return rc; }
     m->players = su->players;
     *out = m;
@@ -49,7 +49,7 @@ int arb_match_from_position(arb_match **out, const arb_game *g, const arb_tnode 
                              "(newest: %s)", g->id, su->rules, g->rules_version);
     arb_match *m = alloc_match(g);
     if (!m) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory for a %s match", g->id);
-    int rc = g->load_position(m->state, pos, su, err);
+    int rc = g->load_position(g, m->state, pos, su, err);
     if (rc) { free(m); return rc; }
     m->players = su->players;
     *out = m;
@@ -82,7 +82,7 @@ int arb_match_apply(arb_match *m, const arb_action *a, arb_error *err)
 {
     assert(m && a);
     m->ev.n = m->ev.dropped = 0;
-    int rc = m->g->apply(m->state, a, &m->ev, err);
+    int rc = m->g->apply(m->g, m->state, a, &m->ev, err);
     if (rc) m->ev.n = 0;
     return rc;
 }
@@ -95,12 +95,12 @@ const arb_event *arb_match_events(const arb_match *m, unsigned *n)
 
 unsigned arb_match_events_dropped(const arb_match *m) { return m->ev.dropped; }
 
-size_t arb_match_legal(const arb_match *m, arb_action *out, size_t cap) { return m->g->legal(m->state, out, cap); }
-arb_decision arb_match_decision(const arb_match *m) { return m->g->decision(m->state); }
-uint64_t arb_match_hash(const arb_match *m) { return m->g->hash(m->state); }
-int arb_match_outcome(const arb_match *m, arb_outcome *out) { return m->g->outcome(m->state, out); }
-uint32_t arb_match_turn(const arb_match *m) { return m->g->turn(m->state); }
-const char *arb_match_phase(const arb_match *m) { return m->g->phase(m->state); }
+size_t arb_match_legal(const arb_match *m, arb_action *out, size_t cap) { return m->g->legal(m->g, m->state, out, cap); }
+arb_decision arb_match_decision(const arb_match *m) { return m->g->decision(m->g, m->state); }
+uint64_t arb_match_hash(const arb_match *m) { return m->g->hash(m->g, m->state); }
+int arb_match_outcome(const arb_match *m, arb_outcome *out) { return m->g->outcome(m->g, m->state, out); }
+uint32_t arb_match_turn(const arb_match *m) { return m->g->turn(m->g, m->state); }
+const char *arb_match_phase(const arb_match *m) { return m->g->phase(m->g, m->state); }
 
 int arb_match_action_text(const arb_match *m, const arb_action *a, char *buf, size_t size)
 {
@@ -116,7 +116,7 @@ arb_tree *arb_match_export(const arb_match *m, int view)
 {
     arb_tree *t = arb_tree_new();
     if (!t) return NULL;
-    m->g->export_state(m->state, view, t, arb_tree_root(t));
+    m->g->export_state(m->g, m->state, view, t, arb_tree_root(t));
     if (arb_tree_failed(t)) { arb_tree_free(t); return NULL; }
     return t;
 }

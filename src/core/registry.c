@@ -69,7 +69,7 @@ int arb_verb_find(const arb_game *g, const char *name)
 int arb_card_find(const arb_game *g, const char *key)
 {
     for (unsigned i = 0; i < g->ncards; i++) {
-        const arb_card *c = g->card(i);
+        const arb_card *c = g->card(g, i);
         if (strcasecmp(c->id, key) == 0 || strcasecmp(c->name, key) == 0) return (int)i;
     }
     return -1;

@@ -69,13 +69,13 @@ void arb_deck_issue_add(arb_deck_issue *out, unsigned cap, unsigned *n, int warn
 
 int arb_game_action_text(const arb_game *g, const void *st, const arb_action *a, char *buf, size_t size)
 {
-    if (g->action_text && a->verb < g->nverbs) return g->action_text(st, a, buf, size);
+    if (g->action_text && a->verb < g->nverbs) return g->action_text(g, st, a, buf, size);
     return arb_action_format(g, a, buf, size);
 }
 
 int arb_game_event_text(const arb_game *g, const arb_event *ev, int view, char *buf, size_t size)
 {
-    if (g->event_text) return g->event_text(ev, view, buf, size);
+    if (g->event_text) return g->event_text(g, ev, view, buf, size);
     const char *name = arb_game_event_name(g, ev->type);
     if (ev->seat < 0) return snprintf(buf, size, "%s %d %d %d", name, (int)ev->a, (int)ev->b, (int)ev->c);
     if (ev->hidden && view != ARB_VIEW_ALL && view != ev->seat) return snprintf(buf, size, "%s P%d", name, ev->seat + 1);
@@ -84,7 +84,7 @@ int arb_game_event_text(const arb_game *g, const arb_event *ev, int view, char *
 
 void arb_game_card_export(const arb_game *g, unsigned idx, arb_tree *t, arb_tnode *parent)
 {
-    if (g->card_export && idx < g->ncards) g->card_export(idx, t, parent);
+    if (g->card_export && idx < g->ncards) g->card_export(g, idx, t, parent);
 }
 
 static int names_ok(const char *const *names, unsigned n)
@@ -100,8 +100,13 @@ int arb_game_check(const arb_game *g, arb_error *err)
 #define BROKEN(...) return arb_error_set(err, ARB_EUNSUPPORTED, NULL, __VA_ARGS__)
     if (!g) BROKEN("no game");
     const char *id = g->id ? g->id : "?";
-    if (g->contract != ARB_GAME_CONTRACT)
-        BROKEN("%s: written for game contract %u, this build implements %u", id, g->contract, ARB_GAME_CONTRACT);
+    /* contract is a minimum: a newer game may carry members this build does
+     * not know; an older layout than ARB_GAME_CONTRACT_MIN cannot be called */
+    if (g->contract > ARB_GAME_CONTRACT)
+        BROKEN("%s: written for game contract %u, newer than this build's %u", id, g->contract, ARB_GAME_CONTRACT);
+    if (g->contract < ARB_GAME_CONTRACT_MIN)
+        BROKEN("%s: written for game contract %u, older than %u (a plug-in of contract 2 loads through the shim)", id,
+               g->contract, ARB_GAME_CONTRACT_MIN);
     if (!g->id || !g->title || !g->rules_version || !g->engine_version) BROKEN("%s: id, title and versions are required", id);
     if (g->min_players < 1 || g->max_players < g->min_players || g->max_players > ARB_MAX_SEATS)
         BROKEN("%s: player counts %d..%d are outside 1..%d", id, g->min_players, g->max_players, ARB_MAX_SEATS);
@@ -123,15 +128,15 @@ int arb_game_check(const arb_game *g, arb_error *err)
         if (strchr(g->outcome_reasons[r], '_')) BROKEN("%s: outcome reason '%s' is not kebab-case", id, g->outcome_reasons[r]);
     if (!g->ncards) BROKEN("%s: an empty card pool", id);
     for (unsigned c = 0; c < g->ncards; c++) {
-        const arb_card *k = g->card(c);
+        const arb_card *k = g->card(g, c);
         if (!k || !k->id || !k->name || !k->type || !k->group || !k->text) BROKEN("%s: card %u is incomplete", id, c);
     }
     if (g->npresets < 2) BROKEN("%s: %u presets; the contract asks for at least 2", id, g->npresets);
     for (unsigned p = 0; p < g->npresets; p++) {
-        const arb_deck *d = g->preset(p);
+        const arb_deck *d = g->preset(g, p);
         if (!d) BROKEN("%s: preset %u is NULL", id, p);
         arb_deck_issue is[4];
-        unsigned n = g->deck_check(d, is, 4);
+        unsigned n = g->deck_check(g, d, is, 4);
         for (unsigned i = 0; i < n && i < 4; i++)
             if (!is[i].warning) BROKEN("%s: preset '%s' is illegal: %s: %s", id, d->name, is[i].rule, is[i].msg);
     }

@@ -78,8 +78,9 @@ static int score(const brn_state *s, const arb_action *a)
     }
 }
 
-size_t arb_brainstorm__greedy(const void *st, const arb_action *legal, size_t n, arb_rng *rng)
+size_t arb_brainstorm__greedy(const arb_game *g, const void *st, const arb_action *legal, size_t n, arb_rng *rng)
 {
+    (void)g;
     const brn_state *s = st;
     (void)rng;
     size_t best = 0;

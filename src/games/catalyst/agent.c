@@ -118,8 +118,9 @@ static int score(const cat_state *s, const arb_action *a)
     }
 }
 
-size_t arb_catalyst__greedy(const void *st, const arb_action *legal, size_t n, arb_rng *rng)
+size_t arb_catalyst__greedy(const arb_game *g, const void *st, const arb_action *legal, size_t n, arb_rng *rng)
 {
+    (void)g;
     const cat_state *s = st;
     size_t best = 0, ties = 0;
     int best_sc = 0;

@@ -333,8 +333,9 @@ static void next_mulligan_seat(cat_state *s, arb_events *ev)
 
 /* ---------------------------------------------------------------- setup */
 
-int arb_catalyst__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err)
+int arb_catalyst__setup(const arb_game *g, void *st, const arb_setup *su, arb_events *ev, arb_error *err)
 {
+    (void)g;
     if (su->players < 2 || su->players > ARB_MAX_SEATS)
         return ARB_ILLEGAL(err, "CAT-TURN-CLOCKWISE", "CATALYST is played by 2 to 4 players (G21), not %d", su->players);
     int free_decks = arb_options_get(&su->options, "free_decks", 0) != 0;
@@ -344,7 +345,7 @@ int arb_catalyst__setup(void *st, const arb_setup *su, arb_events *ev, arb_error
         arb_deck_issue iss[8];
         const unsigned cap = (unsigned)(sizeof iss / sizeof iss[0]);
         memset(iss, 0, sizeof iss); /* defined contents past the n issues found */
-        unsigned n = arb_catalyst__deck_check(d, iss, cap);
+        unsigned n = arb_catalyst__deck_check(g, d, iss, cap);
         if (n > cap) n = cap; /* the count goes on past the buffer */
         for (unsigned k = 0; k < n; k++) {
             if (iss[k].warning) continue;
@@ -397,8 +398,9 @@ int arb_catalyst__setup(void *st, const arb_setup *su, arb_events *ev, arb_error
     return ARB_OK;
 }
 
-arb_decision arb_catalyst__decision(const void *st)
+arb_decision arb_catalyst__decision(const arb_game *g, const void *st)
 {
+    (void)g;
     const cat_state *s = st;
     arb_decision d;
     d.seat = s->over ? ARB_SEAT_NONE : s->dseat;
@@ -699,8 +701,9 @@ static void legal_impulses(lbuf *b, const cat_player *pl)
     }
 }
 
-size_t arb_catalyst__legal(const void *st, arb_action *out, size_t cap)
+size_t arb_catalyst__legal(const arb_game *g, const void *st, arb_action *out, size_t cap)
 {
+    (void)g;
     const cat_state *s = st;
     if (s->over) return 0;
     lbuf b = { s, arb_legal_init(out, cap, (int8_t)s->dseat) };
@@ -837,8 +840,9 @@ static void open_reaction(cat_state *s, unsigned after, arb_events *ev)
     resolve_strike(s, ev);
 }
 
-int arb_catalyst__apply(void *st, const arb_action *a, arb_events *ev, arb_error *err)
+int arb_catalyst__apply(const arb_game *g, void *st, const arb_action *a, arb_events *ev, arb_error *err)
 {
+    (void)g;
     cat_state *s = st;
     int rc = arb_catalyst__validate(s, a, err);
     if (rc) return rc;

@@ -175,8 +175,9 @@ static int score(const nar_state *s, const arb_action *a)
     }
 }
 
-size_t arb_naramo__greedy(const void *st, const arb_action *legal, size_t n, arb_rng *rng)
+size_t arb_naramo__greedy(const arb_game *g, const void *st, const arb_action *legal, size_t n, arb_rng *rng)
 {
+    (void)g;
     const nar_state *s = st;
     size_t best = 0, ties = 0;
     int bs = 0;

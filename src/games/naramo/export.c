@@ -22,10 +22,11 @@ static void card_obj(arb_tree *t, arb_tnode *arr, const nar_player *p, int uid)
     arb_tree_add_str(t, m, "card", nar_def(p, uid)->pub.id);
 }
 
-void arb_naramo__export(const void *st, int view, arb_tree *t, arb_tnode *root)
+void arb_naramo__export(const arb_game *g, const void *st, int view, arb_tree *t, arb_tnode *root)
 {
+    (void)g;
     const nar_state *s = st;
-    arb_decision d = arb_naramo__decision(st);
+    arb_decision d = arb_naramo__decision(g, st);
     arb_tree_add_str(t, root, "game", "naramo");
     /* The rules version: public, and part of the hash from naramo-2 on. */
     arb_tree_add_str(t, root, "rules", arb_game_naramo.rules_versions[s->rules >= 1 && s->rules <= 2 ? s->rules - 1 : 0]);
@@ -538,7 +539,7 @@ static int check_prompt(lctx *L, int kind)
         return arb_pos_fail(P, "clock.shift_ms", "NAR-CLOCK-SHIFT90", "the clock has already run out");
     if (!s->over) {
         arb_action one[1];
-        if (arb_naramo__legal(s, one, 1) == 0) return arb_pos_fail(P, "step", NULL, "the open prompt has no legal answer");
+        if (arb_naramo__legal(&arb_game_naramo, s, one, 1) == 0) return arb_pos_fail(P, "step", NULL, "the open prompt has no legal answer");
     }
     return 0;
 }
@@ -575,8 +576,9 @@ static int player_last(lctx *L, int q, const arb_tnode *pm)
     return check_player(L, q, pm);
 }
 
-int arb_naramo__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
+int arb_naramo__load(const arb_game *g, void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
 {
+    (void)g;
     nar_state tmp;
     nar_state *s = &tmp;
     lctx L;

@@ -740,8 +740,9 @@ static int validate(const nar_state *s, const arb_action *a, arb_error *err)
 
 /* ---- contract -------------------------------------------------------- */
 
-int arb_naramo__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err)
+int arb_naramo__setup(const arb_game *g, void *st, const arb_setup *su, arb_events *ev, arb_error *err)
 {
+    (void)g;
     nar_state *s = st;
     int rules = arb_naramo__rules(su, err);
     if (rules < 0) return rules;
@@ -753,7 +754,7 @@ int arb_naramo__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *
         /* deck_check lists every error before its one possible warning, so
          * the first issue is an error whenever the deck has one. */
         arb_deck_issue is[1];
-        if (arb_naramo__deck_check(d, is, 1) > 0 && !is[0].warning)
+        if (arb_naramo__deck_check(g, d, is, 1) > 0 && !is[0].warning)
             return ARB_ILLEGAL(err, is[0].rule, "seat %d deck: %s", q, is[0].msg);
     }
     memset(s, 0, sizeof *s);
@@ -792,8 +793,9 @@ static int64_t clock_left(const nar_state *s)
     return e > s->match_ms ? (int64_t)(e - s->match_ms) : 0;
 }
 
-arb_decision arb_naramo__decision(const void *st)
+arb_decision arb_naramo__decision(const arb_game *g, const void *st)
 {
+    (void)g;
     const nar_state *s = st;
     arb_decision d = {ARB_SEAT_NONE, NAR_D_OVER, -1};
     if (s->over) return d;
@@ -807,8 +809,9 @@ arb_decision arb_naramo__decision(const void *st)
 /* Offer an action of `seat` through the core legal-action buffer LB. */
 #define PUSH(vb, n_, a0, a1) (LB.seat = seat, arb_legal_add(&LB, (vb), (n_), (a0), (a1), 0, 0))
 
-size_t arb_naramo__legal(const void *st, arb_action *out, size_t cap)
+size_t arb_naramo__legal(const arb_game *g, const void *st, arb_action *out, size_t cap)
 {
+    (void)g;
     const nar_state *s = st;
     arb_legal LB = arb_legal_init(out, cap, 0);
     if (s->over) return 0;
@@ -1013,8 +1016,9 @@ static void perform(nar_state *s, const arb_action *a, arb_events *ev)
     }
 }
 
-int arb_naramo__apply(void *st, const arb_action *a, arb_events *ev, arb_error *err)
+int arb_naramo__apply(const arb_game *g, void *st, const arb_action *a, arb_events *ev, arb_error *err)
 {
+    (void)g;
     nar_state *s = st;
     if (s->over) return arb_error_set(err, ARB_EOVER, "NAR-P4-WINLOSS", "the match is over");
     int rc = validate(s, a, err);
@@ -1028,8 +1032,9 @@ int arb_naramo__apply(void *st, const arb_action *a, arb_events *ev, arb_error *
 
 /* ---- hash and small queries ----------------------------------------- */
 
-uint64_t arb_naramo__hash(const void *st)
+uint64_t arb_naramo__hash(const arb_game *g, const void *st)
 {
+    (void)g;
     const nar_state *s = st;
     arb_hasher h;
     arb_hasher_init(&h);
@@ -1107,8 +1112,9 @@ uint64_t arb_naramo__hash(const void *st)
     return arb_hasher_final(&h);
 }
 
-int arb_naramo__outcome(const void *st, arb_outcome *out)
+int arb_naramo__outcome(const arb_game *g, const void *st, arb_outcome *out)
 {
+    (void)g;
     const nar_state *s = st;
     out->over = s->over;
     out->winner = s->over ? s->winner : -1;
@@ -1117,8 +1123,9 @@ int arb_naramo__outcome(const void *st, arb_outcome *out)
     return out->over;
 }
 
-uint32_t arb_naramo__turn(const void *st)
+uint32_t arb_naramo__turn(const arb_game *g, const void *st)
 {
+    (void)g;
     const nar_state *s = st;
     return s->shift ? s->shift : 1;
 }
@@ -1135,4 +1142,4 @@ const char *arb_naramo__phase_of(unsigned kind)
     }
 }
 
-const char *arb_naramo__phase(const void *st) { return arb_naramo__phase_of(((const nar_state *)st)->kind); }
+const char *arb_naramo__phase(const arb_game *g, const void *st) { (void)g; return arb_naramo__phase_of(((const nar_state *)st)->kind); }

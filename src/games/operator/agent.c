@@ -93,8 +93,9 @@ static int score(const ops_state *s, const arb_action *a)
     }
 }
 
-size_t arb_operator__greedy(const void *st, const arb_action *legal, size_t n, arb_rng *rng)
+size_t arb_operator__greedy(const arb_game *g, const void *st, const arb_action *legal, size_t n, arb_rng *rng)
 {
+    (void)g;
     const ops_state *s = st;
     size_t best = 0, ties = 0;
     int bestv = 0;

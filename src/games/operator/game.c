@@ -38,9 +38,6 @@ const char *const arb_operator__reason_names[OPS_R_COUNT] = {
 };
 const char *const arb_operator__combat_types[] = { "ranged-cover", "ranged-open", "close" };
 
-static const arb_card *card_at(unsigned idx) { return arb_operator__pubcard(idx); }
-static const arb_deck *preset_at(unsigned idx) { return arb_operator__preset(idx); }
-
 const arb_game arb_game_operator = {
     .contract = ARB_GAME_CONTRACT,
     .id = "operator",
@@ -55,11 +52,11 @@ const arb_game arb_game_operator = {
     .event_names = arb_operator__event_names, .nevent_names = OPS_E_COUNT,
     .outcome_reasons = arb_operator__reason_names, .noutcome_reasons = OPS_R_COUNT,
     .ncards = OPS_NCARDS,
-    .card = card_at,
+    .card = arb_operator__pubcard,
     .card_export = arb_operator__card_export,
     .deck_check = arb_operator__deck_check,
     .npresets = OPS_NPRESETS,
-    .preset = preset_at,
+    .preset = arb_operator__preset,
     .setup = arb_operator__setup,
     .load_position = arb_operator__load,
     .decision = arb_operator__decision,

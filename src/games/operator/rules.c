@@ -324,15 +324,16 @@ static void resolve(ops_state *s, arb_events *ev)
 }
 
 /* ---- setup -------------------------------------------------------------------- */
-int arb_operator__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err)
+int arb_operator__setup(const arb_game *g, void *st, const arb_setup *su, arb_events *ev, arb_error *err)
 {
+    (void)g;
     ops_state *s = st;
     if (su->players < 2 || su->players > ARB_MAX_SEATS)
         return ARB_ILLEGAL(err, "OPS-G29", "OPERATOR is played by 2 to %d players, not %d", ARB_MAX_SEATS, su->players);
     for (int i = 0; i < su->players; i++) {
         if (!su->decks[i]) return ARB_INVALID(err, "OPS-DECK-SIZE", "seat %d has no deck", i);
         arb_deck_issue is;
-        if (arb_operator__deck_check(su->decks[i], &is, 1))
+        if (arb_operator__deck_check(g, su->decks[i], &is, 1))
             return ARB_ILLEGAL(err, is.rule, "seat %d's deck: %s", i, is.msg);
     }
     memset(s, 0, sizeof *s);
@@ -627,8 +628,9 @@ static void do_equip(ops_state *s, int seat, int uid, int slot, arb_events *ev)
     arb_events_push(ev, OPS_E_EQUIP, seat, 0, uid, slot, p->card[uid]);
 }
 
-int arb_operator__apply(void *st, const arb_action *a, arb_events *ev, arb_error *err)
+int arb_operator__apply(const arb_game *g, void *st, const arb_action *a, arb_events *ev, arb_error *err)
 {
+    (void)g;
     ops_state *s = st;
     int rc = check_action(s, a, err);
     if (rc) return rc;
@@ -766,8 +768,9 @@ typedef arb_legal lbuf; /* the core legal-action buffer */
 
 static void push(lbuf *b, int verb, int nargs, int a0, int a1) { arb_legal_add(b, (unsigned)verb, (unsigned)nargs, a0, a1, 0, 0); }
 
-size_t arb_operator__legal(const void *st, arb_action *out, size_t cap)
+size_t arb_operator__legal(const arb_game *g, const void *st, arb_action *out, size_t cap)
 {
+    (void)g;
     const ops_state *s = st;
     if (s->over) return 0;
     lbuf b = arb_legal_init(out, cap, s->owner);
@@ -847,8 +850,9 @@ size_t arb_operator__legal(const void *st, arb_action *out, size_t cap)
 }
 
 /* ---- queries -------------------------------------------------------------------- */
-arb_decision arb_operator__decision(const void *st)
+arb_decision arb_operator__decision(const arb_game *g, const void *st)
 {
+    (void)g;
     const ops_state *s = st;
     arb_decision d;
     d.seat = s->over ? ARB_SEAT_NONE : s->owner;
@@ -857,8 +861,9 @@ arb_decision arb_operator__decision(const void *st)
     return d;
 }
 
-int arb_operator__outcome(const void *st, arb_outcome *out)
+int arb_operator__outcome(const arb_game *g, const void *st, arb_outcome *out)
 {
+    (void)g;
     const ops_state *s = st;
     out->over = s->over;
     out->winner = s->over ? s->winner : -1;
@@ -867,21 +872,24 @@ int arb_operator__outcome(const void *st, arb_outcome *out)
     return out->over;
 }
 
-uint32_t arb_operator__turn(const void *st)
+uint32_t arb_operator__turn(const arb_game *g, const void *st)
 {
+    (void)g;
     const ops_state *s = st;
     return s->turn ? s->turn : 1;
 }
 
-const char *arb_operator__phase(const void *st)
+const char *arb_operator__phase(const arb_game *g, const void *st)
 {
+    (void)g;
     return arb_operator__phase_names[((const ops_state *)st)->phase];
 }
 
 /* Canonical order: rng, match fields, combat, then each seat's card list,
  * zones (length-prefixed), slots, Modifiers and counters. */
-uint64_t arb_operator__hash(const void *st)
+uint64_t arb_operator__hash(const arb_game *g, const void *st)
 {
+    (void)g;
     const ops_state *s = st;
     arb_hasher h;
     arb_hasher_init(&h);
