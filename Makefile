@@ -26,7 +26,7 @@ PKGS    := zlib libxml-2.0 libxxhash libsodium
 TEST_PKGS := msgpack
 # The shared library: ABI major (the SONAME) and full version.
 ABI_MAJOR := 0
-LIB_VERSION := $(shell sed -n 's/^\#define ARB_VERSION "\(.*\)"/\1/p' include/arbiter/arbiter.h)
+LIB_VERSION := $(shell sed -n 's/^\#define ARB_VERSION "\(.*\)"/\1/p' include/arbiter/version.h)
 SONAME  := libarbiter.so.$(ABI_MAJOR)
 DATADIR ?= $(PREFIX)/share/arbiter
 MANDIR  ?= $(PREFIX)/share/man

@@ -258,8 +258,12 @@ static uint8_t seen_digest[64], seen_env[8];
 /* The built-in primer a single file of game names (FORMAT.md §D.8). */
 static unsigned primer_of(const char *game)
 {
-    for (unsigned k = 0; k < ARB_RC_NPRIMERS; k++)
-        if (strcmp(arb_rc_primers[k].game, game) == 0) return arb_rc_primers[k].id;
+    for (unsigned k = 0; k < ARB_RC_NPRIMERS; k++) {
+        const uint8_t *g;
+        uint32_t len;
+        ck_assert_int_eq(arb_rc_primer_game(&arb_rc_primers[k], &g, &len), 0);
+        if (len == strlen(game) && memcmp(g, game, len) == 0) return arb_rc_primers[k].id;
+    }
     return 0;
 }
 static int seal_calls;

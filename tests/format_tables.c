@@ -22,8 +22,11 @@ static int primers(void)
     for (unsigned k = 0; k < ARB_RC_NPRIMERS; k++) {
         const arb_rc_primer *p = &arb_rc_primers[k];
         unsigned char h[32];
+        const uint8_t *g;
+        uint32_t glen;
+        if (arb_rc_primer_game(p, &g, &glen)) return 1;
         crypto_generichash(h, sizeof h, p->bytes, p->n, NULL, 0);
-        printf("| %u | `%s` | %zu | `", p->id, p->game, p->n);
+        printf("| %u | `%.*s` | %zu | `", p->id, (int)glen, (const char *)g, p->n);
         for (unsigned i = 0; i < sizeof h; i++) printf("%02x", h[i]);
         printf("` |\n");
     }

@@ -307,7 +307,32 @@ struct arb_game {
      * proxy's connection, a shimmed plug-in's own vtable); NULL for the
      * compiled-in engines. Owned by whoever built the game. */
     void *app_data;
+
+    /* What the judge's report charts (arbiter/analyze.h, arb_an_tracked):
+     * ncharts tree paths into export_state(ARB_VIEW_ALL), '*' for each
+     * seat ("players.*.core"), a second '*' summing over a list
+     * ("players.*.machine.*.charge"), a leading '#' for a list's length,
+     * each with its label. May be 0 (NULL): the report charts every integer
+     * under players.N that changes during the match. */
+    const char *const *chart_paths; const char *const *chart_labels; unsigned ncharts;
+    /* The events that open a turn or a phase (arb_marker), so that the
+     * analyzer labels every event with the turn and phase it happens in,
+     * also when one action crosses several. May be 0: every event of an
+     * action gets the turn and phase the engine reports before it. */
+    const struct arb_marker *markers; unsigned nmarkers;
 };
+
+/* A turn or phase marker: event type `event` opens turn a (turn_from_a),
+ * the fixed phase `phase` (at the event, or after it: after = 1, "closes
+ * out Operations"), or the phase phases[a] of a list of nphases. */
+typedef struct arb_marker {
+    uint16_t event;             /* index into event_names */
+    uint8_t turn_from_a;
+    uint8_t after;
+    const char *phase;          /* or NULL */
+    const char *const *phases;  /* or NULL */
+    unsigned nphases;
+} arb_marker;
 
 /* Registry: every engine compiled in, sorted by id. */
 const arb_game *arb_game_find(const char *id);      /* NULL if unknown */

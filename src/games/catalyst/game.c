@@ -162,6 +162,16 @@ static const char *cat_phase(const arb_game *g, const void *st)
     return s->phase <= CAT_PH_OVER ? arb_catalyst__phase_names[s->phase] : "?";
 }
 
+/* What the judge's report charts, and the events that open a turn or a
+ * phase (game.h). */
+static const char *const chart_paths[] = { "players.*.shards", "#players.*.battlefield", "#players.*.vault",
+                                           "#players.*.hand" };
+static const char *const chart_labels[] = { "Shards", "Cards in play", "Cards in the Vault", "Cards in hand" };
+static const arb_marker markers[] = {
+    { CAT_E_TURN, 1, 0, "start", NULL, 0 },
+    { CAT_E_PHASE, 0, 0, NULL, arb_catalyst__phase_names, CAT_PH_OVER },
+};
+
 const arb_game arb_game_catalyst = {
     .contract = ARB_GAME_CONTRACT,
     .id = "catalyst",
@@ -194,4 +204,6 @@ const arb_game arb_game_catalyst = {
     .event_text = arb_catalyst__event_text,
     .action_text = arb_catalyst__action_text,
     .greedy = arb_catalyst__greedy,
+    .chart_paths = chart_paths, .chart_labels = chart_labels, .ncharts = 4,
+    .markers = markers, .nmarkers = 2,
 };

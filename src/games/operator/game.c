@@ -38,6 +38,16 @@ const char *const arb_operator__reason_names[OPS_R_COUNT] = {
 };
 const char *const arb_operator__combat_types[] = { "ranged-cover", "ranged-open", "close" };
 
+/* What the judge's report charts, and the events that open a turn or a
+ * phase (game.h): OPS_E_PHASE names its phase by OPS_PN_* in a. */
+static const char *const chart_paths[] = { "players.*.health", "players.*.staged_damage", "#players.*.hand" };
+static const char *const chart_labels[] = { "Health", "Staged damage", "Cards in hand" };
+static const char *const event_phases[] = { "draw", "first-equip", "action", "combat", "second-equip", "end" };
+static const arb_marker markers[] = {
+    { OPS_E_TURN, 1, 0, "draw", NULL, 0 },
+    { OPS_E_PHASE, 0, 0, NULL, event_phases, 6 },
+};
+
 const arb_game arb_game_operator = {
     .contract = ARB_GAME_CONTRACT,
     .id = "operator",
@@ -70,4 +80,6 @@ const arb_game arb_game_operator = {
     .event_text = arb_operator__event_text,
     .action_text = arb_operator__action_text,
     .greedy = arb_operator__greedy,
+    .chart_paths = chart_paths, .chart_labels = chart_labels, .ncharts = 3,
+    .markers = markers, .nmarkers = 2,
 };
