@@ -145,6 +145,32 @@ END_TEST
 
 /* The same mistake gets the same message in every engine: an unknown key
  * at the root of a position. */
+/* One rules-version helper for every engine: the number a state keeps, the
+ * name it exports, one refusal naming what this build knows. */
+START_TEST(t_rules_select)
+{
+    const arb_game *nar = arb_game_find("naramo"), *cat = arb_game_find("catalyst");
+    arb_setup su = { 0 };
+    arb_error e = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_game_rules_select(nar, NULL, &e), 2);
+    ck_assert_int_eq(arb_game_rules_select(nar, &su, &e), 2);
+    su.rules = "naramo-1";
+    ck_assert_int_eq(arb_game_rules_select(nar, &su, &e), 1);
+    ck_assert_str_eq(arb_game_rules_name(nar, 1), "naramo-1");
+    ck_assert_str_eq(arb_game_rules_name(nar, 2), "naramo-2");
+    ck_assert_str_eq(arb_game_rules_name(nar, 9), "naramo-1"); /* out of range: the oldest */
+    su.rules = "naramo-9";
+    ck_assert_int_eq(arb_game_rules_select(nar, &su, &e), ARB_EUNSUPPORTED);
+    ck_assert_str_eq(e.msg, "naramo rules version 'naramo-9' is not implemented (known: naramo-1, naramo-2)");
+    su.rules = NULL;
+    ck_assert_int_eq(arb_game_rules_select(cat, &su, &e), 1); /* one version: number 1 */
+    ck_assert_str_eq(arb_game_rules_name(cat, 1), cat->rules_version);
+    su.rules = "nope";
+    ck_assert_int_eq(arb_game_rules_select(cat, &su, &e), ARB_EUNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(e.msg, cat->rules_version));
+}
+END_TEST
+
 START_TEST(t_positions_one_style)
 {
     for (unsigned gi = 0; gi < arb_game_count(); gi++) {
@@ -410,6 +436,7 @@ int main(void)
     tcase_add_test(t, t_reject_and_issues);
     tcase_add_test(t, t_posread);
     tcase_add_test(t, t_positions_one_style);
+    tcase_add_test(t, t_rules_select);
     tcase_add_test(t, t_contract);
     tcase_add_test(t, t_events_dropped);
     suite_add_tcase(s, t);

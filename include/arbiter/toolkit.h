@@ -83,6 +83,16 @@ int arb_game_reason_find(const arb_game *g, const char *name);
 /* Do two reason names denote the same reason ('-' == '_')? */
 int arb_reason_same(const char *a, const char *b);
 
+/* ---- rules versions -----------------------------------------------------
+ * The rules version a setup asks for (su or su->rules NULL: the newest), as
+ * its 1-based number in g's rules_versions (1 for a game of one version),
+ * the number an engine keeps in its state; ARB_EUNSUPPORTED naming the
+ * versions this build knows otherwise. */
+int arb_game_rules_select(const arb_game *g, const arb_setup *su, arb_error *err);
+/* The name of rules version number n (as rules_select returns it); a
+ * number out of range names the oldest. */
+const char *arb_game_rules_name(const arb_game *g, unsigned n);
+
 /* ---- deck checks ------------------------------------------------------
  * Append one finding to out[0..cap) (printf-style message) and count it in
  * *n, also past cap: deck_check returns the total. warning 0 = violation. */

@@ -1,6 +1,7 @@
 /* toolkit.c — the small shared pieces engines and their callers use instead
- * of repeating them: name lookups with an out-of-range fallback and the
- * outcome-reason matching that lets old replay spellings verify. */
+ * of repeating them: name lookups with an out-of-range fallback, the
+ * outcome-reason matching that lets old replay spellings verify, the rules
+ * version a setup selects, deck issues and the contract's checker. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -50,6 +51,30 @@ int arb_game_reason_find(const arb_game *g, const char *name)
     for (unsigned i = 0; i < g->noutcome_reasons; i++)
         if (g->outcome_reasons[i] && arb_reason_same(g->outcome_reasons[i], name)) return (int)i;
     return -1;
+}
+
+int arb_game_rules_select(const arb_game *g, const arb_setup *su, arb_error *err)
+{
+    const char *want = su ? su->rules : NULL;
+    int i = arb_game_rules_index(g, want);
+    if (i >= 0) return i + 1;
+    char known[256];
+    size_t k = 0;
+    known[0] = '\0';
+    unsigned n = g->nrules_versions ? g->nrules_versions : 1;
+    for (unsigned v = 0; v < n && k < sizeof known; v++) {
+        int w = snprintf(known + k, sizeof known - k, "%s%s", v ? ", " : "", arb_game_rules_name(g, v + 1));
+        if (w < 0) break;
+        k += (size_t)w;
+    }
+    return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "%s rules version '%s' is not implemented (known: %s)", g->id,
+                         want, known);
+}
+
+const char *arb_game_rules_name(const arb_game *g, unsigned n)
+{
+    if (!g->nrules_versions) return g->rules_version;
+    return g->rules_versions[n >= 1 && n <= g->nrules_versions ? n - 1 : 0];
 }
 
 void arb_deck_issue_add(arb_deck_issue *out, unsigned cap, unsigned *n, int warning, const char *rule,

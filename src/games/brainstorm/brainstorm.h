@@ -187,8 +187,6 @@ void arb_brainstorm__give_charge(brn_state *s, int seat, int uid, int amount, ar
 /* stack.c: the card has a triggered ability under s's rules version (a
  * Stack trigger item may name it) */
 int arb_brainstorm__triggers(const brn_state *s, int seat, int uid);
-/* game.c: the rules version su asks for (1, 2, …), or <0 with err set */
-int arb_brainstorm__rules(const arb_setup *su, arb_error *err);
 
 /* legal enumeration shared by legal() and the agent */
 size_t arb_brainstorm__legal(const brn_state *s, arb_action *out, size_t cap);

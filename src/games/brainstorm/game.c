@@ -22,14 +22,6 @@ static const arb_marker markers[] = {
 
 extern const arb_game arb_game_brainstorm;
 
-int arb_brainstorm__rules(const arb_setup *su, arb_error *err)
-{
-    int i = arb_game_rules_index(&arb_game_brainstorm, su ? su->rules : NULL);
-    if (i < 0)
-        return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "brainstorm rules version '%s' is not implemented "
-                             "(known: brainstorm-draft0-1, brainstorm-draft0-2)", su->rules);
-    return i + 1;
-}
 
 const arb_game arb_game_brainstorm = {
     .contract = ARB_GAME_CONTRACT,

@@ -725,7 +725,7 @@ size_t arb_brainstorm__legal(const brn_state *s, arb_action *out, size_t cap)
 int arb_brainstorm__setup(const arb_game *g, void *st, const arb_setup *su, arb_events *ev, arb_error *err)
 {
     (void)g;
-    int rules = arb_brainstorm__rules(su, err);
+    int rules = arb_game_rules_select(&arb_game_brainstorm, su, err);
     if (rules < 0) return rules;
     if (su->players != BRN_PLAYERS)
         return ARB_ILLEGAL(err, "BRN-PLAYERS", "Brainstorm is played between 2 players, not %d",

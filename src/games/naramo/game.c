@@ -75,14 +75,6 @@ static const arb_marker markers[] = {
 
 extern const arb_game arb_game_naramo;
 
-int arb_naramo__rules(const arb_setup *su, arb_error *err)
-{
-    int i = arb_game_rules_index(&arb_game_naramo, su ? su->rules : NULL);
-    if (i < 0)
-        return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "naramo rules version '%s' is not implemented (known: "
-                             "naramo-1, naramo-2)", su->rules);
-    return i + 1;
-}
 
 const arb_game arb_game_naramo = {
     .contract = ARB_GAME_CONTRACT,

@@ -191,8 +191,6 @@ unsigned arb_naramo__npresets(void);
 const arb_deck *arb_naramo__preset(const arb_game *g, unsigned idx);
 int arb_naramo__bloc(const arb_deck *d); /* NAR_BLOC_* */
 
-/* game.c: the rules version su asks for (1, 2, …), or <0 with err set */
-int arb_naramo__rules(const arb_setup *su, arb_error *err);
 
 /* rules.c */
 int arb_naramo__setup(const arb_game *g, void *st, const arb_setup *su, arb_events *ev, arb_error *err);

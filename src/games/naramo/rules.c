@@ -744,7 +744,7 @@ int arb_naramo__setup(const arb_game *g, void *st, const arb_setup *su, arb_even
 {
     (void)g;
     nar_state *s = st;
-    int rules = arb_naramo__rules(su, err);
+    int rules = arb_game_rules_select(&arb_game_naramo, su, err);
     if (rules < 0) return rules;
     if (su->players != 2)
         return ARB_ILLEGAL(err, "NAR-MATCH-TWO", "a NARAMO match has exactly two players, not %d", su->players);
