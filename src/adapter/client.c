@@ -1102,6 +1102,7 @@ static int names_list(arb_adapter *a, const arb_tnode *r, const char *key, int l
 static int build_game(arb_adapter *a, const arb_tnode *r, arb_error *err)
 {
     arb_game *g = &a->game;
+    g->app_data = a; /* first: reading the presets already looks cards up through g */
     const arb_tnode *pv = arb_tnode_get(r, "protocol");
     if (!pv || pv->kind != ARB_T_INT || pv->i != ARB_ADAPTER_PROTOCOL)
         return bad_answer(a, "hello", "the adapter does not speak protocol 1", err);
@@ -1222,7 +1223,6 @@ static int build_game(arb_adapter *a, const arb_tnode *r, arb_error *err)
     g->export_state = px_export;
     g->action_text = px_action_text;
     g->greedy = NULL;
-    g->app_data = a;
     return ARB_OK;
 }
 
