@@ -407,6 +407,50 @@ START_TEST(t_threads)
 }
 END_TEST
 
+/* One refusal precedence in every built-in game (arb_action_precheck,
+ * conformance/ADAPTER.md): each action below breaks the named check and
+ * every later one, so the first check decides, with one message. */
+START_TEST(t_precheck_order)
+{
+    static const char *const ids[] = { "naramo", "catalyst", "operator", "brainstorm" };
+    const arb_game *g = arb_game_find(ids[_i]);
+    arb_setup su;
+    memset(&su, 0, sizeof su);
+    su.seed = 11;
+    su.players = 2;
+    su.decks[0] = g->preset(g, 0);
+    su.decks[1] = g->preset(g, 1);
+    arb_match *m;
+    arb_error e = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_match_new(&m, g, &su, &e), ARB_OK);
+    int owing = arb_match_decision(m).seat, other = 1 - owing;
+    unsigned seatverb = 0; /* verb 0 is a seat's verb in every game */
+    ck_assert_int_lt(g->verbs[seatverb].max_args, ARB_ARGS_MAX);
+    /* 2 beats 3, 4, 5: a verb past the table, too many arguments, a seat outside */
+    arb_action a = { 0, 7, (uint8_t)g->nverbs, ARB_ARGS_MAX, 0, { 0 } };
+    ck_assert_int_eq(arb_match_apply(m, &a, &e), ARB_EINVAL);
+    ck_assert_msg(strstr(e.msg, "unknown verb"), "%s: %s", g->id, e.msg);
+    /* 3 beats 4: too many arguments from the arbiter */
+    a = (arb_action){ 0, ARB_SEAT_ARBITER, (uint8_t)seatverb, ARB_ARGS_MAX, 0, { 0 } };
+    ck_assert_int_eq(arb_match_apply(m, &a, &e), ARB_EINVAL);
+    ck_assert_msg(strstr(e.msg, "arguments, not 6"), "%s: %s", g->id, e.msg);
+    /* 4 beats 5: the arbiter acting with a seat's verb is refused by who it is */
+    a.nargs = g->verbs[seatverb].min_args;
+    ck_assert_int_eq(arb_match_apply(m, &a, &e), ARB_EILLEGAL);
+    ck_assert_msg(strstr(e.msg, "no clock") || strstr(e.msg, "the arbiter records only"), "%s: %s", g->id, e.msg);
+    a.seat = 7;
+    ck_assert_int_eq(arb_match_apply(m, &a, &e), ARB_EINVAL);
+    ck_assert_str_eq(e.msg, "seat 7 is not in this match");
+    /* 5: the other seat */
+    a.seat = (int8_t)other;
+    ck_assert_int_eq(arb_match_apply(m, &a, &e), ARB_EILLEGAL);
+    char want[64];
+    snprintf(want, sizeof want, "seat %d owes the decision, not seat %d", owing, other);
+    ck_assert_str_eq(e.msg, want);
+    arb_match_free(m);
+}
+END_TEST
+
 /* A tiny event buffer overflows: the count says so, nothing is written past. */
 START_TEST(t_events_dropped)
 {
@@ -437,6 +481,7 @@ int main(void)
     tcase_add_test(t, t_posread);
     tcase_add_test(t, t_positions_one_style);
     tcase_add_test(t, t_rules_select);
+    tcase_add_loop_test(t, t_precheck_order, 0, 4);
     tcase_add_test(t, t_contract);
     tcase_add_test(t, t_events_dropped);
     suite_add_tcase(s, t);

@@ -53,6 +53,32 @@ int arb_game_reason_find(const arb_game *g, const char *name)
     return -1;
 }
 
+int arb_action_precheck(const arb_game *g, const arb_precheck_rules *r, int over, int players, int owing,
+                        const char *wrong_seat, const arb_action *a, arb_error *err)
+{
+    if (over) return ARB_REJECT(err, ARB_EOVER, r->over, "the match is over");
+    if (a->verb >= g->nverbs) return ARB_INVALID(err, r->verb, "unknown verb %u", (unsigned)a->verb);
+    const arb_verb *v = &g->verbs[a->verb];
+    if (a->nargs < v->min_args || a->nargs > v->max_args)
+        return ARB_INVALID(err, r->nargs && r->nargs[a->verb] ? r->nargs[a->verb] : r->nargs_any,
+                           "'%s' takes %u to %u arguments, not %u", v->name, (unsigned)v->min_args,
+                           (unsigned)v->max_args, (unsigned)a->nargs);
+    int arbiter_verb = a->verb >= r->arbiter_verbs;
+    if (!r->clock && (arbiter_verb || a->seat == ARB_SEAT_ARBITER))
+        return ARB_ILLEGAL(err, r->no_clock, "%s has no clock, timeouts or disconnects; '%s' is not an action", g->title,
+                           v->name);
+    if (r->clock && arbiter_verb && a->seat != ARB_SEAT_ARBITER)
+        return ARB_ILLEGAL(err, r->arbiter_verb && r->arbiter_verb[a->verb] ? r->arbiter_verb[a->verb] : r->arbiter_any,
+                           "only the arbiter records clock and connection events ('%s')", v->name);
+    if (r->clock && !arbiter_verb && a->seat == ARB_SEAT_ARBITER)
+        return ARB_ILLEGAL(err, r->seat_verb, "the arbiter records only clock and connection events, not '%s'", v->name);
+    if (a->seat == ARB_SEAT_ARBITER) return ARB_OK;
+    if (a->seat < 0 || a->seat >= players) return ARB_INVALID(err, r->seat, "seat %d is not in this match", a->seat);
+    if (wrong_seat && a->seat != owing)
+        return ARB_ILLEGAL(err, wrong_seat, "seat %d owes the decision, not seat %d", owing, a->seat);
+    return ARB_OK;
+}
+
 int arb_game_rules_select(const arb_game *g, const arb_setup *su, arb_error *err)
 {
     const char *want = su ? su->rules : NULL;

@@ -407,20 +407,17 @@ static int validate_link(const brn_state *s, const arb_action *a, arb_error *err
     return check_link(s, a, arb_brainstorm__hook_out_links(s, a->seat), err);
 }
 
+/* The precheck's rule IDs (toolkit.h: the refusal precedence). */
+static const arb_precheck_rules prechecks = {
+    .over = "BRN-ZONE-DECK-DRAW", .verb = "BRN-ACTION-REQUIRED", .nargs_any = "BRN-ACTION-REQUIRED",
+    .clock = 0, .arbiter_verbs = BRN_V_TIMEOUT, .no_clock = "BRN-ACTION-REQUIRED", .seat = "BRN-ACTION-REQUIRED",
+};
+
 int arb_brainstorm__validate(const brn_state *s, const arb_action *a, arb_error *err)
 {
-    if (s->over) return ARB_REJECT(err, ARB_EOVER, "BRN-ZONE-DECK-DRAW", "the match is over");
-    if (a->verb >= BRN_V_COUNT)
-        return ARB_INVALID(err, "BRN-ACTION-REQUIRED", "unknown verb %u", (unsigned)a->verb);
-    const arb_verb *v = &arb_brainstorm__verbs[a->verb];
-    if (a->nargs < v->min_args || a->nargs > v->max_args)
-        return ARB_INVALID(err, "BRN-ACTION-REQUIRED", "%s takes %u to %u arguments", v->name,
-               (unsigned)v->min_args, (unsigned)v->max_args);
-    if (a->verb >= BRN_V_TIMEOUT)
-        return ARB_ILLEGAL(err, "BRN-ACTION-REQUIRED", "Brainstorm has no clock: the arbiter never holds Action");
-    if (a->seat != s->actor)
-        return ARB_ILLEGAL(err, "BRN-ACTION-REQUIRED", "seat %d does not owe the decision (P%d does)",
-               (int)a->seat, s->actor + 1);
+    int pre = arb_action_precheck(&arb_game_brainstorm, &prechecks, s->over, BRN_PLAYERS, s->actor,
+                                  "BRN-ACTION-REQUIRED", a, err);
+    if (pre) return pre;
     int seat = a->seat, ph = s->phase;
     const brn_player *p = &s->p[seat];
     switch (a->verb) {

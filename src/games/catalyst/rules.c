@@ -468,25 +468,24 @@ static int check_pos(int pos, const char *rule, arb_error *err)
 
 static int validate_verb(const cat_state *s, const arb_action *a, arb_error *err);
 
+/* The precheck's rule IDs (toolkit.h: the refusal precedence); a wrong
+ * argument count names the rule of the verb's decision. */
+static const arb_precheck_rules prechecks = {
+    .over = "CAT-END-VICTORY", .clock = 0, .arbiter_verbs = CAT_V_TIMEOUT, .no_clock = "CAT-NOCLOCK",
+    .seat = "CAT-TURN-ACTIVE",
+};
+
 int arb_catalyst__validate(const cat_state *s, const arb_action *a, arb_error *err)
 {
-    if (s->over) return arb_error_set(err, ARB_EOVER, "CAT-END-VICTORY", "the match is over");
-    if (a->verb >= CAT_V_COUNT) return ARB_INVALID(err, NULL, "unknown verb %u", a->verb);
+    arb_precheck_rules r = prechecks;
+    r.nargs_any = a->verb < CAT_V_COUNT ? verb_when[a->verb].when : NULL;
+    const char *wrong_seat = s->dkind == CAT_D_MULLIGAN || s->dkind == CAT_D_MULL_KEEP ? "CAT-MULL-OPTION"
+                             : s->dkind == CAT_D_REACTION                            ? "CAT-FREE-IMPULSE-REACTION"
+                                                                                     : "CAT-TURN-ACTIVE";
+    int rc = arb_action_precheck(&arb_game_catalyst, &r, s->over, s->nplayers, s->dseat, wrong_seat, a, err);
+    if (rc) return rc;
     const arb_verb *vb = &arb_catalyst__verbs[a->verb];
-    if (a->seat == ARB_SEAT_ARBITER || a->verb >= CAT_V_TIMEOUT)
-        return ARB_ILLEGAL(err, "CAT-NOCLOCK", "CATALYST has no clock, timeouts or disconnects; '%s' is not an action", vb->name);
-    if (a->nargs < vb->min_args || a->nargs > vb->max_args)
-        return ARB_INVALID(err, verb_when[a->verb].when, "'%s' takes %u to %u arguments, not %u", vb->name, vb->min_args,
-                       vb->max_args, a->nargs);
-    if (a->seat < 0 || a->seat >= s->nplayers) return ARB_INVALID(err, "CAT-TURN-ACTIVE", "seat %d is not in this match", a->seat);
     const cat_player *pl = &s->p[a->seat];
-    if (a->seat != s->dseat) {
-        const char *rule = s->dkind == CAT_D_MULLIGAN || s->dkind == CAT_D_MULL_KEEP ? "CAT-MULL-OPTION"
-                           : s->dkind == CAT_D_REACTION                            ? "CAT-FREE-IMPULSE-REACTION"
-                                                                                   : "CAT-TURN-ACTIVE";
-        return ARB_ILLEGAL(err, rule, "seat %d owes the %s decision, not seat %d", s->dseat,
-                       arb_catalyst__decision_names[s->dkind], a->seat);
-    }
     if (!(verb_when[a->verb].kinds & (1u << s->dkind))) {
         const char *rule = verb_when[a->verb].when;
         if (s->dkind == CAT_D_REACTION) rule = "CAT-FREE-IMPULSE-REACTION";

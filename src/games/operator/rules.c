@@ -565,22 +565,19 @@ static int check_react(const ops_state *s, const arb_action *a, arb_error *err)
     return ARB_OK;
 }
 
+/* The precheck's rule IDs (toolkit.h: the refusal precedence). */
+static const arb_precheck_rules prechecks = {
+    .clock = 0, .arbiter_verbs = OPS_V_TIMEOUT, .no_clock = "OPS-G28", .seat = "OPS-TURN-ORDER",
+};
+
 static int check_action(const ops_state *s, const arb_action *a, arb_error *err)
 {
-    if (s->over) return arb_error_set(err, ARB_EOVER, NULL, "the match is over");
-    if (a->verb >= OPS_V_COUNT) return ARB_INVALID(err, NULL, "unknown verb %u", a->verb);
+    const char *wrong_seat = a->verb == OPS_V_REACT && s->phase == OPS_PH_REACT ? "OPS-COMBAT-STEP5-WHO"
+                             : s->turn == 0                                     ? "OPS-SETUP-ORDER"
+                                                                                : "OPS-TURN-ORDER";
+    int rc = arb_action_precheck(&arb_game_operator, &prechecks, s->over, s->players, s->owner, wrong_seat, a, err);
+    if (rc) return rc;
     const arb_verb *v = &arb_operator__verbs[a->verb];
-    if (a->nargs < v->min_args || a->nargs > v->max_args)
-        return ARB_INVALID(err, NULL, "%s takes %u to %u arguments, not %u", v->name,
-                             v->min_args, v->max_args, a->nargs);
-    if (a->verb >= OPS_V_TIMEOUT)
-        return ARB_ILLEGAL(err, "OPS-G28", "OPERATOR has no clock: %s is not an action of this game", v->name);
-    if (a->seat != s->owner) {
-        if (a->verb == OPS_V_REACT && s->phase == OPS_PH_REACT)
-            return ARB_ILLEGAL(err, "OPS-COMBAT-STEP5-WHO", "only the target (seat %d) may react", s->owner);
-        return ARB_ILLEGAL(err, s->turn == 0 ? "OPS-SETUP-ORDER" : "OPS-TURN-ORDER",
-                       "seat %d owes the decision, not seat %d", s->owner, a->seat);
-    }
     if (!verb_ok_in_phase(a->verb, s->phase))
         return ARB_ILLEGAL(err, phase_rule(a->verb, s, a), "%s is not allowed now (%s)", v->name,
                        arb_operator__decision_names[s->phase + 1]);
