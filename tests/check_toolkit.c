@@ -407,6 +407,31 @@ START_TEST(t_threads)
 }
 END_TEST
 
+/* The greedy helper: the first best without an rng, a uniform pick among
+ * the best with one (reservoir sampling), never a worse action. */
+static int score_arg0(const void *st, const arb_action *a)
+{
+    (void)st;
+    return a->args[0];
+}
+
+START_TEST(t_greedy_pick)
+{
+    arb_action l[5];
+    static const int32_t sc[5] = { 3, 7, 1, 7, 7 };
+    for (int i = 0; i < 5; i++) l[i] = arb_legal_action(0, 0, 1, sc[i], 0, 0, 0);
+    ck_assert_uint_eq(arb_greedy_pick(NULL, l, 5, score_arg0, NULL), 1);
+    ck_assert_uint_eq(arb_greedy_pick(NULL, l, 0, score_arg0, NULL), 0);
+    arb_rng r;
+    arb_rng_seed(&r, 3);
+    unsigned count[5] = { 0 };
+    for (int k = 0; k < 3000; k++) count[arb_greedy_pick(NULL, l, 5, score_arg0, &r)]++;
+    ck_assert_uint_eq(count[0] + count[2], 0);
+    for (int i = 1; i < 5; i += i == 1 ? 2 : 1)
+        ck_assert_msg(count[i] > 850 && count[i] < 1150, "index %d picked %u of 3000", i, count[i]);
+}
+END_TEST
+
 /* One refusal precedence in every built-in game (arb_action_precheck,
  * conformance/ADAPTER.md): each action below breaks the named check and
  * every later one, so the first check decides, with one message. */
@@ -481,6 +506,7 @@ int main(void)
     tcase_add_test(t, t_posread);
     tcase_add_test(t, t_positions_one_style);
     tcase_add_test(t, t_rules_select);
+    tcase_add_test(t, t_greedy_pick);
     tcase_add_loop_test(t, t_precheck_order, 0, 4);
     tcase_add_test(t, t_contract);
     tcase_add_test(t, t_events_dropped);

@@ -118,6 +118,15 @@ typedef struct arb_precheck_rules {
 int arb_action_precheck(const arb_game *g, const arb_precheck_rules *r, int over, int players, int owing,
                         const char *wrong_seat, const arb_action *a, arb_error *err);
 
+/* ---- the greedy agent ---------------------------------------------------
+ * The index in legal[0..n) of the action with the highest score(st, a):
+ * the first of the best, and among equal scores a uniform pick by
+ * reservoir sampling (the k-th equal replaces the pick with probability
+ * 1/k, one draw from rng per tie), so greedy self-play still varies with
+ * the seed. rng NULL: the first of the best. n 0: 0. */
+size_t arb_greedy_pick(const void *st, const arb_action *legal, size_t n,
+                       int (*score)(const void *st, const arb_action *a), arb_rng *rng);
+
 /* ---- rules versions -----------------------------------------------------
  * The rules version a setup asks for (su or su->rules NULL: the newest), as
  * its 1-based number in g's rules_versions (1 for a game of one version),

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arbiter/rng.h"
 #include "arbiter/toolkit.h"
 
 int arb_name_index(const char *const *names, unsigned n, const char *s)
@@ -77,6 +78,19 @@ int arb_action_precheck(const arb_game *g, const arb_precheck_rules *r, int over
     if (wrong_seat && a->seat != owing)
         return ARB_ILLEGAL(err, wrong_seat, "seat %d owes the decision, not seat %d", owing, a->seat);
     return ARB_OK;
+}
+
+size_t arb_greedy_pick(const void *st, const arb_action *legal, size_t n,
+                       int (*score)(const void *st, const arb_action *a), arb_rng *rng)
+{
+    size_t best = 0, ties = 0;
+    int bs = 0;
+    for (size_t i = 0; i < n; i++) {
+        int sc = score(st, &legal[i]);
+        if (i == 0 || sc > bs) { bs = sc; best = i; ties = 1; }
+        else if (sc == bs && rng && arb_rng_below(rng, (uint32_t)++ties) == 0) best = i;
+    }
+    return best;
 }
 
 int arb_game_rules_select(const arb_game *g, const arb_setup *su, arb_error *err)

@@ -1,7 +1,9 @@
 /* agent.c — the greedy Brainstorm agent.
  *
  * Scores each legal action with a fixed heuristic and takes the best (ties:
- * the first, in legal() order). It reads only what export_state(st, seat)
+ * a uniform pick drawn from the agent's rng, arb_greedy_pick, as in every
+ * game; before 0.3 the first in legal() order, so greedy Brainstorm
+ * self-play files of 0.2 are not reproduced, though they still verify). It reads only what export_state(st, seat)
  * shows that seat: its own Hand, both Machines, the Stack and Deck counts —
  * never a Deck's order or the opponent's Hand. The plan it follows: enable
  * Modules, route the Generator towards a Shredder (which mills the
@@ -39,8 +41,9 @@ static int card_value(const brn_state *s, int seat, int uid)
     }
 }
 
-static int score(const brn_state *s, const arb_action *a)
+static int score(const void *st, const arb_action *a)
 {
+    const brn_state *s = st;
     int seat = a->seat;
     const brn_player *p = &s->p[seat];
     const int32_t *x = a->args;
@@ -81,13 +84,5 @@ static int score(const brn_state *s, const arb_action *a)
 size_t arb_brainstorm__greedy(const arb_game *g, const void *st, const arb_action *legal, size_t n, arb_rng *rng)
 {
     (void)g;
-    const brn_state *s = st;
-    (void)rng;
-    size_t best = 0;
-    int bs = -1000000;
-    for (size_t i = 0; i < n; i++) {
-        int v = score(s, &legal[i]);
-        if (v > bs) { bs = v; best = i; }
-    }
-    return best;
+    return arb_greedy_pick(st, legal, n, score, rng);
 }
