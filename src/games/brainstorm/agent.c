@@ -2,10 +2,11 @@
  *
  * Scores each legal action with a fixed heuristic and takes the best (ties:
  * a uniform pick drawn from the agent's rng, arb_greedy_pick, as in every
- * game; before 0.3 the first in legal() order, so greedy Brainstorm
- * self-play files of 0.2 are not reproduced, though they still verify). It reads only what export_state(st, seat)
- * shows that seat: its own Hand, both Machines, the Stack and Deck counts —
- * never a Deck's order or the opponent's Hand. The plan it follows: enable
+ * game; before contract 3 the first in legal() order, so greedy Brainstorm
+ * self-play files of arbiter 0.2 are not reproduced; they still verify).
+ * It reads only what export_state(st, seat) shows that seat: its own Hand,
+ * both Machines, the Stack and Deck counts — never a Deck's order or the
+ * opponent's Hand. The plan it follows: enable
  * Modules, route the Generator towards a Shredder (which mills the
  * opponent, the quickest way to win by deck-out, G02), spend Charge there,
  * Overload the opponent's focused Modules, and avoid extra draws when its
