@@ -9,6 +9,7 @@
 #include <xxhash.h>
 
 #include "arbiter/arbiter.h"
+#include "arbiter/plugin.h"
 
 /* ---- PRNG ---------------------------------------------------------------- */
 
@@ -161,6 +162,26 @@ START_TEST(hash_streaming_matches_oneshot)
         ck_assert_ptr_null(h.xxh);
     }
     free(buf);
+}
+END_TEST
+
+/* Public entry points refuse arguments the contract forbids (ARB_ASSERT_ARG)
+ * with ARB_EINVAL naming the check, where they used to dereference them. */
+START_TEST(entry_args)
+{
+    arb_error e = ARB_ERROR_INIT;
+    arb_setup su;
+    memset(&su, 0, sizeof su);
+    arb_match *m = (arb_match *)&su;
+    ck_assert_int_eq(arb_match_new(&m, NULL, &su, &e), ARB_EINVAL);
+    ck_assert_ptr_null(m);
+    ck_assert_str_eq(e.msg, "invalid argument: g != NULL && su != NULL is false");
+    ck_assert_int_eq(arb_match_new(&m, arb_game_at(0), NULL, &e), ARB_EINVAL);
+    ck_assert_int_eq(arb_match_new(NULL, arb_game_at(0), &su, NULL), ARB_EINVAL);
+    ck_assert_int_eq(arb_match_from_position(&m, arb_game_at(0), NULL, &su, &e), ARB_EINVAL);
+    ck_assert_int_eq(arb_match_apply(NULL, NULL, &e), ARB_EINVAL);
+    ck_assert_int_eq(arb_match_clone(&m, NULL), ARB_EINVAL);
+    ck_assert_int_eq(arb_game_register(NULL, &e), ARB_EINVAL);
 }
 END_TEST
 
@@ -485,6 +506,7 @@ int main(void)
     tcase_add_test(t, rng_shuffle_vector);
     tcase_add_test(t, rng_below_bounds);
     tcase_add_test(t, rng_shuffle_uniform);
+    tcase_add_test(t, entry_args);
     tcase_set_timeout(t, 60);
     suite_add_tcase(s, t);
     t = tcase_create("hash");

@@ -13,7 +13,9 @@
 
 int arb_plugin_load(const char *path, const arb_game **out, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, out != NULL);
     *out = NULL;
+    ARB_ASSERT_ARG(err, path != NULL);
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char *e = dlerror();

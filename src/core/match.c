@@ -1,6 +1,5 @@
 /* match.c — arb_match: one allocation holding a game's state and the event
  * buffer of its last step. */
-#include <assert.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +26,9 @@ static arb_match *alloc_match(const arb_game *g)
 
 int arb_match_new(arb_match **out, const arb_game *g, const arb_setup *su, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, out != NULL);
     *out = NULL;
+    ARB_ASSERT_ARG(err, g != NULL && su != NULL);
     if (arb_game_rules_index(g, su->rules) < 0)
         return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "%s rules version '%s' is not implemented by this build "
                              "(newest: %s)", g->id, su->rules, g->rules_version);
@@ -43,7 +44,9 @@ int arb_match_new(arb_match **out, const arb_game *g, const arb_setup *su, arb_e
 int arb_match_from_position(arb_match **out, const arb_game *g, const arb_tnode *pos,
                             const arb_setup *su, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, out != NULL);
     *out = NULL;
+    ARB_ASSERT_ARG(err, g != NULL && pos != NULL && su != NULL);
     if (arb_game_rules_index(g, su->rules) < 0)
         return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "%s rules version '%s' is not implemented by this build "
                              "(newest: %s)", g->id, su->rules, g->rules_version);
@@ -58,6 +61,7 @@ int arb_match_from_position(arb_match **out, const arb_game *g, const arb_tnode 
 
 int arb_match_clone(arb_match **out, const arb_match *src)
 {
+    if (!out || !src) return ARB_EINVAL; /* no arb_error here: the code says it */
     *out = alloc_match(src->g);
     if (!*out) return ARB_ENOMEM;
     arb_match_copy(*out, src);
@@ -80,7 +84,7 @@ int arb_match_players(const arb_match *m) { return m->players; }
 
 int arb_match_apply(arb_match *m, const arb_action *a, arb_error *err)
 {
-    assert(m && a);
+    ARB_ASSERT_ARG(err, m != NULL && a != NULL);
     m->ev.n = m->ev.dropped = 0;
     int rc = m->g->apply(m->g, m->state, a, &m->ev, err);
     if (rc) m->ev.n = 0;

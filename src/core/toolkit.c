@@ -2,6 +2,7 @@
  * of repeating them: name lookups with an out-of-range fallback, the
  * outcome-reason matching that lets old replay spellings verify, the rules
  * version a setup selects, deck issues and the contract's checker. */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -57,6 +58,7 @@ int arb_game_reason_find(const arb_game *g, const char *name)
 int arb_action_precheck(const arb_game *g, const arb_precheck_rules *r, int over, int players, int owing,
                         const char *wrong_seat, const arb_action *a, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, g != NULL && r != NULL && a != NULL);
     if (over) return ARB_REJECT(err, ARB_EOVER, r->over, "the match is over");
     if (a->verb >= g->nverbs) return ARB_INVALID(err, r->verb, "unknown verb %u", (unsigned)a->verb);
     const arb_verb *v = &g->verbs[a->verb];
@@ -83,6 +85,7 @@ int arb_action_precheck(const arb_game *g, const arb_precheck_rules *r, int over
 size_t arb_greedy_pick(const void *st, const arb_action *legal, size_t n,
                        int (*score)(const void *st, const arb_action *a), arb_rng *rng)
 {
+    assert(score && (legal || n == 0)); /* the engine's own call: a programming error */
     size_t best = 0, ties = 0;
     int bs = 0;
     for (size_t i = 0; i < n; i++) {
@@ -95,6 +98,7 @@ size_t arb_greedy_pick(const void *st, const arb_action *legal, size_t n,
 
 int arb_game_rules_select(const arb_game *g, const arb_setup *su, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, g != NULL);
     const char *want = su ? su->rules : NULL;
     int i = arb_game_rules_index(g, want);
     if (i >= 0) return i + 1;
