@@ -30,7 +30,7 @@ PKGS    := zlib libxml-2.0 libxxhash libsodium
 TEST_PKGS := msgpack
 # The shared library: ABI major (the SONAME) and full version.
 ABI_MAJOR := 0
-LIB_VERSION := $(shell sed -n 's/^\#define ARB_VERSION "\(.*\)"/\1/p' include/arbiter/arbiter.h)
+LIB_VERSION := $(shell sed -n 's/^\#define ARB_VERSION "\(.*\)"/\1/p' include/arbiter/version.h)
 SONAME  := libarbiter.so.$(ABI_MAJOR)
 DATADIR ?= $(PREFIX)/share/arbiter
 MANDIR  ?= $(PREFIX)/share/man
@@ -291,8 +291,9 @@ check-hostile: $(ARBITER)
 # check, 1000 in check-all and check-heavy), every
 # engine-serve --fault caught, broken adapters reported. Prints matches/s.
 .PHONY: check-adapter
-check-adapter: $(ARBITER) $(BUILD)/tests/toy_plugin.so $(BUILD)/tests/toy_plugin_c1.so
+check-adapter: $(ARBITER) $(BUILD)/tests/toy_plugin.so $(BUILD)/tests/toy_plugin_c1.so $(BUILD)/tests/toy_plugin_c2.so
 	@ARBITER=$(ARBITER) PLUGIN=$(BUILD)/tests/toy_plugin.so PLUGIN_OLD=$(BUILD)/tests/toy_plugin_c1.so \
+	  PLUGIN_C2=$(BUILD)/tests/toy_plugin_c2.so \
 	  CROSSCHECK_MATCHES=$(CROSSCHECK_MATCHES) sh tests/adapter/check.sh
 
 # The toy game as an in-process plug-in engine (arbiter/plugin.h), and one
@@ -304,6 +305,10 @@ $(BUILD)/tests/toy_plugin.so: tests/toy_plugin.c tests/toy_game.h $(wildcard inc
 $(BUILD)/tests/toy_plugin_c1.so: tests/toy_plugin.c tests/toy_game.h $(wildcard include/arbiter/*.h)
 	@mkdir -p $(dir $@)
 	@$(CC) $(ALL_CFLAGS) -shared -Itests -DTOY_PLUGIN_CONTRACT=1 -o $@ $<
+# ... and one built as arbiter 0.2 built plug-ins (contract 2: shimmed).
+$(BUILD)/tests/toy_plugin_c2.so: tests/toy_plugin.c tests/toy_game.h $(wildcard include/arbiter/*.h)
+	@mkdir -p $(dir $@)
+	@$(CC) $(ALL_CFLAGS) -shared -Itests -DTOY_CONTRACT=2 -DTOY_PLUGIN_CONTRACT=2 -o $@ $<
 
 # Conformance suite: lint every XML file, then run every case of every game
 # that has an engine in this build (others SKIP and are not coverage-gated).

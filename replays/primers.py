@@ -91,7 +91,7 @@ def c_source(arbiter):
     out.append('')
     out.append('const arb_rc_primer arb_rc_primers[ARB_RC_NPRIMERS] = {')
     for k, g in enumerate(GAMES):
-        out.append('    { %d, "%s", primer_%s, sizeof primer_%s },' % (k + 1, g, g, g))
+        out.append('    { %d, primer_%s, sizeof primer_%s },' % (k + 1, g, g))
     out.append('};')
     return '\n'.join(out) + '\n'
 

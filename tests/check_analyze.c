@@ -799,7 +799,7 @@ START_TEST(hostile_records_every_game)
         snprintf(hf.h.rules, sizeof hf.h.rules, "%s", g->rules_version);
         arb_setup su = { .seed = 99, .players = g->min_players };
         for (int i = 0; i < hf.h.players; i++) {
-            hf.h.decks[i] = *g->preset((unsigned)i % g->npresets);
+            hf.h.decks[i] = *g->preset(g, (unsigned)i % g->npresets);
             su.decks[i] = &hf.h.decks[i];
         }
         arb_match *m;
@@ -1164,7 +1164,7 @@ static void write_pair(const arb_game *g, uint64_t seed, unsigned k, const char 
     su.players = g->min_players;
     arb_deck decks[ARB_MAX_SEATS];
     for (int i = 0; i < su.players; i++) {
-        decks[i] = *g->preset((unsigned)i % g->npresets);
+        decks[i] = *g->preset(g, (unsigned)i % g->npresets);
         su.decks[i] = &decks[i];
     }
     arb_error err = ARB_ERROR_INIT;
@@ -1249,7 +1249,7 @@ static int branch_point(const arb_game *g, uint64_t seed, unsigned from)
     su.players = g->min_players;
     arb_deck decks[ARB_MAX_SEATS];
     for (int i = 0; i < su.players; i++) {
-        decks[i] = *g->preset((unsigned)i % g->npresets);
+        decks[i] = *g->preset(g, (unsigned)i % g->npresets);
         su.decks[i] = &decks[i];
     }
     arb_error err = ARB_ERROR_INIT;
@@ -1374,7 +1374,7 @@ START_TEST(cli_position_replay)
         su.players = g->min_players;
         arb_deck decks[ARB_MAX_SEATS];
         for (int i = 0; i < su.players; i++) {
-            decks[i] = *g->preset((unsigned)i % g->npresets);
+            decks[i] = *g->preset(g, (unsigned)i % g->npresets);
             su.decks[i] = &decks[i];
         }
         arb_error err = ARB_ERROR_INIT;

@@ -49,7 +49,7 @@ static int pos_rc(const char *json, arb_error *err)
     memset(&su, 0, sizeof su);
     su.seed = 42; su.players = 2; su.rules = pos_rules;
     arb_error_clear(err);
-    int rc = G->load_position(&S, p, &su, err);
+    int rc = G->load_position(G, &S, p, &su, err);
     arb_tree_free(t);
     return rc;
 }
@@ -74,7 +74,7 @@ static int act(const char *line)
 {
     arb_action a = parse(line);
     ev_reset();
-    return G->apply(&S, &a, &EV, &ERR);
+    return G->apply(G, &S, &a, &EV, &ERR);
 }
 
 /* Accepted; refused with rule (and message: what a judge reads in the log),
@@ -87,7 +87,7 @@ static int act(const char *line)
 static int64_t geti(const char *path)
 {
     arb_tree *t = arb_tree_new();
-    G->export_state(&S, ARB_VIEW_ALL, t, arb_tree_root(t));
+    G->export_state(G, &S, ARB_VIEW_ALL, t, arb_tree_root(t));
     const arb_tnode *n = arb_tnode_path(arb_tree_root(t), path);
     ck_assert_msg(n != NULL, "no field %s", path);
     int64_t v = n->i;
@@ -98,7 +98,7 @@ static int64_t geti(const char *path)
 static int has(const char *path, int view)
 {
     arb_tree *t = arb_tree_new();
-    G->export_state(&S, view, t, arb_tree_root(t));
+    G->export_state(G, &S, view, t, arb_tree_root(t));
     int r = arb_tnode_path(arb_tree_root(t), path) != NULL;
     arb_tree_free(t);
     return r;
@@ -108,7 +108,7 @@ static char sbuf[256];
 static const char *gets_(const char *path)
 {
     arb_tree *t = arb_tree_new();
-    G->export_state(&S, ARB_VIEW_ALL, t, arb_tree_root(t));
+    G->export_state(G, &S, ARB_VIEW_ALL, t, arb_tree_root(t));
     const arb_tnode *n = arb_tnode_path(arb_tree_root(t), path);
     ck_assert_msg(n != NULL, "no field %s", path);
     arb_tnode_text(n, sbuf, sizeof sbuf);
@@ -145,32 +145,32 @@ START_TEST(t_setup)
     arb_setup su;
     memset(&su, 0, sizeof su);
     su.seed = 7; su.players = 1;
-    su.decks[0] = G->preset(0); su.decks[1] = G->preset(1); su.decks[2] = G->preset(2);
+    su.decks[0] = G->preset(G, 0); su.decks[1] = G->preset(G, 1); su.decks[2] = G->preset(G, 2);
     arb_error err = ARB_ERROR_INIT;
-    ck_assert_int_ne(G->setup(&S, &su, NULL, &err), 0);
+    ck_assert_int_ne(G->setup(G, &S, &su, NULL, &err), 0);
     ck_assert_str_eq(err.rule, "BRN-PLAYERS");
     su.players = 3;
-    ck_assert_int_ne(G->setup(&S, &su, NULL, &err), 0);
+    ck_assert_int_ne(G->setup(G, &S, &su, NULL, &err), 0);
     ck_assert_str_eq(err.rule, "BRN-PLAYERS");
-    arb_deck bad = *G->preset(0);
+    arb_deck bad = *G->preset(G, 0);
     bad.ncards--;
     su.players = 2; su.decks[0] = &bad;
-    ck_assert_int_ne(G->setup(&S, &su, NULL, &err), 0);
+    ck_assert_int_ne(G->setup(G, &S, &su, NULL, &err), 0);
     ck_assert_str_eq(err.rule, "BRN-PLAYERS");
     ck_assert_str_eq(err.msg, "deck of P1: a deck holds exactly 40 cards besides its Generator (found 39)");
-    su.decks[0] = G->preset(0); su.decks[1] = &bad;
-    ck_assert_int_ne(G->setup(&S, &su, NULL, &err), 0);
+    su.decks[0] = G->preset(G, 0); su.decks[1] = &bad;
+    ck_assert_int_ne(G->setup(G, &S, &su, NULL, &err), 0);
     ck_assert_str_eq(err.msg, "deck of P2: a deck holds exactly 40 cards besides its Generator (found 39)");
-    su.decks[1] = G->preset(1);
+    su.decks[1] = G->preset(G, 1);
     su.rules = "brainstorm-draft9";        /* a rules version not implemented: refused */
-    ck_assert_int_eq(G->setup(&S, &su, NULL, &err), ARB_EUNSUPPORTED);
+    ck_assert_int_eq(G->setup(G, &S, &su, NULL, &err), ARB_EUNSUPPORTED);
     su.rules = NULL;
     su.decks[0] = NULL;                    /* a C caller's missing deck: refused, not read */
-    ck_assert_int_eq(G->setup(&S, &su, NULL, &err), ARB_EINVAL);
+    ck_assert_int_eq(G->setup(G, &S, &su, NULL, &err), ARB_EINVAL);
     ck_assert_str_eq(err.msg, "seat 0 has no deck");
-    su.decks[0] = G->preset(0);
+    su.decks[0] = G->preset(G, 0);
     ev_reset();
-    ck_assert_int_eq(G->setup(&S, &su, &EV, &err), 0);
+    ck_assert_int_eq(G->setup(G, &S, &su, &EV, &err), 0);
     for (int seat = 0; seat < 2; seat++) {
         ck_assert_int_eq(S.p[seat].nz[BRN_Z_HAND], BRN_OPEN_HAND + 1);   /* G01 + BRN-START-DRAW */
         ck_assert_int_eq(S.p[seat].nz[BRN_Z_DECK], 40 - BRN_OPEN_HAND - 1);
@@ -179,8 +179,8 @@ START_TEST(t_setup)
     }
     ck_assert_int_eq(geti("players.0.machine.0.charge"), 3);            /* basic: GEN 3 */
     ck_assert_int_eq(geti("players.1.machine.0.charge"), 4);            /* surge: GEN 4 */
-    ck_assert_str_eq(G->phase(&S), "expansion");
-    ck_assert_int_eq(G->decision(&S).seat, S.lead);
+    ck_assert_str_eq(G->phase(G, &S), "expansion");
+    ck_assert_int_eq(G->decision(G, &S).seat, S.lead);
     /* BRN-MAINT-ORDER, BRN-CYCLE-PHASES */
     int r = phase_ev(BRN_P_RESET), st = phase_ev(BRN_P_START), ex = phase_ev(BRN_P_EXPANSION);
     ck_assert(r >= 0 && r < st && st < ex);
@@ -188,11 +188,11 @@ START_TEST(t_setup)
     ck_assert(d0 > st && g0 > d0 && g0 < ex);
     /* same seed → same hash; different seed → (almost surely) different */
     brn_state a = S;
-    ck_assert_int_eq(G->setup(&S, &su, NULL, &err), 0);
-    ck_assert(G->hash(&S) == G->hash(&a));
+    ck_assert_int_eq(G->setup(G, &S, &su, NULL, &err), 0);
+    ck_assert(G->hash(G, &S) == G->hash(G, &a));
     su.seed = 8;
-    ck_assert_int_eq(G->setup(&S, &su, NULL, &err), 0);
-    ck_assert(G->hash(&S) != G->hash(&a));
+    ck_assert_int_eq(G->setup(G, &S, &su, NULL, &err), 0);
+    ck_assert(G->hash(G, &S) != G->hash(G, &a));
 }
 END_TEST
 
@@ -201,12 +201,12 @@ START_TEST(t_decks)
     ck_assert_uint_ge(G->npresets, 3);
     arb_deck_issue is[8];
     for (unsigned i = 0; i < G->npresets; i++) {
-        unsigned n = G->deck_check(G->preset(i), is, 8);
+        unsigned n = G->deck_check(G, G->preset(G, i), is, 8);
         for (unsigned k = 0; k < n && k < 8; k++) ck_assert_msg(is[k].warning, "preset %u: %s", i, is[k].msg);
     }
-    arb_deck d = *G->preset(0);
+    arb_deck d = *G->preset(G, 0);
     d.cards[1] = d.cards[0];   /* a second Generator replaces a card */
-    unsigned n = G->deck_check(&d, is, 8);
+    unsigned n = G->deck_check(G, &d, is, 8);
     ck_assert_uint_ge(n, 1);
     ck_assert_int_eq(is[0].warning, 0);
     ck_assert_str_eq(is[0].rule, "BRN-PLAYERS");
@@ -214,15 +214,15 @@ START_TEST(t_decks)
     memset(&e, 0, sizeof e);
     e.cards[e.ncards++] = (uint16_t)arb_card_find(G, "basic-generator");
     for (int i = 0; i < 40; i++) e.cards[e.ncards++] = (uint16_t)arb_card_find(G, "firewall");
-    n = G->deck_check(&e, is, 8);
+    n = G->deck_check(G, &e, is, 8);
     ck_assert_uint_eq(n, 1);
     ck_assert_int_eq(is[0].warning, 1);   /* legal, but no Module */
     ck_assert_str_eq(is[0].rule, "BRN-BOOT-CHOOSE");
     /* card indexes past the pool (a hostile replay header can carry any), the first one past it too */
-    arb_deck f = *G->preset(0);
+    arb_deck f = *G->preset(G, 0);
     f.cards[2] = (uint16_t)G->ncards;
     f.cards[3] = (uint16_t)(G->ncards + 7);
-    n = G->deck_check(&f, is, 8);
+    n = G->deck_check(G, &f, is, 8);
     ck_assert_uint_ge(n, 1);
     ck_assert_str_eq(is[0].rule, "BRN-PLAYERS");
     ck_assert_str_eq(is[0].msg, "2 card(s) are not in the Brainstorm pool");
@@ -230,7 +230,7 @@ START_TEST(t_decks)
     /* every card exports stats */
     for (unsigned i = 0; i < G->ncards; i++) {
         arb_tree *t = arb_tree_new();
-        G->card_export(i, t, arb_tree_root(t));
+        G->card_export(G, i, t, arb_tree_root(t));
         ck_assert(arb_tnode_get(arb_tree_root(t), "class") != NULL);
         arb_tree_free(t);
     }
@@ -243,10 +243,10 @@ START_TEST(t_visibility)
 {
     arb_setup su;
     memset(&su, 0, sizeof su);
-    su.seed = 11; su.players = 2; su.decks[0] = G->preset(0); su.decks[1] = G->preset(2);
+    su.seed = 11; su.players = 2; su.decks[0] = G->preset(G, 0); su.decks[1] = G->preset(G, 2);
     arb_error err = ARB_ERROR_INIT;
     ev_reset();
-    ck_assert_int_eq(G->setup(&S, &su, &EV, &err), 0);
+    ck_assert_int_eq(G->setup(G, &S, &su, &EV, &err), 0);
     ck_assert(has("players.0.deck", ARB_VIEW_ALL));
     ck_assert(has("rng", ARB_VIEW_ALL));
     for (int v = 0; v < 2; v++) {
@@ -263,10 +263,10 @@ START_TEST(t_visibility)
     ck_assert_int_ge(d, 0);
     ck_assert(EV.buf[d].hidden);
     char own[200], other[200];
-    G->event_text(&EV.buf[d], 0, own, sizeof own);
-    G->event_text(&EV.buf[d], 1, other, sizeof other);
+    G->event_text(G, &EV.buf[d], 0, own, sizeof own);
+    G->event_text(G, &EV.buf[d], 1, other, sizeof other);
     ck_assert_str_eq(other, "P1 draws a card");
-    ck_assert_ptr_nonnull(strstr(own, G->card(S.p[0].c[EV.buf[d].a].id)->name));
+    ck_assert_ptr_nonnull(strstr(own, G->card(G, S.p[0].c[EV.buf[d].a].id)->name));
 }
 END_TEST
 
@@ -292,30 +292,30 @@ START_TEST(t_action_passing)
 {
     pos("{'phase':'expansion','lead':0,'players':[{" DECK3 ",'hand':[{'uid':3,'card':'relay-module'}],'machine':[" GEN(4, 0) "]},"
         "{" DECK3 ",'hand':[{'uid':3,'card':'relay-module'},{'uid':5,'card':'sink-module'}],'machine':[" GEN(4, 0) "]}]}");
-    ck_assert_int_eq(G->decision(&S).seat, 0);          /* G03: lead first */
+    ck_assert_int_eq(G->decision(G, &S).seat, 0);          /* G03: lead first */
     neg("1 pass", "BRN-ACTION-REQUIRED");              /* no Action */
     neg("1 enable 3", "BRN-ACTION-REQUIRED");
     neg("arbiter timeout", "BRN-ACTION-REQUIRED");     /* no clock */
     OK("0 pass");
-    ck_assert_int_eq(G->decision(&S).seat, 1);          /* BRN-ACTION-INTURNS */
+    ck_assert_int_eq(G->decision(G, &S).seat, 1);          /* BRN-ACTION-INTURNS */
     OK("1 enable 3");
-    ck_assert_int_eq(G->decision(&S).seat, 0);
+    ck_assert_int_eq(G->decision(G, &S).seat, 0);
     OK("0 pass");                                       /* A pass, B act, A pass: continues */
-    ck_assert_str_eq(G->phase(&S), "expansion");
+    ck_assert_str_eq(G->phase(G, &S), "expansion");
     OK("1 enable 5");
     OK("0 pass");
-    ck_assert_str_eq(G->phase(&S), "expansion");
+    ck_assert_str_eq(G->phase(G, &S), "expansion");
     OK("1 pass");                                       /* BRN-ACTION-PHASE-END, BRN-EXP-ACTION */
-    ck_assert_str_eq(G->phase(&S), "assembly");
+    ck_assert_str_eq(G->phase(G, &S), "assembly");
     ck_assert_int_ge(phase_ev(BRN_P_ASSEMBLY), 0);
-    ck_assert_int_eq(G->decision(&S).seat, 0);
+    ck_assert_int_eq(G->decision(G, &S).seat, 0);
     OK("0 pass"); OK("1 pass");                         /* BRN-ASM-ACTION */
-    ck_assert_str_eq(G->phase(&S), "routing");
+    ck_assert_str_eq(G->phase(G, &S), "routing");
     OK("0 pass"); OK("1 pass");                         /* BRN-ROUTE-ACTION */
-    ck_assert_str_eq(G->phase(&S), "plug");             /* no Module linked: Bootstrap has no choice */
+    ck_assert_str_eq(G->phase(G, &S), "plug");             /* no Module linked: Bootstrap has no choice */
     ck_assert_int_lt(phase_ev(BRN_P_BOOTSTRAP), phase_ev(BRN_P_PLUG));  /* BRN-PULSE-ORDER */
     OK("0 pass"); OK("1 pass");                         /* BRN-RUN-PLUG */
-    ck_assert_str_eq(G->phase(&S), "showdown");
+    ck_assert_str_eq(G->phase(G, &S), "showdown");
     OK("0 pass");
     neg("0 pass", "BRN-ACTION-REQUIRED");
     OK("1 pass");                                       /* BRN-RUN-SHOWDOWN → Focus → End → next Cycle */
@@ -323,7 +323,7 @@ START_TEST(t_action_passing)
     ck_assert_int_lt(phase_ev(BRN_P_END), phase_ev(BRN_P_RESET));       /* BRN-EOC-LOOP */
     ck_assert_int_eq(S.cycle, 2);
     ck_assert_int_eq(S.lead, 1);                        /* lead alternates */
-    ck_assert_int_eq(G->decision(&S).seat, 1);
+    ck_assert_int_eq(G->decision(G, &S).seat, 1);
 }
 END_TEST
 
@@ -341,7 +341,7 @@ START_TEST(t_maintenance)
         "{" DECK3 ",'machine':[" GEN(3, 0) ",{'uid':4,'card':'power-cell','active':true},{'uid':5,'card':'sink-module'}],"
         "'links':[{'from':3,'out':1,'to':5,'in':0}]}]}");
     ck_assert_int_eq(geti("players.0.max_hand"), 8);       /* Research Cell: 7 + 1 (G13, Golden Rule) */
-    ck_assert_int_eq(G->decision(&S).kind, BRN_D_DISCARD);
+    ck_assert_int_eq(G->decision(G, &S).kind, BRN_D_DISCARD);
     negm("0 discard 14", "BRN-EOC-DISCARD", "card 14 is not in your Hand");
     OK("0 discard 3");
     int r = phase_ev(BRN_P_RESET), st = phase_ev(BRN_P_START);
@@ -371,17 +371,17 @@ START_TEST(t_deckout)
     /* G02: both must draw from empty Decks at the same Start → draw */
     pos("{'phase':'end','players':[{'machine':[" GEN(0, 0) "]},{'machine':[" GEN(0, 0) "]}]}");
     arb_outcome o;
-    ck_assert(G->outcome(&S, &o));
+    ck_assert(G->outcome(G, &S, &o));
     ck_assert_int_eq(o.winner, -1);
-    ck_assert_str_eq(G->phase(&S), "over");
-    ck_assert_int_eq(G->decision(&S).seat, ARB_SEAT_NONE);
+    ck_assert_str_eq(G->phase(G, &S), "over");
+    ck_assert_int_eq(G->decision(G, &S).seat, ARB_SEAT_NONE);
     ck_assert_int_eq(act("0 pass"), ARB_EOVER);
     ck_assert_str_eq(ERR.rule, "BRN-ZONE-DECK-DRAW");
-    size_t n = G->legal(&S, NULL, 0);
+    size_t n = G->legal(G, &S, NULL, 0);
     ck_assert_uint_eq(n, 0);
     /* only P2's Deck is empty → P1 wins */
     pos("{'phase':'end','players':[{'deck':[{'uid':0,'card':'firewall'}],'machine':[" GEN(1, 0) "]},{'machine':[" GEN(0, 0) "]}]}");
-    ck_assert(G->outcome(&S, &o));
+    ck_assert(G->outcome(G, &S, &o));
     ck_assert_int_eq(o.winner, 0);
 }
 END_TEST
@@ -414,8 +414,8 @@ START_TEST(t_assembly)
     /* brainstorm-draft0-2: "when this Cell becomes active" is a trigger on the Stack */
     ck_assert_int_eq(geti("players.1.machine.0.charge"), 0);
     ck_assert_int_eq(S.nstack, 2);
-    ck_assert_int_eq(G->decision(&S).seat, 0);                 /* Action back to the lead */
-    ck_assert_str_eq(G->phase(&S), "assembly");
+    ck_assert_int_eq(G->decision(G, &S).seat, 0);                 /* Action back to the lead */
+    ck_assert_str_eq(G->phase(G, &S), "assembly");
     OK("0 pass");
     OK("1 pass");                             /* the trigger resolves */
     ck_assert_int_eq(geti("players.1.machine.0.charge"), 1);   /* Power Cell: +1 when it becomes active */
@@ -427,10 +427,10 @@ START_TEST(t_assembly)
     ck_assert_int_gt(ev_find(r2, BRN_E_DRAW, 0, ANY), r2);
     ck_assert_str_eq(gets_("players.0.scrapyard.0.card"), "firewall");  /* BRN-ZONE-SCRAPYARD */
     ck_assert_int_eq(S.p[0].nz[BRN_Z_DECK], 2);
-    ck_assert_str_eq(G->phase(&S), "assembly");
+    ck_assert_str_eq(G->phase(G, &S), "assembly");
     OK("0 pass");
     OK("1 pass");
-    ck_assert_str_eq(G->phase(&S), "routing");
+    ck_assert_str_eq(G->phase(G, &S), "routing");
 }
 END_TEST
 
@@ -454,7 +454,7 @@ START_TEST(t_routing)
     OK("0 link 3 1 6 1");                      /* Bus has two Inputs */
     OK("1 pass");
     OK("0 link 4 0 5 0");
-    size_t n = G->legal(&S, NULL, 0);
+    size_t n = G->legal(G, &S, NULL, 0);
     ck_assert_uint_ge(n, 1);
 }
 END_TEST
@@ -466,8 +466,8 @@ START_TEST(t_bootstrap)
         "{'uid':5,'card':'sink-module'},{'uid':6,'card':'sink-module'}],'links':[{'from':3,'out':0,'to':4,'in':0},"
         "{'from':3,'out':1,'to':5,'in':0}]},"
         "{" DECK3 ",'machine':[" GEN(3, 3) ",{'uid':4,'card':'sink-module'}],'links':[{'from':3,'out':0,'to':4,'in':0}]}]}");
-    ck_assert_int_eq(G->decision(&S).seat, 0);
-    ck_assert_int_eq(G->decision(&S).kind, BRN_D_BOOTSTRAP);
+    ck_assert_int_eq(G->decision(G, &S).seat, 0);
+    ck_assert_int_eq(G->decision(G, &S).kind, BRN_D_BOOTSTRAP);
     neg("0 pass", "BRN-BOOT-CHOOSE");          /* G21: no empty choice */
     negm("0 boot 6 3", "BRN-BOOT-CHOOSE",      /* not linked to the Generator */
          "card 6 is not a Module linked to an Output of your Generator, not yet chosen this Bootstrap");
@@ -478,16 +478,16 @@ START_TEST(t_bootstrap)
     ck_assert_int_eq(geti("players.0.machine.1.focused"), 1);  /* BRN-BOOT-FOCUS */
     ck_assert_int_eq(geti("players.0.machine.0.used.0"), 1);   /* BRN-BOOT-USED */
     ck_assert_int_eq(geti("players.0.machine.0.charge"), 1);
-    ck_assert_int_eq(G->decision(&S).seat, 1);                 /* in turns */
+    ck_assert_int_eq(G->decision(G, &S).seat, 1);                 /* in turns */
     neg("1 boot 4 2", "BRN-BOOT-TRANSFER");    /* last choice must take all 3 */
     OK("1 boot 4 3");
-    ck_assert_int_eq(G->decision(&S).seat, 0);
+    ck_assert_int_eq(G->decision(G, &S).seat, 0);
     neg("0 boot 4 1", "BRN-BOOT-CHOOSE");      /* O1 is used now */
     neg("0 boot 5 0", "BRN-BOOT-TRANSFER");    /* last: all remaining (1) */
     OK("0 boot 5 1");
     ck_assert_int_eq(geti("players.0.machine.2.charge"), 1);
     ck_assert_int_eq(geti("players.0.machine.0.charge"), 0);
-    ck_assert_str_eq(G->phase(&S), "plug");
+    ck_assert_str_eq(G->phase(G, &S), "plug");
     ck_assert_int_eq(S.run, 1);
     ck_assert_int_ge(ev_find(0, BRN_E_RUN, ANY, 1), 0);
     neg("0 boot 5 0", "BRN-BOOT-CHOOSE");      /* Bootstrap is over */
@@ -503,8 +503,8 @@ START_TEST(t_focus)
     negm("0 focus 4 5", "BRN-FOCUS-CHOOSE", "Modules are chosen this way in Focus only");   /* not in Focus yet */
     OK("0 pass");
     OK("1 pass");
-    ck_assert_str_eq(G->phase(&S), "focus");
-    ck_assert_int_eq(G->decision(&S).kind, BRN_D_FOCUS);
+    ck_assert_str_eq(G->phase(G, &S), "focus");
+    ck_assert_int_eq(G->decision(G, &S).kind, BRN_D_FOCUS);
     neg("0 pass", "BRN-FOCUS-CHOOSE");        /* G11: must choose when able */
     negm("0 focus 4 6", "BRN-FOCUS-CHOOSE", "card 6 is not linked to an unused Output of card 4"); /* not linked */
     negm("0 focus 5 4", "BRN-FOCUS-CHOOSE", "card 5 is not one of your focused Modules awaiting Focus");
@@ -516,7 +516,7 @@ START_TEST(t_focus)
         x.seat = 0;
         x.verb = (uint8_t)v;
         ev_reset();
-        ck_assert_int_eq(G->apply(&S, &x, &EV, &ERR), ARB_EINVAL);
+        ck_assert_int_eq(G->apply(G, &S, &x, &EV, &ERR), ARB_EINVAL);
         ck_assert_str_eq(ERR.rule, "BRN-ACTION-REQUIRED");
         char want[32];
         snprintf(want, sizeof want, "unknown verb %u", v);
@@ -524,7 +524,7 @@ START_TEST(t_focus)
         ck_assert(memcmp(&before, &S, sizeof S) == 0);
     }
     arb_outcome o;
-    ck_assert(!G->outcome(&S, &o));           /* not over: nobody has won */
+    ck_assert(!G->outcome(G, &S, &o));           /* not over: nobody has won */
     ck_assert_int_eq(o.winner, -1);
     neg("0 focus 5 4", "BRN-FOCUS-CHOOSE");   /* Sink is not focused */
     OK("0 focus 4 5");
@@ -533,7 +533,7 @@ START_TEST(t_focus)
     ck_assert_int_eq(geti("players.0.machine.1.used.0"), 1);   /* BRN-FOCUS-USED */
     ck_assert_int_eq(geti("players.0.machine.2.focused"), 1);  /* BRN-FOCUS-NEWFOCUS */
     ck_assert_int_eq(geti("players.0.machine.1.focused"), 0);
-    ck_assert_str_eq(G->phase(&S), "plug");                    /* BRN-FOCUS-RESTART */
+    ck_assert_str_eq(G->phase(G, &S), "plug");                    /* BRN-FOCUS-RESTART */
     ck_assert_int_eq(S.run, 2);
     int fm = ev_find(0, BRN_E_FOCUS_MOVE, 0, 4), rn = ev_find(0, BRN_E_RUN, ANY, 2);
     ck_assert(fm >= 0 && rn > fm && phase_ev(BRN_P_PLUG) > rn);
@@ -558,17 +558,17 @@ START_TEST(t_focus_used_and_many)
         "'links':[{'from':4,'out':0,'to':5,'in':0},{'from':4,'out':1,'to':6,'in':0},{'from':6,'out':0,'to':7,'in':0}]},"
         "{" DECK3 ",'machine':[" GEN(3, 0) ",{'uid':4,'card':'amplifier-module','charge':2,'focused':true,'pending':true},"
         "{'uid':5,'card':'sink-module'}],'links':[{'from':4,'out':0,'to':5,'in':0}]}]}");
-    ck_assert_int_eq(G->decision(&S).seat, 1);                /* lead first */
+    ck_assert_int_eq(G->decision(G, &S).seat, 1);                /* lead first */
     OK("1 focus 4 5");
     ck_assert_int_eq(S.p[1].c[5].charge, 2);                  /* the Amplifier's bonus is on receiving, not sending */
-    ck_assert_int_eq(G->decision(&S).seat, 0);
+    ck_assert_int_eq(G->decision(G, &S).seat, 0);
     neg("0 focus 4 5", "BRN-FOCUS-CHOOSE");                   /* behind a used Output */
     OK("0 focus 4 6");                                        /* B receives 2 → 3, still awaiting */
     ck_assert_int_eq(S.p[0].c[6].charge, 3);
-    ck_assert_int_eq(G->decision(&S).seat, 0);                /* P2 has nothing left */
+    ck_assert_int_eq(G->decision(G, &S).seat, 0);                /* P2 has nothing left */
     OK("0 focus 6 7");
     ck_assert_int_eq(S.p[0].c[7].charge, 3);
-    ck_assert_str_eq(G->phase(&S), "plug");
+    ck_assert_str_eq(G->phase(G, &S), "plug");
 }
 END_TEST
 
@@ -579,10 +579,10 @@ static int drive_cycle(void)
     uint16_t cycle = S.cycle;
     arb_action a[512];
     for (int steps = 0; steps < 10000 && S.cycle == cycle && !S.over; steps++) {
-        size_t n = G->legal(&S, a, 512);
+        size_t n = G->legal(G, &S, a, 512);
         ck_assert_uint_ge(n, 1);
         ev_reset();
-        ck_assert_int_eq(G->apply(&S, &a[0], &EV, &ERR), 0);
+        ck_assert_int_eq(G->apply(G, &S, &a[0], &EV, &ERR), 0);
         for (unsigned i = 0; i < EV.n; i++) runs += EV.buf[i].type == BRN_E_RUN && EV.buf[i].b == cycle;
     }
     ck_assert_int_ne(S.cycle, cycle);
@@ -630,7 +630,7 @@ START_TEST(t_plug_showdown)
     OK("1 pass"); OK("0 pass");
     ck_assert_int_eq(S.p[0].c[5].flags & BRN_F_ACTIVE, BRN_F_ACTIVE);
     OK("0 pass"); OK("1 pass");
-    ck_assert_str_eq(G->phase(&S), "showdown");
+    ck_assert_str_eq(G->phase(G, &S), "showdown");
     neg("0 play 5", "BRN-ZONE-HAND-PLAYABLE");
     neg("0 use 9", "BRN-RUN-SHOWDOWN");        /* Shredder needs 3 */
     OK("0 use 8");                             /* Sink: spend 2, draw 1 */
@@ -667,17 +667,17 @@ START_TEST(t_eoc_discard)
     pos("{'phase':'showdown','lead':0,'run':1,'players':[{" DECK3 "," HAND9 ",'machine':[" GEN(12, 0) "]},"
         "{" DECK3 "," HAND8 ",'machine':[" GEN(11, 0) "]}]}");
     OK("0 pass"); OK("1 pass");
-    ck_assert_str_eq(G->phase(&S), "end");
-    ck_assert_int_eq(G->decision(&S).seat, 0);
-    ck_assert_int_eq(G->decision(&S).kind, BRN_D_DISCARD);
+    ck_assert_str_eq(G->phase(G, &S), "end");
+    ck_assert_int_eq(G->decision(G, &S).seat, 0);
+    ck_assert_int_eq(G->decision(G, &S).kind, BRN_D_DISCARD);
     neg("1 discard 3", "BRN-ACTION-REQUIRED");
     neg("0 discard 12", "BRN-EOC-DISCARD");     /* not in Hand */
     neg("0 pass", "BRN-EOC-DISCARD");
     OK("0 discard 11");
     ck_assert_str_eq(gets_("players.0.scrapyard.0.card"), "overload");   /* G14 → Scrapyard */
-    ck_assert_int_eq(G->decision(&S).seat, 1);  /* alternate */
+    ck_assert_int_eq(G->decision(G, &S).seat, 1);  /* alternate */
     OK("1 discard 3");
-    ck_assert_int_eq(G->decision(&S).seat, 0);
+    ck_assert_int_eq(G->decision(G, &S).seat, 0);
     OK("0 discard 3");                          /* P1 reaches 7; P2 already at 7 */
     ck_assert_int_eq(S.cycle, 2);               /* back to Maintenance (BRN-EOC-LOOP) */
     ck_assert_int_eq(S.p[0].nz[BRN_Z_HAND], 8); /* 7 + Start draw */
@@ -699,8 +699,8 @@ START_TEST(t_eoc_triggers)
     ck_assert(end >= 0 && t1 > end && t0 > t1 && r0 > t0 && r1 > r0);  /* BRN-EOC-TRIGGERS, BRN-ZONE-STACK */
     ck_assert_int_gt(ev_find(r0, BRN_E_DRAW, 0, ANY), r0);
     /* BRN-EOC-ORDER: the Echo draw took P1 to 8 > 7: discard in this same End of Cycle */
-    ck_assert_str_eq(G->phase(&S), "end");
-    ck_assert_int_eq(G->decision(&S).seat, 0);
+    ck_assert_str_eq(G->phase(G, &S), "end");
+    ck_assert_int_eq(G->decision(G, &S).seat, 0);
     ck_assert_int_eq(S.p[0].nz[BRN_Z_HAND], 8);
     ck_assert_int_eq(S.nstack, 0);
 }
@@ -715,7 +715,7 @@ START_TEST(t_golden)
         "{" DECK3 "," HAND8 ",'machine':[" GEN(11, 0) "]}]}");
     OK("0 pass"); OK("1 pass");
     ck_assert_int_ge(ev_find(0, BRN_E_NO_DISCARD, 0, 9), 0);
-    ck_assert_int_eq(G->decision(&S).seat, 1);
+    ck_assert_int_eq(G->decision(G, &S).seat, 1);
     OK("1 discard 4");
     ck_assert_int_eq(S.p[0].nz[BRN_Z_HAND], 10);  /* 9, none discarded, + Start draw */
     /* Splice Cell: an Output may have 2 Links (G09 overridden) */
@@ -798,7 +798,7 @@ START_TEST(t_load_strict)
     ck_assert_int_eq(geti("players.0.machine.0.uid"), 3);
     /* a minimal position is fine, with documented defaults */
     pos("{'players':[{},{}]}");
-    ck_assert_str_eq(G->phase(&S), "expansion");
+    ck_assert_str_eq(G->phase(G, &S), "expansion");
     ck_assert_int_eq(S.cycle, 1);
 }
 END_TEST
@@ -839,7 +839,7 @@ static void random_action(arb_rng *r, const brn_state *s, arb_action *a)
 static void check_view(const brn_state *s, int seat)
 {
     arb_tree *t = arb_tree_new();
-    G->export_state(s, seat, t, arb_tree_root(t));
+    G->export_state(G, s, seat, t, arb_tree_root(t));
     const arb_tnode *root = arb_tree_root(t);
     char p[64];
     REQ(arb_tnode_get(root, "rng") == NULL);
@@ -864,43 +864,43 @@ START_TEST(t_property)
         arb_setup su;
         memset(&su, 0, sizeof su);
         su.seed = 1000 + gi; su.players = 2;
-        su.decks[0] = G->preset(gi % G->npresets);
-        su.decks[1] = G->preset((gi / G->npresets) % G->npresets);
+        su.decks[0] = G->preset(G, gi % G->npresets);
+        su.decks[1] = G->preset(G, (gi / G->npresets) % G->npresets);
         arb_error err = ARB_ERROR_INIT;
-        REQ(G->setup(&S, &su, NULL, &err) == 0);
+        REQ(G->setup(G, &S, &su, NULL, &err) == 0);
         start = S;
         int greedy = gi % 3 == 0;
         unsigned nlog = 0;
         arb_outcome o;
         uint16_t last_cycle = S.cycle;
         int runs_this_cycle = 0;
-        while (!G->outcome(&S, &o)) {
+        while (!G->outcome(G, &S, &o)) {
             REQ((nlog) < (20000));
-            size_t n = G->legal(&S, legal, 4096);
+            size_t n = G->legal(G, &S, legal, 4096);
             REQ((n) >= (1));
             REQ((n) <= (4096));
-            arb_decision d = G->decision(&S);
+            arb_decision d = G->decision(G, &S);
             REQ((d.seat) == (S.actor));
             /* legal ⇒ accepted (all of them, in a share of the games) */
             if (gi % 50 == 0)
                 for (size_t i = 0; i < n; i++) {
                     copy = S;
-                    REQ(G->apply(&copy, &legal[i], NULL, &err) == 0);
+                    REQ(G->apply(G, &copy, &legal[i], NULL, &err) == 0);
                 }
             /* sampled actions: accepted ⇔ legal; a rejection names a BRN rule and changes nothing */
             for (int k = 0; k < 2; k++) {
                 arb_action x;
                 random_action(&r, &S, &x);
                 copy = S;
-                uint64_t h = G->hash(&S);
+                uint64_t h = G->hash(G, &S);
                 arb_error_clear(&err);
-                int rc = G->apply(&copy, &x, NULL, &err);
+                int rc = G->apply(G, &copy, &x, NULL, &err);
                 int il = x.seat >= 0 && in_list(legal, n, &x);
                 if ((rc == 0) != il) ck_abort_msg( "verb %u accepted=%d legal=%d (%s)", x.verb, rc == 0, il, err.msg);
                 if (rc) {
                     REQ(strncmp(err.rule, "BRN-", 4) == 0);
                     REQ(memcmp(&copy, &S, sizeof S) == 0);
-                    REQ(G->hash(&copy) == h);
+                    REQ(G->hash(G, &copy) == h);
                     illegal_checked++;
                 }
             }
@@ -917,23 +917,24 @@ START_TEST(t_property)
                                 x.args[0] = pp->z[BRN_Z_MACHINE][i]; x.args[1] = port;
                                 x.args[2] = pp->z[BRN_Z_MACHINE][j]; x.args[3] = in;
                                 copy = S;
-                                int ok = G->apply(&copy, &x, NULL, &err) == 0;
+                                int ok = G->apply(G, &copy, &x, NULL, &err) == 0;
                                 REQ(ok == in_list(legal, n, &x));
                             }
             }
             if (nlog % 97 == 0) check_view(&S, (int)(nlog / 97) % 2);
             if (gi % 10 == 0 && nlog % 41 == 0) {      /* load(export(s)) reproduces the hash */
                 arb_tree *t = arb_tree_new();
-                G->export_state(&S, ARB_VIEW_ALL, t, arb_tree_root(t));
+                G->export_state(G, &S, ARB_VIEW_ALL, t, arb_tree_root(t));
                 arb_setup s2;
                 memset(&s2, 0, sizeof s2);
                 s2.players = 2; s2.seed = 5;
-                REQ(G->load_position(&copy, arb_tree_root(t), &s2, &err) == 0);
-                if (G->hash(&copy) != G->hash(&S)) ck_abort_msg("round trip differs in %s", G->phase(&S));
+                REQ(G->load_position(G, &copy, arb_tree_root(t), &s2, &err) == 0);
+                if (G->hash(G, &copy) != G->hash(G, &S)) ck_abort_msg("round trip differs in %s", G->phase(G, &S));
                 arb_tree_free(t);
                 roundtrips++;
             }
-            size_t pick = greedy ? G->greedy(&S, legal, n, &r) : arb_rng_below(&r, (uint32_t)n);
+            arb_rng before = r; /* ties draw from it: the blind check below draws the same */
+            size_t pick = greedy ? G->greedy(G, &S, legal, n, &r) : arb_rng_below(&r, (uint32_t)n);
             if (greedy && nlog % 7 == 0) {
                 /* The greedy agent decides from its own view: reshuffling what
                  * it cannot see (the opponent's Hand and Deck contents, its own
@@ -950,18 +951,18 @@ START_TEST(t_property)
                 for (int z = BRN_Z_DECK; z <= BRN_Z_HAND; z++)
                     for (int i = 0; i < opp->nz[z]; i++) opp->c[opp->z[z][i]].id = ids[k++];
                 arb_rng_shuffle(&r, copy.p[me].z[BRN_Z_DECK], copy.p[me].nz[BRN_Z_DECK], 1);
-                REQ(G->greedy(&copy, legal, n, &r) == pick);
+                REQ(G->greedy(G, &copy, legal, n, &before) == pick);
             }
             log_[nlog++] = legal[pick];
             ev_reset();
-            REQ(G->apply(&S, &legal[pick], &EV, &err) == 0);
+            REQ(G->apply(G, &S, &legal[pick], &EV, &err) == 0);
             REQ((EV.dropped) == (0));
             for (unsigned i = 0; i < EV.n; i++) {
                 char buf[256];
-                REQ(G->event_text(&EV.buf[i], ARB_VIEW_ALL, buf, sizeof buf) > 0);
+                REQ(G->event_text(G, &EV.buf[i], ARB_VIEW_ALL, buf, sizeof buf) > 0);
                 if (EV.buf[i].hidden) {
-                    G->event_text(&EV.buf[i], EV.buf[i].seat ^ 1, buf, sizeof buf);
-                    REQ(strstr(buf, G->card(EV.buf[i].b)->name) == NULL);
+                    G->event_text(G, &EV.buf[i], EV.buf[i].seat ^ 1, buf, sizeof buf);
+                    REQ(strstr(buf, G->card(G, EV.buf[i].b)->name) == NULL);
                 }
                 if (EV.buf[i].type == BRN_E_RUN) runs_this_cycle++;
             }
@@ -972,17 +973,17 @@ START_TEST(t_property)
         REQ((o.turns) <= (BRN_CYCLE_CAP));
         if (gi % 10 == 0) {                        /* round trip of a finished match */
             arb_tree *t = arb_tree_new();
-            G->export_state(&S, ARB_VIEW_ALL, t, arb_tree_root(t));
-            if (G->load_position(&copy, arb_tree_root(t), &su, &err)) ck_abort_msg("final load: %s %s %s", err.where, err.rule, err.msg);
-            REQ(G->hash(&copy) == G->hash(&S));
+            G->export_state(G, &S, ARB_VIEW_ALL, t, arb_tree_root(t));
+            if (G->load_position(G, &copy, arb_tree_root(t), &su, &err)) ck_abort_msg("final load: %s %s %s", err.where, err.rule, err.msg);
+            REQ(G->hash(G, &copy) == G->hash(G, &S));
             arb_tree_free(t);
         }
         if (o.turns > max_cycles) max_cycles = o.turns;
         total += nlog;
         /* a copy of the start replays to the same final hash */
         copy = start;
-        for (unsigned i = 0; i < nlog; i++) REQ(G->apply(&copy, &log_[i], NULL, &err) == 0);
-        REQ(G->hash(&copy) == G->hash(&S));
+        for (unsigned i = 0; i < nlog; i++) REQ(G->apply(G, &copy, &log_[i], NULL, &err) == 0);
+        REQ(G->hash(G, &copy) == G->hash(G, &S));
     }
     fprintf(stderr, "brainstorm property: %u games, %u actions, %u rejections checked, %u round trips, max %u cycles\n",
             games, total, illegal_checked, roundtrips, max_cycles);
@@ -1020,17 +1021,17 @@ START_TEST(t_hostile_positions)
         arb_setup su;
         memset(&su, 0, sizeof su);
         su.seed = 300 + gi; su.players = 2;
-        su.decks[0] = G->preset(gi % G->npresets); su.decks[1] = G->preset((gi + 1) % G->npresets);
+        su.decks[0] = G->preset(G, gi % G->npresets); su.decks[1] = G->preset(G, (gi + 1) % G->npresets);
         arb_error err = ARB_ERROR_INIT;
-        ck_assert_int_eq(G->setup(&S, &su, NULL, &err), 0);
+        ck_assert_int_eq(G->setup(G, &S, &su, NULL, &err), 0);
         unsigned steps = arb_rng_below(&r, 400);
         for (unsigned k = 0; k < steps && !S.over; k++) {
-            size_t n = G->legal(&S, legal, 4096);
-            G->apply(&S, &legal[arb_rng_below(&r, (uint32_t)n)], NULL, &err);
+            size_t n = G->legal(G, &S, legal, 4096);
+            G->apply(G, &S, &legal[arb_rng_below(&r, (uint32_t)n)], NULL, &err);
         }
         for (int rep = 0; rep < 10; rep++) {
             arb_tree *t = arb_tree_new();
-            G->export_state(&S, ARB_VIEW_ALL, t, arb_tree_root(t));
+            G->export_state(G, &S, ARB_VIEW_ALL, t, arb_tree_root(t));
             arb_tnode *root = arb_tree_root(t);
             int muts = 1 + (int)arb_rng_below(&r, 3);
             for (int m = 0; m < muts; m++) {
@@ -1045,7 +1046,7 @@ START_TEST(t_hostile_positions)
                 }
             }
             arb_error_clear(&err);
-            int rc = G->load_position(&st, root, &su, &err);
+            int rc = G->load_position(G, &st, root, &su, &err);
             if (rc) {
                 REQ(err.where[0] != 0 || err.rule[0] != 0);
                 REQ(strncmp(err.rule, "BRN-", 4) == 0);
@@ -1054,9 +1055,9 @@ START_TEST(t_hostile_positions)
                 /* an accepted position is a playable state */
                 accepted++;
                 for (int k = 0; k < 200 && !st.over; k++) {
-                    size_t n = G->legal(&st, legal, 4096);
+                    size_t n = G->legal(G, &st, legal, 4096);
                     REQ(n >= 1 && n <= 4096);
-                    REQ(G->apply(&st, &legal[arb_rng_below(&r, (uint32_t)n)], NULL, &err) == 0);
+                    REQ(G->apply(G, &st, &legal[arb_rng_below(&r, (uint32_t)n)], NULL, &err) == 0);
                 }
             }
             arb_tree_free(t);
@@ -1077,8 +1078,8 @@ START_TEST(t_replays)
         arb_setup su;
         memset(&su, 0, sizeof su);
         su.seed = 900 + (uint64_t)i; su.players = 2;
-        su.decks[0] = G->preset((unsigned)i % G->npresets);
-        su.decks[1] = G->preset((unsigned)(i + 1) % G->npresets);
+        su.decks[0] = G->preset(G, (unsigned)i % G->npresets);
+        su.decks[1] = G->preset(G, (unsigned)(i + 1) % G->npresets);
         arb_error err = ARB_ERROR_INIT;
         arb_match *m = NULL;
         ck_assert_int_eq(arb_match_new(&m, G, &su, &err), 0);
@@ -1129,37 +1130,37 @@ START_TEST(t_contract_edges)
     brn_state before = S;
     arb_action a = arb_legal_action(0, BRN_V_PASS, 1, 0, 0, 0, 0);
     ev_reset();
-    ck_assert_int_eq(G->apply(&S, &a, &EV, &ERR), ARB_EINVAL);
+    ck_assert_int_eq(G->apply(G, &S, &a, &EV, &ERR), ARB_EINVAL);
     ck_assert_str_eq(ERR.rule, "BRN-ACTION-REQUIRED");
-    ck_assert_str_eq(ERR.msg, "pass takes 0 to 0 arguments");
+    ck_assert_str_eq(ERR.msg, "'pass' takes 0 to 0 arguments, not 1");
     a = arb_legal_action(0, BRN_V_COUNT, 0, 0, 0, 0, 0);   /* a verb past the table */
-    ck_assert_int_eq(G->apply(&S, &a, &EV, &ERR), ARB_EINVAL);
+    ck_assert_int_eq(G->apply(G, &S, &a, &EV, &ERR), ARB_EINVAL);
     ck_assert_str_eq(ERR.rule, "BRN-ACTION-REQUIRED");
     a = arb_legal_action(0, BRN_V_ENABLE, 0, 3, 0, 0, 0);
-    ck_assert_int_eq(G->apply(&S, &a, &EV, &ERR), ARB_EINVAL);
+    ck_assert_int_eq(G->apply(G, &S, &a, &EV, &ERR), ARB_EINVAL);
     ck_assert_str_eq(ERR.rule, "BRN-ACTION-REQUIRED");
     ck_assert(memcmp(&before, &S, sizeof S) == 0);
     ck_assert_uint_eq(EV.n, 0);
     /* A match going on has no winner yet: -1, like a draw's, and over = 0 says which. */
     arb_outcome o;
     memset(&o, 0x55, sizeof o);
-    ck_assert_int_eq(G->outcome(&S, &o), 0);
+    ck_assert_int_eq(G->outcome(G, &S, &o), 0);
     ck_assert_int_eq(o.over, 0);
     ck_assert_int_eq(o.winner, -1);
     /* Brainstorm has no clock (BRN-ACTION-REQUIRED): no decision has a deadline. */
-    ck_assert(G->decision(&S).clock_left_ms == -1);
-    negm("1 pass", "BRN-ACTION-REQUIRED", "seat 1 does not owe the decision (P1 does)");
+    ck_assert(G->decision(G, &S).clock_left_ms == -1);
+    negm("1 pass", "BRN-ACTION-REQUIRED", "seat 0 owes the decision, not seat 1");
     OK("0 pass");
-    negm("0 pass", "BRN-ACTION-REQUIRED", "seat 0 does not owe the decision (P2 does)");
-    ck_assert(G->decision(&S).clock_left_ms == -1);
+    negm("0 pass", "BRN-ACTION-REQUIRED", "seat 1 owes the decision, not seat 0");
+    ck_assert(G->decision(G, &S).clock_left_ms == -1);
 
     /* A finished match owes nothing: no seat, kind 0, no clock (what drivers and the adapter print). */
     pos("{'phase':'showdown','lead':1,'run':1,'players':[{" DECK3 ",'machine':[" GEN(3, 0) "]},"
         "{'machine':[{'uid':0,'card':'sink-module','charge':2,'focused':true}," GEN(1, 0) "]}]}");
     OK("1 use 0");
-    ck_assert_int_eq(G->outcome(&S, &o), 1);
+    ck_assert_int_eq(G->outcome(G, &S, &o), 1);
     ck_assert_int_eq(o.winner, 0);
-    arb_decision dd = G->decision(&S);
+    arb_decision dd = G->decision(G, &S);
     ck_assert_int_eq(dd.seat, ARB_SEAT_NONE);
     ck_assert_int_eq(dd.kind, 0);
     ck_assert(dd.clock_left_ms == -1);
@@ -1192,10 +1193,10 @@ START_TEST(t_contract_edges)
     arb_error_clear(&ERR);
     ck_assert_int_eq(arb_action_parse(G, "0 play 3 2 0", &a, &ERR), 0);
     ev_reset();
-    ck_assert_int_eq(G->apply(&W.s, &a, &EV, &ERR), ARB_EINVAL);
+    ck_assert_int_eq(G->apply(G, &W.s, &a, &EV, &ERR), ARB_EINVAL);
     ck_assert_str_eq(ERR.rule, "BRN-GOLDEN");
     ck_assert_str_eq(ERR.msg, "no target card 0 of seat 2");
-    ck_assert_int_eq(G->decision(&W.s).seat, 0);
+    ck_assert_int_eq(G->decision(G, &W.s).seat, 0);
     OK("0 play 3 1 4");
 }
 END_TEST
@@ -1226,7 +1227,7 @@ static void ghost_act(const char *line)
     arb_error_clear(&ERR);
     ck_assert_int_eq(arb_action_parse(G, line, &a, &ERR), 0);
     ev_reset();
-    ck_assert_msg(G->apply(&G3.s, &a, &EV, &ERR) == 0, "'%s' rejected: %s", line, ERR.msg);
+    ck_assert_msg(G->apply(G, &G3.s, &a, &EV, &ERR) == 0, "'%s' rejected: %s", line, ERR.msg);
     for (unsigned i = 0; i < EV.n; i++) ck_assert_int_lt(EV.buf[i].seat, BRN_PLAYERS);
 }
 

@@ -74,7 +74,7 @@ static void do_setup(cat_state *s, int players, uint64_t seed)
     arb_options_set(&su.options, "free_decks", 1);
     arb_error err = ARB_ERROR_INIT;
     ev_reset();
-    ck_assert_int_eq(G->setup(s, &su, &EV, &err), ARB_OK);
+    ck_assert_int_eq(G->setup(G, s, &su, &EV, &err), ARB_OK);
 }
 
 /* Move uid of seat to a zone (at pos on the field, with flags). */
@@ -196,7 +196,7 @@ START_TEST(setup_basics)
         do_setup(&a, 3, seed);
         do_setup(&b, 3, seed);
         ck_assert_int_eq(a.first, b.first);
-        ck_assert(G->hash(&a) == G->hash(&b));
+        ck_assert(G->hash(G, &a) == G->hash(G, &b));
         seen[a.first] = 1;
     }
     ck_assert(seen[0] && seen[1] && seen[2]);
@@ -215,17 +215,17 @@ START_TEST(setup_rejects)
     memset(&su, 0, sizeof su);
     arb_error err = ARB_ERROR_INIT;
     su.players = 5;
-    ck_assert_int_eq(G->setup(&s, &su, NULL, &err), ARB_EILLEGAL);
+    ck_assert_int_eq(G->setup(G, &s, &su, NULL, &err), ARB_EILLEGAL);
     ck_assert_str_eq(err.rule, "CAT-TURN-CLOCKWISE");
     su.players = 2;
     arb_deck d = test_deck("prime-catalyst");
     su.decks[0] = su.decks[1] = &d;
-    ck_assert_int_eq(G->setup(&s, &su, NULL, &err), ARB_EILLEGAL); /* 19-card Vault, strict decks */
+    ck_assert_int_eq(G->setup(G, &s, &su, NULL, &err), ARB_EILLEGAL); /* 19-card Vault, strict decks */
     ck_assert_str_eq(err.rule, "CAT-DECK-SIZE");
-    su.decks[0] = su.decks[1] = G->preset(0);
-    ck_assert_int_eq(G->setup(&s, &su, NULL, &err), ARB_OK);
+    su.decks[0] = su.decks[1] = G->preset(G, 0);
+    ck_assert_int_eq(G->setup(G, &s, &su, NULL, &err), ARB_OK);
     su.decks[1] = NULL; /* only the API can leave a seat without a deck */
-    ck_assert_int_eq(G->setup(&s, &su, NULL, &err), ARB_EINVAL);
+    ck_assert_int_eq(G->setup(G, &s, &su, NULL, &err), ARB_EINVAL);
     ck_assert_msg(strstr(err.msg, "seat 1 has no deck") != NULL, "message: %s", err.msg);
 }
 END_TEST
@@ -240,8 +240,8 @@ START_TEST(turn_order_clockwise)
         OK(&s, s.active, CAT_V_END, 0, 0, 0, 0);               /* CAT-END-PASS */
         while (s.dkind != CAT_D_ACTION) {                       /* any Start-Phase decisions */
             arb_action buf[64];
-            ck_assert_uint_gt(G->legal(&s, buf, 64), 0);
-            ck_assert_int_eq(G->apply(&s, &buf[0], NULL, NULL), ARB_OK);
+            ck_assert_uint_gt(G->legal(G, &s, buf, 64), 0);
+            ck_assert_int_eq(G->apply(G, &s, &buf[0], NULL, NULL), ARB_OK);
         }
     }
     int want[6] = { 0, 1, 2, 0, 1, 2 };
@@ -552,7 +552,7 @@ START_TEST(strike)
         NEG(&d, 0, CAT_V_STRIKE, 3, U_LANCER, 2, 4, "CAT-STRIKE");
         arb_action a = act(0, CAT_V_STRIKE, 3, U_LANCER, 2, 4);
         arb_error e = ARB_ERROR_INIT;
-        ck_assert_int_eq(G->apply(&d, &a, NULL, &e), ARB_EILLEGAL);
+        ck_assert_int_eq(G->apply(G, &d, &a, NULL, &e), ARB_EILLEGAL);
         ck_assert_msg(strstr(e.msg, "seat 2 has left the game") != NULL, "message: %s", e.msg);
     }
 }
@@ -717,7 +717,7 @@ START_TEST(victory_after_cleanup)
     ck_assert(s.over);
     ck_assert_int_eq(s.winner, 0);
     ck_assert(event_index(CAT_E_CLEANUP) < event_index(CAT_E_LOSE));
-    arb_decision d = G->decision(&s);
+    arb_decision d = G->decision(G, &s);
     ck_assert_int_eq(d.seat, ARB_SEAT_NONE);
     NEG(&s, 0, CAT_V_DRAW, 0, 0, 0, 0, "CAT-END-VICTORY");
     /* Damage that does not destroy is removed by Cleanup and cannot win. */
@@ -746,8 +746,8 @@ START_TEST(victory_multiplayer_and_empty_vault)
     ck_assert_int_eq(s.active, 0);                                            /* seat 2 skipped */
     while (s.dkind != CAT_D_ACTION) {
         arb_action buf[64];
-        ck_assert_uint_gt(G->legal(&s, buf, 64), 0);
-        ck_assert_int_eq(G->apply(&s, &buf[0], NULL, NULL), ARB_OK);
+        ck_assert_uint_gt(G->legal(G, &s, buf, 64), 0);
+        ck_assert_int_eq(G->apply(G, &s, &buf[0], NULL, NULL), ARB_OK);
     }
     /* Empty Vault: seat 0 draws from it → loses at the check (G18). */
     while (s.p[0].nvault) mv(&s, 0, s.p[0].vault[0], CAT_Z_ARCHIVE, 0, 0);
@@ -795,11 +795,11 @@ START_TEST(arbiter_and_malformed)
     NEG(&s, 0, CAT_V_DISCONNECT, 1, 1, 0, 0, "CAT-NOCLOCK");
     arb_action a = act(0, CAT_V_DEPLOY, 1, 1, 0, 0);
     arb_error e = ARB_ERROR_INIT;
-    ck_assert_int_eq(G->apply(&s, &a, NULL, &e), ARB_EINVAL);
+    ck_assert_int_eq(G->apply(G, &s, &a, NULL, &e), ARB_EINVAL);
     a = act(0, 200, 0, 0, 0, 0);
-    ck_assert_int_eq(G->apply(&s, &a, NULL, &e), ARB_EINVAL);
+    ck_assert_int_eq(G->apply(G, &s, &a, NULL, &e), ARB_EINVAL);
     a = act(0, CAT_V_RETREAT, 1, -5, 0, 0);
-    ck_assert_int_eq(G->apply(&s, &a, NULL, &e), ARB_EINVAL);
+    ck_assert_int_eq(G->apply(G, &s, &a, NULL, &e), ARB_EINVAL);
     ck_assert_str_eq(e.rule, "CAT-RETREAT");
     {   /* the message gives the UID range */
         char want[40];
@@ -807,12 +807,12 @@ START_TEST(arbiter_and_malformed)
         ck_assert_msg(strstr(e.msg, want) != NULL, "message: %s", e.msg);
     }
     a = act(0, CAT_V_COUNT, 0, 0, 0, 0); /* the first number past the verb table */
-    ck_assert_int_eq(G->apply(&s, &a, NULL, &e), ARB_EINVAL);
+    ck_assert_int_eq(G->apply(G, &s, &a, NULL, &e), ARB_EINVAL);
     /* A card index outside the pool (only the API can say it) is a violation, not a warning, and setup refuses it. */
-    arb_deck d = *G->preset(0);
+    arb_deck d = *G->preset(G, 0);
     d.cards[d.ncards - 1] = (uint16_t)CAT_NDEFS;
     arb_deck_issue iss[8];
-    unsigned n = G->deck_check(&d, iss, 8), pool = 0;
+    unsigned n = G->deck_check(G, &d, iss, 8), pool = 0;
     for (unsigned k = 0; k < n && k < 8; k++)
         if (strcmp(iss[k].rule, "CAT-DECK-POOL") == 0) { pool++; ck_assert_int_eq(iss[k].warning, 0); }
     ck_assert_uint_eq(pool, 1);
@@ -821,13 +821,13 @@ START_TEST(arbiter_and_malformed)
     su.seed = 1;
     su.players = 2;
     su.decks[0] = &d;
-    su.decks[1] = G->preset(1);
+    su.decks[1] = G->preset(G, 1);
     cat_state s2;
-    ck_assert_int_eq(G->setup(&s2, &su, NULL, &e), ARB_EILLEGAL);
+    ck_assert_int_eq(G->setup(G, &s2, &su, NULL, &e), ARB_EILLEGAL);
     ck_assert_str_eq(e.rule, "CAT-DECK-POOL");
     /* free_decks skips the Vault size and copy limits, never the pool (G20) */
     arb_options_set(&su.options, "free_decks", 1);
-    ck_assert_int_eq(G->setup(&s2, &su, NULL, &e), ARB_EILLEGAL);
+    ck_assert_int_eq(G->setup(G, &s2, &su, NULL, &e), ARB_EILLEGAL);
     ck_assert_str_eq(e.rule, "CAT-DECK-POOL");
 }
 END_TEST
@@ -850,17 +850,17 @@ static int has_key_deep(const arb_tnode *n, const char *key)
 static void roundtrip(const cat_state *s)
 {
     arb_tree *t = arb_tree_new();
-    G->export_state(s, ARB_VIEW_ALL, t, arb_tree_root(t));
+    G->export_state(G, s, ARB_VIEW_ALL, t, arb_tree_root(t));
     REQ(!arb_tree_failed(t), "!arb_tree_failed(t)");
     cat_state l;
     arb_setup su;
     memset(&su, 0, sizeof su);
     su.players = s->nplayers;
     arb_error e = ARB_ERROR_INIT;
-    int rc = G->load_position(&l, arb_tree_root(t), &su, &e);
+    int rc = G->load_position(G, &l, arb_tree_root(t), &su, &e);
     REQ(rc == ARB_OK, "load_position(export): %s: %s %s", e.where, e.rule, e.msg);
-    REQ(G->hash(&l) == G->hash(s), "round trip changed the hash (turn %u, phase %s)", s->turn,
-                  G->phase(s));
+    REQ(G->hash(G, &l) == G->hash(G, s), "round trip changed the hash (turn %u, phase %s)", s->turn,
+                  G->phase(G, s));
     arb_tree_free(t);
 }
 
@@ -873,7 +873,7 @@ START_TEST(export_load_roundtrip_and_views)
     mv(&s, 1, U_SENT, CAT_Z_FIELD, 0, CAT_F_ACTIVATED);
     roundtrip(&s);
     arb_tree *t = arb_tree_new();
-    G->export_state(&s, 1, t, arb_tree_root(t));
+    G->export_state(G, &s, 1, t, arb_tree_root(t));
     const arb_tnode *r = arb_tree_root(t);
     REQ(!arb_tnode_get(r, "rng"), "!arb_tnode_get(r, \"rng\")");
     REQ(!arb_tnode_get(arb_tnode_path(r, "players.0"), "hand"), "!arb_tnode_get(arb_tnode_path(r, \"players.0\"), \"hand\")");
@@ -911,14 +911,14 @@ START_TEST(load_rejects)
     memset(&su, 0, sizeof su);
     su.players = 2;
     arb_error e = ARB_ERROR_INIT;
-    ck_assert_int_eq(G->load_position(&s, r, &su, &e), ARB_OK);
+    ck_assert_int_eq(G->load_position(G, &s, r, &su, &e), ARB_OK);
     REQ((s.dkind) == (CAT_D_ACTION), "s.dkind == CAT_D_ACTION");
     REQ((s.actions) == (3), "s.actions == 3");
     REQ((s.p[1].nvault) == (1), "s.p[1].nvault == 1");                 /* unplaced → Vault */
     OK(&s, 0, CAT_V_DEPLOY, 2, 2, 0, 0);                /* a position-started match plays on */
     /* Unknown key → path. */
     arb_tree_add_int(t, arb_tnode_get(r, "players")->first, "bogus", 1);
-    ck_assert_int_ne(G->load_position(&s, r, &su, &e), ARB_OK);
+    ck_assert_int_ne(G->load_position(G, &s, r, &su, &e), ARB_OK);
     ck_assert_str_eq(e.where, "players.0.bogus");
     arb_tree_free(t);
     /* A card in two zones, and a Catalyst in hand. */
@@ -934,7 +934,7 @@ START_TEST(load_rejects)
         arb_tree_add_int(t, h, NULL, i == 0 ? 1 : 0);
         if (i == 0) arb_tree_add_int(t, arb_tree_add_map(t, arb_tree_add_map(t, p, "battlefield"), "F1"), "uid", 1);
     }
-    ck_assert_int_ne(G->load_position(&s, r, &su, &e), ARB_OK);
+    ck_assert_int_ne(G->load_position(G, &s, r, &su, &e), ARB_OK);
     ck_assert_str_eq(e.where, "players.0.battlefield.F1");
     arb_tree_free(t);
     /* Short form (no `cards`): UIDs in reading order, a default Catalyst at B2;
@@ -947,7 +947,7 @@ START_TEST(load_rejects)
     arb_tnode *f1 = arb_tree_add_map(t, arb_tree_add_map(t, p0, "battlefield"), "F1");
     arb_tree_add_str(t, f1, "card", "bulwark");
     arb_tree_add_map(t, ps, NULL);
-    ck_assert_int_eq(G->load_position(&s, r, &su, &e), ARB_OK);
+    ck_assert_int_eq(G->load_position(G, &s, r, &su, &e), ARB_OK);
     ck_assert_int_eq(s.p[0].ncards, 3);
     ck_assert_int_eq(s.p[0].hand[0], 0);
     ck_assert_int_eq(s.p[0].field[0], 1);
@@ -955,7 +955,7 @@ START_TEST(load_rejects)
     ck_assert_str_eq(arb_catalyst__defs[s.p[0].c[2].def].card.id, "prime-catalyst");
     ck_assert_int_eq(s.p[1].field[4], 0);
     arb_tree_add_int(t, f1, "uid", 1);
-    ck_assert_int_ne(G->load_position(&s, r, &su, &e), ARB_OK);
+    ck_assert_int_ne(G->load_position(G, &s, r, &su, &e), ARB_OK);
     ck_assert_str_eq(e.where, "players.0.battlefield.F1.uid");
     arb_tree_free(t);
     t = arb_tree_new();
@@ -966,7 +966,7 @@ START_TEST(load_rejects)
     arb_tree_add_int(t, p0, "keep_left", 2);
     arb_tree_add_str(t, arb_tree_add_arr(t, p0, "hand"), NULL, "lancer");
     arb_tree_add_map(t, ps, NULL);
-    ck_assert_int_ne(G->load_position(&s, r, &su, &e), ARB_OK);
+    ck_assert_int_ne(G->load_position(G, &s, r, &su, &e), ARB_OK);
     ck_assert_str_eq(e.where, "players.0.keep_left");
     arb_tree_free(t);
 }
@@ -979,27 +979,27 @@ START_TEST(cards_and_decks)
     REQ((G->npresets) >= (3), "G->npresets >= 3");
     for (unsigned i = 0; i < G->npresets; i++) {
         arb_deck_issue iss[8];
-        ck_assert_uint_eq(G->deck_check(G->preset(i), iss, 8), 0);
+        ck_assert_uint_eq(G->deck_check(G, G->preset(G, i), iss, 8), 0);
     }
     int catalysts = 0;
     for (unsigned i = 0; i < G->ncards; i++) {
-        catalysts += strcmp(G->card(i)->type, "Catalyst") == 0;
+        catalysts += strcmp(G->card(G, i)->type, "Catalyst") == 0;
         arb_tree *t = arb_tree_new();
-        G->card_export(i, t, arb_tree_root(t));
+        G->card_export(G, i, t, arb_tree_root(t));
         REQ(arb_tnode_get(arb_tree_root(t), "kind"), "arb_tnode_get(arb_tree_root(t), \"kind\")");
         arb_tree_free(t);
     }
     REQ((catalysts) >= (3), "catalysts >= 3");
-    arb_deck d = *G->preset(0);
+    arb_deck d = *G->preset(G, 0);
     d.cards[1] = d.cards[0];                             /* two Catalysts, 39 Vault cards */
     arb_deck_issue iss[8];
-    unsigned n = G->deck_check(&d, iss, 8);
+    unsigned n = G->deck_check(G, &d, iss, 8);
     REQ((n) == (2), "n == 2");
     ck_assert_str_eq(iss[0].rule, "CAT-DECK-CATALYST");
     ck_assert_str_eq(iss[1].rule, "CAT-DECK-SIZE");
-    d = *G->preset(0);
+    d = *G->preset(G, 0);
     for (int k = 1; k < 5; k++) d.cards[k] = (uint16_t)def_index("lancer");
-    n = G->deck_check(&d, iss, 8);
+    n = G->deck_check(G, &d, iss, 8);
     REQ((n) == (1), "n == 1");
     ck_assert_str_eq(iss[0].rule, "CAT-DECK-COPIES");
 }
@@ -1009,7 +1009,7 @@ START_TEST(preset_deck_files)
 {
     /* src/games/catalyst/decks/NAME.deck holds the same list as the preset. */
     for (unsigned i = 0; i < G->npresets; i++) {
-        const arb_deck *p = G->preset(i);
+        const arb_deck *p = G->preset(G, i);
         char path[256];
         snprintf(path, sizeof path, "src/games/catalyst/decks/%s.deck", p->name);
         arb_deck d;
@@ -1027,13 +1027,13 @@ START_TEST(narration)
 {
     char buf[256];
     arb_event e = { CAT_E_DRAW, 1, 1, 3, (int32_t)def_index("vault-sniper"), 1 };
-    G->event_text(&e, 0, buf, sizeof buf);
+    G->event_text(G, &e, 0, buf, sizeof buf);
     REQ(strstr(buf, "draws a card") && !strstr(buf, "Sniper"), "strstr(buf, \"draws a card\") && !strstr(buf, \"Sniper\")");
-    G->event_text(&e, 1, buf, sizeof buf);
+    G->event_text(G, &e, 1, buf, sizeof buf);
     REQ(strstr(buf, "Vault Sniper"), "strstr(buf, \"Vault Sniper\")");
     for (unsigned t = 0; t < CAT_E_COUNT; t++) {
         arb_event x = { (uint16_t)t, 0, 0, 1, 1, 1 };
-        ck_assert_int_gt(G->event_text(&x, ARB_VIEW_ALL, buf, sizeof buf), 0);
+        ck_assert_int_gt(G->event_text(G, &x, ARB_VIEW_ALL, buf, sizeof buf), 0);
         REQ(!strstr(buf, "event "), "!strstr(buf, \"event \")");
     }
 }
@@ -1054,7 +1054,7 @@ static void check_views(const cat_state *s)
 {
     for (int v = 0; v < s->nplayers; v++) {
         arb_tree *t = arb_tree_new();
-        G->export_state(s, v, t, arb_tree_root(t));
+        G->export_state(G, s, v, t, arb_tree_root(t));
         const arb_tnode *r = arb_tree_root(t);
         REQ(!has_key_deep(r, "vault"), "!has_key_deep(r, \"vault\")");
         REQ(!arb_tnode_get(r, "rng"), "!arb_tnode_get(r, \"rng\")");
@@ -1077,10 +1077,10 @@ static void check_events_text(const arb_events *ev)
     for (unsigned i = 0; i < ev->n; i++) {
         const arb_event *e = &ev->buf[i];
         REQ((e->type) < (CAT_E_COUNT), "e->type < CAT_E_COUNT");
-        REQ(G->event_text(e, ARB_VIEW_ALL, buf, sizeof buf) > 0, "event_text");
+        REQ(G->event_text(G, e, ARB_VIEW_ALL, buf, sizeof buf) > 0, "event_text");
         if (e->hidden) {
             int other = (e->seat + 1) % 2;
-            G->event_text(e, other, buf, sizeof buf);
+            G->event_text(G, e, other, buf, sizeof buf);
             REQ(!strstr(buf, arb_catalyst__defs[(unsigned)e->b % CAT_NDEFS].card.name),
                           "hidden event leaks: %s", buf);
         }
@@ -1139,13 +1139,13 @@ static void play_games(int players, int games, int greedy, uint64_t base)
         su.seed = seed;
         su.players = players;
         for (int i = 0; i < players; i++) {
-            decks[i] = *G->preset((unsigned)(g + i) % G->npresets);
+            decks[i] = *G->preset(G, (unsigned)(g + i) % G->npresets);
             su.decks[i] = &decks[i];
         }
         cat_state s, copy;
         arb_events ev = { EVBUF, 1024, 0, 0 };
         arb_error err = ARB_ERROR_INIT;
-        REQ(G->setup(&s, &su, &ev, &err) == ARB_OK, "setup");
+        REQ(G->setup(G, &s, &su, &ev, &err) == ARB_OK, "setup");
         check_events_text(&ev);
         arb_rng ar, probe;
         uint64_t sm = seed ^ 0x5bd1e995u;
@@ -1153,16 +1153,16 @@ static void play_games(int players, int games, int greedy, uint64_t base)
         arb_rng_seed(&probe, arb_splitmix64(&sm));
         int steps = 0;
         while (!s.over) {
-            arb_decision d = G->decision(&s);
+            arb_decision d = G->decision(G, &s);
             REQ((d.seat) >= (0), "d.seat >= 0");
             REQ((d.seat) < (players), "d.seat < players");
             REQ((d.kind) < (CAT_D_COUNT), "d.kind < CAT_D_COUNT");
             REQ(d.clock_left_ms == -1, "a decision carries no clock (CAT-NOCLOCK)");
             if (steps % 50 == 0) {
                 arb_outcome o;
-                REQ(G->outcome(&s, &o) == 0 && !o.over && o.winner == -1, "a running match has no winner (-1)");
+                REQ(G->outcome(G, &s, &o) == 0 && !o.over && o.winner == -1, "a running match has no winner (-1)");
             }
-            size_t n = G->legal(&s, LEG, LBUF);
+            size_t n = G->legal(G, &s, LEG, LBUF);
             REQ((n) > (0), "n > 0");
             REQ((n) <= (LBUF), "n <= LBUF");
             /* Sampled: every legal action is accepted (on a copy). */
@@ -1170,7 +1170,7 @@ static void play_games(int players, int games, int greedy, uint64_t base)
                 for (size_t i = 0; i < n; i++) {
                     memcpy(&copy, &s, sizeof s);
                     REQ((LEG[i].seat) == (d.seat), "LEG[i].seat == d.seat");
-                    int rc = G->apply(&copy, &LEG[i], NULL, &err);
+                    int rc = G->apply(G, &copy, &LEG[i], NULL, &err);
                     REQ(rc == ARB_OK, "legal action rejected: %s %s", err.rule, err.msg);
                 }
             /* Sampled illegal actions: rejected with a rule (or malformed), untouched. */
@@ -1179,9 +1179,9 @@ static void play_games(int players, int games, int greedy, uint64_t base)
                 int listed = 0;
                 for (size_t i = 0; i < n && !listed; i++) listed = same_action(&x, &LEG[i]);
                 memcpy(&copy, &s, sizeof s);
-                uint64_t h = G->hash(&s);
+                uint64_t h = G->hash(G, &s);
                 arb_error e2 = ARB_ERROR_INIT;
-                int rc = G->apply(&copy, &x, NULL, &e2);
+                int rc = G->apply(G, &copy, &x, NULL, &e2);
                 if (listed) {
                     REQ((rc) == (ARB_OK), "rc == ARB_OK");
                 } else {
@@ -1189,7 +1189,7 @@ static void play_games(int players, int games, int greedy, uint64_t base)
                     REQ(rc == ARB_EINVAL || e2.rule[0], "rc == ARB_EINVAL || e2.rule[0]");
                     REQ(strncmp(e2.rule, "CAT-", 4) == 0 || rc == ARB_EINVAL, "strncmp(e2.rule, \"CAT-\", 4) == 0 || rc == ARB_EINVAL");
                     REQ(memcmp(&copy, &s, sizeof s) == 0, "memcmp(&copy, &s, sizeof s) == 0");
-                    REQ(G->hash(&copy) == h, "G->hash(&copy) == h");
+                    REQ(G->hash(G, &copy) == h, "G->hash(G, &copy) == h");
                 }
             }
             if (steps % 97 == 0) { roundtrip(&s); check_views(&s); }
@@ -1198,30 +1198,30 @@ static void play_games(int players, int games, int greedy, uint64_t base)
                 static arb_action leg2[LBUF];
                 memcpy(&copy, &s, sizeof s);
                 scramble_hidden(&copy, d.seat, &probe);
-                size_t n2 = G->legal(&copy, leg2, LBUF);
+                size_t n2 = G->legal(G, &copy, leg2, LBUF);
                 REQ(n2 == n && memcmp(leg2, LEG, n * sizeof *LEG) == 0, "hidden information changed legal()");
                 arb_rng r1 = ar, r2 = ar;
-                REQ(G->greedy(&s, LEG, n, &r1) == G->greedy(&copy, leg2, n2, &r2),
+                REQ(G->greedy(G, &s, LEG, n, &r1) == G->greedy(G, &copy, leg2, n2, &r2),
                     "the greedy agent's choice depends on hidden information");
             }
-            size_t pick = greedy ? G->greedy(&s, LEG, n, &ar) : arb_rng_below(&ar, (uint32_t)n);
+            size_t pick = greedy ? G->greedy(G, &s, LEG, n, &ar) : arb_rng_below(&ar, (uint32_t)n);
             REQ((pick) < (n), "pick < n");
             REQ((steps) < (20000), "steps < 20000");
             log_[steps++] = LEG[pick];
             ev.n = ev.dropped = 0;
-            int rc = G->apply(&s, &LEG[pick], &ev, &err);
+            int rc = G->apply(G, &s, &LEG[pick], &ev, &err);
             REQ(rc == ARB_OK, "%s %s", err.rule, err.msg);
             if (steps % 5 == 0) check_events_text(&ev);
         }
         /* Bounded: each seat loses at the latest when its Vault runs dry. */
         REQ((s.turn) <= ((uint32_t)players * (CAT_VAULT_SIZE + 2)), "s.turn <= (uint32_t)players * (CAT_VAULT_SIZE + 2)");
-        REQ(G->legal(&s, LEG, LBUF) == 0, "legal after the end");
+        REQ(G->legal(G, &s, LEG, LBUF) == 0, "legal after the end");
         roundtrip(&s);
         /* A replay of the log reproduces the final hash. */
         cat_state r;
-        REQ(G->setup(&r, &su, NULL, &err) == ARB_OK, "setup");
-        for (int k = 0; k < steps; k++) REQ(G->apply(&r, &log_[k], NULL, &err) == ARB_OK, "replay");
-        REQ(G->hash(&r) == G->hash(&s), "G->hash(&r) == G->hash(&s)");
+        REQ(G->setup(G, &r, &su, NULL, &err) == ARB_OK, "setup");
+        for (int k = 0; k < steps; k++) REQ(G->apply(G, &r, &log_[k], NULL, &err) == ARB_OK, "replay");
+        REQ(G->hash(G, &r) == G->hash(G, &s), "G->hash(G, &r) == G->hash(G, &s)");
         REQ(memcmp(&r, &s, sizeof s) == 0, "memcmp(&r, &s, sizeof s) == 0");
         total_actions += steps;
     }
@@ -1258,18 +1258,18 @@ START_TEST(hostile_positions)
     for (int g = 0; g < games; g++) {
         su.seed = (uint64_t)g;
         su.players = 2 + g % 3;
-        for (int i = 0; i < su.players; i++) su.decks[i] = G->preset((unsigned)i % G->npresets);
+        for (int i = 0; i < su.players; i++) su.decks[i] = G->preset(G, (unsigned)i % G->npresets);
         cat_state s, l, c;
-        ck_assert_int_eq(G->setup(&s, &su, NULL, NULL), ARB_OK);
+        ck_assert_int_eq(G->setup(G, &s, &su, NULL, NULL), ARB_OK);
         int steps = (int)arb_rng_below(&r, 400);
         for (int k = 0; k < steps && !s.over; k++) {
-            size_t n = G->legal(&s, LEG, LBUF);
-            G->apply(&s, &LEG[arb_rng_below(&r, (uint32_t)n)], NULL, NULL);
+            size_t n = G->legal(G, &s, LEG, LBUF);
+            G->apply(G, &s, &LEG[arb_rng_below(&r, (uint32_t)n)], NULL, NULL);
         }
         for (int m = 0; m < 25; m++) {
             arb_tree *t = arb_tree_new();
             arb_tnode *root = arb_tree_root(t);
-            G->export_state(&s, ARB_VIEW_ALL, t, root);
+            G->export_state(G, &s, ARB_VIEW_ALL, t, root);
             unsigned total = 0, k = UINT32_MAX;
             nth_scalar(root, &k);
             total = UINT32_MAX - k;
@@ -1280,20 +1280,20 @@ START_TEST(hostile_positions)
             else if (x->kind == ARB_T_BOOL) x->i = !x->i;
             else if (x->kind == ARB_T_STR) x->s = strs[arb_rng_below(&r, sizeof strs / sizeof strs[0])];
             arb_error e = ARB_ERROR_INIT;
-            if (G->load_position(&l, root, &su, &e) != ARB_OK) {
+            if (G->load_position(G, &l, root, &su, &e) != ARB_OK) {
                 REQ(e.where[0] != '\0', "a refused position names a path: %s", e.msg);
                 refused++;
             } else {
                 accepted++;
                 roundtrip(&l);
                 if (!l.over) {
-                    arb_decision d = G->decision(&l);
+                    arb_decision d = G->decision(G, &l);
                     REQ(d.seat >= 0 && d.seat < l.nplayers, "decision seat");
-                    size_t n = G->legal(&l, LEG, LBUF);
+                    size_t n = G->legal(G, &l, LEG, LBUF);
                     REQ(n > 0, "loaded position with no legal action (kind %s)", arb_catalyst__decision_names[d.kind]);
                     for (size_t i = 0; i < n && i < LBUF; i++) {
                         memcpy(&c, &l, sizeof l);
-                        REQ(G->apply(&c, &LEG[i], NULL, &e) == ARB_OK, "legal action refused: %s", e.msg);
+                        REQ(G->apply(G, &c, &LEG[i], NULL, &e) == ARB_OK, "legal action refused: %s", e.msg);
                     }
                 }
             }

@@ -222,9 +222,9 @@ START_TEST(deck_check_per_game)
         char args[512];
         ck_assert_msg(g->npresets >= 2, "%s ships fewer than two preset decks", g->id);
         for (unsigned k = 0; k < g->npresets; k++) {
-            snprintf(args, sizeof args, "deck check --game %s '%s'", g->id, g->preset(k)->name);
+            snprintf(args, sizeof args, "deck check --game %s '%s'", g->id, g->preset(g, k)->name);
             cli_result *r = cli_run(args);
-            ck_assert_msg(r->code == 0, "%s preset %s: exit %d\n%s", g->id, g->preset(k)->name, r->code, r->out);
+            ck_assert_msg(r->code == 0, "%s preset %s: exit %d\n%s", g->id, g->preset(g, k)->name, r->code, r->out);
         }
         snprintf(args, sizeof args, "deck check --game %s /nonexistent/deck.txt", g->id);
         cli_result *r = cli_run(args);
@@ -235,9 +235,9 @@ START_TEST(deck_check_per_game)
         int fd = mkstemp(path);
         ck_assert_int_ge(fd, 0);
         FILE *f = fdopen(fd, "w");
-        const arb_deck *p = g->preset(0);
+        const arb_deck *p = g->preset(g, 0);
         for (unsigned a = 0; a < p->nattrs; a++) fprintf(f, "%s: %s\n", p->attrs[a].key, p->attrs[a].value);
-        fprintf(f, "# far too small\n1 %s\n", g->card(p->cards[0])->name);
+        fprintf(f, "# far too small\n1 %s\n", g->card(g, p->cards[0])->name);
         fclose(f);
         snprintf(args, sizeof args, "deck check --game %s --json %s", g->id, path);
         r = cli_run(args);

@@ -45,11 +45,12 @@ static const char *const toy_reasons[] = { "none", "ten" };
 static const arb_card toy_cards[] = { { "pebble", "Pebble", "Stone", "", "" }, { "rock", "Rock", "Stone", "", "" } };
 static const arb_deck toy_preset = { "pebbles", 3, { 0, 0, 0 }, 0, { { "", "" } } };
 
-static const arb_card *toy_card(unsigned i) { return i < 2 ? &toy_cards[i] : NULL; }
-static const arb_deck *toy_get_preset(unsigned i) { return i == 0 ? &toy_preset : NULL; }
+static const arb_card *toy_card(const arb_game *g, unsigned i) { (void)g; return i < 2 ? &toy_cards[i] : NULL; }
+static const arb_deck *toy_get_preset(const arb_game *g, unsigned i) { (void)g; return i == 0 ? &toy_preset : NULL; }
 
-static unsigned toy_deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap)
+static unsigned toy_deck_check(const arb_game *g, const arb_deck *d, arb_deck_issue *out, unsigned cap)
 {
+    (void)g;
     unsigned n = 0;
     if (d->ncards != 3) {
         if (n < cap) { out[n].warning = 0; strcpy(out[n].rule, "TOY-DECK-SIZE"); strcpy(out[n].msg, "3 cards"); }
@@ -64,8 +65,9 @@ static unsigned toy_deck_check(const arb_deck *d, arb_deck_issue *out, unsigned 
     return n;
 }
 
-static int toy_setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err)
+static int toy_setup(const arb_game *g, void *st, const arb_setup *su, arb_events *ev, arb_error *err)
 {
+    (void)g;
     if (su->players != 2) return arb_error_set(err, ARB_EILLEGAL, "TOY-TWO", "two players");
     toy *t = st;
     memset(t, 0, sizeof *t);
@@ -77,8 +79,9 @@ static int toy_setup(void *st, const arb_setup *su, arb_events *ev, arb_error *e
     return ARB_OK;
 }
 
-static int toy_load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
+static int toy_load(const arb_game *g, void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
 {
+    (void)g;
     (void)su;
     toy *t = st;
     memset(t, 0, sizeof *t);
@@ -107,16 +110,18 @@ static int toy_load(void *st, const arb_tnode *pos, const arb_setup *su, arb_err
     return ARB_OK;
 }
 
-static arb_decision toy_decision(const void *st)
+static arb_decision toy_decision(const arb_game *g, const void *st)
 {
+    (void)g;
     const toy *t = st;
     arb_decision d = { t->over ? ARB_SEAT_NONE : t->active, (uint16_t)(t->over ? 1 : 0),
                        toy_bug == BUG_CLOCK_BELOW ? -2 : -1 };
     return d;
 }
 
-static size_t toy_legal(const void *st, arb_action *out, size_t cap)
+static size_t toy_legal(const arb_game *g, const void *st, arb_action *out, size_t cap)
 {
+    (void)g;
     const toy *t = st;
     if (t->over) return 0;
     size_t n = 0;
@@ -151,8 +156,9 @@ static size_t toy_legal(const void *st, arb_action *out, size_t cap)
     return n;
 }
 
-static int toy_apply(void *st, const arb_action *a, arb_events *ev, arb_error *err)
+static int toy_apply(const arb_game *g, void *st, const arb_action *a, arb_events *ev, arb_error *err)
 {
+    (void)g;
     toy *t = st;
     if (t->over) return arb_error_set(err, ARB_EOVER, NULL, "over");
     if (a->seat != t->active) {
@@ -184,8 +190,9 @@ static int toy_apply(void *st, const arb_action *a, arb_events *ev, arb_error *e
     return arb_error_set(err, ARB_EILLEGAL, "TOY-NOCLOCK", "no clock");
 }
 
-static uint64_t toy_hash(const void *st)
+static uint64_t toy_hash(const arb_game *g, const void *st)
 {
+    (void)g;
     const toy *t = st;
     arb_hasher h;
     arb_hasher_init(&h);
@@ -197,8 +204,9 @@ static uint64_t toy_hash(const void *st)
     return arb_hasher_final(&h);
 }
 
-static int toy_outcome(const void *st, arb_outcome *o)
+static int toy_outcome(const arb_game *g, const void *st, arb_outcome *o)
 {
+    (void)g;
     const toy *t = st;
     o->over = t->over;
     o->winner = t->over ? t->winner : toy_bug == BUG_WINNER_OPEN ? 0 : -1;
@@ -207,15 +215,17 @@ static int toy_outcome(const void *st, arb_outcome *o)
     return o->over;
 }
 
-static uint32_t toy_turn(const void *st)
+static uint32_t toy_turn(const arb_game *g, const void *st)
 {
+    (void)g;
     int turn = ((const toy *)st)->turn;
     return (uint32_t)(toy_bug == BUG_TURN_BACK ? 10 - turn : turn);
 }
-static const char *toy_phase(const void *st) { return ((const toy *)st)->over ? "over" : "main"; }
+static const char *toy_phase(const arb_game *g, const void *st) { (void)g; return ((const toy *)st)->over ? "over" : "main"; }
 
-static void toy_export(const void *st, int view, arb_tree *tr, arb_tnode *root)
+static void toy_export(const arb_game *g, const void *st, int view, arb_tree *tr, arb_tnode *root)
 {
+    (void)g;
     const toy *t = st;
     arb_tree_add_int(tr, root, "turn", t->turn);
     arb_tree_add_int(tr, root, "active", t->active);
@@ -239,16 +249,18 @@ static void toy_export(const void *st, int view, arb_tree *tr, arb_tnode *root)
     }
 }
 
-static int toy_event_text(const arb_event *ev, int view, char *buf, size_t size)
+static int toy_event_text(const arb_game *g, const arb_event *ev, int view, char *buf, size_t size)
 {
+    (void)g;
     (void)view;
     if (ev->hidden) /* BUG_NARRATION_LEAK: names the card to every view */
         return snprintf(buf, size, "P%d shows %s", ev->seat + 1, toy_cards[ev->a == 1].name);
     return snprintf(buf, size, "event %u", ev->type);
 }
 
-static int toy_action_text(const void *st, const arb_action *a, char *buf, size_t size)
+static int toy_action_text(const arb_game *g, const void *st, const arb_action *a, char *buf, size_t size)
 {
+    (void)g;
     (void)st;
     return snprintf(buf, size, "verb %u", a->verb);
 }

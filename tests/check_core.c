@@ -9,6 +9,7 @@
 #include <xxhash.h>
 
 #include "arbiter/arbiter.h"
+#include "arbiter/plugin.h"
 
 /* ---- PRNG ---------------------------------------------------------------- */
 
@@ -143,7 +144,44 @@ START_TEST(hash_streaming_matches_oneshot)
     arb_hasher_init(&h);
     for (size_t i = 0; i < N; i += 5) arb_hasher_bytes(&h, buf + i, i + 5 <= N ? 5 : N - i);
     ck_assert_uint_eq(arb_hasher_final(&h), XXH3_64bits(buf, N));
+    /* Every length around the spills (the state kept inside buf), through
+     * the inline writers, a large write and a hasher reused after final. */
+    static const size_t lens[] = { 0, 1, ARB_HASHER_BUF - 1, ARB_HASHER_BUF, ARB_HASHER_BUF + 1,
+                                   2 * ARB_HASHER_BUF - 1000, 2 * ARB_HASHER_BUF + 3, N };
+    for (size_t k = 0; k < sizeof lens / sizeof lens[0]; k++) {
+        size_t n = lens[k], i = 0;
+        arb_hasher_init(&h);
+        for (; i + 8 <= n / 2; i += 8) {
+            uint64_t v = 0;
+            for (int b = 0; b < 8; b++) v |= (uint64_t)buf[i + (size_t)b] << (8 * b);
+            arb_hasher_u64(&h, v);
+        }
+        for (; i < n / 2 + (n > 2); i++) arb_hasher_u8(&h, buf[i]);
+        arb_hasher_bytes(&h, buf + i, n - i);
+        ck_assert_msg(arb_hasher_final(&h) == XXH3_64bits(buf, n), "length %zu", n);
+        ck_assert_ptr_null(h.xxh);
+    }
     free(buf);
+}
+END_TEST
+
+/* Public entry points refuse arguments the contract forbids (ARB_ASSERT_ARG)
+ * with ARB_EINVAL naming the check, where they used to dereference them. */
+START_TEST(entry_args)
+{
+    arb_error e = ARB_ERROR_INIT;
+    arb_setup su;
+    memset(&su, 0, sizeof su);
+    arb_match *m = (arb_match *)&su;
+    ck_assert_int_eq(arb_match_new(&m, NULL, &su, &e), ARB_EINVAL);
+    ck_assert_ptr_null(m);
+    ck_assert_str_eq(e.msg, "invalid argument: g != NULL && su != NULL is false");
+    ck_assert_int_eq(arb_match_new(&m, arb_game_at(0), NULL, &e), ARB_EINVAL);
+    ck_assert_int_eq(arb_match_new(NULL, arb_game_at(0), &su, NULL), ARB_EINVAL);
+    ck_assert_int_eq(arb_match_from_position(&m, arb_game_at(0), NULL, &su, &e), ARB_EINVAL);
+    ck_assert_int_eq(arb_match_apply(NULL, NULL, &e), ARB_EINVAL);
+    ck_assert_int_eq(arb_match_clone(&m, NULL), ARB_EINVAL);
+    ck_assert_int_eq(arb_game_register(NULL, &e), ARB_EINVAL);
 }
 END_TEST
 
@@ -350,7 +388,7 @@ static const arb_card tcards[] = {
     { "coolant-pumps", "Coolant Pumps", "Facility", "Neutral", "" },
     { "gubby", "Gubby", "Incident", "Neutral", "" },
 };
-static const arb_card *tcard(unsigned i) { return &tcards[i]; }
+static const arb_card *tcard(const arb_game *g, unsigned i) { (void)g; return &tcards[i]; }
 
 START_TEST(deck_parse)
 {
@@ -468,6 +506,7 @@ int main(void)
     tcase_add_test(t, rng_shuffle_vector);
     tcase_add_test(t, rng_below_bounds);
     tcase_add_test(t, rng_shuffle_uniform);
+    tcase_add_test(t, entry_args);
     tcase_set_timeout(t, 60);
     suite_add_tcase(s, t);
     t = tcase_create("hash");

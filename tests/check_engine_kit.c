@@ -20,8 +20,8 @@ static arb_setup two_players(void)
     memset(&su, 0, sizeof su);
     su.seed = 11;
     su.players = 2;
-    su.decks[0] = tg_preset(0);
-    su.decks[1] = tg_preset(1);
+    su.decks[0] = tg_preset(&tg_game, 0);
+    su.decks[1] = tg_preset(&tg_game, 1);
     return su;
 }
 
@@ -29,7 +29,7 @@ static void start(void)
 {
     arb_setup su = two_players();
     arb_error err = ARB_ERROR_INIT;
-    ck_assert_int_eq(tg_game.setup(&S, &su, NULL, &err), ARB_OK);
+    ck_assert_int_eq(tg_game.setup(&tg_game, &S, &su, NULL, &err), ARB_OK);
 }
 
 static arb_action play(int seat, int index)
@@ -48,14 +48,15 @@ enum { BREAK_BYTES, BREAK_HASH, BREAK_EVENT, BREAK_LEGAL };
 static int breakage;
 static uint64_t hash_salt;
 
-static int broken_apply(void *st, const arb_action *a, arb_events *ev, arb_error *err)
+static int broken_apply(const arb_game *g, void *st, const arb_action *a, arb_events *ev, arb_error *err)
 {
+    (void)g;
     tg_state *s = st;
     if (breakage == BREAK_LEGAL && a->verb == 0 && a->args[0] == 0) {
         arb_error_where(err, "hand.%d", a->args[0]);
         return arb_error_set(err, ARB_EILLEGAL, "TG-BROKEN", "refuses what legal() lists");
     }
-    int rc = tg_game.apply(st, a, ev, err);
+    int rc = tg_game.apply(&tg_game, st, a, ev, err);
     if (rc == ARB_OK) return rc;
     if (breakage == BREAK_BYTES) s->clock++;
     if (breakage == BREAK_HASH) hash_salt++;
@@ -63,7 +64,11 @@ static int broken_apply(void *st, const arb_action *a, arb_events *ev, arb_error
     return rc;
 }
 
-static uint64_t broken_hash(const void *st) { return tg_game.hash(st) ^ hash_salt; }
+static uint64_t broken_hash(const arb_game *g, const void *st)
+{
+    (void)g;
+    return tg_game.hash(&tg_game, st) ^ hash_salt;
+}
 
 static arb_game broken(int how)
 {

@@ -61,7 +61,7 @@ START_TEST(every_game_reads_with_msgpack_c)
     arb_setup su = { 0 };
     su.seed = 99;
     su.players = g->max_players > 2 ? 3 : g->min_players;
-    for (int s = 0; s < su.players; s++) su.decks[s] = g->preset((unsigned)s % g->npresets);
+    for (int s = 0; s < su.players; s++) su.decks[s] = g->preset(g, (unsigned)s % g->npresets);
     arb_error err = ARB_ERROR_INIT;
     arb_match *m;
     ck_assert_int_eq(arb_match_new(&m, g, &su, &err), ARB_OK);

@@ -73,7 +73,7 @@ static int act(int seat, int verb, int nargs, int a0, int a1, uint32_t elapsed)
     arb_action a = mk_act(seat, verb, nargs, a0, a1, elapsed);
     arb_error_clear(&E);
     ev_reset();
-    return G->apply(&S, &a, &EVS, &E);
+    return G->apply(G, &S, &a, &EVS, &E);
 }
 
 /* Accepted / refused with rule ID rid, through the engine test kit. */
@@ -106,7 +106,7 @@ static int event_pos(int type)
 static void blank(int active)
 {
     arb_setup su = mk_setup(7, "defense-doe", "assault-noobia");
-    ck_assert_int_eq(G->setup(&S, &su, NULL, &E), 0);
+    ck_assert_int_eq(G->setup(G, &S, &su, NULL, &E), 0);
     for (int q = 0; q < 2; q++) {
         nar_player *p = &S.p[q];
         p->ncards = p->ndeck = p->nhand = p->nroster = p->nequip = p->nsite = p->ndiscard = p->nboard = 0;
@@ -157,8 +157,8 @@ static void fill_deck(int seat, int n)
     for (int i = 0; i < n; i++) add(seat, Z_DECK, "intern");
 }
 
-static int owing(void) { return G->decision(&S).seat; }
-static int kind(void) { return G->decision(&S).kind; }
+static int owing(void) { return G->decision(G, &S).seat; }
+static int kind(void) { return G->decision(G, &S).kind; }
 
 static void setup_once(void) { G = arb_game_find("naramo"); }
 
@@ -182,7 +182,7 @@ START_TEST(t_setup_initial)
 {
     arb_setup su = mk_setup(11, "defense-doe", "assault-bloxian");
     EVS.buf = evbuf; EVS.cap = 4096; EVS.n = 0;
-    ck_assert_int_eq(G->setup(&S, &su, &EVS, &E), 0);
+    ck_assert_int_eq(G->setup(G, &S, &su, &EVS, &E), 0);
     for (int q = 0; q < 2; q++) {
         ck_assert_int_eq(S.p[q].core, 1420);  /* NAR-SETUP-CORE */
         ck_assert_int_eq(S.p[q].hack, 0);     /* NAR-SETUP-SKALA */
@@ -200,7 +200,7 @@ START_TEST(t_setup_initial)
     ck_assert_int_eq(evbuf[3].type, NAR_E_DRAW);
     /* NAR-SETUP-SHUFFLE: same seed, same order; a permutation of the list */
     nar_state a = S;
-    ck_assert_int_eq(G->setup(&S, &su, NULL, &E), 0);
+    ck_assert_int_eq(G->setup(G, &S, &su, NULL, &E), 0);
     ck_assert_int_eq(memcmp(&a, &S, sizeof S), 0);
     int seen[64] = {0};
     for (int i = 0; i < S.p[0].ndeck; i++) seen[S.p[0].deck[i]]++;
@@ -213,32 +213,32 @@ START_TEST(t_setup_players_and_decks)
 {
     arb_setup su = mk_setup(1, "defense-doe", "assault-noobia");
     su.players = 1;
-    ck_assert_int_eq(G->setup(&S, &su, NULL, &E), ARB_EILLEGAL);
+    ck_assert_int_eq(G->setup(G, &S, &su, NULL, &E), ARB_EILLEGAL);
     ck_assert_str_eq(E.rule, "NAR-MATCH-TWO");
     su.players = 3;
     su.decks[2] = su.decks[0];
-    ck_assert_int_eq(G->setup(&S, &su, NULL, &E), ARB_EILLEGAL);
+    ck_assert_int_eq(G->setup(G, &S, &su, NULL, &E), ARB_EILLEGAL);
     ck_assert_str_eq(E.rule, "NAR-MATCH-TWO");
     arb_deck bad = *arb_deck_preset(G, "defense-doe");
     bad.ncards = 39;
     su = mk_setup(1, "defense-doe", "assault-noobia");
     su.decks[1] = &bad;
-    ck_assert_int_eq(G->setup(&S, &su, NULL, &E), ARB_EILLEGAL);
+    ck_assert_int_eq(G->setup(G, &S, &su, NULL, &E), ARB_EILLEGAL);
     ck_assert_str_eq(E.rule, "NAR-DECK-SIZE");
     /* two errors (size, then bloc): the first listed is the one named */
     bad.attrs[0].value[0] = 'X';
-    ck_assert_int_eq(G->setup(&S, &su, NULL, &E), ARB_EILLEGAL);
+    ck_assert_int_eq(G->setup(G, &S, &su, NULL, &E), ARB_EILLEGAL);
     ck_assert_str_eq(E.rule, "NAR-DECK-SIZE");
     ck_assert_ptr_nonnull(strstr(E.msg, "seat 1 deck: the deck has 39 cards"));
     su.decks[1] = NULL;
-    ck_assert_int_eq(G->setup(&S, &su, NULL, &E), ARB_EINVAL);
+    ck_assert_int_eq(G->setup(G, &S, &su, NULL, &E), ARB_EINVAL);
     ck_assert_str_eq(E.rule, "NAR-DECK-SIZE");
     /* a rules version the engine does not implement */
     su = mk_setup(1, "defense-doe", "assault-noobia");
     su.rules = "naramo-9";
-    ck_assert_int_eq(G->setup(&S, &su, NULL, &E), ARB_EUNSUPPORTED);
+    ck_assert_int_eq(G->setup(G, &S, &su, NULL, &E), ARB_EUNSUPPORTED);
     su.rules = "naramo-1";
-    ck_assert_int_eq(G->setup(&S, &su, NULL, &E), ARB_OK);
+    ck_assert_int_eq(G->setup(G, &S, &su, NULL, &E), ARB_OK);
     ck_assert_int_eq(S.rules, 1);
 }
 END_TEST
@@ -246,7 +246,7 @@ END_TEST
 START_TEST(t_setup_review)
 {
     arb_setup su = mk_setup(5, "defense-doe", "assault-noobia");
-    ck_assert_int_eq(G->setup(&S, &su, NULL, &E), 0);
+    ck_assert_int_eq(G->setup(G, &S, &su, NULL, &E), 0);
     uint8_t hand1[8];
     memcpy(hand1, S.p[1].hand, 6);
     REJ0("NAR-SETUP-REVIEW-EACH", 1, NAR_V_REVIEW); /* seat 0 first (G24) */
@@ -275,7 +275,7 @@ START_TEST(t_setup_review)
     int seenf[2] = {0, 0};
     for (uint64_t seed = 1; seed < 40; seed++) {
         su.seed = seed;
-        G->setup(&S, &su, NULL, &E);
+        G->setup(G, &S, &su, NULL, &E);
         OK0(0, NAR_V_KEEP);
         OK0(1, NAR_V_KEEP);
         seenf[S.first]++;
@@ -337,7 +337,7 @@ START_TEST(t_p1_sse_order)
         OK0(1, NAR_V_END);
         ck_assert_int_eq(S.p[1].core, 1420);
         ck_assert_int_eq(kind(), NAR_D_ORDER);
-        ck_assert_str_eq(G->phase(&S), "shift_start");
+        ck_assert_str_eq(G->phase(G, &S), "shift_start");
         ck_assert_int_eq(S.p[0].core, 1650);
         REJ1("NAR-P1-AUTO", 0, NAR_V_PLAY, 0);       /* NAR-P1-AUTO */
         REJ0("NAR-P1-AUTO", 0, NAR_V_SCRAM);
@@ -570,7 +570,7 @@ START_TEST(t_p3_gubby_prompt)
     add_board(0, 1, "gubby");
     OK0(0, NAR_V_END);
     ck_assert_int_eq(kind(), NAR_D_ALARM);         /* NAR-TIME-PROMPT-PAUSE */
-    ck_assert_str_eq(G->phase(&S), "incident");
+    ck_assert_str_eq(G->phase(G, &S), "incident");
     REJ0("NAR-P3-ALARM-MANDATORY", 0, NAR_V_DONE);
     REJ2("NAR-P3-DEPLOY-AFTER-ALARMS", 0, NAR_V_DEPLOY, x, 1);
     REJ0("NAR-P3-ACTIVE-ONLY", 1, NAR_V_GUBBY_HEAT);
@@ -740,7 +740,7 @@ START_TEST(t_p4_duration_discard_hand)
     ck_assert_int_eq(S.p[0].board[0].duration, 1);   /* NAR-P4-DURATION-DEC */
     ck_assert_int_eq(S.p[1].ndiscard, 1);
     ck_assert_int_eq(kind(), NAR_D_DISCARD);            /* NAR-P4-HAND */
-    ck_assert_str_eq(G->phase(&S), "shift_end");
+    ck_assert_str_eq(G->phase(G, &S), "shift_end");
     REJ0("NAR-P4-AUTO", 0, NAR_V_END);                  /* NAR-P4-AUTO */
     REJ1("NAR-P4-HAND-OWN", 1, NAR_V_DISCARD, 0);
     REJ1("NAR-P4-HAND", 0, NAR_V_DISCARD, 200);
@@ -764,12 +764,12 @@ START_TEST(t_p4_winloss)
     S.p[0].core = 1600;
     OK0(0, NAR_V_END);
     arb_outcome oc;
-    ck_assert(G->outcome(&S, &oc));
+    ck_assert(G->outcome(G, &S, &oc));
     ck_assert_int_eq(oc.winner, 0);
     ck_assert_int_eq(oc.reason, NAR_R_POWER_ORDERS);
     ck_assert_int_eq(owing(), ARB_SEAT_NONE);
     arb_action tmp[4];
-    ck_assert_int_eq(G->legal(&S, tmp, 4), 0);
+    ck_assert_int_eq(G->legal(G, &S, tmp, 4), 0);
     ck_assert_int_eq(act(0, NAR_V_END, 0, 0, 0, 0), ARB_EOVER);
     blank(0);                                        /* meltdown */
     fill_deck(0, 3);
@@ -777,7 +777,7 @@ START_TEST(t_p4_winloss)
     S.p[0].core = 3100;
     S.p[1].po = NAR_PO_TARGET;
     OK0(0, NAR_V_END);
-    ck_assert(G->outcome(&S, &oc));
+    ck_assert(G->outcome(G, &S, &oc));
     ck_assert_int_eq(oc.winner, 1);
     ck_assert_int_eq(oc.reason, NAR_R_MELTDOWN);
     blank(0);                                        /* deck-out, G16 */
@@ -786,7 +786,7 @@ START_TEST(t_p4_winloss)
     OK1(0, NAR_V_PLAY, w);
     ck_assert_int_eq(S.p[0].decked, 1);
     OK0(0, NAR_V_END);
-    ck_assert(G->outcome(&S, &oc));
+    ck_assert(G->outcome(G, &S, &oc));
     ck_assert_int_eq(oc.winner, 1);
     ck_assert_int_eq(oc.reason, NAR_R_DECK_OUT);
 }
@@ -869,7 +869,7 @@ END_TEST
 static unsigned deck_rules(const arb_deck *d, const char *rule, int *warning)
 {
     arb_deck_issue is[32];
-    unsigned n = G->deck_check(d, is, 32), hits = 0;
+    unsigned n = G->deck_check(G, d, is, 32), hits = 0;
     for (unsigned i = 0; i < n && i < 32; i++)
         if (strcmp(is[i].rule, rule) == 0) { hits++; if (warning) *warning = is[i].warning; }
     return hits;
@@ -880,7 +880,7 @@ static char deck_msgbuf[256];
 static const char *deck_msg(const arb_deck *d, const char *rule)
 {
     arb_deck_issue is[32];
-    unsigned n = G->deck_check(d, is, 32);
+    unsigned n = G->deck_check(G, d, is, 32);
     for (unsigned i = 0; i < n && i < 32; i++)
         if (strcmp(is[i].rule, rule) == 0) {
             snprintf(deck_msgbuf, sizeof deck_msgbuf, "%s", is[i].msg);
@@ -892,7 +892,7 @@ static const char *deck_msg(const arb_deck *d, const char *rule)
 static int deck_illegal(const arb_deck *d)
 {
     arb_deck_issue is[32];
-    unsigned n = G->deck_check(d, is, 32);
+    unsigned n = G->deck_check(G, d, is, 32);
     for (unsigned i = 0; i < n && i < 32; i++)
         if (!is[i].warning) return 1;
     return 0;
@@ -902,7 +902,7 @@ static void set_card(arb_deck *d, int pos, const char *id) { d->cards[pos] = (ui
 
 START_TEST(t_deck_rules)
 {
-    for (unsigned i = 0; i < G->npresets; i++) ck_assert(!deck_illegal(G->preset(i)));
+    for (unsigned i = 0; i < G->npresets; i++) ck_assert(!deck_illegal(G->preset(G, i)));
     arb_deck d = *arb_deck_preset(G, "defense-doe");
     ck_assert_int_eq(deck_rules(&d, "NAR-DECK-WARN-DEFENSE", NULL), 0); /* NAR-DECK-WARN-NONE */
     d.ncards = 39;
@@ -960,7 +960,7 @@ START_TEST(t_deck_rules)
     ck_assert_int_eq(w, 1);
     arb_setup su = mk_setup(3, "defense-doe", "assault-noobia");
     su.decks[0] = &d;
-    ck_assert_int_eq(G->setup(&S, &su, NULL, &E), 0);
+    ck_assert_int_eq(G->setup(G, &S, &su, NULL, &E), 0);
     d = *arb_deck_preset(G, "assault-noobia");
     static const char *const repa[] = {"intern", "intern", "switchyard", "noobian-captain",
                                        "emergency-diesel-generators", "emergency-diesel-generators"};
@@ -987,10 +987,10 @@ START_TEST(t_clock_shift)
     blank(0);
     fill_deck(0, 10);
     fill_deck(1, 10);
-    ck_assert_int_eq(G->decision(&S).clock_left_ms, 90000);
+    ck_assert_int_eq(G->decision(G, &S).clock_left_ms, 90000);
     int a = add(0, Z_ROSTER, "station-guard");
     ck_assert_int_eq(act(0, NAR_V_STATION, 1, a, 0, 89000), 0);   /* 89 s: may act */
-    ck_assert_int_eq(G->decision(&S).clock_left_ms, 1000);
+    ck_assert_int_eq(G->decision(G, &S).clock_left_ms, 1000);
     REJ_("NAR-CLOCK-SHIFT90", 0, NAR_V_RECALL, 1, a, 0, 1000);     /* at 90 s: too late */
     REJ_("NAR-CLOCK-SHIFT90", -1, NAR_V_TIMEOUT, 0, 0, 0, 999);    /* not yet */
     ck_assert_int_eq(act(-1, NAR_V_TIMEOUT, 0, 0, 0, 1000), 0);   /* NAR-CLOCK-AUTOEND */
@@ -1010,7 +1010,7 @@ START_TEST(t_clock_shift)
         ck_assert_int_eq(act(-1, NAR_V_TIMEOUT, 0, 0, 0, 90000), 0);
     }
     arb_outcome oc;
-    ck_assert(G->outcome(&S, &oc));
+    ck_assert(G->outcome(G, &S, &oc));
     ck_assert_int_eq(oc.winner, 1);
     ck_assert_int_eq(oc.reason, NAR_R_TIMEOUTS);
 }
@@ -1047,7 +1047,7 @@ START_TEST(t_clock_defaults)
     ck_assert_int_eq(S.p[0].hand[0], third);
     /* Review expires → keep (NAR-CLOCK-REVIEW90, NAR-CLOCK-DEFAULT-KEEP) */
     arb_setup su = mk_setup(9, "defense-doe", "assault-noobia");
-    G->setup(&S, &su, NULL, &E);
+    G->setup(G, &S, &su, NULL, &E);
     uint8_t h[6];
     memcpy(h, S.p[0].hand, 6);
     REJ_("NAR-CLOCK-REVIEW90", 0, NAR_V_REVIEW, 0, 0, 0, 90000);
@@ -1056,7 +1056,7 @@ START_TEST(t_clock_defaults)
     ck_assert_int_eq(memcmp(h, S.p[0].hand, 6), 0);
     ck_assert_int_eq(S.p[0].review_used, 0);
     ck_assert_int_eq(owing(), 1);
-    ck_assert_int_eq(G->decision(&S).clock_left_ms, 90000);
+    ck_assert_int_eq(G->decision(G, &S).clock_left_ms, 90000);
 }
 END_TEST
 
@@ -1068,12 +1068,12 @@ START_TEST(t_clock_disconnect)
     ck_assert_int_eq(act(-1, NAR_V_DISCONNECT, 1, 0, 0, 1000), 0);
     ck_assert_int_eq(owing(), ARB_SEAT_ARBITER);
     ck_assert_int_eq(kind(), NAR_D_RECONNECT);
-    ck_assert_int_eq(G->decision(&S).clock_left_ms, 60000);
+    ck_assert_int_eq(G->decision(G, &S).clock_left_ms, 60000);
     REJ0("NAR-CLOCK-DISCONNECT", 0, NAR_V_END);
     REJ1("NAR-CLOCK-DISCONNECT", -1, NAR_V_DISCONNECT, 0);
     REJ1("NAR-CLOCK-DISCONNECT", -1, NAR_V_RECONNECT, 1);
     arb_action l[4];
-    ck_assert_int_eq(G->legal(&S, l, 4), 1);
+    ck_assert_int_eq(G->legal(G, &S, l, 4), 1);
     ck_assert_int_eq(l[0].verb, NAR_V_RECONNECT);
     ck_assert_int_eq(act(-1, NAR_V_RECONNECT, 1, 0, 0, 59000), 0);  /* t+59 s */
     ck_assert_int_eq(owing(), 0);
@@ -1083,7 +1083,7 @@ START_TEST(t_clock_disconnect)
     REJ_("NAR-CLOCK-DISCONNECT", -1, NAR_V_RECONNECT, 1, 1, 0, 0); /* seat 1 is connected */
     ck_assert_int_eq(act(-1, NAR_V_RECONNECT, 1, 0, 0, 60000), 0);
     arb_outcome oc;
-    ck_assert(G->outcome(&S, &oc));
+    ck_assert(G->outcome(G, &S, &oc));
     ck_assert_int_eq(oc.winner, 1);
     ck_assert_int_eq(oc.reason, NAR_R_DISCONNECT);
     /* grace observed by timeout; other seat's actions past it rejected */
@@ -1095,7 +1095,7 @@ START_TEST(t_clock_disconnect)
     REJ_("NAR-CLOCK-DISCONNECT", 0, NAR_V_END, 0, 0, 0, 60000);
     REJ_("NAR-CLOCK-SHIFT90", -1, NAR_V_TIMEOUT, 0, 0, 0, 59999);
     ck_assert_int_eq(act(-1, NAR_V_TIMEOUT, 0, 0, 0, 60000), 0);
-    ck_assert(G->outcome(&S, &oc));
+    ck_assert(G->outcome(G, &S, &oc));
     ck_assert_int_eq(oc.winner, 0);
     ck_assert_int_eq(oc.reason, NAR_R_DISCONNECT);
 }
@@ -1105,8 +1105,8 @@ START_TEST(t_clock_off_and_texts)
 {
     arb_setup su = mk_setup(4, "defense-doe", "assault-noobia");
     arb_options_set(&su.options, "clock", 0);
-    ck_assert_int_eq(G->setup(&S, &su, NULL, &E), 0);
-    ck_assert_int_eq(G->decision(&S).clock_left_ms, -1);
+    ck_assert_int_eq(G->setup(G, &S, &su, NULL, &E), 0);
+    ck_assert_int_eq(G->decision(G, &S).clock_left_ms, -1);
     REJ_("NAR-CLOCK-REVIEW90", -1, NAR_V_TIMEOUT, 0, 0, 0, 500000);
     ck_assert_int_eq(act(0, NAR_V_KEEP, 0, 0, 0, 500000), 0);     /* no 90 s limit */
     char buf[200];
@@ -1114,23 +1114,23 @@ START_TEST(t_clock_off_and_texts)
     memset(&a, 0, sizeof a);
     a.seat = 1;
     a.verb = NAR_V_KEEP;
-    ck_assert_int_gt(G->action_text(&S, &a, buf, sizeof buf), 0);
+    ck_assert_int_gt(G->action_text(G, &S, &a, buf, sizeof buf), 0);
     ck_assert_str_eq(buf, "P2 keep");
     a.verb = NAR_V_PLAY;
     a.nargs = 1;
     a.args[0] = S.p[1].hand[0];
-    G->action_text(&S, &a, buf, sizeof buf);
+    G->action_text(G, &S, &a, buf, sizeof buf);
     ck_assert_ptr_nonnull(strstr(buf, arb_naramo__cards[S.p[1].card[a.args[0]]].pub.name));
     /* card_export gives the stats */
     arb_tree *t = arb_tree_new();
-    G->card_export((unsigned)card_ix("noobian-raider"), t, arb_tree_root(t));
+    G->card_export(G, (unsigned)card_ix("noobian-raider"), t, arb_tree_root(t));
     ck_assert_int_eq(arb_tnode_get(arb_tree_root(t), "strike")->i, 150);
     ck_assert_int_eq(arb_tnode_get(arb_tree_root(t), "cost")->i, 1);
-    ck_assert_str_eq(G->card((unsigned)card_ix("noobian-raider"))->group, "West Noobia");
+    ck_assert_str_eq(G->card(G, (unsigned)card_ix("noobian-raider"))->group, "West Noobia");
     ck_assert_ptr_null(arb_tnode_get(arb_tree_root(t), "name")); /* stats only: name etc. are arb_card's */
     arb_tree_free(t);
     t = arb_tree_new();
-    G->card_export((unsigned)card_ix("gubby"), t, arb_tree_root(t));
+    G->card_export(G, (unsigned)card_ix("gubby"), t, arb_tree_root(t));
     ck_assert_int_eq(arb_tnode_get(arb_tree_root(t), "clear")->i, 2);
     ck_assert_int_eq(arb_tnode_get(arb_tree_root(t), "duration")->i, -1);
     arb_tree_free(t);
@@ -1138,9 +1138,9 @@ START_TEST(t_clock_off_and_texts)
     int types[5] = {0};
     for (unsigned i = 0; i < G->ncards; i++) types[arb_naramo__cards[i].type]++;
     for (int k = 0; k < 5; k++) ck_assert_int_gt(types[k], 0);  /* NAR-CARDTYPES-FIVE */
-    ck_assert_ptr_nonnull(strstr(G->card((unsigned)card_ix("reactor-hall"))->text, "SHIFT START:")); /* NAR-P1-SSE-EXAMPLES */
-    ck_assert_ptr_nonnull(strstr(G->card((unsigned)card_ix("control-room"))->text, "SHIFT START:"));
-    ck_assert_ptr_nonnull(strstr(G->card((unsigned)card_ix("coolant-pumps"))->text, "SHIFT START:"));
+    ck_assert_ptr_nonnull(strstr(G->card(G, (unsigned)card_ix("reactor-hall"))->text, "SHIFT START:")); /* NAR-P1-SSE-EXAMPLES */
+    ck_assert_ptr_nonnull(strstr(G->card(G, (unsigned)card_ix("control-room"))->text, "SHIFT START:"));
+    ck_assert_ptr_nonnull(strstr(G->card(G, (unsigned)card_ix("coolant-pumps"))->text, "SHIFT START:"));
 }
 END_TEST
 
@@ -1149,7 +1149,7 @@ END_TEST
 static arb_tree *export_tree(const void *st, int view)
 {
     arb_tree *t = arb_tree_new();
-    G->export_state(st, view, t, arb_tree_root(t));
+    G->export_state(G, st, view, t, arb_tree_root(t));
     return t;
 }
 
@@ -1162,8 +1162,8 @@ static int roundtrip_ok(const nar_state *s, char *why, size_t n)
     su.players = 2;
     su.seed = 99;
     arb_error e = ARB_ERROR_INIT;
-    int rc = G->load_position(b, arb_tree_root(t), &su, &e);
-    int ok = rc == 0 && G->hash(b) == G->hash(s);
+    int rc = G->load_position(G, b, arb_tree_root(t), &su, &e);
+    int ok = rc == 0 && G->hash(G, b) == G->hash(G, s);
     if (!ok) snprintf(why, n, "rc %d %s %.120s at %.120s", rc, e.rule, e.msg, e.where);
     free(b);
     arb_tree_free(t);
@@ -1173,7 +1173,7 @@ static int roundtrip_ok(const nar_state *s, char *why, size_t n)
 START_TEST(t_views_and_roundtrip)
 {
     arb_setup su = mk_setup(21, "defense-secfor", "assault-bloxian");
-    G->setup(&S, &su, NULL, &E);
+    G->setup(G, &S, &su, NULL, &E);
     char why[400] = "";
     ck_assert_msg(roundtrip_ok(&S, why, sizeof why), "%s", why);
     arb_tree *t = export_tree(&S, 0);
@@ -1189,13 +1189,13 @@ START_TEST(t_views_and_roundtrip)
     /* hidden draw text */
     arb_event ev = {NAR_E_DRAW, 0, 1, 3, card_ix("gubby"), 0};
     char buf[200];
-    G->event_text(&ev, 1, buf, sizeof buf);
+    G->event_text(G, &ev, 1, buf, sizeof buf);
     ck_assert_ptr_null(strstr(buf, "Gubby"));
-    G->event_text(&ev, 0, buf, sizeof buf);
+    G->event_text(G, &ev, 0, buf, sizeof buf);
     ck_assert_ptr_nonnull(strstr(buf, "Gubby"));
     for (unsigned k = 0; k < G->nevent_names; k++) {
         arb_event e2 = {(uint16_t)k, 0, 0, 1, 2, 3};
-        ck_assert_int_gt(G->event_text(&e2, ARB_VIEW_ALL, buf, sizeof buf), 0);
+        ck_assert_int_gt(G->event_text(G, &e2, ARB_VIEW_ALL, buf, sizeof buf), 0);
         ck_assert_ptr_nonnull(strstr(buf, "Supervisor"));
     }
 }
@@ -1232,7 +1232,7 @@ START_TEST(t_load_position)
     su.players = 2;
     su.seed = 5;
     arb_error e2 = ARB_ERROR_INIT;
-    int rc = G->load_position(&S, r, &su, &e2);
+    int rc = G->load_position(G, &S, r, &su, &e2);
     ck_assert_msg(rc == 0, "%s %s %s", e2.rule, e2.msg, e2.where);
     ck_assert_int_eq(S.p[0].core, 2000);
     ck_assert_int_eq(S.p[1].nhand, 2);
@@ -1244,7 +1244,7 @@ START_TEST(t_load_position)
     ck_assert_msg(roundtrip_ok(&S, why, sizeof why), "%s", why);
     /* unknown key, with its path */
     arb_tree_add_int(t, e, "tapped", 1);
-    ck_assert_int_ne(G->load_position(&S, r, &su, &e2), 0);
+    ck_assert_int_ne(G->load_position(G, &S, r, &su, &e2), 0);
     ck_assert_str_eq(e2.where, "players.1.roster.0.tapped");
     arb_tree_free(t);
     /* too many in the roster → the limit's rule */
@@ -1255,7 +1255,7 @@ START_TEST(t_load_position)
     pos_player(t, pl);
     ro = arb_tree_add_arr(t, p0, "roster");
     for (int i = 0; i < 8; i++) arb_tree_add_str(t, ro, NULL, "intern");
-    ck_assert_int_ne(G->load_position(&S, r, &su, &e2), 0);
+    ck_assert_int_ne(G->load_position(G, &S, r, &su, &e2), 0);
     ck_assert_str_eq(e2.rule, "NAR-LIMIT-ROSTER");
     ck_assert_str_eq(e2.where, "players.0.roster.7");
     arb_tree_free(t);
@@ -1264,7 +1264,7 @@ START_TEST(t_load_position)
     r = arb_tree_root(t);
     pl = arb_tree_add_arr(t, r, "players");
     pos_player(t, pl);
-    ck_assert_int_ne(G->load_position(&S, r, &su, &e2), 0);
+    ck_assert_int_ne(G->load_position(G, &S, r, &su, &e2), 0);
     ck_assert_str_eq(e2.rule, "NAR-MATCH-TWO");
     arb_tree_free(t);
 }
@@ -1317,22 +1317,22 @@ static void play_one(uint64_t seed, int greedy, int timed, arb_rng *ar, unsigned
     arb_setup su = mk_setup(seed, decks[seed % 4], decks[(seed / 4) % 4]);
     nar_state *s = malloc(sizeof *s), *init = malloc(sizeof *init), *cp = malloc(sizeof *cp);
     arb_error e = ARB_ERROR_INIT;
-    ck_assert_int_eq(G->setup(s, &su, NULL, &e), 0);
+    ck_assert_int_eq(G->setup(G, s, &su, NULL, &e), 0);
     memcpy(init, s, sizeof *s);
     static arb_action legal[1024];
     size_t nlog = 0;
     char why[400];
     for (;;) {
-        arb_decision d = G->decision(s);
+        arb_decision d = G->decision(G, s);
         if (d.seat == ARB_SEAT_NONE) break;
         ck_assert_msg(nlog < MAX_LOG - 2, "game %llu too long", (unsigned long long)seed);
         ck_assert_msg(s->shift <= 400, "game %llu: too many shifts", (unsigned long long)seed);
-        size_t n = G->legal(s, legal, 1024);
+        size_t n = G->legal(G, s, legal, 1024);
         ck_assert_msg(n > 0 && n <= 1024, "no legal action at a decision (kind %d)", d.kind);
         /* every legal action is accepted */
         for (size_t i = 0; i < n; i++) {
             memcpy(cp, s, sizeof *s);
-            int rc = G->apply(cp, &legal[i], NULL, &e);
+            int rc = G->apply(G, cp, &legal[i], NULL, &e);
             ck_assert_msg(rc == 0, "legal action rejected: %s %s", e.rule, e.msg);
         }
         /* sampled illegal actions */
@@ -1347,8 +1347,8 @@ static void play_one(uint64_t seed, int greedy, int timed, arb_rng *ar, unsigned
             x.elapsed_ms = arb_rng_below(ar, 8) == 0 ? arb_rng_below(ar, 200000) : 0;
             if (x.seat >= 0 && x.elapsed_ms == 0 && in_legal(&x, legal, n)) continue;
             memcpy(cp, s, sizeof *s);
-            uint64_t h0 = G->hash(s);
-            int rc = G->apply(cp, &x, NULL, &e);
+            uint64_t h0 = G->hash(G, s);
+            int rc = G->apply(G, cp, &x, NULL, &e);
             if (rc == 0) {
                 /* arbiter actions and clock-late seat actions may be legal */
                 ck_assert_msg(x.seat < 0 || x.seat > 1 || x.elapsed_ms != 0 || in_legal(&x, legal, n),
@@ -1358,7 +1358,7 @@ static void play_one(uint64_t seed, int greedy, int timed, arb_rng *ar, unsigned
             (*illegal_checked)++;
             ck_assert_msg(e.rule[0] != 0, "rejection without a rule ID (verb %d)", x.verb);
             ck_assert_msg(memcmp(cp, s, sizeof *s) == 0, "rejection changed the state bytes");
-            ck_assert(G->hash(cp) == h0);
+            ck_assert(G->hash(G, cp) == h0);
         }
         if (greedy && d.seat >= 0 && nlog % 7 == 3) {
             /* the greedy agent decides from its own view: hiding changes
@@ -1378,9 +1378,9 @@ static void play_one(uint64_t seed, int greedy, int timed, arb_rng *ar, unsigned
             }
             arb_rng r1 = *ar, r2 = *ar;
             static arb_action legal2[1024];
-            size_t n2 = G->legal(cp, legal2, 1024);
+            size_t n2 = G->legal(G, cp, legal2, 1024);
             ck_assert_uint_eq(n2, n);
-            ck_assert_uint_eq(G->greedy(s, legal, n, &r1), G->greedy(cp, legal2, n2, &r2));
+            ck_assert_uint_eq(G->greedy(G, s, legal, n, &r1), G->greedy(G, cp, legal2, n2, &r2));
         }
         arb_action a;
         if (timed) {
@@ -1399,15 +1399,15 @@ static void play_one(uint64_t seed, int greedy, int timed, arb_rng *ar, unsigned
                 a.elapsed_ms = think;
                 if (s->p[a.args[0]].disc_at >= 0) a.verb = NAR_V_RECONNECT;
             } else {
-                size_t k = greedy ? G->greedy(s, legal, n, ar) : arb_rng_below(ar, (uint32_t)n);
+                size_t k = greedy ? G->greedy(G, s, legal, n, ar) : arb_rng_below(ar, (uint32_t)n);
                 a = legal[k];
                 a.elapsed_ms = think;
             }
         } else {
-            size_t k = greedy ? G->greedy(s, legal, n, ar) : arb_rng_below(ar, (uint32_t)n);
+            size_t k = greedy ? G->greedy(G, s, legal, n, ar) : arb_rng_below(ar, (uint32_t)n);
             a = legal[k];
         }
-        int rc = G->apply(s, &a, NULL, &e);
+        int rc = G->apply(G, s, &a, NULL, &e);
         ck_assert_msg(rc == 0, "chosen action rejected: %s %s (verb %d, elapsed %u)", e.rule, e.msg, a.verb, a.elapsed_ms);
         logbuf[nlog++] = a;
         if (nlog % 13 == 1) {
@@ -1418,10 +1418,10 @@ static void play_one(uint64_t seed, int greedy, int timed, arb_rng *ar, unsigned
     }
     ck_assert_msg(roundtrip_ok(s, why, sizeof why), "final round trip: %s", why);
     /* the memcpy copy replays to the same hash */
-    for (size_t i = 0; i < nlog; i++) ck_assert_int_eq(G->apply(init, &logbuf[i], NULL, &e), 0);
-    ck_assert(G->hash(init) == G->hash(s));
+    for (size_t i = 0; i < nlog; i++) ck_assert_int_eq(G->apply(G, init, &logbuf[i], NULL, &e), 0);
+    ck_assert(G->hash(G, init) == G->hash(G, s));
     arb_outcome oc;
-    ck_assert(G->outcome(s, &oc));
+    ck_assert(G->outcome(G, s, &oc));
     free(s);
     free(init);
     free(cp);
@@ -1467,11 +1467,11 @@ START_TEST(t_hostile_positions)
     static arb_action legal[1024];
     for (int g = 0; g < 60; g++) {
         arb_setup su = mk_setup((uint64_t)g + 100, "defense-doe", "assault-bloxian");
-        G->setup(&S, &su, NULL, &E);
+        G->setup(G, &S, &su, NULL, &E);
         int steps = (int)arb_rng_below(&r, 80);
-        for (int i = 0; i < steps && G->decision(&S).seat != ARB_SEAT_NONE; i++) {
-            size_t n = G->legal(&S, legal, 1024);
-            ck_assert_int_eq(G->apply(&S, &legal[arb_rng_below(&r, (uint32_t)n)], NULL, &E), 0);
+        for (int i = 0; i < steps && G->decision(G, &S).seat != ARB_SEAT_NONE; i++) {
+            size_t n = G->legal(G, &S, legal, 1024);
+            ck_assert_int_eq(G->apply(G, &S, &legal[arb_rng_below(&r, (uint32_t)n)], NULL, &E), 0);
         }
         for (int m = 0; m < 20; m++) {
             arb_tree *t = export_tree(&S, ARB_VIEW_ALL);
@@ -1479,17 +1479,17 @@ START_TEST(t_hostile_positions)
             mutate(arb_tree_root(t), &r, &budget);
             nar_state *x = malloc(sizeof *x);
             arb_error e = ARB_ERROR_INIT;
-            if (G->load_position(x, arb_tree_root(t), &su, &e) != 0) {
+            if (G->load_position(G, x, arb_tree_root(t), &su, &e) != 0) {
                 ck_assert_msg(e.where[0] || e.rule[0], "rejection names neither a path nor a rule: %s", e.msg);
                 rejected++;
             } else {
                 accepted++;
                 char why[400];
-                for (int i = 0; i < 40 && G->decision(x).seat != ARB_SEAT_NONE; i++) {
-                    size_t n = G->legal(x, legal, 1024);
+                for (int i = 0; i < 40 && G->decision(G, x).seat != ARB_SEAT_NONE; i++) {
+                    size_t n = G->legal(G, x, legal, 1024);
                     ck_assert_uint_gt(n, 0);
                     arb_action a = legal[arb_rng_below(&r, (uint32_t)n)];
-                    ck_assert_msg(G->apply(x, &a, NULL, &e) == 0, "loaded position: legal action rejected %s %s", e.rule, e.msg);
+                    ck_assert_msg(G->apply(G, x, &a, NULL, &e) == 0, "loaded position: legal action rejected %s %s", e.rule, e.msg);
                 }
                 ck_assert_msg(roundtrip_ok(x, why, sizeof why), "%s", why);
             }

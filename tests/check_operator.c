@@ -172,26 +172,26 @@ START_TEST(t_presets_legal)
     ck_assert_uint_ge(G->npresets, 3);
     for (unsigned i = 0; i < G->npresets; i++) {
         arb_deck_issue is[8];
-        unsigned n = G->deck_check(G->preset(i), is, 8);
-        ck_assert_msg(n == 0, "preset %s: %s %s", G->preset(i)->name, n ? is[0].rule : "", n ? is[0].msg : "");
-        ck_assert_uint_eq(G->preset(i)->ncards, 41);
+        unsigned n = G->deck_check(G, G->preset(G, i), is, 8);
+        ck_assert_msg(n == 0, "preset %s: %s %s", G->preset(G, i)->name, n ? is[0].rule : "", n ? is[0].msg : "");
+        ck_assert_uint_eq(G->preset(G, i)->ncards, 41);
     }
-    for (unsigned i = 0; i < G->ncards; i++) ck_assert_ptr_nonnull(G->card(i));
+    for (unsigned i = 0; i < G->ncards; i++) ck_assert_ptr_nonnull(G->card(G, i));
     const char *named[] = { "Katana", "Heavy Sniper", "Explosive Rounds", "Armour Piercing Rounds", "Laser Sight",
                             "Dodge", "Duck", "Jump" };
     for (unsigned i = 0; i < 8; i++) ck_assert_int_ge(arb_card_find(G, named[i]), 0);
     arb_tree *t = arb_tree_new();
     arb_tnode *r = arb_tree_root(t);
-    G->card_export((unsigned)cid("katana"), t, r);
+    G->card_export(G, (unsigned)cid("katana"), t, r);
     ck_assert_int_eq(arb_tnode_get(r, "power")->i, 5);
     ck_assert_int_eq(arb_tnode_get(r, "cost")->i, 6);
     ck_assert_str_eq(arb_tnode_path(r, "keywords.1")->s, "TWO_HANDED");
     arb_tnode *v = arb_tree_add_map(t, r, "viper");
-    G->card_export((unsigned)cid("viper"), t, v);
+    G->card_export(G, (unsigned)cid("viper"), t, v);
     ck_assert_str_eq(arb_tnode_get(v, "fallback_close")->s, "Combat Knife");
     ck_assert_int_eq(arb_tnode_get(v, "defense")->i, 1);
     arb_tnode *w = arb_tree_add_map(t, r, "concrete");
-    G->card_export((unsigned)cid("concrete-barrier"), t, w);
+    G->card_export(G, (unsigned)cid("concrete-barrier"), t, w);
     ck_assert_int_eq(arb_tnode_get(w, "cover_value")->i, 4);
     arb_tree_free(t);
 }
@@ -200,7 +200,7 @@ END_TEST
 static const char *first_rule(const arb_deck *d)
 {
     static arb_deck_issue is[8];
-    unsigned n = G->deck_check(d, is, 8);
+    unsigned n = G->deck_check(G, d, is, 8);
     return n ? is[0].rule : "";
 }
 
@@ -234,7 +234,7 @@ START_TEST(t_deck_rules)
     memset(&su, 0, sizeof su);
     su.players = 2;
     su.decks[0] = &d;
-    su.decks[1] = G->preset(0);
+    su.decks[1] = G->preset(G, 0);
     arb_match *m = NULL;
     arb_error err = ARB_ERROR_INIT;
     ck_assert_int_eq(arb_match_new(&m, G, &su, &err), ARB_EILLEGAL);
@@ -244,16 +244,16 @@ START_TEST(t_deck_rules)
     ck_assert_str_eq(err.rule, "OPS-G29");
     /* A card index outside the pool (only the API can say it; the first one past the pool included)
      * is a violation of OPS-DECK-ANY, counted, not a warning, and setup refuses it. */
-    d = *G->preset(0);
+    d = *G->preset(G, 0);
     d.cards[d.ncards - 1] = (uint16_t)G->ncards;
     arb_deck_issue is[8];
-    unsigned n = G->deck_check(&d, is, 8);
+    unsigned n = G->deck_check(G, &d, is, 8);
     ck_assert_uint_ge(n, 1);
     ck_assert_str_eq(is[0].rule, "OPS-DECK-ANY");
     ck_assert_int_eq(is[0].warning, 0);
     ck_assert_msg(strncmp(is[0].msg, "1 card(s)", 9) == 0, "message: %s", is[0].msg);
     d.cards[0] = 0xffff;
-    n = G->deck_check(&d, is, 8);
+    n = G->deck_check(G, &d, is, 8);
     ck_assert_uint_ge(n, 1);
     ck_assert_str_eq(is[0].rule, "OPS-DECK-ANY");
     ck_assert_msg(strncmp(is[0].msg, "2 card(s)", 9) == 0, "message: %s", is[0].msg);
@@ -271,7 +271,7 @@ START_TEST(t_opening)
     memset(&su, 0, sizeof su);
     su.seed = 7;
     su.players = 3;
-    for (int i = 0; i < 3; i++) su.decks[i] = G->preset((unsigned)i);
+    for (int i = 0; i < 3; i++) su.decks[i] = G->preset(G, (unsigned)i);
     arb_match *m;
     arb_error err = ARB_ERROR_INIT;
     ck_assert_int_eq(arb_match_new(&m, G, &su, &err), 0);
@@ -280,9 +280,9 @@ START_TEST(t_opening)
         ck_assert_int_eq(s->p[i].nhand, 4);
         ck_assert_int_eq(s->p[i].ndeck, 36);
         ck_assert_int_eq(s->p[i].health, 20);
-        ck_assert_int_eq(G->card(s->p[i].card[s->p[i].personality])->type[0], 'P');
+        ck_assert_int_eq(G->card(G, s->p[i].card[s->p[i].personality])->type[0], 'P');
     }
-    ck_assert_str_eq(G->phase(s), "opening");
+    ck_assert_str_eq(G->phase(G, s), "opening");
     {   /* while running: no winner (-1), no reason, turn 1 during the opening (the contract's turn is 1-based) */
         arb_outcome o;
         memset(&o, 0x55, sizeof o);
@@ -399,7 +399,7 @@ START_TEST(t_step3_break_feeds_step4)
     ck_assert_int_eq(arb_match_decision(m).seat, 1); /* the defender owes it in P1's turn */
     ok(m, act(1, OPS_V_DONE, 0, 0, 0));
     ck_assert_int_eq(S(m)->p[1].health, 17);
-    ck_assert_str_eq(G->phase(S(m)), "second-equip");
+    ck_assert_str_eq(G->phase(G, S(m)), "second-equip");
     arb_match_free(m);
 }
 END_TEST
@@ -503,7 +503,7 @@ START_TEST(t_armor_absorb_break)
     ok(m, act(0, OPS_V_DONE, 0, 0, 0));
     ck_assert_int_eq(S(m)->p[1].health, 20);
     ck_assert_int_ge(S(m)->p[1].armor, 0);
-    ck_assert_str_eq(G->phase(S(m)), "second-equip"); /* no reaction owed at 0 damage */
+    ck_assert_str_eq(G->phase(G, S(m)), "second-equip"); /* no reaction owed at 0 damage */
     ck_assert_int_eq(S(m)->p[0].ndiscard, 0);         /* the fallback is never discarded */
     arb_match_free(m);
 
@@ -826,13 +826,13 @@ START_TEST(t_multi)
     ok(m, act(0, OPS_V_ATTACK, 2, 1, OPS_SRC_FALLBACK));
     ok(m, act(0, OPS_V_BOOST, 1, uid_of(m, 0, "crossfire", 0), 0)); /* 3 players: Multi allowed */
     /* Fists 1 + top 0 − DEFENSE 1 = 0: resolved without a reaction; Crossfire allows one more attack. */
-    ck_assert_str_eq(G->phase(S(m)), "action");
+    ck_assert_str_eq(G->phase(G, S(m)), "action");
     bad(m, act(0, OPS_V_ATTACK, 2, 1, OPS_SRC_FALLBACK), "OPS-COMBAT-ONEATTACK");
     bad(m, act(0, OPS_V_PLAY, 1, uid_of(m, 0, "medkit", 0), 0), "OPS-ACT-ONE");
     ok(m, act(0, OPS_V_ATTACK, 2, 2, OPS_SRC_FALLBACK));
     ok(m, act(0, OPS_V_DONE, 0, 0, 0));
     if (arb_match_decision(m).seat == 2) ok(m, act(2, OPS_V_DONE, 0, 0, 0));
-    ck_assert_str_eq(G->phase(S(m)), "second-equip");
+    ck_assert_str_eq(G->phase(G, S(m)), "second-equip");
     arb_match_free(m);
 }
 END_TEST
@@ -887,13 +887,13 @@ START_TEST(t_misc_rules)
     memset(&su, 0, sizeof su);
     su.seed = 1;
     su.players = 2;
-    su.decks[0] = G->preset(0);
+    su.decks[0] = G->preset(G, 0);
     ops_state *st = malloc(sizeof *st);
     memset(st, 0xA5, sizeof *st);
-    ck_assert_int_eq(G->setup(st, &su, NULL, &err), ARB_EINVAL);
+    ck_assert_int_eq(G->setup(G, st, &su, NULL, &err), ARB_EINVAL);
     ck_assert_str_eq(err.rule, "OPS-DECK-SIZE");
-    su.decks[1] = G->preset(1);
-    ck_assert_int_eq(G->setup(st, &su, NULL, &err), ARB_OK);
+    su.decks[1] = G->preset(G, 1);
+    ck_assert_int_eq(G->setup(G, st, &su, NULL, &err), ARB_OK);
     free(st);
     arb_match_free(m);
 }
@@ -949,7 +949,7 @@ START_TEST(t_replay_verify)
         memset(&su, 0, sizeof su);
         su.seed = 900 + (uint64_t)k;
         su.players = 2 + k % 3;
-        for (int i = 0; i < su.players; i++) su.decks[i] = G->preset((unsigned)(k + i) % G->npresets);
+        for (int i = 0; i < su.players; i++) su.decks[i] = G->preset(G, (unsigned)(k + i) % G->npresets);
         arb_error err = ARB_ERROR_INIT;
         arb_match *m;
         ck_assert_int_eq(arb_match_new(&m, G, &su, &err), 0);
@@ -1021,7 +1021,7 @@ static void check_view_blind(const arb_match *m, int seat, arb_rng *r)
     memcpy(&x, arb_match_state(m), sizeof x);
     hide_shuffle(&x, seat, r);
     arb_tree *t1 = arb_match_export(m, seat), *t2 = arb_tree_new();
-    G->export_state(&x, seat, t2, arb_tree_root(t2));
+    G->export_state(G, &x, seat, t2, arb_tree_root(t2));
     REQ_MSG(arb_tnode_equal(arb_tree_root(t1), arb_tree_root(t2)), "seat %d's view reveals hidden information", seat);
     arb_tree_free(t1);
     arb_tree_free(t2);
@@ -1087,8 +1087,8 @@ static void check_greedy_blind(const arb_match *m, int seat, const arb_action *l
     arb_rng a1, a2;
     arb_rng_seed(&a1, 99);
     a2 = a1;
-    size_t k1 = G->greedy(arb_match_state(m), legal, n, &a1);
-    size_t k2 = G->greedy(&x, legal, n, &a2);
+    size_t k1 = G->greedy(G, arb_match_state(m), legal, n, &a1);
+    size_t k2 = G->greedy(G, &x, legal, n, &a2);
     REQ_MSG(k1 == k2, "greedy choice depends on hidden information (%zu vs %zu)", k1, k2);
 }
 
@@ -1098,7 +1098,7 @@ static void play_game(uint64_t seed, int players, int greedy, int full)
     memset(&su, 0, sizeof su);
     su.seed = seed;
     su.players = players;
-    for (int i = 0; i < players; i++) su.decks[i] = G->preset((unsigned)(seed + (uint64_t)i) % G->npresets);
+    for (int i = 0; i < players; i++) su.decks[i] = G->preset(G, (unsigned)(seed + (uint64_t)i) % G->npresets);
     arb_match *m, *copy, *replay;
     arb_error err = ARB_ERROR_INIT;
     REQ_INT_EQ(arb_match_new(&m, G, &su, &err), 0);
@@ -1165,10 +1165,10 @@ static void play_game(uint64_t seed, int players, int greedy, int full)
         REQ_UINT_GT(ne, 0); /* every accepted action is narrated */
         for (unsigned i = 0; i < ne; i++) {
             char buf[256], want[64];
-            REQ_INT_GT(G->event_text(&ev[i], ARB_VIEW_ALL, buf, sizeof buf), 0);
+            REQ_INT_GT(G->event_text(G, &ev[i], ARB_VIEW_ALL, buf, sizeof buf), 0);
             if (ev[i].hidden) {
                 int other = (ev[i].seat + 1) % players;
-                G->event_text(&ev[i], other, buf, sizeof buf);
+                G->event_text(G, &ev[i], other, buf, sizeof buf);
                 snprintf(want, sizeof want, "P%d draws a card", ev[i].seat + 1);
                 REQ_STR_EQ(buf, want);
             }
@@ -1250,7 +1250,7 @@ START_TEST(t_position_fuzz)
         memset(&su, 0, sizeof su);
         su.seed = 5000 + (uint64_t)g;
         su.players = 2 + g % 3;
-        for (int i = 0; i < su.players; i++) su.decks[i] = G->preset((unsigned)(g + i) % G->npresets);
+        for (int i = 0; i < su.players; i++) su.decks[i] = G->preset(G, (unsigned)(g + i) % G->npresets);
         arb_match *m;
         arb_error err = ARB_ERROR_INIT;
         REQ(arb_match_new(&m, G, &su, &err) == 0);

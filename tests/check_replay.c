@@ -240,7 +240,7 @@ START_TEST(header_fields_at_their_bound)
     memset(&su, 0, sizeof su);
     su.seed = 7;
     su.players = 2;
-    su.decks[0] = su.decks[1] = tg_game.preset(0);
+    su.decks[0] = su.decks[1] = tg_game.preset(&tg_game, 0);
     arb_error err = ARB_ERROR_INIT;
     arb_match *m;
     ck_assert_int_eq(arb_match_new(&m, &tg_game, &su, &err), ARB_OK);
@@ -782,7 +782,7 @@ START_TEST(killed_recorder)
         memset(&su, 0, sizeof su);
         su.seed = 2024;
         su.players = 2;
-        su.decks[0] = su.decks[1] = tg_game.preset(0);
+        su.decks[0] = su.decks[1] = tg_game.preset(&tg_game, 0);
         arb_error err = ARB_ERROR_INIT;
         arb_match *m;
         arb_match_new(&m, &tg_game, &su, &err);

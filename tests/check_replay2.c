@@ -66,7 +66,7 @@ static void setup_match(match_in *mi, const arb_game *g, uint64_t seed, int time
     mi->su.seed = seed;
     mi->su.players = g->min_players;
     for (int p = 0; p < mi->su.players; p++) {
-        mi->decks[p] = *g->preset((unsigned)p % g->npresets);
+        mi->decks[p] = *g->preset(g, (unsigned)p % g->npresets);
         mi->su.decks[p] = &mi->decks[p];
     }
     arb_error err = ARB_ERROR_INIT;
@@ -241,7 +241,7 @@ START_TEST(header_fields)
     ck_assert_str_eq(h->player[1].preset, "");
     ck_assert_str_ne(h->player[0].preset, "");
     ck_assert_uint_eq(h->player[1].ncards, d->ncards);
-    for (unsigned c = 0; c < d->ncards; c++) ck_assert_str_eq(h->player[1].cards[c], g->card(d->cards[c])->id);
+    for (unsigned c = 0; c < d->ncards; c++) ck_assert_str_eq(h->player[1].cards[c], g->card(g, d->cards[c])->id);
     ck_assert_str_eq(h->started, "");
     ck_assert_int_eq(h->has_commit, 1);
     arb_verify_result res;
@@ -258,8 +258,12 @@ static uint8_t seen_digest[64], seen_env[8];
 /* The built-in primer a single file of game names (FORMAT.md §D.8). */
 static unsigned primer_of(const char *game)
 {
-    for (unsigned k = 0; k < ARB_RC_NPRIMERS; k++)
-        if (strcmp(arb_rc_primers[k].game, game) == 0) return arb_rc_primers[k].id;
+    for (unsigned k = 0; k < ARB_RC_NPRIMERS; k++) {
+        const uint8_t *g;
+        uint32_t len;
+        ck_assert_int_eq(arb_rc_primer_game(&arb_rc_primers[k], &g, &len), 0);
+        if (len == strlen(game) && memcmp(g, game, len) == 0) return arb_rc_primers[k].id;
+    }
     return 0;
 }
 static int seal_calls;

@@ -172,7 +172,7 @@ START_TEST(checkpoint_bomb)
     memset(&su, 0, sizeof su);
     su.seed = 1;
     su.players = 2;
-    su.decks[0] = su.decks[1] = tg_game.preset(0);
+    su.decks[0] = su.decks[1] = tg_game.preset(&tg_game, 0);
     arb_match *m;
     arb_error e0 = ARB_ERROR_INIT;
     ck_assert_int_eq(arb_match_new(&m, &tg_game, &su, &e0), ARB_OK);
@@ -328,7 +328,7 @@ static uint8_t *fair_file(size_t *len, const arb_fair *f, const arb_tnode *posit
     memset(&su, 0, sizeof su);
     su.seed = arb_fair_seed(f);
     su.players = 2;
-    su.decks[0] = su.decks[1] = tg_game.preset(0);
+    su.decks[0] = su.decks[1] = tg_game.preset(&tg_game, 0);
     arb_error err = ARB_ERROR_INIT;
     arb_match *m;
     if (position) ck_assert_int_eq(arb_match_from_position(&m, &tg_game, position, &su, &err), ARB_OK);
@@ -772,7 +772,7 @@ static uint8_t *signed_file(const arb_game *g, uint64_t seed, const arb_seal_key
     memset(&su, 0, sizeof su);
     su.seed = seed;
     su.players = g->min_players;
-    for (int p = 0; p < su.players; p++) su.decks[p] = g->preset((unsigned)p % g->npresets);
+    for (int p = 0; p < su.players; p++) su.decks[p] = g->preset(g, (unsigned)p % g->npresets);
     arb_error err = ARB_ERROR_INIT;
     arb_match *m;
     ck_assert_int_eq(arb_match_new(&m, g, &su, &err), ARB_OK);
@@ -975,7 +975,7 @@ static uint8_t *signed_archive(const arb_game *g, uint64_t seed, int n, const ar
         memset(&su, 0, sizeof su);
         su.seed = seed + (uint64_t)i;
         su.players = g->min_players;
-        for (int p = 0; p < su.players; p++) su.decks[p] = g->preset((unsigned)p % g->npresets);
+        for (int p = 0; p < su.players; p++) su.decks[p] = g->preset(g, (unsigned)p % g->npresets);
         arb_match *m;
         ck_assert_int_eq(arb_match_new(&m, g, &su, &err), ARB_OK);
         arb_replay_meta meta;
@@ -1109,8 +1109,8 @@ START_TEST(sign_part_and_cli)
     memset(&su, 0, sizeof su);
     su.seed = 8;
     su.players = 2;
-    su.decks[0] = g->preset(0);
-    su.decks[1] = g->preset(1 % g->npresets);
+    su.decks[0] = g->preset(g, 0);
+    su.decks[1] = g->preset(g, 1 % g->npresets);
     arb_error err = ARB_ERROR_INIT;
     arb_match *m;
     ck_assert_int_eq(arb_match_new(&m, g, &su, &err), ARB_OK);

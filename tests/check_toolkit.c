@@ -123,7 +123,7 @@ START_TEST(t_posread)
     ck_assert_uint_eq(arr->n, 3);
     int card = -1;
     ck_assert_int_eq(arb_pos_card_node(&P, arb_tnode_get(root, "card"), "card", "NAR-CARDTYPES-FIVE", &card), ARB_OK);
-    ck_assert_str_eq(arb_game_find("naramo")->card((unsigned)card)->id, "gubby");
+    ck_assert_str_eq(arb_game_find("naramo")->card(arb_game_find("naramo"), (unsigned)card)->id, "gubby");
     ck_assert_int_eq(arb_pos_card_node(&P, arb_tnode_get(root, "c"), "c", "NAR-CARDTYPES-FIVE", &card), ARB_EILLEGAL);
     ck_assert_str_eq(e.msg, "unknown card 'beta'");
     ck_assert_str_eq(e.rule, "NAR-CARDTYPES-FIVE");
@@ -145,6 +145,32 @@ END_TEST
 
 /* The same mistake gets the same message in every engine: an unknown key
  * at the root of a position. */
+/* One rules-version helper for every engine: the number a state keeps, the
+ * name it exports, one refusal naming what this build knows. */
+START_TEST(t_rules_select)
+{
+    const arb_game *nar = arb_game_find("naramo"), *cat = arb_game_find("catalyst");
+    arb_setup su = { 0 };
+    arb_error e = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_game_rules_select(nar, NULL, &e), 2);
+    ck_assert_int_eq(arb_game_rules_select(nar, &su, &e), 2);
+    su.rules = "naramo-1";
+    ck_assert_int_eq(arb_game_rules_select(nar, &su, &e), 1);
+    ck_assert_str_eq(arb_game_rules_name(nar, 1), "naramo-1");
+    ck_assert_str_eq(arb_game_rules_name(nar, 2), "naramo-2");
+    ck_assert_str_eq(arb_game_rules_name(nar, 9), "naramo-1"); /* out of range: the oldest */
+    su.rules = "naramo-9";
+    ck_assert_int_eq(arb_game_rules_select(nar, &su, &e), ARB_EUNSUPPORTED);
+    ck_assert_str_eq(e.msg, "naramo rules version 'naramo-9' is not implemented (known: naramo-1, naramo-2)");
+    su.rules = NULL;
+    ck_assert_int_eq(arb_game_rules_select(cat, &su, &e), 1); /* one version: number 1 */
+    ck_assert_str_eq(arb_game_rules_name(cat, 1), cat->rules_version);
+    su.rules = "nope";
+    ck_assert_int_eq(arb_game_rules_select(cat, &su, &e), ARB_EUNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(e.msg, cat->rules_version));
+}
+END_TEST
+
 START_TEST(t_positions_one_style)
 {
     for (unsigned gi = 0; gi < arb_game_count(); gi++) {
@@ -196,6 +222,12 @@ START_TEST(t_contract)
     bad = tg_game;
     bad.contract = ARB_GAME_CONTRACT + 1;
     ck_assert_int_eq(arb_game_check(&bad, &e), ARB_EUNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(e.msg, "newer"));
+    bad.contract = ARB_GAME_CONTRACT_MIN - 1; /* contract 2: slots without the game */
+    ck_assert_int_eq(arb_game_check(&bad, &e), ARB_EUNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(e.msg, "older"));
+    bad.contract = ARB_GAME_CONTRACT_MIN; /* contract is a minimum, not an exact match */
+    ck_assert_int_eq(arb_game_check(&bad, &e), ARB_OK);
     bad = tg_game;
     bad.apply = NULL;
     ck_assert_int_eq(arb_game_check(&bad, &e), ARB_EUNSUPPORTED);
@@ -231,7 +263,7 @@ static void generic_match(const arb_game *g, int positions, uint64_t seed, int p
     su.players = players;
     arb_deck decks[ARB_MAX_SEATS];
     for (int i = 0; i < players; i++) {
-        decks[i] = *g->preset((unsigned)i % g->npresets);
+        decks[i] = *g->preset(g, (unsigned)i % g->npresets);
         su.decks[i] = &decks[i];
     }
     arb_error e = ARB_ERROR_INIT;
@@ -353,8 +385,8 @@ typedef struct { const arb_game *g; int positions; uint64_t seed, hash; } job;
 static void *play_thread(void *p)
 {
     job *j = p;
-    for (unsigned i = 0; i < j->g->npresets; i++) ck_assert_ptr_nonnull(j->g->preset(i));
-    for (unsigned i = 0; i < j->g->ncards; i++) ck_assert_ptr_nonnull(j->g->card(i));
+    for (unsigned i = 0; i < j->g->npresets; i++) ck_assert_ptr_nonnull(j->g->preset(j->g, i));
+    for (unsigned i = 0; i < j->g->ncards; i++) ck_assert_ptr_nonnull(j->g->card(j->g, i));
     generic_match(j->g, j->positions, j->seed, j->g->min_players, ARB_AGENT_GREEDY, &j->hash, NULL);
     return NULL;
 }
@@ -375,6 +407,75 @@ START_TEST(t_threads)
 }
 END_TEST
 
+/* The greedy helper: the first best without an rng, a uniform pick among
+ * the best with one (reservoir sampling), never a worse action. */
+static int score_arg0(const void *st, const arb_action *a)
+{
+    (void)st;
+    return a->args[0];
+}
+
+START_TEST(t_greedy_pick)
+{
+    arb_action l[5];
+    static const int32_t sc[5] = { 3, 7, 1, 7, 7 };
+    for (int i = 0; i < 5; i++) l[i] = arb_legal_action(0, 0, 1, sc[i], 0, 0, 0);
+    ck_assert_uint_eq(arb_greedy_pick(NULL, l, 5, score_arg0, NULL), 1);
+    ck_assert_uint_eq(arb_greedy_pick(NULL, l, 0, score_arg0, NULL), 0);
+    arb_rng r;
+    arb_rng_seed(&r, 3);
+    unsigned count[5] = { 0 };
+    for (int k = 0; k < 3000; k++) count[arb_greedy_pick(NULL, l, 5, score_arg0, &r)]++;
+    ck_assert_uint_eq(count[0] + count[2], 0);
+    for (int i = 1; i < 5; i += i == 1 ? 2 : 1)
+        ck_assert_msg(count[i] > 850 && count[i] < 1150, "index %d picked %u of 3000", i, count[i]);
+}
+END_TEST
+
+/* One refusal precedence in every built-in game (arb_action_precheck,
+ * conformance/ADAPTER.md): each action below breaks the named check and
+ * every later one, so the first check decides, with one message. */
+START_TEST(t_precheck_order)
+{
+    static const char *const ids[] = { "naramo", "catalyst", "operator", "brainstorm" };
+    const arb_game *g = arb_game_find(ids[_i]);
+    arb_setup su;
+    memset(&su, 0, sizeof su);
+    su.seed = 11;
+    su.players = 2;
+    su.decks[0] = g->preset(g, 0);
+    su.decks[1] = g->preset(g, 1);
+    arb_match *m;
+    arb_error e = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_match_new(&m, g, &su, &e), ARB_OK);
+    int owing = arb_match_decision(m).seat, other = 1 - owing;
+    unsigned seatverb = 0; /* verb 0 is a seat's verb in every game */
+    ck_assert_int_lt(g->verbs[seatverb].max_args, ARB_ARGS_MAX);
+    /* 2 beats 3, 4, 5: a verb past the table, too many arguments, a seat outside */
+    arb_action a = { 0, 7, (uint8_t)g->nverbs, ARB_ARGS_MAX, 0, { 0 } };
+    ck_assert_int_eq(arb_match_apply(m, &a, &e), ARB_EINVAL);
+    ck_assert_msg(strstr(e.msg, "unknown verb"), "%s: %s", g->id, e.msg);
+    /* 3 beats 4: too many arguments from the arbiter */
+    a = (arb_action){ 0, ARB_SEAT_ARBITER, (uint8_t)seatverb, ARB_ARGS_MAX, 0, { 0 } };
+    ck_assert_int_eq(arb_match_apply(m, &a, &e), ARB_EINVAL);
+    ck_assert_msg(strstr(e.msg, "arguments, not 6"), "%s: %s", g->id, e.msg);
+    /* 4 beats 5: the arbiter acting with a seat's verb is refused by who it is */
+    a.nargs = g->verbs[seatverb].min_args;
+    ck_assert_int_eq(arb_match_apply(m, &a, &e), ARB_EILLEGAL);
+    ck_assert_msg(strstr(e.msg, "no clock") || strstr(e.msg, "the arbiter records only"), "%s: %s", g->id, e.msg);
+    a.seat = 7;
+    ck_assert_int_eq(arb_match_apply(m, &a, &e), ARB_EINVAL);
+    ck_assert_str_eq(e.msg, "seat 7 is not in this match");
+    /* 5: the other seat */
+    a.seat = (int8_t)other;
+    ck_assert_int_eq(arb_match_apply(m, &a, &e), ARB_EILLEGAL);
+    char want[64];
+    snprintf(want, sizeof want, "seat %d owes the decision, not seat %d", owing, other);
+    ck_assert_str_eq(e.msg, want);
+    arb_match_free(m);
+}
+END_TEST
+
 /* A tiny event buffer overflows: the count says so, nothing is written past. */
 START_TEST(t_events_dropped)
 {
@@ -386,10 +487,10 @@ START_TEST(t_events_dropped)
     memset(&su, 0, sizeof su);
     su.seed = 5;
     su.players = 2;
-    su.decks[0] = g->preset(0);
-    su.decks[1] = g->preset(1);
+    su.decks[0] = g->preset(g, 0);
+    su.decks[1] = g->preset(g, 1);
     arb_error e = ARB_ERROR_INIT;
-    ck_assert_int_eq(g->setup(st, &su, &ev, &e), ARB_OK);
+    ck_assert_int_eq(g->setup(g, st, &su, &ev, &e), ARB_OK);
     ck_assert_uint_eq(ev.n, 2);
     ck_assert_uint_gt(ev.dropped, 0);
     free(st);
@@ -404,6 +505,9 @@ int main(void)
     tcase_add_test(t, t_reject_and_issues);
     tcase_add_test(t, t_posread);
     tcase_add_test(t, t_positions_one_style);
+    tcase_add_test(t, t_rules_select);
+    tcase_add_test(t, t_greedy_pick);
+    tcase_add_loop_test(t, t_precheck_order, 0, 4);
     tcase_add_test(t, t_contract);
     tcase_add_test(t, t_events_dropped);
     suite_add_tcase(s, t);

@@ -60,7 +60,7 @@ static inline const char *ek__action(const arb_game *g, const arb_action *a)
 static inline int ek_legal(const arb_game *g, const void *st, const arb_action *a)
 {
     static arb_action buf[EK_LEGAL];
-    size_t n = g->legal(st, buf, EK_LEGAL);
+    size_t n = g->legal(g, st, buf, EK_LEGAL);
     for (size_t i = 0; i < n && i < EK_LEGAL; i++)
         if (buf[i].seat == a->seat && buf[i].verb == a->verb && buf[i].nargs == a->nargs &&
             memcmp(buf[i].args, a->args, sizeof a->args) == 0)
@@ -80,7 +80,7 @@ static inline const char *ek__ok(const arb_game *g, void *st, const arb_action *
 {
     arb_error err = ARB_ERROR_INIT;
     if (ev) ev->n = ev->dropped = 0;
-    int rc = g->apply(st, a, ev, &err);
+    int rc = g->apply(g, st, a, ev, &err);
     if (rc != ARB_OK) return ek__fail(g, a, &err, "expected to be accepted, was refused");
     if (ev && ev->dropped) return ek__fail(g, a, &err, "accepted, but events were dropped");
     return NULL;
@@ -99,8 +99,8 @@ static inline const char *ek__reject(const arb_game *g, void *st, const arb_acti
     void *before = malloc(g->state_size);
     ck_assert_ptr_nonnull(before);
     memcpy(before, st, g->state_size);
-    uint64_t h = g->hash(st);
-    int rc = g->apply(st, a, &ev, &err);
+    uint64_t h = g->hash(g, st);
+    int rc = g->apply(g, st, a, &ev, &err);
     if (rc == ARB_OK) {
         char what[160];
         snprintf(what, sizeof what, "expected to be refused with %s, was accepted", rule);
@@ -115,7 +115,7 @@ static inline const char *ek__reject(const arb_game *g, void *st, const arb_acti
         why = ek__fail(g, a, &err, what);
     } else if (memcmp(before, st, g->state_size) != 0) {
         why = ek__fail(g, a, &err, "the refusal changed the state's bytes");
-    } else if (g->hash(st) != h) {
+    } else if (g->hash(g, st) != h) {
         why = ek__fail(g, a, &err, "the refusal changed the state's hash");
     } else if (ev.n || ev.dropped) {
         why = ek__fail(g, a, &err, "the refusal emitted an event");

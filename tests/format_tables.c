@@ -22,8 +22,11 @@ static int primers(void)
     for (unsigned k = 0; k < ARB_RC_NPRIMERS; k++) {
         const arb_rc_primer *p = &arb_rc_primers[k];
         unsigned char h[32];
+        const uint8_t *g;
+        uint32_t glen;
+        if (arb_rc_primer_game(p, &g, &glen)) return 1;
         crypto_generichash(h, sizeof h, p->bytes, p->n, NULL, 0);
-        printf("| %u | `%s` | %zu | `", p->id, p->game, p->n);
+        printf("| %u | `%.*s` | %zu | `", p->id, (int)glen, (const char *)g, p->n);
         for (unsigned i = 0; i < sizeof h; i++) printf("%02x", h[i]);
         printf("` |\n");
     }
@@ -36,18 +39,18 @@ int main(int argc, char **argv)
     for (unsigned gi = 0; gi < arb_game_count(); gi++) {
         const arb_game *g = arb_game_at(gi);
         printf("#### Card pool: `%s`\n\n| index | card ID |\n|---:|---|\n", g->id);
-        for (unsigned i = 0; i < g->ncards; i++) printf("| %u | `%s` |\n", i, g->card(i)->id);
+        for (unsigned i = 0; i < g->ncards; i++) printf("| %u | `%s` |\n", i, g->card(g, i)->id);
         printf("\n#### Presets: `%s`\n\n| index | name | attributes | cards, in deck order (ID ×copies) |\n|---:|---|---|---|\n",
                g->id);
         for (unsigned k = 0; k < g->npresets; k++) {
-            const arb_deck *d = g->preset(k);
+            const arb_deck *d = g->preset(g, k);
             printf("| %u | `%s` | ", k, d->name);
             for (unsigned a = 0; a < d->nattrs; a++) printf("%s`%s=%s`", a ? " " : "", d->attrs[a].key, d->attrs[a].value);
             printf(" | ");
             for (unsigned i = 0; i < d->ncards;) {
                 unsigned j = i;
                 while (j < d->ncards && d->cards[j] == d->cards[i]) j++;
-                printf("%s`%s`×%u", i ? " " : "", g->card(d->cards[i])->id, j - i);
+                printf("%s`%s`×%u", i ? " " : "", g->card(g, d->cards[i])->id, j - i);
                 i = j;
             }
             printf(" |\n");

@@ -29,7 +29,7 @@ static inline long ru_record(const arb_game *g, const char *path, uint64_t seed,
     memset(&su, 0, sizeof su);
     su.seed = seed;
     su.players = players;
-    for (int p = 0; p < players; p++) su.decks[p] = g->preset((unsigned)p % g->npresets);
+    for (int p = 0; p < players; p++) su.decks[p] = g->preset(g, (unsigned)p % g->npresets);
     if (opt) su.options = *opt;
     arb_error err = ARB_ERROR_INIT;
     arb_match *m;
@@ -111,7 +111,7 @@ static inline void ru_good_header(arb_mpbuf *b, const arb_game *g)
     memset(&su, 0, sizeof su);
     su.seed = 1;
     su.players = 2;
-    su.decks[0] = su.decks[1] = g->preset(0);
+    su.decks[0] = su.decks[1] = g->preset(g, 0);
     arb_replay_meta meta;
     memset(&meta, 0, sizeof meta);
     meta.game = g;

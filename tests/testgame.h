@@ -44,9 +44,10 @@ static const arb_card tg_cards[] = {
     { "three", "Three", "Number", "", "" }, { "four", "Four", "Number", "", "" },
     { "five", "Five", "Number", "", "" }, { "six", "Six", "Number", "", "Reshuffles your deck." },
 };
-static const arb_card *tg_card(unsigned i) { return &tg_cards[i]; }
-static unsigned tg_deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap)
+static const arb_card *tg_card(const arb_game *g, unsigned i) { (void)g; return &tg_cards[i]; }
+static unsigned tg_deck_check(const arb_game *g, const arb_deck *d, arb_deck_issue *out, unsigned cap)
 {
+    (void)g;
     if (d->ncards >= 4 && d->ncards <= 60) return 0;
     if (cap) {
         out->warning = 0;
@@ -59,7 +60,7 @@ static const arb_deck tg_preset_decks[] = {
     { "mixed", 12, { 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5 }, 0, { { "", "" } } },
     { "high", 10, { 5, 5, 4, 4, 3, 3, 2, 2, 1, 0 }, 0, { { "", "" } } },
 };
-static const arb_deck *tg_preset(unsigned i) { return &tg_preset_decks[i]; }
+static const arb_deck *tg_preset(const arb_game *g, unsigned i) { (void)g; return &tg_preset_decks[i]; }
 
 static void tg_draw(tg_state *s, int seat, arb_events *ev)
 {
@@ -69,13 +70,14 @@ static void tg_draw(tg_state *s, int seat, arb_events *ev)
     arb_events_push(ev, 0, seat, 1, uid, 0, 0);
 }
 
-static int tg_setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err)
+static int tg_setup(const arb_game *g, void *st, const arb_setup *su, arb_events *ev, arb_error *err)
 {
+    (void)g;
     tg_state *s = st;
     if (su->players < 2 || su->players > 4)
         return arb_error_set(err, ARB_EILLEGAL, "TG-PLAYERS", "testgame needs 2 to 4 players");
     for (int p = 0; p < su->players; p++)
-        if (!su->decks[p] || tg_deck_check(su->decks[p], NULL, 0))
+        if (!su->decks[p] || tg_deck_check(g, su->decks[p], NULL, 0))
             return arb_error_set(err, ARB_EILLEGAL, "TG-DECK", "seat %d: a deck holds 4 to 60 cards", p);
     memset(s, 0, sizeof *s);
     arb_rng_seed(&s->rng, su->seed);
@@ -98,8 +100,9 @@ static int tg_setup(void *st, const arb_setup *su, arb_events *ev, arb_error *er
     return ARB_OK;
 }
 
-static int tg_load_position(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
+static int tg_load_position(const arb_game *g, void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
 {
+    (void)g;
     tg_state *s = st;
     memset(s, 0, sizeof *s);
     arb_rng_seed(&s->rng, su->seed);
@@ -136,15 +139,17 @@ static int tg_load_position(void *st, const arb_tnode *pos, const arb_setup *su,
     return ARB_OK;
 }
 
-static arb_decision tg_decision(const void *st)
+static arb_decision tg_decision(const arb_game *g, const void *st)
 {
+    (void)g;
     const tg_state *s = st;
     arb_decision d = { s->over ? ARB_SEAT_NONE : s->active, 0, s->clock > 0 ? s->clock : -1 };
     return d;
 }
 
-static size_t tg_legal(const void *st, arb_action *out, size_t cap)
+static size_t tg_legal(const arb_game *g, const void *st, arb_action *out, size_t cap)
 {
+    (void)g;
     const tg_state *s = st;
     size_t n = 0;
     if (s->over) return 0;
@@ -180,8 +185,9 @@ static void tg_end_turn(tg_state *s, arb_events *ev)
     tg_draw(s, s->active, ev);
 }
 
-static int tg_apply(void *st, const arb_action *a, arb_events *ev, arb_error *err)
+static int tg_apply(const arb_game *g, void *st, const arb_action *a, arb_events *ev, arb_error *err)
 {
+    (void)g;
     tg_state *s = st;
     if (s->over) return arb_error_set(err, ARB_EOVER, "TG-OVER", "the match is over");
     if (a->verb >= 3) return arb_error_set(err, ARB_EINVAL, NULL, "unknown verb %u", a->verb);
@@ -223,8 +229,9 @@ static int tg_apply(void *st, const arb_action *a, arb_events *ev, arb_error *er
     return ARB_OK;
 }
 
-static uint64_t tg_hash(const void *st)
+static uint64_t tg_hash(const arb_game *g, const void *st)
 {
+    (void)g;
     const tg_state *s = st;
     arb_hasher h;
     arb_hasher_init(&h);
@@ -246,8 +253,9 @@ static uint64_t tg_hash(const void *st)
     return arb_hasher_final(&h);
 }
 
-static int tg_outcome(const void *st, arb_outcome *o)
+static int tg_outcome(const arb_game *g, const void *st, arb_outcome *o)
 {
+    (void)g;
     const tg_state *s = st;
     o->over = s->over;
     o->winner = s->winner;
@@ -255,11 +263,12 @@ static int tg_outcome(const void *st, arb_outcome *o)
     o->turns = s->turn > TG_TURNS ? TG_TURNS : s->turn;
     return o->over;
 }
-static uint32_t tg_turn(const void *st) { return ((const tg_state *)st)->turn; }
-static const char *tg_phase(const void *st) { return ((const tg_state *)st)->over ? "over" : "main"; }
+static uint32_t tg_turn(const arb_game *g, const void *st) { (void)g; return ((const tg_state *)st)->turn; }
+static const char *tg_phase(const arb_game *g, const void *st) { (void)g; return ((const tg_state *)st)->over ? "over" : "main"; }
 
-static void tg_export(const void *st, int view, arb_tree *t, arb_tnode *root)
+static void tg_export(const arb_game *g, const void *st, int view, arb_tree *t, arb_tnode *root)
 {
+    (void)g;
     const tg_state *s = st;
     arb_tree_add_int(t, root, "turn", s->turn);
     arb_tree_add_int(t, root, "active", s->active);
@@ -276,8 +285,9 @@ static void tg_export(const void *st, int view, arb_tree *t, arb_tnode *root)
     }
 }
 
-static int tg_event_text(const arb_event *ev, int view, char *buf, size_t size)
+static int tg_event_text(const arb_game *g, const arb_event *ev, int view, char *buf, size_t size)
 {
+    (void)g;
     if (ev->type == 0 && ev->hidden && view != ev->seat && view != ARB_VIEW_ALL)
         return snprintf(buf, size, "P%d draws a card", ev->seat + 1);
     if (ev->type == 0) return snprintf(buf, size, "P%d draws card %d", ev->seat + 1, ev->a);
@@ -285,16 +295,18 @@ static int tg_event_text(const arb_event *ev, int view, char *buf, size_t size)
     return snprintf(buf, size, "P%d reshuffles", ev->seat + 1);
 }
 
-static int tg_action_text(const void *st, const arb_action *a, char *buf, size_t size)
+static int tg_action_text(const arb_game *g, const void *st, const arb_action *a, char *buf, size_t size)
 {
+    (void)g;
     (void)st;
     if (a->seat == ARB_SEAT_ARBITER) return snprintf(buf, size, "the arbiter calls %s", tg_verbs[a->verb % 3].name);
     if (a->verb == 0) return snprintf(buf, size, "P%d plays hand %d", a->seat + 1, a->args[0]);
     return snprintf(buf, size, "P%d %ss", a->seat + 1, tg_verbs[a->verb % 3].name);
 }
 
-static size_t tg_greedy(const void *st, const arb_action *legal, size_t n, arb_rng *rng)
+static size_t tg_greedy(const arb_game *g, const void *st, const arb_action *legal, size_t n, arb_rng *rng)
 {
+    (void)g;
     const tg_state *s = st;
     size_t best = n - 1;
     int bv = 0;

@@ -12,6 +12,24 @@
 #include "arbiter/arbiter.h"
 #include "arbiter/toolkit.h"
 
+/* Built with TOY_CONTRACT=2 the toy is the plug-in an arbiter 0.2 build
+ * made: the contract-2 layout (arb_game_c2, arbiter/plugin.h), whose slots
+ * take no game; the loader shims it. */
+#if defined(TOY_CONTRACT) && TOY_CONTRACT == 2
+#include "arbiter/plugin.h"
+#define TOY_G_
+typedef arb_game_c2 toy_game_type;
+#define TOY_GAME_CONTRACT 2
+#else
+#if defined(__GNUC__)
+#define TOY_G_ const arb_game *toy_g_ __attribute__((unused)),
+#else
+#define TOY_G_ const arb_game *toy_g_,
+#endif
+typedef arb_game toy_game_type;
+#define TOY_GAME_CONTRACT ARB_GAME_CONTRACT
+#endif
+
 #define TOY_TURNS 8
 #define TOY_HAND 24
 
@@ -48,15 +66,15 @@ static const arb_card toy_cards[] = {
     { "blaze", "Blaze", "Spell", "", "3 points" },
     { "nova", "Nova", "Spell", "", "4 points" },
 };
-static const arb_card *toy_card(unsigned i) { return i < 4 ? &toy_cards[i] : NULL; }
+static const arb_card *toy_card(TOY_G_ unsigned i) { return i < 4 ? &toy_cards[i] : NULL; }
 
 /* Two presets, as the contract asks (game.h), and the one deck rule. */
 static const arb_deck toy_presets[] = {
     { .name = "toy-low", .ncards = 8, .cards = { 0, 0, 0, 1, 1, 1, 2, 3 } },
     { .name = "toy-high", .ncards = 8, .cards = { 3, 3, 3, 2, 2, 2, 1, 0 } },
 };
-static const arb_deck *toy_preset(unsigned i) { return i < 2 ? &toy_presets[i] : NULL; }
-static unsigned toy_deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap)
+static const arb_deck *toy_preset(TOY_G_ unsigned i) { return i < 2 ? &toy_presets[i] : NULL; }
+static unsigned toy_deck_check(TOY_G_ const arb_deck *d, arb_deck_issue *out, unsigned cap)
 {
     unsigned n = 0;
     if (d->ncards < 4 || d->ncards > TOY_HAND) arb_deck_issue_add(out, cap, &n, 0, "TOY-DECK", "decks need 4 to %d cards", TOY_HAND);
@@ -74,7 +92,7 @@ static void toy_draw(toy_state *s, int seat, arb_events *ev)
     arb_events_push(ev, TE_DRAW, seat, 1, uid, 0, 0);
 }
 
-static int toy_setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err)
+static int toy_setup(TOY_G_ void *st, const arb_setup *su, arb_events *ev, arb_error *err)
 {
     toy_state *s = st;
     if (su->players < 2 || su->players > 4) return arb_error_set(err, ARB_EILLEGAL, "TOY-PLAYERS", "2 to 4 players");
@@ -99,7 +117,7 @@ static int toy_setup(void *st, const arb_setup *su, arb_events *ev, arb_error *e
     return ARB_OK;
 }
 
-static arb_decision toy_decision(const void *st)
+static arb_decision toy_decide(const void *st)
 {
     const toy_state *s = st;
     arb_decision d = { s->active, TD_MAIN, 90000 };
@@ -108,10 +126,12 @@ static arb_decision toy_decision(const void *st)
     return d;
 }
 
-static size_t toy_legal(const void *st, arb_action *out, size_t cap)
+static arb_decision toy_decision(TOY_G_ const void *st) { return toy_decide(st); }
+
+static size_t toy_legal(TOY_G_ const void *st, arb_action *out, size_t cap)
 {
     const toy_state *s = st;
-    arb_decision d = toy_decision(st);
+    arb_decision d = toy_decide(st);
     size_t n = 0;
     arb_action a;
     memset(&a, 0, sizeof a);
@@ -148,11 +168,11 @@ static void toy_finish(toy_state *s, arb_events *ev)
     arb_events_push(ev, TE_OVER, s->winner, 0, s->reason, 0, 0);
 }
 
-static int toy_apply(void *st, const arb_action *a, arb_events *ev, arb_error *err)
+static int toy_apply(TOY_G_ void *st, const arb_action *a, arb_events *ev, arb_error *err)
 {
     toy_state *s = st;
     if (s->over) return arb_error_set(err, ARB_EOVER, NULL, "the match is over");
-    arb_decision d = toy_decision(st);
+    arb_decision d = toy_decide(st);
     if (a->verb == TV_TIMEOUT) {
         if (a->seat != ARB_SEAT_ARBITER) return arb_error_set(err, ARB_EILLEGAL, "TOY-ARBITER", "only the arbiter");
         arb_events_push(ev, TE_TIMEOUT, d.seat, 0, 0, 0, 0);
@@ -198,7 +218,7 @@ static int toy_apply(void *st, const arb_action *a, arb_events *ev, arb_error *e
     return arb_error_set(err, ARB_EILLEGAL, "TOY-VERB", "not now");
 }
 
-static uint64_t toy_hash(const void *st)
+static uint64_t toy_hash(TOY_G_ const void *st)
 {
     const toy_state *s = st;
     arb_hasher h;
@@ -224,7 +244,7 @@ static uint64_t toy_hash(const void *st)
     return arb_hasher_final(&h);
 }
 
-static int toy_outcome(const void *st, arb_outcome *o)
+static int toy_outcome(TOY_G_ const void *st, arb_outcome *o)
 {
     const toy_state *s = st;
     o->over = s->over;
@@ -234,20 +254,22 @@ static int toy_outcome(const void *st, arb_outcome *o)
     return s->over;
 }
 
-static uint32_t toy_turn(const void *st) { return ((const toy_state *)st)->turn; }
-static const char *toy_phase(const void *st)
+static uint32_t toy_turn(TOY_G_ const void *st) { return ((const toy_state *)st)->turn; }
+static const char *toy_phase_name(const void *st)
 {
     const toy_state *s = st;
     return s->over ? "over" : s->kept < s->players ? "mulligan" : "main";
 }
 
-static void toy_export(const void *st, int view, arb_tree *t, arb_tnode *root)
+static const char *toy_phase(TOY_G_ const void *st) { return toy_phase_name(st); }
+
+static void toy_export(TOY_G_ const void *st, int view, arb_tree *t, arb_tnode *root)
 {
     const toy_state *s = st;
     arb_tree_add_int(t, root, "turn", s->turn);
     arb_tree_add_int(t, root, "active", s->active);
     arb_tree_add_int(t, root, "first", s->first);
-    arb_tree_add_str(t, root, "phase", toy_phase(st));
+    arb_tree_add_str(t, root, "phase", toy_phase_name(st));
     arb_tnode *pl = arb_tree_add_arr(t, root, "players");
     for (int i = 0; i < s->players; i++) {
         const toy_player *p = &s->p[i];
@@ -267,7 +289,7 @@ static void toy_export(const void *st, int view, arb_tree *t, arb_tnode *root)
 /* The event args carry uids; the text needs the pool, which the event does
  * not carry: the toy narrates the uid, as a real engine would narrate a
  * card name it keeps in the event args. */
-static int toy_event_text(const arb_event *e, int view, char *buf, size_t size)
+static int toy_event_text(TOY_G_ const arb_event *e, int view, char *buf, size_t size)
 {
     switch (e->type) {
     case TE_DRAW:
@@ -281,7 +303,7 @@ static int toy_event_text(const arb_event *e, int view, char *buf, size_t size)
     }
 }
 
-static int toy_action_text(const void *st, const arb_action *a, char *buf, size_t size)
+static int toy_action_text(TOY_G_ const void *st, const arb_action *a, char *buf, size_t size)
 {
     const toy_state *s = st;
     if (a->seat == ARB_SEAT_ARBITER) return snprintf(buf, size, "arbiter: timeout");
@@ -290,14 +312,14 @@ static int toy_action_text(const void *st, const arb_action *a, char *buf, size_
     return snprintf(buf, size, "P%d %s", a->seat + 1, a->verb < 4 ? toy_verbs[a->verb].name : "?");
 }
 
-static int toy_load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
+static int toy_load(TOY_G_ void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
 {
     (void)st; (void)pos; (void)su;
     return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "no positions");
 }
 
-static const arb_game toy_game = {
-    .contract = ARB_GAME_CONTRACT, .id = "toy", .title = "Toy Game", .rules_version = "toy-1", .engine_version = "1",
+static const toy_game_type toy_game = {
+    .contract = TOY_GAME_CONTRACT, .id = "toy", .title = "Toy Game", .rules_version = "toy-1", .engine_version = "1",
     .min_players = 2, .max_players = 4, .state_size = sizeof(toy_state),
     .verbs = toy_verbs, .nverbs = 4,
     .decision_names = toy_decisions, .ndecision_names = 3,

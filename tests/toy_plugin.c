@@ -2,7 +2,9 @@
  * plug-in engine (arbiter/plugin.h) by make check: `arbiter --plugin
  * build/tests/toy_plugin.so play --game toy …` records it and verify
  * replays it. Built with -DTOY_PLUGIN_CONTRACT=N it claims only contract N,
- * to test that a plug-in built for another contract is refused. */
+ * to test that a plug-in built for another contract is refused; built with
+ * -DTOY_CONTRACT=2 -DTOY_PLUGIN_CONTRACT=2 it is the plug-in arbiter 0.2
+ * built (the contract-2 layout), which the loader shims. */
 #include "toy_game.h"
 #include "arbiter/plugin.h"
 
@@ -10,9 +12,10 @@ const arb_game *arbiter_plugin_game(unsigned contract);
 
 const arb_game *arbiter_plugin_game(unsigned contract)
 {
+    const void *g = &toy_game; /* an arb_game_c2 under TOY_CONTRACT=2 */
 #ifdef TOY_PLUGIN_CONTRACT
-    return contract == TOY_PLUGIN_CONTRACT ? &toy_game : NULL;
+    return contract == TOY_PLUGIN_CONTRACT ? g : NULL;
 #else
-    return contract == ARB_GAME_CONTRACT ? &toy_game : NULL;
+    return contract == ARB_GAME_CONTRACT ? g : NULL;
 #endif
 }

@@ -250,9 +250,10 @@ void arb_an_stats_print(const arb_an_stats *s, FILE *out, int json);
 /* Tracked quantities of a game: tree paths with '*' for the seat, e.g.
  * "players.*.core"; a second '*' sums over a list
  * ("players.*.machine.*.charge"); a leading '#' charts a list's length.
- * Returns the number of entries and sets *paths and *labels (static
- * arrays). Games without an entry (or whose paths are absent) chart every
- * integer under players.N that changes during the match. */
+ * Returns the number of entries and sets *paths and *labels (the game's
+ * chart_paths and chart_labels, game.h). Games without charts (or whose
+ * paths are absent) chart every integer under players.N that changes
+ * during the match. */
 unsigned arb_an_tracked(const arb_game *g, const char *const **paths,
                         const char *const **labels);
 

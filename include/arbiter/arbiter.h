@@ -2,8 +2,7 @@
 #ifndef ARBITER_ARBITER_H
 #define ARBITER_ARBITER_H
 
-#define ARB_VERSION "0.2.0"
-
+#include "arbiter/version.h"
 #include "arbiter/error.h"
 #include "arbiter/rng.h"
 #include "arbiter/hash.h"
@@ -21,11 +20,4 @@
 #include "arbiter/conform.h"
 #include "arbiter/server.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-const char *arb_version(void);
-#ifdef __cplusplus
-}
-#endif
 #endif

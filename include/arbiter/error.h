@@ -61,6 +61,15 @@ size_t arb_error_format(const arb_error *err, char *buf, size_t size);
 /* Stable short name of a code: "illegal", "invalid", "truncated", … */
 const char *arb_strerror(int code);
 
+/* Argument checks at public entry points (libgit2's GIT_ASSERT_ARG): an
+ * argument the contract forbids (a NULL game, setup or out-pointer) is the
+ * caller's bug, refused with ARB_EINVAL naming it instead of a crash. For
+ * functions that return an ARB_E* code and take an arb_error (may be NULL). */
+#define ARB_ASSERT_ARG(err, cond)                                                                         \
+    do {                                                                                                  \
+        if (!(cond)) return arb_error_set((err), ARB_EINVAL, NULL, "invalid argument: %s is false", #cond); \
+    } while (0)
+
 #ifdef __cplusplus
 }
 #endif

@@ -159,9 +159,19 @@ typedef struct arb_deck_issue {
  * program can check; the conformance suite and the unit tests check the
  * rest. Obligations:
  *
- *  - contract == ARB_GAME_CONTRACT (bumped whenever this struct or a duty
- *    below changes meaning; arb_game_check refuses others, and
- *    check_toolkit runs it over every compiled-in game and the test games).
+ *  - contract is the version of this header the game was written for, and a
+ *    minimum: members are only ever appended, so a game of contract N has
+ *    every member up to N's and callers test g->contract >= N before they
+ *    use a member newer than ARB_GAME_CONTRACT_MIN (SQLite's iVersion).
+ *    arb_game_check refuses a contract newer than this build and one older
+ *    than ARB_GAME_CONTRACT_MIN (contract 2 had no game argument in the
+ *    slots; the plug-in loader shims such plug-ins, arbiter/plugin.h);
+ *    check_toolkit runs it over every compiled-in game and the test games.
+ *  - Every slot takes its game first (const arb_game *g): a game built at
+ *    run time (an adapter's proxy, a plug-in shim) keeps what it needs in
+ *    g->app_data instead of in static variables. Compiled-in engines ignore
+ *    g. A slot never calls another slot through g (the engine calls its own
+ *    functions).
  *  - Every member is set except the four marked "may be NULL", and each of
  *    those says what callers do then. Callers never call through the
  *    vtable for these four: they use arb_game_event_text,
@@ -181,12 +191,40 @@ typedef struct arb_deck_issue {
  *  - apply() on a rejected action leaves the state byte-for-byte unchanged;
  *    legal() lists exactly what apply() accepts (arbiter actions aside).
  *  - setup/apply/legal/hash/export never allocate, never read time,
- *    addresses or global mutable state, so matches run in parallel threads. */
-#define ARB_GAME_CONTRACT 2
+ *    addresses or global mutable state, so matches run in parallel threads.
+ *
+ * What a fifth engine must also know (none of it can be checked by a
+ * program, all of it is relied on):
+ *
+ *  - State: state_size bytes of plain data, no pointers (copying the bytes
+ *    clones the match). Callers allocate it with malloc or as an array of
+ *    max_align_t, so its alignment is at most _Alignof(max_align_t); a
+ *    state type that asks for more (_Alignas(64)) is not supported.
+ *  - Hash: hash() feeds the fields, in a documented order, to an
+ *    arb_hasher (arbiter/hash.h: XXH3-64 over little-endian encodings,
+ *    never raw struct bytes), and the game's STATE.md lists that order so
+ *    that another implementation (tests/hash, an adapter) reproduces it.
+ *    The state hash is replay data: changing it breaks every recorded
+ *    checkpoint.
+ *  - Checkpoints: the recorder writes a checkpoint (turn, hash) whenever
+ *    turn() changes, and the verifier expects one there; turn() is 1-based
+ *    and never decreases, so an engine decides where checkpoints fall by
+ *    what it calls a turn.
+ *  - Over: once outcome() says over, decision() is {ARB_SEAT_NONE, the
+ *    decision named "over", -1}, legal() is empty and apply() refuses with
+ *    ARB_EOVER. While the match goes on, outcome() is {0, -1, 0, turns}:
+ *    reason 0 is the "none" reason (outcome_reasons[0]).
+ *  - Files: a new game is a directory src/games/<id>/ (the Makefile finds
+ *    it and generates the registry entry arb_game_<id>), a catalog and
+ *    cases under conformance/<id>/, a STATE.md and interpretations.md
+ *    beside its catalog, presets, and a golden replay in replays/. Nothing
+ *    outside those names a game. */
+#define ARB_GAME_CONTRACT 3
+#define ARB_GAME_CONTRACT_MIN 3     /* the oldest layout callers can call */
 
 typedef struct arb_game arb_game;
 struct arb_game {
-    unsigned contract;          /* ARB_GAME_CONTRACT */
+    unsigned contract;          /* ARB_GAME_CONTRACT of the header it was built with */
     const char *id;             /* "naramo" */
     const char *title;          /* "NARAMO TCG" */
     const char *rules_version;  /* the newest; bump on any rules change */
@@ -205,64 +243,96 @@ struct arb_game {
 
     /* Card pool: card(i) is non-NULL for every i < ncards. */
     unsigned ncards;
-    const arb_card *(*card)(unsigned idx);
+    const arb_card *(*card)(const arb_game *g, unsigned idx);
     /* Stats of card idx under parent (cost, power, …). May be NULL: the
      * card has no stats beyond arb_card (arb_game_card_export adds none). */
-    void (*card_export)(unsigned idx, arb_tree *t, arb_tnode *parent);
+    void (*card_export)(const arb_game *g, unsigned idx, arb_tree *t, arb_tnode *parent);
 
     /* Deck legality: fills up to cap issues (violations first is not
      * required), returns the total number found (may exceed cap). The deck
      * is illegal when any issue has warning == 0. */
-    unsigned (*deck_check)(const arb_deck *d, arb_deck_issue *out, unsigned cap);
+    unsigned (*deck_check)(const arb_game *g, const arb_deck *d, arb_deck_issue *out, unsigned cap);
     /* Preset decks shipped with the engine: at least 2, all legal. */
     unsigned npresets;
-    const arb_deck *(*preset)(unsigned idx);
+    const arb_deck *(*preset)(const arb_game *g, unsigned idx);
 
     /* Build the initial state from seed, players, decks and options: every
      * random event comes from a PRNG seeded with su->seed. Rejects illegal
      * player counts and decks with the rule ID. Emits setup events. */
-    int (*setup)(void *st, const arb_setup *su, arb_events *ev, arb_error *err);
+    int (*setup)(const arb_game *g, void *st, const arb_setup *su, arb_events *ev, arb_error *err);
     /* Build a state from an explicit position (same shape as export with
      * ARB_VIEW_ALL; fields left out take documented defaults). su gives the
      * seed for the PRNG, players and options; decks may be NULL. Validated
      * as strictly as an action through the core position reader (arb_pos_*
      * in arbiter/toolkit.h): unknown fields, out-of-range values and
      * impossible zones are rejected with err->where naming the path. */
-    int (*load_position)(void *st, const arb_tnode *pos, const arb_setup *su,
+    int (*load_position)(const arb_game *g, void *st, const arb_tnode *pos, const arb_setup *su,
                          arb_error *err);
 
-    arb_decision (*decision)(const void *st);
+    arb_decision (*decision)(const arb_game *g, const void *st);
     /* Every legal action of the seat owing the decision, in a stable order.
      * Writes at most cap, returns the total (call again with more room). */
-    size_t (*legal)(const void *st, arb_action *out, size_t cap);
+    size_t (*legal)(const arb_game *g, const void *st, arb_action *out, size_t cap);
     /* Validate and apply. On rejection returns ARB_EILLEGAL (or ARB_EINVAL
      * for a malformed action, ARB_EOVER after the end) with err->rule set,
      * and the state is unchanged. Events may be NULL. */
-    int (*apply)(void *st, const arb_action *a, arb_events *ev, arb_error *err);
+    int (*apply)(const arb_game *g, void *st, const arb_action *a, arb_events *ev, arb_error *err);
 
-    uint64_t (*hash)(const void *st);
-    int (*outcome)(const void *st, arb_outcome *out); /* returns out->over */
-    uint32_t (*turn)(const void *st);                 /* 1-based, grows */
-    const char *(*phase)(const void *st);             /* "operations", never NULL */
+    uint64_t (*hash)(const arb_game *g, const void *st);
+    int (*outcome)(const arb_game *g, const void *st, arb_outcome *out); /* returns out->over */
+    uint32_t (*turn)(const arb_game *g, const void *st);                 /* 1-based, grows */
+    const char *(*phase)(const arb_game *g, const void *st);             /* "operations", never NULL */
 
     /* The state tree seen by view (a seat, or ARB_VIEW_ALL), under root. */
-    void (*export_state)(const void *st, int view, arb_tree *t, arb_tnode *root);
+    void (*export_state)(const arb_game *g, const void *st, int view, arb_tree *t, arb_tnode *root);
     /* One line of narration for ev as seen by view (a hidden event of
      * another seat reads "P2 draws a card"). Returns snprintf's value.
      * May be NULL: callers print "<event name> P<seat> a b c" (hidden
      * arguments masked), as arb_game_event_text does. */
-    int (*event_text)(const arb_event *ev, int view, char *buf, size_t size);
+    int (*event_text)(const arb_game *g, const arb_event *ev, int view, char *buf, size_t size);
     /* A readable description of an action in the current state
      * ("P1 plays Coolant Pumps (hand 3)"), before it is applied; only
      * called with verb < nverbs. May be NULL: callers print the action's
      * text syntax (arb_action_format), as arb_game_action_text does. */
-    int (*action_text)(const void *st, const arb_action *a, char *buf, size_t size);
+    int (*action_text)(const arb_game *g, const void *st, const arb_action *a, char *buf, size_t size);
 
     /* Greedy agent: index into legal[0..n) for the seat owing the decision,
      * using only what export_state(st, seat) would show. May be NULL: the
      * greedy agent then picks uniformly at random (arb_agent). */
-    size_t (*greedy)(const void *st, const arb_action *legal, size_t n, arb_rng *rng);
+    size_t (*greedy)(const arb_game *g, const void *st, const arb_action *legal, size_t n, arb_rng *rng);
+
+    /* ---- contract 3: members appended from here on ---- */
+
+    /* Whatever a game built at run time needs in its slots (the adapter
+     * proxy's connection, a shimmed plug-in's own vtable); NULL for the
+     * compiled-in engines. Owned by whoever built the game. */
+    void *app_data;
+
+    /* What the judge's report charts (arbiter/analyze.h, arb_an_tracked):
+     * ncharts tree paths into export_state(ARB_VIEW_ALL), '*' for each
+     * seat ("players.*.core"), a second '*' summing over a list
+     * ("players.*.machine.*.charge"), a leading '#' for a list's length,
+     * each with its label. May be 0 (NULL): the report charts every integer
+     * under players.N that changes during the match. */
+    const char *const *chart_paths; const char *const *chart_labels; unsigned ncharts;
+    /* The events that open a turn or a phase (arb_marker), so that the
+     * analyzer labels every event with the turn and phase it happens in,
+     * also when one action crosses several. May be 0: every event of an
+     * action gets the turn and phase the engine reports before it. */
+    const struct arb_marker *markers; unsigned nmarkers;
 };
+
+/* A turn or phase marker: event type `event` opens turn a (turn_from_a),
+ * the fixed phase `phase` (at the event, or after it: after = 1, "closes
+ * out Operations"), or the phase phases[a] of a list of nphases. */
+typedef struct arb_marker {
+    uint16_t event;             /* index into event_names */
+    uint8_t turn_from_a;
+    uint8_t after;
+    const char *phase;          /* or NULL */
+    const char *const *phases;  /* or NULL */
+    unsigned nphases;
+} arb_marker;
 
 /* Registry: every engine compiled in, sorted by id. */
 const arb_game *arb_game_find(const char *id);      /* NULL if unknown */

@@ -4,7 +4,9 @@
  * field by field in a documented order, every integer little-endian at its
  * declared width. Never raw struct bytes: padding and layout differ between
  * compilers. The hasher buffers locally and streams into XXH3 so that the
- * many small writes of a state walk cost almost nothing. */
+ * many small writes of a state walk cost almost nothing. It never
+ * allocates and cannot fail: past one buffer the XXH3 state is kept inside
+ * buf (hash.c), so a hasher is plain stack memory with nothing to free. */
 #ifndef ARBITER_HASH_H
 #define ARBITER_HASH_H
 
@@ -20,7 +22,7 @@ extern "C" {
 #define ARB_HASHER_BUF 8192
 
 typedef struct arb_hasher {
-    void *xxh;           /* XXH3_state_t *, allocated only past one full buffer */
+    void *xxh;           /* non-NULL once streaming: the XXH3 state is then in buf */
     size_t len;
     uint8_t buf[ARB_HASHER_BUF];
 } arb_hasher;
@@ -77,7 +79,7 @@ static inline void arb_hasher_i32(arb_hasher *h, int32_t v) { arb_hasher__le(h, 
 static inline void arb_hasher_i64(arb_hasher *h, int64_t v) { arb_hasher__le(h, (uint64_t)v, 8); }
 /* Length-prefixed (u32) string. */
 void arb_hasher_str(arb_hasher *h, const char *s);
-/* Final digest; releases any XXH3 state. The hasher must be re-inited. */
+/* Final digest. The hasher must be re-inited before it is used again. */
 uint64_t arb_hasher_final(arb_hasher *h);
 
 /* One-shot XXH3-64 of a buffer. */

@@ -83,6 +83,60 @@ int arb_game_reason_find(const arb_game *g, const char *name);
 /* Do two reason names denote the same reason ('-' == '_')? */
 int arb_reason_same(const char *a, const char *b);
 
+/* ---- the precheck -------------------------------------------------------
+ * What every apply() checks first, in one order with one set of messages:
+ * the refusal precedence every engine shares (conformance/ADAPTER.md).
+ *   1. the match is over                   ARB_EOVER    r->over
+ *   2. a verb past the game's table        ARB_EINVAL   r->verb
+ *   3. an argument count outside the verb's ARB_EINVAL  r->nargs[verb], else r->nargs_any
+ *   4. who may act at all: in a game without a clock (r->clock == 0) any
+ *      arbiter action and any arbiter verb (verb >= r->arbiter_verbs),
+ *      ARB_EILLEGAL r->no_clock; in a game with one, a seat using an
+ *      arbiter verb (r->arbiter_verb[verb], else r->arbiter_any) or the
+ *      arbiter a seat's verb (r->seat_verb), ARB_EILLEGAL; then a seat
+ *      outside 0..players-1, ARB_EINVAL r->seat
+ *   5. a seat that does not owe the decision: ARB_EILLEGAL wrong_seat
+ *      (the engine's rule for the state it is in), unless wrong_seat is
+ *      NULL; arbiter actions of a clock game are not checked here.
+ * Returns ARB_OK when the action passes all five; the engine then checks
+ * what its rules say about the action itself. The tables hold rule IDs
+ * only (NULL: the refusal names no rule). */
+typedef struct arb_precheck_rules {
+    const char *over;                   /* 1 */
+    const char *verb;                   /* 2 */
+    const char *const *nargs;           /* 3: per verb (nverbs entries), or NULL */
+    const char *nargs_any;
+    int clock;                          /* 4: the arbiter records clock and connection events */
+    unsigned arbiter_verbs;             /*    verbs from this number on are the arbiter's */
+    const char *no_clock;               /*    clock == 0 */
+    const char *const *arbiter_verb;    /*    clock: per verb, or NULL */
+    const char *arbiter_any;
+    const char *seat_verb;
+    const char *seat;                   /*    a seat outside the match */
+} arb_precheck_rules;
+
+int arb_action_precheck(const arb_game *g, const arb_precheck_rules *r, int over, int players, int owing,
+                        const char *wrong_seat, const arb_action *a, arb_error *err);
+
+/* ---- the greedy agent ---------------------------------------------------
+ * The index in legal[0..n) of the action with the highest score(st, a):
+ * the first of the best, and among equal scores a uniform pick by
+ * reservoir sampling (the k-th equal replaces the pick with probability
+ * 1/k, one draw from rng per tie), so greedy self-play still varies with
+ * the seed. rng NULL: the first of the best. n 0: 0. */
+size_t arb_greedy_pick(const void *st, const arb_action *legal, size_t n,
+                       int (*score)(const void *st, const arb_action *a), arb_rng *rng);
+
+/* ---- rules versions -----------------------------------------------------
+ * The rules version a setup asks for (su or su->rules NULL: the newest), as
+ * its 1-based number in g's rules_versions (1 for a game of one version),
+ * the number an engine keeps in its state; ARB_EUNSUPPORTED naming the
+ * versions this build knows otherwise. */
+int arb_game_rules_select(const arb_game *g, const arb_setup *su, arb_error *err);
+/* The name of rules version number n (as rules_select returns it); a
+ * number out of range names the oldest. */
+const char *arb_game_rules_name(const arb_game *g, unsigned n);
+
 /* ---- deck checks ------------------------------------------------------
  * Append one finding to out[0..cap) (printf-style message) and count it in
  * *n, also past cap: deck_check returns the total. warning 0 = violation. */

@@ -35,6 +35,11 @@ int arb_adapter__read_seat(const arb_tnode *n, int *out);
 /* A decimal uint64 in a string (or a non-negative integer). */
 int arb_adapter__read_u64(const arb_tnode *n, uint64_t *out);
 
+/* A contract-3 game over a contract-2 plug-in's vtable (plugin_c2.c); *out
+ * is allocated for the life of the process. */
+struct arb_game_c2;
+int arb_adapter__shim_c2(const struct arb_game_c2 *o, arb_game **out, arb_error *err);
+
 /* Protocol error codes: "illegal", "invalid", "over", … <-> ARB_E*. */
 const char *arb_adapter__code_name(int code);
 int arb_adapter__code_parse(const char *name);

@@ -25,7 +25,7 @@
  * stay live; the least recently used is freed.
  *
  * The vtable slots with no state argument (setup, cards, deck check …) find
- * their adapter through one of eight static trampolines. */
+ * their adapter in the proxy game's app_data; any number may be open. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -43,7 +43,6 @@
 #include "adapter/adapter_int.h"
 #include "arbiter/text.h"
 
-#define SLOTS 8
 #define STDERR_SHOWN (64 * 1024) /* bytes of an adapter's stderr passed on */
 #define HANDLES_MAX 256
 #define PX_MAGIC 0x41524250524f5859ull /* "ARBPROXY" */
@@ -77,7 +76,7 @@ typedef struct px_state {
 } px_state;
 
 struct arb_adapter {
-    int slot;
+    arb_adapter *open_next;       /* open_list */
     int fd;
     pid_t pid;                    /* also the process group of the adapter */
     int efd;                      /* the read end of its stderr, or -1 */
@@ -116,8 +115,9 @@ struct arb_adapter {
     unsigned nahead;
 };
 
-static arb_adapter *slots[SLOTS];
-static pthread_mutex_t slots_mu = PTHREAD_MUTEX_INITIALIZER;
+/* Every open adapter, for the exit hook and arb_adapter_of. */
+static arb_adapter *open_list;
+static pthread_mutex_t open_mu = PTHREAD_MUTEX_INITIALIZER;
 
 /* ------------------------------------------------------------ transport */
 
@@ -694,8 +694,9 @@ out:
     return rc;
 }
 
-static int px_apply(void *st, const arb_action *act, arb_events *ev, arb_error *err)
+static int px_apply(const arb_game *g, void *st, const arb_action *act, arb_events *ev, arb_error *err)
 {
+    (void)g;
     px_state *s = st;
     px_node *n = node_of(st);
     if (!n) return arb_error_set(err, ARB_EINVAL, NULL, "not a proxy state");
@@ -771,8 +772,9 @@ static int need_decision(arb_adapter *a, px_node *n)
     return 0;
 }
 
-static arb_decision px_decision(const void *st)
+static arb_decision px_decision(const arb_game *g, const void *st)
 {
+    (void)g;
     arb_decision d = { ARB_SEAT_NONE, 0, -1 };
     px_node *n = node_of(st);
     if (!n) return d;
@@ -783,8 +785,9 @@ static arb_decision px_decision(const void *st)
     return d;
 }
 
-static uint32_t px_turn(const void *st)
+static uint32_t px_turn(const arb_game *g, const void *st)
 {
+    (void)g;
     px_node *n = node_of(st);
     if (!n) return 0;
     arb_adapter *a = n->ad;
@@ -794,8 +797,9 @@ static uint32_t px_turn(const void *st)
     return t;
 }
 
-static const char *px_phase(const void *st)
+static const char *px_phase(const arb_game *g, const void *st)
 {
+    (void)g;
     px_node *n = node_of(st);
     if (!n) return "";
     arb_adapter *a = n->ad;
@@ -805,8 +809,9 @@ static const char *px_phase(const void *st)
     return p;
 }
 
-static size_t px_legal(const void *st, arb_action *out, size_t cap)
+static size_t px_legal(const arb_game *g, const void *st, arb_action *out, size_t cap)
 {
+    (void)g;
     px_node *n = node_of(st);
     if (!n) return 0;
     arb_adapter *a = n->ad;
@@ -856,8 +861,9 @@ out:
     return total;
 }
 
-static uint64_t px_hash(const void *st)
+static uint64_t px_hash(const arb_game *g, const void *st)
 {
+    (void)g;
     px_node *n = node_of(st);
     if (!n) return 0;
     arb_adapter *a = n->ad;
@@ -888,8 +894,9 @@ out:
     return n->has_hash ? n->hash : 0;
 }
 
-static int px_outcome(const void *st, arb_outcome *o)
+static int px_outcome(const arb_game *g, const void *st, arb_outcome *o)
 {
+    (void)g;
     memset(o, 0, sizeof *o);
     o->winner = -1;
     px_node *n = node_of(st);
@@ -934,8 +941,9 @@ out:
     return o->over;
 }
 
-static void px_export(const void *st, int view, arb_tree *t, arb_tnode *root)
+static void px_export(const arb_game *g, const void *st, int view, arb_tree *t, arb_tnode *root)
 {
+    (void)g;
     px_node *n = node_of(st);
     if (!n) return;
     arb_adapter *a = n->ad;
@@ -968,8 +976,9 @@ out:
     UNLOCK(a);
 }
 
-static int px_action_text(const void *st, const arb_action *act, char *buf, size_t size)
+static int px_action_text(const arb_game *g, const void *st, const arb_action *act, char *buf, size_t size)
 {
+    (void)g;
     px_node *n = node_of(st);
     if (size) buf[0] = '\0';
     if (!n) return 0;
@@ -996,20 +1005,17 @@ static int px_action_text(const void *st, const arb_action *act, char *buf, size
     return w;
 }
 
-/* Slots without a state argument. */
-static const arb_card *px_card(arb_adapter *a, unsigned idx)
+/* Slots without a state argument find their adapter in g->app_data. */
+static const arb_card *px_card(const arb_game *g, unsigned idx)
 {
+    const arb_adapter *a = g->app_data;
     static const arb_card none = { "?", "?", "", "", "" };
     return idx < a->game.ncards ? &a->cards[idx] : &none;
 }
 
-static void px_card_export(arb_adapter *a, unsigned idx, arb_tree *t, arb_tnode *parent)
+static unsigned px_deck_check(const arb_game *g, const arb_deck *d, arb_deck_issue *out, unsigned cap)
 {
-    (void)a; (void)idx; (void)t; (void)parent; /* the protocol carries no card stats */
-}
-
-static unsigned px_deck_check(arb_adapter *a, const arb_deck *d, arb_deck_issue *out, unsigned cap)
-{
+    arb_adapter *a = g->app_data;
     LOCK(a);
     unsigned total = 0;
     rq q;
@@ -1041,44 +1047,30 @@ out:
     return total;
 }
 
-static const arb_deck *px_preset(arb_adapter *a, unsigned idx)
+static const arb_deck *px_preset(const arb_game *g, unsigned idx)
 {
+    const arb_adapter *a = g->app_data;
     return idx < a->game.npresets ? &a->presets[idx] : NULL;
 }
 
-static int px_event_text(arb_adapter *a, const arb_event *ev, int view, char *buf, size_t size)
+static int px_event_text(const arb_game *g, const arb_event *ev, int view, char *buf, size_t size)
 {
+    const arb_adapter *a = g->app_data;
     const char *nm = ev->type < a->game.nevent_names ? a->game.event_names[ev->type] : "event";
     if (ev->hidden && view != ARB_VIEW_ALL && view != ev->seat)
         return snprintf(buf, size, "%s (seat %d, hidden)", nm, ev->seat);
     return snprintf(buf, size, "%s (seat %d: %d %d %d)", nm, ev->seat, ev->a, ev->b, ev->c);
 }
 
-#define TRAMPOLINES(k) \
-    static int setup_##k(void *st, const arb_setup *su, arb_events *ev, arb_error *err) \
-    { return px_setup_impl(slots[k], st, su, NULL, ev, err); } \
-    static int load_##k(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err) \
-    { return px_setup_impl(slots[k], st, su, pos, NULL, err); } \
-    static const arb_card *card_##k(unsigned i) { return px_card(slots[k], i); } \
-    static void card_export_##k(unsigned i, arb_tree *t, arb_tnode *p) { px_card_export(slots[k], i, t, p); } \
-    static unsigned deck_check_##k(const arb_deck *d, arb_deck_issue *o, unsigned c) \
-    { return px_deck_check(slots[k], d, o, c); } \
-    static const arb_deck *preset_##k(unsigned i) { return px_preset(slots[k], i); } \
-    static int event_text_##k(const arb_event *e, int v, char *b, size_t s) \
-    { return px_event_text(slots[k], e, v, b, s); }
-TRAMPOLINES(0) TRAMPOLINES(1) TRAMPOLINES(2) TRAMPOLINES(3)
-TRAMPOLINES(4) TRAMPOLINES(5) TRAMPOLINES(6) TRAMPOLINES(7)
+static int px_setup(const arb_game *g, void *st, const arb_setup *su, arb_events *ev, arb_error *err)
+{
+    return px_setup_impl(g->app_data, st, su, NULL, ev, err);
+}
 
-#define SLOTFN(k) { setup_##k, load_##k, card_##k, card_export_##k, deck_check_##k, preset_##k, event_text_##k }
-static const struct {
-    int (*setup)(void *, const arb_setup *, arb_events *, arb_error *);
-    int (*load)(void *, const arb_tnode *, const arb_setup *, arb_error *);
-    const arb_card *(*card)(unsigned);
-    void (*card_export)(unsigned, arb_tree *, arb_tnode *);
-    unsigned (*deck_check)(const arb_deck *, arb_deck_issue *, unsigned);
-    const arb_deck *(*preset)(unsigned);
-    int (*event_text)(const arb_event *, int, char *, size_t);
-} slotfns[SLOTS] = { SLOTFN(0), SLOTFN(1), SLOTFN(2), SLOTFN(3), SLOTFN(4), SLOTFN(5), SLOTFN(6), SLOTFN(7) };
+static int px_load(const arb_game *g, void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
+{
+    return px_setup_impl(g->app_data, st, su, pos, NULL, err);
+}
 
 /* ------------------------------------------------------------ open/close */
 
@@ -1110,6 +1102,7 @@ static int names_list(arb_adapter *a, const arb_tnode *r, const char *key, int l
 static int build_game(arb_adapter *a, const arb_tnode *r, arb_error *err)
 {
     arb_game *g = &a->game;
+    g->app_data = a; /* first: reading the presets already looks cards up through g */
     const arb_tnode *pv = arb_tnode_get(r, "protocol");
     if (!pv || pv->kind != ARB_T_INT || pv->i != ARB_ADAPTER_PROTOCOL)
         return bad_answer(a, "hello", "the adapter does not speak protocol 1", err);
@@ -1194,7 +1187,7 @@ static int build_game(arb_adapter *a, const arb_tnode *r, arb_error *err)
         if (!c->text) c->text = "";
     }
     g->ncards = i;
-    g->card = slotfns[a->slot].card;
+    g->card = px_card;
     const arb_tnode *ps = arb_tnode_get(r, "presets");
     if (ps && ps->kind == ARB_T_ARR && ps->n <= 64) {
         a->presets = calloc(ps->n + 1, sizeof *a->presets);
@@ -1214,12 +1207,12 @@ static int build_game(arb_adapter *a, const arb_tnode *r, arb_error *err)
     } else if (ps) {
         return bad_answer(a, "hello", "\"presets\" must be a list of at most 64 decks", err);
     }
-    g->card_export = slotfns[a->slot].card_export;
-    g->deck_check = slotfns[a->slot].deck_check;
-    g->preset = slotfns[a->slot].preset;
-    g->setup = slotfns[a->slot].setup;
-    g->load_position = slotfns[a->slot].load;
-    g->event_text = slotfns[a->slot].event_text;
+    g->card_export = NULL; /* the protocol carries no card stats */
+    g->deck_check = px_deck_check;
+    g->preset = px_preset;
+    g->setup = px_setup;
+    g->load_position = px_load;
+    g->event_text = px_event_text;
     g->decision = px_decision;
     g->legal = px_legal;
     g->apply = px_apply;
@@ -1237,10 +1230,10 @@ static int build_game(arb_adapter *a, const arb_tnode *r, arb_error *err)
  * path that returns from main without closing leaves no engine behind. */
 static void kill_groups_at_exit(void)
 {
-    for (int i = 0; i < SLOTS; i++) {
-        arb_adapter *a = slots[i];
-        if (a && a->pid > 0) kill(-a->pid, SIGKILL);
-    }
+    pthread_mutex_lock(&open_mu);
+    for (arb_adapter *a = open_list; a; a = a->open_next)
+        if (a->pid > 0) kill(-a->pid, SIGKILL);
+    pthread_mutex_unlock(&open_mu);
 }
 
 static pthread_once_t at_exit_once = PTHREAD_ONCE_INIT;
@@ -1299,17 +1292,11 @@ int arb_adapter_open(arb_adapter **out, const char *cmd, const arb_adapter_opts 
     a->timeout_ms = opts->timeout_ms > 0 ? opts->timeout_ms : ARB_ADAPTER_TIMEOUT_MS;
     a->line_max = opts->line_max ? opts->line_max : ARB_ADAPTER_LINE_MAX;
     pthread_mutex_init(&a->mu, NULL);
-    pthread_mutex_lock(&slots_mu);
-    a->slot = -1;
-    for (int i = 0; i < SLOTS && a->slot < 0; i++)
-        if (!slots[i]) { slots[i] = a; a->slot = i; }
-    pthread_mutex_unlock(&slots_mu);
+    pthread_mutex_lock(&open_mu);
+    a->open_next = open_list;
+    open_list = a;
+    pthread_mutex_unlock(&open_mu);
     int rc;
-    if (a->slot < 0) {
-        pthread_mutex_destroy(&a->mu);
-        free(a);
-        return arb_error_set(err, ARB_ELIMIT, NULL, "at most %d engine adapters can be open at once", SLOTS);
-    }
     if ((rc = spawn(a, cmd, err))) goto fail;
     rq q;
     const arb_tnode *r;
@@ -1338,9 +1325,12 @@ const arb_game *arb_adapter_game(const arb_adapter *a) { return &a->game; }
 
 arb_adapter *arb_adapter_of(const arb_game *g)
 {
-    for (int i = 0; i < SLOTS; i++)
-        if (slots[i] && &slots[i]->game == g) return slots[i];
-    return NULL;
+    arb_adapter *found = NULL;
+    pthread_mutex_lock(&open_mu);
+    for (arb_adapter *a = open_list; a && !found; a = a->open_next)
+        if (&a->game == g) found = a;
+    pthread_mutex_unlock(&open_mu);
+    return found;
 }
 
 const char *arb_adapter_failed(const arb_adapter *a) { return a->is_failed ? a->failed : NULL; }
@@ -1399,9 +1389,10 @@ void arb_adapter_close(arb_adapter *a)
     if (a->efd >= 0) close(a->efd);
     arb_adapter_forget(a);
     clear_ahead(a);
-    pthread_mutex_lock(&slots_mu);
-    if (a->slot >= 0) slots[a->slot] = NULL;
-    pthread_mutex_unlock(&slots_mu);
+    pthread_mutex_lock(&open_mu);
+    for (arb_adapter **p = &open_list; *p; p = &(*p)->open_next)
+        if (*p == a) { *p = a->open_next; break; }
+    pthread_mutex_unlock(&open_mu);
     pthread_mutex_destroy(&a->mu);
     for (unsigned i = 0; i < a->nphases; i++) free(a->phases[i]);
     for (int i = 0; i < 3; i++) free(a->names[i]);

@@ -1,17 +1,21 @@
 /* plugin.c — in-process plug-in engines (arbiter/plugin.h): dlopen a shared
- * object, ask its entry point for the game of this contract version, check
- * the vtable (arb_game_check) and register it, so that every command finds
- * it by id like a compiled-in engine. */
+ * object, ask its entry point for the game of this contract version (or of
+ * contract 2, shimmed by plugin_c2.c), check the vtable (arb_game_check) and
+ * register it, so that every command finds it by id like a compiled-in
+ * engine. */
 #include <dirent.h>
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arbiter/plugin.h"
+#include "adapter/adapter_int.h"
 
 int arb_plugin_load(const char *path, const arb_game **out, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, out != NULL);
     *out = NULL;
+    ARB_ASSERT_ARG(err, path != NULL);
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char *e = dlerror();
@@ -27,16 +31,24 @@ int arb_plugin_load(const char *path, const arb_game **out, arb_error *err)
     arb_plugin_entry entry;
     memcpy(&entry, &sym, sizeof entry); /* object pointer -> function pointer, as POSIX allows */
     const arb_game *g = entry(ARB_GAME_CONTRACT);
+    arb_game *shim = NULL;
+    int rc = ARB_OK;
+    if (!g) {
+        const void *old = entry(2);
+        if (old && !(rc = arb_adapter__shim_c2(old, &shim, err))) g = shim;
+    }
     if (!g) {
         dlclose(h);
         arb_error_where(err, "%s", path);
+        if (rc) return rc;
         return arb_error_set(err, ARB_EUNSUPPORTED, NULL,
-                             "the plug-in does not implement game contract %d (rebuild it against this arbiter)",
+                             "the plug-in does not implement game contract %d or 2 (rebuild it against this arbiter)",
                              ARB_GAME_CONTRACT);
     }
-    int rc = arb_game_check(g, err);
+    rc = arb_game_check(g, err);
     if (!rc) rc = arb_game_register(g, err);
     if (rc) {
+        free(shim);
         dlclose(h);
         if (!err || !err->where[0]) arb_error_where(err, "%s", path);
         return rc;

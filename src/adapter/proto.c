@@ -44,7 +44,7 @@ void arb_adapter__write_deck(FILE *f, const arb_game *g, const arb_deck *d)
     fputs(",\"cards\":[", f);
     for (unsigned i = 0; i < d->ncards && i < ARB_DECK_MAX; i++) {
         if (i) fputc(',', f);
-        if (d->cards[i] < g->ncards) arb_json_str(f, g->card(d->cards[i])->id);
+        if (d->cards[i] < g->ncards) arb_json_str(f, g->card(g, d->cards[i])->id);
         else fputs("\"?\"", f);
     }
     fputs("],\"attrs\":{", f);

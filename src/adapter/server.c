@@ -234,7 +234,7 @@ static void op_hello(server *S, const arb_tnode *req)
     }
     fputs("],\"cards\":[", S->out);
     for (unsigned i = 0; i < g->ncards; i++) {
-        const arb_card *c = g->card(i);
+        const arb_card *c = g->card(g, i);
         fputs(i ? ",{\"id\":" : "{\"id\":", S->out);
         arb_json_str(S->out, c->id);
         fputs(",\"name\":", S->out); arb_json_str(S->out, c->name);
@@ -246,7 +246,7 @@ static void op_hello(server *S, const arb_tnode *req)
     fputs("],\"presets\":[", S->out);
     for (unsigned i = 0; i < g->npresets; i++) {
         if (i) fputc(',', S->out);
-        arb_adapter__write_deck(S->out, g, g->preset(i));
+        arb_adapter__write_deck(S->out, g, g->preset(g, i));
     }
     fputc(']', S->out);
     end(S);
@@ -312,7 +312,7 @@ static void op_setup(server *S, const arb_tnode *req, int position)
     if (h < 0) { fail(S, ARB_ELIMIT, NULL, NULL, "too many live states (at most %d)", ARB_ADAPTER_STATES_MAX); return; }
     arb_error e = ARB_ERROR_INIT;
     S->evb.n = S->evb.dropped = 0;
-    int rc = position ? S->g->load_position(S->s[h].st, pos, &su, &e) : S->g->setup(S->s[h].st, &su, &S->evb, &e);
+    int rc = position ? S->g->load_position(S->g, S->s[h].st, pos, &su, &e) : S->g->setup(S->g, S->s[h].st, &su, &S->evb, &e);
     if (rc) {
         drop_state(S, h);
         fail_err(S, &e);
@@ -339,7 +339,7 @@ static void op_clone(server *S, const arb_tnode *req)
 
 static void op_decision(server *S, const void *st)
 {
-    arb_decision d = S->g->decision(st);
+    arb_decision d = S->g->decision(S->g, st);
     head(S, 1);
     fputs(",\"seat\":", S->out);
     if (d.seat == ARB_SEAT_NONE) fputs("\"none\"", S->out);
@@ -347,15 +347,15 @@ static void op_decision(server *S, const void *st)
     else fprintf(S->out, "%d", d.seat);
     fputs(",\"kind\":", S->out);
     arb_json_str(S->out, d.kind < S->g->ndecision_names ? S->g->decision_names[d.kind] : "?");
-    fprintf(S->out, ",\"clock_left_ms\":%" PRId64 ",\"turn\":%" PRIu32 ",\"phase\":", d.clock_left_ms, S->g->turn(st));
-    const char *ph = S->g->phase(st);
+    fprintf(S->out, ",\"clock_left_ms\":%" PRId64 ",\"turn\":%" PRIu32 ",\"phase\":", d.clock_left_ms, S->g->turn(S->g, st));
+    const char *ph = S->g->phase(S->g, st);
     arb_json_str(S->out, ph ? ph : "");
     end(S);
 }
 
 static void op_legal(server *S, const void *st)
 {
-    size_t n = S->g->legal(st, S->legal, S->legal_cap);
+    size_t n = S->g->legal(S->g, st, S->legal, S->legal_cap);
     while (n > S->legal_cap) {
         size_t nc = S->legal_cap ? S->legal_cap * 2 : 256;
         while (nc < n) nc *= 2;
@@ -363,7 +363,7 @@ static void op_legal(server *S, const void *st)
         if (!p) { fail(S, ARB_ENOMEM, NULL, NULL, "out of memory listing %zu legal actions", n); return; }
         S->legal = p;
         S->legal_cap = nc;
-        n = S->g->legal(st, S->legal, S->legal_cap);
+        n = S->g->legal(S->g, st, S->legal, S->legal_cap);
     }
     size_t first = 0;
     if (S->fault == F_DROP_LEGAL && n >= 2) first = 1;
@@ -386,7 +386,7 @@ static void op_apply(server *S, int h, const arb_tnode *req)
         return;
     }
     S->evb.n = S->evb.dropped = 0;
-    int rc = S->g->apply(S->s[h].st, &a, &S->evb, &e);
+    int rc = S->g->apply(S->g, S->s[h].st, &a, &S->evb, &e);
     if (rc == ARB_EILLEGAL && S->fault == F_ACCEPT_ILLEGAL) {
         S->evb.n = 0;
         rc = ARB_OK;
@@ -420,7 +420,7 @@ static void op_state(server *S, const void *st, const arb_tnode *req)
     if (S->fault == F_LEAK_HIDDEN) view = ARB_VIEW_ALL;
     arb_tree *t = arb_tree_new();
     if (!t) { fail(S, ARB_ENOMEM, NULL, NULL, "out of memory"); return; }
-    S->g->export_state(st, view, t, arb_tree_root(t));
+    S->g->export_state(S->g, st, view, t, arb_tree_root(t));
     if (arb_tree_failed(t)) { arb_tree_free(t); fail(S, ARB_ENOMEM, NULL, NULL, "out of memory exporting"); return; }
     if (S->fault == F_OFF_BY_ONE) off_by_one(arb_tree_root(t));
     head(S, 1);
@@ -433,7 +433,7 @@ static void op_state(server *S, const void *st, const arb_tnode *req)
 static void op_outcome(server *S, const void *st)
 {
     arb_outcome o = { 0 };
-    int over = S->g->outcome(st, &o);
+    int over = S->g->outcome(S->g, st, &o);
     head(S, 1);
     fprintf(S->out, ",\"over\":%s,\"winner\":%d,\"reason\":", over ? "true" : "false", over ? o.winner : -1);
     arb_json_str(S->out, over && o.reason < S->g->noutcome_reasons ? S->g->outcome_reasons[o.reason] : "");
@@ -447,7 +447,7 @@ static void op_describe(server *S, const void *st, const arb_tnode *req)
     arb_error e = ARB_ERROR_INIT;
     if (arb_adapter__read_action(S->g, arb_tnode_get(req, "action"), "action", &a, &e)) { fail_err(S, &e); return; }
     char buf[256] = "";
-    if (a.verb < S->g->nverbs) S->g->action_text(st, &a, buf, sizeof buf);
+    if (a.verb < S->g->nverbs) S->g->action_text(S->g, st, &a, buf, sizeof buf);
     head(S, 1);
     fputs(",\"text\":", S->out);
     arb_json_str(S->out, buf);
@@ -460,7 +460,7 @@ static void op_deck_check(server *S, const arb_tnode *req)
     arb_error e = ARB_ERROR_INIT;
     if (arb_adapter__read_deck(S->g, arb_tnode_get(req, "deck"), "deck", &d, &e)) { fail_err(S, &e); return; }
     arb_deck_issue is[64];
-    unsigned total = S->g->deck_check ? S->g->deck_check(&d, is, 64) : 0;
+    unsigned total = S->g->deck_check ? S->g->deck_check(S->g, &d, is, 64) : 0;
     head(S, 1);
     fprintf(S->out, ",\"total\":%u,\"issues\":[", total);
     for (unsigned i = 0; i < total && i < 64; i++) {
@@ -532,7 +532,7 @@ static int dispatch(server *S, const char *line, size_t len)
     else if (!strcmp(o, "events")) { head(S, 1); write_events(S, h); end(S); }
     else if (!strcmp(o, "state")) op_state(S, st, req);
     else if (!strcmp(o, "outcome")) op_outcome(S, st);
-    else if (!strcmp(o, "hash")) { head(S, 1); fprintf(S->out, ",\"hash\":\"%016" PRIx64 "\"", S->g->hash(st)); end(S); }
+    else if (!strcmp(o, "hash")) { head(S, 1); fprintf(S->out, ",\"hash\":\"%016" PRIx64 "\"", S->g->hash(S->g, st)); end(S); }
     else if (!strcmp(o, "describe")) op_describe(S, st, req);
 out:
     arb_tree_free(t);

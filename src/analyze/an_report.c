@@ -111,7 +111,7 @@ static void mark_card(repctx *c, const char *s)
     const arb_game *g = c->h->game;
     if (!c->used || !g->card) return;
     for (unsigned i = 0; i < g->ncards; i++) {
-        const arb_card *cd = g->card(i);
+        const arb_card *cd = g->card(g, i);
         if (cd && cd->id && !strcmp(cd->id, s)) { c->used[i] = 1; return; }
     }
 }
@@ -292,7 +292,7 @@ static arb_tree *document(repctx *c, const arb_match *m, int view, const arb_an_
         arb_tree_add_int(t, on, "turns", o.turns);
     }
     arb_tnode *sn = arb_tree_add_map(t, root, "state");
-    g->export_state(arb_match_state(m), view, t, sn);
+    g->export_state(g, arb_match_state(m), view, t, sn);
     if (arb_tree_failed(t)) {
         arb_tree_free(t);
         return NULL;
@@ -890,7 +890,7 @@ static void write_summary(FILE *out, const repctx *c, const arb_an_walk_result *
             if (seen) continue;
             unsigned cnt = 0;
             for (unsigned k = i; k < d->ncards; k++) cnt += d->cards[k] == d->cards[i];
-            const arb_card *cd = d->cards[i] < g->ncards ? g->card(d->cards[i]) : NULL;
+            const arb_card *cd = d->cards[i] < g->ncards ? g->card(g, d->cards[i]) : NULL;
             fprintf(out, "%s%u× ", i ? ", " : "", cnt);
             arb_an__html_str(out, cd ? cd->name : "?");
         }
@@ -934,7 +934,7 @@ static void write_data(FILE *out, repctx *c)
     int first = 1;
     for (unsigned i = 0; g->card && i < g->ncards; i++) {
         if (!c->used[i]) continue;
-        const arb_card *cd = g->card(i);
+        const arb_card *cd = g->card(g, i);
         if (!cd || !cd->id) continue;
         if (!first) fputc(',', out);
         first = 0;

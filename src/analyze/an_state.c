@@ -135,7 +135,7 @@ int arb_an_state(arb_an_source *src, int64_t at, int view, arb_tree **out, arb_e
     if (view == ARB_VIEW_ALL) arb_tree_add_str(t, root, "hash", buf);
     if (view == ARB_VIEW_ALL) add_legal(t, root, g, m);
     arb_tnode *sn = arb_tree_add_map(t, root, "state");
-    g->export_state(arb_match_state(m), view, t, sn);
+    g->export_state(g, arb_match_state(m), view, t, sn);
     arb_match_free(m);
     if (arb_tree_failed(t)) {
         arb_tree_free(t);

@@ -544,7 +544,7 @@ static void print_json(const arb_an_stats *s, FILE *out)
         topcard top[TOP_CARDS];
         unsigned n = top_cards(gs, top);
         for (unsigned i = 0; i < n; i++) {
-            const arb_card *c = g->card(top[i].idx);
+            const arb_card *c = g->card(g, top[i].idx);
             fputs(i ? ",{\"card\":" : "{\"card\":", out);
             arb_an__json_str(out, c ? c->id : "?");
             fputs(",\"name\":", out);
@@ -614,7 +614,7 @@ static void print_text(const arb_an_stats *s, FILE *out)
         }
         if (n) fputs("  most played cards:\n", out);
         for (unsigned i = 0; i < n; i++) {
-            const arb_card *c = g->card(top[i].idx);
+            const arb_card *c = g->card(g, top[i].idx);
             fprintf(out, "    %6" PRIu32 "  %s\n", top[i].n, c ? c->name : "?");
         }
     }

@@ -93,7 +93,7 @@ const char *arb_an__card_id(const arb_an_header *h, int seat, int32_t uid)
     if (uid >= d->ncards) return NULL;
     unsigned idx = d->cards[uid];
     if (idx >= h->game->ncards || !h->game->card) return NULL;
-    const arb_card *c = h->game->card(idx);
+    const arb_card *c = h->game->card(h->game, idx);
     return c ? c->id : NULL;
 }
 

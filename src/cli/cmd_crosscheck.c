@@ -152,7 +152,7 @@ static int compare(xc *X, const arb_match *mg, const arb_match *mp, int players)
     }
     uint32_t tg = arb_match_turn(mg), tp = arb_match_turn(mp);
     if (tg != tp) { say(X, "  turn: reference %" PRIu32 ", engine %" PRIu32 "\n", tg, tp); bad = 1; }
-    const char *pg = X->g->phase(arb_match_state(mg)), *pp = X->p->phase(arb_match_state(mp));
+    const char *pg = X->g->phase(X->g, arb_match_state(mg)), *pp = X->p->phase(X->p, arb_match_state(mp));
     if (strcmp(pg ? pg : "", pp ? pp : "")) { say(X, "  phase: reference '%s', engine '%s'\n", pg, pp); bad = 1; }
     arb_outcome og, op;
     arb_match_outcome(mg, &og);
@@ -436,7 +436,7 @@ static int resolve(const arb_game *to, const arb_deck *from, const arb_game *fg,
 {
     *out = *from;
     for (unsigned i = 0; i < from->ncards; i++) {
-        int k = arb_card_find(to, fg->card(from->cards[i])->id);
+        int k = arb_card_find(to, fg->card(fg, from->cards[i])->id);
         if (k < 0) return -1;
         out->cards[i] = (uint16_t)k;
     }
@@ -501,7 +501,7 @@ int cmd_crosscheck(int argc, char **argv)
         M.su.players = M.players;
         M.sp = M.su;
         for (int s = 0; s < M.players; s++) {
-            M.dg[s] = g->npresets ? *g->preset((unsigned)s % g->npresets) : (arb_deck){ 0 };
+            M.dg[s] = g->npresets ? *g->preset(g, (unsigned)s % g->npresets) : (arb_deck){ 0 };
             M.su.decks[s] = &M.dg[s];
             if (resolve(X.p, &M.dg[s], g, &M.dp[s])) {
                 fprintf(stderr, "arbiter crosscheck: the engine's card pool lacks a card of %s's preset '%s'\n", g->id,

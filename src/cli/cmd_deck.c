@@ -63,7 +63,7 @@ static int deck_check(const arb_game *g, int json, int argc, char **argv)
             continue;
         }
         arb_deck_issue issues[64];
-        unsigned n = g->deck_check(&d, issues, 64);
+        unsigned n = g->deck_check(g, &d, issues, 64);
         unsigned shown = n < 64 ? n : 64, violations = 0;
         for (unsigned k = 0; k < shown; k++) violations += !issues[k].warning;
         if (violations) illegal = 1;
@@ -122,7 +122,7 @@ int cmd_deck(int argc, char **argv)
         if (optind < argc) return cli_usage("deck", "list takes no DECK ('%s')", argv[optind]);
         if (json) printf("[");
         for (unsigned i = 0; i < g->npresets; i++) {
-            const arb_deck *d = g->preset(i);
+            const arb_deck *d = g->preset(g, i);
             const char *bloc = arb_deck_attr_get(d, "bloc");
             if (json) {
                 printf("%s{\"name\":", i ? "," : "");
@@ -156,7 +156,7 @@ int cmd_deck(int argc, char **argv)
         for (unsigned i = 0, k = 0; i < d.ncards; k++) {
             unsigned j = i;
             while (j < d.ncards && d.cards[j] == d.cards[i]) j++;
-            const arb_card *cd = g->card(d.cards[i]);
+            const arb_card *cd = g->card(g, d.cards[i]);
             if (json) {
                 printf("%s{\"count\":%u,\"id\":", k ? "," : "", j - i);
                 cli_json_str(stdout, cd->id);

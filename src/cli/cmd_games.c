@@ -114,7 +114,7 @@ int cmd_cards(int argc, char **argv)
     if (!t) return EXIT_INTERNAL;
     arb_tnode *arr = arb_tree_add_arr(t, arb_tree_root(t), "cards");
     for (unsigned i = 0; i < g->ncards; i++) {
-        const arb_card *cd = g->card(i);
+        const arb_card *cd = g->card(g, i);
         arb_tnode *m = arb_tree_add_map(t, arr, NULL);
         arb_tree_add_str(t, m, "id", cd->id);
         arb_tree_add_str(t, m, "name", cd->name);

@@ -157,7 +157,7 @@ int cli_match_start(cli_match_args *a, const char *cmd)
             if (arb_deck_resolve(&a->decks_buf[s], g, spec, &err)) return cli_fail(cmd, &err);
         } else {
             if (g->npresets == 0) return cli_usage(cmd, "%s ships no preset decks: give --decks", g->id);
-            a->decks_buf[s] = *g->preset((unsigned)s % g->npresets);
+            a->decks_buf[s] = *g->preset(g, (unsigned)s % g->npresets);
         }
         a->su.decks[s] = &a->decks_buf[s];
     }

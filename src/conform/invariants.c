@@ -356,7 +356,7 @@ static int check_view(cf_inv *I, const arb_conform_suite *s, const arb_game *g, 
 static int same_cards(const arb_game *g, const char *a, const char *b)
 {
     for (unsigned i = 0; i < g->ncards; i++) {
-        const arb_card *c = g->card(i);
+        const arb_card *c = g->card(g, i);
         if (!c || !c->name || !c->name[0]) continue;
         if (!strstr(a, c->name) != !strstr(b, c->name)) return 0;
     }

@@ -691,7 +691,7 @@ static int build_setup(run *R, const xmlNode *setup, arb_error *err)
     for (int i = 0; i < ARB_MAX_SEATS; i++) {
         if (i < n) { R->su.decks[i] = &R->decks[i]; continue; }
         if (n) R->decks[i] = R->decks[n - 1];
-        else if (R->g->npresets) R->decks[i] = *R->g->preset((unsigned)i % R->g->npresets);
+        else if (R->g->npresets) R->decks[i] = *R->g->preset(R->g, (unsigned)i % R->g->npresets);
         R->su.decks[i] = &R->decks[i];
     }
     return ARB_OK;
@@ -929,7 +929,7 @@ static void run_deck_case(run *R)
     }
     if (!R->g->deck_check) { set_status(R, ARB_CF_ERROR, dn, "the %s engine has no deck check", R->g->id); return; }
     arb_deck_issue is[64];
-    unsigned total = R->g->deck_check(&R->decks[0], is, 64);
+    unsigned total = R->g->deck_check(R->g, &R->decks[0], is, 64);
     unsigned n = total < 64 ? total : 64, nviol = 0, nwarn = 0;
     char viol[400] = "", warn[400] = "";
     for (unsigned i = 0; i < n; i++) {

@@ -53,7 +53,7 @@ int arb_agent_choose(arb_agent *ag, const arb_match *m, arb_action *out)
     if (n == 0) return ARB_EOVER; /* an engine owing a decision with no legal action is a bug */
     size_t pick;
     if (ag->kind == ARB_AGENT_GREEDY && g->greedy)
-        pick = g->greedy(arb_match_state(m), ag->legal, n, &ag->rng);
+        pick = g->greedy(g, arb_match_state(m), ag->legal, n, &ag->rng);
     else
         pick = arb_rng_below(&ag->rng, (uint32_t)n);
     assert(pick < n); /* a greedy heuristic returns an index into legal */

@@ -117,7 +117,7 @@ int arb_deck_load(arb_deck *out, const arb_game *g, const char *path, arb_error 
 const arb_deck *arb_deck_preset(const arb_game *g, const char *name)
 {
     for (unsigned i = 0; i < g->npresets; i++) {
-        const arb_deck *d = g->preset(i);
+        const arb_deck *d = g->preset(g, i);
         if (strcasecmp(d->name, name) == 0) return d;
     }
     return NULL;

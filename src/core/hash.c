@@ -1,9 +1,32 @@
-/* hash.c — the canonical hasher: little-endian field encodings into XXH3-64. */
-#include <stdlib.h>
+/* hash.c — the canonical hasher: little-endian field encodings into XXH3-64.
+ *
+ * Short inputs (one buffer, ARB_HASHER_BUF bytes) are hashed in one shot at
+ * final. Past that the hasher streams, and the XXH3 state lives inside the
+ * hasher itself: at the first spill the buffered bytes go through a state
+ * on the stack, which is then kept at the (64-byte aligned) start of buf,
+ * and buf's remaining ARB_HASHER_BUF - RESERVED bytes buffer the rest. No
+ * allocation, nothing to fail, nothing to free; the layout of arb_hasher
+ * (and so the inline writers compiled into plug-ins) is unchanged. */
+#include <stdint.h>
 #include <string.h>
+#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t's size, for a state in place */
 #include <xxhash.h>
 
 #include "arbiter/hash.h"
+
+#define RESERVED 1024 /* bytes of buf the streaming state takes */
+
+_Static_assert(sizeof(XXH3_state_t) + _Alignof(XXH3_state_t) - 1 <= RESERVED,
+               "the XXH3 state must fit in the reserved start of arb_hasher.buf");
+_Static_assert(RESERVED < ARB_HASHER_BUF, "the hasher keeps room to buffer while streaming");
+
+/* The state's place in buf: the first 64-byte boundary in it. The address
+ * only places the state; it never reaches the digest. */
+static XXH3_state_t *state_of(arb_hasher *h)
+{
+    uintptr_t p = (uintptr_t)h->buf, a = _Alignof(XXH3_state_t);
+    return (XXH3_state_t *)(void *)(h->buf + ((a - p % a) % a));
+}
 
 void arb_hasher_init(arb_hasher *h)
 {
@@ -14,12 +37,15 @@ void arb_hasher_init(arb_hasher *h)
 void arb_hasher__spill(arb_hasher *h)
 {
     if (!h->xxh) {
-        h->xxh = XXH3_createState();
-        if (!h->xxh) abort(); /* a 576-byte allocation; nothing sane to do */
-        XXH3_64bits_reset(h->xxh);
+        XXH3_state_t tmp;
+        XXH3_64bits_reset(&tmp);
+        XXH3_64bits_update(&tmp, h->buf, h->len);
+        memcpy(state_of(h), &tmp, sizeof tmp); /* no pointer into itself: a copy is the state */
+        h->xxh = h->buf; /* a mark: streaming, the state is in buf */
+    } else {
+        XXH3_64bits_update(state_of(h), h->buf + RESERVED, h->len - RESERVED);
     }
-    XXH3_64bits_update(h->xxh, h->buf, h->len);
-    h->len = 0;
+    h->len = RESERVED;
 }
 
 void arb_hasher__bytes_slow(arb_hasher *h, const void *p, size_t n)
@@ -49,9 +75,9 @@ uint64_t arb_hasher_final(arb_hasher *h)
     if (!h->xxh) {
         d = XXH3_64bits(h->buf, h->len);
     } else {
-        if (h->len) XXH3_64bits_update(h->xxh, h->buf, h->len);
-        d = XXH3_64bits_digest(h->xxh);
-        XXH3_freeState(h->xxh);
+        XXH3_state_t *s = state_of(h);
+        if (h->len > RESERVED) XXH3_64bits_update(s, h->buf + RESERVED, h->len - RESERVED);
+        d = XXH3_64bits_digest(s);
         h->xxh = NULL;
     }
     h->len = 0;

@@ -1,6 +1,5 @@
 /* match.c — arb_match: one allocation holding a game's state and the event
  * buffer of its last step. */
-#include <assert.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,13 +26,15 @@ static arb_match *alloc_match(const arb_game *g)
 
 int arb_match_new(arb_match **out, const arb_game *g, const arb_setup *su, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, out != NULL);
     *out = NULL;
+    ARB_ASSERT_ARG(err, g != NULL && su != NULL);
     if (arb_game_rules_index(g, su->rules) < 0)
         return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "%s rules version '%s' is not implemented by this build "
                              "(newest: %s)", g->id, su->rules, g->rules_version);
     arb_match *m = alloc_match(g);
     if (!m) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory for a %s match", g->id);
-    int rc = g->setup(m->state, su, &m->ev, err);
+    int rc = g->setup(g, m->state, su, &m->ev, err);
     if (rc) { free(m); return rc; }
     m->players = su->players;
     *out = m;
@@ -43,13 +44,15 @@ int arb_match_new(arb_match **out, const arb_game *g, const arb_setup *su, arb_e
 int arb_match_from_position(arb_match **out, const arb_game *g, const arb_tnode *pos,
                             const arb_setup *su, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, out != NULL);
     *out = NULL;
+    ARB_ASSERT_ARG(err, g != NULL && pos != NULL && su != NULL);
     if (arb_game_rules_index(g, su->rules) < 0)
         return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "%s rules version '%s' is not implemented by this build "
                              "(newest: %s)", g->id, su->rules, g->rules_version);
     arb_match *m = alloc_match(g);
     if (!m) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory for a %s match", g->id);
-    int rc = g->load_position(m->state, pos, su, err);
+    int rc = g->load_position(g, m->state, pos, su, err);
     if (rc) { free(m); return rc; }
     m->players = su->players;
     *out = m;
@@ -58,6 +61,7 @@ int arb_match_from_position(arb_match **out, const arb_game *g, const arb_tnode 
 
 int arb_match_clone(arb_match **out, const arb_match *src)
 {
+    if (!out || !src) return ARB_EINVAL; /* no arb_error here: the code says it */
     *out = alloc_match(src->g);
     if (!*out) return ARB_ENOMEM;
     arb_match_copy(*out, src);
@@ -80,9 +84,9 @@ int arb_match_players(const arb_match *m) { return m->players; }
 
 int arb_match_apply(arb_match *m, const arb_action *a, arb_error *err)
 {
-    assert(m && a);
+    ARB_ASSERT_ARG(err, m != NULL && a != NULL);
     m->ev.n = m->ev.dropped = 0;
-    int rc = m->g->apply(m->state, a, &m->ev, err);
+    int rc = m->g->apply(m->g, m->state, a, &m->ev, err);
     if (rc) m->ev.n = 0;
     return rc;
 }
@@ -95,12 +99,12 @@ const arb_event *arb_match_events(const arb_match *m, unsigned *n)
 
 unsigned arb_match_events_dropped(const arb_match *m) { return m->ev.dropped; }
 
-size_t arb_match_legal(const arb_match *m, arb_action *out, size_t cap) { return m->g->legal(m->state, out, cap); }
-arb_decision arb_match_decision(const arb_match *m) { return m->g->decision(m->state); }
-uint64_t arb_match_hash(const arb_match *m) { return m->g->hash(m->state); }
-int arb_match_outcome(const arb_match *m, arb_outcome *out) { return m->g->outcome(m->state, out); }
-uint32_t arb_match_turn(const arb_match *m) { return m->g->turn(m->state); }
-const char *arb_match_phase(const arb_match *m) { return m->g->phase(m->state); }
+size_t arb_match_legal(const arb_match *m, arb_action *out, size_t cap) { return m->g->legal(m->g, m->state, out, cap); }
+arb_decision arb_match_decision(const arb_match *m) { return m->g->decision(m->g, m->state); }
+uint64_t arb_match_hash(const arb_match *m) { return m->g->hash(m->g, m->state); }
+int arb_match_outcome(const arb_match *m, arb_outcome *out) { return m->g->outcome(m->g, m->state, out); }
+uint32_t arb_match_turn(const arb_match *m) { return m->g->turn(m->g, m->state); }
+const char *arb_match_phase(const arb_match *m) { return m->g->phase(m->g, m->state); }
 
 int arb_match_action_text(const arb_match *m, const arb_action *a, char *buf, size_t size)
 {
@@ -116,7 +120,7 @@ arb_tree *arb_match_export(const arb_match *m, int view)
 {
     arb_tree *t = arb_tree_new();
     if (!t) return NULL;
-    m->g->export_state(m->state, view, t, arb_tree_root(t));
+    m->g->export_state(m->g, m->state, view, t, arb_tree_root(t));
     if (arb_tree_failed(t)) { arb_tree_free(t); return NULL; }
     return t;
 }

@@ -51,6 +51,7 @@ const arb_game *arb_game_find(const char *id)
 
 int arb_game_register(const arb_game *g, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, g != NULL && g->id != NULL);
     if (arb_game_find(g->id))
         return arb_error_set(err, ARB_EINVAL, NULL, "a game '%s' is already known: a plug-in cannot replace it", g->id);
     if (nextra >= ARB_GAMES_EXTRA_MAX)
@@ -69,7 +70,7 @@ int arb_verb_find(const arb_game *g, const char *name)
 int arb_card_find(const arb_game *g, const char *key)
 {
     for (unsigned i = 0; i < g->ncards; i++) {
-        const arb_card *c = g->card(i);
+        const arb_card *c = g->card(g, i);
         if (strcasecmp(c->id, key) == 0 || strcasecmp(c->name, key) == 0) return (int)i;
     }
     return -1;

@@ -1,10 +1,13 @@
 /* toolkit.c — the small shared pieces engines and their callers use instead
- * of repeating them: name lookups with an out-of-range fallback and the
- * outcome-reason matching that lets old replay spellings verify. */
+ * of repeating them: name lookups with an out-of-range fallback, the
+ * outcome-reason matching that lets old replay spellings verify, the rules
+ * version a setup selects, deck issues and the contract's checker. */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "arbiter/rng.h"
 #include "arbiter/toolkit.h"
 
 int arb_name_index(const char *const *names, unsigned n, const char *s)
@@ -52,6 +55,72 @@ int arb_game_reason_find(const arb_game *g, const char *name)
     return -1;
 }
 
+int arb_action_precheck(const arb_game *g, const arb_precheck_rules *r, int over, int players, int owing,
+                        const char *wrong_seat, const arb_action *a, arb_error *err)
+{
+    ARB_ASSERT_ARG(err, g != NULL && r != NULL && a != NULL);
+    if (over) return ARB_REJECT(err, ARB_EOVER, r->over, "the match is over");
+    if (a->verb >= g->nverbs) return ARB_INVALID(err, r->verb, "unknown verb %u", (unsigned)a->verb);
+    const arb_verb *v = &g->verbs[a->verb];
+    if (a->nargs < v->min_args || a->nargs > v->max_args)
+        return ARB_INVALID(err, r->nargs && r->nargs[a->verb] ? r->nargs[a->verb] : r->nargs_any,
+                           "'%s' takes %u to %u arguments, not %u", v->name, (unsigned)v->min_args,
+                           (unsigned)v->max_args, (unsigned)a->nargs);
+    int arbiter_verb = a->verb >= r->arbiter_verbs;
+    if (!r->clock && (arbiter_verb || a->seat == ARB_SEAT_ARBITER))
+        return ARB_ILLEGAL(err, r->no_clock, "%s has no clock, timeouts or disconnects; '%s' is not an action", g->title,
+                           v->name);
+    if (r->clock && arbiter_verb && a->seat != ARB_SEAT_ARBITER)
+        return ARB_ILLEGAL(err, r->arbiter_verb && r->arbiter_verb[a->verb] ? r->arbiter_verb[a->verb] : r->arbiter_any,
+                           "only the arbiter records clock and connection events ('%s')", v->name);
+    if (r->clock && !arbiter_verb && a->seat == ARB_SEAT_ARBITER)
+        return ARB_ILLEGAL(err, r->seat_verb, "the arbiter records only clock and connection events, not '%s'", v->name);
+    if (a->seat == ARB_SEAT_ARBITER) return ARB_OK;
+    if (a->seat < 0 || a->seat >= players) return ARB_INVALID(err, r->seat, "seat %d is not in this match", a->seat);
+    if (wrong_seat && a->seat != owing)
+        return ARB_ILLEGAL(err, wrong_seat, "seat %d owes the decision, not seat %d", owing, a->seat);
+    return ARB_OK;
+}
+
+size_t arb_greedy_pick(const void *st, const arb_action *legal, size_t n,
+                       int (*score)(const void *st, const arb_action *a), arb_rng *rng)
+{
+    assert(score && (legal || n == 0)); /* the engine's own call: a programming error */
+    size_t best = 0, ties = 0;
+    int bs = 0;
+    for (size_t i = 0; i < n; i++) {
+        int sc = score(st, &legal[i]);
+        if (i == 0 || sc > bs) { bs = sc; best = i; ties = 1; }
+        else if (sc == bs && rng && arb_rng_below(rng, (uint32_t)++ties) == 0) best = i;
+    }
+    return best;
+}
+
+int arb_game_rules_select(const arb_game *g, const arb_setup *su, arb_error *err)
+{
+    ARB_ASSERT_ARG(err, g != NULL);
+    const char *want = su ? su->rules : NULL;
+    int i = arb_game_rules_index(g, want);
+    if (i >= 0) return i + 1;
+    char known[256];
+    size_t k = 0;
+    known[0] = '\0';
+    unsigned n = g->nrules_versions ? g->nrules_versions : 1;
+    for (unsigned v = 0; v < n && k < sizeof known; v++) {
+        int w = snprintf(known + k, sizeof known - k, "%s%s", v ? ", " : "", arb_game_rules_name(g, v + 1));
+        if (w < 0) break;
+        k += (size_t)w;
+    }
+    return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "%s rules version '%s' is not implemented (known: %s)", g->id,
+                         want, known);
+}
+
+const char *arb_game_rules_name(const arb_game *g, unsigned n)
+{
+    if (!g->nrules_versions) return g->rules_version;
+    return g->rules_versions[n >= 1 && n <= g->nrules_versions ? n - 1 : 0];
+}
+
 void arb_deck_issue_add(arb_deck_issue *out, unsigned cap, unsigned *n, int warning, const char *rule,
                         const char *fmt, ...)
 {
@@ -69,13 +138,13 @@ void arb_deck_issue_add(arb_deck_issue *out, unsigned cap, unsigned *n, int warn
 
 int arb_game_action_text(const arb_game *g, const void *st, const arb_action *a, char *buf, size_t size)
 {
-    if (g->action_text && a->verb < g->nverbs) return g->action_text(st, a, buf, size);
+    if (g->action_text && a->verb < g->nverbs) return g->action_text(g, st, a, buf, size);
     return arb_action_format(g, a, buf, size);
 }
 
 int arb_game_event_text(const arb_game *g, const arb_event *ev, int view, char *buf, size_t size)
 {
-    if (g->event_text) return g->event_text(ev, view, buf, size);
+    if (g->event_text) return g->event_text(g, ev, view, buf, size);
     const char *name = arb_game_event_name(g, ev->type);
     if (ev->seat < 0) return snprintf(buf, size, "%s %d %d %d", name, (int)ev->a, (int)ev->b, (int)ev->c);
     if (ev->hidden && view != ARB_VIEW_ALL && view != ev->seat) return snprintf(buf, size, "%s P%d", name, ev->seat + 1);
@@ -84,7 +153,7 @@ int arb_game_event_text(const arb_game *g, const arb_event *ev, int view, char *
 
 void arb_game_card_export(const arb_game *g, unsigned idx, arb_tree *t, arb_tnode *parent)
 {
-    if (g->card_export && idx < g->ncards) g->card_export(idx, t, parent);
+    if (g->card_export && idx < g->ncards) g->card_export(g, idx, t, parent);
 }
 
 static int names_ok(const char *const *names, unsigned n)
@@ -100,8 +169,13 @@ int arb_game_check(const arb_game *g, arb_error *err)
 #define BROKEN(...) return arb_error_set(err, ARB_EUNSUPPORTED, NULL, __VA_ARGS__)
     if (!g) BROKEN("no game");
     const char *id = g->id ? g->id : "?";
-    if (g->contract != ARB_GAME_CONTRACT)
-        BROKEN("%s: written for game contract %u, this build implements %u", id, g->contract, ARB_GAME_CONTRACT);
+    /* contract is a minimum: a newer game may carry members this build does
+     * not know; an older layout than ARB_GAME_CONTRACT_MIN cannot be called */
+    if (g->contract > ARB_GAME_CONTRACT)
+        BROKEN("%s: written for game contract %u, newer than this build's %u", id, g->contract, ARB_GAME_CONTRACT);
+    if (g->contract < ARB_GAME_CONTRACT_MIN)
+        BROKEN("%s: written for game contract %u, older than %u (a plug-in of contract 2 loads through the shim)", id,
+               g->contract, ARB_GAME_CONTRACT_MIN);
     if (!g->id || !g->title || !g->rules_version || !g->engine_version) BROKEN("%s: id, title and versions are required", id);
     if (g->min_players < 1 || g->max_players < g->min_players || g->max_players > ARB_MAX_SEATS)
         BROKEN("%s: player counts %d..%d are outside 1..%d", id, g->min_players, g->max_players, ARB_MAX_SEATS);
@@ -123,15 +197,15 @@ int arb_game_check(const arb_game *g, arb_error *err)
         if (strchr(g->outcome_reasons[r], '_')) BROKEN("%s: outcome reason '%s' is not kebab-case", id, g->outcome_reasons[r]);
     if (!g->ncards) BROKEN("%s: an empty card pool", id);
     for (unsigned c = 0; c < g->ncards; c++) {
-        const arb_card *k = g->card(c);
+        const arb_card *k = g->card(g, c);
         if (!k || !k->id || !k->name || !k->type || !k->group || !k->text) BROKEN("%s: card %u is incomplete", id, c);
     }
     if (g->npresets < 2) BROKEN("%s: %u presets; the contract asks for at least 2", id, g->npresets);
     for (unsigned p = 0; p < g->npresets; p++) {
-        const arb_deck *d = g->preset(p);
+        const arb_deck *d = g->preset(g, p);
         if (!d) BROKEN("%s: preset %u is NULL", id, p);
         arb_deck_issue is[4];
-        unsigned n = g->deck_check(d, is, 4);
+        unsigned n = g->deck_check(g, d, is, 4);
         for (unsigned i = 0; i < n && i < 4; i++)
             if (!is[i].warning) BROKEN("%s: preset '%s' is illegal: %s: %s", id, d->name, is[i].rule, is[i].msg);
     }

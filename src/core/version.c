@@ -1,4 +1,4 @@
 /* version.c — the library's version string. */
-#include "arbiter/arbiter.h"
+#include "arbiter/version.h"
 
 const char *arb_version(void) { return ARB_VERSION; }

@@ -53,7 +53,7 @@ void arb_replay__limits(arb_replay_limits *out, const arb_replay_limits *lim)
 static int preset_of(const arb_game *g, const arb_deck *d)
 {
     for (unsigned k = 0; k < g->npresets; k++) {
-        const arb_deck *p = g->preset(k);
+        const arb_deck *p = g->preset(g, k);
         if (!p || strcmp(p->name, d->name) != 0 || p->ncards != d->ncards || p->nattrs != d->nattrs) continue;
         if (memcmp(p->cards, d->cards, d->ncards * sizeof d->cards[0]) != 0) continue;
         int same = 1;
@@ -180,7 +180,7 @@ static int header_encode2(arb_mpbuf *b, const arb_replay_meta *meta, arb_error *
                 if (d->cards[i] >= g->ncards)
                     return arb_error_set(err, ARB_EINVAL, NULL, "seat %d deck card %u is index %u, outside the %s pool",
                                          s, i, d->cards[i], g->id);
-                arb_replay__mp_cstr(b, g->card(d->cards[i])->id);
+                arb_replay__mp_cstr(b, g->card(g, d->cards[i])->id);
             }
         } else {
             /* runs: (pool index, count) varint pairs */
@@ -244,7 +244,7 @@ static void put_preset(arb_mpbuf *o, const arb_game *pool, const arb_deck *pd)
     arb_replay__mp_cstr(o, pd->name);
     arb_replay__mp_cstr(o, "deck");
     arb_replay__mp_array(o, pd->ncards);
-    for (unsigned i = 0; i < pd->ncards; i++) arb_replay__mp_cstr(o, pool->card(pd->cards[i])->id);
+    for (unsigned i = 0; i < pd->ncards; i++) arb_replay__mp_cstr(o, pool->card(pool, pd->cards[i])->id);
     arb_replay__mp_cstr(o, "attrs");
     arb_replay__mp_map(o, pd->nattrs);
     for (unsigned i = 0; i < pd->nattrs; i++) {
@@ -314,7 +314,7 @@ static int header_translate2(const uint8_t *p, size_t n, arb_mpbuf *o, const cha
         const uint8_t *q = p;
         if (!arb_mp_rd_u64(&q, end, &idx)) {
             p = q;
-            const arb_deck *pd = pool && idx < pool->npresets ? pool->preset((unsigned)idx) : NULL;
+            const arb_deck *pd = pool && idx < pool->npresets ? pool->preset(pool, (unsigned)idx) : NULL;
             if (pool && !pd) return t_bad(name, err, "a player names a preset index outside the rules version's table");
             arb_replay__mp_map(o, pd ? 4 : 1);
             if (pd) put_preset(o, pool, pd);
@@ -357,7 +357,7 @@ static int header_translate2(const uint8_t *p, size_t n, arb_mpbuf *o, const cha
                     arb_replay__mp_free(&pm);
                     return t_bad(name, err, "a player's preset is not an index");
                 }
-                pd = pool && idx < pool->npresets ? pool->preset((unsigned)idx) : NULL;
+                pd = pool && idx < pool->npresets ? pool->preset(pool, (unsigned)idx) : NULL;
                 if (pool && !pd) {
                     arb_replay__mp_free(&pm);
                     return t_bad(name, err, "a player names a preset index outside the rules version's table");
@@ -391,7 +391,7 @@ static int header_translate2(const uint8_t *p, size_t n, arb_mpbuf *o, const cha
                         arb_replay__mp_free(&pm);
                         return t_bad(name, err, "a player's cards runs are malformed, too long or outside the pool");
                     }
-                    for (uint64_t c = 0; c < cn; c++) ids[nc++] = pool->card((unsigned)ci)->id;
+                    for (uint64_t c = 0; c < cn; c++) ids[nc++] = pool->card(pool, (unsigned)ci)->id;
                 }
                 arb_replay__mp_cstr(&pm, "deck");
                 arb_replay__mp_array(&pm, nc);
@@ -528,7 +528,7 @@ int arb_replay__header_encode(arb_mpbuf *b, const arb_replay_meta *meta, arb_err
             if (d->cards[i] >= g->ncards)
                 return arb_error_set(err, ARB_EINVAL, NULL, "seat %d deck card %u is index %u, outside the %s pool",
                                      s, i, d->cards[i], g->id);
-            arb_replay__mp_cstr(b, g->card(d->cards[i])->id);
+            arb_replay__mp_cstr(b, g->card(g, d->cards[i])->id);
         }
         arb_replay__mp_cstr(b, "attrs");
         arb_replay__mp_map(b, d->nattrs);

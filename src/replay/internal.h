@@ -89,7 +89,7 @@ int arb_replay__trailer_bad(const arb_replay *r);
  * content is byte for byte what inline hashing writes (a state copy is a
  * clone: game.h), only the hashing moves off the recording thread. */
 typedef struct arb_replay__late {
-    uint64_t (*hash)(const void *state); /* the game's hash */
+    const arb_game *game;       /* whose hash() fills them */
     size_t state_size;
     size_t n, cap;
     size_t *off;                /* content offset of hash k's bytes */

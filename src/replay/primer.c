@@ -1,5 +1,7 @@
 /* primer.c — the built-in primers (replays/FORMAT.md §D.8): which primer a
- * content is coded with, and the models each primer leaves, built once. */
+ * content is coded with (the one made from its game's contents: a primer
+ * names its game in its first header), and the models each primer leaves,
+ * built once. */
 #include <pthread.h>
 #include <string.h>
 
@@ -7,17 +9,38 @@
 #include "replay/primer.h"
 #include "replay/rec2.h"
 
+/* The game id a header (a MessagePack array whose first field it is)
+ * names, in hl bytes. */
+static int header_game(const uint8_t *c, size_t hl, const uint8_t **id, uint32_t *len)
+{
+    const uint8_t *p = c, *end = c + hl;
+    uint32_t n;
+    int is_bin;
+    if (arb_mp_rd_array(&p, end, &n) != ARB_MP_OK || n == 0 || arb_mp_rd_str(&p, end, id, len, &is_bin) != ARB_MP_OK ||
+        is_bin)
+        return -1;
+    return 0;
+}
+
+int arb_rc_primer_game(const arb_rc_primer *pr, const uint8_t **id, uint32_t *len)
+{
+    /* an item: flags byte, varint n, varint h, n content bytes (h of header) */
+    const uint8_t *p = pr->bytes, *end = pr->bytes + pr->n;
+    uint64_t n, h;
+    if (p == end) return -1;
+    p++;
+    if (arb_r2_get_varint(&p, end, &n) || arb_r2_get_varint(&p, end, &h) || n > (uint64_t)(end - p) || h > n) return -1;
+    return header_game(p, (size_t)h, id, len);
+}
+
 unsigned arb_rc_primer_for_content(const uint8_t *c, size_t hl)
 {
-    /* the header is a MessagePack array whose first field is the game id */
-    const uint8_t *p = c, *end = c + hl, *id;
-    uint32_t n, len;
-    int is_bin;
-    if (arb_mp_rd_array(&p, end, &n) != ARB_MP_OK || n == 0 || arb_mp_rd_str(&p, end, &id, &len, &is_bin) != ARB_MP_OK ||
-        is_bin)
-        return 0;
+    const uint8_t *id, *pid;
+    uint32_t len, plen;
+    if (header_game(c, hl, &id, &len)) return 0;
     for (unsigned k = 0; k < ARB_RC_NPRIMERS; k++)
-        if (strlen(arb_rc_primers[k].game) == len && memcmp(arb_rc_primers[k].game, id, len) == 0) return arb_rc_primers[k].id;
+        if (!arb_rc_primer_game(&arb_rc_primers[k], &pid, &plen) && plen == len && memcmp(pid, id, len) == 0)
+            return arb_rc_primers[k].id;
     return 0;
 }
 

@@ -12,13 +12,18 @@
 
 typedef struct arb_rc_primer {
     unsigned id;           /* the envelope's byte 6 */
-    const char *game;      /* the game whose files the writer codes with it */
     const uint8_t *bytes;  /* items: flags byte (bit 0 timed), varint n, varint h, n content bytes */
     size_t n;
 } arb_rc_primer;
 
 #define ARB_RC_NPRIMERS 4
 extern const arb_rc_primer arb_rc_primers[ARB_RC_NPRIMERS];
+
+/* The game whose files a writer codes with primer pr: the game id its
+ * first item's header names (a primer is made of that game's contents, so
+ * the replay code names no game). 0 and *id (not NUL-terminated) / *len,
+ * or -1 for a primer that does not start with a header. */
+int arb_rc_primer_game(const arb_rc_primer *pr, const uint8_t **id, uint32_t *len);
 
 /* The primer a writer uses for a content whose header (hl bytes) names its
  * game first (§B.2): its id, or 0 (none: the game has no primer). */

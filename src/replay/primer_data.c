@@ -1529,8 +1529,8 @@ static const uint8_t primer_brainstorm[4948] = {
 };
 
 const arb_rc_primer arb_rc_primers[ARB_RC_NPRIMERS] = {
-    { 1, "naramo", primer_naramo, sizeof primer_naramo },
-    { 2, "catalyst", primer_catalyst, sizeof primer_catalyst },
-    { 3, "operator", primer_operator, sizeof primer_operator },
-    { 4, "brainstorm", primer_brainstorm, sizeof primer_brainstorm },
+    { 1, primer_naramo, sizeof primer_naramo },
+    { 2, primer_catalyst, sizeof primer_catalyst },
+    { 3, primer_operator, sizeof primer_operator },
+    { 4, primer_brainstorm, sizeof primer_brainstorm },
 };

@@ -1061,7 +1061,7 @@ int arb_replay_deck(const arb_replay *r, const arb_game *g, int seat, arb_deck *
         if (i == 0 || strcmp(P->cards[i], P->cards[i - 1]) != 0) {
             c = -1;
             for (unsigned k = 0; k < g->ncards && c < 0; k++)
-                if (strcmp(g->card(k)->id, P->cards[i]) == 0) c = (int)k;
+                if (strcmp(g->card(g, k)->id, P->cards[i]) == 0) c = (int)k;
             if (c < 0) c = arb_card_find(g, P->cards[i]);
         }
         if (c < 0) {

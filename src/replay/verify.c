@@ -139,8 +139,8 @@ static int verify_inner(arb_replay *r, const arb_verify_opts *opts, arb_verify_r
     void *st = malloc(g->state_size);
     arb_error e = ARB_ERROR_INIT;
     if (!st) return res->code = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory for a %s match", g->id);
-    if (h->position) rc = g->load_position(st, h->position, &su, &e);
-    else rc = g->setup(st, &su, NULL, &e);
+    if (h->position) rc = g->load_position(g, st, h->position, &su, &e);
+    else rc = g->setup(g, st, &su, NULL, &e);
     if (rc) {
         free(st);
         snprintf(res->rule, sizeof res->rule, "%s", e.rule);
@@ -148,7 +148,7 @@ static int verify_inner(arb_replay *r, const arb_verify_opts *opts, arb_verify_r
                        h->position ? "position" : "setup", e.msg, e.where[0] ? " at " : "", e.where);
     }
 
-    uint32_t turn = g->turn(st);
+    uint32_t turn = g->turn(g, st);
     int need_cp = 0, over = 0, seen_outcome = 0;
     uint64_t after_cp = 0;
     arb_outcome o = { 0 };
@@ -187,7 +187,7 @@ static int verify_inner(arb_replay *r, const arb_verify_opts *opts, arb_verify_r
             }
             e.code = ARB_OK;
             e.rule[0] = '\0';
-            rc = g->apply(st, a, NULL, &e);
+            rc = g->apply(g, st, a, NULL, &e);
             if (rc) {
                 char txt[160] = "";
                 arb_action_format(g, a, res->action, sizeof res->action);
@@ -196,9 +196,9 @@ static int verify_inner(arb_replay *r, const arb_verify_opts *opts, arb_verify_r
                 diverge(res, err, rn, ARB_DIV_ILLEGAL, "%s%s%s", txt, txt[0] ? ": " : "", e.msg);
                 goto out;
             }
-            if (g->outcome(st, &o)) over = 1;
+            if (g->outcome(g, st, &o)) over = 1;
             else {
-                uint32_t t = g->turn(st);
+                uint32_t t = g->turn(g, st);
                 if (t != turn) {
                     turn = t;
                     need_cp = 1;
@@ -207,8 +207,8 @@ static int verify_inner(arb_replay *r, const arb_verify_opts *opts, arb_verify_r
             break;
         }
         case ARB_REC_CHECKPOINT: {
-            res->seat = g->decision(st).seat;
-            uint32_t t = g->turn(st);
+            res->seat = g->decision(g, st).seat;
+            uint32_t t = g->turn(g, st);
             res->span_first = after_cp;
             if (rec.turn != t) {
                 res->expected = rec.turn;
@@ -219,7 +219,7 @@ static int verify_inner(arb_replay *r, const arb_verify_opts *opts, arb_verify_r
                         rec.turn, t, after_cp, rec.index);
                 goto out;
             }
-            uint64_t hv = g->hash(st);
+            uint64_t hv = g->hash(g, st);
             if (!arb_replay_hash_eq(&rec, hv)) {
                 /* a format-1 mid-match checkpoint keeps 16 bits, format 2's 8 */
                 char low[24] = "";
@@ -254,7 +254,7 @@ static int verify_inner(arb_replay *r, const arb_verify_opts *opts, arb_verify_r
                         rec.winner, rec.reason, rec.turn, o.winner, reason, o.turns);
                 goto out;
             }
-            uint64_t hv = g->hash(st);
+            uint64_t hv = g->hash(g, st);
             if (rec.hash != hv) {
                 res->expected = rec.hash;
                 res->computed = hv;
@@ -283,7 +283,7 @@ static int verify_inner(arb_replay *r, const arb_verify_opts *opts, arb_verify_r
         arb_replay_get_status(r, &res->status);
         res->record = res->status.records;
         res->turn = turn;
-        res->seat = g->decision(st).seat;
+        res->seat = g->decision(g, st).seat;
         res->span_first = after_cp;
         if (over)
             diverge(res, err, rn, ARB_DIV_NO_OUTCOME,

@@ -178,7 +178,7 @@ int arb_replay_writer_open_archive(arb_replay_writer **out, arb_archive_writer *
     /* The seal signs the final bytes, so a sealed member hashes inline. */
     w->defer = !w->seal && w->g->hash && w->g->state_size &&
                arb_archive__late_take(aw, &w->late, w->g->state_size);
-    w->late.hash = w->g->hash;
+    w->late.game = w->g;
     w->late.state_size = w->g->state_size;
     uint8_t env[ARB_REPLAY_ENVELOPE] = { 'T', 'C', 'G', 'R', 2, (uint8_t)(meta->flags & ARB_REPLAY_FLAG_TIMED), 0, 0 };
     memcpy(w->env, env, sizeof env);
@@ -583,7 +583,7 @@ void arb_replay__late_fill(arb_replay__late *l, uint8_t *content, size_t n)
     for (size_t k = 0; k < l->n; k++) {
         if (l->off[k] > n || n - l->off[k] < l->width[k]) continue; /* cannot happen: the writer made them */
         const uint8_t *st = l->blk[k / ARB_REPLAY__LATE_BLK] + k % ARB_REPLAY__LATE_BLK * l->state_size;
-        arb_r2_put_le(content + l->off[k], l->hash(st), l->width[k]);
+        arb_r2_put_le(content + l->off[k], l->game->hash(l->game, st), l->width[k]);
     }
     l->n = 0;
 }

@@ -85,9 +85,20 @@ if [ -n "${PLUGIN:-}" ]; then
     $A --plugin "$PLUGIN" perft --game toy --depth 3 >/dev/null || bad "plug-in: perft"
     out=$($A --plugin "$PLUGIN_OLD" games 2>&1); rc=$?
     [ $rc -eq 3 ] && echo "$out" | grep -q "does not implement game contract" || bad "plug-in of another contract: exit $rc: $out"
+    if [ -n "${PLUGIN_C2:-}" ]; then
+        # built as arbiter 0.2 built plug-ins (contract 2): shimmed, plays and
+        # verifies, and its replays are the contract-3 build's
+        $A --plugin "$PLUGIN_C2" games | grep -q "^toy " || bad "contract-2 plug-in: not loaded"
+        $A --plugin "$PLUGIN_C2" play --game toy --seed 5 --players 3 -o "$T/toy2.tcgr" >/dev/null || bad "contract-2 plug-in: play failed"
+        h3=$($A --plugin "$PLUGIN" verify "$T/toy.tcgr" | grep -o 'final hash 0x[0-9a-f]*')
+        h2=$($A --plugin "$PLUGIN_C2" verify "$T/toy2.tcgr" | grep -o 'final hash 0x[0-9a-f]*')
+        [ -n "$h3" ] && [ "$h3" = "$h2" ] || bad "contract-2 plug-in: its match ($h2) differs from the contract-3 build's ($h3)"
+        $A --plugin "$PLUGIN_C2" verify "$T/toy.tcgr" >/dev/null || bad "contract-2 plug-in: verify failed"
+        $A --plugin "$PLUGIN_C2" log "$T/toy.tcgr" | grep -q "P1 draws card" || bad "contract-2 plug-in: event_text not shimmed"
+    fi
     out=$($A --plugin /nonexistent.so games 2>&1); rc=$?
     [ $rc -eq 3 ] || bad "a missing plug-in: exit $rc"
-    echo "adapter: the toy plug-in records, verifies, crosschecks and counts; a plug-in of another contract is refused"
+    echo "adapter: the toy plug-in records, verifies, crosschecks and counts; a contract-2 plug-in loads through the shim, one of another contract is refused"
 fi
 
 # perft reference values (conformance/<game>/perft.md), in-process and

@@ -128,7 +128,7 @@ static long selfplay(const arb_game *g, uint64_t seed0, int games, const char *t
         memset(&su, 0, sizeof su);
         su.seed = seed0 + (uint64_t)k;
         su.players = g->min_players;
-        for (int s = 0; s < su.players; s++) su.decks[s] = g->preset((unsigned)s % g->npresets);
+        for (int s = 0; s < su.players; s++) su.decks[s] = g->preset(g, (unsigned)s % g->npresets);
         arb_match *m;
         arb_error err = ARB_ERROR_INIT;
         if (arb_match_new(&m, g, &su, &err)) die("setup", &err);

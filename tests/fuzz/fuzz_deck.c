@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         arb_error err = ARB_ERROR_INIT;
         if (arb_deck_parse(&d, g, text, size, "fuzz.deck", &err) == ARB_OK && g->deck_check) {
             arb_deck_issue iss[64];
-            g->deck_check(&d, iss, 64);
+            g->deck_check(g, &d, iss, 64);
         }
     }
     free(text);

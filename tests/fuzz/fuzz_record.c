@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&su, 0, sizeof su);
     su.seed = (data[0] >> 3) & 15;
     su.players = g->min_players;
-    for (int s = 0; s < su.players; s++) su.decks[s] = g->preset((unsigned)s % g->npresets);
+    for (int s = 0; s < su.players; s++) su.decks[s] = g->preset(g, (unsigned)s % g->npresets);
     arb_match *m;
     arb_error err = ARB_ERROR_INIT;
     if (arb_match_new(&m, g, &su, &err)) return 0;

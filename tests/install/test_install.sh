@@ -17,7 +17,7 @@ prefix=$tmp/usr
 fail() { echo "install: FAIL: $*" >&2; exit 1; }
 
 make --no-print-directory -s install PREFIX="$prefix" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; fail "make install"; }
-ver=$(sed -n 's/^#define ARB_VERSION "\(.*\)"/\1/p' include/arbiter/arbiter.h)
+ver=$(sed -n 's/^#define ARB_VERSION "\(.*\)"/\1/p' include/arbiter/version.h)
 
 # The shared library: versioned file, SONAME, symlinks.
 lib=$prefix/lib/libarbiter.so.$ver

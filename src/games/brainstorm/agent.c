@@ -1,9 +1,12 @@
 /* agent.c — the greedy Brainstorm agent.
  *
  * Scores each legal action with a fixed heuristic and takes the best (ties:
- * the first, in legal() order). It reads only what export_state(st, seat)
- * shows that seat: its own Hand, both Machines, the Stack and Deck counts —
- * never a Deck's order or the opponent's Hand. The plan it follows: enable
+ * a uniform pick drawn from the agent's rng, arb_greedy_pick, as in every
+ * game; before contract 3 the first in legal() order, so greedy Brainstorm
+ * self-play files of arbiter 0.2 are not reproduced; they still verify).
+ * It reads only what export_state(st, seat) shows that seat: its own Hand,
+ * both Machines, the Stack and Deck counts — never a Deck's order or the
+ * opponent's Hand. The plan it follows: enable
  * Modules, route the Generator towards a Shredder (which mills the
  * opponent, the quickest way to win by deck-out, G02), spend Charge there,
  * Overload the opponent's focused Modules, and avoid extra draws when its
@@ -39,8 +42,9 @@ static int card_value(const brn_state *s, int seat, int uid)
     }
 }
 
-static int score(const brn_state *s, const arb_action *a)
+static int score(const void *st, const arb_action *a)
 {
+    const brn_state *s = st;
     int seat = a->seat;
     const brn_player *p = &s->p[seat];
     const int32_t *x = a->args;
@@ -78,15 +82,8 @@ static int score(const brn_state *s, const arb_action *a)
     }
 }
 
-size_t arb_brainstorm__greedy(const void *st, const arb_action *legal, size_t n, arb_rng *rng)
+size_t arb_brainstorm__greedy(const arb_game *g, const void *st, const arb_action *legal, size_t n, arb_rng *rng)
 {
-    const brn_state *s = st;
-    (void)rng;
-    size_t best = 0;
-    int bs = -1000000;
-    for (size_t i = 0; i < n; i++) {
-        int v = score(s, &legal[i]);
-        if (v > bs) { bs = v; best = i; }
-    }
-    return best;
+    (void)g;
+    return arb_greedy_pick(st, legal, n, score, rng);
 }

@@ -187,31 +187,29 @@ void arb_brainstorm__give_charge(brn_state *s, int seat, int uid, int amount, ar
 /* stack.c: the card has a triggered ability under s's rules version (a
  * Stack trigger item may name it) */
 int arb_brainstorm__triggers(const brn_state *s, int seat, int uid);
-/* game.c: the rules version su asks for (1, 2, …), or <0 with err set */
-int arb_brainstorm__rules(const arb_setup *su, arb_error *err);
 
 /* legal enumeration shared by legal() and the agent */
 size_t arb_brainstorm__legal(const brn_state *s, arb_action *out, size_t cap);
 
 /* contract members in other files */
-int arb_brainstorm__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err);
-int arb_brainstorm__apply(void *st, const arb_action *a, arb_events *ev, arb_error *err);
-arb_decision arb_brainstorm__decision(const void *st);
-uint64_t arb_brainstorm__hash(const void *st);
-int arb_brainstorm__outcome(const void *st, arb_outcome *out);
-uint32_t arb_brainstorm__turn(const void *st);
-const char *arb_brainstorm__phase(const void *st);
-size_t arb_brainstorm__legal_vt(const void *st, arb_action *out, size_t cap);
-void arb_brainstorm__export(const void *st, int view, arb_tree *t, arb_tnode *root);
-int arb_brainstorm__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err);
-int arb_brainstorm__event_text(const arb_event *ev, int view, char *buf, size_t size);
-int arb_brainstorm__action_text(const void *st, const arb_action *a, char *buf, size_t size);
-size_t arb_brainstorm__greedy(const void *st, const arb_action *legal, size_t n, arb_rng *rng);
-unsigned arb_brainstorm__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap);
-const arb_card *arb_brainstorm__card(unsigned idx);
-void arb_brainstorm__card_export(unsigned idx, arb_tree *t, arb_tnode *parent);
+int arb_brainstorm__setup(const arb_game *g, void *st, const arb_setup *su, arb_events *ev, arb_error *err);
+int arb_brainstorm__apply(const arb_game *g, void *st, const arb_action *a, arb_events *ev, arb_error *err);
+arb_decision arb_brainstorm__decision(const arb_game *g, const void *st);
+uint64_t arb_brainstorm__hash(const arb_game *g, const void *st);
+int arb_brainstorm__outcome(const arb_game *g, const void *st, arb_outcome *out);
+uint32_t arb_brainstorm__turn(const arb_game *g, const void *st);
+const char *arb_brainstorm__phase(const arb_game *g, const void *st);
+size_t arb_brainstorm__legal_vt(const arb_game *g, const void *st, arb_action *out, size_t cap);
+void arb_brainstorm__export(const arb_game *g, const void *st, int view, arb_tree *t, arb_tnode *root);
+int arb_brainstorm__load(const arb_game *g, void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err);
+int arb_brainstorm__event_text(const arb_game *g, const arb_event *ev, int view, char *buf, size_t size);
+int arb_brainstorm__action_text(const arb_game *g, const void *st, const arb_action *a, char *buf, size_t size);
+size_t arb_brainstorm__greedy(const arb_game *g, const void *st, const arb_action *legal, size_t n, arb_rng *rng);
+unsigned arb_brainstorm__deck_check(const arb_game *g, const arb_deck *d, arb_deck_issue *out, unsigned cap);
+const arb_card *arb_brainstorm__card(const arb_game *g, unsigned idx);
+void arb_brainstorm__card_export(const arb_game *g, unsigned idx, arb_tree *t, arb_tnode *parent);
 #define BRN_NPRESETS 4
-const arb_deck *arb_brainstorm__preset(unsigned idx);
+const arb_deck *arb_brainstorm__preset(const arb_game *g, unsigned idx);
 int arb_brainstorm__card_by_slug(const char *slug);
 
 extern const arb_verb arb_brainstorm__verbs[BRN_V_COUNT];

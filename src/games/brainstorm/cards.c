@@ -57,8 +57,9 @@ const brn_carddef arb_brainstorm__cards[BRN_NCARDS] = {
 const unsigned arb_brainstorm__ncards = BRN_NCARDS;
 _Static_assert(sizeof arb_brainstorm__cards / sizeof arb_brainstorm__cards[0] == BRN_NCARDS, "card count");
 
-const arb_card *arb_brainstorm__card(unsigned idx)
+const arb_card *arb_brainstorm__card(const arb_game *g, unsigned idx)
 {
+    (void)g;
     return idx < arb_brainstorm__ncards ? &arb_brainstorm__cards[idx].pub : NULL;
 }
 
@@ -69,8 +70,9 @@ int arb_brainstorm__card_by_slug(const char *slug)
     return -1;
 }
 
-void arb_brainstorm__card_export(unsigned idx, arb_tree *t, arb_tnode *parent)
+void arb_brainstorm__card_export(const arb_game *g, unsigned idx, arb_tree *t, arb_tnode *parent)
 {
+    (void)g;
     if (idx >= arb_brainstorm__ncards) return;
     const brn_carddef *c = &arb_brainstorm__cards[idx];
     static const char *const types[] = { "generator", "module", "cell", "tactic" };
@@ -126,15 +128,17 @@ static const arb_deck presets[BRN_NPRESETS] = {
     } },
 };
 
-const arb_deck *arb_brainstorm__preset(unsigned idx)
+const arb_deck *arb_brainstorm__preset(const arb_game *g, unsigned idx)
 {
+    (void)g;
     return idx < BRN_NPRESETS ? &presets[idx] : NULL;
 }
 
 /* ---- deck check (interpretation G01) ----------------------------------- */
 
-unsigned arb_brainstorm__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap)
+unsigned arb_brainstorm__deck_check(const arb_game *g, const arb_deck *d, arb_deck_issue *out, unsigned cap)
 {
+    (void)g;
     unsigned n = 0, gens = 0, others = 0, modules = 0, bad = 0;
     for (unsigned i = 0; i < d->ncards; i++) {
         unsigned id = d->cards[i];

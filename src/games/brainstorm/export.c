@@ -41,16 +41,17 @@ static void machine_obj(arb_tree *t, arb_tnode *arr, const brn_state *s, int sea
     for (int i = 0; i < d->outs; i++) arb_tree_add_bool(t, u, NULL, (c->used >> i) & 1);
 }
 
-void arb_brainstorm__export(const void *st, int view, arb_tree *t, arb_tnode *root)
+void arb_brainstorm__export(const arb_game *g, const void *st, int view, arb_tree *t, arb_tnode *root)
 {
+    (void)g;
     const brn_state *s = st;
-    arb_decision d = arb_brainstorm__decision(s);
+    arb_decision d = arb_brainstorm__decision(g, s);
     arb_tree_add_str(t, root, "game", "brainstorm");
     /* The rules version: public, and part of the hash from draft0-2 on. */
-    arb_tree_add_str(t, root, "rules", arb_game_brainstorm.rules_versions[s->rules >= 1 && s->rules <= 2 ? s->rules - 1 : 0]);
+    arb_tree_add_str(t, root, "rules", arb_game_rules_name(&arb_game_brainstorm, s->rules));
     arb_tree_add_int(t, root, "cycle", s->cycle);
     arb_tree_add_int(t, root, "lead", s->lead);
-    arb_tree_add_str(t, root, "phase", arb_brainstorm__phase(s));
+    arb_tree_add_str(t, root, "phase", arb_brainstorm__phase(g, s));
     arb_tnode *dn = arb_tree_add_map(t, root, "decision");
     arb_tree_add_int(t, dn, "seat", d.seat);
     arb_tree_add_str(t, dn, "kind", s->over ? "none" : arb_brainstorm__decision_names[d.kind]);
@@ -433,22 +434,23 @@ static int ld_decision(arb_pos *L, brn_state *s, const arb_tnode *dn)
     }
     const arb_tnode *n = dn ? arb_tnode_get(dn, "kind") : NULL;
     if (n) {
-        arb_decision d = arb_brainstorm__decision(s);
+        arb_decision d = arb_brainstorm__decision(&arb_game_brainstorm, s);
         if (n->kind != ARB_T_STR || (!s->over && strcmp(n->s, arb_brainstorm__decision_names[d.kind]) != 0))
             return arb_pos_fail(L, "decision.kind", "BRN-ACTION-REQUIRED", "decision kind does not match the phase");
     }
     return 0;
 }
 
-int arb_brainstorm__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
+int arb_brainstorm__load(const arb_game *g, void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
 {
+    (void)g;
     brn_state *s = st;
     arb_pos L0, *L = &L0;
     arb_pos_init(L, &arb_game_brainstorm, err, "BRN-ZONE-FIVE");
     if (su && su->players != 0 && su->players != BRN_PLAYERS)
         return ARB_ILLEGAL(err, "BRN-PLAYERS", "Brainstorm is played between 2 players");
     TRY(arb_pos_keys(L, pos, k_root));
-    int rules = arb_brainstorm__rules(su, err);
+    int rules = arb_game_rules_select(&arb_game_brainstorm, su, err);
     if (rules < 0) return rules;
     memset(s, 0, sizeof *s);
     s->rules = (uint8_t)rules;
@@ -458,9 +460,9 @@ int arb_brainstorm__load(void *st, const arb_tnode *pos, const arb_setup *su, ar
     TRY(arb_pos_game(L, pos));
     const char *rv = NULL; /* given: must be the setup's rules version */
     TRY(arb_pos_str(L, pos, "rules", &rv));
-    if (rv && strcmp(rv, arb_game_brainstorm.rules_versions[rules - 1]) != 0)
+    if (rv && strcmp(rv, arb_game_rules_name(&arb_game_brainstorm, (unsigned)rules)) != 0)
         return arb_pos_fail(L, "rules", NULL, "the position is for rules '%s', the setup plays '%s'", rv,
-                            arb_game_brainstorm.rules_versions[rules - 1]);
+                            arb_game_rules_name(&arb_game_brainstorm, (unsigned)rules));
     TRY(ld_root(L, s, pos));
     const arb_tnode *pl = arb_tnode_get(pos, "players");
     if (!pl || pl->kind != ARB_T_ARR || pl->n != BRN_PLAYERS)

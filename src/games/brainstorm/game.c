@@ -11,16 +11,17 @@
  *                        becomes active" (Power Cell) and Amplifier's
  *                        "whenever" trigger through the Stack. */
 static const char *const rules_versions[] = {"brainstorm-draft0-1", "brainstorm-draft0-2"};
+/* What the judge's report charts, and the events that open a Cycle or a
+ * phase (game.h). */
+static const char *const chart_paths[] = { "players.*.machine.*.charge", "#players.*.machine", "#players.*.hand" };
+static const char *const chart_labels[] = { "Charge (sum over the machine)", "Cards in the machine", "Cards in hand" };
+static const arb_marker markers[] = {
+    { BRN_E_CYCLE, 1, 0, "reset", NULL, 0 },
+    { BRN_E_PHASE, 0, 0, NULL, arb_brainstorm__phase_names, BRN_P_OVER },
+};
+
 extern const arb_game arb_game_brainstorm;
 
-int arb_brainstorm__rules(const arb_setup *su, arb_error *err)
-{
-    int i = arb_game_rules_index(&arb_game_brainstorm, su ? su->rules : NULL);
-    if (i < 0)
-        return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "brainstorm rules version '%s' is not implemented "
-                             "(known: brainstorm-draft0-1, brainstorm-draft0-2)", su->rules);
-    return i + 1;
-}
 
 const arb_game arb_game_brainstorm = {
     .contract = ARB_GAME_CONTRACT,
@@ -55,4 +56,6 @@ const arb_game arb_game_brainstorm = {
     .event_text = arb_brainstorm__event_text,
     .action_text = arb_brainstorm__action_text,
     .greedy = arb_brainstorm__greedy,
+    .chart_paths = chart_paths, .chart_labels = chart_labels, .ncharts = 3,
+    .markers = markers, .nmarkers = 2,
 };

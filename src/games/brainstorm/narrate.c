@@ -40,8 +40,9 @@ static const char *phname(int32_t ph)
     return ph >= 0 ? arb_name_at(arb_brainstorm__phase_names, BRN_P_COUNT, (unsigned)ph, "?") : "?";
 }
 
-int arb_brainstorm__event_text(const arb_event *e, int view, char *buf, size_t size)
+int arb_brainstorm__event_text(const arb_game *g, const arb_event *e, int view, char *buf, size_t size)
 {
+    (void)g;
     int P = e->seat + 1;
     switch (e->type) {
     case BRN_E_SETUP: return snprintf(buf, size, "Setup: Generators on the Machines, %d-card hands; P%d leads Cycle 1", e->b, e->a + 1);
@@ -92,8 +93,9 @@ static const char *uname(const brn_state *s, int seat, int32_t uid)
     return arb_brainstorm__def(s, seat, uid)->pub.name;
 }
 
-int arb_brainstorm__action_text(const void *st, const arb_action *a, char *buf, size_t size)
+int arb_brainstorm__action_text(const arb_game *g, const void *st, const arb_action *a, char *buf, size_t size)
 {
+    (void)g;
     const brn_state *s = st;
     int P = a->seat + 1, seat = a->seat;
     const int32_t *x = a->args;

@@ -407,20 +407,17 @@ static int validate_link(const brn_state *s, const arb_action *a, arb_error *err
     return check_link(s, a, arb_brainstorm__hook_out_links(s, a->seat), err);
 }
 
+/* The precheck's rule IDs (toolkit.h: the refusal precedence). */
+static const arb_precheck_rules prechecks = {
+    .over = "BRN-ZONE-DECK-DRAW", .verb = "BRN-ACTION-REQUIRED", .nargs_any = "BRN-ACTION-REQUIRED",
+    .clock = 0, .arbiter_verbs = BRN_V_TIMEOUT, .no_clock = "BRN-ACTION-REQUIRED", .seat = "BRN-ACTION-REQUIRED",
+};
+
 int arb_brainstorm__validate(const brn_state *s, const arb_action *a, arb_error *err)
 {
-    if (s->over) return ARB_REJECT(err, ARB_EOVER, "BRN-ZONE-DECK-DRAW", "the match is over");
-    if (a->verb >= BRN_V_COUNT)
-        return ARB_INVALID(err, "BRN-ACTION-REQUIRED", "unknown verb %u", (unsigned)a->verb);
-    const arb_verb *v = &arb_brainstorm__verbs[a->verb];
-    if (a->nargs < v->min_args || a->nargs > v->max_args)
-        return ARB_INVALID(err, "BRN-ACTION-REQUIRED", "%s takes %u to %u arguments", v->name,
-               (unsigned)v->min_args, (unsigned)v->max_args);
-    if (a->verb >= BRN_V_TIMEOUT)
-        return ARB_ILLEGAL(err, "BRN-ACTION-REQUIRED", "Brainstorm has no clock: the arbiter never holds Action");
-    if (a->seat != s->actor)
-        return ARB_ILLEGAL(err, "BRN-ACTION-REQUIRED", "seat %d does not owe the decision (P%d does)",
-               (int)a->seat, s->actor + 1);
+    int pre = arb_action_precheck(&arb_game_brainstorm, &prechecks, s->over, BRN_PLAYERS, s->actor,
+                                  "BRN-ACTION-REQUIRED", a, err);
+    if (pre) return pre;
     int seat = a->seat, ph = s->phase;
     const brn_player *p = &s->p[seat];
     switch (a->verb) {
@@ -722,9 +719,10 @@ size_t arb_brainstorm__legal(const brn_state *s, arb_action *out, size_t cap)
 }
 
 /* ---- setup ------------------------------------------------------------- */
-int arb_brainstorm__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err)
+int arb_brainstorm__setup(const arb_game *g, void *st, const arb_setup *su, arb_events *ev, arb_error *err)
 {
-    int rules = arb_brainstorm__rules(su, err);
+    (void)g;
+    int rules = arb_game_rules_select(&arb_game_brainstorm, su, err);
     if (rules < 0) return rules;
     if (su->players != BRN_PLAYERS)
         return ARB_ILLEGAL(err, "BRN-PLAYERS", "Brainstorm is played between 2 players, not %d",
@@ -733,7 +731,7 @@ int arb_brainstorm__setup(void *st, const arb_setup *su, arb_events *ev, arb_err
         const arb_deck *d = su->decks[seat];
         if (!d) return ARB_INVALID(err, "BRN-PLAYERS", "seat %d has no deck", seat);
         arb_deck_issue is[4];
-        unsigned n = arb_brainstorm__deck_check(d, is, 4);
+        unsigned n = arb_brainstorm__deck_check(g, d, is, 4);
         for (unsigned i = 0; i < n && i < 4; i++)
             if (!is[i].warning) {
                 ARB_ILLEGAL(err, is[i].rule, "deck of P%d: %s", seat + 1, is[i].msg);
@@ -773,8 +771,9 @@ int arb_brainstorm__setup(void *st, const arb_setup *su, arb_events *ev, arb_err
 }
 
 /* ---- small contract members ------------------------------------------- */
-int arb_brainstorm__apply(void *st, const arb_action *a, arb_events *ev, arb_error *err)
+int arb_brainstorm__apply(const arb_game *g, void *st, const arb_action *a, arb_events *ev, arb_error *err)
 {
+    (void)g;
     brn_state *s = st;
     int rc = arb_brainstorm__validate(s, a, err);
     if (rc) return rc;
@@ -782,8 +781,9 @@ int arb_brainstorm__apply(void *st, const arb_action *a, arb_events *ev, arb_err
     return ARB_OK;
 }
 
-arb_decision arb_brainstorm__decision(const void *st)
+arb_decision arb_brainstorm__decision(const arb_game *g, const void *st)
 {
+    (void)g;
     const brn_state *s = st;
     arb_decision d = { ARB_SEAT_NONE, 0, -1 };
     if (s->over) return d;
@@ -797,8 +797,9 @@ arb_decision arb_brainstorm__decision(const void *st)
     return d;
 }
 
-uint64_t arb_brainstorm__hash(const void *st)
+uint64_t arb_brainstorm__hash(const arb_game *g, const void *st)
 {
+    (void)g;
     const brn_state *s = st;
     arb_hasher h;
     arb_hasher_init(&h);
@@ -840,8 +841,9 @@ uint64_t arb_brainstorm__hash(const void *st)
     return arb_hasher_final(&h);
 }
 
-int arb_brainstorm__outcome(const void *st, arb_outcome *out)
+int arb_brainstorm__outcome(const arb_game *g, const void *st, arb_outcome *out)
 {
+    (void)g;
     const brn_state *s = st;
     out->over = s->over;
     out->winner = s->over ? s->winner : -1;
@@ -850,15 +852,17 @@ int arb_brainstorm__outcome(const void *st, arb_outcome *out)
     return out->over;
 }
 
-uint32_t arb_brainstorm__turn(const void *st) { return ((const brn_state *)st)->cycle; }
+uint32_t arb_brainstorm__turn(const arb_game *g, const void *st) { (void)g; return ((const brn_state *)st)->cycle; }
 
-const char *arb_brainstorm__phase(const void *st)
+const char *arb_brainstorm__phase(const arb_game *g, const void *st)
 {
+    (void)g;
     const brn_state *s = st;
     return arb_brainstorm__phase_names[s->phase < BRN_P_COUNT ? s->phase : BRN_P_OVER];
 }
 
-size_t arb_brainstorm__legal_vt(const void *st, arb_action *out, size_t cap)
+size_t arb_brainstorm__legal_vt(const arb_game *g, const void *st, arb_action *out, size_t cap)
 {
+    (void)g;
     return arb_brainstorm__legal(st, out, cap);
 }

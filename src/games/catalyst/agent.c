@@ -48,8 +48,9 @@ static int is_catalyst_public(const cat_player *pl, unsigned uid)
     return !(pl->c[uid].flags & CAT_F_FACEDOWN) && cat_defof(pl, uid)->kind == CAT_KIND_CATALYST;
 }
 
-static int score(const cat_state *s, const arb_action *a)
+static int score(const void *st, const arb_action *a)
 {
+    const cat_state *s = st;
     unsigned seat = (unsigned)a->seat;
     const cat_player *pl = &s->p[seat];
     int x = a->args[0], y = a->args[1], z = a->args[2];
@@ -118,20 +119,8 @@ static int score(const cat_state *s, const arb_action *a)
     }
 }
 
-size_t arb_catalyst__greedy(const void *st, const arb_action *legal, size_t n, arb_rng *rng)
+size_t arb_catalyst__greedy(const arb_game *g, const void *st, const arb_action *legal, size_t n, arb_rng *rng)
 {
-    const cat_state *s = st;
-    size_t best = 0, ties = 0;
-    int best_sc = 0;
-    for (size_t i = 0; i < n; i++) {
-        int sc = score(s, &legal[i]);
-        if (i == 0 || sc > best_sc) {
-            best = i;
-            best_sc = sc;
-            ties = 1;
-        } else if (sc == best_sc && arb_rng_below(rng, (uint32_t)++ties) == 0) {
-            best = i;
-        }
-    }
-    return best;
+    (void)g;
+    return arb_greedy_pick(st, legal, n, score, rng);
 }

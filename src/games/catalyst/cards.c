@@ -63,13 +63,15 @@ const cat_def arb_catalyst__defs[CAT_NDEFS] = {
 
 const char *const arb_catalyst__pos_names[CAT_POSITIONS] = { "F1", "F2", "F3", "B1", "B2", "B3" };
 
-const arb_card *arb_catalyst__card(unsigned idx)
+const arb_card *arb_catalyst__card(const arb_game *g, unsigned idx)
 {
+    (void)g;
     return idx < arb_catalyst__ndefs ? &arb_catalyst__defs[idx].card : NULL;
 }
 
-void arb_catalyst__card_export(unsigned idx, arb_tree *t, arb_tnode *parent)
+void arb_catalyst__card_export(const arb_game *g, unsigned idx, arb_tree *t, arb_tnode *parent)
 {
+    (void)g;
     if (idx >= arb_catalyst__ndefs) return;
     const cat_def *d = &arb_catalyst__defs[idx];
     arb_tree_add_str(t, parent, "kind", d->card.type);
@@ -93,14 +95,16 @@ static const arb_deck presets[CAT_NPRESETS] = {
 
 unsigned arb_catalyst__npresets(void) { return CAT_NPRESETS; }
 
-const arb_deck *arb_catalyst__preset(unsigned idx)
+const arb_deck *arb_catalyst__preset(const arb_game *g, unsigned idx)
 {
+    (void)g;
     return idx < arb_catalyst__npresets() ? &presets[idx] : NULL;
 }
 
 
-unsigned arb_catalyst__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap)
+unsigned arb_catalyst__deck_check(const arb_game *g, const arb_deck *d, arb_deck_issue *out, unsigned cap)
 {
+    (void)g;
     unsigned n = 0, catalysts = 0, vault = 0;
     unsigned copies[64] = { 0 };
     unsigned ncards = d->ncards <= ARB_DECK_MAX ? d->ncards : ARB_DECK_MAX;

@@ -190,29 +190,29 @@ int arb_catalyst__distance(unsigned pos_a, unsigned pos_t);
 int arb_catalyst__pos_parse(const char *s);
 
 /* cards.c */
-const arb_card *arb_catalyst__card(unsigned idx);
-void arb_catalyst__card_export(unsigned idx, arb_tree *t, arb_tnode *parent);
-unsigned arb_catalyst__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap);
+const arb_card *arb_catalyst__card(const arb_game *g, unsigned idx);
+void arb_catalyst__card_export(const arb_game *g, unsigned idx, arb_tree *t, arb_tnode *parent);
+unsigned arb_catalyst__deck_check(const arb_game *g, const arb_deck *d, arb_deck_issue *out, unsigned cap);
 unsigned arb_catalyst__npresets(void);
-const arb_deck *arb_catalyst__preset(unsigned idx);
+const arb_deck *arb_catalyst__preset(const arb_game *g, unsigned idx);
 
 /* rules.c */
-int arb_catalyst__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err);
-arb_decision arb_catalyst__decision(const void *st);
-size_t arb_catalyst__legal(const void *st, arb_action *out, size_t cap);
-int arb_catalyst__apply(void *st, const arb_action *a, arb_events *ev, arb_error *err);
+int arb_catalyst__setup(const arb_game *g, void *st, const arb_setup *su, arb_events *ev, arb_error *err);
+arb_decision arb_catalyst__decision(const arb_game *g, const void *st);
+size_t arb_catalyst__legal(const arb_game *g, const void *st, arb_action *out, size_t cap);
+int arb_catalyst__apply(const arb_game *g, void *st, const arb_action *a, arb_events *ev, arb_error *err);
 int arb_catalyst__validate(const cat_state *s, const arb_action *a, arb_error *err);
-uint64_t arb_catalyst__hash(const void *st);
+uint64_t arb_catalyst__hash(const arb_game *g, const void *st);
 
 /* export.c */
-void arb_catalyst__export(const void *st, int view, arb_tree *t, arb_tnode *root);
-int arb_catalyst__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err);
+void arb_catalyst__export(const arb_game *g, const void *st, int view, arb_tree *t, arb_tnode *root);
+int arb_catalyst__load(const arb_game *g, void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err);
 
 /* narrate.c */
-int arb_catalyst__event_text(const arb_event *ev, int view, char *buf, size_t size);
-int arb_catalyst__action_text(const void *st, const arb_action *a, char *buf, size_t size);
+int arb_catalyst__event_text(const arb_game *g, const arb_event *ev, int view, char *buf, size_t size);
+int arb_catalyst__action_text(const arb_game *g, const void *st, const arb_action *a, char *buf, size_t size);
 
 /* agent.c */
-size_t arb_catalyst__greedy(const void *st, const arb_action *legal, size_t n, arb_rng *rng);
+size_t arb_catalyst__greedy(const arb_game *g, const void *st, const arb_action *legal, size_t n, arb_rng *rng);
 
 #endif

@@ -40,8 +40,9 @@ static void export_field_card(arb_tree *t, arb_tnode *bf, const cat_player *pl, 
     arb_tree_add_int(t, m, "health", arb_catalyst__health(pl, u));
 }
 
-void arb_catalyst__export(const void *st, int view, arb_tree *t, arb_tnode *root)
+void arb_catalyst__export(const arb_game *g, const void *st, int view, arb_tree *t, arb_tnode *root)
 {
+    (void)g;
     const cat_state *s = st;
     int full = view == ARB_VIEW_ALL;
     arb_tree_add_str(t, root, "game", "catalyst");
@@ -567,8 +568,9 @@ static int check_flow(ld *L, cat_state *s, int kind, int dseat, int over, int ha
     return ARB_OK;
 }
 
-int arb_catalyst__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
+int arb_catalyst__load(const arb_game *g, void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
 {
+    (void)g;
     arb_error local = ARB_ERROR_INIT;
     if (!err) err = &local;
     ld L;

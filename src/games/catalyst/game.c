@@ -96,8 +96,9 @@ int arb_catalyst__pos_parse(const char *s)
 #define PUT32(v) (PUT16((uint32_t)(v)), PUT16((uint32_t)(v) >> 16))
 #define PUT64(v) (PUT32((uint64_t)(v)), PUT32((uint64_t)(v) >> 32))
 
-uint64_t arb_catalyst__hash(const void *st)
+uint64_t arb_catalyst__hash(const arb_game *g, const void *st)
 {
+    (void)g;
     const cat_state *s = st;
     uint8_t buf[96 + ARB_MAX_SEATS * (24 + 3 * (1 + CAT_MAX_CARDS) + 11 * CAT_MAX_CARDS)];
     size_t n = 0;
@@ -141,8 +142,9 @@ uint64_t arb_catalyst__hash(const void *st)
 #undef PUT32
 #undef PUT64
 
-static int cat_outcome(const void *st, arb_outcome *out)
+static int cat_outcome(const arb_game *g, const void *st, arb_outcome *out)
 {
+    (void)g;
     const cat_state *s = st;
     out->over = s->over;
     out->winner = s->over ? s->winner : -1;
@@ -151,13 +153,24 @@ static int cat_outcome(const void *st, arb_outcome *out)
     return out->over;
 }
 
-static uint32_t cat_turn(const void *st) { return ((const cat_state *)st)->turn; }
+static uint32_t cat_turn(const arb_game *g, const void *st) { (void)g; return ((const cat_state *)st)->turn; }
 
-static const char *cat_phase(const void *st)
+static const char *cat_phase(const arb_game *g, const void *st)
 {
+    (void)g;
     const cat_state *s = st;
     return s->phase <= CAT_PH_OVER ? arb_catalyst__phase_names[s->phase] : "?";
 }
+
+/* What the judge's report charts, and the events that open a turn or a
+ * phase (game.h). */
+static const char *const chart_paths[] = { "players.*.shards", "#players.*.battlefield", "#players.*.vault",
+                                           "#players.*.hand" };
+static const char *const chart_labels[] = { "Shards", "Cards in play", "Cards in the Vault", "Cards in hand" };
+static const arb_marker markers[] = {
+    { CAT_E_TURN, 1, 0, "start", NULL, 0 },
+    { CAT_E_PHASE, 0, 0, NULL, arb_catalyst__phase_names, CAT_PH_OVER },
+};
 
 const arb_game arb_game_catalyst = {
     .contract = ARB_GAME_CONTRACT,
@@ -191,4 +204,6 @@ const arb_game arb_game_catalyst = {
     .event_text = arb_catalyst__event_text,
     .action_text = arb_catalyst__action_text,
     .greedy = arb_catalyst__greedy,
+    .chart_paths = chart_paths, .chart_labels = chart_labels, .ncharts = 4,
+    .markers = markers, .nmarkers = 2,
 };

@@ -15,8 +15,9 @@ static const char *pos_of(int pos)
     return pos >= 0 ? arb_name_at(arb_catalyst__pos_names, CAT_POSITIONS, (unsigned)pos, "?") : "?";
 }
 
-int arb_catalyst__event_text(const arb_event *ev, int view, char *buf, size_t size)
+int arb_catalyst__event_text(const arb_game *g, const arb_event *ev, int view, char *buf, size_t size)
 {
+    (void)g;
     int P = ev->seat + 1, a = ev->a, b = ev->b, c = ev->c;
     int see = !ev->hidden || view == ARB_VIEW_ALL || view == ev->seat;
     static const char *const why_draw[] = { "", " (Start Phase)", " (Action)", " (hand adjust)" };
@@ -94,8 +95,9 @@ static const char *uid_name(const cat_state *s, int seat, int uid)
     return cat_defof(&s->p[seat], (unsigned)uid)->card.name;
 }
 
-int arb_catalyst__action_text(const void *st, const arb_action *a, char *buf, size_t size)
+int arb_catalyst__action_text(const arb_game *g, const void *st, const arb_action *a, char *buf, size_t size)
 {
+    (void)g;
     const cat_state *s = st;
     int P = a->seat + 1, x = a->args[0], y = a->args[1], z = a->args[2];
     if (a->seat == ARB_SEAT_ARBITER || a->verb >= CAT_V_COUNT)

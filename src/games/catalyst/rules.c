@@ -333,8 +333,9 @@ static void next_mulligan_seat(cat_state *s, arb_events *ev)
 
 /* ---------------------------------------------------------------- setup */
 
-int arb_catalyst__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err)
+int arb_catalyst__setup(const arb_game *g, void *st, const arb_setup *su, arb_events *ev, arb_error *err)
 {
+    (void)g;
     if (su->players < 2 || su->players > ARB_MAX_SEATS)
         return ARB_ILLEGAL(err, "CAT-TURN-CLOCKWISE", "CATALYST is played by 2 to 4 players (G21), not %d", su->players);
     int free_decks = arb_options_get(&su->options, "free_decks", 0) != 0;
@@ -344,7 +345,7 @@ int arb_catalyst__setup(void *st, const arb_setup *su, arb_events *ev, arb_error
         arb_deck_issue iss[8];
         const unsigned cap = (unsigned)(sizeof iss / sizeof iss[0]);
         memset(iss, 0, sizeof iss); /* defined contents past the n issues found */
-        unsigned n = arb_catalyst__deck_check(d, iss, cap);
+        unsigned n = arb_catalyst__deck_check(g, d, iss, cap);
         if (n > cap) n = cap; /* the count goes on past the buffer */
         for (unsigned k = 0; k < n; k++) {
             if (iss[k].warning) continue;
@@ -397,8 +398,9 @@ int arb_catalyst__setup(void *st, const arb_setup *su, arb_events *ev, arb_error
     return ARB_OK;
 }
 
-arb_decision arb_catalyst__decision(const void *st)
+arb_decision arb_catalyst__decision(const arb_game *g, const void *st)
 {
+    (void)g;
     const cat_state *s = st;
     arb_decision d;
     d.seat = s->over ? ARB_SEAT_NONE : s->dseat;
@@ -466,25 +468,24 @@ static int check_pos(int pos, const char *rule, arb_error *err)
 
 static int validate_verb(const cat_state *s, const arb_action *a, arb_error *err);
 
+/* The precheck's rule IDs (toolkit.h: the refusal precedence); a wrong
+ * argument count names the rule of the verb's decision. */
+static const arb_precheck_rules prechecks = {
+    .over = "CAT-END-VICTORY", .clock = 0, .arbiter_verbs = CAT_V_TIMEOUT, .no_clock = "CAT-NOCLOCK",
+    .seat = "CAT-TURN-ACTIVE",
+};
+
 int arb_catalyst__validate(const cat_state *s, const arb_action *a, arb_error *err)
 {
-    if (s->over) return arb_error_set(err, ARB_EOVER, "CAT-END-VICTORY", "the match is over");
-    if (a->verb >= CAT_V_COUNT) return ARB_INVALID(err, NULL, "unknown verb %u", a->verb);
+    arb_precheck_rules r = prechecks;
+    r.nargs_any = a->verb < CAT_V_COUNT ? verb_when[a->verb].when : NULL;
+    const char *wrong_seat = s->dkind == CAT_D_MULLIGAN || s->dkind == CAT_D_MULL_KEEP ? "CAT-MULL-OPTION"
+                             : s->dkind == CAT_D_REACTION                            ? "CAT-FREE-IMPULSE-REACTION"
+                                                                                     : "CAT-TURN-ACTIVE";
+    int rc = arb_action_precheck(&arb_game_catalyst, &r, s->over, s->nplayers, s->dseat, wrong_seat, a, err);
+    if (rc) return rc;
     const arb_verb *vb = &arb_catalyst__verbs[a->verb];
-    if (a->seat == ARB_SEAT_ARBITER || a->verb >= CAT_V_TIMEOUT)
-        return ARB_ILLEGAL(err, "CAT-NOCLOCK", "CATALYST has no clock, timeouts or disconnects; '%s' is not an action", vb->name);
-    if (a->nargs < vb->min_args || a->nargs > vb->max_args)
-        return ARB_INVALID(err, verb_when[a->verb].when, "'%s' takes %u to %u arguments, not %u", vb->name, vb->min_args,
-                       vb->max_args, a->nargs);
-    if (a->seat < 0 || a->seat >= s->nplayers) return ARB_INVALID(err, "CAT-TURN-ACTIVE", "seat %d is not in this match", a->seat);
     const cat_player *pl = &s->p[a->seat];
-    if (a->seat != s->dseat) {
-        const char *rule = s->dkind == CAT_D_MULLIGAN || s->dkind == CAT_D_MULL_KEEP ? "CAT-MULL-OPTION"
-                           : s->dkind == CAT_D_REACTION                            ? "CAT-FREE-IMPULSE-REACTION"
-                                                                                   : "CAT-TURN-ACTIVE";
-        return ARB_ILLEGAL(err, rule, "seat %d owes the %s decision, not seat %d", s->dseat,
-                       arb_catalyst__decision_names[s->dkind], a->seat);
-    }
     if (!(verb_when[a->verb].kinds & (1u << s->dkind))) {
         const char *rule = verb_when[a->verb].when;
         if (s->dkind == CAT_D_REACTION) rule = "CAT-FREE-IMPULSE-REACTION";
@@ -699,8 +700,9 @@ static void legal_impulses(lbuf *b, const cat_player *pl)
     }
 }
 
-size_t arb_catalyst__legal(const void *st, arb_action *out, size_t cap)
+size_t arb_catalyst__legal(const arb_game *g, const void *st, arb_action *out, size_t cap)
 {
+    (void)g;
     const cat_state *s = st;
     if (s->over) return 0;
     lbuf b = { s, arb_legal_init(out, cap, (int8_t)s->dseat) };
@@ -837,8 +839,9 @@ static void open_reaction(cat_state *s, unsigned after, arb_events *ev)
     resolve_strike(s, ev);
 }
 
-int arb_catalyst__apply(void *st, const arb_action *a, arb_events *ev, arb_error *err)
+int arb_catalyst__apply(const arb_game *g, void *st, const arb_action *a, arb_events *ev, arb_error *err)
 {
+    (void)g;
     cat_state *s = st;
     int rc = arb_catalyst__validate(s, a, err);
     if (rc) return rc;

@@ -97,8 +97,9 @@ static int score_play(const nar_state *s, const nar_player *p, const nar_player 
     (void)s;
 }
 
-static int score(const nar_state *s, const arb_action *a)
+static int score(const void *st, const arb_action *a)
 {
+    const nar_state *s = st;
     int me = a->seat;
     if (me < 0 || me > 1) return 0; /* arbiter: reconnect is the only option */
     const nar_player *p = &s->p[me], *o = &s->p[1 - me];
@@ -175,15 +176,8 @@ static int score(const nar_state *s, const arb_action *a)
     }
 }
 
-size_t arb_naramo__greedy(const void *st, const arb_action *legal, size_t n, arb_rng *rng)
+size_t arb_naramo__greedy(const arb_game *g, const void *st, const arb_action *legal, size_t n, arb_rng *rng)
 {
-    const nar_state *s = st;
-    size_t best = 0, ties = 0;
-    int bs = 0;
-    for (size_t i = 0; i < n; i++) {
-        int sc = score(s, &legal[i]);
-        if (i == 0 || sc > bs) { bs = sc; best = i; ties = 1; }
-        else if (sc == bs && arb_rng_below(rng, (uint32_t)++ties) == 0) best = i;
-    }
-    return best;
+    (void)g;
+    return arb_greedy_pick(st, legal, n, score, rng);
 }

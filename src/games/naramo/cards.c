@@ -126,13 +126,15 @@ static const uint8_t faction_bloc[] = {0, NAR_BLOC_DEFENSE, NAR_BLOC_DEFENSE, NA
 
 #define NCARDS_STATIC (sizeof arb_naramo__cards / sizeof arb_naramo__cards[0])
 _Static_assert(NCARDS_STATIC == NAR_NCARDS, "NAR_NCARDS must match the pool");
-const arb_card *arb_naramo__card(unsigned idx)
+const arb_card *arb_naramo__card(const arb_game *g, unsigned idx)
 {
+    (void)g;
     return idx < arb_naramo__ncards ? &arb_naramo__cards[idx].pub : NULL;
 }
 
-void arb_naramo__card_export(unsigned idx, arb_tree *t, arb_tnode *parent)
+void arb_naramo__card_export(const arb_game *g, unsigned idx, arb_tree *t, arb_tnode *parent)
 {
+    (void)g;
     if (idx >= arb_naramo__ncards) return;
     const nar_carddef *c = &arb_naramo__cards[idx];
     /* id, name, type, faction (group) and text are the card's own fields
@@ -193,8 +195,9 @@ static const arb_deck presets[NAR_NPRESETS] = {
 
 unsigned arb_naramo__npresets(void) { return NAR_NPRESETS; }
 
-const arb_deck *arb_naramo__preset(unsigned idx)
+const arb_deck *arb_naramo__preset(const arb_game *g, unsigned idx)
 {
+    (void)g;
     return idx < NAR_NPRESETS ? &presets[idx] : NULL;
 }
 
@@ -210,8 +213,9 @@ int arb_naramo__bloc(const arb_deck *d)
 }
 
 
-unsigned arb_naramo__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap)
+unsigned arb_naramo__deck_check(const arb_game *g, const arb_deck *d, arb_deck_issue *out, unsigned cap)
 {
+    (void)g;
     unsigned n = 0;
     uint16_t count[NCARDS_STATIC];
     memset(count, 0, sizeof count);

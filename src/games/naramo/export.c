@@ -22,13 +22,14 @@ static void card_obj(arb_tree *t, arb_tnode *arr, const nar_player *p, int uid)
     arb_tree_add_str(t, m, "card", nar_def(p, uid)->pub.id);
 }
 
-void arb_naramo__export(const void *st, int view, arb_tree *t, arb_tnode *root)
+void arb_naramo__export(const arb_game *g, const void *st, int view, arb_tree *t, arb_tnode *root)
 {
+    (void)g;
     const nar_state *s = st;
-    arb_decision d = arb_naramo__decision(st);
+    arb_decision d = arb_naramo__decision(g, st);
     arb_tree_add_str(t, root, "game", "naramo");
     /* The rules version: public, and part of the hash from naramo-2 on. */
-    arb_tree_add_str(t, root, "rules", arb_game_naramo.rules_versions[s->rules >= 1 && s->rules <= 2 ? s->rules - 1 : 0]);
+    arb_tree_add_str(t, root, "rules", arb_game_rules_name(&arb_game_naramo, s->rules));
     arb_tree_add_int(t, root, "shift", s->shift);
     arb_tree_add_int(t, root, "active", s->active);
     arb_tree_add_int(t, root, "first", s->first);
@@ -538,7 +539,7 @@ static int check_prompt(lctx *L, int kind)
         return arb_pos_fail(P, "clock.shift_ms", "NAR-CLOCK-SHIFT90", "the clock has already run out");
     if (!s->over) {
         arb_action one[1];
-        if (arb_naramo__legal(s, one, 1) == 0) return arb_pos_fail(P, "step", NULL, "the open prompt has no legal answer");
+        if (arb_naramo__legal(&arb_game_naramo, s, one, 1) == 0) return arb_pos_fail(P, "step", NULL, "the open prompt has no legal answer");
     }
     return 0;
 }
@@ -575,8 +576,9 @@ static int player_last(lctx *L, int q, const arb_tnode *pm)
     return check_player(L, q, pm);
 }
 
-int arb_naramo__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
+int arb_naramo__load(const arb_game *g, void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
 {
+    (void)g;
     nar_state tmp;
     nar_state *s = &tmp;
     lctx L;
@@ -585,7 +587,7 @@ int arb_naramo__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_er
     L.s = s;
     memset(s, 0, sizeof *s);
     if (su && su->players != 2) return ARB_ILLEGAL(err, "NAR-MATCH-TWO", "a NARAMO match has exactly two players");
-    int rules = arb_naramo__rules(su, err);
+    int rules = arb_game_rules_select(&arb_game_naramo, su, err);
     if (rules < 0) return rules;
     s->rules = (uint8_t)rules;
     TRY(arb_pos_keys(&L.P, pos, top_keys));
@@ -598,9 +600,9 @@ int arb_naramo__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_er
     TRY(arb_pos_game(&L.P, pos));
     const char *rv = NULL; /* given: must be the setup's rules version */
     TRY(arb_pos_str(&L.P, pos, "rules", &rv));
-    if (rv && strcmp(rv, arb_game_naramo.rules_versions[rules - 1]) != 0)
+    if (rv && strcmp(rv, arb_game_rules_name(&arb_game_naramo, (unsigned)rules)) != 0)
         return arb_pos_fail(&L.P, "rules", NULL, "the position is for rules '%s', the setup plays '%s'", rv,
-                            arb_game_naramo.rules_versions[rules - 1]);
+                            arb_game_rules_name(&arb_game_naramo, (unsigned)rules));
     TRY(load_root(&L, pos));
     const arb_tnode *pl = arb_tnode_get(pos, "players");
     if (!pl || pl->kind != ARB_T_ARR || pl->n != 2)

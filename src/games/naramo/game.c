@@ -56,16 +56,25 @@ const char *const arb_naramo__clearance_names[4] = {"D", "C", "B", "A"};
  *             owes a prompt is the opponent's, and breaks the shift player's
  *             run (interpretations.md, G22). */
 static const char *const rules_versions[] = {"naramo-1", "naramo-2"};
+/* What the judge's report charts, and the events that open a shift or a
+ * phase (game.h; STATE.md "Events"): one `end` runs the Incident phase, the
+ * Shift End and the next Shift Start. */
+static const char *const chart_paths[] = { "players.*.core", "players.*.power_orders", "players.*.hack",
+                                           "#players.*.hand" };
+static const char *const chart_labels[] = { "Core temperature (K)", "Power Orders", "HACK counters", "Cards in hand" };
+static const arb_marker markers[] = {
+    { NAR_E_SHIFT_BEGIN, 1, 0, "shift_start", NULL, 0 },
+    /* "closes out Operations" is the last event of the Operations phase. */
+    { NAR_E_END_SHIFT, 0, 1, "incident", NULL, 0 },
+    /* Shift End opens with the end of "until your next Shift End" effects,
+     * the end of a SHUT DOWN, or (always) the Power Order check. */
+    { NAR_E_EFFECT_END, 0, 0, "shift_end", NULL, 0 },
+    { NAR_E_SHUTDOWN_END, 0, 0, "shift_end", NULL, 0 },
+    { NAR_E_PO_CHECK, 0, 0, "shift_end", NULL, 0 },
+};
+
 extern const arb_game arb_game_naramo;
 
-int arb_naramo__rules(const arb_setup *su, arb_error *err)
-{
-    int i = arb_game_rules_index(&arb_game_naramo, su ? su->rules : NULL);
-    if (i < 0)
-        return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "naramo rules version '%s' is not implemented (known: "
-                             "naramo-1, naramo-2)", su->rules);
-    return i + 1;
-}
 
 const arb_game arb_game_naramo = {
     .contract = ARB_GAME_CONTRACT,
@@ -100,4 +109,6 @@ const arb_game arb_game_naramo = {
     .event_text = arb_naramo__event_text,
     .action_text = arb_naramo__action_text,
     .greedy = arb_naramo__greedy,
+    .chart_paths = chart_paths, .chart_labels = chart_labels, .ncharts = 4,
+    .markers = markers, .nmarkers = sizeof markers / sizeof markers[0],
 };

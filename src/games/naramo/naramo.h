@@ -184,40 +184,38 @@ typedef struct nar_state {
 } nar_state;
 
 /* cards.c */
-const arb_card *arb_naramo__card(unsigned idx);
-void arb_naramo__card_export(unsigned idx, arb_tree *t, arb_tnode *parent);
-unsigned arb_naramo__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap);
+const arb_card *arb_naramo__card(const arb_game *g, unsigned idx);
+void arb_naramo__card_export(const arb_game *g, unsigned idx, arb_tree *t, arb_tnode *parent);
+unsigned arb_naramo__deck_check(const arb_game *g, const arb_deck *d, arb_deck_issue *out, unsigned cap);
 unsigned arb_naramo__npresets(void);
-const arb_deck *arb_naramo__preset(unsigned idx);
+const arb_deck *arb_naramo__preset(const arb_game *g, unsigned idx);
 int arb_naramo__bloc(const arb_deck *d); /* NAR_BLOC_* */
 
-/* game.c: the rules version su asks for (1, 2, …), or <0 with err set */
-int arb_naramo__rules(const arb_setup *su, arb_error *err);
 
 /* rules.c */
-int arb_naramo__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err);
-arb_decision arb_naramo__decision(const void *st);
-size_t arb_naramo__legal(const void *st, arb_action *out, size_t cap);
-int arb_naramo__apply(void *st, const arb_action *a, arb_events *ev, arb_error *err);
-uint64_t arb_naramo__hash(const void *st);
-int arb_naramo__outcome(const void *st, arb_outcome *out);
-uint32_t arb_naramo__turn(const void *st);
-const char *arb_naramo__phase(const void *st);
+int arb_naramo__setup(const arb_game *g, void *st, const arb_setup *su, arb_events *ev, arb_error *err);
+arb_decision arb_naramo__decision(const arb_game *g, const void *st);
+size_t arb_naramo__legal(const arb_game *g, const void *st, arb_action *out, size_t cap);
+int arb_naramo__apply(const arb_game *g, void *st, const arb_action *a, arb_events *ev, arb_error *err);
+uint64_t arb_naramo__hash(const arb_game *g, const void *st);
+int arb_naramo__outcome(const arb_game *g, const void *st, arb_outcome *out);
+uint32_t arb_naramo__turn(const arb_game *g, const void *st);
+const char *arb_naramo__phase(const arb_game *g, const void *st);
 const char *arb_naramo__phase_of(unsigned kind);
 int arb_naramo__owing_seat(const nar_state *s); /* seat of the open prompt */
 int arb_naramo__strike_value(const nar_state *s, int seat, int uid);
 int arb_naramo__can_ss_order(const nar_state *s);
 
 /* export.c */
-void arb_naramo__export(const void *st, int view, arb_tree *t, arb_tnode *root);
-int arb_naramo__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err);
+void arb_naramo__export(const arb_game *g, const void *st, int view, arb_tree *t, arb_tnode *root);
+int arb_naramo__load(const arb_game *g, void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err);
 
 /* narrate.c */
-int arb_naramo__event_text(const arb_event *ev, int view, char *buf, size_t size);
-int arb_naramo__action_text(const void *st, const arb_action *a, char *buf, size_t size);
+int arb_naramo__event_text(const arb_game *g, const arb_event *ev, int view, char *buf, size_t size);
+int arb_naramo__action_text(const arb_game *g, const void *st, const arb_action *a, char *buf, size_t size);
 
 /* agent.c */
-size_t arb_naramo__greedy(const void *st, const arb_action *legal, size_t n, arb_rng *rng);
+size_t arb_naramo__greedy(const arb_game *g, const void *st, const arb_action *legal, size_t n, arb_rng *rng);
 
 /* game.c: name tables */
 extern const arb_verb arb_naramo__verbs[NAR_V_COUNT];

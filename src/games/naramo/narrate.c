@@ -14,8 +14,9 @@ static const char *const reason_text[NAR_R_COUNT] = {
     "", "core meltdown", "Power Order target reached", "deck ran dry", "three clock expiries",
     "disconnect", "draw"};
 
-int arb_naramo__event_text(const arb_event *ev, int view, char *buf, size_t size)
+int arb_naramo__event_text(const arb_game *g, const arb_event *ev, int view, char *buf, size_t size)
 {
+    (void)g;
     int P = ev->seat + 1;
     int32_t a = ev->a, b = ev->b, c = ev->c;
     switch (ev->type) {
@@ -88,8 +89,9 @@ static const char *uid_name(const nar_state *s, int seat, int32_t uid)
     return cname(s->p[seat].card[uid]);
 }
 
-int arb_naramo__action_text(const void *st, const arb_action *a, char *buf, size_t size)
+int arb_naramo__action_text(const arb_game *g, const void *st, const arb_action *a, char *buf, size_t size)
 {
+    (void)g;
     const nar_state *s = st;
     if (a->verb >= NAR_V_COUNT) return snprintf(buf, size, "unknown verb %u", (unsigned)a->verb);
     const char *v = arb_naramo__verbs[a->verb].name;

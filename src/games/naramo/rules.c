@@ -586,16 +586,16 @@ static int board_clear_cost(const nar_state *s, int idx)
     return nar_def(&s->p[e->owner], e->uid)->clear;
 }
 
-static int wrong_seat(const nar_state *s, arb_error *err)
+/* The rule a seat that does not owe the decision breaks, by decision. */
+static const char *wrong_seat_rule(const nar_state *s)
 {
     switch (s->kind) {
-    case NAR_D_REVIEW: return ARB_ILLEGAL(err, "NAR-SETUP-REVIEW-EACH", "it is the other seat's Roster Review");
-    case NAR_D_ORDER: return ARB_ILLEGAL(err, "NAR-P1-AUTO", "Shift Start is automatic; only the active player orders its effects");
-    case NAR_D_OPS: return ARB_ILLEGAL(err, "NAR-P2-ACTIVE-ONLY", "Operations belong to the player whose shift it is");
-    case NAR_D_BLOCK: case NAR_D_STRIKE: return ARB_ILLEGAL(err, "NAR-P2-STRIKE", "the defender owes the answer to this strike");
-    case NAR_D_ALARM: case NAR_D_DEPLOY: case NAR_D_CLEAR:
-        return ARB_ILLEGAL(err, "NAR-P3-ACTIVE-ONLY", "the Incident phase belongs to the player whose shift it is");
-    default: return ARB_ILLEGAL(err, "NAR-P4-HAND-OWN", "only the shift's player discards at Shift End");
+    case NAR_D_REVIEW: return "NAR-SETUP-REVIEW-EACH";  /* the other seat's Roster Review */
+    case NAR_D_ORDER: return "NAR-P1-AUTO";            /* only the active player orders SHIFT START effects */
+    case NAR_D_OPS: return "NAR-P2-ACTIVE-ONLY";       /* Operations belong to the shift's player */
+    case NAR_D_BLOCK: case NAR_D_STRIKE: return "NAR-P2-STRIKE"; /* the defender answers a strike */
+    case NAR_D_ALARM: case NAR_D_DEPLOY: case NAR_D_CLEAR: return "NAR-P3-ACTIVE-ONLY"; /* the Incident phase */
+    default: return "NAR-P4-HAND-OWN";                 /* only the shift's player discards at Shift End */
     }
 }
 
@@ -648,18 +648,18 @@ static uint64_t earliest_deadline(const nar_state *s, int *grace_seat)
     return e;
 }
 
+/* The precheck's rule IDs (toolkit.h: the refusal precedence). NARAMO has
+ * a clock: timeout, disconnect and reconnect are the arbiter's. */
+static const arb_precheck_rules prechecks = {
+    .over = "NAR-P4-WINLOSS", .verb = "NAR-P2-REPEAT", .nargs = verb_rule, .clock = 1, .arbiter_verbs = NAR_V_TIMEOUT,
+    .arbiter_verb = verb_rule, .seat_verb = "NAR-P2-ACTIVE-ONLY", .seat = "NAR-MATCH-TWO",
+};
+
 static int validate(const nar_state *s, const arb_action *a, arb_error *err)
 {
-    if (a->verb >= NAR_V_COUNT) return ARB_INVALID(err, "NAR-P2-REPEAT", "unknown verb");
-    const arb_verb *vb = &arb_naramo__verbs[a->verb];
-    if (a->nargs < vb->min_args || a->nargs > vb->max_args) return ARB_INVALID(err, verb_rule[a->verb], "wrong number of arguments");
-    int arbiter_verb = a->verb >= NAR_V_TIMEOUT;
-    if (arbiter_verb && a->seat != ARB_SEAT_ARBITER)
-        return ARB_ILLEGAL(err, verb_rule[a->verb], "only the arbiter records clock and connection events");
-    if (!arbiter_verb) {
-        if (a->seat == ARB_SEAT_ARBITER) return ARB_ILLEGAL(err, "NAR-P2-ACTIVE-ONLY", "the arbiter only records timeout, disconnect and reconnect");
-        if (a->seat != 0 && a->seat != 1) return ARB_INVALID(err, "NAR-MATCH-TWO", "a NARAMO match has seats 0 and 1");
-    }
+    int rc = arb_action_precheck(&arb_game_naramo, &prechecks, s->over, 2, arb_naramo__owing_seat(s), wrong_seat_rule(s),
+                                 a, err);
+    if (rc) return rc;
     uint64_t now = s->match_ms + a->elapsed_ms;
     const char *clock_rule = s->kind == NAR_D_REVIEW ? "NAR-CLOCK-REVIEW90" : "NAR-CLOCK-SHIFT90";
     if (a->verb == NAR_V_TIMEOUT) {
@@ -683,7 +683,6 @@ static int validate(const nar_state *s, const arb_action *a, arb_error *err)
     }
     int seat = a->seat;
     if (s->p[seat].disc_at >= 0) return ARB_ILLEGAL(err, "NAR-CLOCK-DISCONNECT", "that seat is disconnected");
-    if (seat != arb_naramo__owing_seat(s)) return wrong_seat(s, err);
     if (verb_kind[a->verb] != s->kind && !(a->verb == NAR_V_EDG && (s->kind == NAR_D_DEPLOY || s->kind == NAR_D_CLEAR)))
         return wrong_kind(s, a->verb, err);
     const nar_player *p = &s->p[seat];
@@ -740,10 +739,11 @@ static int validate(const nar_state *s, const arb_action *a, arb_error *err)
 
 /* ---- contract -------------------------------------------------------- */
 
-int arb_naramo__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err)
+int arb_naramo__setup(const arb_game *g, void *st, const arb_setup *su, arb_events *ev, arb_error *err)
 {
+    (void)g;
     nar_state *s = st;
-    int rules = arb_naramo__rules(su, err);
+    int rules = arb_game_rules_select(&arb_game_naramo, su, err);
     if (rules < 0) return rules;
     if (su->players != 2)
         return ARB_ILLEGAL(err, "NAR-MATCH-TWO", "a NARAMO match has exactly two players, not %d", su->players);
@@ -753,7 +753,7 @@ int arb_naramo__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *
         /* deck_check lists every error before its one possible warning, so
          * the first issue is an error whenever the deck has one. */
         arb_deck_issue is[1];
-        if (arb_naramo__deck_check(d, is, 1) > 0 && !is[0].warning)
+        if (arb_naramo__deck_check(g, d, is, 1) > 0 && !is[0].warning)
             return ARB_ILLEGAL(err, is[0].rule, "seat %d deck: %s", q, is[0].msg);
     }
     memset(s, 0, sizeof *s);
@@ -792,8 +792,9 @@ static int64_t clock_left(const nar_state *s)
     return e > s->match_ms ? (int64_t)(e - s->match_ms) : 0;
 }
 
-arb_decision arb_naramo__decision(const void *st)
+arb_decision arb_naramo__decision(const arb_game *g, const void *st)
 {
+    (void)g;
     const nar_state *s = st;
     arb_decision d = {ARB_SEAT_NONE, NAR_D_OVER, -1};
     if (s->over) return d;
@@ -807,8 +808,9 @@ arb_decision arb_naramo__decision(const void *st)
 /* Offer an action of `seat` through the core legal-action buffer LB. */
 #define PUSH(vb, n_, a0, a1) (LB.seat = seat, arb_legal_add(&LB, (vb), (n_), (a0), (a1), 0, 0))
 
-size_t arb_naramo__legal(const void *st, arb_action *out, size_t cap)
+size_t arb_naramo__legal(const arb_game *g, const void *st, arb_action *out, size_t cap)
 {
+    (void)g;
     const nar_state *s = st;
     arb_legal LB = arb_legal_init(out, cap, 0);
     if (s->over) return 0;
@@ -1013,10 +1015,10 @@ static void perform(nar_state *s, const arb_action *a, arb_events *ev)
     }
 }
 
-int arb_naramo__apply(void *st, const arb_action *a, arb_events *ev, arb_error *err)
+int arb_naramo__apply(const arb_game *g, void *st, const arb_action *a, arb_events *ev, arb_error *err)
 {
+    (void)g;
     nar_state *s = st;
-    if (s->over) return arb_error_set(err, ARB_EOVER, "NAR-P4-WINLOSS", "the match is over");
     int rc = validate(s, a, err);
     if (rc != ARB_OK) return rc;
     s->match_ms += a->elapsed_ms;
@@ -1028,8 +1030,9 @@ int arb_naramo__apply(void *st, const arb_action *a, arb_events *ev, arb_error *
 
 /* ---- hash and small queries ----------------------------------------- */
 
-uint64_t arb_naramo__hash(const void *st)
+uint64_t arb_naramo__hash(const arb_game *g, const void *st)
 {
+    (void)g;
     const nar_state *s = st;
     arb_hasher h;
     arb_hasher_init(&h);
@@ -1107,8 +1110,9 @@ uint64_t arb_naramo__hash(const void *st)
     return arb_hasher_final(&h);
 }
 
-int arb_naramo__outcome(const void *st, arb_outcome *out)
+int arb_naramo__outcome(const arb_game *g, const void *st, arb_outcome *out)
 {
+    (void)g;
     const nar_state *s = st;
     out->over = s->over;
     out->winner = s->over ? s->winner : -1;
@@ -1117,8 +1121,9 @@ int arb_naramo__outcome(const void *st, arb_outcome *out)
     return out->over;
 }
 
-uint32_t arb_naramo__turn(const void *st)
+uint32_t arb_naramo__turn(const arb_game *g, const void *st)
 {
+    (void)g;
     const nar_state *s = st;
     return s->shift ? s->shift : 1;
 }
@@ -1135,4 +1140,4 @@ const char *arb_naramo__phase_of(unsigned kind)
     }
 }
 
-const char *arb_naramo__phase(const void *st) { return arb_naramo__phase_of(((const nar_state *)st)->kind); }
+const char *arb_naramo__phase(const arb_game *g, const void *st) { (void)g; return arb_naramo__phase_of(((const nar_state *)st)->kind); }

@@ -52,8 +52,9 @@ static int holds_boost(const ops_player *me)
     return 0;
 }
 
-static int score(const ops_state *s, const arb_action *a)
+static int score(const void *st, const arb_action *a)
 {
+    const ops_state *s = st;
     int seat = s->owner;
     const ops_player *me = &s->p[seat];
     const ops_card *c = a->nargs && a->verb != OPS_V_ATTACK && a->args[0] >= 0 && a->args[0] < me->ncards
@@ -93,15 +94,8 @@ static int score(const ops_state *s, const arb_action *a)
     }
 }
 
-size_t arb_operator__greedy(const void *st, const arb_action *legal, size_t n, arb_rng *rng)
+size_t arb_operator__greedy(const arb_game *g, const void *st, const arb_action *legal, size_t n, arb_rng *rng)
 {
-    const ops_state *s = st;
-    size_t best = 0, ties = 0;
-    int bestv = 0;
-    for (size_t i = 0; i < n; i++) {
-        int v = score(s, &legal[i]);
-        if (i == 0 || v > bestv) { best = i; bestv = v; ties = 1; }
-        else if (v == bestv && arb_rng_below(rng, (uint32_t)++ties) == 0) best = i; /* reservoir pick */
-    }
-    return best;
+    (void)g;
+    return arb_greedy_pick(st, legal, n, score, rng);
 }

@@ -91,8 +91,9 @@ const unsigned arb_operator__ncards = sizeof arb_operator__cards / sizeof arb_op
 _Static_assert(sizeof arb_operator__cards / sizeof arb_operator__cards[0] == OPS_NCARDS, "OPS_NCARDS must match the pool");
 
 const ops_card *arb_operator__card(unsigned idx) { return &arb_operator__cards[idx]; }
-const arb_card *arb_operator__pubcard(unsigned idx)
+const arb_card *arb_operator__pubcard(const arb_game *g, unsigned idx)
 {
+    (void)g;
     return idx < arb_operator__ncards ? &arb_operator__cards[idx].pub : NULL;
 }
 
@@ -103,8 +104,9 @@ const char *arb_operator__kind_name(unsigned kind)
     return kind < sizeof k / sizeof k[0] ? k[kind] : "?";
 }
 
-void arb_operator__card_export(unsigned idx, arb_tree *t, arb_tnode *parent)
+void arb_operator__card_export(const arb_game *g, unsigned idx, arb_tree *t, arb_tnode *parent)
 {
+    (void)g;
     if (idx >= arb_operator__ncards) return;
     const ops_card *c = &arb_operator__cards[idx];
     arb_tree_add_str(t, parent, "kind", arb_operator__kind_name(c->kind));
@@ -162,8 +164,9 @@ void arb_operator__card_export(unsigned idx, arb_tree *t, arb_tnode *parent)
 
 /* ---- deck check ------------------------------------------------------------ */
 
-unsigned arb_operator__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap)
+unsigned arb_operator__deck_check(const arb_game *g, const arb_deck *d, arb_deck_issue *out, unsigned cap)
 {
+    (void)g;
     unsigned n = 0;
     int pers = 0, others = 0, points = 0, bad = 0;
     for (unsigned i = 0; i < d->ncards && i < ARB_DECK_MAX; i++) {
@@ -219,7 +222,8 @@ static const arb_deck presets[OPS_NPRESETS] = {
 };
 
 unsigned arb_operator__npresets(void) { return OPS_NPRESETS; }
-const arb_deck *arb_operator__preset(unsigned idx)
+const arb_deck *arb_operator__preset(const arb_game *g, unsigned idx)
 {
+    (void)g;
     return idx < OPS_NPRESETS ? &presets[idx] : NULL;
 }

@@ -43,8 +43,9 @@ static int weapon_two_handed(const ops_state *s, int seat)
     return (w->flags & OPS_F_DUAL) && !arb_operator__dual_doubles(s, seat, p->weapon);
 }
 
-void arb_operator__export(const void *st, int view, arb_tree *t, arb_tnode *root)
+void arb_operator__export(const arb_game *g, const void *st, int view, arb_tree *t, arb_tnode *root)
 {
+    (void)g;
     const ops_state *s = st;
     arb_tree_add_str(t, root, "game", "operator");
     arb_tree_add_int(t, root, "turn", s->turn);
@@ -346,7 +347,7 @@ static int check_derived(arb_pos *L, const ops_state *s, const arb_tnode *pos)
     arb_tree *t = arb_tree_new();
     if (!t) return arb_error_set(L->err, ARB_ENOMEM, NULL, "out of memory");
     arb_tnode *root = arb_tree_root(t);
-    arb_operator__export(s, ARB_VIEW_ALL, t, root);
+    arb_operator__export(&arb_game_operator, s, ARB_VIEW_ALL, t, root);
     int rc = 0;
     static const char *const top[] = { "game", "phase", NULL };
     for (const char *const *k = top; *k && !rc; k++) {
@@ -540,8 +541,9 @@ static int load_flow(arb_pos *L, ops_state *s, const arb_tnode *pos, int64_t *ds
     return 0;
 }
 
-int arb_operator__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
+int arb_operator__load(const arb_game *g, void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
 {
+    (void)g;
     static ops_state zero;
     ops_state s = zero;
     arb_pos L;

@@ -38,8 +38,15 @@ const char *const arb_operator__reason_names[OPS_R_COUNT] = {
 };
 const char *const arb_operator__combat_types[] = { "ranged-cover", "ranged-open", "close" };
 
-static const arb_card *card_at(unsigned idx) { return arb_operator__pubcard(idx); }
-static const arb_deck *preset_at(unsigned idx) { return arb_operator__preset(idx); }
+/* What the judge's report charts, and the events that open a turn or a
+ * phase (game.h): OPS_E_PHASE names its phase by OPS_PN_* in a. */
+static const char *const chart_paths[] = { "players.*.health", "players.*.staged_damage", "#players.*.hand" };
+static const char *const chart_labels[] = { "Health", "Staged damage", "Cards in hand" };
+static const char *const event_phases[] = { "draw", "first-equip", "action", "combat", "second-equip", "end" };
+static const arb_marker markers[] = {
+    { OPS_E_TURN, 1, 0, "draw", NULL, 0 },
+    { OPS_E_PHASE, 0, 0, NULL, event_phases, 6 },
+};
 
 const arb_game arb_game_operator = {
     .contract = ARB_GAME_CONTRACT,
@@ -55,11 +62,11 @@ const arb_game arb_game_operator = {
     .event_names = arb_operator__event_names, .nevent_names = OPS_E_COUNT,
     .outcome_reasons = arb_operator__reason_names, .noutcome_reasons = OPS_R_COUNT,
     .ncards = OPS_NCARDS,
-    .card = card_at,
+    .card = arb_operator__pubcard,
     .card_export = arb_operator__card_export,
     .deck_check = arb_operator__deck_check,
     .npresets = OPS_NPRESETS,
-    .preset = preset_at,
+    .preset = arb_operator__preset,
     .setup = arb_operator__setup,
     .load_position = arb_operator__load,
     .decision = arb_operator__decision,
@@ -73,4 +80,6 @@ const arb_game arb_game_operator = {
     .event_text = arb_operator__event_text,
     .action_text = arb_operator__action_text,
     .greedy = arb_operator__greedy,
+    .chart_paths = chart_paths, .chart_labels = chart_labels, .ncharts = 3,
+    .markers = markers, .nmarkers = 2,
 };

@@ -26,8 +26,9 @@ static const char *const reason_text[] = { "during the opening", "replaced", "le
 
 static const char *slot_name(int32_t s) { return s >= 0 && s < 4 ? slot_names[s] : "?"; }
 
-int arb_operator__event_text(const arb_event *e, int view, char *buf, size_t size)
+int arb_operator__event_text(const arb_game *g, const arb_event *e, int view, char *buf, size_t size)
 {
+    (void)g;
     int P = e->seat + 1;
     switch (e->type) {
     case OPS_E_SETUP:
@@ -113,8 +114,9 @@ int arb_operator__event_text(const arb_event *e, int view, char *buf, size_t siz
     }
 }
 
-int arb_operator__action_text(const void *st, const arb_action *a, char *buf, size_t size)
+int arb_operator__action_text(const arb_game *g, const void *st, const arb_action *a, char *buf, size_t size)
 {
+    (void)g;
     const ops_state *s = st;
     if (a->seat == ARB_SEAT_ARBITER || a->verb >= OPS_V_COUNT)
         return snprintf(buf, size, "arbiter %s", a->verb < OPS_V_COUNT ? arb_operator__verbs[a->verb].name : "?");

@@ -168,28 +168,28 @@ extern const char *const arb_operator__reason_names[OPS_R_COUNT];
 extern const char *const arb_operator__phase_names[OPS_PH_COUNT];
 extern const char *const arb_operator__combat_types[];
 
-unsigned arb_operator__deck_check(const arb_deck *d, arb_deck_issue *out, unsigned cap);
+unsigned arb_operator__deck_check(const arb_game *g, const arb_deck *d, arb_deck_issue *out, unsigned cap);
 unsigned arb_operator__npresets(void);
-const arb_deck *arb_operator__preset(unsigned idx);
-const arb_card *arb_operator__pubcard(unsigned idx);
-void arb_operator__card_export(unsigned idx, arb_tree *t, arb_tnode *parent);
+const arb_deck *arb_operator__preset(const arb_game *g, unsigned idx);
+const arb_card *arb_operator__pubcard(const arb_game *g, unsigned idx);
+void arb_operator__card_export(const arb_game *g, unsigned idx, arb_tree *t, arb_tnode *parent);
 
-int arb_operator__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err);
-arb_decision arb_operator__decision(const void *st);
-size_t arb_operator__legal(const void *st, arb_action *out, size_t cap);
-int arb_operator__apply(void *st, const arb_action *a, arb_events *ev, arb_error *err);
-uint64_t arb_operator__hash(const void *st);
-int arb_operator__outcome(const void *st, arb_outcome *out);
-uint32_t arb_operator__turn(const void *st);
-const char *arb_operator__phase(const void *st);
+int arb_operator__setup(const arb_game *g, void *st, const arb_setup *su, arb_events *ev, arb_error *err);
+arb_decision arb_operator__decision(const arb_game *g, const void *st);
+size_t arb_operator__legal(const arb_game *g, const void *st, arb_action *out, size_t cap);
+int arb_operator__apply(const arb_game *g, void *st, const arb_action *a, arb_events *ev, arb_error *err);
+uint64_t arb_operator__hash(const arb_game *g, const void *st);
+int arb_operator__outcome(const arb_game *g, const void *st, arb_outcome *out);
+uint32_t arb_operator__turn(const arb_game *g, const void *st);
+const char *arb_operator__phase(const arb_game *g, const void *st);
 
-void arb_operator__export(const void *st, int view, arb_tree *t, arb_tnode *root);
-int arb_operator__load(void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err);
+void arb_operator__export(const arb_game *g, const void *st, int view, arb_tree *t, arb_tnode *root);
+int arb_operator__load(const arb_game *g, void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err);
 
-int arb_operator__event_text(const arb_event *ev, int view, char *buf, size_t size);
-int arb_operator__action_text(const void *st, const arb_action *a, char *buf, size_t size);
+int arb_operator__event_text(const arb_game *g, const arb_event *ev, int view, char *buf, size_t size);
+int arb_operator__action_text(const arb_game *g, const void *st, const arb_action *a, char *buf, size_t size);
 
-size_t arb_operator__greedy(const void *st, const arb_action *legal, size_t n, arb_rng *rng);
+size_t arb_operator__greedy(const arb_game *g, const void *st, const arb_action *legal, size_t n, arb_rng *rng);
 
 /* Rules helpers shared with export/agent. */
 static inline const ops_card *ops_uc(const ops_player *p, int uid)

@@ -324,15 +324,16 @@ static void resolve(ops_state *s, arb_events *ev)
 }
 
 /* ---- setup -------------------------------------------------------------------- */
-int arb_operator__setup(void *st, const arb_setup *su, arb_events *ev, arb_error *err)
+int arb_operator__setup(const arb_game *g, void *st, const arb_setup *su, arb_events *ev, arb_error *err)
 {
+    (void)g;
     ops_state *s = st;
     if (su->players < 2 || su->players > ARB_MAX_SEATS)
         return ARB_ILLEGAL(err, "OPS-G29", "OPERATOR is played by 2 to %d players, not %d", ARB_MAX_SEATS, su->players);
     for (int i = 0; i < su->players; i++) {
         if (!su->decks[i]) return ARB_INVALID(err, "OPS-DECK-SIZE", "seat %d has no deck", i);
         arb_deck_issue is;
-        if (arb_operator__deck_check(su->decks[i], &is, 1))
+        if (arb_operator__deck_check(g, su->decks[i], &is, 1))
             return ARB_ILLEGAL(err, is.rule, "seat %d's deck: %s", i, is.msg);
     }
     memset(s, 0, sizeof *s);
@@ -564,22 +565,19 @@ static int check_react(const ops_state *s, const arb_action *a, arb_error *err)
     return ARB_OK;
 }
 
+/* The precheck's rule IDs (toolkit.h: the refusal precedence). */
+static const arb_precheck_rules prechecks = {
+    .clock = 0, .arbiter_verbs = OPS_V_TIMEOUT, .no_clock = "OPS-G28", .seat = "OPS-TURN-ORDER",
+};
+
 static int check_action(const ops_state *s, const arb_action *a, arb_error *err)
 {
-    if (s->over) return arb_error_set(err, ARB_EOVER, NULL, "the match is over");
-    if (a->verb >= OPS_V_COUNT) return ARB_INVALID(err, NULL, "unknown verb %u", a->verb);
+    const char *wrong_seat = a->verb == OPS_V_REACT && s->phase == OPS_PH_REACT ? "OPS-COMBAT-STEP5-WHO"
+                             : s->turn == 0                                     ? "OPS-SETUP-ORDER"
+                                                                                : "OPS-TURN-ORDER";
+    int rc = arb_action_precheck(&arb_game_operator, &prechecks, s->over, s->players, s->owner, wrong_seat, a, err);
+    if (rc) return rc;
     const arb_verb *v = &arb_operator__verbs[a->verb];
-    if (a->nargs < v->min_args || a->nargs > v->max_args)
-        return ARB_INVALID(err, NULL, "%s takes %u to %u arguments, not %u", v->name,
-                             v->min_args, v->max_args, a->nargs);
-    if (a->verb >= OPS_V_TIMEOUT)
-        return ARB_ILLEGAL(err, "OPS-G28", "OPERATOR has no clock: %s is not an action of this game", v->name);
-    if (a->seat != s->owner) {
-        if (a->verb == OPS_V_REACT && s->phase == OPS_PH_REACT)
-            return ARB_ILLEGAL(err, "OPS-COMBAT-STEP5-WHO", "only the target (seat %d) may react", s->owner);
-        return ARB_ILLEGAL(err, s->turn == 0 ? "OPS-SETUP-ORDER" : "OPS-TURN-ORDER",
-                       "seat %d owes the decision, not seat %d", s->owner, a->seat);
-    }
     if (!verb_ok_in_phase(a->verb, s->phase))
         return ARB_ILLEGAL(err, phase_rule(a->verb, s, a), "%s is not allowed now (%s)", v->name,
                        arb_operator__decision_names[s->phase + 1]);
@@ -627,8 +625,9 @@ static void do_equip(ops_state *s, int seat, int uid, int slot, arb_events *ev)
     arb_events_push(ev, OPS_E_EQUIP, seat, 0, uid, slot, p->card[uid]);
 }
 
-int arb_operator__apply(void *st, const arb_action *a, arb_events *ev, arb_error *err)
+int arb_operator__apply(const arb_game *g, void *st, const arb_action *a, arb_events *ev, arb_error *err)
 {
+    (void)g;
     ops_state *s = st;
     int rc = check_action(s, a, err);
     if (rc) return rc;
@@ -766,8 +765,9 @@ typedef arb_legal lbuf; /* the core legal-action buffer */
 
 static void push(lbuf *b, int verb, int nargs, int a0, int a1) { arb_legal_add(b, (unsigned)verb, (unsigned)nargs, a0, a1, 0, 0); }
 
-size_t arb_operator__legal(const void *st, arb_action *out, size_t cap)
+size_t arb_operator__legal(const arb_game *g, const void *st, arb_action *out, size_t cap)
 {
+    (void)g;
     const ops_state *s = st;
     if (s->over) return 0;
     lbuf b = arb_legal_init(out, cap, s->owner);
@@ -847,8 +847,9 @@ size_t arb_operator__legal(const void *st, arb_action *out, size_t cap)
 }
 
 /* ---- queries -------------------------------------------------------------------- */
-arb_decision arb_operator__decision(const void *st)
+arb_decision arb_operator__decision(const arb_game *g, const void *st)
 {
+    (void)g;
     const ops_state *s = st;
     arb_decision d;
     d.seat = s->over ? ARB_SEAT_NONE : s->owner;
@@ -857,8 +858,9 @@ arb_decision arb_operator__decision(const void *st)
     return d;
 }
 
-int arb_operator__outcome(const void *st, arb_outcome *out)
+int arb_operator__outcome(const arb_game *g, const void *st, arb_outcome *out)
 {
+    (void)g;
     const ops_state *s = st;
     out->over = s->over;
     out->winner = s->over ? s->winner : -1;
@@ -867,21 +869,24 @@ int arb_operator__outcome(const void *st, arb_outcome *out)
     return out->over;
 }
 
-uint32_t arb_operator__turn(const void *st)
+uint32_t arb_operator__turn(const arb_game *g, const void *st)
 {
+    (void)g;
     const ops_state *s = st;
     return s->turn ? s->turn : 1;
 }
 
-const char *arb_operator__phase(const void *st)
+const char *arb_operator__phase(const arb_game *g, const void *st)
 {
+    (void)g;
     return arb_operator__phase_names[((const ops_state *)st)->phase];
 }
 
 /* Canonical order: rng, match fields, combat, then each seat's card list,
  * zones (length-prefixed), slots, Modifiers and counters. */
-uint64_t arb_operator__hash(const void *st)
+uint64_t arb_operator__hash(const arb_game *g, const void *st)
 {
+    (void)g;
     const ops_state *s = st;
     arb_hasher h;
     arb_hasher_init(&h);
