@@ -262,7 +262,17 @@ struct arb_game {
      * using only what export_state(st, seat) would show. May be NULL: the
      * greedy agent then picks uniformly at random (arb_agent). */
     size_t (*greedy)(const void *st, const arb_action *legal, size_t n, arb_rng *rng);
+
+    /* Most actions one match of this game can hold under its rules (its
+     * turn cap times what a turn can take, with room to spare), so that a
+     * replay claiming more is refused before anything walks it
+     * (replays/FORMAT.md §8.1). 0: the engine declares none and readers use
+     * ARB_GAME_MAX_ACTIONS_DEFAULT. Read it through arb_game_max_actions. */
+    uint32_t max_actions;
 };
+
+/* The bound of a game that declares none (and of an unknown game). */
+#define ARB_GAME_MAX_ACTIONS_DEFAULT (1u << 20)
 
 /* Registry: every engine compiled in, sorted by id. */
 const arb_game *arb_game_find(const char *id);      /* NULL if unknown */
@@ -275,6 +285,9 @@ int arb_card_find(const arb_game *g, const char *id_or_name); /* -1 */
 /* Index of rules (NULL: the newest) in g's rules_versions, 0 = oldest;
  * -1 when this build does not implement that version. */
 int arb_game_rules_index(const arb_game *g, const char *rules);
+/* g->max_actions, or ARB_GAME_MAX_ACTIONS_DEFAULT when g is NULL or
+ * declares none. */
+uint32_t arb_game_max_actions(const arb_game *g);
 int64_t arb_options_get(const arb_options *o, const char *key, int64_t dflt);
 int arb_options_set(arb_options *o, const char *key, int64_t value);
 const char *arb_deck_attr_get(const arb_deck *d, const char *key); /* NULL */

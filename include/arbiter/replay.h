@@ -67,6 +67,8 @@ typedef struct arb_replay_limits {
     uint32_t max_nodes;         /* values in the whole header */
     uint32_t max_players;       /* entries of "players" (<= ARB_MAX_SEATS) */
     uint32_t max_deck;          /* cards in one deck (<= ARB_DECK_MAX) */
+    uint32_t max_actions;       /* actions of one match; 0: the bound its game
+                                   declares (arb_game_max_actions) */
 } arb_replay_limits;
 
 #define ARB_REPLAY_LIMITS_INIT { \
@@ -78,7 +80,8 @@ typedef struct arb_replay_limits {
     65536u,             /* max_string */ \
     200000u,            /* max_nodes */ \
     ARB_MAX_SEATS,      /* max_players */ \
-    ARB_DECK_MAX        /* max_deck */ }
+    ARB_DECK_MAX,       /* max_deck */ \
+    0u                  /* max_actions: the game's */ }
 
 /* ------------------------------------------------------------ fair seeds */
 

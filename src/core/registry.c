@@ -84,6 +84,13 @@ int arb_game_rules_index(const arb_game *g, const char *rules)
     return -1;
 }
 
+uint32_t arb_game_max_actions(const arb_game *g)
+{
+    /* A contract-3 caller tests g->contract first: a member appended after
+     * a plug-in was built is not in its struct. */
+    return g && g->max_actions ? g->max_actions : ARB_GAME_MAX_ACTIONS_DEFAULT;
+}
+
 int64_t arb_options_get(const arb_options *o, const char *key, int64_t dflt)
 {
     for (unsigned i = 0; i < o->n; i++)

@@ -55,4 +55,5 @@ const arb_game arb_game_brainstorm = {
     .event_text = arb_brainstorm__event_text,
     .action_text = arb_brainstorm__action_text,
     .greedy = arb_brainstorm__greedy,
+    .max_actions = BRN_MAX_ACTIONS,
 };

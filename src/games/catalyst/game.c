@@ -191,4 +191,5 @@ const arb_game arb_game_catalyst = {
     .event_text = arb_catalyst__event_text,
     .action_text = arb_catalyst__action_text,
     .greedy = arb_catalyst__greedy,
+    .max_actions = CAT_MAX_ACTIONS,
 };

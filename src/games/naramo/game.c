@@ -100,4 +100,5 @@ const arb_game arb_game_naramo = {
     .event_text = arb_naramo__event_text,
     .action_text = arb_naramo__action_text,
     .greedy = arb_naramo__greedy,
+    .max_actions = NAR_MAX_ACTIONS,
 };

@@ -73,4 +73,5 @@ const arb_game arb_game_operator = {
     .event_text = arb_operator__event_text,
     .action_text = arb_operator__action_text,
     .greedy = arb_operator__greedy,
+    .max_actions = OPS_MAX_ACTIONS,
 };
