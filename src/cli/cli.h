@@ -125,11 +125,13 @@ int cli_engine_check(const char *cmd, const struct arb_adapter *a);
 
 /* Analyzer helpers (cli_analyze.c). cli_an_open prints the error and returns
  * its exit code; cli_an_seat parses "0".."3", "P1".."P4" or "all" (-3 when
- * invalid); cli_an_truncated notes a truncated replay on stderr. */
+ * invalid). */
 int cli_an_open(const char *cmd, const char *path, arb_an_source **out);
 int cli_an_seat(const char *s, int players);
-/* Returns EXIT_INPUT when the replay was truncated (after noting it), else 0:
- * the analyzer commands print what was read, then exit 3. */
-int cli_an_truncated(const char *cmd, const char *path, const arb_an_walk_result *res);
+/* After a walk: a replay shown up to the record where it diverges (noted on
+ * stderr) returns diverged_exit (EXIT_VERIFY, or EXIT_OK where the output
+ * itself carries the verdict); a truncated one EXIT_INPUT (noted); else 0:
+ * the analyzer commands print what was read, then exit so. */
+int cli_an_end(const char *cmd, const arb_an_walk_result *res, int diverged_exit);
 
 #endif

@@ -104,7 +104,7 @@ static int report_one(const char *path, const char *outp, const char *as)
         rc = arb_error_set(&err, ARB_EIO, NULL, "cannot write the report to stdout");
     }
     if (rc) return cli_fail("report", &err);
-    return cli_an_truncated("report", path, &res);
+    return cli_an_end("report", &res, EXIT_OK);
 }
 
 /* report DIR -o OUTDIR: one page per *.tcgr under DIR (cli/paths.c), named
