@@ -49,6 +49,7 @@ extern "C" {
 #define ARB_REPLAY_LEVEL_FINAL 9
 #define ARB_REPLAY_SALT_MAX 64
 #define ARB_REPLAY_COMMIT_BYTES 32
+#define ARB_REPLAY_ID_BYTES 32              /* arb_verify_result.identity */
 
 /* Record kinds: the small integer tag that starts each record array. */
 enum { ARB_REC_ACTION = 0, ARB_REC_CHECKPOINT = 1, ARB_REC_OUTCOME = 2 };
@@ -447,6 +448,18 @@ typedef struct arb_verify_result {
     char rule[ARB_RULE_MAX];
     uint64_t expected, computed; /* hashes, or turns for CHECKPOINT_TURN */
     char detail[ARB_MSG_MAX];   /* one sentence */
+    /* Set when the match verified (code ARB_OK): its identity, BLAKE2b-256
+     * over the setup (game, seed, seats, decks, options, position) and
+     * every action (seat, verb, arguments) — not names, start time, think
+     * times, rules or engine version, seal or encoding, so two files with
+     * one identity hold one match twice (a replayed match); and the
+     * commitments it reveals, which a second match may not share. */
+    int has_identity;
+    uint8_t identity[ARB_REPLAY_ID_BYTES];
+    int has_fair_commit;        /* fair seed: the commitment of its secret */
+    uint8_t fair_commit[ARB_REPLAY_COMMIT_BYTES];
+    int has_seed_commit;        /* seed commitment BLAKE2b-256(seed || salt) */
+    uint8_t seed_commit[ARB_REPLAY_COMMIT_BYTES];
 } arb_verify_result;
 
 /* Verify an opened replay (records not yet consumed). Returns ARB_OK when
