@@ -207,6 +207,10 @@ uint64_t arb_an_stats_errors(const arb_an_stats *s);
 uint64_t arb_an_stats_truncated(const arb_an_stats *s);
 /* Count a file that could not even be opened. */
 void arb_an_stats_add_error(arb_an_stats *s, const arb_error *err);
+/* Count a file whose match was counted already (the same match identity,
+ * arbiter/replay.h, as an earlier file): listed with why, counted in no
+ * figure — a match is counted once. */
+void arb_an_stats_add_duplicate(arb_an_stats *s, const char *name, const char *why);
 /* One match known only from a verification result (a line of
  * `arbiter verify --json` or of `arbiter merge -o`): counted in matches,
  * outcomes, win rates and lengths; first player, cards and clock events are

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/dupes.h"
 #include "cli/paths.h"
 #include "cli/progress.h"
 #include "cli/results.h"
@@ -17,7 +18,26 @@ typedef struct run {
     unsigned long n, total;
     int nomem;                  /* memory ran out: exit 4, never "0 files" */
     unsigned long skipped;      /* non-regular directory entries */
+    cli_dupes seen;             /* a match counted once (#27 N6) */
 } run;
+
+/* Whether the verified match r (seen as name) was counted already: noted
+ * and counted as a duplicate then (1); 0 new; -1 out of memory. */
+static int duplicate(run *ru, const arb_verify_result *r, const char *name)
+{
+    const char *first;
+    int dk = cli_dupes_check(&ru->seen, r, name, &first);
+    if (dk < 0) {
+        fprintf(stderr, "arbiter stats: out of memory\n");
+        ru->nomem = 1;
+        return -1;
+    }
+    if (!dk) return 0;
+    char d[ARB_MSG_MAX];
+    cli_dupes_detail(dk, first, d, sizeof d);
+    arb_an_stats_add_duplicate(ru->s, name, d);
+    return 1;
+}
 
 /* NDJSON verification results (`verify --json`, `merge -o`): one match per
  * result line; shard_done lines are skipped. */
@@ -39,6 +59,24 @@ static void results(run *r, const char *path)
                              (uint64_t)v.actions };
         char where[600];
         snprintf(where, sizeof where, "%s:%llu (%s)", path, (unsigned long long)rd.lineno, v.file);
+        /* a result verify already named a duplicate, or whose match_id an
+         * earlier line carried (results merged from several shards) */
+        const arb_tnode *dn = arb_tnode_get(v.obj, "duplicate");
+        if (dn && dn->kind == ARB_T_MAP) {
+            const arb_tnode *dd = arb_tnode_get(dn, "detail");
+            arb_an_stats_add_duplicate(r->s, where, dd && dd->kind == ARB_T_STR ? dd->s : "a duplicate");
+            continue;
+        }
+        const arb_tnode *id = arb_tnode_get(v.obj, "match_id");
+        if (v.ok && id && id->kind == ARB_T_STR) {
+            arb_verify_result vr;
+            memset(&vr, 0, sizeof vr);
+            size_t len;
+            vr.has_identity = !cli_parse_hex(id->s, vr.identity, sizeof vr.identity, &len) && len == sizeof vr.identity;
+            int d = vr.has_identity ? duplicate(r, &vr, where) : 0;
+            if (d < 0) break;
+            if (d) continue;
+        }
         arb_error e2 = ARB_ERROR_INIT;
         arb_an_stats_add_result(r->s, &ar, where, &e2);
     }
@@ -79,6 +117,11 @@ static void one(run *r, const char *path)
         char t[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
         arb_error_format(&verr, t, sizeof t);
         fprintf(stderr, "arbiter stats: %s: not counted\n", cli_esc(t));
+    }
+    int dup = vrc == ARB_OK ? duplicate(r, &vr, path) : 0;
+    if (dup) {
+        arb_an_source_free(src);
+        return;
     }
     char why[ARB_MSG_MAX + ARB_WHERE_MAX + 8] = "";
     if (vrc && vrc != ARB_ETRUNC) {
@@ -153,7 +196,7 @@ int cmd_stats(int argc, char **argv)
         }
     }
     if (optind >= argc) return cli_usage("stats", "at least one replay FILE or DIR is required");
-    run r = { arb_an_stats_new(), { 0 }, 0, 0, 0, 0 };
+    run r = { arb_an_stats_new(), { 0 }, 0, 0, 0, 0, { 0 } };
     if (!r.s) {
         fprintf(stderr, "arbiter stats: out of memory\n");
         return EXIT_INTERNAL;
@@ -169,6 +212,7 @@ int cmd_stats(int argc, char **argv)
     for (int i = optind; i < argc && !r.nomem; i++) cli_walk_path(&w, argv[i]);
     r.skipped = w.skipped + w.unreadable;
     cli_progress_end(&r.progress);
+    cli_dupes_free(&r.seen);
     if (r.nomem) {
         arb_an_stats_free(r.s);
         return EXIT_INTERNAL; /* the message is printed; no partial statistics */

@@ -14,6 +14,7 @@
 
 #include "arbiter/adapter.h"
 #include "cli/cli.h"
+#include "cli/dupes.h"
 #include "cli/paths.h"
 #include "cli/progress.h"
 #include "cli/shard.h"
@@ -31,6 +32,8 @@ typedef struct vjob {
     arb_verify_result res;
     arb_error err;
     int rc, done;
+    int dup;                    /* CLI_DUP_*: verified, but a match seen before */
+    const char *dup_of;         /* the file that had it first (borrowed from the set) */
 } vjob;
 
 #define VERIFY_WINDOW(jobs) (4 * (unsigned)(jobs) + 16)
@@ -183,7 +186,8 @@ static void print_json(const vjob *j, const cli_shard *sh)
     printf(",\"game\":");
     cli_json_str(stdout, r->game);
     printf(",\"players\":%d", r->players);
-    printf(",\"status\":\"%s\",\"ok\":%s", status_name(j->rc), j->rc == ARB_OK ? "true" : "false");
+    printf(",\"status\":\"%s\",\"ok\":%s", j->dup ? "duplicate" : status_name(j->rc),
+           j->rc == ARB_OK && !j->dup ? "true" : "false");
     printf(",\"records\":%" PRIu64 ",\"actions\":%" PRIu64 ",\"checkpoints\":%" PRIu64, r->status.records,
            r->status.actions, r->status.checkpoints);
     printf(",\"commit\":\"%s\"", r->commit == 1 ? "ok" : r->commit == -1 ? "mismatch" : "absent");
@@ -203,6 +207,20 @@ static void print_json(const vjob *j, const cli_shard *sh)
             printf(",\"signer\":");
             cli_json_str(stdout, r->signer_label);
         }
+    }
+    if (j->rc == ARB_OK && r->has_identity) {
+        printf(",\"match_id\":\"");
+        cli_hex(stdout, r->identity, sizeof r->identity);
+        printf("\"");
+    }
+    if (j->dup) {
+        char d[ARB_MSG_MAX];
+        cli_dupes_detail(j->dup, j->dup_of, d, sizeof d);
+        printf(",\"duplicate\":{\"kind\":\"%s\",\"of\":", cli_dupes_kind_name(j->dup));
+        cli_json_str(stdout, j->dup_of);
+        printf(",\"detail\":");
+        cli_json_str(stdout, d);
+        printf("}");
     }
     if (r->over) {
         printf(",\"winner\":%d,\"reason\":", r->winner);
@@ -257,6 +275,12 @@ static void print_text(const vjob *j, int quiet)
     const arb_verify_result *r = &j->res;
     char trust[512];
     trust_text(r, trust, sizeof trust);
+    if (j->rc == ARB_OK && j->dup) {
+        char d[ARB_MSG_MAX];
+        cli_dupes_detail(j->dup, cli_esc(j->dup_of), d, sizeof d);
+        printf("%s: DUPLICATE (%s): %s\n", cli_esc(j->path), cli_dupes_kind_name(j->dup), d);
+        return;
+    }
     if (j->rc == ARB_OK) {
         if (quiet) return;
         char win[32];
@@ -448,6 +472,7 @@ static int verify_main(int argc, char **argv)
             if (pthread_create(&th[started], NULL, worker, &pool)) break;
     int any_div = 0, any_bad = 0, any_nomem = 0, source_done = 0, source_rc = 0;
     uint64_t n_ok = 0, printed = 0;
+    cli_dupes dupes = { 0 };
     /* the archive being expanded into member jobs, and every archive opened
      * (closed at the end: their member jobs may still run) */
     arb_archive *cur = NULL, **opened = NULL;
@@ -538,14 +563,21 @@ static int verify_main(int argc, char **argv)
             pthread_mutex_unlock(&pool.mu);
             if (!ready) break;
             vjob *j = &pool.ring[printed++ % pool.w];
+            /* one match counted once: in argument order, so the first file
+             * of a set is the one that counts whatever --jobs is */
+            if (j->rc == ARB_OK && (j->kind == VJ_FILE || j->kind == VJ_MEMBER)) {
+                int dk = cli_dupes_check(&dupes, &j->res, j->path, &j->dup_of);
+                if (dk < 0) any_nomem = 1;
+                else j->dup = dk;
+            }
             cli_progress_end(&prog);    /* results and the progress line share a terminal */
             if (j->kind == VJ_ARCHIVE) print_archive(j, json, quiet);
             else if (json) print_json(j, &shard);
             else print_text(j, quiet);
             fflush(stdout);
             cli_progress_update(&prog, printed);
-            if (j->rc == ARB_OK && j->kind != VJ_ARCHIVE) n_ok++;
-            if (j->rc == ARB_EVERIFY) any_div = 1;
+            if (j->rc == ARB_OK && !j->dup && j->kind != VJ_ARCHIVE) n_ok++;
+            if (j->rc == ARB_EVERIFY || j->dup) any_div = 1;
             else if (j->rc == ARB_ENOMEM) any_nomem = 1;
             else if (j->rc) any_bad = 1;
             free(j->owned);
@@ -554,6 +586,7 @@ static int verify_main(int argc, char **argv)
         fflush(stdout);
     }
     for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
+    cli_dupes_free(&dupes);
     arb_seal_keyring_free(&g_keys);
     for (uint64_t i = 0; i < nopened; i++) arb_archive_close(opened[i]);
     cli_progress_end(&prog);
