@@ -21,12 +21,13 @@ typedef struct run {
     cli_dupes seen;             /* a match counted once (#27 N6) */
 } run;
 
-/* Whether the verified match r (seen as name) was counted already: noted
- * and counted as a duplicate then (1); 0 new; -1 out of memory. */
-static int duplicate(run *ru, const arb_verify_result *r, const char *name)
+/* Whether the verified match r (or result line, seen as name) was counted
+ * already: noted and counted as a duplicate then (1); 0 new; -1 out of
+ * memory. */
+static int duplicate(run *ru, const arb_verify_result *r, const arb_tnode *line, const char *name)
 {
     const char *first;
-    int dk = cli_dupes_check(&ru->seen, r, name, &first);
+    int dk = r ? cli_dupes_check(&ru->seen, r, name, &first) : cli_dupes_check_line(&ru->seen, line, name, &first);
     if (dk < 0) {
         fprintf(stderr, "arbiter stats: out of memory\n");
         ru->nomem = 1;
@@ -67,13 +68,8 @@ static void results(run *r, const char *path)
             arb_an_stats_add_duplicate(r->s, where, dd && dd->kind == ARB_T_STR ? dd->s : "a duplicate");
             continue;
         }
-        const arb_tnode *id = arb_tnode_get(v.obj, "match_id");
-        if (v.ok && id && id->kind == ARB_T_STR) {
-            arb_verify_result vr;
-            memset(&vr, 0, sizeof vr);
-            size_t len;
-            vr.has_identity = !cli_parse_hex(id->s, vr.identity, sizeof vr.identity, &len) && len == sizeof vr.identity;
-            int d = vr.has_identity ? duplicate(r, &vr, where) : 0;
+        if (v.ok) {
+            int d = duplicate(r, NULL, v.obj, where);
             if (d < 0) break;
             if (d) continue;
         }
@@ -118,7 +114,7 @@ static void one(run *r, const char *path)
         arb_error_format(&verr, t, sizeof t);
         fprintf(stderr, "arbiter stats: %s: not counted\n", cli_esc(t));
     }
-    int dup = vrc == ARB_OK ? duplicate(r, &vr, path) : 0;
+    int dup = vrc == ARB_OK ? duplicate(r, &vr, NULL, path) : 0;
     if (dup) {
         arb_an_source_free(src);
         return;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "cli/dupes.h"
 
 #define KEY_BYTES 32
@@ -84,6 +85,19 @@ int cli_dupes_check(cli_dupes *d, const arb_verify_result *r, const char *name, 
     }
     if (owner) free(own); /* no key at all: nothing to remember */
     return CLI_DUP_NONE;
+}
+
+int cli_dupes_check_line(cli_dupes *d, const arb_tnode *line, const char *name, const char **first)
+{
+    *first = NULL;
+    const arb_tnode *id = arb_tnode_get(line, "match_id");
+    if (!id || id->kind != ARB_T_STR) return CLI_DUP_NONE;
+    arb_verify_result r;
+    memset(&r, 0, sizeof r);
+    size_t len;
+    if (cli_parse_hex(id->s, r.identity, sizeof r.identity, &len) || len != sizeof r.identity) return CLI_DUP_NONE;
+    r.has_identity = 1;
+    return cli_dupes_check(d, &r, name, first);
 }
 
 const char *cli_dupes_kind_name(int kind)

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "arbiter/replay.h"
+#include "arbiter/tree.h"
 
 enum { CLI_DUP_NONE = 0, CLI_DUP_MATCH, CLI_DUP_FAIR_SECRET, CLI_DUP_SEED_COMMIT };
 
@@ -25,7 +26,10 @@ typedef struct cli_dupes {
  * added) with *first the name that had it first (borrowed from the set) —
  * or -1 when memory ran out (nothing added). */
 int cli_dupes_check(cli_dupes *d, const arb_verify_result *r, const char *name, const char **first);
-/* "duplicate match", "reused fair-seed secret", "shared seed commitment". */
+/* The same for a verified result line of `verify --json` (its
+ * "match_id"): CLI_DUP_NONE also when the line carries none. */
+int cli_dupes_check_line(cli_dupes *d, const arb_tnode *line, const char *name, const char **first);
+/* "match", "fair-secret", "seed-commitment" (JSON "duplicate.kind"). */
 const char *cli_dupes_kind_name(int kind);
 /* The sentence of a repeat: "the same match (setup and actions) as FIRST". */
 void cli_dupes_detail(int kind, const char *first, char *buf, size_t size);

@@ -66,3 +66,12 @@ expect 1 'c2.tcgr: DUPLICATE \(seed-commitment\): shares its seed commitment wit
 # A manifest names the same file twice: the second entry fails.
 printf '%s\n%s\n' "$du/other.tcgr" "$du/other.tcgr" >"$du/twice.manifest"
 expect 1 'other.tcgr: OK.*other.tcgr: DUPLICATE \(match\)' '' - verify --manifest "$du/twice.manifest"
+# Two shards of one manifest that each hold one copy: each shard alone
+# sees no duplicate; merge does (the later by match_id), and the merged
+# summary counts it as a failure.
+printf '%s\n' "$du/five/c1.tcgr" "$du/five/c2.tcgr" "$du/other.tcgr" >"$du/m.manifest"
+"$ARBITER" verify --manifest "$du/m.manifest" --shard 0/2 --json >"$du/s0.ndjson"
+"$ARBITER" verify --manifest "$du/m.manifest" --shard 1/2 --json >"$du/s1.ndjson"
+grep -q '"status":"duplicate"' "$du/s0.ndjson" && { echo "hostile (#27 N6): shard 0 holds one copy only"; fail=1; }
+expect 1 'by status: ok 2 duplicate 1.*FAILED [^ ]*c2.tcgr: duplicate: the same match \(setup and actions\) as [^ ]*c1.tcgr' \
+    '' - merge "$du/s0.ndjson" "$du/s1.ndjson"
