@@ -5,7 +5,9 @@
  *
  * Memory is flat in the number of files: paths come from the command line
  * or are streamed from the manifest into a window of VERIFY_WINDOW(jobs)
- * slots; a slot is reused once its result is printed. */
+ * slots; a slot is reused once its result is printed. Only the identity of
+ * each verified match is kept (cli/dupes.h), so that a match that an
+ * earlier file or member holds fails as a duplicate. */
 #include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -384,6 +386,11 @@ static int verify_main(int argc, char **argv)
                    "must be reproduced, and the seed commitment must match when present.\n"
                    "The first divergence is reported with its record index, turn, seat,\n"
                    "action, and the rule ID broken or the expected and computed hashes.\n"
+                   "A match counts once: over a set (files, directories, archive members, a\n"
+                   "manifest) a verified match that an earlier one already holds -- the same\n"
+                   "setup and actions, fair-seed secret or seed commitment -- fails as\n"
+                   "DUPLICATE naming the first (--json: status \"duplicate\", \"duplicate\":\n"
+                   "{kind, of, detail}; every verified line has its \"match_id\").\n"
                    "\n"
                    "  --json     one JSON object per file and line (NDJSON)\n"
                    "  -j, --jobs N  verify N files at a time (results stay in argument order)\n"
