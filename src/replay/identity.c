@@ -47,13 +47,9 @@ static void put_u64(arb_replay__id *id, uint64_t v)
     put(id, b, sizeof b);
 }
 
-/* A string as its length (u64 little-endian) and bytes. */
-static void put_str(arb_replay__id *id, const char *s)
-{
-    size_t n = strlen(s);
-    put_u64(id, n);
-    put(id, s, n);
-}
+/* A string with its terminating NUL (the header's strings are C strings,
+ * so the NUL ends each one unambiguously). */
+static void put_str(arb_replay__id *id, const char *s) { put(id, s, strlen(s) + 1); }
 
 void arb_replay__id_init(arb_replay__id *id, const arb_replay_header *h)
 {
