@@ -285,8 +285,9 @@ int arb_card_find(const arb_game *g, const char *id_or_name); /* -1 */
 /* Index of rules (NULL: the newest) in g's rules_versions, 0 = oldest;
  * -1 when this build does not implement that version. */
 int arb_game_rules_index(const arb_game *g, const char *rules);
-/* g->max_actions, or ARB_GAME_MAX_ACTIONS_DEFAULT when g is NULL or
- * declares none. */
+/* g->max_actions, or ARB_GAME_MAX_ACTIONS_DEFAULT when g is NULL, declares
+ * none or is a plug-in (arbiter/plugin.h: one built before the member was
+ * appended does not have it). */
 uint32_t arb_game_max_actions(const arb_game *g);
 int64_t arb_options_get(const arb_options *o, const char *key, int64_t dflt);
 int arb_options_set(arb_options *o, const char *key, int64_t value);
