@@ -272,51 +272,106 @@ START_TEST(log_range_and_text)
 }
 END_TEST
 
+/* The max record index among a log's entries. */
+static int64_t last_entry(arb_tree *t)
+{
+    int64_t mx = -1;
+    for (const arb_tnode *e = arb_tnode_get(json_doc(t), "entries")->first; e; e = e->next) {
+        const arb_tnode *r = arb_tnode_get(e, "record");
+        if (r && r->i > mx) mx = r->i;
+    }
+    return mx;
+}
+
 START_TEST(log_flags_timeout_rejection_and_mismatch)
 {
     play(&fx, 3, 2, 9);
-    /* A rejected action (wrong seat) inserted after record 5, and a forged
-     * checkpoint hash: the log flags both and reads on. */
+    /* The arbiter's timeout is flagged; the match reads to its end. */
+    arb_an_walk_result res;
+    arb_tree *t = log_json(&fx, fx.n, 0, ARB_VIEW_ALL, -1, -1, &res);
+    int arb = 0, clock = 0;
+    for (const arb_tnode *e = arb_tnode_get(json_doc(t), "entries")->first; e; e = e->next)
+        for (const arb_tnode *fl = arb_tnode_get(e, "flags")->first; fl; fl = fl->next) {
+            arb += !strcmp(fl->s, "arbiter");
+            clock += !strcmp(fl->s, "clock");
+        }
+    ck_assert_int_eq(arb, 1);
+    ck_assert_int_ge(clock, 1);
+    ck_assert_int_eq(arb_tnode_get(json_doc(t), "complete")->i, 1);
+    ck_assert_int_eq(arb_tnode_get(json_doc(t), "diverged")->i, 0);
+    ck_assert_int_eq(res.diverged, 0);
+    arb_tree_free(t);
+    /* A rejected action (wrong seat) inserted before an action: flagged with
+     * its rule, and the log ends there, as `verify` does (#27 N3). */
     fx2 = fx;
     size_t at = 6;
+    while (fx.recs[at].kind != ARB_AN_ACTION) at++; /* not where a checkpoint is owed */
     memmove(&fx2.recs[at + 1], &fx2.recs[at], (fx2.n - at) * sizeof fx2.recs[0]);
     fx2.n++;
-    arb_an_record bad = fx.recs[at];
+    arb_an_record bad;
     memset(&bad, 0, sizeof bad);
     bad.kind = ARB_AN_ACTION;
     bad.action.seat = 5;
     bad.action.verb = TV_END;
     fx2.recs[at] = bad;
+    for (size_t i = 0; i < fx2.n; i++) fx2.recs[i].index = i;
+    t = log_json(&fx2, fx2.n, 0, ARB_VIEW_ALL, -1, -1, &res);
+    ck_assert_msg(res.rejected == 1, "%d %s %s", res.diverged, res.divergence.where, res.divergence.msg);
+    ck_assert_int_eq(res.diverged, ARB_DIV_ILLEGAL);
+    ck_assert_uint_eq(res.records, at + 1);
+    ck_assert_str_eq(res.divergence.rule, "TOY-TURN");
+    char wh[48];
+    snprintf(wh, sizeof wh, "record %zu (decompressed offset", at);
+    ck_assert_ptr_nonnull(strstr(res.divergence.where, wh));
+    ck_assert_int_eq(last_entry(t), (int64_t)at);
+    int rej = 0;
+    for (const arb_tnode *e = arb_tnode_get(json_doc(t), "entries")->first; e; e = e->next) {
+        const arb_tnode *rule = arb_tnode_get(e, "rule");
+        if (!rule) continue;
+        ck_assert_str_eq(rule->s, "TOY-TURN");
+        ck_assert_int_eq(arb_tnode_get(e, "record")->i, (int64_t)at);
+        rej++;
+    }
+    ck_assert_int_eq(rej, 1);
+    ck_assert_int_eq(arb_tnode_get(json_doc(t), "complete")->i, 0);
+    ck_assert_int_eq(arb_tnode_get(json_doc(t), "diverged")->i, 1);
+    ck_assert_ptr_nonnull(strstr(arb_tnode_get(json_doc(t), "divergence")->s, "illegal-action: "));
+    arb_tree_free(t);
+    /* A forged checkpoint hash: flagged as a mismatch, and the end. */
+    fx2 = fx;
     size_t cp = 0;
     for (size_t i = 1; i < fx2.n; i++)
         if (fx2.recs[i].kind == ARB_AN_CHECKPOINT) { cp = i; break; }
+    ck_assert_uint_gt(cp, 0);
     fx2.recs[cp].hash ^= 1;
-    for (size_t i = 0; i < fx2.n; i++) fx2.recs[i].index = i;
-    arb_an_walk_result res;
-    arb_tree *t = log_json(&fx2, fx2.n, 0, ARB_VIEW_ALL, -1, -1, &res);
-    ck_assert_uint_eq(res.rejected, 1);
+    t = log_json(&fx2, fx2.n, 0, ARB_VIEW_ALL, -1, -1, &res);
     ck_assert_uint_eq(res.mismatches, 1);
-    int rej = 0, mis = 0, arb = 0, clock = 0;
+    ck_assert_int_eq(res.diverged, ARB_DIV_CHECKPOINT_HASH);
+    ck_assert_int_eq(last_entry(t), (int64_t)cp);
+    int mis = 0;
     for (const arb_tnode *e = arb_tnode_get(json_doc(t), "entries")->first; e; e = e->next) {
-        const arb_tnode *rule = arb_tnode_get(e, "rule");
-        if (rule) {
-            ck_assert_str_eq(rule->s, "TOY-TURN");
-            ck_assert_int_eq(arb_tnode_get(e, "record")->i, (int64_t)at);
-            rej++;
-        }
         const arb_tnode *ok = arb_tnode_get(e, "ok");
         if (ok && !ok->i) { ck_assert_int_eq(arb_tnode_get(e, "record")->i, (int64_t)cp); mis++; }
-        for (const arb_tnode *fl = arb_tnode_get(e, "flags")->first; fl; fl = fl->next) {
-            arb += !strcmp(fl->s, "arbiter");
-            clock += !strcmp(fl->s, "clock");
-        }
     }
-    ck_assert_int_eq(rej, 1);
     ck_assert_int_eq(mis, 1);
-    ck_assert_int_eq(arb, 1);
-    ck_assert_int_ge(clock, 1);
-    /* The outcome still matches: the rejected action changed nothing. */
-    ck_assert_int_eq(arb_tnode_get(json_doc(t), "complete")->i, 1);
+    arb_tree_free(t);
+    /* A record after the outcome, and an action where a checkpoint is
+     * owed: the verifier's two other record-level refusals. */
+    fx2 = fx;
+    fx2.recs[fx2.n] = fx2.recs[fx2.n - 2];
+    fx2.recs[fx2.n].index = fx2.n;
+    fx2.n++;
+    t = log_json(&fx2, fx2.n, 0, ARB_VIEW_ALL, -1, -1, &res);
+    ck_assert_int_eq(res.diverged, ARB_DIV_AFTER_OUTCOME);
+    ck_assert_uint_eq(res.records, fx2.n);
+    arb_tree_free(t);
+    fx2 = fx;
+    memmove(&fx2.recs[cp], &fx2.recs[cp + 1], (fx2.n - cp - 1) * sizeof fx2.recs[0]);
+    fx2.n--;
+    for (size_t i = 0; i < fx2.n; i++) fx2.recs[i].index = i;
+    t = log_json(&fx2, fx2.n, 0, ARB_VIEW_ALL, -1, -1, &res);
+    ck_assert_int_eq(res.diverged, ARB_DIV_MISSING_CHECKPOINT);
+    ck_assert_int_eq(last_entry(t), (int64_t)cp);
     arb_tree_free(t);
 }
 END_TEST
@@ -771,22 +826,37 @@ START_TEST(report_shows_rejections_and_truncation)
     ck_assert_int_eq(arb_an_report(s, out, NULL, &err), 0);
     fclose(out);
     arb_an_source_free(s);
-    ck_assert_uint_ge(count(buf, " class=\"act rej "), 1);
+    ck_assert_uint_eq(count(buf, " class=\"act rej "), 1);
     ck_assert_ptr_nonnull(strstr(buf, "<span class=\"rule\">rejected TOY-"));
-    ck_assert_ptr_nonnull(strstr(buf, "id=\"truncated\""));
+    /* the walk ends at the rejected action: the cut after it is never read */
+    ck_assert_ptr_null(strstr(buf, "id=\"truncated\""));
+    ck_assert_ptr_nonnull(strstr(buf, "id=\"diverged\">record #"));
+    char rid[32];
+    snprintf(rid, sizeof rid, "id=\"r%" PRIu64 "\"", fx2.recs[at].index + 1);
+    ck_assert_msg(strstr(buf, rid) == NULL, "record %" PRIu64 " is shown past the divergence", fx2.recs[at].index + 1);
     /* The banner: DOES NOT VERIFY, the rejected action linked. */
     ck_assert_ptr_nonnull(strstr(buf, "<section id=\"verdict\" class=\"bad\""));
     char link[64];
     snprintf(link, sizeof link, "<a id=\"divergence\" href=\"#r%" PRIu64 "\">", fx2.recs[at].index);
     ck_assert_msg(strstr(buf, link) != NULL, "no %s", link);
     free(buf);
+    /* the same cut without the rejection: shown as truncated */
+    buf = NULL;
+    out = open_memstream(&buf, &len);
+    s = open_fx(&fx, fx.n / 2, 1);
+    ck_assert_int_eq(arb_an_report(s, out, NULL, &err), 0);
+    fclose(out);
+    arb_an_source_free(s);
+    ck_assert_ptr_nonnull(strstr(buf, "id=\"truncated\""));
+    ck_assert_ptr_null(strstr(buf, "id=\"diverged\""));
+    free(buf);
 }
 END_TEST
 
 /* Hostile records for every registered game: a real match's actions with
  * some replaced by random seats, verbs and arguments. Every command reads
- * on (rejected actions flagged, state untouched), nothing crashes, and the
- * sanitizer build checks the memory. */
+ * up to the first record the verifier refuses (flagged, state untouched),
+ * nothing crashes, and the sanitizer build checks the memory. */
 START_TEST(hostile_records_every_game)
 {
     static fixture hf;
@@ -843,8 +913,11 @@ START_TEST(hostile_records_every_game)
         o.json = 1;
         ck_assert_int_eq(arb_an_log(s, &o, null, &res, &err), 0);
         arb_an_source_free(s);
-        ck_assert_uint_ge(res.rejected, 1);
-        ck_assert_uint_eq(res.records, hf.n);
+        /* the log ends at the first record the verifier refuses (a forged
+         * action, or an action where a checkpoint is owed: hf has none) */
+        ck_assert_int_ne(res.diverged, 0);
+        ck_assert_uint_lt(res.records, hf.n);
+        ck_assert_uint_eq(res.last_index + 1, res.records);
         o.view = 1;
         o.json = 0;
         s = open_fx(&hf, hf.n, 0);

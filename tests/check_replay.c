@@ -231,6 +231,68 @@ START_TEST(position_start)
 }
 END_TEST
 
+/* The recorder never writes one action more than the game's bound
+ * (arb_game.max_actions): the step is refused with ARB_ELIMIT before the
+ * match moves on, and the file holds exactly the bound; the reader, given
+ * the same bound, reads it whole and refuses one more. */
+START_TEST(actions_within_the_game_bound)
+{
+    arb_game g = tg_game;
+    g.max_actions = 3;
+    arb_setup su;
+    memset(&su, 0, sizeof su);
+    su.seed = 7;
+    su.players = 2;
+    for (int s = 0; s < 2; s++) su.decks[s] = g.preset(&g, (unsigned)s);
+    arb_error err = ARB_ERROR_INIT;
+    arb_match *m;
+    ck_assert_int_eq(arb_match_new(&m, &g, &su, &err), ARB_OK);
+    arb_replay_meta meta;
+    memset(&meta, 0, sizeof meta);
+    meta.game = &g;
+    meta.setup = &su;
+    meta.level = -1;
+    meta.version = 1;
+    const char *p = tpath("bound.tcgr");
+    arb_replay_writer *w;
+    ck_assert_int_eq(arb_replay_writer_open(&w, p, &meta, &err), ARB_OK);
+    ck_assert_int_eq(arb_replay_record_start(w, m, &err), ARB_OK);
+    arb_agent ag;
+    arb_agent_init(&ag, ARB_AGENT_RANDOM, 7, 0, 0);
+    arb_action a;
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(arb_agent_choose(&ag, m, &a), ARB_OK);
+        ck_assert_int_eq(arb_replay_record_step(w, m, &a, &err), ARB_OK);
+    }
+    uint64_t h = arb_match_hash(m);
+    ck_assert_int_eq(arb_agent_choose(&ag, m, &a), ARB_OK);
+    ck_assert_int_eq(arb_replay_record_step(w, m, &a, &err), ARB_ELIMIT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "a testgame match holds at most 3 actions"));
+    ck_assert_uint_eq(arb_match_hash(m), h); /* refused before it was applied */
+    ck_assert_int_eq(arb_replay_write_action(w, &a, &err), ARB_ELIMIT);
+    ck_assert_int_eq(arb_replay_writer_close(w, &err), ARB_OK);
+    arb_match_free(m);
+    arb_replay_limits lim = ARB_REPLAY_LIMITS_INIT;
+    lim.max_actions = 3;
+    arb_replay *r;
+    arb_replay_record rec;
+    ck_assert_int_eq(arb_replay_open(&r, p, &lim, &err), ARB_OK);
+    int rc, n = 0;
+    while ((rc = arb_replay_next(r, &rec, &err)) == 1) n += rec.kind == ARB_REC_ACTION;
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_eq(n, 3);
+    arb_replay_close(r);
+    lim.max_actions = 2;
+    ck_assert_int_eq(arb_replay_open(&r, p, &lim, &err), ARB_OK);
+    n = 0;
+    while ((rc = arb_replay_next(r, &rec, &err)) == 1) n += rec.kind == ARB_REC_ACTION;
+    ck_assert_int_eq(rc, ARB_ELIMIT);
+    ck_assert_int_eq(n, 2);
+    ck_assert_ptr_nonnull(strstr(err.msg, "is action 3: a testgame match holds at most 2 actions"));
+    arb_replay_close(r);
+}
+END_TEST
+
 /* The writer refuses a header its reader would refuse (a name past 63
  * bytes, a start time past 39), before it creates any file; at the bound
  * the file is written and reads back whole. */
@@ -691,7 +753,9 @@ START_TEST(hostile_inputs)
 END_TEST
 
 /* Memory stays flat in the number of records: 3 million records read with
- * default limits (the decompressed stream is ~30 MB). */
+ * max_actions raised (the decompressed stream is ~30 MB). With the default
+ * limits the reader refuses the action past the game's bound (the test
+ * game declares none: ARB_GAME_MAX_ACTIONS_DEFAULT), naming it. */
 START_TEST(flat_memory_long_stream)
 {
     arb_mpbuf b = { 0 };
@@ -711,14 +775,24 @@ START_TEST(flat_memory_long_stream)
     const char *p = tpath("long.tcgr");
     ck_assert_int_eq(ru_save(p, f, flen), 0);
     free(f);
-    reset_peak();
-    long rss0 = maxrss_kb();
     arb_replay *r;
     arb_error err = ARB_ERROR_INIT;
-    ck_assert_int_eq(arb_replay_open(&r, p, NULL, &err), ARB_OK);
     arb_replay_record rec;
     size_t got = 0;
     int rc;
+    ck_assert_int_eq(arb_replay_open(&r, p, NULL, &err), ARB_OK);
+    while ((rc = arb_replay_next(r, &rec, &err)) == 1) got++;
+    ck_assert_int_eq(rc, ARB_ELIMIT);
+    ck_assert_uint_eq(got, ARB_GAME_MAX_ACTIONS_DEFAULT);
+    ck_assert_msg(strstr(err.msg, "record 1048576 is action 1048577: a testgame match holds at most 1048576 actions"),
+                  "%s", err.msg);
+    arb_replay_close(r);
+    got = 0;
+    reset_peak();
+    long rss0 = maxrss_kb();
+    arb_replay_limits lim = ARB_REPLAY_LIMITS_INIT;
+    lim.max_actions = (uint32_t)n;
+    ck_assert_int_eq(arb_replay_open(&r, p, &lim, &err), ARB_OK);
     while ((rc = arb_replay_next(r, &rec, &err)) == 1) {
         ck_assert_uint_eq(rec.action.elapsed_ms, got);
         got++;
@@ -871,6 +945,7 @@ static Suite *suite(void)
     tcase_add_test(tc, round_trip_timed_and_commit);
     tcase_add_test(tc, commit_vector);
     tcase_add_test(tc, position_start);
+    tcase_add_test(tc, actions_within_the_game_bound);
     tcase_add_test(tc, byte_identical);
     tcase_add_test(tc, tamper_named);
     tcase_add_test(tc, tamper_header);

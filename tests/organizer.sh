@@ -71,10 +71,16 @@ expect 0 '"file":"day.tcgr#8","member":8,.*\{"summary":\{"schema":"arbiter-resul
     verify --json day.tcgr
 expect 0 '9 files, 0 unreadable.*NARAMO TCG \(naramo\): 6 matches.*\(6 counted from verification results' stats day.ndjson
 expect 0 'verify: 9 matches, 9 verified, 0 failed' verify day.tcgr
-printf 'day.tcgr\nday/naramo-000000.tcgr\n' >"$t/m.txt"
+expect 0 '' play --game naramo --seed 99 -o extra.tcgr
+printf 'day.tcgr\nextra.tcgr\n' >"$t/m.txt"
 (cd "$t" && "$ARBITER" verify --manifest m.txt --shard 0/2 --json >s0.ndjson && "$ARBITER" verify --manifest m.txt --shard 1/2 --json >s1.ndjson)
 expect 0 '10 results, 10 ok, 0 failed.*manifest entries: 2 expected, 2 reported.*merge: complete, all verified' merge s0.ndjson s1.ndjson
 expect 0 '"file":"day.tcgr#3","member":3,"index":0,"shard":"0/2"' verify --manifest m.txt --shard 0/2 --json
+# a match that is both a file and a member of the archive is one match:
+# the later one fails as a duplicate (#27 N6), in merge too
+printf 'day.tcgr\nday/naramo-000000.tcgr\n' >"$t/md.txt"
+(cd "$t" && "$ARBITER" verify --manifest md.txt --shard 0/1 --json >d0.ndjson)
+expect 1 'FAILED day/naramo-000000.tcgr: duplicate: the same match \(setup and actions\) as day.tcgr#3' merge d0.ndjson
 # a cut archive: its complete members count, the cut is named, exit 3
 head -c 500 "$t/day.tcgr" >"$t/cut.tcgr"
 expect 3 'stats: .*cut.tcgr: offset [0-9]+: truncated: member [0-9]+ is cut short.*: not counted' stats cut.tcgr

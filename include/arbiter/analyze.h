@@ -108,6 +108,9 @@ typedef struct arb_an_step {
     const char *const *event_phase;
     int check;                      /* CHECKPOINT/OUTCOME: 1 match, 0 mismatch */
     uint64_t computed_hash;
+    /* The verifier refuses this record (its arb_verify_kind, arbiter/
+     * replay.h): it is the walk's last step. 0 otherwise. */
+    int diverged;
 } arb_an_step;
 
 /* Return non-zero to stop the walk early (not an error). */
@@ -122,12 +125,19 @@ typedef struct arb_an_walk_result {
     arb_an_record outcome;          /* the recorded outcome */
     uint64_t last_index;            /* index of the last record read */
     uint64_t clock_ms;
+    /* The walk ends at the first record `verify` refuses (an action the
+     * engine rejects, a checkpoint or outcome it does not reproduce, a
+     * missing checkpoint, a record after the outcome): that record is the
+     * last step, and nothing after it is read, so a file's work is bounded
+     * by its legal prefix. diverged is its arb_verify_kind (0: none). */
+    int diverged;
+    arb_error divergence;           /* where (file, record, offset) and why */
 } arb_an_walk_result;
 
 /* Replay src through a new match, calling fn for the setup and for every
- * record. On return *mout (when non-NULL) holds the match as it was at the
- * last step (the caller frees it). Truncation is not an error: the result
- * says so. Errors: setup rejected (ARB_EILLEGAL with the rule ID), the
+ * record up to the first divergence. On return *mout (when non-NULL) holds
+ * the match as it was at the last step (the caller frees it). Truncation
+ * and divergence are not errors: the result says so. Errors: setup rejected (ARB_EILLEGAL with the rule ID), the
  * reader's codes other than ARB_ETRUNC, ARB_ENOMEM. */
 int arb_an_walk(arb_an_source *src, arb_an_step_fn fn, void *ctx, arb_match **mout,
                 arb_an_walk_result *res, arb_error *err);
@@ -173,10 +183,16 @@ typedef struct arb_an_diff {
     char detail[512];               /* one sentence */
     arb_tree *tree;                 /* JSON-ready report; the caller frees
                                        it even when the call fails */
+    /* The two agree up to this record, which the verifier refuses on both
+     * (as arb_an_walk_result.diverged): compared no further, neither
+     * identical nor known to differ. -1: not so. */
+    int64_t diverged;
+    arb_error divergence;           /* where and why */
 } arb_an_diff;
 
 /* Compare two sources. Fills d; returns ARB_OK whether or not they
- * differ, or an error when a source cannot be read at all. */
+ * differ, or an error when a source cannot be read at all. The records are
+ * compared up to the first one `verify` refuses on both sides. */
 int arb_an_diff_run(arb_an_source *a, arb_an_source *b, arb_an_diff *d, arb_error *err);
 
 /* ----------------------------------------------------------------- stats */
@@ -224,6 +240,10 @@ uint64_t arb_an_stats_errors(const arb_an_stats *s);
 uint64_t arb_an_stats_truncated(const arb_an_stats *s);
 /* Count a file that could not even be opened. */
 void arb_an_stats_add_error(arb_an_stats *s, const arb_error *err);
+/* Count a file whose match was counted already (the same match identity,
+ * arbiter/replay.h, as an earlier file): listed with why, counted in no
+ * figure — a match is counted once. */
+void arb_an_stats_add_duplicate(arb_an_stats *s, const char *name, const char *why);
 /* One match known only from a verification result (a line of
  * `arbiter verify --json` or of `arbiter merge -o`): counted in matches,
  * outcomes, win rates and lengths; first player, cards and clock events are

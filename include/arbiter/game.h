@@ -320,6 +320,13 @@ struct arb_game {
      * also when one action crosses several. May be 0: every event of an
      * action gets the turn and phase the engine reports before it. */
     const struct arb_marker *markers; unsigned nmarkers;
+
+    /* Most actions one match of this game can hold under its rules (its
+     * turn cap times what a turn can take, with room to spare), so that a
+     * replay claiming more is refused before anything walks it
+     * (replays/FORMAT.md §8.1). 0: the engine declares none and readers use
+     * ARB_GAME_MAX_ACTIONS_DEFAULT. Read it through arb_game_max_actions. */
+    uint32_t max_actions;
 };
 
 /* A turn or phase marker: event type `event` opens turn a (turn_from_a),
@@ -334,6 +341,9 @@ typedef struct arb_marker {
     unsigned nphases;
 } arb_marker;
 
+/* The bound of a game that declares none (and of an unknown game). */
+#define ARB_GAME_MAX_ACTIONS_DEFAULT (1u << 20)
+
 /* Registry: every engine compiled in, sorted by id. */
 const arb_game *arb_game_find(const char *id);      /* NULL if unknown */
 unsigned arb_game_count(void);
@@ -345,6 +355,10 @@ int arb_card_find(const arb_game *g, const char *id_or_name); /* -1 */
 /* Index of rules (NULL: the newest) in g's rules_versions, 0 = oldest;
  * -1 when this build does not implement that version. */
 int arb_game_rules_index(const arb_game *g, const char *rules);
+/* g->max_actions, or ARB_GAME_MAX_ACTIONS_DEFAULT when g is NULL, declares
+ * none or is a plug-in (arbiter/plugin.h: one built before the member was
+ * appended does not have it). */
+uint32_t arb_game_max_actions(const arb_game *g);
 int64_t arb_options_get(const arb_options *o, const char *key, int64_t dflt);
 int arb_options_set(arb_options *o, const char *key, int64_t value);
 const char *arb_deck_attr_get(const arb_deck *d, const char *key); /* NULL */

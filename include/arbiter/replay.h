@@ -49,6 +49,7 @@ extern "C" {
 #define ARB_REPLAY_LEVEL_FINAL 9
 #define ARB_REPLAY_SALT_MAX 64
 #define ARB_REPLAY_COMMIT_BYTES 32
+#define ARB_REPLAY_ID_BYTES 32              /* arb_verify_result.identity */
 
 /* Record kinds: the small integer tag that starts each record array. */
 enum { ARB_REC_ACTION = 0, ARB_REC_CHECKPOINT = 1, ARB_REC_OUTCOME = 2 };
@@ -67,6 +68,8 @@ typedef struct arb_replay_limits {
     uint32_t max_nodes;         /* values in the whole header */
     uint32_t max_players;       /* entries of "players" (<= ARB_MAX_SEATS) */
     uint32_t max_deck;          /* cards in one deck (<= ARB_DECK_MAX) */
+    uint32_t max_actions;       /* actions of one match; 0: the bound its game
+                                   declares (arb_game_max_actions) */
 } arb_replay_limits;
 
 #define ARB_REPLAY_LIMITS_INIT { \
@@ -78,7 +81,8 @@ typedef struct arb_replay_limits {
     65536u,             /* max_string */ \
     200000u,            /* max_nodes */ \
     ARB_MAX_SEATS,      /* max_players */ \
-    ARB_DECK_MAX        /* max_deck */ }
+    ARB_DECK_MAX,       /* max_deck */ \
+    0u                  /* max_actions: the game's */ }
 
 /* ------------------------------------------------------------ fair seeds */
 
@@ -461,6 +465,18 @@ typedef struct arb_verify_result {
      * NAME.part). `verify --unfinished` accepts such a file as "consistent,
      * not finished". 0 for every other verdict. */
     int unfinished;
+    /* Set when the match verified (code ARB_OK): its identity, BLAKE2b-256
+     * over the setup (game, seed, seats, decks, options, position) and
+     * every action (seat, verb, arguments) — not names, start time, think
+     * times, rules or engine version, seal or encoding, so two files with
+     * one identity hold one match twice (a replayed match); and the
+     * commitments it reveals, which a second match may not share. */
+    int has_identity;
+    uint8_t identity[ARB_REPLAY_ID_BYTES];
+    int has_fair_commit;        /* fair seed: the commitment of its secret */
+    uint8_t fair_commit[ARB_REPLAY_COMMIT_BYTES];
+    int has_seed_commit;        /* seed commitment BLAKE2b-256(seed || salt) */
+    uint8_t seed_commit[ARB_REPLAY_COMMIT_BYTES];
 } arb_verify_result;
 
 /* Verify an opened replay (records not yet consumed). Returns ARB_OK when

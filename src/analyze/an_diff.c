@@ -6,7 +6,8 @@
  * two replays are in the same state, so one engine instance serves both.
  * At the first disagreement each side's record is applied to its own copy
  * and the two state trees are compared field by field, which is what a
- * judge needs to see what the disputed action changed. */
+ * judge needs to see what the disputed action changed. A record both share
+ * that the verifier refuses ends the comparison (an_walk.c's judge). */
 #include <inttypes.h>
 #include <string.h>
 
@@ -190,6 +191,7 @@ int arb_an_diff_run(arb_an_source *A, arb_an_source *B, arb_an_diff *d, arb_erro
 {
     memset(d, 0, sizeof *d);
     d->record = -1;
+    d->diverged = -1;
     int rc0 = arb_an__source_rewind(A, err);
     if (!rc0) rc0 = arb_an__source_rewind(B, err);
     if (rc0) return rc0;
@@ -281,6 +283,8 @@ int arb_an_diff_run(arb_an_source *A, arb_an_source *B, arb_an_diff *d, arb_erro
         goto out;
     }
     arb_an_record ra, rb;
+    arb_an__judge judge;
+    arb_an__judge_init(&judge, m);
     for (uint64_t i = 0;; i++) {
         int ca = arb_an_source_next(A, &ra, &ea), cb = arb_an_source_next(B, &rb, &eb);
         if ((ca < 0 && ca != ARB_ETRUNC) || (cb < 0 && cb != ARB_ETRUNC)) {
@@ -299,11 +303,19 @@ int arb_an_diff_run(arb_an_source *A, arb_an_source *B, arb_an_diff *d, arb_erro
             if (!what) what = offset_diff(&ra, ha->header_bytes, &rb, hb->header_bytes);
         }
         if (!what) {
-            if (ra.kind == ARB_AN_ACTION) {
-                arb_error e = ARB_ERROR_INIT;
-                arb_match_apply(m, &ra.action, &e); /* a rejected action leaves the state as it was on both sides */
-            }
-            continue;
+            /* the same record on both sides: judged once, as verify would */
+            arb_an__verdict v;
+            arb_an__judge_step(&judge, m, &ra, &v);
+            if (!v.diverged) continue;
+            d->diverged = (int64_t)i;
+            arb_an__judge_error(&d->divergence, A->name, &ra, &v);
+            char w[ARB_MSG_MAX + ARB_WHERE_MAX + ARB_RULE_MAX + 8];
+            arb_error_format(&d->divergence, w, sizeof w);
+            arb_tnode *dn = arb_tree_add_map(t, root, "diverged");
+            arb_tree_add_int(t, dn, "record", (int64_t)i);
+            arb_tree_add_str(t, dn, "kind", arb_verify_kind_name(v.diverged));
+            arb_tree_add_str(t, dn, "error", w);
+            break;
         }
         d->differ = 1;
         d->record = (int64_t)i;
@@ -350,7 +362,7 @@ int arb_an_diff_run(arb_an_source *A, arb_an_source *B, arb_an_diff *d, arb_erro
     }
 finish:
     ident->kind = ARB_T_BOOL;
-    ident->i = !d->differ;
+    ident->i = !d->differ && d->diverged < 0;
     recn->i = d->record;
     if (d->differ) {
         arb_tree_add_str(t, root, "what", d->what);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "arbiter/analyze.h"
+#include "arbiter/replay.h"
 #include "arbiter/text.h"
 
 typedef struct arb_an_source_ops {
@@ -64,6 +65,30 @@ int arb_an__track_value(const arb_tnode *root, const char *path, int seat, int64
  * starting from those of the state before the action (an_track.c). */
 void arb_an__label_events(const arb_game *g, const arb_event *ev, unsigned n, uint32_t turn,
                           const char *phase, uint32_t *turns, const char **phases);
+
+/* The verifier's judgement (arb_replay_verify), one record at a time on
+ * the analyzer's match, so that every command stops where `verify` stops
+ * (an_walk.c). judge_init after setup; judge_step applies an action to m
+ * (unless it may not be applied at all) or checks a checkpoint/outcome. */
+typedef struct arb_an__judge {
+    uint32_t turn;                  /* the engine's turn at the last checkpoint */
+    int need_cp;                    /* the turn changed since: a checkpoint is owed */
+    int outcome_read;               /* nothing may follow an outcome record */
+} arb_an__judge;
+
+typedef struct arb_an__verdict {
+    int rejected;                   /* the engine refused the action */
+    arb_error reject;               /* its code, rule ID and sentence */
+    int check;                      /* CHECKPOINT/OUTCOME: 1 match, 0 mismatch; else -1 */
+    uint64_t computed_hash;
+    arb_verify_kind diverged;       /* what verify calls this record, ARB_DIV_NONE */
+    char detail[ARB_MSG_MAX];       /* "illegal-action: RULE sentence" */
+} arb_an__verdict;
+
+void arb_an__judge_init(arb_an__judge *j, const arb_match *m);
+void arb_an__judge_step(arb_an__judge *j, arb_match *m, const arb_an_record *rec, arb_an__verdict *v);
+/* err = "NAME: record K (decompressed offset X): detail" for a divergence. */
+void arb_an__judge_error(arb_error *err, const char *name, const arb_an_record *rec, const arb_an__verdict *v);
 
 /* arb_an_walk with the action descriptions optional (they cost a state
  * copy per action; `state --at` and stats do without). */

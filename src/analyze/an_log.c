@@ -257,8 +257,14 @@ int arb_an_log(arb_an_source *src, const arb_an_log_opts *o, FILE *out, arb_an_w
         fprintf(out, "\n],\"records\":%" PRIu64 ",\"actions\":%" PRIu64 ",\"rejected\":%" PRIu64
                 ",\"mismatches\":%" PRIu64 ",\"complete\":%s,\"stopped\":%s,\"truncated\":%s",
                 res->records, res->actions, res->rejected, res->mismatches,
-                !rc && res->outcome_seen ? "true" : "false", res->stopped ? "true" : "false",
+                !rc && res->outcome_seen && !res->diverged ? "true" : "false", res->stopped ? "true" : "false",
                 res->truncated ? "true" : "false");
+        fprintf(out, ",\"diverged\":%s", res->diverged ? "true" : "false");
+        if (res->diverged) {
+            arb_error_format(&res->divergence, where, sizeof where);
+            fputs(",\"divergence\":", out);
+            arb_an__json_str(out, where);
+        }
         if (res->truncated) {
             arb_error_format(&res->trunc, where, sizeof where);
             fputs(",\"truncation\":", out);
@@ -270,6 +276,11 @@ int arb_an_log(arb_an_source *src, const arb_an_log_opts *o, FILE *out, arb_an_w
             arb_an__json_str(out, where);
         }
         fputs("}\n", out);
+    } else if (res->diverged) {
+        arb_error_format(&res->divergence, where, sizeof where);
+        fprintf(out, "-- not shown past record #%" PRIu64 ", which `verify` refuses: ", res->last_index);
+        arb_text_put(out, where);
+        fputc('\n', out);
     } else if (res->truncated && !res->stopped) {
         arb_error_format(&res->trunc, where, sizeof where);
         fprintf(out, "-- truncated after record #%" PRIu64 ": %s\n", res->last_index, where);

@@ -753,7 +753,7 @@ static void write_verdict(FILE *out, const repctx *c, const arb_an_walk_result *
         at = o->divergence;
         snprintf(what, sizeof what, "%s", o->detail);
     } else {
-        ok = !res->rejected && !res->mismatches && res->outcome_seen && !res->truncated;
+        ok = !res->rejected && !res->mismatches && !res->diverged && res->outcome_seen && !res->truncated;
         at = c->first_bad;
         if (at >= 0) snprintf(what, sizeof what, "%s", c->first_bad_what);
         else if (res->truncated) {
@@ -795,8 +795,12 @@ static void write_verdict(FILE *out, const repctx *c, const arb_an_walk_result *
             fputs(" — ", out);
             arb_an__html_str(out, what);
         }
-        fputs(". The board and timeline below show the file as recorded; what follows the divergence is "
-              "not a verified history.", out);
+        if (res->diverged)
+            fprintf(out, ". The board and timeline below show the file as recorded up to record #%" PRIu64
+                    ", the first the verifier refuses; nothing after it is read.", res->last_index);
+        else
+            fputs(". The board and timeline below show the file as recorded; what follows the divergence is "
+                  "not a verified history.", out);
     }
     fputs("</div>", out);
     /* The seal: filled by the caller from the verifier's signer field. */
@@ -867,6 +871,14 @@ static void write_summary(FILE *out, const repctx *c, const arb_an_walk_result *
         char w[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
         arb_error_format(&res->trunc, w, sizeof w);
         fputs("<tr><td>truncated</td><td class=\"rule\" id=\"truncated\">", out);
+        arb_an__html_str(out, w);
+        fputs("</td></tr>", out);
+    }
+    if (res->diverged) {
+        char w[ARB_MSG_MAX + ARB_WHERE_MAX + ARB_RULE_MAX + 8];
+        arb_error_format(&res->divergence, w, sizeof w);
+        fprintf(out, "<tr><td>shown up to</td><td class=\"rule\" id=\"diverged\">record #%" PRIu64
+                ", the first the verifier refuses (nothing after it is read): ", res->last_index);
         arb_an__html_str(out, w);
         fputs("</td></tr>", out);
     }

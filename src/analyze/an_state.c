@@ -67,7 +67,7 @@ int arb_an_state(arb_an_source *src, int64_t at, int view, arb_tree **out, arb_e
     /* The walk stopped at the record asked for: the rest is decoded (no
      * engine) so a cut or corrupt file is reported as every other command
      * reports it (#27 N11), not shown as complete. */
-    if (res.stopped && !res.truncated) {
+    if (res.stopped && !res.truncated && !res.diverged) {
         arb_an_record rec;
         arb_error e = ARB_ERROR_INIT;
         int nr;
@@ -81,8 +81,14 @@ int arb_an_state(arb_an_source *src, int64_t at, int view, arb_tree **out, arb_e
             return nr;
         }
     }
+    char dv[ARB_MSG_MAX + ARB_WHERE_MAX + ARB_RULE_MAX + 8] = "";
+    if (res.diverged) arb_error_format(&res.divergence, dv, sizeof dv);
     if (at != INT64_MAX && c.reached < at) {
         arb_match_free(m);
+        if (res.diverged)
+            return arb_error_set(err, ARB_EVERIFY, NULL,
+                                 "record %" PRId64 " is not shown: the replay diverges at record %" PRId64
+                                 " and nothing after it is read (%s)", at, c.reached, dv);
         if (res.truncated)
             return arb_error_set(err, ARB_ENOTFOUND, NULL,
                                  "record %" PRId64 " is past the end: the replay is truncated after %" PRIu64
@@ -102,6 +108,12 @@ int arb_an_state(arb_an_source *src, int64_t at, int view, arb_tree **out, arb_e
     arb_tree_add_int(t, root, "record", c.reached);
     arb_tree_add_int(t, root, "records", (int64_t)res.records);
     arb_tree_add_bool(t, root, "truncated", res.truncated);
+    if (res.diverged && c.reached == (int64_t)res.last_index) {
+        /* the record shown is the one `verify` refuses */
+        arb_tnode *dn = arb_tree_add_map(t, root, "diverged");
+        arb_tree_add_str(t, dn, "kind", arb_verify_kind_name((arb_verify_kind)res.diverged));
+        arb_tree_add_str(t, dn, "error", dv);
+    }
     arb_tree_add_int(t, root, "turn", arb_match_turn(m));
     arb_tree_add_str(t, root, "phase", arb_match_phase(m));
     arb_tree_add_int(t, root, "clock_ms", (int64_t)c.clock_ms);

@@ -72,6 +72,9 @@ struct arb_an_stats {
     uint64_t unverified;
     unsigned nunv;
     char unv[UNVERIFIED_KEPT][ARB_MSG_MAX + 256];
+    uint64_t duplicates;                /* matches seen before, not counted again */
+    unsigned ndup;
+    char dup[UNVERIFIED_KEPT][ARB_MSG_MAX + 256];
     unsigned ngames, cap;
     game_stats *games;
 };
@@ -116,6 +119,14 @@ void arb_an_stats_add_error(arb_an_stats *s, const arb_error *err)
     s->files++;
     s->errors++;
     if (s->nkept < ERRORS_KEPT) arb_error_format(err, s->kept[s->nkept++], sizeof s->kept[0]);
+}
+
+void arb_an_stats_add_duplicate(arb_an_stats *s, const char *name, const char *why)
+{
+    s->files++;
+    s->duplicates++;
+    if (s->ndup < UNVERIFIED_KEPT)
+        snprintf(s->dup[s->ndup++], sizeof s->dup[0], "%s%s%s", name, why && why[0] ? ": " : "", why ? why : "");
 }
 
 typedef struct filectx {
@@ -485,6 +496,11 @@ static void print_json(const arb_an_stats *s, FILE *out)
         fputs(i ? "," : "", out);
         arb_an__json_str(out, s->unv[i]);
     }
+    fprintf(out, "],\"duplicates\":%" PRIu64 ",\"duplicate_files\":[", s->duplicates);
+    for (unsigned i = 0; i < s->ndup; i++) {
+        fputs(i ? "," : "", out);
+        arb_an__json_str(out, s->dup[i]);
+    }
     fputs("],\"games\":[", out);
     int firstg = 1;
     for (unsigned gi = 0; gi < s->ngames; gi++) {
@@ -570,6 +586,16 @@ static void print_text(const arb_an_stats *s, FILE *out)
                 s->unverified == 1 ? "" : "s");
         for (unsigned i = 0; i < s->nunv; i++) fprintf(out, "  does not verify: %s\n", s->unv[i]);
         if (s->unverified > s->nunv) fprintf(out, "  … and %" PRIu64 " more\n", s->unverified - s->nunv);
+    }
+    if (s->duplicates) {
+        fprintf(out, "%" PRIu64 " duplicate%s skipped (a match is counted once):\n", s->duplicates,
+                s->duplicates == 1 ? "" : "s");
+        for (unsigned i = 0; i < s->ndup; i++) {
+            fputs("  duplicate: ", out);
+            arb_text_put(out, s->dup[i]);
+            fputc('\n', out);
+        }
+        if (s->duplicates > s->ndup) fprintf(out, "  … and %" PRIu64 " more\n", s->duplicates - s->ndup);
     }
     for (unsigned gi = 0; gi < s->ngames; gi++) {
         const game_stats *gs = &s->games[gi];

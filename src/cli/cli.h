@@ -142,7 +142,7 @@ int cli_engine_check(const char *cmd, const struct arb_adapter *a);
 
 /* Analyzer helpers (cli_analyze.c). cli_an_open prints the error and returns
  * its exit code; cli_an_seat parses "0".."3", "P1".."P4" or "all" (-3 when
- * invalid); cli_an_truncated notes a truncated replay on stderr. */
+ * invalid). */
 int cli_an_open(const char *cmd, const char *path, arb_an_source **out);
 int cli_an_seat(const char *s, int players);
 /* One match: a file, or member `member` of the open archive a (path is
@@ -151,8 +151,10 @@ struct arb_archive;
 int cli_open_match(const char *path, struct arb_archive *a, uint64_t member, arb_an_source **out, arb_error *err);
 int cli_verify_match(const char *path, struct arb_archive *a, uint64_t member, const arb_verify_opts *vo,
                      arb_verify_result *res, arb_error *err);
-/* Returns EXIT_INPUT when the replay was truncated (after noting it), else 0:
- * the analyzer commands print what was read, then exit 3. */
-int cli_an_truncated(const char *cmd, const char *path, const arb_an_walk_result *res);
+/* After a walk: a replay shown up to the record where it diverges (noted on
+ * stderr) returns diverged_exit (EXIT_VERIFY, or EXIT_OK where the output
+ * itself carries the verdict); a truncated one EXIT_INPUT (noted); else 0:
+ * the analyzer commands print what was read, then exit so. */
+int cli_an_end(const char *cmd, const arb_an_walk_result *res, int diverged_exit);
 
 #endif

@@ -1,6 +1,7 @@
 /* cli_analyze.c — what the analyzer commands (log, state, diff, stats, report)
  * share: opening a replay with a clear error, parsing --as, and telling
- * the user on stderr that a replay was truncated. */
+ * the user on stderr that a replay was truncated or shown only up to the
+ * record where it diverges. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,14 +32,19 @@ int cli_an_seat(const char *s, int players)
     return (int)v;
 }
 
-int cli_an_truncated(const char *cmd, const char *path, const arb_an_walk_result *res)
+int cli_an_end(const char *cmd, const arb_an_walk_result *res, int diverged_exit)
 {
-    if (!res->truncated) return EXIT_OK;
     char buf[ARB_MSG_MAX + ARB_WHERE_MAX + ARB_RULE_MAX + 8];
+    if (res->diverged) {
+        arb_error_format(&res->divergence, buf, sizeof buf);
+        fprintf(stderr, "arbiter %s: %s\narbiter %s: shown up to record %llu, which `arbiter verify` refuses; nothing "
+                "after it is read\n", cmd, cli_esc(buf), cmd, (unsigned long long)res->last_index);
+        return diverged_exit;
+    }
+    if (!res->truncated) return EXIT_OK;
     arb_error_format(&res->trunc, buf, sizeof buf);
-    (void)path; /* the reader's location already names the file */
-    fprintf(stderr, "arbiter %s: %s\narbiter %s: shown up to the last complete record (%llu records)\n", cmd, buf, cmd,
-            (unsigned long long)res->records);
+    fprintf(stderr, "arbiter %s: %s\narbiter %s: shown up to the last complete record (%llu records)\n", cmd,
+            cli_esc(buf), cmd, (unsigned long long)res->records);
     return EXIT_INPUT;
 }
 

@@ -49,7 +49,10 @@ int cmd_diff(int argc, char **argv)
                    "  --json   {a, b, identical, record, what, detail, header:[{path,a,b}],\n"
                    "           a_record, b_record, engine_hash, state:{compared, note,\n"
                    "           differences:[{path,a,b}], count, hash_a, hash_b}}\n\n"
-                   "Exit: 0 identical, 1 they differ, 2 usage, 3 missing/corrupt file.\n");
+                   "Records are compared up to the first one `arbiter verify` refuses on both\n"
+                   "(\"diverged\" in --json, noted on stderr, exit 1): no further.\n"
+                   "Exit: 0 identical, 1 they differ or both diverge, 2 usage, 3 missing/corrupt\n"
+                   "file.\n");
             return EXIT_OK;
         default: return cli_usage("diff", "unknown option '%s'", argv[optind - 1]);
         }
@@ -76,6 +79,9 @@ int cmd_diff(int argc, char **argv)
     if (json) {
         arb_tnode_json(root, stdout, 2);
         fputc('\n', stdout);
+    } else if (!d.differ && d.diverged >= 0) {
+        printf("A: %s\nB: %s\nthe same up to record #%" PRId64 ", which `arbiter verify` refuses on both: not compared "
+               "further\n", cli_esc(argv[optind]), cli_esc(argv[optind + 1]), d.diverged);
     } else if (!d.differ) {
         printf("identical: %s and %s\n", cli_esc(argv[optind]), cli_esc(argv[optind + 1]));
     } else {
@@ -105,6 +111,12 @@ int cmd_diff(int argc, char **argv)
         }
     }
     int differ = d.differ;
+    if (d.diverged >= 0) {
+        char w[ARB_MSG_MAX + ARB_WHERE_MAX + ARB_RULE_MAX + 8];
+        arb_error_format(&d.divergence, w, sizeof w);
+        fprintf(stderr, "arbiter diff: %s\narbiter diff: compared up to record %" PRId64 ", which `arbiter verify` "
+                "refuses; nothing after it is read\n", cli_esc(w), d.diverged);
+    }
     arb_tree_free(d.tree);
-    return differ ? EXIT_VERIFY : EXIT_OK;
+    return differ || d.diverged >= 0 ? EXIT_VERIFY : EXIT_OK;
 }

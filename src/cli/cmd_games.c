@@ -17,7 +17,8 @@ int cmd_games(int argc, char **argv)
                    "engine version, player counts and card-pool size.\n"
                    "\n"
                    "  --json  an array of {id, title, rules, engine, min_players,\n"
-                   "          max_players, cards, presets, outcomes}\n"
+                   "          max_players, cards, presets, outcomes, max_actions (the most\n"
+                   "          actions a replay of it may hold)}\n"
                    "\n"
                    "Exit: 0 listed; 2 usage.\n");
             return EXIT_OK;
@@ -52,7 +53,7 @@ int cmd_games(int argc, char **argv)
                 printf("%s", k++ ? "," : "");
                 cli_json_str(stdout, rn);
             }
-            printf("]}");
+            printf("],\"max_actions\":%lu}", (unsigned long)arb_game_max_actions(g)); /* FORMAT.md §8.1 */
         }
         printf("]\n");
         return EXIT_OK;

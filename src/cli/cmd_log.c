@@ -54,10 +54,15 @@ int cmd_log(int argc, char **argv)
                    "              verb, args, elapsed_ms, decision, rejected, rule, event, hidden,\n"
                    "              ok}], records, actions, rejected, mismatches, complete (the\n"
                    "              outcome was read), stopped (--to ended the walk), truncated,\n"
-                   "              truncation}\n\n"
+                   "              truncation, diverged, divergence}\n\n"
                    "A truncated replay is shown up to its last complete record (noted on stderr),\n"
-                   "then the command exits 3.\n"
-                   "Exit: 0 shown, 2 usage, 3 missing/corrupt/unsupported/truncated file.\n");
+                   "then the command exits 3. A replay is shown up to the first record `arbiter\n"
+                   "verify` refuses (a rejected action, a checkpoint or outcome the engine does\n"
+                   "not reproduce, a missing checkpoint, a record after the outcome), that\n"
+                   "record included, and no further (noted on stderr and as \"diverged\" and\n"
+                   "\"divergence\" in --json), then the command exits 1.\n"
+                   "Exit: 0 shown, 1 the replay diverges, 2 usage, 3 missing/corrupt/unsupported/\n"
+                   "truncated file.\n");
             return EXIT_OK;
         default: return cli_usage("log", "unknown option '%s'", argv[optind - 1]);
         }
@@ -84,5 +89,5 @@ int cmd_log(int argc, char **argv)
     arb_an_source_free(src);
     fflush(stdout);
     if (rc) return cli_fail("log", &err);
-    return cli_an_truncated("log", path, &res);
+    return cli_an_end("log", &res, EXIT_VERIFY);
 }

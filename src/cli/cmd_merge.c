@@ -2,14 +2,18 @@
  * `arbiter verify --manifest … --shard K/N --json` runs into one summary:
  * totals, every failure with its first divergence, and what is missing or
  * duplicated (a shard without its shard_done line, manifest entries no
- * shard reported, entries reported twice). Streams: memory holds one bit
- * per manifest entry and the first MERGE_KEEP failures. */
+ * shard reported, entries reported twice), and a match verified twice (the
+ * same match_id in two entries, e.g. in two shards: the later fails as a
+ * duplicate). Streams: memory holds one bit per manifest entry, one
+ * match_id per verified match (cli/dupes.h) and the first MERGE_KEEP
+ * failures. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/dupes.h"
 #include "cli/results.h"
 
 #define MERGE_KEEP 1000
@@ -38,6 +42,8 @@ typedef struct merge {
     unsigned nkeep;
     uint64_t problems;          /* inconsistent inputs */
     FILE *out;
+    cli_dupes ids;              /* match_id of every ok line: one match counted once */
+    uint64_t dup_matches;
 } merge;
 
 static void count(counter *c, unsigned *n, unsigned cap, const char *name)
@@ -107,6 +113,9 @@ static char *failure_text(const cli_vresult *v)
             snprintf(buf + used, sizeof buf - used, ": %s", x->s);
     } else if (e && e->kind == ARB_T_STR) {
         snprintf(buf + used, sizeof buf - used, ": %s", e->s);
+    } else if ((d = arb_tnode_get(v->obj, "duplicate")) && d->kind == ARB_T_MAP) {
+        const arb_tnode *x = arb_tnode_get(d, "detail");
+        if (x && x->kind == ARB_T_STR) snprintf(buf + used, sizeof buf - used, ": %s", x->s);
     }
     return strdup(buf);
 }
@@ -191,11 +200,33 @@ static int add_file(merge *m, const char *path)
         }
         if (seen) continue; /* out of range, or reported before: counted once */
         if (v.index < 0) m->unindexed++;
+        /* the same match verified in two shards (or twice in one): the
+         * later line fails as a duplicate, as within one verify run */
+        const char *first = NULL;
+        int dup = v.ok ? cli_dupes_check_line(&m->ids, v.obj, v.file, &first) : 0;
+        if (dup < 0) {
+            fprintf(stderr, "arbiter merge: out of memory\n");
+            cli_results_close(&r);
+            return -2;
+        }
         m->results++;
-        count(m->status, &m->nstatus, 16, v.status);
+        count(m->status, &m->nstatus, 16, dup ? "duplicate" : v.status);
         count(m->games, &m->ngames, 32, v.game ? v.game : "?");
-        if (v.ok) m->ok++;
-        else failure(m, &v);
+        if (v.ok && !dup) {
+            m->ok++;
+        } else if (dup) {
+            m->failed++;
+            m->dup_matches++;
+            if (m->nkeep < MERGE_KEEP) {
+                char d[ARB_MSG_MAX + 600];
+                size_t u = (size_t)snprintf(d, sizeof d, "%s: duplicate: ", v.file);
+                if (u < sizeof d) cli_dupes_detail(dup, first, d + u, sizeof d - u);
+                char *t = strdup(d);
+                if (t) m->keep[m->nkeep++] = t;
+            }
+        } else {
+            failure(m, &v);
+        }
         pass_on(m, &v);
     }
     if (rc < 0) {
@@ -382,6 +413,7 @@ done:
         }
     }
     for (unsigned i = 0; i < m.nkeep; i++) free(m.keep[i]);
+    cli_dupes_free(&m.ids);
     free(m.seen);
     free(m.shard_seen);
     return rc;

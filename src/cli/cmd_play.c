@@ -125,8 +125,10 @@ static int play_match(cli_match_args *a, const char *agents, uint64_t max_action
         }
         int r2 = a->w ? arb_replay_record_step(a->w, a->m, &act, &err) : arb_match_apply(a->m, &act, &err);
         if (r2) {
-            rc = err.code == ARB_EIO ? cli_fail("play", &err) : EXIT_INTERNAL;
-            if (err.code != ARB_EIO) {
+            /* EIO: the disk; ELIMIT: the game's bound on actions (FORMAT.md §8.1) */
+            int io = err.code == ARB_EIO || err.code == ARB_ELIMIT;
+            rc = io ? cli_fail("play", &err) : EXIT_INTERNAL;
+            if (!io) {
                 char t[128];
                 arb_action_format(a->g, &act, t, sizeof t);
                 fprintf(stderr, "arbiter play: engine fault: its own legal action '%s' was rejected: %s %s\n", t,

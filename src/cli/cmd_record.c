@@ -299,7 +299,7 @@ int cmd_record(int argc, char **argv)
         char desc[256] = "";
         arb_match_action_text(a.m, &act, desc, sizeof desc);
         int src = arb_replay_record_step(a.w, a.m, &act, &err);
-        if (src == ARB_EIO || src == ARB_ENOMEM) {
+        if (src == ARB_EIO || src == ARB_ENOMEM || src == ARB_ELIMIT) { /* ELIMIT: the game's bound on actions */
             rc = cli_fail("record", &err);
             goto done;
         }

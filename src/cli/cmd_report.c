@@ -164,7 +164,7 @@ static int report_one(const char *path, arb_archive *a, uint64_t member, const c
         rc = arb_error_set(&err, ARB_EIO, NULL, "cannot write the report to stdout");
     }
     if (rc) return cli_fail("report", &err);
-    int trc = cli_an_truncated("report", path, &res);
+    int trc = cli_an_end("report", &res, EXIT_OK);
     if (trc) {
         pv->word = "TRUNCATED";
         return trc;

@@ -91,7 +91,11 @@ int cmd_state(int argc, char **argv)
                    "              state:{…}}\n\n"
                    "A truncated replay is read up to its last complete record, shown, and\n"
                    "noted on stderr; the command then exits 3.\n"
-                   "Exit: 0 shown, 2 usage, 3 missing/corrupt/truncated file or N past the end.\n");
+                   "A replay is shown up to the first record `arbiter verify` refuses: that\n"
+                   "record's state carries \"diverged\" (noted on stderr, exit 1); a later N\n"
+                   "is refused (exit 1).\n"
+                   "Exit: 0 shown, 1 the replay diverges at or before N, 2 usage,\n"
+                   "3 missing/corrupt/truncated file or N past the end.\n");
             return EXIT_OK;
         default: return cli_usage("state", "unknown option '%s'", argv[optind - 1]);
         }
@@ -167,6 +171,12 @@ static int show_state(arb_an_source *src, const char *path, int64_t n, int view,
     if (rc) return cli_fail("state", &err);
     const arb_tnode *root = arb_tree_root(t);
     int truncated = arb_tnode_get(root, "truncated")->i != 0;
+    const arb_tnode *dv = arb_tnode_get(root, "diverged");
+    int diverged = dv != NULL;
+    if (dv)
+        fprintf(stderr, "arbiter state: %s\narbiter state: record %" PRId64 " is the last shown: `arbiter verify` "
+                "refuses it and nothing after it is read\n", cli_esc(arb_tnode_get(dv, "error")->s),
+                arb_tnode_get(root, "record")->i);
     if (truncated)
         fprintf(stderr, "arbiter state: %s: truncated replay, read up to its last complete record (%" PRId64
                 " records)\n", path, arb_tnode_get(root, "records")->i);
@@ -201,5 +211,5 @@ static int show_state(arb_an_source *src, const char *path, int64_t n, int view,
         print_node(arb_tnode_get(root, "state"), stdout, 1);
     }
     arb_tree_free(t);
-    return truncated ? EXIT_INPUT : EXIT_OK; /* shown up to the cut, then 3 */
+    return diverged ? EXIT_VERIFY : truncated ? EXIT_INPUT : EXIT_OK; /* shown up to the divergence (1) or the cut (3) */
 }

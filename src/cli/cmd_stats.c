@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/dupes.h"
 #include "cli/paths.h"
 #include "cli/pool.h"
 #include "cli/progress.h"
@@ -21,7 +22,27 @@ typedef struct run {
     unsigned long n, total;
     int nomem;                  /* memory ran out: exit 4, never "0 files" */
     unsigned long skipped;      /* non-regular directory entries */
+    cli_dupes seen;             /* a match counted once (#27 N6) */
 } run;
+
+/* Whether the verified match r (or result line, seen as name) was counted
+ * already: noted and counted as a duplicate then (1); 0 new; -1 out of
+ * memory. */
+static int duplicate(run *ru, const arb_verify_result *r, const arb_tnode *line, const char *name)
+{
+    const char *first;
+    int dk = r ? cli_dupes_check(&ru->seen, r, name, &first) : cli_dupes_check_line(&ru->seen, line, name, &first);
+    if (dk < 0) {
+        fprintf(stderr, "arbiter stats: out of memory\n");
+        ru->nomem = 1;
+        return -1;
+    }
+    if (!dk) return 0;
+    char d[ARB_MSG_MAX];
+    cli_dupes_detail(dk, first, d, sizeof d);
+    arb_an_stats_add_duplicate(ru->s, name, d);
+    return 1;
+}
 
 /* NDJSON verification results (`verify --json`, `merge -o`): one match per
  * result line; shard_done lines are skipped. */
@@ -51,7 +72,22 @@ static void results(run *r, const char *path)
         arb_an_result ar = { v.game, v.players, v.ok, v.over, v.winner, v.reason, (uint32_t)v.turns,
                              (uint64_t)v.actions };
         char where[600];
-        snprintf(where, sizeof where, "%s:%llu (%s)", path, (unsigned long long)rd.lineno, v.file);
+        char shown[4096];
+        snprintf(where, sizeof where, "%s:%llu (%s)", cli_stdio_names(path, shown, sizeof shown),
+                 (unsigned long long)rd.lineno, v.file);
+        /* a result verify already named a duplicate, or whose match_id an
+         * earlier line carried (results merged from several shards) */
+        const arb_tnode *dn = arb_tnode_get(v.obj, "duplicate");
+        if (dn && dn->kind == ARB_T_MAP) {
+            const arb_tnode *dd = arb_tnode_get(dn, "detail");
+            arb_an_stats_add_duplicate(r->s, where, dd && dd->kind == ARB_T_STR ? dd->s : "a duplicate");
+            continue;
+        }
+        if (v.ok) {
+            int d = duplicate(r, NULL, v.obj, where);
+            if (d < 0) break;
+            if (d) continue;
+        }
         arb_error e2 = ARB_ERROR_INIT;
         arb_an_stats_add_result(r->s, &ar, where, &e2);
     }
@@ -109,12 +145,16 @@ static int done(void *ctx, void *it)
             arb_error_format(&x->verr, t, sizeof t);
             fprintf(stderr, "arbiter stats: %s: not counted\n", cli_esc(t));
         }
+        /* a match counted once (#27 N6): a later copy is named and skipped */
+        int dup = x->vrc == ARB_OK ? duplicate(r, &x->vr, NULL, x->path) : 0;
         char why[ARB_MSG_MAX + ARB_WHERE_MAX + 8] = "";
         if (x->vrc == ARB_EVERIFY) snprintf(why, sizeof why, "%s: %s", arb_verify_kind_name(x->vr.kind), x->vr.detail);
         int verified = x->vrc == ARB_OK ? 1 : x->vrc == ARB_ETRUNC ? -1 : 0;
         arb_error err = ARB_ERROR_INIT;
         int arc;
-        if (verified && x->src_rc) {
+        if (dup) {
+            arc = ARB_OK; /* named (or out of memory, noted) by duplicate() */
+        } else if (verified && x->src_rc) {
             arb_an_stats_add_error(r->s, &x->serr);
             arc = x->src_rc;
         } else {
@@ -264,6 +304,7 @@ int cmd_stats(int argc, char **argv)
     if (r.pool && cli_pool_end(r.pool)) r.nomem = 1;
     r.skipped = w.skipped + w.unreadable;
     cli_progress_end(&r.progress);
+    cli_dupes_free(&r.seen);
     if (r.nomem) {
         arb_an_stats_free(r.s);
         return EXIT_INTERNAL; /* the message is printed; no partial statistics */

@@ -5,7 +5,9 @@
  *
  * Memory is flat in the number of files: paths come from the command line
  * or are streamed from the manifest into a window of VERIFY_WINDOW(jobs)
- * slots; a slot is reused once its result is printed. */
+ * slots; a slot is reused once its result is printed. Only the identity of
+ * each verified match is kept (cli/dupes.h), so that a match that an
+ * earlier file or member holds fails as a duplicate. */
 #include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -14,6 +16,7 @@
 
 #include "arbiter/adapter.h"
 #include "cli/cli.h"
+#include "cli/dupes.h"
 #include "cli/paths.h"
 #include "cli/progress.h"
 #include "cli/shard.h"
@@ -31,6 +34,8 @@ typedef struct vjob {
     arb_verify_result res;
     arb_error err;
     int rc, done;
+    int dup;                    /* CLI_DUP_*: verified, but a match seen before */
+    const char *dup_of;         /* the file that had it first (borrowed from the set) */
 } vjob;
 
 #define VERIFY_WINDOW(jobs) (4 * (unsigned)(jobs) + 16)
@@ -205,8 +210,8 @@ static void print_json(const vjob *j, const cli_shard *sh)
     printf(",\"game\":");
     cli_json_str(stdout, r->game);
     printf(",\"players\":%d", r->players);
-    printf(",\"status\":\"%s\",\"ok\":%s", r->unfinished ? "unfinished" : status_name(j->rc),
-           j->rc == ARB_OK ? "true" : "false");
+    printf(",\"status\":\"%s\",\"ok\":%s", j->dup ? "duplicate" : r->unfinished ? "unfinished" : status_name(j->rc),
+           j->rc == ARB_OK && !j->dup ? "true" : "false");
     if (r->unfinished) printf(",\"finished\":false,\"turn\":%" PRIu32, r->turn);
     printf(",\"records\":%" PRIu64 ",\"actions\":%" PRIu64 ",\"checkpoints\":%" PRIu64, r->status.records,
            r->status.actions, r->status.checkpoints);
@@ -227,6 +232,20 @@ static void print_json(const vjob *j, const cli_shard *sh)
             printf(",\"signer\":");
             cli_json_str(stdout, r->signer_label);
         }
+    }
+    if (j->rc == ARB_OK && r->has_identity) {
+        printf(",\"match_id\":\"");
+        cli_hex(stdout, r->identity, sizeof r->identity);
+        printf("\"");
+    }
+    if (j->dup) {
+        char d[ARB_MSG_MAX];
+        cli_dupes_detail(j->dup, j->dup_of, d, sizeof d);
+        printf(",\"duplicate\":{\"kind\":\"%s\",\"of\":", cli_dupes_kind_name(j->dup));
+        cli_json_str(stdout, j->dup_of);
+        printf(",\"detail\":");
+        cli_json_str(stdout, d);
+        printf("}");
     }
     if (r->over) {
         printf(",\"winner\":%d,\"reason\":", r->winner);
@@ -281,6 +300,12 @@ static void print_text(const vjob *j, int quiet)
     const arb_verify_result *r = &j->res;
     char trust[512];
     trust_text(r, trust, sizeof trust);
+    if (j->rc == ARB_OK && j->dup) {
+        char d[ARB_MSG_MAX];
+        cli_dupes_detail(j->dup, cli_esc(j->dup_of), d, sizeof d);
+        printf("%s: DUPLICATE (%s): %s\n", cli_esc(j->path), cli_dupes_kind_name(j->dup), d);
+        return;
+    }
     if (j->rc == ARB_OK && r->unfinished) {
         if (quiet) return;
         printf("%s: CONSISTENT, NOT FINISHED: %" PRIu64 " actions, %" PRIu64 " checkpoints, every one legal and "
@@ -393,6 +418,11 @@ static int verify_main(int argc, char **argv)
                    "must be reproduced, and the seed commitment must match when present.\n"
                    "The first divergence is reported with its record index, turn, seat,\n"
                    "action, and the rule ID broken or the expected and computed hashes.\n"
+                   "A match counts once: over a set (files, directories, archive members, a\n"
+                   "manifest) a verified match that an earlier one already holds -- the same\n"
+                   "setup and actions, fair-seed secret or seed commitment -- fails as\n"
+                   "DUPLICATE naming the first (--json: status \"duplicate\", \"duplicate\":\n"
+                   "{kind, of, detail}; every verified line has its \"match_id\").\n"
                    "\n"
                    "  --json     one JSON object per file and line (NDJSON)\n"
                    "  -j, --jobs N  verify N files at a time (results stay in argument order)\n"
@@ -487,6 +517,7 @@ static int verify_main(int argc, char **argv)
             if (pthread_create(&th[started], NULL, worker, &pool)) break;
     int any_div = 0, any_bad = 0, any_nomem = 0, source_done = 0, source_rc = 0;
     uint64_t n_ok = 0, printed = 0, n_match = 0, n_arch_bad = 0;
+    cli_dupes dupes = { 0 };
     /* the archive being expanded into member jobs, and every archive opened
      * (closed at the end: their member jobs may still run) */
     arb_archive *cur = NULL, **opened = NULL;
@@ -580,6 +611,13 @@ static int verify_main(int argc, char **argv)
             pthread_mutex_unlock(&pool.mu);
             if (!ready) break;
             vjob *j = &pool.ring[printed++ % pool.w];
+            /* one match counted once: in argument order, so the first file
+             * of a set is the one that counts whatever --jobs is */
+            if (j->rc == ARB_OK && (j->kind == VJ_FILE || j->kind == VJ_MEMBER)) {
+                int dk = cli_dupes_check(&dupes, &j->res, j->path, &j->dup_of);
+                if (dk < 0) any_nomem = 1;
+                else j->dup = dk;
+            }
             cli_progress_end(&prog);    /* results and the progress line share a terminal */
             if (j->kind == VJ_ARCHIVE) print_archive(j, json, quiet, &shard);
             else if (json) print_json(j, &shard);
@@ -587,9 +625,9 @@ static int verify_main(int argc, char **argv)
             fflush(stdout);
             if (j->kind != VJ_ARCHIVE) cli_progress_update(&prog, n_match + 1);
             if (j->kind != VJ_ARCHIVE) n_match++;
-            if (j->rc == ARB_OK && j->kind != VJ_ARCHIVE) n_ok++;
+            if (j->rc == ARB_OK && !j->dup && j->kind != VJ_ARCHIVE) n_ok++;
             if (j->rc && j->kind == VJ_ARCHIVE) n_arch_bad++;
-            if (j->rc == ARB_EVERIFY) any_div = 1;
+            if (j->rc == ARB_EVERIFY || j->dup) any_div = 1;
             else if (j->rc == ARB_ENOMEM) any_nomem = 1;
             else if (j->rc) any_bad = 1;
             free(j->owned);
@@ -598,6 +636,7 @@ static int verify_main(int argc, char **argv)
         fflush(stdout);
     }
     for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
+    cli_dupes_free(&dupes);
     arb_seal_keyring_free(&g_keys);
     for (uint64_t i = 0; i < nopened; i++) arb_archive_close(opened[i]);
     cli_progress_end(&prog);

@@ -85,6 +85,14 @@ int arb_game_rules_index(const arb_game *g, const char *rules)
     return -1;
 }
 
+uint32_t arb_game_max_actions(const arb_game *g)
+{
+    /* a member of contract 3 (a contract-2 plug-in is loaded through a
+     * shim that builds a whole contract-3 game, max_actions 0) */
+    if (!g || g->contract < 3 || !g->max_actions) return ARB_GAME_MAX_ACTIONS_DEFAULT;
+    return g->max_actions;
+}
+
 int64_t arb_options_get(const arb_options *o, const char *key, int64_t dflt)
 {
     for (unsigned i = 0; i < o->n; i++)

@@ -40,6 +40,19 @@ int arb_replay__verify_trust_header(const arb_replay_header *h, const arb_verify
  * res->detail when the seal is broken, or trusted keys were given and the
  * file is unsigned or signed by another key. */
 int arb_replay__verify_seal(arb_replay *r, const arb_verify_opts *opts, arb_verify_result *res);
+/* The match identity (identity.c): init with the header once the setup is
+ * accepted, one call per applied action, final once the outcome verified
+ * (0, or -1 when no identity could be computed: out is then not one). */
+typedef struct arb_replay__id {
+    _Alignas(64) unsigned char opaque[384]; /* crypto_generichash_state */
+    uint8_t buf[2048];
+    size_t n;
+    int failed;
+} arb_replay__id;
+void arb_replay__id_init(arb_replay__id *id, const arb_replay_header *h);
+void arb_replay__id_action(arb_replay__id *id, const arb_action *a);
+int arb_replay__id_final(arb_replay__id *id, uint64_t actions, uint8_t out[ARB_REPLAY_ID_BYTES]);
+
 /* LEB128 varint into p (at most 10 bytes); returns the end. */
 static inline uint8_t *arb_replay__varint(uint8_t *p, uint64_t v)
 {

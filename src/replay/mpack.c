@@ -208,7 +208,7 @@ int arb_replay__mp_measure(const uint8_t *p, size_t n, const arb_replay_limits *
 int arb_replay__mp_skip(const uint8_t **pp, const uint8_t *end)
 {
     static const arb_replay_limits lax = { UINT64_MAX, UINT32_MAX, UINT32_MAX, MP_MAX_DEPTH,
-                                           UINT32_MAX, UINT32_MAX, UINT32_MAX, 0, 0 };
+                                           UINT32_MAX, UINT32_MAX, UINT32_MAX, 0, 0, 0 };
     size_t size;
     const char *what;
     int rc = arb_replay__mp_measure(*pp, (size_t)(end - *pp), &lax, &size, &what);

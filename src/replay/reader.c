@@ -42,6 +42,7 @@ struct arb_replay {
      * run of unknown records. */
     int have_cp;
     uint64_t cp_index, actions_since_cp, unknown_run;
+    uint32_t max_actions;       /* the limit, or the header's game's bound */
     /* version 2 */
     uint8_t env[ARB_REPLAY_ENVELOPE];
     int v2, have_digest;
@@ -471,6 +472,7 @@ static int open_common(arb_replay *r, const arb_replay_limits *lim, arb_error *e
             int rc = arb_replay__header_decode(&r->h, r->tree, r->win + r->start, size, &r->lim, r->name, err);
             r->h.version = r->env[4];
             r->h.flags = r->env[5];
+            r->max_actions = r->lim.max_actions ? r->lim.max_actions : arb_game_max_actions(arb_game_find(r->h.game));
             if (!rc && r->v2) {
                 arb_r2_init(&r->cs, (r->env[5] & ARB_REPLAY_FLAG_TIMED) != 0);
                 r->pool = arb_game_find(r->h.game); /* outcome reasons only grow, like the pool */
@@ -799,13 +801,14 @@ static int decode_record(const uint8_t *p, size_t n, arb_replay_record *rec, siz
     return ARB_MP_OK;
 }
 
-/* The work a file can demand is bounded by its actions: a checkpoint must
- * follow at least one action since the previous checkpoint (so a file holds
- * at most actions + 1 of them; a writer writes turns + 1), and unknown
- * records come
- * at most UNKNOWN_RUN_MAX in a row. A file breaking either is corrupt
- * (ARB_EFORMAT) and is refused as soon as the offending record is read, so
- * a "checkpoint bomb" costs microseconds, not a replay of millions. */
+/* The work a file can demand is bounded by its actions, and they by its
+ * game (r->max_actions): a checkpoint must follow at least one action since
+ * the previous checkpoint (so a file holds at most actions + 1 of them; a
+ * writer writes turns + 1), and unknown records come at most
+ * UNKNOWN_RUN_MAX in a row. A file breaking either is corrupt
+ * (ARB_EFORMAT; one action too many: ARB_ELIMIT) and is refused as soon as
+ * the offending record is read, so a "checkpoint bomb" costs microseconds,
+ * not a replay of millions. */
 static int bound_record(arb_replay *r, const arb_replay_record *rec, arb_error *err)
 {
     if (rec->kind == ARB_REC_CHECKPOINT) {
@@ -818,6 +821,12 @@ static int bound_record(arb_replay *r, const arb_replay_record *rec, arb_error *
         r->cp_index = rec->index;
         r->actions_since_cp = 0;
     } else if (rec->kind == ARB_REC_ACTION) {
+        if (r->st.actions >= r->max_actions)
+            return fail_at(r, err, ARB_ELIMIT, rec->offset,
+                           "record %llu is action %llu: a %s match holds at most %lu actions (the game's bound, "
+                           "FORMAT.md §8.1; decompressed offset shown)",
+                           (unsigned long long)rec->index, (unsigned long long)r->st.actions + 1, r->h.game,
+                           (unsigned long)r->max_actions);
         r->actions_since_cp++;
     }
     if (rec->kind > ARB_REC_OUTCOME) {

@@ -148,6 +148,8 @@ static int verify_inner(arb_replay *r, const arb_verify_opts *opts, arb_verify_r
                        h->position ? "position" : "setup", e.msg, e.where[0] ? " at " : "", e.where);
     }
 
+    arb_replay__id id; /* the match identity, as it replays (identity.c) */
+    arb_replay__id_init(&id, h);
     uint32_t turn = g->turn(g, st);
     int need_cp = 0, over = 0, seen_outcome = 0;
     uint64_t after_cp = 0;
@@ -196,6 +198,7 @@ static int verify_inner(arb_replay *r, const arb_verify_opts *opts, arb_verify_r
                 diverge(res, err, rn, ARB_DIV_ILLEGAL, "%s%s%s", txt, txt[0] ? ": " : "", e.msg);
                 goto out;
             }
+            arb_replay__id_action(&id, a);
             if (g->outcome(g, st, &o)) over = 1;
             else {
                 uint32_t t = g->turn(g, st);
@@ -296,6 +299,16 @@ static int verify_inner(arb_replay *r, const arb_verify_opts *opts, arb_verify_r
         goto out;
     }
     res->code = ARB_OK;
+    arb_replay_get_status(r, &res->status);
+    res->has_identity = arb_replay__id_final(&id, res->status.actions, res->identity) == 0;
+    if (h->has_fair) {
+        res->has_fair_commit = 1;
+        memcpy(res->fair_commit, h->fair.commit, sizeof res->fair_commit);
+    }
+    if (h->has_commit) {
+        res->has_seed_commit = 1;
+        memcpy(res->seed_commit, h->commit, sizeof res->seed_commit);
+    }
 out:
     arb_replay_get_status(r, &res->status);
     free(st);

@@ -283,11 +283,22 @@ fail:
     return rc;
 }
 
+/* What every reader would refuse is never written: one action more than
+ * the game's bound (FORMAT.md §8.1). */
+static int action_room(const arb_replay_writer *w, arb_error *err)
+{
+    uint32_t max = arb_game_max_actions(w->g);
+    if (w->nactions < max) return ARB_OK;
+    return arb_error_set(err, ARB_ELIMIT, NULL, "a %s match holds at most %lu actions (the game's bound): not recorded",
+                         w->g ? w->g->id : "?", (unsigned long)max);
+}
+
 int arb_replay_write_action(arb_replay_writer *w, const arb_action *a, arb_error *err)
 {
     int rc = room(w, REC_MAX, err);
     if (rc) return rc;
     if (a->nargs > ARB_ARGS_MAX) return arb_error_set(err, ARB_EINVAL, NULL, "action with %u arguments", a->nargs);
+    if ((rc = action_room(w, err))) return rc;
     w->nactions++;
     if (w->v2) {
         if (a->seat < ARB_SEAT_ARBITER || a->seat >= ARB_MAX_SEATS)
@@ -618,7 +629,9 @@ int arb_replay_record_start(arb_replay_writer *w, const arb_match *m, arb_error 
 int arb_replay_record_step(arb_replay_writer *w, arb_match *m, const arb_action *a, arb_error *err)
 {
     if (w->failed) return arb_error_set(err, ARB_EIO, NULL, "the replay writer failed earlier");
-    int rc = arb_match_apply(m, a, err);
+    int rc = action_room(w, err); /* before the match moves on */
+    if (rc) return rc;
+    rc = arb_match_apply(m, a, err);
     if (rc) return rc;
     if ((rc = arb_replay_write_action(w, a, err))) return rc;
     arb_outcome o;

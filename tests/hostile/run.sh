@@ -147,6 +147,8 @@ source "$here/bounds.sh"
 source "$here/writers.sh"
 source "$here/round3.sh"
 source "$here/format2.sh"
+source "$here/flood.sh"
+source "$here/dupes.sh"
 
 if [ $fail -eq 0 ]; then echo "hostile: $n inputs: each rejected with its documented code and message, no crash"; fi
 exit $fail

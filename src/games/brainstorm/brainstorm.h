@@ -28,6 +28,11 @@ extern const arb_game arb_game_brainstorm; /* game.c */
 #define BRN_CHARGE_MAX     30  /* G05: Charge above this on one card is lost */
 #define BRN_MACHINE_MODULES 8  /* G06: at most 8 Modules on one Machine */
 #define BRN_CYCLE_CAP      100 /* G02: a Cycle past this ends the match drawn */
+/* Most actions a match holds (arb_game.max_actions, FORMAT.md §8.1): the
+ * Cycle cap times 1024 decisions a Cycle (every seat acts in each, Runs are
+ * bounded by BRN_RUN_MAX; the longest of the golden corpus and 300 self-play
+ * matches: 1025 actions in 22 Cycles, 54 a Cycle). */
+#define BRN_MAX_ACTIONS (BRN_CYCLE_CAP * 1024u)
 #define BRN_RUN_MAX        128 /* BRN-FOCUS-TERMINATES: safety net, never reached */
 
 /* ---- bounds of the fixed-size state ------------------------------------ */

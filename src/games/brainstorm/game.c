@@ -58,4 +58,5 @@ const arb_game arb_game_brainstorm = {
     .greedy = arb_brainstorm__greedy,
     .chart_paths = chart_paths, .chart_labels = chart_labels, .ncharts = 3,
     .markers = markers, .nmarkers = 2,
+    .max_actions = BRN_MAX_ACTIONS,
 };

@@ -27,6 +27,11 @@ extern const arb_game arb_game_catalyst; /* game.c */
 #define CAT_VAULT_SIZE 40       /* G20 */
 #define CAT_COPIES 3            /* G20 */
 #define CAT_TURN_CAP 1000       /* I-TURNCAP: safety net, a draw; never reached by the rules (vaults run out first) */
+/* Most actions a match holds (arb_game.max_actions, FORMAT.md §8.1): the
+ * turn cap times 256 decisions a turn (3 Actions, their Reaction windows,
+ * mulligans, upkeep and discards; the longest of the golden corpus and 300
+ * self-play (2 and 4 seats) matches: 1351 actions in 137 turns). */
+#define CAT_MAX_ACTIONS (CAT_TURN_CAP * 256u)
 #define CAT_SHARDS_LOAD_MAX 1000000 /* bound on shards in a loaded position */
 #define CAT_POWER_MAX 1000000   /* Power is clamped here (bonuses are bounded by Shards spent) */
 #define CAT_SHIELD_MAX 60000    /* prevention stacked by Flash Barriers, saturating */

@@ -206,4 +206,5 @@ const arb_game arb_game_catalyst = {
     .greedy = arb_catalyst__greedy,
     .chart_paths = chart_paths, .chart_labels = chart_labels, .ncharts = 4,
     .markers = markers, .nmarkers = 2,
+    .max_actions = CAT_MAX_ACTIONS,
 };

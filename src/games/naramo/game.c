@@ -111,4 +111,5 @@ const arb_game arb_game_naramo = {
     .greedy = arb_naramo__greedy,
     .chart_paths = chart_paths, .chart_labels = chart_labels, .ncharts = 4,
     .markers = markers, .nmarkers = sizeof markers / sizeof markers[0],
+    .max_actions = NAR_MAX_ACTIONS,
 };

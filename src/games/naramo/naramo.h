@@ -49,6 +49,12 @@ extern const arb_game arb_game_naramo; /* game.c */
 
 /* ---- sizes ---------------------------------------------------------- */
 #define NAR_CARDS    64     /* uids per seat (positions may hold up to 64) */
+/* Most actions a match holds (arb_game.max_actions, FORMAT.md §8.1): a seat
+ * draws at every shift but the first and loses when it cannot (G16), so a
+ * match has at most 2 x (NAR_CARDS + 1) shifts; 512 decisions a shift is far
+ * above any seen (the longest of the golden corpus and 300 self-play
+ * matches: 894 actions in 65 shifts). */
+#define NAR_MAX_ACTIONS (2u * (NAR_CARDS + 1) * 512u)
 #define NAR_EFFECTS   4
 #define NAR_NCARDS   40     /* cards in the pool (checked in cards.c) */
 #define NAR_NPRESETS  4

@@ -82,4 +82,5 @@ const arb_game arb_game_operator = {
     .greedy = arb_operator__greedy,
     .chart_paths = chart_paths, .chart_labels = chart_labels, .ncharts = 3,
     .markers = markers, .nmarkers = 2,
+    .max_actions = OPS_MAX_ACTIONS,
 };

@@ -20,6 +20,12 @@ extern const arb_game arb_game_operator; /* game.c */
 #define OPS_OPEN_DRAW 4         /* OPS-SETUP-DRAW4 */
 #define OPS_MAX_REACTIONS 2     /* OPS-COMBAT-STEP5-MAX2 */
 #define OPS_TURN_CAP 200        /* house rule OPS-G31: turn 201 never starts → draw */
+/* Most actions a match holds (arb_game.max_actions, FORMAT.md §8.1): the
+ * turn cap times 256 decisions a turn (two Equip phases and a discard
+ * bounded by the cards, one Action, at most 2 Reactions a seat; the longest
+ * of the golden corpus and 300 self-play (2 and 4 seats) matches: 653
+ * actions in 139 turns). */
+#define OPS_MAX_ACTIONS (OPS_TURN_CAP * 256u)
 #define OPS_MAX_CARDS 64        /* per seat (setup always has 41; positions may have more) */
 #define OPS_MAX_MODS 8          /* Modifiers under one item (OPS-G19 "as needed", bounded) */
 #define OPS_MAX_HEALTH_POS 99   /* bound on Health in a loaded position */
