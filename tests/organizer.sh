@@ -146,6 +146,12 @@ kid=$(cd "$t" && "$ARBITER" verify day/naramo-000002.tcgr | sed -n 's/.*signed b
 check_n 2 --signer "$kid" day day.tcgr
 check_n 9 --verified day
 check_n 0 --unverified day
+# duplicates: the archive repeats every file of the day (same setup and
+# actions), the files alone repeat nothing
+check_n 9 --duplicates day day.tcgr
+check_n 0 --duplicates day
+expect 0 'day.tcgr#5: naramo.*duplicate \(match\): the same match \(setup and actions\) as day/naramo-000002.tcgr' \
+    select --duplicates day day.tcgr
 expect 0 'day.tcgr#5: naramo.*verified.*select: 1 of 9 matches selected, written to the archive' \
     select --verified --signer "$kid" day.tcgr -o signed.tcgr
 expect 0 'signed.tcgr#0: OK: .*signed by' verify --key k.pub signed.tcgr

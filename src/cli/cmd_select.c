@@ -18,6 +18,7 @@
 
 #include "cli/cli.h"
 #include "arbiter/toolkit.h"
+#include "cli/dupes.h"
 #include "cli/paths.h"
 #include "cli/pool.h"
 
@@ -26,6 +27,7 @@ typedef struct crit {
     uint64_t players;           /* 0: any */
     uint64_t min_turns, max_turns, min_actions, max_actions;
     int verified;               /* 1 verified only, 0 not verified only, -1 either */
+    int duplicates;             /* only matches an earlier one repeats (cli/dupes.h) */
 } crit;
 
 typedef struct sel {
@@ -39,6 +41,7 @@ typedef struct sel {
     unsigned jobs;
     cli_pool *pool;
     int stop;                   /* a done() stopped the walk */
+    cli_dupes met;              /* --duplicates: the matches met so far */
 } sel;
 
 static void help(void)
@@ -67,6 +70,10 @@ static void help(void)
            "  -j, --jobs N        read N matches at a time (the same output, in order)\n"
            "  --verified          the match verifies (as `verify` would say, with the\n"
            "                      keys given); --unverified: it does not\n"
+           "  --duplicates        the match repeats one met earlier in the input (the\n"
+           "                      same setup and actions, fair-seed secret or seed\n"
+           "                      commitment: what `verify` fails as DUPLICATE); each\n"
+           "                      is listed with the one it repeats\n"
            "\n"
            "Outcome, turns, actions and cards come from replaying the match; use\n"
            "--verified to select only from matches whose history verifies.\n"
@@ -239,6 +246,7 @@ typedef struct sitem {
     arb_an_summary sm;
     int summarized, keep, vrc, bad;
     arb_error err;              /* bad: why it is unreadable */
+    arb_verify_result vr;       /* when verified */
 } sitem;
 
 static void work(void *it)
@@ -285,17 +293,16 @@ static void work(void *it)
             keep = k >= 0 && x->sm.played && (unsigned)k < x->sm.nplayed && x->sm.played[k] > 0;
         }
     }
-    if (keep && (c->verified >= 0 || c->signer)) {
-        arb_verify_result vr;
-        x->vrc = cli_verify_match(x->path, x->a, x->member, &x->s->vo, &vr, &x->err);
+    if (keep && (c->verified >= 0 || c->signer || c->duplicates)) {
+        x->vrc = cli_verify_match(x->path, x->a, x->member, &x->s->vo, &x->vr, &x->err);
         if (x->vrc != ARB_OK && x->vrc != ARB_EVERIFY) {
             x->bad = 1;
             keep = 0;
         }
         if (keep && c->verified >= 0) keep = (x->vrc == ARB_OK) == (c->verified == 1);
         if (keep && c->signer)
-            keep = vr.seal == ARB_SEAL_VALID &&
-                   (!strcasecmp(vr.signer_id, c->signer) || (vr.signer_label[0] && !strcmp(vr.signer_label, c->signer)));
+            keep = x->vr.seal == ARB_SEAL_VALID &&
+                   (!strcasecmp(x->vr.signer_id, c->signer) || (x->vr.signer_label[0] && !strcmp(x->vr.signer_label, c->signer)));
     }
     x->keep = keep;
 }
@@ -307,9 +314,22 @@ static int done(void *ctx, void *it)
     int rc = 0;
     s->seen++;
     if (x->bad) unreadable(s, &x->err);
+    const char *first = NULL;
+    int dup = 0;
+    if (x->keep && s->c.duplicates) {
+        /* in input order: the first of a match is kept out, its repeats in */
+        dup = x->vrc == ARB_OK ? cli_dupes_check(&s->met, &x->vr, x->path, &first) : 0;
+        if (dup < 0) rc = -1;
+        x->keep = dup > 0;
+    }
     if (x->keep) {
         s->selected++;
         print_match(s, x->path, x->a, x->member, arb_an_source_header(x->src), &x->sm, x->summarized, x->vrc);
+        if (dup && !s->quiet && !s->paths && !s->json) {
+            char d[ARB_MSG_MAX];
+            cli_dupes_detail(dup, first, d, sizeof d);
+            printf("  duplicate (%s): %s\n", cli_dupes_kind_name(dup), cli_esc(d));
+        }
         int wrc = write_out(s, x->path, x->a, x->member, x->summarized ? x->sm.walk.actions : 0);
         if (wrc) {
             s->rc = wrc;
@@ -355,7 +375,7 @@ static int walk_one(void *ctx, const char *path)
 int cmd_select(int argc, char **argv)
 {
     enum { O_GAME = 256, O_RULES, O_PLAYER, O_PLAYERS, O_WINNER, O_REASON, O_MINT, O_MAXT, O_MINA, O_MAXA, O_PLAYED,
-           O_HOLDS, O_SIGNER, O_KEY, O_KEYRING, O_VER, O_UNVER, O_JSON, O_PATHS, O_FILES };
+           O_HOLDS, O_SIGNER, O_KEY, O_KEYRING, O_VER, O_UNVER, O_JSON, O_PATHS, O_FILES, O_DUPES };
     unsigned long long jobs = 1;
     static const struct option opts[] = {
         { "game", required_argument, NULL, O_GAME }, { "rules", required_argument, NULL, O_RULES },
@@ -368,6 +388,7 @@ int cmd_select(int argc, char **argv)
         { "keyring", required_argument, NULL, O_KEYRING }, { "verified", no_argument, NULL, O_VER },
         { "unverified", no_argument, NULL, O_UNVER }, { "json", no_argument, NULL, O_JSON },
         { "paths", no_argument, NULL, O_PATHS }, { "files", required_argument, NULL, O_FILES },
+        { "duplicates", no_argument, NULL, O_DUPES },
         { "output", required_argument, NULL, 'o' }, { "quiet", no_argument, NULL, 'q' },
         { "jobs", required_argument, NULL, 'j' },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
@@ -417,6 +438,7 @@ int cmd_select(int argc, char **argv)
         }
         case O_VER: s.c.verified = 1; break;
         case O_UNVER: s.c.verified = 0; break;
+        case O_DUPES: s.c.duplicates = 1; break;
         case O_JSON: s.json = 1; break;
         case O_PATHS: s.paths = 1; break;
         case O_FILES: s.files = optarg; break;
@@ -495,6 +517,7 @@ int cmd_select(int argc, char **argv)
         }
     }
     arb_seal_keyring_free(&keys);
+    cli_dupes_free(&s.met);
     if (s.json)
         printf("{\"summary\":{\"schema\":\"arbiter-results-1\",\"command\":\"select\",\"matches\":%" PRIu64
                ",\"selected\":%" PRIu64 ",\"unreadable\":%" PRIu64 "}}\n",
