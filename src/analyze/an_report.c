@@ -495,7 +495,7 @@ static int64_t floor_to(int64_t v, int64_t s) { return v >= 0 ? v / s * s : -((-
 /* The seats' colours (Okabe-Ito: told apart under the common colour
  * blindnesses, each at least 3:1 on white) and a dash pattern each as the
  * second cue; the legend names the seat beside a sample of its line. */
-static const char *const colors[ARB_MAX_SEATS] = { "#0072b2", "#c04f00", "#00805c", "#1b1b1b" };
+static const char *const colors[ARB_MAX_SEATS] = { "#0072b2", "#b34700", "#007552", "#1b1b1b" };
 static const char *const dashes[ARB_MAX_SEATS] = { "none", "7 3", "2 3", "9 3 2 3" };
 
 static void chart(FILE *out, const repctx *c, unsigned q)

@@ -12,7 +12,8 @@
  * zones by state-tree path and says how to draw each; this file knows no
  * game. Widgets ("w"): group (a box of items), meter (a value against
  * marked thresholds), count, text, flag, cards (a list of card objects as
- * tiles, with fields, flags, ports and links drawn as lines), pile (a hand,
+ * tiles; fields [key, label, offset, "nonzero"], flags shown when true,
+ * ports (a list of booleans), links drawn as lines), pile (a hand,
  * deck or discard: the cards when the view holds them and "open", else the
  * count; "top" shows only the top card), slot (one card or empty), grid
  * (positions in rows, each a card or empty), pending (a map shown while it
@@ -559,7 +560,8 @@
   /* A followed link (#r<INDEX>): the browser scrolls the page to the row
    * itself; bring the board back under the controls instead. */
   function showBoard() {
-    window.scrollTo(0, Math.max(0, $('work').offsetTop - $('controls').offsetHeight - 4));
+    var c = $('controls'), over = getComputedStyle(c).position === 'sticky' ? c.offsetHeight : 0;
+    window.scrollTo(0, Math.max(0, $('work').offsetTop - over - 4));
     rowIntoView(true);
   }
   /* #r<INDEX> outside the match selects the nearest record and says so. */
