@@ -240,9 +240,12 @@
   function links(o, base, p) {
     var lk = get(p, o.links.zone);
     if (!Array.isArray(lk)) return '';
+    var named = {}, on = get(p, o.zone);
+    (Array.isArray(on) ? on : []).forEach(function (x) { if (cardId(x)) named[x.uid] = cardName(cardId(x)); });
+    var nm = function (u) { return (named[u] ? esc(named[u]) + ' ' : '') + '(uid ' + u + ')'; };
     var path = base + '.' + o.links.zone, items = lk.map(function (l) {
-      return '<li data-from="' + l[o.links.from] + '" data-to="' + l[o.links.to] + '">O' + (l[o.links.out] + 1) + ' of uid ' +
-        l[o.links.from] + ' \u2192 I' + (l[o.links['in']] + 1) + ' of uid ' + l[o.links.to] + '</li>';
+      return '<li data-from="' + l[o.links.from] + '" data-to="' + l[o.links.to] + '">O' + (l[o.links.out] + 1) + ' of ' +
+        nm(l[o.links.from]) + ' \u2192 I' + (l[o.links['in']] + 1) + ' of ' + nm(l[o.links.to]) + '</li>';
     });
     return '<div class="links' + chg(path, false) + '"' + Z(path) + ' data-n="' + lk.length + '"><span class="zh">Links (' + lk.length +
       ')</span>' + (lk.length ? '<ul>' + items.join('') + '</ul>' : ' none') + '</div>';
@@ -280,7 +283,7 @@
       if (!Array.isArray(v)) return '';
       var path = base + '.' + o.zone, inner = v.length ? v.map(function (x, i) { return card(x, path + '.' + i, o); }).join('') :
         '<span class="empty">empty</span>';
-      return zoneBox(o, path, inner, v.length) + (o.links ? links(o, base, p) : '');
+      return zoneBox(o, path, inner, v.length, o.links ? ' data-linked="1"' : '') + (o.links ? links(o, base, p) : '');
     },
     pile: function (o, base, p, v) {
       var path = base + '.' + o.zone, n = Array.isArray(v) ? v.length : o.count ? get(p, o.count) : undefined;
@@ -484,20 +487,16 @@
     var old = box.querySelector('svg');
     if (old) old.remove();
     if (!lk.length) return;
-    var bb = box.getBoundingClientRect(), ns = 'http://www.w3.org/2000/svg', svg = document.createElementNS(ns, 'svg');
-    svg.setAttribute('class', 'lk');
-    svg.setAttribute('aria-hidden', 'true');
-    svg.setAttribute('width', bb.width);
-    svg.setAttribute('height', bb.height);
+    var bb = box.getBoundingClientRect(), h = '';
     lk.forEach(function (li) {
       var a = box.querySelector('[data-uid="' + li.getAttribute('data-from') + '"]'), b = box.querySelector('[data-uid="' + li.getAttribute('data-to') + '"]');
       if (!a || !b) return;
-      var ra = a.getBoundingClientRect(), rb = b.getBoundingClientRect(), l = document.createElementNS(ns, 'line');
-      l.setAttribute('x1', ra.right - bb.left - 4); l.setAttribute('y1', ra.top + ra.height / 2 - bb.top);
-      l.setAttribute('x2', rb.left - bb.left + 4); l.setAttribute('y2', rb.top + rb.height / 2 - bb.top);
-      svg.appendChild(l);
+      var ra = a.getBoundingClientRect(), rb = b.getBoundingClientRect();
+      h += '<line x1="' + (ra.right - bb.left - 4) + '" y1="' + (ra.top + ra.height / 2 - bb.top) + '" x2="' + (rb.left - bb.left + 4) +
+        '" y2="' + (rb.top + rb.height / 2 - bb.top) + '"/>';
     });
-    box.appendChild(svg);
+    /* (the HTML parser puts an inline svg element in the SVG namespace) */
+    box.insertAdjacentHTML('afterbegin', '<svg class="lk" aria-hidden="true" width="' + bb.width + '" height="' + bb.height + '">' + h + '</svg>');
   }
 
   var rows = {}, rowList = [];
