@@ -127,6 +127,17 @@ static void js_str(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* A JSON array of n strings. */
+static void js_strs(FILE *out, const char *const *v, int n)
+{
+    fputc('[', out);
+    for (int i = 0; i < n; i++) {
+        if (i) fputc(',', out);
+        js_str(out, v[i]);
+    }
+    fputc(']', out);
+}
+
 static void mark_card(repctx *c, const char *s)
 {
     const arb_game *g = c->h->game;
@@ -1101,15 +1112,10 @@ static void write_data(FILE *out, repctx *c)
         if (!first) fputc(',', out);
         first = 0;
         js_str(out, cd->id);
-        fputs(":[", out);
-        js_str(out, cd->name ? cd->name : cd->id);
-        fputc(',', out);
-        js_str(out, cd->type ? cd->type : "");
-        fputc(',', out);
-        js_str(out, cd->group ? cd->group : "");
-        fputc(',', out);
-        js_str(out, cd->text ? cd->text : "");
-        fputc(']', out);
+        fputc(':', out);
+        const char *text[] = { cd->name ? cd->name : cd->id, cd->type ? cd->type : "", cd->group ? cd->group : "",
+                               cd->text ? cd->text : "" };
+        js_strs(out, text, 4);
     }
     fputs("},\"rules\":{", out);
     for (int i = 0; i < c->nrules; i++) {
@@ -1122,13 +1128,8 @@ static void write_data(FILE *out, repctx *c)
             fputs("null", out);
             continue;
         }
-        fputc('[', out);
-        js_str(out, rc->section);
-        fputc(',', out);
-        js_str(out, rc->source);
-        fputc(',', out);
-        js_str(out, rc->text);
-        fputc(']', out);
+        const char *cite[] = { rc->section, rc->source, rc->text };
+        js_strs(out, cite, 3);
     }
     fputs("},\"lg\":[", out);
     copy_file(c->lg, out);
