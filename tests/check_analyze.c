@@ -13,6 +13,7 @@
 #include "arbiter/analyze.h"
 #include "arbiter/arbiter.h"
 #include "arbiter/replay.h"
+#include "analyze/an_int.h"
 #include "json_tree.h"
 #include "toy_game.h"
 
@@ -710,7 +711,7 @@ START_TEST(report_is_self_contained_with_charts_and_timeline)
     ck_assert_ptr_nonnull(strstr(buf, "</html>"));
     /* Charts: the toy has no table entry, so every changing integer under
      * players.N is charted: score, hand_count, deck_count. */
-    ck_assert_uint_eq(count(buf, "<svg"), 3);
+    ck_assert_uint_eq(count(buf, "<svg xmlns"), 3);
     ck_assert_ptr_nonnull(strstr(buf, "<code>players.*.score</code>"));
     ck_assert_uint_eq(count(buf, "<polyline"), 6);
     /* Timeline: one row per action, an element id=r<INDEX> per record. */
@@ -738,7 +739,7 @@ START_TEST(report_is_self_contained_with_charts_and_timeline)
     ck_assert_uint_eq(count(buf, "<script"), 2);
     ck_assert_uint_eq(count(buf, "<script type=\"application/json\" id=\"arb-data\">"), 1);
     ck_assert_ptr_null(strstr(buf, "src="));
-    ck_assert_uint_eq(count(buf, "href="), count(buf, "href=#r") + count(buf, "href=\"#r"));
+    ck_assert_uint_eq(count(buf, "href="), count(buf, "href=#r") + count(buf, "href=\"#r") + count(buf, "href=\"#verdict\""));
     ck_assert_uint_eq(count(buf, "http://"), count(buf, "xmlns=\"http://www.w3.org/2000/svg\""));
     ck_assert_ptr_null(strstr(buf, "https://"));
     ck_assert_ptr_nonnull(strstr(buf, "Player A"));
@@ -771,6 +772,102 @@ START_TEST(report_is_self_contained_with_charts_and_timeline)
     ck_assert_int_eq(arb_an_report_ex(s, &o, out, &res, &err), ARB_EINVAL);
     fclose(out);
     arb_an_source_free(s);
+}
+END_TEST
+
+/* The page's data for the ruling panel: one legal-action entry per
+ * decision (the setup's and every record's), the texts in one table; a
+ * seat's file lists only its own decisions' actions. */
+static arb_tree *page_data(const char *buf)
+{
+    const char *a = strstr(buf, "id=\"arb-data\">"), *b = a ? strstr(a, "</script>") : NULL;
+    ck_assert_ptr_nonnull(b);
+    a += strlen("id=\"arb-data\">");
+    const char *e = NULL;
+    arb_tree *t = json_parse(a, (size_t)(b - a), &e);
+    ck_assert_msg(t && !e, "page data: %s", e ? e : "?");
+    return t;
+}
+
+static unsigned shown_decisions(const fixture *f, int view, size_t *entries)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    arb_an_source *s = open_fx(f, f->n, 0);
+    arb_error err = ARB_ERROR_INIT;
+    arb_an_report_opts o = ARB_AN_REPORT_OPTS_INIT;
+    o.view = view;
+    ck_assert_int_eq(arb_an_report_ex(s, &o, out, NULL, &err), 0);
+    fclose(out);
+    arb_an_source_free(s);
+    arb_tree *t = page_data(buf);
+    const arb_tnode *d = json_doc(t), *lg = arb_tnode_get(d, "lg"), *lgs = arb_tnode_get(d, "lgs");
+    ck_assert_ptr_nonnull(lg);
+    ck_assert_ptr_nonnull(lgs);
+    ck_assert_int_eq(arb_tnode_get(d, "board")->kind, ARB_T_NULL);
+    unsigned shown = 0;
+    *entries = 0;
+    for (const arb_tnode *x = lg->first; x; x = x->next, ++*entries) {
+        if (x->kind != ARB_T_ARR) {
+            ck_assert(x->kind == ARB_T_INT && (x->i == 0 || x->i == 1));
+            shown += x->i == 1; /* "as the previous", a list */
+            continue;
+        }
+        shown++;
+        for (const arb_tnode *k = x->first; k; k = k->next)
+            ck_assert(k->kind == ARB_T_INT && k->i >= 0 && (uint64_t)k->i < lgs->n);
+    }
+    arb_tree_free(t);
+    free(buf);
+    return shown;
+}
+
+START_TEST(report_lists_legal_actions_per_decision)
+{
+    play(&fx, 41, 2, 0);
+    size_t n_all, n_seat;
+    unsigned all = shown_decisions(&fx, ARB_VIEW_ALL, &n_all), seat = shown_decisions(&fx, 1, &n_seat);
+    ck_assert_uint_eq(n_all, fx.n + 1);
+    ck_assert_uint_eq(n_seat, fx.n + 1);
+    ck_assert_uint_gt(all, 0);
+    ck_assert_uint_gt(seat, 0);
+    ck_assert_uint_lt(seat, all);
+}
+END_TEST
+
+/* The generated tables: every rule catalog entry's citation (no XML
+ * entity left), and a board layout that parses for every game with one. */
+START_TEST(report_tables_cite_rules_and_lay_out_boards)
+{
+    size_t n = 0;
+    const arb_an_rule_cite *win = NULL;
+    for (const arb_an_rule_cite *rc = arb_an__rule_cites; rc->id; rc++, n++) {
+        if (!strcmp(rc->id, "NAR-P4-WINLOSS")) win = rc;
+        ck_assert_msg(rc->section[0] && rc->source[0] && rc->text[0], "%s: empty citation", rc->id);
+        ck_assert_msg(!strstr(rc->text, "&lt;") && !strstr(rc->text, "&amp;"), "%s: entity left", rc->id);
+    }
+    ck_assert_uint_ge(n, 390);
+    ck_assert_ptr_nonnull(win);
+    ck_assert_str_eq(win->section, "2.F Phase 4: Shift End (L14)");
+    ck_assert_str_eq(win->source, "000_8507781feb854d2d.txt L14");
+    ck_assert_str_eq(win->text, "\"Win/loss check.\"");
+    unsigned layouts = 0;
+    for (const arb_an_board_layout *b = arb_an__board_layouts; b->game; b++, layouts++) {
+        ck_assert_ptr_nonnull(arb_game_find(b->game));
+        size_t len = 0;
+        for (const char *const *l = b->lines; *l; l++) len += strlen(*l);
+        char *text = calloc(len + 1, 1);
+        for (const char *const *l = b->lines; *l; l++) strcat(text, *l);
+        const char *e = NULL;
+        arb_tree *t = json_parse(text, len, &e);
+        ck_assert_msg(t && !e, "%s's board.json: %s", b->game, e ? e : "?");
+        const arb_tnode *seat = arb_tnode_get(json_doc(t), "seat");
+        ck_assert_msg(seat && seat->kind == ARB_T_ARR && seat->n > 3, "%s: no seat widgets", b->game);
+        arb_tree_free(t);
+        free(text);
+    }
+    ck_assert_uint_eq(layouts, 4);
 }
 END_TEST
 
@@ -1623,6 +1720,8 @@ int main(void)
     tcase_add_test(lib, stats_aggregate_fields);
     tcase_add_test(lib, report_is_self_contained_with_charts_and_timeline);
     tcase_add_test(lib, report_shows_rejections_and_truncation);
+    tcase_add_test(lib, report_lists_legal_actions_per_decision);
+    tcase_add_test(lib, report_tables_cite_rules_and_lay_out_boards);
     tcase_add_test(lib, hostile_records_every_game);
     tcase_add_test(lib, golden_corpus);
     suite_add_tcase(s, lib);

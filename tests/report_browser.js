@@ -12,7 +12,20 @@
 //   - the --as file shows that seat's view and does not contain, anywhere
 //     in its bytes, the name of another seat's card that seat never saw;
 //   - a file whose checkpoint hash was altered opens on DOES NOT VERIFY
-//     with the divergence linked to the right record.
+//     with the divergence linked to the right record;
+//   - the game's board (its layout, src/games/<id>/board.json): every
+//     drawn zone (data-zone="<path>") shows what `state --json` has at that
+//     path, at sampled records, in the judge's and the seat's file;
+//   - the ruling panel: the action, the state changes, the legal actions at
+//     the decision (as `state --json` lists them), a copyable citation; a
+//     rejected action (a format-1 file with a seat changed) names its rule
+//     with the catalog's section (conformance/<id>/rules.xml);
+//   - navigation: next rejection, next decision of a seat, search, autoplay,
+//     #r outside the match warns, the chart marker follows the record;
+//   - access: at 375 px nothing scrolls sideways, axe-core finds no serious
+//     or critical violation, names with U+202E and ESC stay inert;
+//   - speed: the time per step over the whole match (median, p95, worst),
+//     printed as a measurement, not asserted.
 // Prints the page size and the load time measured in the browser, keeps a
 // screenshot per game in $SHOTS (build/report-shots), and ends with the
 // plain "N passed, N failed" line.
@@ -22,6 +35,7 @@ const path = require('path');
 const zlib = require('zlib');
 const { execFileSync } = require('child_process');
 const { chromium } = require(process.env.PLAYWRIGHT || 'playwright-core');
+const { AxeBuilder } = process.env.AXE ? require(process.env.AXE) : { AxeBuilder: null };
 
 const ARBITER = process.env.ARBITER || 'build/arbiter';
 const CHROME = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -71,12 +85,69 @@ async function boardValues(page) {
     return m;
   });
 }
+// The whole tree is in the folded details part: open it to compare.
+async function details(page, open) {
+  await page.evaluate(o => { const d = document.getElementById('det'); d.open = o; window.arbViewer.select(window.arbViewer.record(), true); }, open);
+}
 async function compareBoard(page, doc, what) {
+  await details(page, true);
   const want = scalars(doc), got = await boardValues(page);
+  await details(page, false);
   const keys = Object.keys(want), bad = keys.filter(k => got[k] !== want[k]);
   ok(keys.length > 10 && bad.length === 0,
      what + ': the board shows the ' + keys.length + ' values of the state tree' +
      (bad.length ? ' — differ: ' + bad.slice(0, 5).map(k => k + ' board=' + got[k] + ' state=' + want[k]).join('; ') : ''));
+}
+// A dotted path of the state document.
+function resolve(doc, p) {
+  let v = doc;
+  for (const k of p.split('.')) { if (v === null || typeof v !== 'object') return undefined; v = v[k]; }
+  return v;
+}
+// Every zone the layout drew (outside the details part) against the
+// document: data-v a value, data-n how many cards, data-card which card.
+async function compareZones(page, doc, what, min) {
+  const zs = await page.evaluate(() => [...document.querySelectorAll('#board [data-zone]')].filter(e => !e.closest('#det'))
+    .map(e => [e.getAttribute('data-zone'), e.getAttribute('data-v'), e.getAttribute('data-n'), e.getAttribute('data-card')]));
+  const bad = [];
+  for (const [p, v, n, c] of zs) {
+    const x = resolve(doc, p);
+    let got;
+    if (v !== null) got = x === undefined ? '(absent)' : txt(x);
+    else if (n !== null) got = String(Array.isArray(x) ? x.length : x && typeof x === 'object' ? Object.keys(x).length : x === null ? 0 : '(absent)');
+    else if (c !== null) got = x && typeof x === 'object' ? (x.card || x.id || '') : '';
+    else { if (x === undefined) bad.push(p + ' (absent)'); continue; }
+    const want = v !== null ? v : n !== null ? n : c;
+    if (got !== want) bad.push(p + ' board=' + want + ' state=' + got);
+  }
+  ok(zs.length >= min && bad.length === 0, what + ': the ' + zs.length + ' drawn zones (data-zone) agree with state --json' +
+     (bad.length ? ' — differ: ' + bad.slice(0, 4).join('; ') : ''));
+}
+function quantiles(a) {
+  const s = a.slice().sort((x, y) => x - y), q = f => s[Math.min(s.length - 1, Math.floor(f * s.length))];
+  return { median: q(0.5), p95: q(0.95), worst: s[s.length - 1] };
+}
+// A format-1 replay whose first action of seat 1 after turn 3's checkpoint
+// is made seat 0's: the engine rejects it, naming a rule.
+function rejectFile(g, dst) {
+  const src = path.join(WORK, g + '-f1.tcgr');
+  arb(['play', '--game', g, '--seed', '11', '--format', '1', '-o', src]);
+  const raw = fs.readFileSync(src);
+  const body = zlib.inflateSync(raw.subarray(8), { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  let at = body.indexOf(Buffer.from([0x93, 0x01, 0x03, 0xcf]));
+  if (at < 0) return false;
+  for (at += 12; at + 4 < body.length; at++)
+    if (body[at] >= 0x94 && body[at] <= 0x9a && body[at + 1] === 0 && body[at + 2] === 0 && body[at + 3] === 1) break;
+  if (at + 4 >= body.length) return false;
+  body[at + 3] = 0;
+  fs.writeFileSync(dst, Buffer.concat([raw.subarray(0, 8), zlib.deflateSync(body)]));
+  return true;
+}
+function catalogSection(g, rule) {
+  const f = path.join('conformance', g, 'rules.xml');
+  if (!fs.existsSync(f)) return null;
+  const m = new RegExp('<entry id="' + rule + '"[^>]* section="([^"]*)"').exec(fs.readFileSync(f, 'utf8'));
+  return m ? m[1].replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"') : null;
 }
 async function ready(page) { await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 }); }
 async function record(page) { return page.evaluate(() => window.arbViewer.record()); }
@@ -185,7 +256,8 @@ function longest(game) {
 (async () => {
   const gj = JSON.parse(arb(['games', '--json'])), games = (Array.isArray(gj) ? gj : gj.games).map(g => g.id);
   const browser = await chromium.launch({ executablePath: CHROME, args: ['--no-sandbox', '--disable-gpu'] });
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  // A context of its own: axe-core's builder wants one.
+  const page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
   const external = [], errors = [];
   await page.route('**/*', route => {
     if (route.request().url().startsWith('file:')) return route.continue();
@@ -193,7 +265,7 @@ function longest(game) {
     return route.abort();
   });
   page.on('pageerror', e => errors.push(e.message));
-  const summary = [];
+  const summary = [], timings = [];
 
   for (const g of games) {
     if (!fs.existsSync(path.join('replays/golden', g))) { console.log('# ' + g + ': no golden corpus, skipped'); continue; }
@@ -225,9 +297,16 @@ function longest(game) {
     ok(await record(page) === N, g + ': #r' + N + ' selects record ' + N);
     ok(await page.evaluate(N => document.getElementById('r' + N).classList.contains('cur'), N), g + ': the cited row is highlighted');
     await compareBoard(page, stateAt(file, N), g + ' record ' + N);
+    for (const r of [N, Math.floor(n / 4), Math.floor(3 * n / 4), n - 1, -1]) {
+      await page.evaluate(r => window.arbViewer.select(r, true), r);
+      await compareZones(page, stateAt(file, r < 0 ? 'setup' : r), g + ' board at ' + (r < 0 ? 'the setup' : 'record ' + r), 20);
+    }
+    await page.evaluate(N => window.arbViewer.select(N, true), N);
+    await details(page, true);
     const prevDoc = scalars(stateAt(file, N - 1)), curDoc = scalars(stateAt(file, N));
     const moved = Object.keys(curDoc).filter(k => prevDoc[k] !== curDoc[k] && k !== 'clock_ms');
     const outlined = await page.evaluate(() => [...document.querySelectorAll('#board .chg')].map(e => e.getAttribute('data-p')));
+    await details(page, false);
     ok(moved.every(k => outlined.some(p => k === p || k.startsWith(p + '.'))),
        g + ': the ' + moved.length + ' values record ' + N + ' changed are outlined (' + outlined.length + ' outlines)');
     await page.screenshot({ path: path.join(SHOTS, 'report-' + g + '.png') });
@@ -252,13 +331,78 @@ function longest(game) {
     const T = Math.max(2, Math.floor(last.turn / 2));
     await page.fill('#jt', String(T));
     await page.click('#jump button');
-    const jr = await record(page), js = stateAt(file, jr), before = jr > 0 ? stateAt(file, jr - 1).turn : 0;
-    ok(js.turn >= T && before < T, g + ': jump to turn ' + T + ' selects record ' + jr + ', where turn ' + js.turn + ' begins');
-    await page.click('#turns a[data-t="' + js.turn + '"]');
+    // Turn labels agree: the row of the selected record, the position
+    // line and the turn list all say the turn the record is in.
+    const jr = await record(page);
+    const lab = await page.evaluate(jr => {
+      const t = r => { const e = document.getElementById('r' + r); return e ? parseInt(e.cells[1].textContent, 10) : -1; };
+      return { at: t(jr), before: jr > 0 ? t(jr - 1) : -1, pos: document.getElementById('pos').textContent,
+               list: (document.querySelector('#turns a.cur') || {}).textContent };
+    }, jr);
+    ok(lab.at >= T && lab.before < T && lab.pos.includes('turn ' + lab.at) && lab.list === String(lab.at),
+       g + ': jump to turn ' + T + ' selects record ' + jr + ', the first of turn ' + lab.at + ' (row, position line "' + lab.pos +
+       '" and turn list agree)');
+    await page.click('#turns a[data-t="' + lab.at + '"]');
     ok(await recordAfter(page, jr) === jr, g + ': the turn list links to the first record of the turn');
     // A chart point links to its record.
     const href = await page.evaluate(() => { const a = document.querySelector('#charts svg a'); return a ? a.getAttribute('href') : null; });
     ok(href && /^#r-?\d+$/.test(href), g + ': chart points link to records (' + href + ')');
+
+    // The ruling panel at an action: the row's action, the legal actions
+    // at that decision (state --json at the record before), a citation.
+    const A = await page.evaluate(N => { for (let r = N; ; r++) { const e = document.getElementById('r' + r); if (!e) return -1; if (e.classList.contains('act')) return r; } }, N);
+    await page.evaluate(A => window.arbViewer.select(A), A);
+    const rp = await page.evaluate(A => ({
+      action: document.querySelector('#b-rul dd').textContent,
+      row: document.querySelector('#r' + A + ' td.tx').textContent,
+      legal: (document.querySelector('#b-rul .legal summary') || { textContent: '' }).textContent,
+      items: document.querySelectorAll('#b-rul .legal li').length,
+      changes: document.querySelectorAll('#b-rul .chs li').length,
+      cite: window.arbViewer.citation(), field: document.getElementById('citetext').value }), A);
+    const legalBefore = stateAt(file, A - 1).legal || [];
+    ok(rp.action.length > 0 && rp.row.startsWith(rp.action.slice(0, 20)), g + ': the ruling panel at record ' + A + ' names its action ("' + rp.action + '")');
+    ok(rp.legal.startsWith(legalBefore.length + ' legal action') && rp.items === Math.min(200, legalBefore.length),
+       g + ': it lists the ' + legalBefore.length + ' legal actions of that decision (' + rp.legal + ')');
+    ok(rp.changes > 0, g + ': it lists the ' + rp.changes + ' state changes of the record');
+    ok(rp.cite.includes('#r' + A + ' ') && rp.cite.includes(rp.action) && rp.field === rp.cite,
+       g + ': "Copy citation" holds the #r link and a line: ' + rp.cite.replace(/^.*#r/, '#r'));
+
+    // Navigation: the next decision of P2, search, autoplay, the chart marker.
+    await page.evaluate(() => window.arbViewer.select(-1));
+    await page.selectOption('#dseat', '1');
+    await page.click('#ndec');
+    const nd = await record(page);
+    ok(await page.evaluate(nd => { const act = [...document.querySelectorAll('#tl tr.act.s1')].map(e => +e.getAttribute('data-r')); return act[0] === nd; }, nd),
+       g + ': "next decision of P2" from the setup selects record ' + nd + ', P2\'s first action');
+    await page.evaluate(A => window.arbViewer.select(A - 1), A);
+    await page.fill('#q', rp.action.slice(0, 40));
+    await page.press('#q', 'Enter');
+    const fr = await record(page);
+    ok(fr === A, g + ': searching the timeline for "' + rp.action.slice(0, 40) + '" selects record ' + fr + ' (want ' + A + ')');
+    await page.evaluate(() => window.arbViewer.select(0));
+    await page.selectOption('#speed', '30');
+    await page.click('#play');
+    const pressed = await page.getAttribute('#play', 'aria-pressed');
+    await page.waitForTimeout(400);
+    await page.click('#play');
+    const played = await record(page);
+    ok(pressed === 'true' && played > 2 && await page.getAttribute('#play', 'aria-pressed') === 'false',
+       g + ': autoplay at 30/s steps on (to record ' + played + ') and stops');
+    await page.evaluate(N => window.arbViewer.select(N), N);
+    const mk = await page.evaluate(N => {
+      const svg = document.querySelector('#charts svg'); if (!svg) return null;
+      let x = null;
+      svg.querySelectorAll('a[data-r]').forEach(a => { if (+a.getAttribute('data-r') <= N || x === null) x = a.getAttribute('data-x'); });
+      const hits = [...svg.querySelectorAll('rect.hit')].map(r => [+r.getAttribute('x'), +r.getAttribute('width')]);
+      // (positions are written to 0.1 px)
+      const overlap = hits.findIndex((h, i) => i && h[0] < hits[i - 1][0] + hits[i - 1][1] - 0.15);
+      return { want: x, got: svg.querySelector('.curx').getAttribute('x1'), overlap };
+    }, N);
+    ok(mk && mk.want === mk.got && mk.overlap < 0, g + ': the chart marks the selected record (x ' + (mk && mk.got) + ', want ' + (mk && mk.want) +
+       ') and its hit bands do not overlap' + (mk && mk.overlap >= 0 ? ' (band ' + mk.overlap + ' does)' : ''));
+    ok(await page.evaluate(() => document.getElementById('vbadge').textContent) === 'VERIFIED' &&
+       await page.evaluate(() => getComputedStyle(document.getElementById('controls')).position) === 'sticky',
+       g + ': the verdict badge rides in the sticky controls');
 
     // Seat toggle in the judge's file.
     const sv = players - 1;
@@ -266,6 +410,9 @@ function longest(game) {
     await page.click('.vbtn[data-view="' + sv + '"]');
     ok(await page.evaluate(() => window.arbViewer.view()) === String(sv), g + ': the toggle shows P' + (sv + 1) + "'s view");
     await compareBoard(page, stateAt(file, N, sv), g + ' record ' + N + ' as P' + (sv + 1));
+    await compareZones(page, stateAt(file, N, sv), g + ' board at record ' + N + ' as P' + (sv + 1), 20);
+    ok(await page.getAttribute('.vbtn[data-view="' + sv + '"]', 'aria-pressed') === 'true' &&
+       await page.getAttribute('.vbtn[data-view="all"]', 'aria-pressed') === 'false', g + ': the view buttons say which is pressed (aria-pressed)');
     await page.click('.vbtn[data-view="all"]');
 
     // Filters hide rows.
@@ -281,6 +428,7 @@ function longest(game) {
     await page.goto('file://' + seat + '#r' + N);
     await ready(page);
     await compareBoard(page, stateAt(file, N, 0), g + ' P1 file, record ' + N);
+    await compareZones(page, stateAt(file, N, 0), g + ' P1 file, board at record ' + N, 20);
     ok(await page.evaluate(() => document.querySelectorAll('.vbtn').length) === 0, g + ': the P1 file has no view toggle');
     await page.screenshot({ path: path.join(SHOTS, 'report-' + g + '-p1.png') });
     // The leak check wants a short match between different decks, so that
@@ -336,12 +484,94 @@ function longest(game) {
          g + ': the print stylesheet drops the controls and prints the whole timeline');
       await page.emulateMedia({ media: 'screen' });
     }
+
+    // #r outside the match: the nearest record, and a warning.
+    await page.goto('file://' + judge + '#r99999');
+    await ready(page);
+    const oor = await page.evaluate(() => ({ r: window.arbViewer.record(), w: (document.querySelector('#board .warn') || {}).textContent || '' }));
+    ok(oor.r === n - 1 && oor.w.includes('#r99999') && oor.w.includes('not a record'), g + ': #r99999 shows record ' + oor.r + ' with a warning: ' + oor.w);
+    ok(await page.evaluate(() => document.getElementById('live').textContent.includes('#r99999')), g + ': the live status region announces it');
+    await page.emulateMedia({ media: 'print' });
+    ok(await page.evaluate(() => getComputedStyle(document.getElementById('verdict')).display !== 'none'), g + ': print keeps the verdict');
+    await page.emulateMedia({ media: 'screen' });
+
+    // Speed: every step of the match, the board's update and layout.
+    const tm = await page.evaluate(() => {
+      const v = window.arbViewer, t = [];
+      v.select(-1);
+      for (let r = 0; r < 100000; r++) {
+        const a = performance.now();
+        v.select(r);
+        void document.body.offsetHeight;
+        t.push(performance.now() - a);
+        if (v.record() !== r) break;
+      }
+      return t;
+    });
+    const q = quantiles(tm);
+    timings.push(g + ': ' + path.basename(file) + ', ' + tm.length + ' steps: median ' + q.median.toFixed(1) + ' ms, p95 ' +
+                 q.p95.toFixed(1) + ' ms, worst ' + q.worst.toFixed(1) + ' ms (targets: median <= 16, p95 <= 50)');
+
+    // Access: axe-core on the judge's page of the shortest golden match
+    // (the same page, fewer timeline rows: axe's contrast check reads
+    // every cell), at a record in its middle; then 375 px wide.
+    if (AxeBuilder) {
+      const sf = shortest(g), sh = path.join(WORK, g + '-axe.html'), sn = stateAt(sf, 'last').records;
+      arb(['report', sf, '-o', sh]);
+      await page.goto('file://' + sh + '#r' + Math.floor(sn / 2));
+      await ready(page);
+      const ax = await new AxeBuilder({ page }).analyze();
+      const bad = ax.violations.filter(v => v.impact === 'serious' || v.impact === 'critical');
+      ok(bad.length === 0, g + ': axe-core: no serious or critical violation (' + ax.violations.length + ' lesser, ' + ax.passes.length + ' rules pass)' +
+         (bad.length ? ' — ' + bad.map(v => v.id + ' at ' + v.nodes[0].target.join(' ') + ' (' + v.nodes.length + ')').join('; ') : ''));
+    }
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto('file://' + judge + '#r' + N);
+    await ready(page);
+    await page.waitForTimeout(100);
+    const wide = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, w: window.innerWidth,
+      boardAbove: document.getElementById('board').getBoundingClientRect().bottom <= document.getElementById('tlwrap').getBoundingClientRect().top + 1 }));
+    ok(wide.sw <= wide.w && wide.boardAbove, g + ': at 375 px the page is ' + wide.sw + ' px wide (no sideways scroll), the board above the timeline');
+    await page.screenshot({ path: path.join(SHOTS, 'report-' + g + '-375.png') });
+    await page.setViewportSize({ width: 1400, height: 1000 });
+
+    // Names that try to reorder or recolour the page stay inert.
+    const nf = path.join(WORK, g + '-names.tcgr'), nh = path.join(WORK, g + '-names.html');
+    arb(['play', '--game', g, '--seed', '5', '--names', '\u202eAlice,Bob\u001b[31m', '-o', nf]);
+    arb(['report', nf, '-o', nh]);
+    await page.goto('file://' + nh + '#r3');
+    await ready(page);
+    const nm = await page.evaluate(() => ({ text: document.body.innerText, title: document.title,
+      head: [...document.querySelectorAll('#board .pl h3')].map(h => h.textContent).join(' | '),
+      bdi: document.querySelectorAll('#board .pl h3 bdi').length }));
+    ok(!/[\u202a-\u202e\u2066-\u2069\u001b]/.test(nm.text + nm.title) && nm.head.includes('\\u202eAlice') && nm.head.includes('Bob\\u001b[31m') && nm.bdi === 2,
+       g + ': U+202E and ESC in player names are shown escaped, isolated in <bdi> (' + nm.head + ')');
+
+    // A rejected action: the ruling panel names the rule and cites it.
+    const rf = path.join(WORK, g + '-rejected.tcgr'), rh = path.join(WORK, g + '-rejected.html');
+    if (ok(rejectFile(g, rf), g + ': made a format-1 file with a rejected action')) {
+      let rs = 0;
+      try { arb(['report', rf, '-o', rh]); } catch (e) { rs = e.status; }
+      await page.goto('file://' + rh);
+      await ready(page);
+      await page.click('#nrej');
+      const rr = await record(page);
+      const div = await page.evaluate(() => document.getElementById('divergence').getAttribute('href'));
+      const rj = await page.evaluate(() => ({ rule: (document.querySelector('#b-rul .rule') || {}).textContent || '',
+        text: document.getElementById('b-rul').textContent, cite: window.arbViewer.citation() }));
+      const sec = rj.rule ? catalogSection(g, rj.rule) : null;
+      ok(rs === 1 && div === '#r' + rr && rj.rule && sec && rj.text.includes(sec) && rj.cite.includes(rj.rule),
+         g + ': "rejection ▶" selects record ' + rr + ' (the divergence ' + div + '); the panel names ' + rj.rule + ' with its catalog section "' + sec + '"');
+      await page.screenshot({ path: path.join(SHOTS, 'report-' + g + '-rejected.png') });
+    }
   }
   ok(external.length === 0, 'no request left the file system' + (external.length ? ': ' + external[0] : ''));
   await browser.close();
   fs.rmSync(WORK, { recursive: true, force: true });
   console.log('# sizes and load times (longest golden match of each game):');
   summary.forEach(s => console.log('#   ' + s));
+  console.log('# time per step (select a record: board, ruling panel, timeline, charts, layout):');
+  timings.forEach(s => console.log('#   ' + s));
   console.log(passed + ' passed, ' + failed + ' failed');
   process.exit(failed ? 1 : 0);
 })().catch(e => { console.log('FAIL - ' + (e && e.stack || e)); console.log(passed + ' passed, ' + (failed + 1) + ' failed'); process.exit(1); });

@@ -95,4 +95,22 @@ void arb_an__judge_error(arb_error *err, const char *name, const arb_an_record *
 int arb_an__walk(arb_an_source *src, int want_text, arb_an_step_fn fn, void *ctx,
                  arb_match **mout, arb_an_walk_result *res, arb_error *err);
 
+/* The actions legal() lists at this point, in its order: at most max of
+ * them into *out (malloc'd, the caller frees it). Returns how many legal()
+ * lists (more than max when cut), or (size_t)-1 when out of memory. */
+size_t arb_an__legal(const arb_match *m, size_t max, arb_action **out);
+
+/* The report's generated tables (Makefile): a rulebook citation per rule
+ * ID from the rule catalogs, ended by a zero row; each game's board layout
+ * (src/games/<id>/board.json) as lines, ended by a NULL game. */
+typedef struct arb_an_rule_cite {
+    const char *id, *section, *source, *text;
+} arb_an_rule_cite;
+extern const arb_an_rule_cite arb_an__rule_cites[];
+typedef struct arb_an_board_layout {
+    const char *game;
+    const char *const *lines;
+} arb_an_board_layout;
+extern const arb_an_board_layout arb_an__board_layouts[];
+
 #endif

@@ -36,6 +36,8 @@ extern const char *const arb_an__report_js[];
 #define VIEWS_MAX (ARB_MAX_SEATS + 1)
 #define PATH_MAX_DEPTH 64
 #define ROWS_PER_CHUNK 100
+#define LEGAL_SHOWN 200                 /* legal actions listed per decision */
+#define RULES_CITED 64                  /* distinct rule IDs cited per page */
 
 typedef struct sample {
     uint32_t turn;
@@ -51,6 +53,18 @@ typedef struct viewstream {
     arb_tree *first;                /* the document after setup */
     FILE *ops;                      /* "[…],[…]" one list per record */
 } viewstream;
+
+/* Distinct strings, each once (the legal actions' texts): open addressing
+ * on an FNV-1a hash, the table kept at most half full. */
+#define STRTAB_MAX (1u << 22)
+typedef struct strtab {
+    char *buf;                      /* the strings, each NUL-ended */
+    size_t len, cap;
+    size_t *at;                     /* where string i starts */
+    uint32_t n, capn;
+    uint32_t *slot;                 /* index + 1, 0 empty */
+    uint32_t nslot;
+} strtab;
 
 typedef struct repctx {
     const arb_an_header *h;
@@ -85,6 +99,14 @@ typedef struct repctx {
     FILE *cur;
     long *off;                      /* where each op of the record starts */
     size_t noff, capoff;
+    /* the legal actions at each decision, and the rule IDs cited */
+    FILE *lg;                       /* one entry per record and the setup */
+    strtab lgs;                     /* their texts */
+    char *lgprev;                   /* the previous entry written out */
+    size_t lgprevlen;
+    uint64_t nlg;                   /* entries written */
+    char rules[RULES_CITED][ARB_RULE_MAX];
+    int nrules;
 } repctx;
 
 /* ------------------------------------------------------------ JSON out */
@@ -104,6 +126,17 @@ static void js_str(FILE *out, const char *s)
         }
     }
     fputc('"', out);
+}
+
+/* A JSON array of n strings. */
+static void js_strs(FILE *out, const char *const *v, int n)
+{
+    fputc('[', out);
+    for (int i = 0; i < n; i++) {
+        if (i) fputc(',', out);
+        js_str(out, v[i]);
+    }
+    fputc(']', out);
 }
 
 static void mark_card(repctx *c, const char *s)
@@ -471,7 +504,11 @@ static int64_t nice_step(int64_t span, int most)
 
 static int64_t floor_to(int64_t v, int64_t s) { return v >= 0 ? v / s * s : -((-v + s - 1) / s) * s; }
 
-static const char *const colors[ARB_MAX_SEATS] = { "#1f6fd1", "#d1491f", "#2e9e45", "#8a3fc4" };
+/* The seats' colours (Okabe-Ito: told apart under the common colour
+ * blindnesses, each at least 3:1 on white) and a dash pattern each as the
+ * second cue; the legend names the seat beside a sample of its line. */
+static const char *const colors[ARB_MAX_SEATS] = { "#0072b2", "#b34700", "#007552", "#1b1b1b" };
+static const char *const dashes[ARB_MAX_SEATS] = { "none", "7 3", "2 3", "9 3 2 3" };
 
 static void chart(FILE *out, const repctx *c, unsigned q)
 {
@@ -498,7 +535,7 @@ static void chart(FILE *out, const repctx *c, unsigned q)
     fputs(" <code>", out);
     arb_an__html_str(out, c->paths[q]);
     fprintf(out, "</code></figcaption>\n<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %.0f %.0f\" "
-            "width=\"%.0f\" height=\"%.0f\" role=\"img\"><title>", W, H, W, H);
+            "width=\"%.0f\" height=\"%.0f\"><title>", W, H, W, H);
     arb_an__html_str(out, c->labels[q]);
     fputs(" by turn (points link to their records)</title>\n", out);
     fprintf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" class=\"plot\"/>\n", L, T, pw, ph);
@@ -520,23 +557,30 @@ static void chart(FILE *out, const repctx *c, unsigned q)
     fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" class=\"axis\">turn</text>\n", L + pw, H - 1);
     for (int p = 0; p < c->h->players; p++) {
         fprintf(out, "<polyline class=\"series\" data-seat=\"%d\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
-                "stroke-opacity=\"0.85\" points=\"", p, colors[p]);
+                "stroke-dasharray=\"%s\" points=\"", p, colors[p], dashes[p]);
         for (size_t i = 0; i < n; i++) {
             if (!c->s[i].have[q][p]) continue;
             double y = T + ph - ph * (double)(c->s[i].v[q][p] - lo) / (double)(hi - lo);
             fprintf(out, "%.1f,%.1f ", L + dx * (double)i, y);
         }
         fputs("\"/>\n", out);
-        fprintf(out, "\n<text x=\"%.0f\" y=\"%.0f\" style=\"fill:%s\" class=\"lg\">P%d</text>\n", L + 36.0 * p, T - 8,
-                colors[p], p + 1);
+        fprintf(out, "\n<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.0f\" y2=\"%.0f\" stroke=\"%s\" stroke-width=\"2\" "
+                "stroke-dasharray=\"%s\"/><text x=\"%.0f\" y=\"%.0f\" class=\"lg\">P%d</text>\n", L + 58.0 * p,
+                L + 58.0 * p + 22, T - 12, T - 12, colors[p], dashes[p], L + 58.0 * p + 25, T - 8, p + 1);
     }
-    /* One link column per sample: a click selects that record. */
+    /* One link column per sample, cut at the plot's edges so that no two
+     * overlap: a click selects that record. The marker line shows the
+     * selected record (report.js moves it to the last sample at or
+     * before it). */
     for (size_t i = 0; i < n; i++) {
-        double w = n > 1 ? dx : pw, x = L + dx * (double)i - w / 2;
-        fprintf(out, "<a href=\"#r%" PRId64 "\"><rect class=\"hit\" x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%.0f\">"
-                "<title>turn %" PRIu32 ", record #%" PRId64 "</title></rect></a>", c->s[i].rec, x < L ? L : x, T,
-                w, ph, c->s[i].turn, c->s[i].rec);
+        double w = n > 1 ? dx : pw, x0 = L + dx * (double)i - w / 2, x1 = x0 + w;
+        if (x0 < L) x0 = L;
+        if (x1 > L + pw) x1 = L + pw;
+        fprintf(out, "<a href=\"#r%" PRId64 "\" data-r=\"%" PRId64 "\" data-x=\"%.1f\"><rect class=\"hit\" x=\"%.1f\" "
+                "y=\"%.0f\" width=\"%.1f\" height=\"%.0f\"><title>turn %" PRIu32 ", record #%" PRId64 "</title></rect></a>",
+                c->s[i].rec, c->s[i].rec, L + dx * (double)i, x0, T, x1 - x0, ph, c->s[i].turn, c->s[i].rec);
     }
+    fprintf(out, "<line class=\"curx\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.0f\" y2=\"%.0f\"/>", L, L, T, T + ph);
     fputs("\n</svg></figure>\n", out);
 }
 
@@ -644,6 +688,133 @@ static void note_bad(repctx *c, int64_t idx, const char *what)
     snprintf(c->first_bad_what, sizeof c->first_bad_what, "%s", what);
 }
 
+static uint32_t fnv1a(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+static int strtab_grow(strtab *t)
+{
+    uint32_t ns = t->nslot ? t->nslot * 2 : 1024;
+    uint32_t *sl = calloc(ns, sizeof *sl);
+    if (!sl) return -1;
+    for (uint32_t i = 0; i < t->n; i++) {
+        uint32_t k = fnv1a(t->buf + t->at[i]) & (ns - 1);
+        while (sl[k]) k = (k + 1) & (ns - 1);
+        sl[k] = i + 1;
+    }
+    free(t->slot);
+    t->slot = sl;
+    t->nslot = ns;
+    return 0;
+}
+
+/* The index of s in t, added when new; -1 out of memory or full. */
+static int64_t strtab_intern(strtab *t, const char *s)
+{
+    if ((uint64_t)t->n * 2 >= t->nslot && strtab_grow(t)) return -1;
+    uint32_t k = fnv1a(s) & (t->nslot - 1);
+    for (; t->slot[k]; k = (k + 1) & (t->nslot - 1))
+        if (!strcmp(t->buf + t->at[t->slot[k] - 1], s)) return t->slot[k] - 1;
+    size_t l = strlen(s) + 1;
+    if (t->n >= STRTAB_MAX) return -1;
+    if (t->len + l > t->cap) {
+        size_t nc = t->cap ? t->cap * 2 : 4096;
+        while (nc < t->len + l) nc *= 2;
+        char *nb = realloc(t->buf, nc);
+        if (!nb) return -1;
+        t->buf = nb;
+        t->cap = nc;
+    }
+    if (t->n == t->capn) {
+        uint32_t nc = t->capn ? t->capn * 2 : 256;
+        size_t *na = realloc(t->at, nc * sizeof *na);
+        if (!na) return -1;
+        t->at = na;
+        t->capn = nc;
+    }
+    memcpy(t->buf + t->len, s, l);
+    t->at[t->n] = t->len;
+    t->len += l;
+    t->slot[k] = t->n + 1;
+    return t->n++;
+}
+
+static void strtab_free(strtab *t)
+{
+    free(t->buf);
+    free(t->at);
+    free(t->slot);
+}
+
+/* The actions legal at the decision open after this step, for the ruling
+ * panel at the record that answers it: a list of action texts by their
+ * index in the page's text table (-N last when legal() lists N, more than
+ * LEGAL_SHOWN), 1 for "as the previous
+ * decision", 0 for none shown (nobody to act; in a seat's file, another
+ * seat's decision: its legal actions could name that seat's hidden cards). */
+static void legal_step(repctx *c, const arb_match *m)
+{
+    arb_decision d = arb_match_decision(m);
+    const char *sep = c->nlg++ ? "," : "";
+    if (d.seat == ARB_SEAT_NONE || (c->seatfile && d.seat != c->o->view)) {
+        fprintf(c->lg, "%s0", sep);
+        free(c->lgprev);
+        c->lgprev = calloc(1, 1);
+        c->lgprevlen = 0;
+        if (!c->lgprev) c->nomem = 1;
+        return;
+    }
+    arb_action *a;
+    size_t n = arb_an__legal(m, LEGAL_SHOWN, &a);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *ms = n == (size_t)-1 ? NULL : open_memstream(&buf, &len);
+    if (!ms) {
+        free(a);
+        c->nomem = 1;
+        return;
+    }
+    char text[256];
+    fputc('[', ms);
+    for (size_t i = 0; i < n && i < LEGAL_SHOWN; i++) {
+        arb_action_format(c->h->game, &a[i], text, sizeof text);
+        int64_t k = strtab_intern(&c->lgs, text);
+        if (k < 0) c->nomem = 1;
+        fprintf(ms, "%s%" PRId64, i ? "," : "", k);
+    }
+    if (n > LEGAL_SHOWN) fprintf(ms, ",-%zu", n);
+    fputc(']', ms);
+    free(a);
+    if (fclose(ms)) {
+        free(buf);
+        c->nomem = 1;
+        return;
+    }
+    if (c->lgprev && c->lgprevlen == len && !memcmp(c->lgprev, buf, len)) {
+        fprintf(c->lg, "%s1", sep);
+        free(buf);
+        return;
+    }
+    fputs(sep, c->lg);
+    fwrite(buf, 1, len, c->lg);
+    free(c->lgprev);
+    c->lgprev = buf;
+    c->lgprevlen = len;
+}
+
+/* A rule ID the page cites (a rejection's): its rulebook citation goes
+ * into the page once. */
+static void cite_rule(repctx *c, const char *rule)
+{
+    if (!rule[0]) return;
+    for (int i = 0; i < c->nrules; i++)
+        if (!strcmp(c->rules[i], rule)) return;
+    if (c->nrules < RULES_CITED) snprintf(c->rules[c->nrules++], ARB_RULE_MAX, "%s", rule);
+}
+
 static int on_step(void *ctx, const arb_an_step *st)
 {
     repctx *c = ctx;
@@ -654,6 +825,7 @@ static int on_step(void *ctx, const arb_an_step *st)
         take_sample(c, st->m, -1, 0);
         events_rows(c, st, -1, 1);
         views_step(c, st);
+        legal_step(c, st->m);
         return c->nomem;
     }
     c->nrec++;
@@ -683,6 +855,7 @@ static int on_step(void *ctx, const arb_an_step *st)
             char w[160];
             snprintf(w, sizeof w, "the engine rejects the action (%s)", st->reject.rule[0] ? st->reject.rule : "?");
             note_bad(c, idx, w);
+            cite_rule(c, st->reject.rule);
         }
         fputc('\n', c->tl);
         events_rows(c, st, idx, 0);
@@ -718,6 +891,7 @@ static int on_step(void *ctx, const arb_an_step *st)
     }
     fprintf(c->recs, "%s%" PRIu32, c->nrec > 1 ? "," : "", arb_match_turn(st->m));
     views_step(c, st);
+    legal_step(c, st->m);
     if (arb_match_turn(st->m) != c->last_turn) take_sample(c, st->m, idx, 0);
     return c->nomem;
 }
@@ -951,17 +1125,38 @@ static void write_data(FILE *out, repctx *c)
         if (!first) fputc(',', out);
         first = 0;
         js_str(out, cd->id);
-        fputs(":[", out);
-        js_str(out, cd->name ? cd->name : cd->id);
-        fputc(',', out);
-        js_str(out, cd->type ? cd->type : "");
-        fputc(',', out);
-        js_str(out, cd->group ? cd->group : "");
-        fputc(',', out);
-        js_str(out, cd->text ? cd->text : "");
-        fputc(']', out);
+        fputc(':', out);
+        const char *text[] = { cd->name ? cd->name : cd->id, cd->type ? cd->type : "", cd->group ? cd->group : "",
+                               cd->text ? cd->text : "" };
+        js_strs(out, text, 4);
     }
-    fputs("},\"s0\":{", out);
+    fputs("},\"rules\":{", out);
+    for (int i = 0; i < c->nrules; i++) {
+        const arb_an_rule_cite *rc = arb_an__rule_cites;
+        while (rc->id && strcmp(rc->id, c->rules[i])) rc++;
+        if (i) fputc(',', out);
+        js_str(out, c->rules[i]);
+        fputc(':', out);
+        if (!rc->id) {
+            fputs("null", out);
+            continue;
+        }
+        const char *cite[] = { rc->section, rc->source, rc->text };
+        js_strs(out, cite, 3);
+    }
+    fputs("},\"lg\":[", out);
+    copy_file(c->lg, out);
+    fputs("],\"lgs\":[", out);
+    for (uint32_t i = 0; i < c->lgs.n; i++) {
+        if (i) fputc(',', out);
+        js_str(out, c->lgs.buf + c->lgs.at[i]);
+    }
+    fputs("],\"board\":", out);
+    const arb_an_board_layout *bl = arb_an__board_layouts;
+    while (bl->game && strcmp(bl->game, g->id)) bl++;
+    if (bl->game) lines(out, bl->lines);
+    else fputs("null", out);
+    fputs(",\"s0\":{", out);
     for (int k = 0; k < c->nviews; k++) {
         if (k) fputc(',', out);
         view_key(out, c->vs[k].view);
@@ -1077,21 +1272,39 @@ static void write_page(FILE *out, const char *name, repctx *c, const arb_an_walk
     if (c->seatfile) fprintf(out, " · <b>P%d's view</b>: other seats' hidden cards are not in this file", c->o->view + 1);
     fputs("</div></header>\n", out);
 
-    fputs("<div id=\"controls\"><button id=\"prev\" title=\"previous record (←)\">◀</button>"
-          "<input type=\"range\" id=\"slider\" min=\"-1\" value=\"-1\" aria-label=\"record\">"
-          "<button id=\"next\" title=\"next record (→)\">▶</button><span id=\"pos\"></span>"
+    /* The controls stay on top (sticky), the verdict's word with them
+     * (report.js copies it from the verdict). */
+    fputs("<div id=\"controls\"><a id=\"vbadge\" href=\"#verdict\"></a>"
+            "<button id=\"prev\" title=\"previous record (←)\" aria-label=\"previous record\">◀</button>"
+            "<input type=\"range\" id=\"slider\" min=\"-1\" value=\"-1\" aria-label=\"record\">"
+            "<button id=\"next\" title=\"next record (→)\" aria-label=\"next record\">▶</button><span id=\"pos\"></span>"
+            "<span class=\"grp\"><button id=\"play\" aria-pressed=\"false\">autoplay</button>"
+            "<select id=\"speed\" aria-label=\"autoplay speed\"><option value=\"1\">1/s</option>"
+            "<option value=\"2\">2/s</option><option value=\"4\" selected>4/s</option><option value=\"10\">10/s</option>"
+            "<option value=\"30\">30/s</option></select></span>"
+            "<span class=\"grp\"><button id=\"prej\" title=\"previous rejection or divergence\">◀ rejection</button>"
+            "<button id=\"nrej\" title=\"next rejection or divergence\">rejection ▶</button></span>"
+            "<span class=\"grp\"><button id=\"ndec\">next decision of</button><select id=\"dseat\" "
+            "aria-label=\"seat whose next decision to select\">", out);
+    for (int p = 0; p < h->players; p++) fprintf(out, "<option value=\"%d\">P%d</option>", p, p + 1);
+    fputs("<option value=\"-1\">arbiter</option></select></span>"
+          "<form id=\"find\" role=\"search\"><input id=\"q\" type=\"search\" aria-label=\"search the timeline\" "
+          "placeholder=\"search the timeline\"> <button>find</button></form>"
           "<form id=\"jump\"><label>turn <input id=\"jt\" type=\"number\" min=\"0\" style=\"width:4em\"></label> "
           "<button>go</button></form>", out);
     if (!c->seatfile) {
-        fputs("<span class=\"views\">view: <button class=\"vbtn on\" data-view=\"all\">judge</button>", out);
-        for (int p = 0; p < h->players; p++) fprintf(out, "<button class=\"vbtn\" data-view=\"%d\">P%d</button>", p, p + 1);
+        fputs("<span class=\"views\" role=\"group\" aria-label=\"whose view\">view: "
+              "<button class=\"vbtn on\" data-view=\"all\" aria-pressed=\"true\">judge</button>", out);
+        for (int p = 0; p < h->players; p++)
+            fprintf(out, "<button class=\"vbtn\" data-view=\"%d\" aria-pressed=\"false\">P%d</button>", p, p + 1);
         fputs("</span>", out);
     }
     fputs("<label><input type=\"checkbox\" id=\"f-act\"> actions only</label>"
           "<label><input type=\"checkbox\" id=\"f-rej\"> rejections only</label>"
           "<label>seat <select id=\"f-seat\"><option value=\"\">all</option>", out);
     for (int p = 0; p < h->players; p++) fprintf(out, "<option value=\"%d\">P%d</option>", p, p + 1);
-    fputs("<option value=\"a\">arbiter</option></select></label></div>\n<nav id=\"turns\"></nav>\n", out);
+    fputs("<option value=\"a\">arbiter</option></select></label><div id=\"live\" role=\"status\" aria-live=\"polite\">"
+          "</div></div>\n<nav id=\"turns\" aria-label=\"turns\"></nav>\n", out);
 
     if (!c->timed) fputs("<style>.ck{display:none}</style>", out);
     fputs("<div id=\"work\"><section id=\"board\"><noscript>The board needs the page's inline script; the timeline "
@@ -1152,8 +1365,9 @@ int arb_an_report_ex(arb_an_source *src, const arb_an_report_opts *o, FILE *out,
     arb_match *m = NULL;
     c.tl = tmpfile();
     c.recs = tmpfile();
+    c.lg = tmpfile();
     c.used = calloc(h->game->ncards ? h->game->ncards : 1, 1);
-    if (!c.tl || !c.recs) {
+    if (!c.tl || !c.recs || !c.lg) {
         rc = arb_error_set(err, ARB_EIO, NULL, "cannot create a temporary file for the report");
         goto out;
     }
@@ -1189,6 +1403,9 @@ int arb_an_report_ex(arb_an_source *src, const arb_an_report_opts *o, FILE *out,
 out:
     if (c.tl) fclose(c.tl);
     if (c.recs) fclose(c.recs);
+    if (c.lg) fclose(c.lg);
+    free(c.lgprev);
+    strtab_free(&c.lgs);
     for (int k = 0; k < c.nviews; k++) {
         if (c.vs[k].ops) fclose(c.vs[k].ops);
         if (c.vs[k].prev != c.vs[k].first) arb_tree_free(c.vs[k].prev);

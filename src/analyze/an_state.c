@@ -27,29 +27,43 @@ static int on_step(void *ctx, const arb_an_step *st)
     return c->reached >= c->at;
 }
 
-/* The actions legal() lists at this point, in its order, as action text
- * (full view only: another seat's could name its hidden cards). At most
- * STATE_LEGAL_MAX, with "legal_truncated" when legal() lists more. */
+/* The actions legal() lists at this point, in its order: at most max of
+ * them into *out (malloc'd, the caller frees it). Returns how many legal()
+ * lists (more than max when cut), or (size_t)-1 when out of memory. */
+size_t arb_an__legal(const arb_match *m, size_t max, arb_action **out)
+{
+    size_t cap = max < 64 ? max : 64, n = 0;
+    arb_action *buf = NULL;
+    *out = NULL;
+    if (!cap) cap = 1;
+    for (;;) {
+        arb_action *p = realloc(buf, cap * sizeof *p);
+        if (!p) { free(buf); return (size_t)-1; }
+        buf = p;
+        n = arb_match_legal(m, buf, cap);
+        if (n <= cap || cap >= max) break;
+        cap = n < max ? n : max;
+    }
+    *out = buf;
+    return n;
+}
+
+/* The legal actions as action text (full view only: another seat's could
+ * name its hidden cards). At most STATE_LEGAL_MAX, with "legal_truncated"
+ * when legal() lists more. */
 #define STATE_LEGAL_MAX 4096
 static void add_legal(arb_tree *t, arb_tnode *root, const arb_game *g, const arb_match *m)
 {
-    size_t cap = 64, n = 0;
-    arb_action *buf = NULL;
-    for (;;) {
-        arb_action *p = realloc(buf, cap * sizeof *p);
-        if (!p) { free(buf); arb_tree_add_null(t, root, "legal"); return; }
-        buf = p;
-        n = arb_match_legal(m, buf, cap);
-        if (n <= cap || cap >= STATE_LEGAL_MAX) break;
-        cap = n < STATE_LEGAL_MAX ? n : STATE_LEGAL_MAX;
-    }
+    arb_action *buf;
+    size_t n = arb_an__legal(m, STATE_LEGAL_MAX, &buf);
+    if (n == (size_t)-1) { arb_tree_add_null(t, root, "legal"); return; }
     arb_tnode *ln = arb_tree_add_arr(t, root, "legal");
     char text[256];
-    for (size_t i = 0; i < n && i < cap; i++) {
+    for (size_t i = 0; i < n && i < STATE_LEGAL_MAX; i++) {
         arb_action_format(g, &buf[i], text, sizeof text);
         arb_tree_add_str(t, ln, NULL, text);
     }
-    if (n > cap) arb_tree_add_bool(t, root, "legal_truncated", 1);
+    if (n > STATE_LEGAL_MAX) arb_tree_add_bool(t, root, "legal_truncated", 1);
     free(buf);
 }
 
