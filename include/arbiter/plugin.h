@@ -38,15 +38,20 @@ typedef const arb_game *(*arb_plugin_entry)(unsigned contract);
 /* The contract-2 layout of arb_game (arbiter 0.2): the same members up to
  * greedy, slots without the game argument. Only the loader reads it. */
 typedef struct arb_game_c2 {
-    unsigned contract;          /* 2 */
+    unsigned contract; /* 2 */
     const char *id, *title, *rules_version, *engine_version;
-    const char *const *rules_versions; unsigned nrules_versions;
+    const char *const *rules_versions;
+    unsigned nrules_versions;
     int min_players, max_players;
     size_t state_size;
-    const arb_verb *verbs;      unsigned nverbs;
-    const char *const *decision_names; unsigned ndecision_names;
-    const char *const *event_names;    unsigned nevent_names;
-    const char *const *outcome_reasons; unsigned noutcome_reasons;
+    const arb_verb *verbs;
+    unsigned nverbs;
+    const char *const *decision_names;
+    unsigned ndecision_names;
+    const char *const *event_names;
+    unsigned nevent_names;
+    const char *const *outcome_reasons;
+    unsigned noutcome_reasons;
     unsigned ncards;
     const arb_card *(*card)(unsigned idx);
     void (*card_export)(unsigned idx, arb_tree *t, arb_tnode *parent);
