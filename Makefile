@@ -387,8 +387,11 @@ tsan-run: $(TESTS) $(ARBITER)
 	@set -e; export $(TSAN_ENV); \
 	for t in $(TESTS); do case $$t in /*) ;; *) t=./$$t ;; esac; \
 	  echo "  TSAN    $$t"; ARBITER=$(ARBITER) $$t >$(BUILD)/tsan-unit.log 2>&1 || { cat $(BUILD)/tsan-unit.log; exit 1; }; done; \
-	echo "  TSAN    verify --jobs 4 replays/golden"; \
-	$(ARBITER) verify --quiet --jobs 4 replays/golden/*/*.tcgr; \
+	echo "  TSAN    verify --jobs 4 replays/golden (a directory at a time: a rules-version copy is the same match)"; \
+	for d in replays/golden/*/; do $(ARBITER) verify --quiet --jobs 4 $$d*.tcgr; done; \
+	echo "  TSAN    stats -j 4, select -j 4 (the ordered pool)"; \
+	$(ARBITER) stats -j 4 replays/golden/naramo >/dev/null; \
+	$(ARBITER) select -j 4 --winner P1 --verified replays/golden/catalyst/v2 >/dev/null; \
 	echo "  TSAN    conform -j 4"; \
 	$(ARBITER) conform -j 4 >$(BUILD)/tsan-conform.log || { tail -n 20 $(BUILD)/tsan-conform.log; exit 1; }; \
 	d=$(BUILD)/tsan-play; rm -rf $$d; mkdir -p $$d; \
@@ -398,7 +401,7 @@ tsan-run: $(TESTS) $(ARBITER)
 	  for p in $$pids; do wait $$p; done; \
 	done; \
 	$(ARBITER) verify --quiet --jobs 4 $$d/*.tcgr; \
-	echo "tsan: unit tests, verify --jobs 4, conform -j 4 and parallel play --games clean"
+	echo "tsan: unit tests, verify --jobs 4, stats/select -j 4, conform -j 4 and parallel play --games clean"
 
 # Unit tests and a verify of every golden replay under valgrind: any memory
 # error or definite/indirect leak fails (exit 99). Check runs in-process
@@ -411,7 +414,7 @@ valgrind: deps
 	  CK_FORK=no ARBITER=$(ARBITER) $(VALGRIND) ./$$t >$$t.vg.log 2>&1 || { fail=1; tail -n 30 $$t.vg.log; }; \
 	  grep -h "^[0-9]*%: Checks" $$t.vg.log || true; done; \
 	echo "  VALGRIND arbiter verify replays/golden/*/*.tcgr"; \
-	$(VALGRIND) $(ARBITER) verify --quiet replays/golden/*/*.tcgr || fail=1; \
+	for d in replays/golden/*/; do $(VALGRIND) $(ARBITER) verify --quiet $$d*.tcgr || fail=1; done; \
 	exit $$fail
 
 # --- Slurm: bulk verification on a real single-node cluster ---------------
