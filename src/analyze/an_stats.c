@@ -129,12 +129,11 @@ void arb_an_stats_add_duplicate(arb_an_stats *s, const char *name, const char *w
         snprintf(s->dup[s->ndup++], sizeof s->dup[0], "%s%s%s", name, why && why[0] ? ": " : "", why ? why : "");
 }
 
+/* One replay's walk fills its summary as it goes (first player, clock
+ * events, card plays per pool index and per verb). */
 typedef struct filectx {
     const arb_an_header *h;
-    int first;                  /* -1 unknown */
-    uint64_t timeouts, disconnects, card_actions, discards;
-    uint32_t *cards;            /* this file's plays per pool index: added to gs only when it counts */
-    uint64_t by_verb[256];
+    arb_an_summary *sm;
     int verb_timeout, verb_disconnect;
     arb_match *before;          /* the state before the current record */
     int nomem;
@@ -186,18 +185,18 @@ static void count_play(filectx *c, const arb_an_step *st)
     const arb_game *g = c->h->game;
     const arb_action *a = &r->action;
     if (a->seat == ARB_SEAT_ARBITER) {
-        if (a->verb == c->verb_timeout) c->timeouts++;
-        if (a->verb == c->verb_disconnect) c->disconnects++;
+        if (a->verb == c->verb_timeout) c->sm->timeouts++;
+        if (a->verb == c->verb_disconnect) c->sm->disconnects++;
         return;
     }
-    if (c->first < 0 && st->decision_seat == a->seat) {
+    if (c->sm->first < 0 && st->decision_seat == a->seat) {
         char kb[24];
         if (!setup_kind(arb_an__decision_name(g, st->decision_kind, kb, sizeof kb)) &&
             !setup_kind(st->phase ? st->phase : "")) {
-            c->first = a->seat;
+            c->sm->first = a->seat;
             arb_tree *t = arb_match_export(st->m, ARB_VIEW_ALL);
             const arb_tnode *f = t ? arb_tnode_get(arb_tree_root(t), "first") : NULL;
-            if (f && f->kind == ARB_T_INT && f->i >= 0 && f->i < c->h->players) c->first = (int)f->i;
+            if (f && f->kind == ARB_T_INT && f->i >= 0 && f->i < c->h->players) c->sm->first = (int)f->i;
             arb_tree_free(t);
         }
     }
@@ -210,14 +209,14 @@ static void count_play(filectx *c, const arb_an_step *st)
          * an engine whose tree does not tell counts every card action. */
         int was = in_hand(c->before, a->seat, a->args[i]);
         if (was == 0 || (was == 1 && in_hand(st->m, a->seat, a->args[i]) == 1)) continue;
-        c->by_verb[a->verb]++;
+        c->sm->by_verb[a->verb]++;
         const char *vn = g->verbs[a->verb].name ? g->verbs[a->verb].name : "";
         if (strstr(vn, "discard") || strstr(vn, "archive")) {
-            c->discards++;
+            c->sm->discards++;
             break;
         }
-        if (c->cards) c->cards[d->cards[a->args[i]]]++;
-        c->card_actions++;
+        if (c->sm->played) c->sm->played[d->cards[a->args[i]]]++;
+        c->sm->card_actions++;
         break; /* one card per action: the one played */
     }
 }
@@ -230,31 +229,22 @@ int arb_an_summarize(arb_an_source *src, arb_an_summary *out, arb_error *err)
     filectx c;
     memset(&c, 0, sizeof c);
     c.h = h;
-    c.first = -1;
+    c.sm = out;
     c.verb_timeout = arb_verb_find(h->game, "timeout");
     c.verb_disconnect = arb_verb_find(h->game, "disconnect");
-    if (h->game->ncards && !(c.cards = calloc(h->game->ncards, sizeof *c.cards)))
-        return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+    if (h->game->ncards) {
+        if (!(out->played = calloc(h->game->ncards, sizeof *out->played)))
+            return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+        out->nplayed = h->game->ncards;
+    }
     arb_match *m = NULL;
     int rc = arb_an__walk(src, 0, on_step, &c, &m, &out->walk, err);
     arb_match_free(c.before);
     if (!rc && c.nomem) rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
-    if (rc) {
-        arb_match_free(m);
-        free(c.cards);
-        return rc;
-    }
-    out->turns = m ? arb_match_turn(m) : 0;
-    out->first = c.first;
-    out->timeouts = c.timeouts;
-    out->disconnects = c.disconnects;
-    out->card_actions = c.card_actions;
-    out->discards = c.discards;
-    out->played = c.cards;
-    out->nplayed = c.cards ? h->game->ncards : 0;
-    memcpy(out->by_verb, c.by_verb, sizeof out->by_verb);
+    if (!rc) out->turns = m ? arb_match_turn(m) : 0;
+    else arb_an_summary_free(out);
     arb_match_free(m);
-    return ARB_OK;
+    return rc;
 }
 
 void arb_an_summary_free(arb_an_summary *s)

@@ -71,6 +71,10 @@ void cli_hex(FILE *out, const uint8_t *p, size_t n);
  * (device, FIFO, directory, socket) is refused instead of replaced: prints
  * the error and returns EXIT_INPUT; 0 when FILE is absent or regular. */
 int cli_output_target(const char *cmd, const char *path);
+/* Abandon an archive being written to out and remove what it left
+ * (out.part, whose frames would stay readable): a command that refuses to
+ * finish it writes nothing. */
+void cli_archive_discard(arb_archive_writer *aw, const char *out);
 /* '-' as a file (cli/stdio.c): cli_in spools stdin once into a private
  * temporary and returns its path (NULL: refused, printed; at most
  * CLI_STDIN_MAX bytes); cli_out returns a private temporary to write

@@ -12,15 +12,6 @@
 
 #include "cli/cli.h"
 
-/* An abandoned writer leaves OUT.part (its frames stay readable); a
- * repair that writes nothing leaves nothing. */
-static void remove_part(const char *out)
-{
-    char part[4200];
-    snprintf(part, sizeof part, "%s.part", out);
-    remove(part);
-}
-
 static int repair(const char *in, const char *out)
 {
     arb_archive *a;
@@ -64,13 +55,11 @@ static int repair(const char *in, const char *out)
     if (rc == EXIT_OK && kept == 0) {
         fprintf(stderr, "arbiter archive repair: %s: no member reads and verifies: no match to keep, %s not written\n",
                 cli_esc(in), cli_esc(out));
-        arb_archive_writer_free(aw);
-        remove_part(out);
+        cli_archive_discard(aw, out);
         return EXIT_VERIFY;
     }
     if (rc != EXIT_OK) {
-        arb_archive_writer_free(aw);
-        remove_part(out);
+        cli_archive_discard(aw, out);
         return rc;
     }
     if (arb_archive_writer_close(aw, &err)) return cli_fail("archive repair", &err);

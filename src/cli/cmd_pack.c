@@ -125,13 +125,6 @@ static int pack_archive(arb_archive_writer *aw, const char *path, int quiet, uin
     return rc;
 }
 
-static void remove_part(const char *out)
-{
-    char part[4200];
-    snprintf(part, sizeof part, "%s.part", out);
-    remove(part);
-}
-
 int cmd_pack(int argc, char **argv)
 {
     const char *out = NULL;
@@ -176,9 +169,8 @@ int cmd_pack(int argc, char **argv)
     }
     cli_pathlist_free(&fl);
     if (rc != EXIT_OK) {
-        arb_archive_writer_free(aw);
+        cli_archive_discard(aw, out);
         fprintf(stderr, "arbiter pack: %s not written\n", cli_esc(out));
-        remove_part(out);
         return rc;
     }
     if (arb_archive_writer_close(aw, &err)) return cli_fail("pack", &err);

@@ -204,17 +204,12 @@ static int report_match(void *ctx, const char *path, arb_archive *a, unsigned lo
     }
     while (*rel == '/') rel++;
     char out[4200];
-    size_t o0 = (size_t)snprintf(out, sizeof out, "%s/", d->outdir), o = o0;
-    for (const char *p = rel; *p && o + 8 < sizeof out; p++) {
-        if (*p == '/' || *p == '%' || *p == '#') o += (size_t)snprintf(out + o, sizeof out - o, "%%%02X", (unsigned char)*p);
-        else out[o++] = *p;
-    }
-    if (o + 8 >= sizeof out) {
+    size_t o0 = strlen(d->outdir) + 1; /* the page's name in the index: past "OUTDIR/" */
+    if (cli_flat_name(out, sizeof out, d->outdir, rel, ".html")) {
         fprintf(stderr, "arbiter report: %s: path too long for a page name\n", cli_esc(path));
         if (EXIT_INPUT > d->worst) d->worst = EXIT_INPUT;
         return 0;
     }
-    memcpy(out + o, ".html", 6);
     page_verdict pv;
     int rc = report_one(path, a, member, out, d->as, &pv);
     if (d->index) {

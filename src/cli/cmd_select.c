@@ -125,23 +125,12 @@ static void unreadable(sel *s, const arb_error *err)
 
 static void archive_bad(void *ctx, const arb_error *err) { unreadable(ctx, err); }
 
-/* --files DIR: the page-name rule of `report DIR` ('/' %2F, '%' %25) and '#' %23 */
+/* --files DIR: named as report DIR names its pages (cli_flat_name); a
+ * member's name ends like a replay's */
 static int file_name(const char *dir, const char *path, char *out, size_t size)
 {
-    size_t o = (size_t)snprintf(out, size, "%s/", dir);
     while (*path == '/' || (path[0] == '.' && path[1] == '/')) path += *path == '/' ? 1 : 2;
-    for (const char *p = path; *p; p++) {
-        if (o + 8 >= size) return -1;
-        if (*p == '/' || *p == '%' || *p == '#') o += (size_t)snprintf(out + o, size - o, "%%%02X", (unsigned char)*p);
-        else out[o++] = *p;
-    }
-    if (path[0] && strchr(path, '#')) {
-        if (o + 6 >= size) return -1;
-        memcpy(out + o, ".tcgr", 6); /* a member's name ends like a replay's */
-    } else {
-        out[o] = '\0';
-    }
-    return 0;
+    return cli_flat_name(out, size, dir, path, strchr(path, '#') ? ".tcgr" : "");
 }
 
 static int copy_file(const char *from, const char *to, arb_error *err)
@@ -266,7 +255,8 @@ static void work(void *it)
         keep = 0;
         for (int i = 0; i < h->players; i++) keep |= !strcmp(h->names[i], c->player);
     }
-    if (keep && c->holds) keep = card_of(g, c->holds) >= 0 && deck_holds(h, card_of(g, c->holds));
+    int held = c->holds ? card_of(g, c->holds) : -1;
+    if (keep && c->holds) keep = held >= 0 && deck_holds(h, held);
     int want_w = c->winner ? winner_of(c->winner, h) : -3;
     if (keep && want_w == -2) keep = 0; /* no seat of this match is named so */
     int need_walk = c->winner || c->reason || c->min_turns || c->max_turns != UINT64_MAX || c->min_actions ||
@@ -501,16 +491,10 @@ int cmd_select(int argc, char **argv)
     if (stop < 0) s.rc = EXIT_INTERNAL;
     if (s.aw) {
         if (s.rc == EXIT_INTERNAL || (stop && s.rc)) {
-            arb_archive_writer_free(s.aw);
-            char part[4200];
-            snprintf(part, sizeof part, "%s.part", out);
-            remove(part);
+            cli_archive_discard(s.aw, out);
             fprintf(stderr, "arbiter select: %s not written\n", cli_esc(out));
         } else if (s.selected == 0) {
-            arb_archive_writer_free(s.aw);
-            char part[4200];
-            snprintf(part, sizeof part, "%s.part", out);
-            remove(part);
+            cli_archive_discard(s.aw, out);
             fprintf(stderr, "arbiter select: nothing selected: %s not written\n", cli_esc(out));
         } else if (arb_archive_writer_close(s.aw, &err)) {
             s.rc = cli_fail("select", &err);

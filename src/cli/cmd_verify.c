@@ -101,14 +101,7 @@ static void verify_one(vjob *j)
         return;
     }
     if (j->kind == VJ_MEMBER) {
-        arb_replay *r;
-        j->rc = arb_archive_open_member(&r, j->ar, j->member, &vo.limits, &j->err);
-        if (j->rc) {
-            j->res.code = j->rc;
-            return;
-        }
-        j->rc = arb_replay_verify(r, &vo, &j->res, &j->err);
-        arb_replay_close(r);
+        j->rc = cli_verify_match(j->path, j->ar, j->member, &vo, &j->res, &j->err);
         accept_unfinished(j);
         return;
     }

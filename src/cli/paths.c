@@ -155,3 +155,17 @@ int cli_each_match(const char *path, cli_match_fn fn, void (*bad)(void *ctx, con
     arb_archive_close(a);
     return rc;
 }
+
+int cli_flat_name(char *out, size_t size, const char *dir, const char *rel, const char *suffix)
+{
+    size_t o = (size_t)snprintf(out, size, "%s/", dir), sl = strlen(suffix);
+    if (o >= size) return -1;
+    for (const char *p = rel; *p; p++) {
+        if (o + 4 + sl >= size) return -1;
+        if (*p == '/' || *p == '%' || *p == '#') o += (size_t)snprintf(out + o, size - o, "%%%02X", (unsigned char)*p);
+        else out[o++] = *p;
+    }
+    if (o + sl >= size) return -1;
+    memcpy(out + o, suffix, sl + 1);
+    return 0;
+}

@@ -46,4 +46,10 @@ typedef int (*cli_match_fn)(void *ctx, const char *path, struct arb_archive *a, 
 int cli_each_match(const char *path, cli_match_fn fn, void (*bad)(void *ctx, const struct arb_error *err),
                    void (*drain)(void *ctx), void *ctx);
 
+/* A file name in dir for a match path (report DIR's pages, select
+ * --files): "DIR/" + rel with '/' written %2F, '%' %25 and '#' %23, so
+ * that two paths never share a name, then suffix. 0, or -1 when it does
+ * not fit in size. */
+int cli_flat_name(char *out, size_t size, const char *dir, const char *rel, const char *suffix);
+
 #endif

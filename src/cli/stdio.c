@@ -13,6 +13,7 @@
  * exit. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,31 @@ static int temp_dir(const char *cmd)
     return 0;
 }
 
+/* Every byte of in to out, at most max (then COPY_OVER): one loop for the
+ * spool and for the copy to stdout. errno tells why on COPY_READ/WRITE. */
+enum { COPY_OK, COPY_READ, COPY_WRITE, COPY_OVER };
+static int copy_fd(int in, int out, uint64_t max)
+{
+    static char buf[1 << 16];
+    uint64_t total = 0;
+    for (;;) {
+        ssize_t n = read(in, buf, sizeof buf);
+        if (n == 0) return COPY_OK;
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return COPY_READ;
+        }
+        total += (uint64_t)n;
+        if (total > max) return COPY_OVER;
+        for (ssize_t o = 0; o < n;) {
+            ssize_t w = write(out, buf + o, (size_t)(n - o));
+            if (w < 0 && errno == EINTR) continue;
+            if (w <= 0) return COPY_WRITE;
+            o += w;
+        }
+    }
+}
+
 const char *cli_in(const char *cmd, const char *arg)
 {
     if (!arg || strcmp(arg, "-")) return arg;
@@ -65,36 +91,14 @@ const char *cli_in(const char *cmd, const char *arg)
         in_path[0] = '\0';
         return NULL;
     }
-    static char buf[1 << 16];
-    unsigned long long total = 0;
-    ssize_t n;
-    int bad = 0;
-    while ((n = read(0, buf, sizeof buf)) != 0) {
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            fprintf(stderr, "arbiter %s: -: read error on stdin: %s\n", cmd, strerror(errno));
-            bad = 1;
-            break;
-        }
-        total += (unsigned long long)n;
-        if (total > CLI_STDIN_MAX) {
-            fprintf(stderr, "arbiter %s: -: stdin holds more than %llu bytes: not read (give a file)\n", cmd,
-                    (unsigned long long)CLI_STDIN_MAX);
-            bad = 1;
-            break;
-        }
-        for (ssize_t o = 0; o < n;) {
-            ssize_t w = write(fd, buf + o, (size_t)(n - o));
-            if (w < 0 && errno == EINTR) continue;
-            if (w <= 0) {
-                fprintf(stderr, "arbiter %s: cannot spool stdin to %s: %s\n", cmd, cli_esc(in_path), strerror(errno));
-                bad = 1;
-                break;
-            }
-            o += w;
-        }
-        if (bad) break;
-    }
+    int cr = copy_fd(0, fd, CLI_STDIN_MAX);
+    if (cr == COPY_READ) fprintf(stderr, "arbiter %s: -: read error on stdin: %s\n", cmd, strerror(errno));
+    else if (cr == COPY_WRITE)
+        fprintf(stderr, "arbiter %s: cannot spool stdin to %s: %s\n", cmd, cli_esc(in_path), strerror(errno));
+    else if (cr == COPY_OVER)
+        fprintf(stderr, "arbiter %s: -: stdin holds more than %llu bytes: not read (give a file)\n", cmd,
+                (unsigned long long)CLI_STDIN_MAX);
+    int bad = cr != COPY_OK;
     if (close(fd) != 0) bad = 1;
     if (bad) {
         unlink(in_path);
@@ -144,19 +148,7 @@ int cli_out_finish(const char *cmd, const char *arg, int rc)
         fprintf(stderr, "arbiter %s: the output was not written: %s\n", cmd, strerror(errno));
         return EXIT_INTERNAL;
     }
-    static char buf[1 << 16];
-    ssize_t n;
-    int bad = 0;
-    while (!bad && (n = read(fd, buf, sizeof buf)) != 0) {
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) { bad = 1; break; }
-        for (ssize_t o = 0; o < n;) {
-            ssize_t w = write(1, buf + o, (size_t)(n - o));
-            if (w < 0 && errno == EINTR) continue;
-            if (w <= 0) { bad = 1; break; }
-            o += w;
-        }
-    }
+    int bad = copy_fd(fd, 1, UINT64_MAX) != COPY_OK;
     close(fd);
     if (bad) {
         fprintf(stderr, "arbiter %s: cannot write to stdout: %s\n", cmd, strerror(errno));

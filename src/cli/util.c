@@ -155,3 +155,10 @@ int cli_output_target(const char *cmd, const char *path)
     if (!path || !arb_out_check(path, 0, &err)) return 0;
     return cli_fail(cmd, &err);
 }
+
+void cli_archive_discard(arb_archive_writer *aw, const char *out)
+{
+    arb_archive_writer_free(aw);
+    char part[4200];
+    if ((size_t)snprintf(part, sizeof part, "%s.part", out) < sizeof part) remove(part);
+}
