@@ -58,6 +58,11 @@ int arb_text_needs_escape(const char *s);
 long arb_text_control_at(const char *p, size_t *len);
 int arb_text_control_cp(unsigned long cp);
 
+/* snprintf(dst, size, "%s", src) without the printf machinery (hot
+ * paths copy names and card IDs per file): at most size - 1 bytes of src,
+ * then a NUL when size > 0. Returns strlen(src) (>= size: cut). */
+size_t arb_text_copy(char *dst, size_t size, const char *src);
+
 /* UTF-8 validation (labels, an engine's response strings): s[0..n) must be
  * well-formed UTF-8 — shortest forms only, no surrogates, nothing above
  * U+10FFFF. With ARB_UTF8_NO_CONTROLS it must also be free of C0 controls

@@ -124,12 +124,12 @@ int arb_deck_attr_set(arb_deck *d, const char *key, const char *value)
         return ARB_ELIMIT;
     for (unsigned i = 0; i < d->nattrs; i++)
         if (strcasecmp(d->attrs[i].key, key) == 0) {
-            snprintf(d->attrs[i].value, sizeof d->attrs[i].value, "%s", value);
+            arb_text_copy(d->attrs[i].value, sizeof d->attrs[i].value, value);
             return ARB_OK;
         }
     if (d->nattrs >= ARB_DECK_ATTRS) return ARB_ELIMIT;
-    snprintf(d->attrs[d->nattrs].key, sizeof d->attrs[0].key, "%s", key);
-    snprintf(d->attrs[d->nattrs].value, sizeof d->attrs[0].value, "%s", value);
+    arb_text_copy(d->attrs[d->nattrs].key, sizeof d->attrs[0].key, key);
+    arb_text_copy(d->attrs[d->nattrs].value, sizeof d->attrs[0].value, value);
     d->nattrs++;
     return ARB_OK;
 }

@@ -276,3 +276,14 @@ int arb_line_read(FILE *f, char *buf, size_t max, size_t *len, uint64_t *lineno)
     if (nul) { buf[0] = '\0'; return ARB_LINE_NUL; }
     return ARB_LINE_OK;
 }
+
+size_t arb_text_copy(char *dst, size_t size, const char *src)
+{
+    size_t n = strlen(src);
+    if (size) {
+        size_t k = n < size ? n : size - 1;
+        memcpy(dst, src, k);
+        dst[k] = '\0';
+    }
+    return n;
+}

@@ -8,6 +8,7 @@
  * frames it points at; a missing or inconsistent one is rebuilt by walking
  * the frames, and a member cut by the end of the file is reported. */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -299,12 +300,14 @@ static void scan(arb_archive *a)
 
 int arb_archive_is(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return 0;
+    /* one open and one read (no stdio): verify asks this of every file */
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
     uint8_t env[8];
-    int yes = fread(env, 1, 8, f) == 8 && memcmp(env, "TCGR", 4) == 0 && env[4] == 2 && (env[5] & ARB_REPLAY_FLAG_ARCHIVE);
-    fclose(f);
-    return yes;
+    ssize_t k;
+    while ((k = read(fd, env, sizeof env)) < 0 && errno == EINTR) {}
+    close(fd);
+    return k == 8 && memcmp(env, "TCGR", 4) == 0 && env[4] == 2 && (env[5] & ARB_REPLAY_FLAG_ARCHIVE);
 }
 
 /* An archive envelope is exactly "TCGR" 02 02 00 00 followed by a frame
@@ -462,7 +465,7 @@ static int member_content(arb_archive *a, uint64_t i, const uint8_t *dict, size_
         arb_rc_model m;
         size_t used = 0;
         const char *why = "out of memory decoding a member";
-        if (!arb_rc_model_init(&m) && (!prime || !arb_rc_model_copy(&m, prime)))
+        if (!arb_rc_model_init(&m) && (!prime || !arb_rc_model_base(&m, prime)))
             why = arb_rc_decode_all(&m, buf, (size_t)a->m[i].zlen, (a->m[i].flags & ARB_REPLAY_FLAG_TIMED) != 0,
                                     DICT_MEMBER_MAX, out, on, hl, &used);
         arb_rc_model_free(&m);
@@ -766,7 +769,8 @@ static int write_member_rc(arb_archive_writer *aw, job *j, arb_error *err)
     int timed = (j->flags & ARB_REPLAY_FLAG_TIMED) != 0;
     uint8_t *z;
     size_t zn;
-    if (arb_rc_model_copy(&aw->work, &aw->prime) || arb_rc_encode(&aw->work, j->content, j->n, j->hl, timed, &z, &zn))
+    /* aw->prime changes only after this member is coded */
+    if (arb_rc_model_base(&aw->work, &aw->prime) || arb_rc_encode(&aw->work, j->content, j->n, j->hl, timed, &z, &zn))
         return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory coding a member");
     uint8_t flags = (uint8_t)(j->flags | ARB_REPLAY_FLAG_RC);
     uint8_t h[24], *p = h;

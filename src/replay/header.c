@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "arbiter/deck.h"
+#include "arbiter/text.h"
 
 /* A LEB128 varint of at most 5 bytes (deck runs). */
 static int arb_r2v(const uint8_t **p, const uint8_t *end, uint64_t *v)
@@ -264,7 +265,17 @@ static int t_copy(arb_mpbuf *o, const uint8_t **p, const uint8_t *end)
     return 0;
 }
 
-static int header_translate2(const uint8_t *p, size_t n, arb_mpbuf *o, const char *name, arb_error *err)
+/* Seat s's deck is the n indices c into pool (dk may be NULL). */
+static void deck_idx(arb_replay__decks *dk, uint32_t s, const uint16_t *c, unsigned n)
+{
+    if (!dk || s >= ARB_MAX_SEATS || n > ARB_DECK_MAX) return;
+    memcpy(dk->idx[s], c, n * sizeof *c);
+    dk->n[s] = (uint16_t)n;
+    dk->have[s] = 1;
+}
+
+static int header_translate2(const uint8_t *p, size_t n, arb_mpbuf *o, const char *name, arb_error *err,
+                             arb_replay__decks *dk)
 {
     const uint8_t *end = p + n;
     uint32_t cnt, np;
@@ -279,6 +290,10 @@ static int header_translate2(const uint8_t *p, size_t n, arb_mpbuf *o, const cha
      * every rules version of the game. */
     const arb_game *pool = arb_game_find(game);
     (void)rules;
+    if (dk) {
+        memset(dk, 0, sizeof *dk);
+        dk->pool = pool;
+    }
     /* started */
     char started[40] = "";
     if (p < end && *p == 0xc0) p++;
@@ -317,7 +332,10 @@ static int header_translate2(const uint8_t *p, size_t n, arb_mpbuf *o, const cha
             const arb_deck *pd = pool && idx < pool->npresets ? pool->preset(pool, (unsigned)idx) : NULL;
             if (pool && !pd) return t_bad(name, err, "a player names a preset index outside the rules version's table");
             arb_replay__mp_map(o, pd ? 4 : 1);
-            if (pd) put_preset(o, pool, pd);
+            if (pd) {
+                put_preset(o, pool, pd);
+                deck_idx(dk, s, pd->cards, pd->ncards);
+            }
             else {
                 arb_replay__mp_cstr(o, "preset_index");
                 arb_replay__mp_uint(o, idx);
@@ -364,6 +382,7 @@ static int header_translate2(const uint8_t *p, size_t n, arb_mpbuf *o, const cha
                 }
                 if (pd) {
                     put_preset(&pm, pool, pd);
+                    deck_idx(dk, s, pd->cards, pd->ncards);
                     outk += 4;
                 } else {
                     arb_replay__mp_cstr(&pm, "preset_index");
@@ -382,6 +401,7 @@ static int header_translate2(const uint8_t *p, size_t n, arb_mpbuf *o, const cha
                 }
                 /* expand runs into the card-ID list */
                 const char *ids[ARB_DECK_MAX];
+                uint16_t ix[ARB_DECK_MAX];
                 unsigned nc = 0;
                 const uint8_t *r = s2, *re = s2 + len;
                 while (r < re) {
@@ -391,8 +411,12 @@ static int header_translate2(const uint8_t *p, size_t n, arb_mpbuf *o, const cha
                         arb_replay__mp_free(&pm);
                         return t_bad(name, err, "a player's cards runs are malformed, too long or outside the pool");
                     }
-                    for (uint64_t c = 0; c < cn; c++) ids[nc++] = pool->card(pool, (unsigned)ci)->id;
+                    for (uint64_t c = 0; c < cn; c++) {
+                        ix[nc] = (uint16_t)ci;
+                        ids[nc++] = pool->card(pool, (unsigned)ci)->id;
+                    }
                 }
+                deck_idx(dk, s, ix, nc);
                 arb_replay__mp_cstr(&pm, "deck");
                 arb_replay__mp_array(&pm, nc);
                 for (unsigned c = 0; c < nc; c++) arb_replay__mp_cstr(&pm, ids[c]);
@@ -621,13 +645,23 @@ static int skey_cmp(const void *a, const void *b)
     return x->off < y->off ? -1 : x->off > y->off;
 }
 
+/* One step of the path to the value being checked: a map key (s, len) or
+ * an array index (s NULL). Rendered only when a message needs it. */
+typedef struct pstep {
+    const uint8_t *s;
+    uint32_t len, idx;
+} pstep;
+
 typedef struct strict {
     const uint8_t *base;
-    char path[192];
+    pstep step[66];             /* depth is at most 64 (strict_value) */
+    unsigned nstep;
+    char path[192];             /* the rendered path (path_text) */
     char *msg;
     size_t msgsize;
     size_t off;                 /* offset of the problem, from base */
     int v2;                     /* the root is a version-2 positional header */
+    int canon;                  /* its translation: every string was checked already */
 } strict;
 
 /* Version 2's positional fields named by their version-1 keys (FORMAT.md
@@ -647,15 +681,29 @@ static void key_text(const uint8_t *s, uint32_t len, char *out, size_t size)
     out[o] = '\0';
 }
 
-static void path_push(strict *st, size_t *saved, const char *fmt, const uint8_t *s, uint32_t len, uint32_t idx)
+static void path_push(strict *st, const uint8_t *s, uint32_t len, uint32_t idx)
 {
-    *saved = strlen(st->path);
-    size_t n = *saved;
-    if (n + 2 >= sizeof st->path) return;
-    if (n) st->path[n++] = '.';
-    st->path[n] = '\0';
-    if (s) key_text(s, len, st->path + n, sizeof st->path - n);
-    else snprintf(st->path + n, sizeof st->path - n, fmt, idx);
+    pstep *p = &st->step[st->nstep++];
+    p->s = s;
+    p->len = len;
+    p->idx = idx;
+}
+
+/* The path of the value being checked ("(root)" for none), keys joined by
+ * dots, as at most 191 bytes. */
+static const char *path_text(strict *st)
+{
+    size_t n = 0;
+    st->path[0] = '\0';
+    for (unsigned i = 0; i < st->nstep; i++) {
+        if (n + 2 >= sizeof st->path) break;
+        if (n) st->path[n++] = '.';
+        st->path[n] = '\0';
+        if (st->step[i].s) key_text(st->step[i].s, st->step[i].len, st->path + n, sizeof st->path - n);
+        else snprintf(st->path + n, sizeof st->path - n, "%u", st->step[i].idx);
+        n += strlen(st->path + n);
+    }
+    return st->path[0] ? st->path : "(root)";
 }
 
 static int strict_value(strict *st, const uint8_t **pp, const uint8_t *end, unsigned depth)
@@ -666,17 +714,21 @@ static int strict_value(strict *st, const uint8_t **pp, const uint8_t *end, unsi
     if (p >= end || depth > 64) { st->off = (size_t)(p - st->base); snprintf(st->msg, st->msgsize, "malformed value"); return -1; }
     if (arb_mp_rd_str(&p, end, &s, &len, &is_bin) == ARB_MP_OK) {
         size_t bad;
+        if (st->canon) {
+            *pp = p;
+            return 0;
+        }
         if (!is_bin && !arb_replay__utf8_valid(s, len, &bad)) {
             st->off = (size_t)(s - st->base) + bad;
             snprintf(st->msg, st->msgsize, "the string at '%s' is not valid UTF-8 (byte %zu of %u)",
-                     st->path[0] ? st->path : "(root)", bad, len);
+                     path_text(st), bad, len);
             return -1;
         }
         const uint8_t *nul = is_bin ? NULL : memchr(s, 0, len);
         if (nul) {
             st->off = (size_t)(nul - st->base);
             snprintf(st->msg, st->msgsize, "the string at '%s' holds a NUL byte (byte %zu of %u): strings hold none",
-                     st->path[0] ? st->path : "(root)", (size_t)(nul - s), len);
+                     path_text(st), (size_t)(nul - s), len);
             return -1;
         }
         *pp = p;
@@ -685,14 +737,13 @@ static int strict_value(strict *st, const uint8_t **pp, const uint8_t *end, unsi
     p = *pp;
     if (arb_mp_rd_array(&p, end, &n) == ARB_MP_OK) {
         for (uint32_t i = 0; i < n; i++) {
-            size_t saved;
+            unsigned saved = st->nstep;
             if (depth == 0 && st->v2 && i < 7) {
                 const char *f = v2_field[i];
-                saved = strlen(st->path);
-                if (f[0]) path_push(st, &saved, NULL, (const uint8_t *)f, (uint32_t)strlen(f), 0);
-            } else path_push(st, &saved, "%u", NULL, 0, i);
+                if (f[0]) path_push(st, (const uint8_t *)f, (uint32_t)strlen(f), 0);
+            } else path_push(st, NULL, 0, i);
             int rc = strict_value(st, &p, end, depth + 1);
-            st->path[saved] = '\0';
+            st->nstep = saved;
             if (rc) return rc;
         }
         *pp = p;
@@ -711,30 +762,30 @@ static int strict_value(strict *st, const uint8_t **pp, const uint8_t *end, unsi
             const uint8_t *kp = p;
             if (arb_mp_rd_str(&p, end, &s, &len, &is_bin) || is_bin) {
                 st->off = (size_t)(kp - st->base);
-                snprintf(st->msg, st->msgsize, "a key of the map at '%s' is not a string", st->path[0] ? st->path : "(root)");
+                snprintf(st->msg, st->msgsize, "a key of the map at '%s' is not a string", path_text(st));
                 rc = -1;
                 break;
             }
             size_t bad;
-            if (!arb_replay__utf8_valid(s, len, &bad)) {
+            if (!st->canon && !arb_replay__utf8_valid(s, len, &bad)) {
                 st->off = (size_t)(s - st->base) + bad;
-                snprintf(st->msg, st->msgsize, "a key of the map at '%s' is not valid UTF-8", st->path[0] ? st->path : "(root)");
+                snprintf(st->msg, st->msgsize, "a key of the map at '%s' is not valid UTF-8", path_text(st));
                 rc = -1;
                 break;
             }
-            if (memchr(s, 0, len)) {
+            if (!st->canon && memchr(s, 0, len)) {
                 st->off = (size_t)(kp - st->base);
-                snprintf(st->msg, st->msgsize, "a key of the map at '%s' holds a NUL byte", st->path[0] ? st->path : "(root)");
+                snprintf(st->msg, st->msgsize, "a key of the map at '%s' holds a NUL byte", path_text(st));
                 rc = -1;
                 break;
             }
             keys[i].s = s;
             keys[i].len = len;
             keys[i].off = (size_t)(kp - st->base);
-            size_t saved;
-            path_push(st, &saved, NULL, s, len, 0);
+            unsigned saved = st->nstep;
+            path_push(st, s, len, 0);
             rc = strict_value(st, &p, end, depth + 1);
-            st->path[saved] = '\0';
+            st->nstep = saved;
         }
         if (!rc && n > 1) {
             /* Sort by (key, offset): equal keys end up adjacent. Report the
@@ -751,10 +802,10 @@ static int strict_value(strict *st, const uint8_t **pp, const uint8_t *end, unsi
                 }
             if (best != SIZE_MAX) {
                 char k[200];
-                size_t saved;
-                path_push(st, &saved, NULL, keys[bi].s, keys[bi].len, 0);
-                snprintf(k, sizeof k, "%s", st->path);
-                st->path[saved] = '\0';
+                unsigned saved = st->nstep;
+                path_push(st, keys[bi].s, keys[bi].len, 0);
+                snprintf(k, sizeof k, "%s", path_text(st));
+                st->nstep = saved;
                 st->off = best;
                 snprintf(st->msg, st->msgsize,
                          "duplicate key '%s' (first at offset %zu, again at offset %zu): a header holds each key once",
@@ -781,7 +832,8 @@ int arb_replay__header_strict(const uint8_t *p, size_t n, int v2, size_t *off, c
 {
     strict st;
     memset(&st, 0, sizeof st);
-    st.v2 = v2;
+    st.v2 = v2 == 1;
+    st.canon = v2 == 2;
     st.base = p;
     st.msg = msg;
     st.msgsize = msgsize;
@@ -926,7 +978,7 @@ static int header_strict_at(const uint8_t *p, size_t n, const char *name, int v2
 {
     char msg[ARB_MSG_MAX];
     size_t off = 0;
-    int rc = arb_replay__header_strict(p, n, v2, &off, msg, sizeof msg);
+    int rc = arb_replay__header_strict(p, n, canon ? 2 : v2, &off, msg, sizeof msg);
     if (!rc) return ARB_OK;
     if (canon) arb_error_where(err, "%s: header (translated from version 2)", name);
     else arb_error_where(err, "%s: decompressed offset %zu (header)", name, off);
@@ -934,18 +986,37 @@ static int header_strict_at(const uint8_t *p, size_t n, const char *name, int v2
 }
 
 int arb_replay__header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, size_t n,
-                              const arb_replay_limits *lim, const char *name, arb_error *err)
+                              const arb_replay_limits *lim, const char *name, arb_error *err,
+                              arb_replay__decks *dk)
 {
+    if (dk) memset(dk, 0, sizeof *dk);
     int rc = header_strict_at(p, n, name, h->version == 2, 0, err);
     if (rc) return rc;
     if (h->version != 2) return header_decode(h, t, p, n, lim, name, err);
     arb_mpbuf o = { 0 };
-    rc = header_translate2(p, n, &o, name, err);
+    rc = header_translate2(p, n, &o, name, err, dk);
     if (!rc) rc = header_strict_at(o.p, o.n, name, 0, 1, err);
     if (!rc) rc = header_decode(h, t, o.p, o.n, lim, name, err);
+    /* the indices stand for exactly the IDs the header now lists */
+    for (int s = 0; dk && s < ARB_MAX_SEATS; s++)
+        if (rc || s >= h->players || h->player[s].ncards != dk->n[s]) dk->have[s] = 0;
     h->size = n;
     arb_replay__mp_free(&o);
     return rc;
+}
+
+/* "players.<seat><suffix>" (a key path for messages), without printf. */
+static void seat_path(char *path, size_t size, int seat, const char *suffix)
+{
+    char buf[96], d[12];
+    size_t n = arb_text_copy(buf, sizeof buf, "players."), k = sizeof d;
+    unsigned v = (unsigned)seat;
+    do d[--k] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    memcpy(buf + n, d + k, sizeof d - k);
+    n += sizeof d - k;
+    arb_text_copy(buf + n, sizeof buf - n, suffix);
+    arb_text_copy(path, size, buf);
 }
 
 static int header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, size_t n,
@@ -982,7 +1053,7 @@ static int header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, si
     int v2 = h->version == 2;
     const char *want = v2 ? ARB_REPLAY_FORMAT_2 : ARB_REPLAY_FORMAT;
     if ((rc = get_str(&d, root, "format", "format", h->format, sizeof h->format, !v2))) return rc;
-    if (!h->format[0]) snprintf(h->format, sizeof h->format, "%s", want);
+    if (!h->format[0]) arb_text_copy(h->format, sizeof h->format, want);
     if (strcmp(h->format, want) != 0) {
         arb_error_where(err, "%s: header key 'format'", name);
         return arb_error_set(err, ARB_EUNSUPPORTED, NULL, "header format '%s' is not %s", h->format, want);
@@ -991,8 +1062,8 @@ static int header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, si
     if ((rc = get_str(&d, root, "rules", "rules", h->rules, sizeof h->rules, 1))) return rc;
     if ((rc = get_str(&d, root, "rng", "rng", h->rng, sizeof h->rng, !v2))) return rc;
     if ((rc = get_str(&d, root, "hash", "hash", h->hash, sizeof h->hash, 0))) return rc;
-    if (v2 && !h->rng[0]) snprintf(h->rng, sizeof h->rng, "%s", ARB_RNG_NAME);
-    if (v2 && !h->hash[0]) snprintf(h->hash, sizeof h->hash, "%s", ARB_HASH_NAME);
+    if (v2 && !h->rng[0]) arb_text_copy(h->rng, sizeof h->rng, ARB_RNG_NAME);
+    if (v2 && !h->hash[0]) arb_text_copy(h->hash, sizeof h->hash, ARB_HASH_NAME);
     if ((rc = get_str(&d, root, "engine", "engine", h->engine, sizeof h->engine, 0))) return rc;
     const arb_tnode *stn = arb_tnode_get(root, "started");
     if (!(v2 && stn && stn->kind == ARB_T_NULL) &&
@@ -1007,19 +1078,19 @@ static int header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, si
     int seat = 0;
     for (const arb_tnode *m = pl->first; m; m = m->next, seat++) {
         arb_replay_player *P = &h->player[seat];
-        snprintf(path, sizeof path, "players.%d", seat);
+        seat_path(path, sizeof path, seat, "");
         if (m->kind != ARB_T_MAP) return bad(&d, ARB_EFORMAT, path, "%s is not a map", path);
-        snprintf(path, sizeof path, "players.%d.name", seat);
+        seat_path(path, sizeof path, seat, ".name");
         if ((rc = get_str(&d, m, "name", path, P->name, sizeof P->name, 0))) return rc;
         if (!P->name[0]) snprintf(P->name, sizeof P->name, "P%d", seat + 1);
-        snprintf(path, sizeof path, "players.%d.deck_name", seat);
+        seat_path(path, sizeof path, seat, ".deck_name");
         if ((rc = get_str(&d, m, "deck_name", path, P->deck_name, sizeof P->deck_name, 0))) return rc;
         if (v2) {
             const arb_tnode *pr = arb_tnode_get(m, "preset");
-            if (pr && pr->kind == ARB_T_STR) snprintf(P->preset, sizeof P->preset, "%s", pr->s);
+            if (pr && pr->kind == ARB_T_STR) arb_text_copy(P->preset, sizeof P->preset, pr->s);
         }
         const arb_tnode *deck = arb_tnode_get(m, "deck");
-        snprintf(path, sizeof path, "players.%d.deck", seat);
+        seat_path(path, sizeof path, seat, ".deck");
         if (deck) {
             if (deck->kind != ARB_T_ARR) return bad(&d, ARB_EFORMAT, path, "%s is not an array", path);
             if (deck->n > lim->max_deck) return bad(&d, ARB_ELIMIT, path, "%s holds more cards than max_deck", path);
@@ -1029,7 +1100,7 @@ static int header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, si
             }
         }
         const arb_tnode *attrs = arb_tnode_get(m, "attrs");
-        snprintf(path, sizeof path, "players.%d.attrs", seat);
+        seat_path(path, sizeof path, seat, ".attrs");
         if (attrs) {
             if (attrs->kind != ARB_T_MAP) return bad(&d, ARB_EFORMAT, path, "%s is not a map", path);
             if (attrs->n > ARB_DECK_ATTRS) return bad(&d, ARB_ELIMIT, path, "%s has more than 4 attributes", path);
@@ -1037,8 +1108,8 @@ static int header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, si
                 if (a->kind != ARB_T_STR) return bad(&d, ARB_EFORMAT, path, "%s holds a value that is not a string", path);
                 if (strlen(a->key) >= sizeof P->attrs[0].key || strlen(a->s) >= sizeof P->attrs[0].value)
                     return bad(&d, ARB_ELIMIT, path, "%s holds an attribute too long for a deck", path);
-                snprintf(P->attrs[P->nattrs].key, sizeof P->attrs[0].key, "%s", a->key);
-                snprintf(P->attrs[P->nattrs].value, sizeof P->attrs[0].value, "%s", a->s);
+                arb_text_copy(P->attrs[P->nattrs].key, sizeof P->attrs[0].key, a->key);
+                arb_text_copy(P->attrs[P->nattrs].value, sizeof P->attrs[0].value, a->s);
                 P->nattrs++;
             }
         }

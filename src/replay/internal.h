@@ -12,15 +12,30 @@
  * (a card index outside the pool, too many players, …). */
 int arb_replay__header_encode(arb_mpbuf *b, const arb_replay_meta *meta, arb_error *err);
 
+/* The card indices of each seat's deck as version 2 codes them (a preset
+ * or card runs): the reader's deck needs no card-ID search then. Valid
+ * for seat s when have[s], in the pool `pool` (the game's newest table). */
+typedef struct arb_replay__decks {
+    const arb_game *pool;
+    uint8_t have[ARB_MAX_SEATS];
+    uint16_t n[ARB_MAX_SEATS];
+    uint16_t idx[ARB_MAX_SEATS][ARB_DECK_MAX];
+} arb_replay__decks;
+
 /* Decode the measured header object p[0..n) into h, building the generic
- * tree in t. name labels errors. */
+ * tree in t. name labels errors. dk (or NULL) receives version 2's deck
+ * indices. */
 int arb_replay__header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, size_t n,
-                              const arb_replay_limits *lim, const char *name, arb_error *err);
+                              const arb_replay_limits *lim, const char *name, arb_error *err,
+                              arb_replay__decks *dk);
 
 /* Strict checks over the measured header p[0..n): no map at any level
  * holds a key twice, every key is a string, every string is valid UTF-8
  * without a NUL byte. v2: the root is version 2's positional array, whose
- * fields the key paths name by their version-1 keys (players.0.name).
+ * fields the key paths name by their version-1 keys (players.0.name);
+ * 2: the root is version 2's header translated to the version-1 map, whose
+ * strings were all checked in the positional form (only keys are checked:
+ * an extra key may repeat a translated one).
  * 0 ok; -1 with msg and *off (offset from p) naming the problem; -2 no
  * memory. */
 int arb_replay__header_strict(const uint8_t *p, size_t n, int v2, size_t *off, char *msg, size_t msgsize);

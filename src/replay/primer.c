@@ -82,7 +82,7 @@ int arb_rc_model_start(arb_rc_model *m, unsigned id)
     if (arb_rc_model_init(m)) return -1;
     if (!id) return 0;
     const arb_rc_model *pm = arb_rc_primer_model(id);
-    return pm && !arb_rc_model_copy(m, pm) ? 0 : -1;
+    return pm && !arb_rc_model_base(m, pm) ? 0 : -1; /* built-in primers never change */
 }
 
 int arb_rc_code_standalone(const uint8_t *content, size_t n, size_t hl, int timed, int primed, uint8_t env[8],

@@ -199,6 +199,14 @@ void arb_rc_model_reset(arb_rc_model *m)
 {
     memset(m->map, 0, sizeof m->map);
     m->nslots = 0;
+    m->base = NULL;
+}
+
+int arb_rc_model_base(arb_rc_model *dst, const arb_rc_model *src)
+{
+    arb_rc_model_reset(dst);
+    dst->base = src;
+    return 0;
 }
 
 int arb_rc_model_copy(arb_rc_model *dst, const arb_rc_model *src)
@@ -212,6 +220,7 @@ int arb_rc_model_copy(arb_rc_model *dst, const arb_rc_model *src)
     memcpy(dst->map, src->map, sizeof dst->map);
     if (src->nslots) memcpy(dst->slot, src->slot, src->nslots * sizeof *src->slot);
     dst->nslots = src->nslots;
+    dst->base = src->base;
     return 0;
 }
 
@@ -221,7 +230,16 @@ void arb_rc_model_free(arb_rc_model *m)
     memset(m, 0, sizeof *m);
 }
 
-/* Allocate context c's slot (from parent slot index pi + 1, 0: none). */
+/* Context c's states in m's base chain, or NULL. */
+static const uint16_t *base_slot(const arb_rc_model *m, int c)
+{
+    for (const arb_rc_model *b = m->base; b; b = b->base)
+        if (b->map[c]) return b->slot[b->map[c] - 1];
+    return NULL;
+}
+
+/* Allocate context c's slot: a copy of its states in the base chain, else
+ * from parent slot index pi + 1 (0: none). */
 static int slot_new(arb_rc_model *m, int c, unsigned pi)
 {
     if (m->nslots == m->cap) {
@@ -233,7 +251,9 @@ static int slot_new(arb_rc_model *m, int c, unsigned pi)
         m->cap = nc;
     }
     uint16_t *p = m->slot[m->nslots++];
-    if (pi) {
+    const uint16_t *b = m->base ? base_slot(m, c) : NULL;
+    if (b) memcpy(p, b, sizeof *m->slot);
+    else if (pi) {
         const uint16_t *q = m->slot[pi - 1];
         for (unsigned k = 0; k < 256; k++) p[k] = (uint16_t)(q[k] & (PONE - 1)); /* the parent's p, count 0 */
     } else

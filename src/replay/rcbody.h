@@ -49,6 +49,11 @@ typedef struct arb_rc_model {
     uint16_t map[ARB_RC_NCTX];  /* slot + 1, 0: not used yet */
     unsigned nslots, cap;
     uint16_t (*slot)[256];      /* node k of a byte tree at [k], 1..255 */
+    /* a model this one starts from (arb_rc_model_base), or NULL: a context
+     * not used here yet takes its states from the first model of the chain
+     * that has it, copied on first use; the base must outlive this model
+     * and not change while it is used */
+    const struct arb_rc_model *base;
 } arb_rc_model;
 
 /* The tokenizer (FORMAT.md §D.4). */
@@ -103,6 +108,10 @@ void arb_rc_tok_push(arb_rc_tok *t, uint8_t b);
 int arb_rc_model_init(arb_rc_model *m);       /* 0 ok, -1 no memory */
 void arb_rc_model_reset(arb_rc_model *m);     /* every context back to p = 1/2 */
 int arb_rc_model_copy(arb_rc_model *dst, const arb_rc_model *src);
+/* dst starts from src (which must outlive it, unchanged) without copying
+ * it: the same coding as arb_rc_model_copy, paying only for the contexts
+ * dst uses. 0 ok. */
+int arb_rc_model_base(arb_rc_model *dst, const arb_rc_model *src);
 void arb_rc_model_free(arb_rc_model *m);
 /* The 255 node states of context c (allocated on first use: from its
  * parent's probabilities, else p = 1/2); NULL when out of memory. */

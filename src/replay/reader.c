@@ -6,14 +6,17 @@
  * every complete record before that point is still returned, and the end
  * is reported as ARB_ETRUNC with the file offset. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "arbiter/seal.h"
+#include "arbiter/text.h"
 #include "replay/internal.h"
 #include "replay/rec2.h"
 #include "replay/rcbody.h"
@@ -56,6 +59,8 @@ struct arb_replay {
     uint8_t digest[ARB_REPLAY_DIGEST];
     uint8_t trailer[ARB_REPLAY_TRAILER_MAX];
     void *own[2];               /* buffers this reader frees (archive members) */
+    uint8_t *file_buf;          /* a small file read whole (arb_replay_open) */
+    arb_replay__decks dk;       /* version 2's deck indices */
     /* a range-coded body (FORMAT.md Part D) */
     int rc;
     arb_rc_dec dec;
@@ -367,7 +372,11 @@ static int open_rc(arb_replay *r, arb_error *err)
         if (!(pm = arb_rc_primer_model(r->env[6])))
             return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening %s", r->name);
     }
-    if (arb_rc_model_init(&r->model) || (pm && arb_rc_model_copy(&r->model, pm)))
+    /* a built-in primer lives as long as the process, unchanged: start from
+     * it without copying; an archive's primed model is copied (the member
+     * may outlive its archive) */
+    if (arb_rc_model_init(&r->model) ||
+        (pm && (pm == r->prime ? arb_rc_model_copy(&r->model, pm) : arb_rc_model_base(&r->model, pm))))
         return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening %s", r->name);
     r->dec.fill = rc_fill;
     r->dec.fill_ctx = r;
@@ -409,7 +418,9 @@ static int open_common(arb_replay *r, const arb_replay_limits *lim, arb_error *e
 {
     arb_replay__limits(&r->lim, lim);
     r->in = r->f ? malloc(IN_CAP) : NULL;
-    r->cap = WIN_MIN;
+    /* a short input held in memory decodes into a small window first (it
+     * grows as the content needs): no 64 KiB buffer per short match */
+    r->cap = !r->f && r->mem_len < WIN_MIN / 16 ? WIN_MIN / 4 : WIN_MIN;
     r->win = malloc(r->cap);
     r->tree = arb_tree_new();
     if ((r->f && !r->in) || !r->win || !r->tree) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening %s", r->name);
@@ -469,7 +480,7 @@ static int open_common(arb_replay *r, const arb_replay_limits *lim, arb_error *e
                 return fail_at(r, err, ARB_EFORMAT, 0,
                                "the range-coded body gives the header %llu bytes, but the header is %zu bytes: corrupt",
                                (unsigned long long)r->dec.tok.hlen, size);
-            int rc = arb_replay__header_decode(&r->h, r->tree, r->win + r->start, size, &r->lim, r->name, err);
+            int rc = arb_replay__header_decode(&r->h, r->tree, r->win + r->start, size, &r->lim, r->name, err, &r->dk);
             r->h.version = r->env[4];
             r->h.flags = r->env[5];
             r->max_actions = r->lim.max_actions ? r->lim.max_actions : arb_game_max_actions(arb_game_find(r->h.game));
@@ -554,31 +565,68 @@ static int open_member_path(arb_replay **out, const char *path, const arb_replay
     return rc;
 }
 
+/* A regular file at most this long is read whole with one read(2) and
+ * decoded from memory: no stdio buffer, no input buffer, one fstat. */
+#define SMALL_FILE (1u << 20)
+
 int arb_replay_open(arb_replay **out, const char *path, const arb_replay_limits *lim, arb_error *err)
 {
     *out = NULL;
     /* one open: a path that is no file may name an archive member */
-    FILE *f = fopen(path, "rb");
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
     int en = errno;
-    if (!f) {
+    if (fd < 0) {
         int mr = open_member_path(out, path, lim, err);
         if (mr != 1) return mr;
         arb_error_where(err, "%s", path);
         return arb_error_set(err, ARB_EIO, NULL, "cannot open: %s", strerror(en));
     }
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(fd);
+        arb_error_where(err, "%s", path);
+        return arb_error_set(err, ARB_EIO, NULL, "is a directory, not a .tcgr replay");
+    }
     arb_replay *r = calloc(1, sizeof *r);
     if (!r) {
-        fclose(f);
+        close(fd);
         return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening %s", path);
     }
     snprintf(r->name, sizeof r->name, "%s", path);
-    r->f = f;
-    struct stat st;
-    if (fstat(fileno(r->f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(r->f);
+    if (S_ISREG(st.st_mode) && st.st_size >= 0 && (uint64_t)st.st_size <= SMALL_FILE) {
+        size_t want = (size_t)st.st_size, got = 0;
+        uint8_t *buf = malloc(want ? want : 1);
+        if (!buf) {
+            close(fd);
+            free(r);
+            return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening %s", path);
+        }
+        while (got < want) {
+            ssize_t k = read(fd, buf + got, want - got);
+            if (k < 0 && errno == EINTR) continue;
+            if (k < 0) {
+                en = errno;
+                close(fd);
+                free(buf);
+                free(r);
+                arb_error_where(err, "%s: offset %zu", path, got);
+                return arb_error_set(err, ARB_EIO, NULL, "read failed: %s", strerror(en));
+            }
+            if (k == 0) break; /* shorter than fstat said: read what is there */
+            got += (size_t)k;
+        }
+        close(fd);
+        r->file_buf = buf;
+        r->mem = buf;
+        r->mem_len = got;
+        return finish_open(out, r, open_common(r, lim, err));
+    }
+    if (!(r->f = fdopen(fd, "rb"))) {
+        en = errno;
+        close(fd);
         free(r);
         arb_error_where(err, "%s", path);
-        return arb_error_set(err, ARB_EIO, NULL, "is a directory, not a .tcgr replay");
+        return arb_error_set(err, ARB_EIO, NULL, "cannot open: %s", strerror(en));
     }
     return finish_open(out, r, open_common(r, lim, err));
 }
@@ -667,6 +715,7 @@ void arb_replay_close(arb_replay *r)
     free(r->win);
     free(r->own[0]);
     free(r->own[1]);
+    free(r->file_buf);
     free(r->keep);
     free(r);
 }
@@ -1062,16 +1111,26 @@ int arb_replay_deck(const arb_replay *r, const arb_game *g, int seat, arb_deck *
     memset(out, 0, sizeof *out);
     if (seat < 0 || seat >= r->h.players) return arb_error_set(err, ARB_EINVAL, NULL, "no seat %d", seat);
     const arb_replay_player *P = &r->h.player[seat];
-    snprintf(out->name, sizeof out->name, "%s", P->deck_name);
+    arb_text_copy(out->name, sizeof out->name, P->deck_name);
     int c = -1;
-    for (unsigned i = 0; i < P->ncards; i++) {
+    unsigned from = 0;
+    if (r->dk.pool == g && g && r->dk.have[seat]) { /* version 2 named the cards by index in g's pool */
+        memcpy(out->cards, r->dk.idx[seat], r->dk.n[seat] * sizeof out->cards[0]);
+        out->ncards = r->dk.n[seat];
+    }
+    for (unsigned i = out->ncards; i < P->ncards; i++) {
         /* Decks list copies together: reuse the previous lookup, then try
-         * the exact ID before the case-insensitive name search. */
+         * the exact ID (IDs are unique in a pool; the search starts after
+         * the previous card, as decks mostly list cards in pool order)
+         * before the case-insensitive name search. */
         if (i == 0 || strcmp(P->cards[i], P->cards[i - 1]) != 0) {
             c = -1;
-            for (unsigned k = 0; k < g->ncards && c < 0; k++)
+            for (unsigned j = 0; j < g->ncards && c < 0; j++) {
+                unsigned k = (from + j) % g->ncards;
                 if (strcmp(g->card(g, k)->id, P->cards[i]) == 0) c = (int)k;
-            if (c < 0) c = arb_card_find(g, P->cards[i]);
+            }
+            if (c >= 0) from = (unsigned)c + 1;
+            else c = arb_card_find(g, P->cards[i]);
         }
         if (c < 0) {
             arb_error_where(err, "%s: header key 'players.%d.deck.%u'", r->name, seat, i);
