@@ -4,7 +4,8 @@
  * first members, and its own seal block), then an index frame and a fixed
  * trailer for random access. Members reach the file (fflush) as matches
  * end, optionally compressed on a second thread (the bytes do not depend on
- * it). The reader trusts the index only after checking it against the
+ * it; that thread flushes when its queue runs empty or every QUEUE
+ * members). The reader trusts the index only after checking it against the
  * frames it points at; a missing or inconsistent one is rebuilt by walking
  * the frames, and a member cut by the end of the file is reported. */
 #include <errno.h>
@@ -780,7 +781,7 @@ static int write_member_rc(arb_archive_writer *aw, job *j, arb_error *err)
     p = arb_replay__varint(p, j->nseal);
     size_t hl = (size_t)(p - h);
     int ok = fwrite(h, 1, hl, aw->f) == hl && fwrite(z, 1, zn, aw->f) == zn &&
-             (!j->nseal || fwrite(j->seal, 1, j->nseal, aw->f) == j->nseal) && !fflush(aw->f);
+             (!j->nseal || fwrite(j->seal, 1, j->nseal, aw->f) == j->nseal);
     free(z);
     if (!ok) {
         arb_error_where(err, "%s", aw->part ? aw->part : aw->path);
@@ -793,6 +794,14 @@ static int write_member_rc(arb_archive_writer *aw, job *j, arb_error *err)
                                           tails_push(&aw->t, j->content, j->n)))
         return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory priming the models");
     return ARB_OK;
+}
+
+/* The members written so far reach the file. */
+static int member_flush(arb_archive_writer *aw, arb_error *err)
+{
+    if (!fflush(aw->f)) return ARB_OK;
+    arb_error_where(err, "%s", aw->part ? aw->part : aw->path);
+    return arb_error_set(err, ARB_EIO, NULL, "write failed: %s", strerror(errno));
 }
 
 /* Compress and write one member (the compressor's work). */
@@ -841,7 +850,7 @@ static int write_member(arb_archive_writer *aw, job *j, arb_error *err)
     memcpy(zo - hl, h, hl);
     if (j->nseal) memcpy(zo + zn, j->seal, j->nseal);
     size_t total = hl + zn + j->nseal;
-    if (fwrite(zo - hl, 1, total, aw->f) != total || fflush(aw->f)) {
+    if (fwrite(zo - hl, 1, total, aw->f) != total) {
         arb_error_where(err, "%s", aw->part ? aw->part : aw->path);
         return arb_error_set(err, ARB_EIO, NULL, "write failed: %s", strerror(errno));
     }
@@ -857,6 +866,11 @@ static int write_member(arb_archive_writer *aw, job *j, arb_error *err)
 static void *compressor(void *arg)
 {
     arb_archive_writer *aw = arg;
+    /* Members written since the last flush: they reach the file when the
+     * queue runs empty (at once, when the compressor keeps up) or every
+     * QUEUE members, so a killed writer loses no more than the queue can
+     * hold anyway, and a fast recorder pays no write(2) per member. */
+    unsigned unflushed = 0;
     for (;;) {
         pthread_mutex_lock(&aw->mu);
         while (!aw->qn && !aw->stop) pthread_cond_wait(&aw->cv, &aw->mu);
@@ -871,6 +885,13 @@ static void *compressor(void *arg)
         arb_replay__late_fill(&j->late, j->content, j->n);
         if (!failed && write_member(aw, j, &e)) failed = 1;
         free(j->content);
+        pthread_mutex_lock(&aw->mu);
+        int more = aw->qn > 1;
+        pthread_mutex_unlock(&aw->mu);
+        if (!failed && (!more || ++unflushed >= QUEUE)) {
+            unflushed = 0;
+            if (member_flush(aw, &e)) failed = 1;
+        }
         pthread_mutex_lock(&aw->mu);
         if (j->late.cap && aw->nspare < QUEUE)
             aw->spare[aw->nspare++] = j->late;
@@ -948,6 +969,7 @@ int arb_archive__add(arb_archive_writer *aw, const uint8_t env[8], arb_mpbuf *co
         arb_replay__late_free(&j->late);
         int rc = aw->failed ? arb_error_set(err, ARB_EIO, NULL, "the archive writer failed earlier")
                             : write_member(aw, j, err);
+        if (!rc) rc = member_flush(aw, err); /* each member reaches the file as its match ends */
         if (rc) aw->failed = 1;
         free(j->content);
         free(j);

@@ -357,27 +357,33 @@ static void shift_low(enc *e)
     e->low = (e->low & 0x00ffffffu) << 8;
 }
 
-static inline void enc_bit(enc *e, uint16_t *p, unsigned bit)
+/* The coder's low and range live in the caller's registers (lo, rg) and
+ * go through e only when a byte is shifted out. */
+static inline void enc_norm(enc *e, uint64_t *lo, uint32_t *rg)
 {
-    uint32_t bound = (e->range >> PBITS) * (*p & (PONE - 1));
-    upd(p, bit);
-    e->low += bound & (0u - bit);
-    e->range = bit ? e->range - bound : bound;
-    while (e->range < TOP) {
-        e->range <<= 8;
+    while (*rg < TOP) {
+        *rg <<= 8;
+        e->low = *lo;
         shift_low(e);
+        *lo = e->low;
     }
 }
 
-static inline void enc_direct(enc *e, uint8_t b)
+static inline void enc_bit(enc *e, uint64_t *lo, uint32_t *rg, uint16_t *p, unsigned bit)
+{
+    uint32_t bound = (*rg >> PBITS) * (*p & (PONE - 1));
+    upd(p, bit);
+    *lo += bound & (0u - bit);
+    *rg = bit ? *rg - bound : bound;
+    enc_norm(e, lo, rg);
+}
+
+static inline void enc_direct(enc *e, uint64_t *lo, uint32_t *rg, uint8_t b)
 {
     for (int j = 7; j >= 0; j--) {
-        e->range >>= 1;
-        if ((b >> j) & 1u) e->low += e->range;
-        while (e->range < TOP) {
-            e->range <<= 8;
-            shift_low(e);
-        }
+        *rg >>= 1;
+        if ((b >> j) & 1u) *lo += *rg;
+        enc_norm(e, lo, rg);
     }
 }
 
@@ -391,6 +397,8 @@ static inline int walk(arb_rc_model *m, const uint8_t *content, size_t n, size_t
     arb_rc_tok t;
     arb_rc_tok_init(&t, timed);
     size_t total = s.npre + s.n;
+    uint64_t lo = e ? e->low : 0;
+    uint32_t rg = e ? e->range : 0;
     for (size_t i = 0; i < total; i++) {
         uint8_t b = sym_at(&s, i);
         int c = arb_rc_tok_ctx(&t);
@@ -400,14 +408,18 @@ static inline int walk(arb_rc_model *m, const uint8_t *content, size_t n, size_t
             unsigned k = 1;
             for (int j = 7; j >= 0; j--) {
                 unsigned bit = (b >> j) & 1u;
-                if (e) enc_bit(e, &p[k], bit);
+                if (e) enc_bit(e, &lo, &rg, &p[k], bit);
                 else upd(&p[k], bit);
                 if (q) upd(&q[k], bit);
                 k = k * 2 + bit;
             }
         } else if (e)
-            enc_direct(e, b);
+            enc_direct(e, &lo, &rg, b);
         tok_push(&t, b);
+    }
+    if (e) {
+        e->low = lo;
+        e->range = rg;
     }
     return 0;
 }
