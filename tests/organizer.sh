@@ -201,6 +201,19 @@ want "'$ARBITER' extract day.tcgr#5 -o - 2>/dev/null | '$ARBITER' verify -" '^-:
 want "'$ARBITER' archive repair day.tcgr -o - 2>/dev/null | '$ARBITER' info -" '^members: +9$'
 want "'$ARBITER' merge s0.ndjson s1.ndjson -o - 2>/dev/null | '$ARBITER' stats -" 'NARAMO TCG \(naramo\): 7 matches'
 
+# --- play --games -j N: the same files, archive and lines as one thread
+for j in 1 3; do
+    mkdir -p "$t/j$j"
+    (cd "$t/j$j" && export SOURCE_DATE_EPOCH=1700000000 &&
+        "$ARBITER" play --game operator --games 12 --seed 5 --json -o d -j $j >d.out 2>&1 &&
+        "$ARBITER" play --game brainstorm --games 9 --seed 5 --timed -o d --jobs $j >>d.out 2>&1 &&
+        "$ARBITER" play --game naramo --games 40 --seed 5 --archive -o a.tcgr -j $j >a.out 2>&1) ||
+        { echo "organizer: play --games -j $j failed"; fail=1; }
+done
+for f in d.out a.out a.tcgr $(cd "$t/j1" && ls -d d/*); do same "j1/$f" "j3/$f"; done
+[ "$(ls "$t/j1/d" | wc -l)" = 21 ] || { echo "organizer: play --games wrote $(ls "$t/j1/d" | wc -l) files, not 21"; fail=1; }
+expect 2 "--jobs '0' is not 1..256" play --game naramo --games 2 --seed 1 -o pj0 -j 0
+
 # --- refusals: nothing is written, nothing is lost
 expect 3 'offset 4: a format-1 replay cannot be an archive member.*x.tcgr not written' \
     pack "$root/replays/golden/naramo/s1000-p2-random.tcgr" -o x.tcgr

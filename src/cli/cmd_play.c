@@ -2,12 +2,14 @@
  * to a .tcgr through the same recorder step a game server would use. */
 #include <errno.h>
 #include <getopt.h>
-#include <sys/stat.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/match_args.h"
+#include "cli/pool.h"
 #include "cli/progress.h"
 #include "cli/shard.h"
 #include "arbiter/toolkit.h"
@@ -37,6 +39,8 @@ static void play_help(void)
            "                    per match, then {\"summary\":…}; an archive's matches\n"
            "                    are \"FILE#N\" with \"member\": N)\n"
            "  -q, --quiet       with --games, only the closing line\n"
+           "  -j, --jobs N      with --games, play N matches at a time (the same\n"
+           "                    files, archive and lines, in match order)\n"
            "  --archive         -o FILE is an archive: every match of --games M goes\n"
            "                    into that one file (arbiter info FILE lists them,\n"
            "                    FILE#I names match I)\n"
@@ -56,23 +60,34 @@ typedef struct play_disc {
     unsigned long long at, ms;
 } play_disc;
 
-/* Play and record the match a describes (cli_match_start done); index >= 0
- * adds "index" to the JSON summary. */
 /* -q: no line per match (play --games), only the closing one */
 static int quiet;
 
-static int play_match(cli_match_args *a, const char *agents, uint64_t max_actions, int json, int64_t index,
-                      play_disc disc)
+/* A played match: what play_close and play_print need. */
+typedef struct play_res {
+    int rc;                     /* EXIT_*: EXIT_OK until a step fails */
+    uint64_t n;                 /* actions */
+    int over;
+    arb_outcome o;
+    uint64_t bytes;             /* a single file's size, once closed */
+    int64_t member;             /* an archive member's index, once closed (-1) */
+    char shown[4200];           /* FILE#N of that member */
+} play_res;
+
+/* Play the match a describes (cli_match_start done) to its end or to
+ * max_actions. r->rc says how it went; the writer stays open. */
+static void play_run(cli_match_args *a, const char *agents, uint64_t max_actions, play_disc disc, play_res *r)
 {
     int rc;
+    memset(r, 0, sizeof *r);
+    r->member = -1;
     int players = a->su.players;
     /* not zeroed: arb_agent_init sets every field but the scratch list of
      * legal actions (48 KiB a seat) */
     arb_agent *ag = malloc((size_t)players * sizeof *ag);
     if (!ag) {
-        arb_replay_writer_free(a->w);
-        arb_match_free(a->m);
-        return EXIT_INTERNAL;
+        r->rc = EXIT_INTERNAL;
+        return;
     }
     char *parts[ARB_MAX_SEATS];
     int np = 0;
@@ -80,6 +95,7 @@ static int play_match(cli_match_args *a, const char *agents, uint64_t max_action
     if (agents) snprintf(abuf, sizeof abuf, "%s", agents);
     np = cli_split(abuf, parts, ARB_MAX_SEATS);
     rc = EXIT_OK;
+    uint64_t n = 0;
     if (np < 1 || (np > 1 && np != players)) {
         rc = cli_usage("play", "--agents lists %d agents for %d players", np, players);
         goto done;
@@ -92,7 +108,6 @@ static int play_match(cli_match_args *a, const char *agents, uint64_t max_action
         }
         arb_agent_init(&ag[s], (arb_agent_kind)k, a->su.seed, s, a->timed);
     }
-    uint64_t n = 0;
     arb_error err = ARB_ERROR_INIT;
     for (; n < max_actions; n++) {
         arb_decision d = arb_match_decision(a->m);
@@ -139,79 +154,188 @@ static int play_match(cli_match_args *a, const char *agents, uint64_t max_action
             goto done;
         }
     }
-    arb_outcome o;
-    int over = arb_match_outcome(a->m, &o);
-    uint64_t bytes = 0;
-    int64_t member = -1;
-    char shown[4200];
+done:
+    r->n = n;
+    r->rc = rc;
+    if (!rc) r->over = arb_match_outcome(a->m, &r->o);
+    free(ag);
+}
+
+/* Close the match's writer: a single file is written and renamed, an
+ * archive member goes into the archive (in the order of these calls). */
+static void play_close(cli_match_args *a, play_res *r)
+{
+    arb_error err = ARB_ERROR_INIT;
+    if (r->rc) return;
     if (a->w && a->aw) {
         /* an archive member: the archive's close writes the index; its
          * bytes are known once the archive is (the closing line) */
-        member = (int64_t)arb_archive_writer_members(a->aw);
-        snprintf(shown, sizeof shown, "%s#%" PRId64, a->out, member);
-        if (!over) {
-            fprintf(stderr, "arbiter play: stopped after %" PRIu64 " actions without an outcome\n", n);
-            rc = EXIT_INTERNAL;
-            goto done;
+        r->member = (int64_t)arb_archive_writer_members(a->aw);
+        snprintf(r->shown, sizeof r->shown, "%s#%" PRId64, a->out, r->member);
+        if (!r->over) {
+            fprintf(stderr, "arbiter play: stopped after %" PRIu64 " actions without an outcome\n", r->n);
+            r->rc = EXIT_INTERNAL;
+            return;
         }
         int r4 = arb_replay_writer_close(a->w, &err);
         a->w = NULL;
         if (r4) {
-            rc = cli_fail("play", &err);
-            goto done;
+            r->rc = cli_fail("play", &err);
+            return;
         }
     } else if (a->w) {
-        if (!over) {
-            fprintf(stderr, "arbiter play: stopped after %" PRIu64 " actions without an outcome; %s.part kept\n", n,
+        if (!r->over) {
+            fprintf(stderr, "arbiter play: stopped after %" PRIu64 " actions without an outcome; %s.part kept\n", r->n,
                     cli_esc(a->out));
-            rc = EXIT_INTERNAL;
-            goto done;
+            r->rc = EXIT_INTERNAL;
+            return;
         }
-        bytes = arb_replay_writer_bytes(a->w);
+        r->bytes = arb_replay_writer_bytes(a->w);
         int r3 = arb_replay_writer_close(a->w, &err);
         a->w = NULL;
         if (r3) {
-            rc = cli_fail("play", &err);
-            goto done;
+            r->rc = cli_fail("play", &err);
+            return;
         }
         FILE *f = fopen(a->out, "rb");
         if (f) {
             fseek(f, 0, SEEK_END);
-            bytes = (uint64_t)ftell(f);
+            r->bytes = (uint64_t)ftell(f);
             fclose(f);
         }
     }
-    const char *reason = over ? arb_name_at(a->g->outcome_reasons, a->g->noutcome_reasons, o.reason, "unfinished") : "unfinished";
-    const char *file = member >= 0 ? shown : a->out;
+}
+
+/* The match's line (or JSON object) on out; index >= 0 adds "index". */
+static void play_print(const cli_match_args *a, const play_res *r, int json, int64_t index, FILE *out)
+{
+    if (r->rc) return;
+    const char *reason = r->over ? arb_name_at(a->g->outcome_reasons, a->g->noutcome_reasons, r->o.reason, "unfinished") : "unfinished";
+    const char *file = r->member >= 0 ? r->shown : a->out;
     if (quiet) {
         /* the closing line says it all */
     } else if (json) {
-        printf("{\"file\":");
-        cli_json_str(stdout, file ? file : "");
-        if (member >= 0) printf(",\"member\":%" PRId64, member);
-        if (index >= 0) printf(",\"index\":%" PRId64, index);
-        printf(",\"game\":");
-        cli_json_str(stdout, a->g->id);
-        printf(",\"seed\":\"%" PRIu64 "\",\"actions\":%" PRIu64 ",\"turns\":%u,\"winner\":%d,\"reason\":", a->su.seed, n,
-               over ? o.turns : arb_match_turn(a->m), over ? o.winner : -1);
-        cli_json_str(stdout, reason);
-        printf(",\"final_hash\":\"0x%016" PRIx64 "\"", arb_match_hash(a->m));
-        if (member < 0 && a->out) printf(",\"bytes\":%" PRIu64, bytes);
-        printf("}\n");
+        fprintf(out, "{\"file\":");
+        cli_json_str(out, file ? file : "");
+        if (r->member >= 0) fprintf(out, ",\"member\":%" PRId64, r->member);
+        if (index >= 0) fprintf(out, ",\"index\":%" PRId64, index);
+        fprintf(out, ",\"game\":");
+        cli_json_str(out, a->g->id);
+        fprintf(out, ",\"seed\":\"%" PRIu64 "\",\"actions\":%" PRIu64 ",\"turns\":%u,\"winner\":%d,\"reason\":", a->su.seed, r->n,
+               r->over ? r->o.turns : arb_match_turn(a->m), r->over ? r->o.winner : -1);
+        cli_json_str(out, reason);
+        fprintf(out, ",\"final_hash\":\"0x%016" PRIx64 "\"", arb_match_hash(a->m));
+        if (r->member < 0 && a->out) fprintf(out, ",\"bytes\":%" PRIu64, r->bytes);
+        fprintf(out, "}\n");
     } else {
         char win[32];
-        if (over && o.winner >= 0) snprintf(win, sizeof win, "P%d wins", o.winner + 1);
-        else snprintf(win, sizeof win, "%s", over ? "draw" : "no result");
-        printf("%s: %s seed %" PRIu64 ", %" PRIu64 " actions, %u turns, %s (%s)", file ? cli_esc(file) : "(not recorded)",
-               a->g->id, a->su.seed, n, over ? o.turns : arb_match_turn(a->m), win, reason);
-        if (bytes) printf(", %" PRIu64 " bytes", bytes);
-        printf("\n");
+        if (r->over && r->o.winner >= 0) snprintf(win, sizeof win, "P%d wins", r->o.winner + 1);
+        else snprintf(win, sizeof win, "%s", r->over ? "draw" : "no result");
+        fprintf(out, "%s: %s seed %" PRIu64 ", %" PRIu64 " actions, %u turns, %s (%s)", file ? cli_esc(file) : "(not recorded)",
+               a->g->id, a->su.seed, r->n, r->over ? r->o.turns : arb_match_turn(a->m), win, reason);
+        if (r->bytes) fprintf(out, ", %" PRIu64 " bytes", r->bytes);
+        fprintf(out, "\n");
     }
-done:
+}
+
+/* The writer (if still open) and the match. */
+static void play_free(cli_match_args *a)
+{
     if (a->w) arb_replay_writer_free(a->w);
+    a->w = NULL;
     arb_match_free(a->m);
-    free(ag);
-    return rc;
+    a->m = NULL;
+}
+
+/* Play, close, print and free the match a describes (cli_match_start
+ * done); index >= 0 adds "index" to the JSON summary. */
+static int play_match(cli_match_args *a, const char *agents, uint64_t max_actions, int json, int64_t index,
+                      play_disc disc)
+{
+    play_res r;
+    play_run(a, agents, max_actions, disc, &r);
+    play_close(a, &r);
+    play_print(a, &r, json, index, stdout);
+    play_free(a);
+    return r.rc;
+}
+
+/* --games M [-j N]: matches are played on N threads (cli/pool.c) and
+ * finished in match order on this one, so lines, files and an archive's
+ * members are the same whatever N is. An archive member is closed (added
+ * to the archive) when it is finished, in order; a single file is closed
+ * by the thread that played it. */
+typedef struct play_games {
+    cli_match_args *a;
+    const char *agents;
+    uint64_t max_actions;
+    int json;
+    play_disc disc;
+    int worst, stop;            /* stop: a usage, input or engine fault ends the run */
+    _Atomic int fault;          /* a worker met one: the others start no new match */
+    uint64_t done;
+    cli_progress prog;
+} play_games;
+
+typedef struct play_item {
+    play_games *g;
+    int64_t index;
+    cli_match_args one;
+    char path[4096];
+    int started;                /* cli_match_start's code */
+    play_res r;
+    char *line;                 /* a single file's printed line(s) */
+    size_t nline;
+} play_item;
+
+static void play_work(void *p)
+{
+    play_item *it = p;
+    play_games *g = it->g;
+    if (g->fault) { /* matches already under way finish; no new one starts */
+        it->started = -1;
+        return;
+    }
+    if ((it->started = cli_match_start(&it->one, "play")) != EXIT_OK) {
+        if (it->started != EXIT_VERIFY) g->fault = 1;
+        return;
+    }
+    play_run(&it->one, g->agents, g->max_actions, g->disc, &it->r);
+    if (g->a->archive) return; /* closed in order (play_done) */
+    play_close(&it->one, &it->r);
+    FILE *out = open_memstream(&it->line, &it->nline);
+    if (out) {
+        play_print(&it->one, &it->r, g->json, it->index, out);
+        fclose(out);
+    } else if (!it->r.rc)
+        it->r.rc = EXIT_INTERNAL;
+    play_free(&it->one);
+    if (it->r.rc == EXIT_USAGE || it->r.rc == EXIT_INTERNAL || it->r.rc == EXIT_INPUT) g->fault = 1;
+}
+
+static int play_done(void *ctx, void *p)
+{
+    play_games *g = ctx;
+    play_item *it = p;
+    if (it->started < 0) return 0; /* skipped after a fault (which stopped the run) */
+    int rc = it->started ? it->started : it->r.rc;
+    /* after a fatal error the matches still in the pool are only freed */
+    if (!g->stop) cli_progress_end(&g->prog); /* the progress line makes room */
+    if (!g->stop && !it->started && g->a->archive) {
+        play_close(&it->one, &it->r);
+        play_print(&it->one, &it->r, g->json, it->index, stdout);
+        rc = it->r.rc;
+    } else if (!g->stop && it->line)
+        fwrite(it->line, 1, it->nline, stdout);
+    if (!it->started) play_free(&it->one);
+    free(it->line);
+    cli_match_args_free(&it->one);
+    if (g->stop) return 0;
+    fflush(stdout);
+    cli_progress_update(&g->prog, ++g->done);
+    if (rc > g->worst) g->worst = rc;
+    if (rc == EXIT_USAGE || rc == EXIT_INTERNAL || rc == EXIT_INPUT) g->stop = 1;
+    return 0;
 }
 
 int cmd_play(int argc, char **argv)
@@ -222,10 +346,11 @@ int cmd_play(int argc, char **argv)
         { "max-actions", required_argument, NULL, 'M' },
         { "no-record", no_argument, NULL, 'N' },
         { "disconnect", required_argument, NULL, 'D' },
-        { "json", no_argument, NULL, 'j' },
+        { "json", no_argument, NULL, 'Z' },
         { "games", required_argument, NULL, 'G' },
         { "shard", required_argument, NULL, 'K' },
         { "quiet", no_argument, NULL, 'q' },
+        { "jobs", required_argument, NULL, 'J' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
@@ -233,7 +358,7 @@ int cmd_play(int argc, char **argv)
     memset(&a, 0, sizeof a);
     a.level = -1;
     const char *agents = NULL;
-    unsigned long long max_actions = 10000000ULL, games = 0;
+    unsigned long long max_actions = 10000000ULL, games = 0, jobs = 1;
     cli_shard shard = { 0, 1 };
     int sharded = 0;
     int json = 0, c, rc;
@@ -241,7 +366,7 @@ int cmd_play(int argc, char **argv)
     optind = 1;
     opterr = 0;
     quiet = 0;
-    while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:qj:h", opts, NULL)) != -1) {
         if ((rc = cli_match_arg(&a, "play", c, optarg)) >= 0) {
             if (rc) return rc;
             continue;
@@ -262,8 +387,13 @@ int cmd_play(int argc, char **argv)
             disc.on = 1;
             break;
         }
-        case 'j': json = 1; break;
+        case 'Z': json = 1; break;
         case 'q': quiet = 1; break;
+        case 'j':
+        case 'J':
+            if (cli_parse_u64(optarg, &jobs) || jobs < 1 || jobs > 256)
+                return cli_usage("play", "--jobs '%s' is not 1..256", optarg);
+            break;
         case 'G':
             if (cli_parse_u64(optarg, &games) || !games || games > 1000000000ULL)
                 return cli_usage("play", "--games '%s' is not 1..1000000000", optarg);
@@ -289,26 +419,36 @@ int cmd_play(int argc, char **argv)
     if (!a.out && !a.no_record) return cli_usage("play", "-o DIR is required with --games");
     if (a.out && a.no_record) return cli_usage("play", "--no-record and -o exclude each other");
     if (a.archive && a.no_record) return cli_usage("play", "--archive and --no-record exclude each other");
-    if (a.archive) {
-        /* one file for every match: members in match order */
-        if ((rc = cli_match_archive(&a, "play"))) return rc;
-        int worst = EXIT_OK;
-        cli_progress prog;
-        uint64_t done = 0;
-        cli_progress_start(&prog, "play", "matches", games > shard.k ? (games - shard.k + shard.n - 1) / shard.n : 0);
-        for (uint64_t i = shard.k; i < games; i += shard.n) {
-            cli_match_args one = a;
-            one.seed = cli_game_seed(a.seed, i);
-            cli_progress_end(&prog);
-            if ((rc = cli_match_start(&one, "play")) == EXIT_OK)
-                rc = play_match(&one, agents, max_actions, json, (int64_t)i, disc);
-            cli_match_args_free(&one);
-            fflush(stdout);
-            cli_progress_update(&prog, ++done);
-            if (rc > worst) worst = rc;
-            if (rc == EXIT_USAGE || rc == EXIT_INTERNAL || rc == EXIT_INPUT) break;
+    if (a.archive && (rc = cli_match_archive(&a, "play"))) return rc; /* one file for every match, in match order */
+    if (!a.archive && a.out && mkdir(a.out, 0777) && errno != EEXIST) {
+        fprintf(stderr, "arbiter play: %s: cannot create directory: %s\n", cli_esc(a.out), strerror(errno));
+        return EXIT_INPUT;
+    }
+    play_games g = { &a, agents, max_actions, json, disc, EXIT_OK, 0, 0, 0, { 0 } };
+    cli_progress_start(&g.prog, "play", "matches", games > shard.k ? (games - shard.k + shard.n - 1) / shard.n : 0);
+    cli_pool *pool = cli_pool_new((unsigned)jobs, sizeof(play_item), play_work, play_done, &g);
+    if (!pool) {
+        fprintf(stderr, "arbiter play: out of memory\n");
+        if (a.archive) cli_match_archive_close(&a, "play", 0);
+        return EXIT_INTERNAL;
+    }
+    for (uint64_t i = shard.k; i < games && !g.stop; i += shard.n) {
+        play_item *it = cli_pool_slot(pool);
+        if (!it) break;
+        it->g = &g;
+        it->index = (int64_t)i;
+        it->one = a;
+        it->one.seed = cli_game_seed(a.seed, i);
+        if (a.out && !a.archive) {
+            snprintf(it->path, sizeof it->path, "%s/%s-%06" PRIu64 ".tcgr", a.out, a.game ? a.game : "game", i);
+            it->one.out = it->path;
         }
-        cli_progress_end(&prog);
+        cli_pool_submit(pool);
+    }
+    cli_pool_end(pool);
+    cli_progress_end(&g.prog);
+    int worst = g.worst;
+    if (a.archive) {
         uint64_t members = arb_archive_writer_members(a.aw);
         int crc = cli_match_archive_close(&a, "play", worst == EXIT_OK);
         if (!crc && json && worst == EXIT_OK)
@@ -326,38 +466,12 @@ int cmd_play(int argc, char **argv)
         }
         return worst ? worst : crc;
     }
-    if (a.out && mkdir(a.out, 0777) && errno != EEXIST) {
-        fprintf(stderr, "arbiter play: %s: cannot create directory: %s\n", cli_esc(a.out), strerror(errno));
-        return EXIT_INPUT;
-    }
-    const char *dir = a.out;
-    uint64_t base = a.seed;
-    int worst = EXIT_OK;
-    cli_progress prog;
-    uint64_t done = 0;
-    cli_progress_start(&prog, "play", "matches", games > shard.k ? (games - shard.k + shard.n - 1) / shard.n : 0);
-    for (uint64_t i = shard.k; i < games; i += shard.n) {
-        cli_match_args one = a;
-        char path[4096];
-        cli_progress_end(&prog);
-        one.seed = cli_game_seed(base, i);
-        if (dir) {
-            snprintf(path, sizeof path, "%s/%s-%06" PRIu64 ".tcgr", dir, a.game ? a.game : "game", i);
-            one.out = path;
-        }
-        if ((rc = cli_match_start(&one, "play")) == EXIT_OK)
-            rc = play_match(&one, agents, max_actions, json, (int64_t)i, disc);
-        cli_match_args_free(&one);
-        fflush(stdout);
-        cli_progress_update(&prog, ++done);
-        if (rc == EXIT_USAGE || rc == EXIT_INTERNAL || rc == EXIT_INPUT) { cli_progress_end(&prog); return rc; }
-        if (rc > worst) worst = rc;
-    }
-    cli_progress_end(&prog);
+    if (g.stop) return worst; /* a usage, input or engine fault: its message said it */
     if (json)
-        printf("{\"summary\":{\"schema\":\"arbiter-results-1\",\"command\":\"play\",\"matches\":%" PRIu64 "}}\n", done);
+        printf("{\"summary\":{\"schema\":\"arbiter-results-1\",\"command\":\"play\",\"matches\":%" PRIu64 "}}\n",
+               g.done);
     else if (worst == EXIT_OK)
-        printf("play: %" PRIu64 " match%s %s%s\n", done, done == 1 ? "" : "es", dir ? "recorded into " : "played",
-               dir ? cli_esc(dir) : "");
+        printf("play: %" PRIu64 " match%s %s%s\n", g.done, g.done == 1 ? "" : "es", a.out ? "recorded into " : "played",
+               a.out ? cli_esc(a.out) : "");
     return worst;
 }

@@ -435,8 +435,8 @@ int cmd_select(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'q': s.quiet = 1; break;
         case 'j':
-            if (cli_parse_u64(optarg, &jobs) || jobs < 1 || jobs > 64)
-                return cli_usage("select", "--jobs '%s' is not 1..64", optarg);
+            if (cli_parse_u64(optarg, &jobs) || jobs < 1 || jobs > 256)
+                return cli_usage("select", "--jobs '%s' is not 1..256", optarg);
             break;
         case 'h': help(); return EXIT_OK;
         default: return cli_usage("select", "unknown option '%s'", argv[optind - 1]);

@@ -242,8 +242,8 @@ int cmd_stats(int argc, char **argv)
         switch (c) {
         case 'x': json = 1; break;
         case 'j':
-            if (cli_parse_u64(optarg, &jobs) || jobs < 1 || jobs > 64)
-                return cli_usage("stats", "--jobs '%s' is not 1..64", optarg);
+            if (cli_parse_u64(optarg, &jobs) || jobs < 1 || jobs > 256)
+                return cli_usage("stats", "--jobs '%s' is not 1..256", optarg);
             break;
         case 'h':
             printf("usage: arbiter stats FILE|DIR|ARCHIVE… [--json] [-j N]\n\n"

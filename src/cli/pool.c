@@ -21,7 +21,7 @@ struct cli_pool {
     void *ctx;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    pthread_t th[64];
+    pthread_t th[256];
     unsigned started;
 };
 
@@ -57,7 +57,7 @@ static void *worker(void *arg)
 cli_pool *cli_pool_new(unsigned jobs, size_t item_size, cli_pool_work work, cli_pool_done done, void *ctx)
 {
     if (jobs < 1) jobs = 1;
-    if (jobs > 64) jobs = 64;
+    if (jobs > 256) jobs = 256;
     cli_pool *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     p->jobs = jobs;

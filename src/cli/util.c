@@ -31,8 +31,9 @@ int cli_fail(const char *cmd, const arb_error *err)
 
 const char *cli_esc(const char *s)
 {
-    static char ring[8][2048];
-    static unsigned next;
+    /* per thread: --jobs workers print names too */
+    static _Thread_local char ring[8][2048];
+    static _Thread_local unsigned next;
     char *b = ring[next++ % 8];
     char named[2048];
     return arb_text_escape(b, sizeof ring[0], cli_stdio_names(s ? s : "", named, sizeof named));
