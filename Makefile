@@ -401,6 +401,9 @@ tsan-run: $(TESTS) $(ARBITER)
 	  for p in $$pids; do wait $$p; done; \
 	done; \
 	$(ARBITER) verify --quiet --jobs 4 $$d/*.tcgr; \
+	echo "  TSAN    play --games -j 4 (files and an archive)"; \
+	$(ARBITER) play --game operator --games 16 --seed 3 -j 4 -o $$d/j >/dev/null; \
+	$(ARBITER) play --game naramo --games 64 --seed 3 -j 4 --archive -o $$d/j.tcgr >/dev/null; \
 	echo "tsan: unit tests, verify --jobs 4, stats/select -j 4, conform -j 4 and parallel play --games clean"
 
 # Unit tests and a verify of every golden replay under valgrind: any memory
