@@ -404,7 +404,9 @@ tsan-run: $(TESTS) $(ARBITER)
 	echo "  TSAN    play --games -j 4 (files and an archive)"; \
 	$(ARBITER) play --game operator --games 16 --seed 3 -j 4 -o $$d/j >/dev/null; \
 	$(ARBITER) play --game naramo --games 64 --seed 3 -j 4 --archive -o $$d/j.tcgr >/dev/null; \
-	echo "tsan: unit tests, verify --jobs 4, stats/select -j 4, conform -j 4 and parallel play --games clean"
+	echo "  TSAN    report DIR -j 4"; \
+	$(ARBITER) report -j 4 replays/golden/brainstorm/v2 -o $$d/r >/dev/null 2>&1; \
+	echo "tsan: unit tests, verify --jobs 4, stats/select/play/report -j 4, conform -j 4 and parallel play --games clean"
 
 # Unit tests and a verify of every golden replay under valgrind: any memory
 # error or definite/indirect leak fails (exit 99). Check runs in-process

@@ -212,6 +212,16 @@ for j in 1 3; do
 done
 for f in d.out a.out a.tcgr $(cd "$t/j1" && ls -d d/*); do same "j1/$f" "j3/$f"; done
 [ "$(ls "$t/j1/d" | wc -l)" = 21 ] || { echo "organizer: play --games wrote $(ls "$t/j1/d" | wc -l) files, not 21"; fail=1; }
+# report DIR -j N: the same pages, index and messages as one thread (an
+# archive, a cut copy and an unreadable file among them)
+cp "$t/j1/a.tcgr" "$t/j1/d/day.tcgr" && head -c 900 "$t/j1/a.tcgr" >"$t/j1/d/cut.tcgr" &&
+    printf 'TCGR\2\4\1\0garbage' >"$t/j1/d/bad.tcgr"
+for j in 1 3; do (cd "$t/j1" && "$ARBITER" report d -o r$j -j $j >r$j.out 2>&1; echo "exit $?" >>r$j.out); done
+sed -i 's/r1/rN/g' "$t/j1/r1.out" "$t/j1/r1/index.html"; sed -i 's/r3/rN/g' "$t/j1/r3.out" "$t/j1/r3/index.html"
+grep -q '^exit 3$' "$t/j1/r1.out" || { echo "organizer: report d (a cut archive, a bad file) did not exit 3"; fail=1; }
+diff -r "$t/j1/r1" "$t/j1/r3" >/dev/null || { echo "organizer: report -j 3 pages differ from -j 1"; fail=1; }
+same j1/r1.out j1/r3.out
+[ "$(ls "$t/j1/r1" | wc -l)" -gt 60 ] || { echo "organizer: report d wrote $(ls "$t/j1/r1" | wc -l) pages"; fail=1; }
 expect 2 "--jobs '0' is not 1..256" play --game naramo --games 2 --seed 1 -o pj0 -j 0
 
 # --- refusals: nothing is written, nothing is lost

@@ -28,8 +28,12 @@ typedef struct cli_command {
 
 extern const cli_command cli_commands[];
 
-/* "arbiter CMD: where: RULE: msg" on stderr; returns the exit code that
- * fits err->code. */
+/* Where messages go: stderr, or per thread the stream a --jobs worker set
+ * (its messages are then printed in input order with its result). */
+FILE *cli_msgs(void);
+void cli_msgs_to(FILE *f); /* NULL: stderr again */
+/* "arbiter CMD: where: RULE: msg" on cli_msgs(); returns the exit code
+ * that fits err->code. */
 int cli_fail(const char *cmd, const arb_error *err);
 /* Exit code for an arb_error code. */
 int cli_exit_for(int code);
@@ -54,8 +58,8 @@ int cli_parse_num(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
 #define CLI_EPOCH_MAX 253402300799ULL
 /* s with its control characters escaped (arb_text_escape), for text output
  * of anything that comes from a file: player and deck names, reasons,
- * keys, messages, paths. Rotates over 8 static buffers of 2 KiB (so up to
- * 8 may appear in one printf); main thread only. */
+ * keys, messages, paths. Rotates over 8 buffers of 2 KiB per thread (so up
+ * to 8 may appear in one printf). */
 const char *cli_esc(const char *s);
 /* Print a JSON string literal. */
 void cli_json_str(FILE *out, const char *s);

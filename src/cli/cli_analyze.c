@@ -37,7 +37,7 @@ int cli_an_end(const char *cmd, const arb_an_walk_result *res, int diverged_exit
     char buf[ARB_MSG_MAX + ARB_WHERE_MAX + ARB_RULE_MAX + 8];
     if (res->diverged) {
         arb_error_format(&res->divergence, buf, sizeof buf);
-        fprintf(stderr,
+        fprintf(cli_msgs(),
                 "arbiter %s: %s\narbiter %s: shown up to record %llu, which `arbiter verify` refuses; nothing "
                 "after it is read\n",
                 cmd, cli_esc(buf), cmd, (unsigned long long)res->last_index);
@@ -45,7 +45,7 @@ int cli_an_end(const char *cmd, const arb_an_walk_result *res, int diverged_exit
     }
     if (!res->truncated) return EXIT_OK;
     arb_error_format(&res->trunc, buf, sizeof buf);
-    fprintf(stderr, "arbiter %s: %s\narbiter %s: shown up to the last complete record (%llu records)\n", cmd,
+    fprintf(cli_msgs(), "arbiter %s: %s\narbiter %s: shown up to the last complete record (%llu records)\n", cmd,
             cli_esc(buf), cmd, (unsigned long long)res->records);
     return EXIT_INPUT;
 }

@@ -136,7 +136,7 @@ static void play_run(cli_match_args *a, const char *agents, uint64_t max_actions
         arb_action act;
         int seat = d.seat >= 0 && d.seat < players ? d.seat : 0;
         if (arb_agent_choose(&ag[seat], a->m, &act)) {
-            fprintf(stderr, "arbiter play: engine fault: seat %d owes a decision with no legal action\n", d.seat);
+            fprintf(cli_msgs(), "arbiter play: engine fault: seat %d owes a decision with no legal action\n", d.seat);
             rc = EXIT_INTERNAL;
             goto done;
         }
@@ -148,7 +148,7 @@ static void play_run(cli_match_args *a, const char *agents, uint64_t max_actions
             if (!io) {
                 char t[128];
                 arb_action_format(a->g, &act, t, sizeof t);
-                fprintf(stderr, "arbiter play: engine fault: its own legal action '%s' was rejected: %s %s\n", t,
+                fprintf(cli_msgs(), "arbiter play: engine fault: its own legal action '%s' was rejected: %s %s\n", t,
                         err.rule, err.msg);
             }
             goto done;
@@ -173,7 +173,7 @@ static void play_close(cli_match_args *a, play_res *r)
         r->member = (int64_t)arb_archive_writer_members(a->aw);
         snprintf(r->shown, sizeof r->shown, "%s#%" PRId64, a->out, r->member);
         if (!r->over) {
-            fprintf(stderr, "arbiter play: stopped after %" PRIu64 " actions without an outcome\n", r->n);
+            fprintf(cli_msgs(), "arbiter play: stopped after %" PRIu64 " actions without an outcome\n", r->n);
             r->rc = EXIT_INTERNAL;
             return;
         }
@@ -185,7 +185,7 @@ static void play_close(cli_match_args *a, play_res *r)
         }
     } else if (a->w) {
         if (!r->over) {
-            fprintf(stderr, "arbiter play: stopped after %" PRIu64 " actions without an outcome; %s.part kept\n", r->n,
+            fprintf(cli_msgs(), "arbiter play: stopped after %" PRIu64 " actions without an outcome; %s.part kept\n", r->n,
                     cli_esc(a->out));
             r->rc = EXIT_INTERNAL;
             return;
@@ -286,11 +286,24 @@ typedef struct play_item {
     play_res r;
     char *line;                 /* a single file's printed line(s) */
     size_t nline;
+    char *msg;                  /* its messages (cli_msgs), printed in order */
+    size_t nmsg;
 } play_item;
+
+static void play_work_one(play_item *it);
 
 static void play_work(void *p)
 {
     play_item *it = p;
+    FILE *m = open_memstream(&it->msg, &it->nmsg);
+    cli_msgs_to(m);
+    play_work_one(it);
+    cli_msgs_to(NULL);
+    if (m) fclose(m);
+}
+
+static void play_work_one(play_item *it)
+{
     play_games *g = it->g;
     if (g->fault) { /* matches already under way finish; no new one starts */
         it->started = -1;
@@ -317,6 +330,10 @@ static int play_done(void *ctx, void *p)
 {
     play_games *g = ctx;
     play_item *it = p;
+    if (it->msg) {
+        fwrite(it->msg, 1, it->nmsg, stderr);
+        free(it->msg);
+    }
     if (it->started < 0) return 0; /* skipped after a fault (which stopped the run) */
     int rc = it->started ? it->started : it->r.rc;
     /* after a fatal error the matches still in the pool are only freed */
@@ -391,7 +408,7 @@ int cmd_play(int argc, char **argv)
         case 'q': quiet = 1; break;
         case 'j':
         case 'J':
-            if (cli_parse_u64(optarg, &jobs) || jobs < 1 || jobs > 256)
+            if (cli_parse_u64(optarg, &jobs) || jobs < 1 || jobs > CLI_JOBS_MAX)
                 return cli_usage("play", "--jobs '%s' is not 1..256", optarg);
             break;
         case 'G':

@@ -8,18 +8,19 @@
 #include <sys/stat.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arbiter/replay.h"
 #include "cli/cli.h"
 #include "cli/paths.h"
+#include "cli/pool.h"
 
 /* The verifier's verdict for the banner. In a seat's file the sentence on
  * another seat's diverging action is left out: an engine's rejection can
- * name the card it was about. */
-static char signed_by[160];
-
-static void verdict(const char *path, arb_archive *a, uint64_t member, int view, arb_an_report_opts *o)
+ * name the card it was about. o->signed_by points into signed_by. */
+static void verdict(const char *path, arb_archive *a, uint64_t member, int view, arb_an_report_opts *o,
+                    char signed_by[160])
 {
     arb_verify_opts vo = ARB_VERIFY_OPTS_INIT;
     arb_verify_result vr;
@@ -32,12 +33,12 @@ static void verdict(const char *path, arb_archive *a, uint64_t member, int view,
     /* The seal (#15): no key is trusted here, so a valid seal names its key
      * only; `verify --key` says whether that key is trusted. */
     if (vr.seal == ARB_SEAL_VALID) {
-        snprintf(signed_by, sizeof signed_by, "key %s (signature valid; not checked against a trusted key: "
+        snprintf(signed_by, 160, "key %s (signature valid; not checked against a trusted key: "
                  "arbiter verify --key)", vr.signer_id);
         o->signed_by = signed_by;
     } else if (vr.seal == ARB_SEAL_BAD || vr.seal == ARB_SEAL_MALFORMED) {
         /* a broken seal is the verdict's first fact, not "Not signed" */
-        snprintf(signed_by, sizeof signed_by, "%s", vr.seal == ARB_SEAL_BAD ?
+        snprintf(signed_by, 160, "%s", vr.seal == ARB_SEAL_BAD ?
                  "SIGNATURE INVALID: the seal does not match the file's content (altered after signing, or forged)" :
                  "SEAL MALFORMED: the bytes after the body are not a seal block");
         o->signed_by = signed_by;
@@ -90,7 +91,7 @@ static void unreadable_page(const char *path, const char *outp, const arb_error 
         return;
     }
     if (arb_out_install(out, part, outp, 0, &err)) cli_fail("report", &err);
-    else fprintf(stderr, "arbiter report: %s: wrote a page that says the file is unreadable\n", cli_esc(outp));
+    else fprintf(cli_msgs(), "arbiter report: %s: wrote a page that says the file is unreadable\n", cli_esc(outp));
 }
 
 /* One replay (a file, or member `member` of the open archive a) to one
@@ -152,7 +153,8 @@ static int report_one(const char *path, arb_archive *a, uint64_t member, const c
     arb_an_walk_result res;
     arb_an_report_opts ro = ARB_AN_REPORT_OPTS_INIT;
     ro.view = view;
-    verdict(path, a, member, view, &ro);
+    char signed_by[160];
+    verdict(path, a, member, view, &ro, signed_by);
     pv->word = ro.verified ? "VERIFIED" : ro.unfinished ? "CONSISTENT, NOT FINISHED" : "DOES NOT VERIFY";
     snprintf(pv->detail, sizeof pv->detail, "%s", ro.detail);
     int rc = arb_an_report_ex(src, &ro, out, &res, &err);
@@ -171,7 +173,7 @@ static int report_one(const char *path, arb_archive *a, uint64_t member, const c
     }
     /* the page is written; the exit says what verify would of the file */
     if (!ro.verified && !ro.unfinished) {
-        fprintf(stderr, "arbiter report: %s does not verify (%s); the page says so\n", cli_esc(path), cli_esc(ro.detail));
+        fprintf(cli_msgs(), "arbiter report: %s does not verify (%s); the page says so\n", cli_esc(path), cli_esc(ro.detail));
         return EXIT_VERIFY;
     }
     return EXIT_OK;
@@ -186,15 +188,62 @@ static int report_one(const char *path, arb_archive *a, uint64_t member, const c
  * match with its verdict and a link to its page. The worst exit code wins. */
 typedef struct dirrun {
     const char *root, *outdir, *as;
-    int worst;
+    int worst, stop;
     unsigned long n;
     FILE *index;
     int archive;                /* root is an archive, not a directory */
+    cli_pool *pool;             /* -j N: pages written N at a time, finished in order */
 } dirrun;
+
+/* One page: written by any thread (report_one, its messages kept), then
+ * finished in walk order (messages, index row, exit code). */
+typedef struct page_item {
+    dirrun *d;
+    char path[4200], out[4200];
+    size_t o0;                  /* the page's name in the index: out + o0 */
+    arb_archive *a;
+    uint64_t member;
+    int rc;
+    page_verdict pv;
+    char *msg;
+    size_t nmsg;
+} page_item;
+
+static void page_work(void *p)
+{
+    page_item *it = p;
+    FILE *m = open_memstream(&it->msg, &it->nmsg);
+    cli_msgs_to(m);
+    it->rc = report_one(it->path, it->a, it->member, it->out, it->d->as, &it->pv);
+    cli_msgs_to(NULL);
+    if (m) fclose(m);
+}
+
+static int page_done(void *ctx, void *p)
+{
+    dirrun *d = ctx;
+    page_item *it = p;
+    if (it->msg) {
+        fwrite(it->msg, 1, it->nmsg, stderr);
+        free(it->msg);
+    }
+    if (d->index) {
+        char shown[4096];
+        struct stat st;
+        int written = stat(it->out, &st) == 0;
+        arb_an_report_index_row(d->index, written ? it->out + it->o0 : NULL,
+                                cli_stdio_names(it->path, shown, sizeof shown), it->pv.word, it->pv.detail);
+    }
+    if (it->rc > d->worst) d->worst = it->rc;
+    d->n++;
+    if (it->rc == EXIT_INTERNAL) d->stop = 1;
+    return 0;
+}
 
 static int report_match(void *ctx, const char *path, arb_archive *a, unsigned long long member)
 {
     dirrun *d = ctx;
+    if (d->stop) return -1;
     size_t rl = strlen(d->root);
     const char *rel = strncmp(path, d->root, rl) == 0 ? path + rl : path;
     if (d->archive) {
@@ -203,25 +252,21 @@ static int report_match(void *ctx, const char *path, arb_archive *a, unsigned lo
         rel = path + (b ? (size_t)(b + 1 - d->root) : 0);
     }
     while (*rel == '/') rel++;
-    char out[4200];
-    size_t o0 = strlen(d->outdir) + 1; /* the page's name in the index: past "OUTDIR/" */
-    if (cli_flat_name(out, sizeof out, d->outdir, rel, ".html")) {
+    page_item *it = cli_pool_slot(d->pool);
+    if (!it) return -1;
+    it->d = d;
+    it->a = a;
+    it->member = member;
+    it->o0 = strlen(d->outdir) + 1;
+    if (cli_flat_name(it->out, sizeof it->out, d->outdir, rel, ".html") ||
+        (size_t)snprintf(it->path, sizeof it->path, "%s", path) >= sizeof it->path) {
+        cli_pool_drain(d->pool); /* this message after the pages before it */
         fprintf(stderr, "arbiter report: %s: path too long for a page name\n", cli_esc(path));
         if (EXIT_INPUT > d->worst) d->worst = EXIT_INPUT;
-        return 0;
+        return 0; /* the slot stays unsubmitted: the next match takes it */
     }
-    page_verdict pv;
-    int rc = report_one(path, a, member, out, d->as, &pv);
-    if (d->index) {
-        char shown[4096];
-        struct stat st;
-        int written = stat(out, &st) == 0;
-        arb_an_report_index_row(d->index, written ? out + o0 : NULL, cli_stdio_names(path, shown, sizeof shown), pv.word,
-                                pv.detail);
-    }
-    if (rc > d->worst) d->worst = rc;
-    d->n++;
-    return rc == EXIT_INTERNAL ? -1 : 0;
+    cli_pool_submit(d->pool);
+    return 0;
 }
 
 /* What of an archive is no match (a cut member, unread bytes): a row of
@@ -229,6 +274,7 @@ static int report_match(void *ctx, const char *path, arb_archive *a, unsigned lo
 static void report_bad(void *ctx, const arb_error *err)
 {
     dirrun *d = ctx;
+    cli_pool_drain(d->pool); /* the rows of the matches before it first */
     char t[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
     arb_error_format(err, t, sizeof t);
     fprintf(stderr, "arbiter report: %s\n", cli_esc(t));
@@ -236,26 +282,38 @@ static void report_bad(void *ctx, const arb_error *err)
     if (EXIT_INPUT > d->worst) d->worst = EXIT_INPUT;
 }
 
-static int report_dir_one(void *ctx, const char *path) { return cli_each_match(path, report_match, report_bad, NULL, ctx); }
+/* An archive's member pages are finished before it is closed. */
+static void report_drain(void *ctx) { cli_pool_drain(((dirrun *)ctx)->pool); }
+
+static int report_dir_one(void *ctx, const char *path)
+{
+    return cli_each_match(path, report_match, report_bad, report_drain, ctx);
+}
 
 int cmd_report(int argc, char **argv)
 {
     static const struct option opts[] = {
         { "output", required_argument, NULL, 'o' },
         { "as", required_argument, NULL, 'a' },
+        { "jobs", required_argument, NULL, 'j' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
     const char *outp = NULL, *as = NULL;
+    unsigned long long jobs = 1;
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:j:h", opts, NULL)) != -1) {
         switch (c) {
         case 'o': outp = optarg; break;
+        case 'j':
+            if (cli_parse_u64(optarg, &jobs) || jobs < 1 || jobs > CLI_JOBS_MAX)
+                return cli_usage("report", "--jobs '%s' is not 1..%d", optarg, CLI_JOBS_MAX);
+            break;
         case 'a': as = optarg; break;
         case 'h':
-            printf("usage: arbiter report FILE -o OUT.html [--as SEAT]\n       arbiter report DIR|ARCHIVE -o OUTDIR [--as SEAT]\n\n"
+            printf("usage: arbiter report FILE -o OUT.html [--as SEAT]\n       arbiter report DIR|ARCHIVE -o OUTDIR [--as SEAT] [-j N]\n\n"
                    "Write the judge's viewer: one self-contained HTML file (no network, no\n"
                    "external script or font). It opens on the verdict (VERIFIED, or DOES NOT\n"
                    "VERIFY with the first divergence linked; a match started from a position\n"
@@ -272,6 +330,8 @@ int cmd_report(int argc, char **argv)
                    "              not in the file at all. Without it the judge's file has every\n"
                    "              view and a toggle.\n"
                    "  -o OUT      the file to write; '-' writes to stdout.\n"
+                   "  -j, --jobs N  with a DIR or ARCHIVE, write N pages at a time (the same\n"
+                   "              pages, index and messages, in walk order)\n"
                    "A DIR instead of FILE writes one page per *.tcgr under it (recursive,\n"
                    "sorted) into the directory OUT, one page per path: DIR/x.tcgr as\n"
                    "OUT/x.tcgr.html, DIR/a/x.tcgr as OUT/a%%2Fx.tcgr.html ('/' is %%2F, '%%' %%25);\n"
@@ -316,12 +376,21 @@ int cmd_report(int argc, char **argv)
         snprintf(ipath, sizeof ipath, "%s/index.html", outp);
         snprintf(ipart, sizeof ipart, "%s.part", ipath);
         arb_error ierr = ARB_ERROR_INIT;
-        dirrun d = { path, outp, as, EXIT_OK, 0, NULL, !is_dir };
-        if (!(d.index = arb_out_create(ipath, ipart, 0666, 0, &ierr))) return cli_fail("report", &ierr);
+        dirrun d = { path, outp, as, EXIT_OK, 0, 0, NULL, !is_dir, NULL };
+        if (!(d.pool = cli_pool_new((unsigned)jobs, sizeof(page_item), page_work, page_done, &d))) {
+            fprintf(stderr, "arbiter report: out of memory\n");
+            return EXIT_INTERNAL;
+        }
+        if (!(d.index = arb_out_create(ipath, ipart, 0666, 0, &ierr))) {
+            cli_pool_end(d.pool);
+            return cli_fail("report", &ierr);
+        }
         char shown[4096];
         arb_an_report_index_begin(d.index, cli_stdio_names(path, shown, sizeof shown));
         cli_walk w = { "report", report_dir_one, &d, 0, 0, 0, 0 };
-        if (cli_walk_path(&w, path) < 0) {
+        int wrc = cli_walk_path(&w, path);
+        cli_pool_end(d.pool);
+        if (wrc < 0 || d.stop) {
             arb_out_discard(d.index, ipart);
             return EXIT_INTERNAL;
         }

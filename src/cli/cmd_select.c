@@ -435,7 +435,7 @@ int cmd_select(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'q': s.quiet = 1; break;
         case 'j':
-            if (cli_parse_u64(optarg, &jobs) || jobs < 1 || jobs > 256)
+            if (cli_parse_u64(optarg, &jobs) || jobs < 1 || jobs > CLI_JOBS_MAX)
                 return cli_usage("select", "--jobs '%s' is not 1..256", optarg);
             break;
         case 'h': help(); return EXIT_OK;

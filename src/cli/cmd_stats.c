@@ -242,7 +242,7 @@ int cmd_stats(int argc, char **argv)
         switch (c) {
         case 'x': json = 1; break;
         case 'j':
-            if (cli_parse_u64(optarg, &jobs) || jobs < 1 || jobs > 256)
+            if (cli_parse_u64(optarg, &jobs) || jobs < 1 || jobs > CLI_JOBS_MAX)
                 return cli_usage("stats", "--jobs '%s' is not 1..256", optarg);
             break;
         case 'h':

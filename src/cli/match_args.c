@@ -18,7 +18,7 @@ static int load_position_file(cli_match_args *a, const char *cmd, const arb_tnod
     arb_error err = ARB_ERROR_INIT;
     FILE *f = fopen(a->position, "rb");
     if (!f) {
-        fprintf(stderr, "arbiter %s: %s: cannot open position: %s\n", cmd, a->position, strerror(errno));
+        fprintf(cli_msgs(), "arbiter %s: %s: cannot open position: %s\n", cmd, a->position, strerror(errno));
         return EXIT_INPUT;
     }
     char *buf = malloc(POSITION_FILE_MAX + 1);
@@ -28,7 +28,7 @@ static int load_position_file(cli_match_args *a, const char *cmd, const arb_tnod
     if (!buf) return EXIT_INTERNAL;
     if (rderr || n > POSITION_FILE_MAX) {
         free(buf);
-        fprintf(stderr, "arbiter %s: %s: %s\n", cmd, a->position,
+        fprintf(cli_msgs(), "arbiter %s: %s: %s\n", cmd, a->position,
                 rderr ? "read error" : "position file larger than 4 MiB");
         return EXIT_INPUT;
     }
@@ -50,13 +50,13 @@ static int load_position_file(cli_match_args *a, const char *cmd, const arb_tnod
     a->pos_hash = st && hash && hash->kind == ARB_T_STR ? hash->s : NULL;
     if (st && st->kind == ARB_T_MAP) {
         if (game && game->kind == ARB_T_STR && strcmp(game->s, a->g->id) != 0) {
-            fprintf(stderr, "arbiter %s: %s: a %s state, not %s\n", cmd, a->position, game->s, a->g->id);
+            fprintf(cli_msgs(), "arbiter %s: %s: a %s state, not %s\n", cmd, a->position, game->s, a->g->id);
             return EXIT_INPUT;
         }
         p = st;
     }
     if (!p || p->kind != ARB_T_MAP) {
-        fprintf(stderr, "arbiter %s: %s: a position is a JSON object (the game's state tree)\n", cmd, a->position);
+        fprintf(cli_msgs(), "arbiter %s: %s: a position is a JSON object (the game's state tree)\n", cmd, a->position);
         return EXIT_INPUT;
     }
     *out = p;
@@ -77,7 +77,7 @@ int cli_match_archive(cli_match_args *a, const char *cmd)
     if (!a->out) return cli_usage(cmd, "--archive needs -o FILE");
     if (a->format == 1) return cli_usage(cmd, "--archive holds format-2 matches only");
     if (arb_archive_writer_open(&a->aw, a->out, a->archive == 2, 1, note, sizeof note, &err)) return cli_fail(cmd, &err);
-    if (note[0]) fprintf(stderr, "arbiter %s: %s: %s\n", cmd, a->out, note);
+    if (note[0]) fprintf(cli_msgs(), "arbiter %s: %s: %s\n", cmd, a->out, note);
     return EXIT_OK;
 }
 
@@ -121,7 +121,7 @@ int cli_match_start(cli_match_args *a, const char *cmd)
     if (!a->players && pl && pl->kind == ARB_T_ARR &&
         (pl->n < (uint32_t)g->min_players || pl->n > (uint32_t)g->max_players || pl->n > ARB_MAX_SEATS)) {
         /* The count comes from the file: bad input, not a bad command line. */
-        fprintf(stderr, "arbiter %s: %s: players: the position has %u seats; %s takes %d to %d players\n", cmd,
+        fprintf(cli_msgs(), "arbiter %s: %s: players: the position has %u seats; %s takes %d to %d players\n", cmd,
                 cli_esc(a->position), pl->n, g->id, g->min_players, g->max_players);
         return EXIT_INPUT;
     }
@@ -198,13 +198,13 @@ int cli_match_start(cli_match_args *a, const char *cmd)
         snprintf(hx, sizeof hx, "0x%.18s", h); /* the one number parser, hex where documented */
         uint64_t want = 0, got = arb_match_hash(a->m);
         if (strlen(h) > 16 || arb_parse_u64s(hx, ARB_NUM_HEX, 0, UINT64_MAX, &want)) {
-            fprintf(stderr, "arbiter %s: %s: \"hash\" is not a 64-bit hex hash\n", cmd, a->position);
+            fprintf(cli_msgs(), "arbiter %s: %s: \"hash\" is not a 64-bit hex hash\n", cmd, a->position);
             arb_match_free(a->m);
             a->m = NULL;
             return EXIT_INPUT;
         }
         if ((uint64_t)want != got) {
-            fprintf(stderr,
+            fprintf(cli_msgs(),
                     "arbiter %s: %s: the position loads to state hash 0x%016" PRIx64 ", but the file records "
                     "0x%016" PRIx64 ": it was edited, or a JSON tool changed a value (64-bit numbers above 2^53 "
                     "must be kept exact)\n", cmd, a->position, got, want);
@@ -272,7 +272,7 @@ int cli_match_start(cli_match_args *a, const char *cmd)
         if (!a->key.has_secret) {
             arb_match_free(a->m);
             a->m = NULL;
-            fprintf(stderr, "arbiter %s: %s: a public key: --sign needs the secret key file\n", cmd, a->sign_key);
+            fprintf(cli_msgs(), "arbiter %s: %s: a public key: --sign needs the secret key file\n", cmd, a->sign_key);
             return EXIT_INPUT;
         }
         meta.seal = arb_seal_writer_hook;

@@ -127,6 +127,13 @@ void cli_pool_submit(cli_pool *p)
     pthread_mutex_unlock(&p->mu);
 }
 
+void cli_pool_drain(cli_pool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    finish_ready(p, 2);
+    pthread_mutex_unlock(&p->mu);
+}
+
 int cli_pool_end(cli_pool *p)
 {
     pthread_mutex_lock(&p->mu);

@@ -25,6 +25,9 @@ cli_pool *cli_pool_new(unsigned jobs, size_t item_size, cli_pool_work work, cli_
 void *cli_pool_slot(cli_pool *p);
 /* The slot from cli_pool_slot is filled: queue it. */
 void cli_pool_submit(cli_pool *p);
+/* Work and finish everything queued so far (the pool goes on): what is
+ * printed next comes after it. */
+void cli_pool_drain(cli_pool *p);
 /* Work and finish everything queued, join the threads, free the pool;
  * returns the first nonzero done() return, else 0. */
 int cli_pool_end(cli_pool *p);

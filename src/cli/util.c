@@ -19,13 +19,18 @@ int cli_exit_for(int code)
     }
 }
 
+static _Thread_local FILE *msgs_to;
+FILE *cli_msgs(void) { return msgs_to ? msgs_to : stderr; }
+void cli_msgs_to(FILE *f) { msgs_to = f; }
+
 int cli_fail(const char *cmd, const arb_error *err)
 {
     char buf[ARB_MSG_MAX + ARB_WHERE_MAX + ARB_RULE_MAX + 8];
     arb_error_format(err, buf, sizeof buf);
-    fprintf(stderr, "arbiter %s: ", cmd);
-    arb_text_put(stderr, buf); /* messages quote file data */
-    fputc('\n', stderr);
+    FILE *m = cli_msgs();
+    fprintf(m, "arbiter %s: ", cmd);
+    arb_text_put(m, buf); /* messages quote file data */
+    fputc('\n', m);
     return cli_exit_for(err->code);
 }
 
@@ -42,11 +47,12 @@ const char *cli_esc(const char *s)
 int cli_usage(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "arbiter %s: ", cmd);
+    FILE *m = cli_msgs();
+    fprintf(m, "arbiter %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vfprintf(m, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\n(see 'arbiter %s --help')\n", cmd);
+    fprintf(m, "\n(see 'arbiter %s --help')\n", cmd);
     return EXIT_USAGE;
 }
 
