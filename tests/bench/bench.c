@@ -21,7 +21,9 @@
  *                 shortest and the longest golden replay of the game: flat
  *                 in replay length when both are about the same
  *   --jobs        `arbiter verify --jobs 1` / `--jobs 2` wall time over the
- *                 game's golden corpus (listed REPEAT times)
+ *                 game's golden corpus (listed REPEAT times, or more: until
+ *                 a --jobs 1 run lasts 0.3 s, so the process start is not
+ *                 what is measured)
  *   conformance   `arbiter conform --quiet --game G` wall time, and the whole
  *                 suite at the end
  *
@@ -226,6 +228,38 @@ typedef struct gfile {
     char path[512];
     long long size;
 } gfile;
+
+/* `verify --jobs 2` against `--jobs 1` over the files f[0..nf), listed
+ * often enough that a --jobs 1 run lasts 0.3 s (at least `repeat` times):
+ * the process start (a few ms, serial) must not be what is measured.
+ * *nargs: the files listed. */
+static double jobs_speedup(const gfile *f, int nf, int repeat, int *nargs)
+{
+    char **argv = NULL;
+    int n = 0;
+    double tj[2][RUNS];
+    for (;;) {
+        n = nf * repeat;
+        free(argv);
+        argv = calloc((size_t)n + 5, sizeof *argv);
+        if (!argv) exit(1);
+        argv[0] = (char *)arbiter_bin;
+        argv[1] = "verify";
+        argv[2] = "--quiet";
+        argv[3] = "--jobs=1";
+        for (int i = 0; i < n; i++) argv[4 + i] = (char *)f[i % nf].path;
+        if (run_child(argv, NULL, NULL) >= 0.3 || repeat >= 640) break;
+        repeat *= 2;
+    }
+    for (int r = 0; r < RUNS; r++)
+        for (int j = 0; j < 2; j++) {
+            argv[3] = j ? "--jobs=2" : "--jobs=1";
+            tj[j][r] = run_child(argv, NULL, NULL);
+        }
+    free(argv);
+    *nargs = n;
+    return median(tj[0], RUNS) / median(tj[1], RUNS);
+}
 
 static int list_golden(const char *game, gfile *out, int cap)
 {
@@ -715,25 +749,12 @@ static void bench_game(const arb_game *g)
             snprintf(vfig, sizeof vfig, "  verify actions/s, longest golden (%ld actions)", a);
             row(vfig, buf, ">= 3,000,000", median(v, RUNS) >= 3e6);
         }
-        /* --jobs 1 vs --jobs 2 over the corpus, listed REPEAT times */
-        int nargs = ng * REPEAT;
-        char **argv = calloc((size_t)nargs + 5, sizeof *argv);
-        if (!argv) exit(1);
-        argv[0] = (char *)arbiter_bin;
-        argv[1] = "verify";
-        argv[2] = "--quiet";
-        for (int i = 0; i < nargs; i++) argv[4 + i] = gf[i % ng].path;
-        double tj[2][RUNS];
-        for (int r = 0; r < RUNS; r++)
-            for (int j = 0; j < 2; j++) {
-                argv[3] = j ? "--jobs=2" : "--jobs=1";
-                tj[j][r] = run_child(argv, NULL, NULL);
-            }
-        double j1 = median(tj[0], RUNS), j2 = median(tj[1], RUNS);
-        free(argv);
-        snprintf(buf, sizeof buf, "%.2fx", j1 / j2);
+        /* --jobs 1 vs --jobs 2 over the corpus, listed REPEAT times or more */
+        int nargs;
+        double sp = jobs_speedup(gf, ng, REPEAT, &nargs);
+        snprintf(buf, sizeof buf, "%.2fx", sp);
         snprintf(fig, sizeof fig, "verify --jobs 2 speed-up (%d files)", nargs);
-        row(fig, buf, ">= 1.8", j1 / j2 >= 1.8);
+        row(fig, buf, ">= 1.8", sp >= 1.8);
     }
     v2_rows(g);
     if (want_levels) level_sweep(g, games);
@@ -777,25 +798,12 @@ int main(int argc, char **argv)
         for (unsigned i = 0; i < arb_game_count() && na < 4096; i++)
             na += list_golden(arb_game_at(i)->id, all + na, 4096 - na);
         if (na > 0) {
-            int nargs = na * (REPEAT / 2);
-            char **av = calloc((size_t)nargs + 5, sizeof *av);
-            if (!av) return 1;
-            av[0] = (char *)arbiter_bin;
-            av[1] = "verify";
-            av[2] = "--quiet";
-            for (int k = 0; k < nargs; k++) av[4 + k] = all[k % na].path;
-            double tj[2][RUNS];
-            for (int r = 0; r < RUNS; r++)
-                for (int j = 0; j < 2; j++) {
-                    av[3] = j ? "--jobs=2" : "--jobs=1";
-                    tj[j][r] = run_child(av, NULL, NULL);
-                }
-            free(av);
-            double j1 = median(tj[0], RUNS), j2 = median(tj[1], RUNS);
+            int nargs;
+            double sp = jobs_speedup(all, na, REPEAT / 2, &nargs);
             char fig[96];
-            snprintf(buf, sizeof buf, "%.2fx", j1 / j2);
+            snprintf(buf, sizeof buf, "%.2fx", sp);
             snprintf(fig, sizeof fig, "verify --jobs 2 speed-up, whole corpus (%d files)", nargs);
-            row(fig, buf, ">= 1.8", j1 / j2 >= 1.8);
+            row(fig, buf, ">= 1.8", sp >= 1.8);
         }
         if (ct < 0) row("conformance suite wall time (all games)", "failed", "< 2 s", -1);
         else {
