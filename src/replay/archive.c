@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -28,7 +29,12 @@
 #define ZLEN_MAX ((uint64_t)1 << 30)
 #define DICT_MEMBER_MAX ((size_t)64 << 20) /* content of a dictionary member */
 #define QUEUE 64
-#define LATE_BACKLOG 4 /* members queued beyond which the recorder hashes inline */
+#define LATE_BACKLOG 8 /* members queued beyond which the recorder hashes inline */
+/* The compressor, its queue empty, naps NAP_NS before it sleeps; while it
+ * naps the recorder wakes it only every WAKE_BATCH members (a wake-up per
+ * member cost the recorder more than recording); asleep, at the first. */
+#define WAKE_BATCH 4
+#define NAP_NS 1000000L
 
 typedef struct tails {
     uint8_t *p[ARB_ARCHIVE_DICT_MEMBERS + 1]; /* p[k]: last DICT_MAX bytes of contents 0..k-1 */
@@ -744,6 +750,7 @@ struct arb_archive_writer {
     pthread_cond_t cv;
     job *q[QUEUE];
     unsigned qh, qn;
+    int asleep;                 /* the compressor waits without a timeout */
     arb_replay__late spare[QUEUE]; /* used late-hash lists, for the next members */
     unsigned nspare;
 };
@@ -873,7 +880,23 @@ static void *compressor(void *arg)
     unsigned unflushed = 0;
     for (;;) {
         pthread_mutex_lock(&aw->mu);
-        while (!aw->qn && !aw->stop) pthread_cond_wait(&aw->cv, &aw->mu);
+        int napped = 0;
+        while (!aw->qn && !aw->stop) {
+            struct timespec until;
+            if (!napped && !clock_gettime(CLOCK_MONOTONIC, &until)) {
+                until.tv_nsec += NAP_NS;
+                if (until.tv_nsec >= 1000000000L) {
+                    until.tv_sec++;
+                    until.tv_nsec -= 1000000000L;
+                }
+                pthread_cond_timedwait(&aw->cv, &aw->mu, &until);
+                napped = 1;
+                continue;
+            }
+            aw->asleep = 1;
+            pthread_cond_wait(&aw->cv, &aw->mu);
+            aw->asleep = 0;
+        }
         if (!aw->qn) {
             pthread_mutex_unlock(&aw->mu);
             return NULL;
@@ -886,13 +909,6 @@ static void *compressor(void *arg)
         if (!failed && write_member(aw, j, &e)) failed = 1;
         free(j->content);
         pthread_mutex_lock(&aw->mu);
-        int more = aw->qn > 1;
-        pthread_mutex_unlock(&aw->mu);
-        if (!failed && (!more || ++unflushed >= QUEUE)) {
-            unflushed = 0;
-            if (member_flush(aw, &e)) failed = 1;
-        }
-        pthread_mutex_lock(&aw->mu);
         if (j->late.cap && aw->nspare < QUEUE)
             aw->spare[aw->nspare++] = j->late;
         else
@@ -904,7 +920,19 @@ static void *compressor(void *arg)
         }
         aw->qh = (aw->qh + 1) % QUEUE;
         if (aw->qn-- == QUEUE || aw->qn == 0) pthread_cond_broadcast(&aw->cv); /* a waiting producer, or close */
+        unsigned left = aw->qn;
         pthread_mutex_unlock(&aw->mu);
+        if (!failed && (!left || ++unflushed >= QUEUE)) {
+            unflushed = 0;
+            if (member_flush(aw, &e)) {
+                pthread_mutex_lock(&aw->mu);
+                if (!aw->failed) {
+                    aw->ferr = e;
+                    aw->failed = 1;
+                }
+                pthread_mutex_unlock(&aw->mu);
+            }
+        }
     }
 }
 
@@ -980,7 +1008,9 @@ int arb_archive__add(arb_archive_writer *aw, const uint8_t env[8], arb_mpbuf *co
     int failed = aw->failed;
     if (!failed) {
         aw->q[(aw->qh + aw->qn) % QUEUE] = j;
-        if (aw->qn++ == 0) pthread_cond_broadcast(&aw->cv); /* the compressor waits only on an empty queue */
+        /* the compressor waits only on an empty queue: asleep, or napping
+         * until a batch is there */
+        if (++aw->qn == 1 ? aw->asleep : aw->qn == WAKE_BATCH) pthread_cond_broadcast(&aw->cv);
     }
     pthread_mutex_unlock(&aw->mu);
     if (failed) {
@@ -1205,7 +1235,11 @@ int arb_archive_writer_open(arb_archive_writer **out, const char *path, int appe
     }
     if (threads > 0) {
         pthread_mutex_init(&aw->mu, NULL);
-        pthread_cond_init(&aw->cv, NULL);
+        pthread_condattr_t ca;
+        pthread_condattr_init(&ca);
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* naps are not moved by the wall clock */
+        pthread_cond_init(&aw->cv, &ca);
+        pthread_condattr_destroy(&ca);
         if (pthread_create(&aw->th, NULL, compressor, aw) == 0) aw->threaded = 1;
         else {
             pthread_mutex_destroy(&aw->mu);
