@@ -136,14 +136,15 @@ typedef struct filectx {
     arb_an_summary *sm;
     int verb_timeout, verb_disconnect;
     arb_match *before;          /* the state before the current record */
+    arb_tree *before_t;         /* its tree, when a step exported it (or NULL) */
+    arb_tree *after_t;          /* the current record's state's tree (or NULL) */
     int nomem;
 } filectx;
 
-/* Whether the hand of seat in m holds a card with this uid: 1, 0, or -1
- * when the tree has no hand of entries with a "uid" to tell. */
-static int in_hand(const arb_match *m, int seat, int32_t uid)
+/* Whether the hand of seat in the tree t holds a card with this uid: 1, 0,
+ * or -1 when the tree has no hand of entries with a "uid" to tell. */
+static int in_hand(arb_tree *t, int seat, int32_t uid)
 {
-    arb_tree *t = arb_match_export(m, ARB_VIEW_ALL);
     if (!t) return 0;
     char path[32];
     snprintf(path, sizeof path, "players.%d.hand", seat);
@@ -154,7 +155,6 @@ static int in_hand(const arb_match *m, int seat, int32_t uid)
         if (!u || u->kind != ARB_T_INT) found = -1;
         else found = u->i == uid;
     }
-    arb_tree_free(t);
     return found;
 }
 
@@ -176,6 +176,11 @@ static int on_step(void *ctx, const arb_an_step *st)
         return 1;
     }
     arb_match_copy(c->before, st->m);
+    /* the state after this record is the next one's "before": a tree
+     * exported of it serves both (one export per card action, not two) */
+    arb_tree_free(c->before_t);
+    c->before_t = c->after_t;
+    c->after_t = NULL;
     return 0;
 }
 
@@ -207,8 +212,10 @@ static void count_play(filectx *c, const arb_an_step *st)
         if (a->args[i] < 0 || a->args[i] >= d->ncards || d->cards[a->args[i]] >= g->ncards) continue;
         /* A card that stays in the hand (or was never there) is not played;
          * an engine whose tree does not tell counts every card action. */
-        int was = in_hand(c->before, a->seat, a->args[i]);
-        if (was == 0 || (was == 1 && in_hand(st->m, a->seat, a->args[i]) == 1)) continue;
+        if (!c->before_t) c->before_t = arb_match_export(c->before, ARB_VIEW_ALL);
+        int was = in_hand(c->before_t, a->seat, a->args[i]);
+        if (was == 1 && !c->after_t) c->after_t = arb_match_export(st->m, ARB_VIEW_ALL);
+        if (was == 0 || (was == 1 && in_hand(c->after_t, a->seat, a->args[i]) == 1)) continue;
         c->sm->by_verb[a->verb]++;
         const char *vn = g->verbs[a->verb].name ? g->verbs[a->verb].name : "";
         if (strstr(vn, "discard") || strstr(vn, "archive")) {
@@ -240,6 +247,8 @@ int arb_an_summarize(arb_an_source *src, arb_an_summary *out, arb_error *err)
     arb_match *m = NULL;
     int rc = arb_an__walk(src, 0, on_step, &c, &m, &out->walk, err);
     arb_match_free(c.before);
+    arb_tree_free(c.before_t);
+    arb_tree_free(c.after_t);
     if (!rc && c.nomem) rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
     if (!rc) out->turns = m ? arb_match_turn(m) : 0;
     else arb_an_summary_free(out);
