@@ -76,11 +76,16 @@ static const char *dupn(arb_tree *t, const char *s, size_t n)
 static arb_tnode *add(arb_tree *t, arb_tnode *parent, const char *key, arb_tkind kind)
 {
     if (parent == &t->dummy || t->failed) return &t->dummy;
-    arb_tnode *n = alloc(t, sizeof *n);
+    /* the node and its key in one allocation (a state walk adds thousands) */
+    size_t kl = parent->kind == ARB_T_MAP && key ? strlen(key) + 1 : 0;
+    arb_tnode *n = alloc(t, sizeof *n + kl);
     if (!n) return &t->dummy;
-    memset(n, 0, sizeof *n);
-    n->kind = kind;
-    n->key = (parent->kind == ARB_T_MAP && key) ? dupn(t, key, strlen(key)) : NULL;
+    *n = (arb_tnode){ .kind = kind };
+    if (kl) {
+        char *k = (char *)(n + 1);
+        memcpy(k, key, kl);
+        n->key = k;
+    }
     if (parent->last) parent->last->next = n;
     else parent->first = n;
     parent->last = n;
