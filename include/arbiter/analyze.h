@@ -213,6 +213,12 @@ typedef struct arb_an_summary {
     uint64_t by_verb[256];          /* card plays per verb */
 } arb_an_summary;
 int arb_an_summarize(arb_an_source *src, arb_an_summary *out, arb_error *err);
+/* The same with flags: ARB_AN_SUM_NO_CARDS leaves the card plays out
+ * (card_actions, discards, played and by_verb stay 0): no state tree is
+ * exported per card action, for callers that need only the outcome and
+ * the counts (select without --played). */
+#define ARB_AN_SUM_NO_CARDS 1u
+int arb_an_summarize_ex(arb_an_source *src, unsigned flags, arb_an_summary *out, arb_error *err);
 void arb_an_summary_free(arb_an_summary *s);
 
 

@@ -139,6 +139,7 @@ typedef struct filectx {
     arb_tree *before_t;         /* its tree, when a step exported it (or NULL) */
     arb_tree *after_t;          /* the current record's state's tree (or NULL) */
     int nomem;
+    int no_cards;               /* ARB_AN_SUM_NO_CARDS */
 } filectx;
 
 /* Whether the hand of seat in the tree t holds a card with this uid: 1, 0,
@@ -171,6 +172,7 @@ static int on_step(void *ctx, const arb_an_step *st)
     filectx *c = ctx;
     const arb_an_record *r = st->rec;
     if (r && r->kind == ARB_AN_ACTION && !st->rejected) count_play(c, st);
+    if (c->no_cards) return 0; /* "before" serves card plays only */
     if (!c->before && arb_match_clone(&c->before, st->m)) {
         c->nomem = 1;
         return 1;
@@ -205,7 +207,7 @@ static void count_play(filectx *c, const arb_an_step *st)
             arb_tree_free(t);
         }
     }
-    if (!c->before || a->seat < 0 || a->seat >= c->h->players) return;
+    if (c->no_cards || !c->before || a->seat < 0 || a->seat >= c->h->players) return;
     for (unsigned i = 0; i < a->nargs && i < ARB_ARGS_MAX; i++) {
         if (!arb_an__arg_is_card(g, a->verb, i)) continue;
         const arb_deck *d = &c->h->decks[a->seat];
@@ -230,6 +232,11 @@ static void count_play(filectx *c, const arb_an_step *st)
 
 int arb_an_summarize(arb_an_source *src, arb_an_summary *out, arb_error *err)
 {
+    return arb_an_summarize_ex(src, 0, out, err);
+}
+
+int arb_an_summarize_ex(arb_an_source *src, unsigned flags, arb_an_summary *out, arb_error *err)
+{
     const arb_an_header *h = &src->hdr;
     memset(out, 0, sizeof *out);
     out->first = -1;
@@ -237,6 +244,7 @@ int arb_an_summarize(arb_an_source *src, arb_an_summary *out, arb_error *err)
     memset(&c, 0, sizeof c);
     c.h = h;
     c.sm = out;
+    c.no_cards = (flags & ARB_AN_SUM_NO_CARDS) != 0;
     c.verb_timeout = arb_verb_find(h->game, "timeout");
     c.verb_disconnect = arb_verb_find(h->game, "disconnect");
     if (h->game->ncards) {

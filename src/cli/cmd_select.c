@@ -262,7 +262,9 @@ static void work(void *it)
     int need_walk = c->winner || c->reason || c->min_turns || c->max_turns != UINT64_MAX || c->min_actions ||
                     c->max_actions != UINT64_MAX || c->played || (!x->s->paths && !x->s->quiet);
     if (keep && need_walk) {
-        if (arb_an_summarize(x->src, &x->sm, &x->err)) {
+        /* the cards played only for --played: each card play costs two
+         * state-tree exports */
+        if (arb_an_summarize_ex(x->src, c->played ? 0 : ARB_AN_SUM_NO_CARDS, &x->sm, &x->err)) {
             x->bad = 1;
             return;
         }
