@@ -208,7 +208,8 @@ static void next_build(void)
     for (unsigned v = 0; v < (1u << 16); v++)
         for (unsigned b = 0; b < 2; b++) {
             uint16_t x = (uint16_t)v;
-            upd_calc(&x, b);
+            /* a count above NMAX never occurs (updates stop at NMAX) */
+            if ((v >> PBITS) <= NMAX) upd_calc(&x, b);
             next_state[b][v] = x;
         }
 }
