@@ -32,6 +32,17 @@ extern const cli_command cli_commands[];
  * (its messages are then printed in input order with its result). */
 FILE *cli_msgs(void);
 void cli_msgs_to(FILE *f); /* NULL: stderr again */
+/* A --jobs worker's messages, kept to be printed in input order:
+ * cli_msgs_begin (the worker, before), cli_msgs_end (after), then
+ * cli_msgs_print (the thread that finishes items, in order; frees). */
+typedef struct cli_msgbuf {
+    char *p;
+    size_t n;
+    FILE *f;
+} cli_msgbuf;
+void cli_msgs_begin(cli_msgbuf *b);
+void cli_msgs_end(cli_msgbuf *b);
+void cli_msgs_print(cli_msgbuf *b);
 /* "arbiter CMD: where: RULE: msg" on cli_msgs(); returns the exit code
  * that fits err->code. */
 int cli_fail(const char *cmd, const arb_error *err);

@@ -286,8 +286,7 @@ typedef struct play_item {
     play_res r;
     char *line;                 /* a single file's printed line(s) */
     size_t nline;
-    char *msg;                  /* its messages (cli_msgs), printed in order */
-    size_t nmsg;
+    cli_msgbuf msg;             /* its messages, printed in order */
 } play_item;
 
 static void play_work_one(play_item *it);
@@ -295,11 +294,9 @@ static void play_work_one(play_item *it);
 static void play_work(void *p)
 {
     play_item *it = p;
-    FILE *m = open_memstream(&it->msg, &it->nmsg);
-    cli_msgs_to(m);
+    cli_msgs_begin(&it->msg);
     play_work_one(it);
-    cli_msgs_to(NULL);
-    if (m) fclose(m);
+    cli_msgs_end(&it->msg);
 }
 
 static void play_work_one(play_item *it)
@@ -330,10 +327,7 @@ static int play_done(void *ctx, void *p)
 {
     play_games *g = ctx;
     play_item *it = p;
-    if (it->msg) {
-        fwrite(it->msg, 1, it->nmsg, stderr);
-        free(it->msg);
-    }
+    cli_msgs_print(&it->msg);
     if (it->started < 0) return 0; /* skipped after a fault (which stopped the run) */
     int rc = it->started ? it->started : it->r.rc;
     /* after a fatal error the matches still in the pool are only freed */

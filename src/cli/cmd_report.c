@@ -205,28 +205,22 @@ typedef struct page_item {
     uint64_t member;
     int rc;
     page_verdict pv;
-    char *msg;
-    size_t nmsg;
+    cli_msgbuf msg;
 } page_item;
 
 static void page_work(void *p)
 {
     page_item *it = p;
-    FILE *m = open_memstream(&it->msg, &it->nmsg);
-    cli_msgs_to(m);
+    cli_msgs_begin(&it->msg);
     it->rc = report_one(it->path, it->a, it->member, it->out, it->d->as, &it->pv);
-    cli_msgs_to(NULL);
-    if (m) fclose(m);
+    cli_msgs_end(&it->msg);
 }
 
 static int page_done(void *ctx, void *p)
 {
     dirrun *d = ctx;
     page_item *it = p;
-    if (it->msg) {
-        fwrite(it->msg, 1, it->nmsg, stderr);
-        free(it->msg);
-    }
+    cli_msgs_print(&it->msg);
     if (d->index) {
         char shown[4096];
         struct stat st;

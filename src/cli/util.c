@@ -23,6 +23,29 @@ static _Thread_local FILE *msgs_to;
 FILE *cli_msgs(void) { return msgs_to ? msgs_to : stderr; }
 void cli_msgs_to(FILE *f) { msgs_to = f; }
 
+void cli_msgs_begin(cli_msgbuf *b)
+{
+    b->p = NULL;
+    b->n = 0;
+    b->f = open_memstream(&b->p, &b->n); /* NULL: the messages go to stderr at once */
+    msgs_to = b->f;
+}
+
+void cli_msgs_end(cli_msgbuf *b)
+{
+    msgs_to = NULL;
+    if (b->f) fclose(b->f);
+    b->f = NULL;
+}
+
+void cli_msgs_print(cli_msgbuf *b)
+{
+    if (b->p) fwrite(b->p, 1, b->n, stderr);
+    free(b->p);
+    b->p = NULL;
+    b->n = 0;
+}
+
 int cli_fail(const char *cmd, const arb_error *err)
 {
     char buf[ARB_MSG_MAX + ARB_WHERE_MAX + ARB_RULE_MAX + 8];
