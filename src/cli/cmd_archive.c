@@ -74,9 +74,10 @@ static const cli_opt archive_opts[] = {
     CLI_OPT_OUTPUT("the new archive OUT (must not be IN)"),
     CLI_OPT_END
 };
-const cli_spec cli_spec_archive = {
-    .name = "archive",
-    .summary = "repair: copy an archive's members that verify into a new file (repair IN -o OUT)",
+static int archive_repair(int argc, char **argv);
+static const cli_spec archive_repair_spec = {
+    .name = "archive repair",
+    .summary = "copy the members of IN that verify into the new archive OUT",
     .usage = archive_usage,
     .description =
         "Copy every member of the archive IN that reads and verifies (seal\n"
@@ -89,18 +90,32 @@ const cli_spec cli_spec_archive = {
     .opts = archive_opts,
     .exit = "0 OUT written; 1 no member verifies (OUT not written); 2 usage; 3 IN is not an archive, or OUT cannot be written.",
     .operands = CLI_ARG_FILE,
+    .run = archive_repair,
+};
+static const cli_spec *const archive_subs[] = { &archive_repair_spec, NULL };
+const cli_spec cli_spec_archive = {
+    .name = "archive",
+    .summary = "repair: copy an archive's members that verify into a new file (repair IN -o OUT)",
+    .exit = "0 OUT written; 1 no member verifies (OUT not written); 2 usage; 3 IN is not an archive, or OUT cannot be "
+            "written.",
+    .subs = archive_subs,
     .run = cmd_archive,
 };
 
-
-
-
 int cmd_archive(int argc, char **argv)
+{
+    return cli_sub_run(&cli_spec_archive, argc, argv);
+}
+
+
+
+
+static int archive_repair(int argc, char **argv)
 {
     const char *out = NULL;
     int c;
     cli_parser p;
-    cli_parse_init(&p, &cli_spec_archive, argc, argv);
+    cli_parse_init(&p, &archive_repair_spec, argc, argv);
     while ((c = cli_next(&p)) > 0) {
         switch (c) {
         case 'o': out = p.arg; break;
@@ -108,10 +123,10 @@ int cmd_archive(int argc, char **argv)
         }
     }
     if (c < 0) return p.rc;
-    if (p.npos != 2 || strcmp(p.pos[0], "repair") != 0)
+    if (p.npos != 1)
         return cli_usage("archive", "the command is `arbiter archive repair IN -o OUT`");
     if (!out) return cli_usage("archive", "repair writes a new archive: -o OUT is required");
     struct stat st;
     if (lstat(out, &st) == 0) return cli_usage("archive", "%s exists: repair writes a new file, never over one", out);
-    return repair(p.pos[1], out);
+    return repair(p.pos[0], out);
 }

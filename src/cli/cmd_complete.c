@@ -56,7 +56,11 @@ static void offer_rules(const arb_game *g, const char *cur)
     opt.game = g ? g->id : NULL;
     arb_conform_suite *s = NULL;
     arb_error err = ARB_ERROR_INIT;
-    if (arb_conform_load(&s, NULL, 0, &opt, &err)) return;
+    opt.case_glob = "\x01"; /* no case: only the catalogs' entries are wanted */
+    if (arb_conform_load(&s, NULL, 0, &opt, &err) || arb_conform_run(s, &err)) {
+        arb_conform_free(s);
+        return;
+    }
     for (unsigned i = 0; i < arb_conform_nentries(s); i++) {
         const arb_conform_entry *e = arb_conform_entry_at(s, i);
         if (!g || !strcmp(e->game, g->id)) offer("", cur, e->id, NULL);

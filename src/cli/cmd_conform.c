@@ -210,7 +210,14 @@ static int conform_main(int argc, char **argv)
         /* A filter that selects nothing is almost always a typo in a CI
          * script; a green run over zero cases would hide it. */
         print_diags(s);
-        fprintf(stderr, "arbiter conform: no case matches the filters (--game/--set/--case/--rule)\n");
+        char hint[512] = "";
+        if (opt.rule && !arb_conform_run(s, &err)) { /* no case runs: the catalogs' entries */
+            arb_near nr;
+            arb_near_init(&nr, opt.rule);
+            for (unsigned k = 0; k < arb_conform_nentries(s); k++) arb_near_add(&nr, arb_conform_entry_at(s, k)->id);
+            arb_near_format(&nr, hint, sizeof hint);
+        }
+        fprintf(stderr, "arbiter conform: no case matches the filters (--game/--set/--case/--rule)%s\n", hint);
         arb_conform_free(s);
         return EXIT_USAGE;
     }

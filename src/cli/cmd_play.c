@@ -190,6 +190,7 @@ static const cli_opt play_opts[] = {
     { "archive", 'A', 0, CLI_ARG_NONE, NULL, "-o FILE is an archive: every match of --games M goes into that one file (arbiter info FILE lists them, FILE#I names match I)", 0, 0, CLI_SH_NONE },
     { "games", 'G', 0, CLI_ARG_TEXT, "M", "play M matches into DIR/GAME-I.tcgr; match I (0-based) has the seed SplitMix64(BASE + I), so shards union to exactly the one-machine run", 0, 0, CLI_SH_NONE },
     { "shard", 'K', 0, CLI_ARG_TEXT, "K/N", "only matches I with I mod N = K ('slurm': from the job array's environment)", 0, 0, CLI_SH_NONE },
+    CLI_OPT_JOBS("with --games: matches at a time (only 1 so far; N > 1 is refused)"),
     CLI_OPT_END
 };
 const cli_spec cli_spec_play = {
@@ -257,6 +258,9 @@ int cmd_play(int argc, char **argv)
         case 'K':
             if (cli_shard_parse("play", p.arg, &shard)) return EXIT_USAGE;
             sharded = 1;
+            break;
+        case 'j':
+            if (p.num > 1) return cli_usage("play", "--jobs %llu: only --jobs 1 so far", (unsigned long long)p.num);
             break;
         default: return cli_unhandled(&p);
         }

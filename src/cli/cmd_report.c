@@ -246,6 +246,7 @@ static const char *const report_usage[] = {
 static const cli_opt report_opts[] = {
     { "as", 'a', 0, CLI_ARG_SEAT, "SEAT", "write only what SEAT (0-based or P1..P4) could see: other seats' hidden cards, deck order and face-down identities are not in the file at all. Without it the judge's file has every view and a toggle.", 0, 0, CLI_SH_NONE },
     CLI_OPT_OUTPUT("the file to write; '-' writes to stdout."),
+    CLI_OPT_JOBS("with a DIR: pages at a time (only 1 so far; N > 1 is refused)"),
     CLI_OPT_END
 };
 const cli_spec cli_spec_report = {
@@ -297,6 +298,9 @@ int cmd_report(int argc, char **argv)
         switch (c) {
         case 'o': outp = p.arg; break;
         case 'a': as = p.arg; break;
+        case 'j':
+            if (p.num > 1) return cli_usage("report", "--jobs %llu: only --jobs 1 so far", (unsigned long long)p.num);
+            break;
         default: return cli_unhandled(&p);
         }
     }
