@@ -84,7 +84,10 @@ static int offer_value(cli_arg kind, const char *cur, int n, char **w)
         for (unsigned i = 0; i < arb_game_count(); i++) offer("", cur, arb_game_at(i)->id, NULL);
         break;
     case CLI_ARG_DECKS:
-        if (strchr(cur, '/') || strchr(cur, '.')) { puts("@files"); break; }
+        if (strchr(cur, '/') || strchr(cur, '.')) {
+            puts("@files");
+            break;
+        }
         for (unsigned i = 0; i < arb_game_count(); i++) {
             const arb_game *h = arb_game_at(i);
             if (g && h != g) continue;

@@ -46,7 +46,10 @@ static int unknown_option(cli_parser *p, const char *word)
     char shown[ARB_NEAR_LEN * 4 + 8], hint[3 * (ARB_NEAR_LEN + 8) + 32] = "";
     size_t k = 0;
     for (unsigned i = 0; i < nr.n && k < sizeof hint; i++)
-        k += (size_t)snprintf(hint + k, sizeof hint - k, "%s'--%s'", i == 0 ? "; did you mean " : i + 1 == nr.n ? " or " : ", ",
+        k += (size_t)snprintf(hint + k, sizeof hint - k, "%s'--%s'",
+                              i == 0          ? "; did you mean "
+                              : i + 1 == nr.n ? " or "
+                                              : ", ",
                               nr.best[i]);
     if (nr.n && k < sizeof hint) snprintf(hint + k, sizeof hint - k, "?");
     return stop(p, cli_usage(p->spec->name, "unknown option '%s'%s", arb_text_escape(shown, sizeof shown, name), hint));
@@ -57,7 +60,8 @@ static int take_value(cli_parser *p, const cli_opt *o, const char *inline_val, c
     if (inline_val) {
         p->arg = inline_val;
     } else {
-        if (p->i >= p->argc) return stop(p, cli_usage(p->spec->name, "%s needs %s", written, o->argname ? o->argname : "a value"));
+        if (p->i >= p->argc)
+            return stop(p, cli_usage(p->spec->name, "%s needs %s", written, o->argname ? o->argname : "a value"));
         p->arg = p->argv[p->i++];
     }
     if (o->arg == CLI_ARG_INT) {

@@ -40,9 +40,9 @@ typedef enum cli_shared {
 enum { CLI_ID_LONG = 0x100 };
 
 typedef struct cli_opt {
-    const char *name;    /* long name, without "--" */
-    int id;              /* what cli_next returns: the short letter, or >= CLI_ID_LONG */
-    char shortc;         /* the short form, 0 when none */
+    const char *name; /* long name, without "--" */
+    int id;           /* what cli_next returns: the short letter, or >= CLI_ID_LONG */
+    char shortc;      /* the short form, 0 when none */
     cli_arg arg;
     const char *argname; /* "N", "FILE", … (NULL for a switch) */
     const char *help;    /* one paragraph; --help wraps it */
@@ -52,27 +52,45 @@ typedef struct cli_opt {
 
 /* The shared flags, declared the same way everywhere (help says what the
  * command does with them). */
-#define CLI_OPT_OUTPUT(help) { "output", 'o', 'o', CLI_ARG_FILE, "FILE", help, 0, 0, CLI_SH_OUTPUT }
-#define CLI_OPT_QUIET(help) { "quiet", 'q', 'q', CLI_ARG_NONE, NULL, help, 0, 0, CLI_SH_QUIET }
-#define CLI_OPT_JOBS(help) { "jobs", 'j', 'j', CLI_ARG_INT, "N", help, 1, CLI_JOBS_MAX, CLI_SH_JOBS }
-#define CLI_OPT_JSON(help) { "json", CLI_ID_JSON, 0, CLI_ARG_NONE, NULL, help, 0, 0, CLI_SH_JSON }
-#define CLI_OPT_GAME(help) { "game", 'g', 'g', CLI_ARG_GAME, "ID", help, 0, 0, CLI_SH_GAME }
-#define CLI_OPT_END { NULL, 0, 0, CLI_ARG_NONE, NULL, NULL, 0, 0, CLI_SH_NONE }
+#define CLI_OPT_OUTPUT(help)                                                                                           \
+    {                                                                                                                  \
+        "output", 'o', 'o', CLI_ARG_FILE, "FILE", help, 0, 0, CLI_SH_OUTPUT                                            \
+    }
+#define CLI_OPT_QUIET(help)                                                                                            \
+    {                                                                                                                  \
+        "quiet", 'q', 'q', CLI_ARG_NONE, NULL, help, 0, 0, CLI_SH_QUIET                                                \
+    }
+#define CLI_OPT_JOBS(help)                                                                                             \
+    {                                                                                                                  \
+        "jobs", 'j', 'j', CLI_ARG_INT, "N", help, 1, CLI_JOBS_MAX, CLI_SH_JOBS                                         \
+    }
+#define CLI_OPT_JSON(help)                                                                                             \
+    {                                                                                                                  \
+        "json", CLI_ID_JSON, 0, CLI_ARG_NONE, NULL, help, 0, 0, CLI_SH_JSON                                            \
+    }
+#define CLI_OPT_GAME(help)                                                                                             \
+    {                                                                                                                  \
+        "game", 'g', 'g', CLI_ARG_GAME, "ID", help, 0, 0, CLI_SH_GAME                                                  \
+    }
+#define CLI_OPT_END                                                                                                    \
+    {                                                                                                                  \
+        NULL, 0, 0, CLI_ARG_NONE, NULL, NULL, 0, 0, CLI_SH_NONE                                                        \
+    }
 #define CLI_ID_JSON (CLI_ID_LONG + 0xff)
 
 typedef struct cli_spec cli_spec;
 struct cli_spec {
-    const char *name;            /* "verify"; a subcommand: "deck check" */
-    const char *summary;         /* one line for `arbiter --help` and NAME */
-    const char *const *usage;    /* usage lines without "arbiter ", NULL-ended */
-    const char *description;     /* preformatted text after the usage lines */
-    const cli_opt *opts;         /* CLI_OPT_END-ended; --help is implied */
-    const char *notes;           /* preformatted text after the options */
-    const char *exit;            /* "0 …; 1 …" (printed as "Exit: …") */
-    cli_arg operands;            /* what the positional arguments are */
-    const cli_spec *const *subs; /* subcommands, NULL-ended (or NULL) */
+    const char *name;                  /* "verify"; a subcommand: "deck check" */
+    const char *summary;               /* one line for `arbiter --help` and NAME */
+    const char *const *usage;          /* usage lines without "arbiter ", NULL-ended */
+    const char *description;           /* preformatted text after the usage lines */
+    const cli_opt *opts;               /* CLI_OPT_END-ended; --help is implied */
+    const char *notes;                 /* preformatted text after the options */
+    const char *exit;                  /* "0 …; 1 …" (printed as "Exit: …") */
+    cli_arg operands;                  /* what the positional arguments are */
+    const cli_spec *const *subs;       /* subcommands, NULL-ended (or NULL) */
     int (*run)(int argc, char **argv); /* argv[0] is the command name */
-    int hidden;                  /* not listed in `arbiter --help` */
+    int hidden;                        /* not listed in `arbiter --help` */
 };
 
 /* The parser: cli_next returns the next option's id (> 0) with p->arg (its
@@ -86,12 +104,12 @@ typedef struct cli_parser {
     const cli_spec *spec;
     int argc;
     char **argv;
-    int i;            /* next argv index to read */
-    int dashdash;     /* "--" seen */
-    const char *arg;  /* the current option's argument */
-    uint64_t num;     /* its value (CLI_ARG_INT) */
+    int i;              /* next argv index to read */
+    int dashdash;       /* "--" seen */
+    const char *arg;    /* the current option's argument */
+    uint64_t num;       /* its value (CLI_ARG_INT) */
     const cli_opt *opt; /* the current option */
-    char **pos;       /* the operands (argv + 1) */
+    char **pos;         /* the operands (argv + 1) */
     int npos;
     int rc;
 } cli_parser;

@@ -113,10 +113,7 @@ static void roff(FILE *out, const char *s, size_t n)
     }
 }
 
-static void roffs(FILE *out, const char *s)
-{
-    roff(out, s, strlen(s));
-}
+static void roffs(FILE *out, const char *s) { roff(out, s, strlen(s)); }
 
 static void man_synopsis(const cli_spec *s, FILE *out)
 {

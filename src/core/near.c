@@ -6,10 +6,7 @@
 
 #include "arbiter/text.h"
 
-static unsigned char fold(unsigned char c)
-{
-    return c >= 'A' && c <= 'Z' ? (unsigned char)(c - 'A' + 'a') : c;
-}
+static unsigned char fold(unsigned char c) { return c >= 'A' && c <= 'Z' ? (unsigned char)(c - 'A' + 'a') : c; }
 
 unsigned arb_near_distance(const char *a, const char *b)
 {
@@ -75,7 +72,10 @@ char *arb_near_format(const arb_near *nr, char *buf, size_t size)
     for (unsigned k = 0; k < nr->n && n < size; k++) {
         char esc[ARB_NEAR_LEN * 4 + 8];
         arb_text_escape(esc, sizeof esc, nr->best[k]);
-        n += (size_t)snprintf(buf + n, size - n, "%s'%s'", k == 0 ? "; did you mean " : k + 1 == nr->n ? " or " : ", ",
+        n += (size_t)snprintf(buf + n, size - n, "%s'%s'",
+                              k == 0           ? "; did you mean "
+                              : k + 1 == nr->n ? " or "
+                                               : ", ",
                               esc);
     }
     if (nr->n && n < size) snprintf(buf + n, size - n, "?");
