@@ -12,7 +12,7 @@ static const char *const keygen_usage[] = {
 };
 static const cli_opt keygen_opts[] = {
     CLI_OPT_OUTPUT("the secret key file"),
-    { "label", 'l', 0, CLI_ARG_TEXT, "LABEL", "a name shown in verdicts, e.g. tournament-server-1", 0, 0, CLI_SH_NONE },
+    { "label", 'l', 'l', CLI_ARG_TEXT, "LABEL", "a name shown in verdicts, e.g. tournament-server-1", 0, 0, CLI_SH_NONE },
     CLI_OPT_END
 };
 const cli_spec cli_spec_keygen = {

@@ -17,9 +17,9 @@ static const char *const log_usage[] = {
     NULL
 };
 static const cli_opt log_opts[] = {
-    { "as", 'a', 0, CLI_ARG_SEAT, "SEAT", "only what that seat could see (SEAT: 0-based number or P1..P4); other seats' draws read \"draws a card\" and their actions show the verb only", 0, 0, CLI_SH_NONE },
-    { "from", 'f', 0, CLI_ARG_TEXT, "N", "start at record N (setup events are shown when N is 0)", 0, 0, CLI_SH_NONE },
-    { "to", 't', 0, CLI_ARG_TEXT, "N", "stop after record N", 0, 0, CLI_SH_NONE },
+    { "as", 'a', 'a', CLI_ARG_SEAT, "SEAT", "only what that seat could see (SEAT: 0-based number or P1..P4); other seats' draws read \"draws a card\" and their actions show the verb only", 0, 0, CLI_SH_NONE },
+    { "from", 'f', 'f', CLI_ARG_TEXT, "N", "start at record N (setup events are shown when N is 0)", 0, 0, CLI_SH_NONE },
+    { "to", 't', 't', CLI_ARG_TEXT, "N", "stop after record N", 0, 0, CLI_SH_NONE },
     CLI_OPT_JSON("one JSON object: {file, game, seed, view, players, entries:[{record, kind, turn, phase, clock_ms, clock, seat, seat_name, text, flags, verb, args, elapsed_ms, decision, rejected, rule, event, hidden, ok}], records, actions, rejected, mismatches, complete (the outcome was read), stopped (--to ended the walk), truncated, truncation, diverged, divergence}"),
     CLI_OPT_END
 };

@@ -60,8 +60,8 @@ static const char *const state_usage[] = {
     NULL
 };
 static const cli_opt state_opts[] = {
-    { "at", 'n', 0, CLI_ARG_TEXT, "N", "a record index (0-based), 'setup' (before record 0) or 'last'; a comma list N,M,... shows each in turn (with --json one compact document a line)", 0, 0, CLI_SH_NONE },
-    { "as", 'a', 0, CLI_ARG_SEAT, "SEAT", "that seat's view (0-based number or P1..P4)", 0, 0, CLI_SH_NONE },
+    { "at", 'n', 'n', CLI_ARG_TEXT, "N", "a record index (0-based), 'setup' (before record 0) or 'last'; a comma list N,M,... shows each in turn (with --json one compact document a line)", 0, 0, CLI_SH_NONE },
+    { "as", 'a', 'a', CLI_ARG_SEAT, "SEAT", "that seat's view (0-based number or P1..P4)", 0, 0, CLI_SH_NONE },
     CLI_OPT_JSON("{file, game, record, records, truncated, turn, phase, clock_ms, clock, decision:{seat,kind,clock_left_ms}, outcome, view, hash, state:{…}}"),
     CLI_OPT_END
 };

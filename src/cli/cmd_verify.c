@@ -390,24 +390,32 @@ const cli_spec cli_spec_verify = {
     .run = cmd_verify,
 };
 
-static int verify_main(int argc, char **argv)
+/* What the command line asks for (the trust options go to g_vo). */
+typedef struct vargs {
+    int json, quiet, sharded, npos;
+    uint64_t jobs;
+    const char *manifest;
+    cli_shard shard;
+    char **pos;
+} vargs;
+
+/* -1 to go on, else the exit code (help printed, or a usage error). */
+static int verify_parse(vargs *va, int argc, char **argv)
 {
-    int json = 0, quiet = 0, c;
-    unsigned long long jobs = 1;
-    const char *manifest = NULL;
-    cli_shard shard = { 0, 1 };
-    int sharded = 0;
+    int c;
+    memset(va, 0, sizeof *va);
+    va->jobs = 1;
+    va->shard.n = 1;
     cli_parser p;
     cli_parse_init(&p, &cli_spec_verify, argc, argv);
     while ((c = cli_next(&p)) > 0) {
         switch (c) {
-        case CLI_ID_JSON: json = 1; break;
+        case CLI_ID_JSON: va->json = 1; break;
         case 'j':
-            if (cli_parse_u64(p.arg, &jobs) || jobs < 1 || jobs > CLI_JOBS_MAX)
-                return cli_usage("verify", "--jobs '%s' is not 1..%d", p.arg, CLI_JOBS_MAX);
+            va->jobs = p.num;
             break;
-        case 'q': quiet = 1; break;
-        case 'm': manifest = p.arg; break;
+        case 'q': va->quiet = 1; break;
+        case 'm': va->manifest = p.arg; break;
         case 'C': {
             size_t len;
             if (cli_parse_hex(p.arg, g_published, sizeof g_published, &len) || len != sizeof g_published)
@@ -428,20 +436,34 @@ static int verify_main(int argc, char **argv)
             break;
         }
         case 's':
-            if (cli_shard_parse("verify", p.arg, &shard)) return EXIT_USAGE;
-            sharded = 1;
+            if (cli_shard_parse("verify", p.arg, &va->shard)) return EXIT_USAGE;
+            va->sharded = 1;
             break;
         default: return cli_unhandled(&p);
         }
     }
     if (c < 0) return p.rc;
-    if (sharded && !manifest) return cli_usage("verify", "--shard needs --manifest");
+    va->npos = p.npos;
+    va->pos = p.pos;
+    if (va->sharded && !va->manifest) return cli_usage("verify", "--shard needs --manifest");
     /* NDJSON is read by merge and stats, which count every line: --quiet
      * would drop the verified ones. */
-    if (json && quiet) return cli_usage("verify", "--quiet and --json exclude each other (NDJSON lists every file)");
-    if (manifest && p.npos > 0) return cli_usage("verify", "give either --manifest or FILE arguments, not both");
+    if (va->json && va->quiet) return cli_usage("verify", "--quiet and --json exclude each other (NDJSON lists every file)");
+    if (va->manifest && p.npos > 0) return cli_usage("verify", "give either --manifest or FILE arguments, not both");
+    return -1;
+}
+
+static int verify_main(int argc, char **argv)
+{
+    vargs va;
+    int prc = verify_parse(&va, argc, argv);
+    if (prc >= 0) return prc;
+    int json = va.json, quiet = va.quiet, sharded = va.sharded;
+    uint64_t jobs = va.jobs;
+    const char *manifest = va.manifest;
+    cli_shard shard = va.shard;
     cli_mstream ms;
-    int argn = p.npos, argi = 0;
+    int argn = va.npos, argi = 0;
     /* FILE|DIR arguments: a directory stands for the *.tcgr files under it
      * (cli/paths.c: recursive, sorted, special files skipped with a note). */
     cli_pathlist fl = { 0 };
@@ -451,14 +473,14 @@ static int verify_main(int argc, char **argv)
     } else if (argn < 1) {
         return cli_usage("verify", "no replay file given");
     } else {
-        if (cli_pathlist_build(&fl, "verify", p.npos, p.pos)) {
+        if (cli_pathlist_build(&fl, "verify", va.npos, va.pos)) {
             fprintf(stderr, "arbiter verify: out of memory\n");
             return EXIT_INTERNAL;
         }
         argn = (int)fl.n;
         if (argn < 1) {
             cli_pathlist_free(&fl);
-            fprintf(stderr, "arbiter verify: no .tcgr file under the given director%s\n", p.npos == 1 ? "y" : "ies");
+            fprintf(stderr, "arbiter verify: no .tcgr file under the given director%s\n", va.npos == 1 ? "y" : "ies");
             return EXIT_INPUT;
         }
     }

@@ -44,9 +44,9 @@ typedef struct cli_match_args {
  * same way); cli_match_arg handles them. */
 #define CLI_MATCH_OPTS \
     CLI_OPT_GAME("the game (see 'arbiter games')"), \
-    { "seed", 's', 0, CLI_ARG_TEXT, "S", "the match seed (decimal or 0x hex, 64-bit)", 0, 0, CLI_SH_NONE }, \
-    { "players", 'p', 0, CLI_ARG_TEXT, "N", "seats (default: the game's minimum)", 0, 0, CLI_SH_NONE }, \
-    { "decks", 'd', 0, CLI_ARG_DECKS, "D1,D2,…", "preset names or deck files, one for all or one per seat (default: the game's presets in order)", 0, 0, CLI_SH_NONE }, \
+    { "seed", 's', 's', CLI_ARG_TEXT, "S", "the match seed (decimal or 0x hex, 64-bit)", 0, 0, CLI_SH_NONE }, \
+    { "players", 'p', 'p', CLI_ARG_TEXT, "N", "seats (default: the game's minimum)", 0, 0, CLI_SH_NONE }, \
+    { "decks", 'd', 'd', CLI_ARG_DECKS, "D1,D2,…", "preset names or deck files, one for all or one per seat (default: the game's presets in order)", 0, 0, CLI_SH_NONE }, \
     { "names", 'n', 0, CLI_ARG_TEXT, "A,B,…", "player names for the header (default P1, P2, …)", 0, 0, CLI_SH_NONE }, \
     { "option", 'O', 0, CLI_ARG_TEXT, "K=V", "a match option (integer), repeatable", 0, 0, CLI_SH_NONE }, \
     { "salt", 'S', 0, CLI_ARG_TEXT, "HEX", "write the seed commitment BLAKE2b-256(seed||salt)", 0, 0, CLI_SH_NONE }, \
