@@ -108,6 +108,10 @@ expect "verfy" "did you mean 'verify'"
 expect "deck chek --game naramo" "did you mean 'check'"
 expect "seed derrive" "did you mean 'derive'"
 expect "play --agnets random" "did you mean '--agents'"
+expect "record --game naramo --seed 1 -o v.tcgr <<< '0 kep'" "did you mean 'keep'"
+printf '3 Coolant Pump\n' > "$tmp/deck.txt"
+expect "deck check --game naramo deck.txt" "did you mean 'Coolant Pumps'"
+expect "play --game naramo --seed 1 --decks defense-do -o p.tcgr" "did you mean 'defense-doe'"
 if [ -n "${ARBITER_CONFORMANCE:-}" ]; then
   expect "conform --rule NAR-LIMIT-ROSTR" "did you mean 'NAR-LIMIT-ROSTER'"
 fi
