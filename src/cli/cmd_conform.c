@@ -97,8 +97,8 @@ static const cli_opt conform_opts[] = {
     { "expectations", 'E', 0, CLI_ARG_FILE, "F", "known failures (default: conformance/expectations.xml)", 0, 0, CLI_SH_NONE },
     { "no-replay", 'R', 0, CLI_ARG_NONE, NULL, "do not record and verify each case as a replay", 0, 0, CLI_SH_NONE },
     { "no-invariants", 'I', 0, CLI_ARG_NONE, NULL, "do not check the runner's invariants at every step", 0, 0, CLI_SH_NONE },
-    { "engine", CLI_ID_LONG + 1, 0, CLI_ARG_COMMAND, "CMD", "run the cases against an external engine: CMD is run by /bin/sh and speaks the engine protocol (conformance/ ADAPTER.md); only its game's cases run, on one thread; a dead, slow or babbling adapter is exit 4", 0, 0, CLI_SH_NONE },
-    { "engine-timeout", CLI_ID_LONG + 2, 0, CLI_ARG_INT, "MS", "per-request limit for --engine (default 10000)", 1, 3600000, CLI_SH_NONE },
+    CLI_OPT_ENGINE("run the cases against an external engine: CMD is run by /bin/sh and speaks the engine protocol (conformance/ ADAPTER.md); only its game's cases run, on one thread; a dead, slow or babbling adapter is exit 4"),
+    CLI_OPT_ENGINE_TIMEOUT,
     CLI_OPT_QUIET("print only cases that did not pass, and the summary"),
     CLI_OPT_END
 };

@@ -417,9 +417,9 @@ static const char *const xc_usage[] = {
     "[--probes N] [--engine-timeout MS] [--json]",
     NULL
 };
-enum { XC_ENGINE = CLI_ID_LONG, XC_GAMES, XC_SEED, XC_PLAYERS, XC_SHARD, XC_PROBES, XC_REPRO, XC_TIMEOUT };
+enum { XC_GAMES = CLI_ID_LONG, XC_SEED, XC_PLAYERS, XC_SHARD, XC_PROBES, XC_REPRO };
 static const cli_opt xc_opts[] = {
-    { "engine", XC_ENGINE, 0, CLI_ARG_COMMAND, "CMD", "the adapter command (run by /bin/sh)", 0, 0, CLI_SH_NONE },
+    CLI_OPT_ENGINE("the adapter command (run by /bin/sh)"),
     CLI_OPT_GAME("the reference engine"),
     { "games", XC_GAMES, 0, CLI_ARG_INT, "N", "matches (default 100); match I has seed SplitMix64(S + I)", 1, 100000000, CLI_SH_NONE },
     { "seed", XC_SEED, 0, CLI_ARG_INT, "S", "base seed (default 1)", 0, 0, CLI_SH_NONE },
@@ -427,7 +427,7 @@ static const cli_opt xc_opts[] = {
     { "shard", XC_SHARD, 0, CLI_ARG_TEXT, "K/N", "only matches I with I mod N = K ('slurm': the job array)", 0, 0, CLI_SH_NONE },
     { "probes", XC_PROBES, 0, CLI_ARG_INT, "N", "illegal/malformed actions tried per step (default 2)", 0, ARB_ADAPTER_STEP_MAX - 1, CLI_SH_NONE },
     { "repro", XC_REPRO, 0, CLI_ARG_FILE, "FILE", "the reproducer (default crosscheck-G-SEED.tcgr)", 0, 0, CLI_SH_NONE },
-    { "engine-timeout", XC_TIMEOUT, 0, CLI_ARG_INT, "MS", "per-request limit (default 10000)", 1, 3600000, CLI_SH_NONE },
+    CLI_OPT_ENGINE_TIMEOUT,
     CLI_OPT_JOBS("matches at a time (only 1 so far: the adapter serializes requests)"),
     CLI_OPT_JSON("the summary as one JSON object"),
     CLI_OPT_END
@@ -460,14 +460,14 @@ int cmd_crosscheck(int argc, char **argv)
     cli_parse_init(&p, &cli_spec_crosscheck, argc, argv);
     while ((c = cli_next(&p)) > 0) {
         switch (c) {
-        case XC_ENGINE: engine = p.arg; break;
+        case CLI_ID_ENGINE: engine = p.arg; break;
         case 'g': game = p.arg; break;
         case XC_REPRO: repro = p.arg; break;
         case XC_GAMES: games = p.num; break;
         case XC_SEED: seed = p.num; break;
         case XC_PLAYERS: players = p.num; break;
         case XC_PROBES: probes = p.num; break;
-        case XC_TIMEOUT: tmo = p.num; break;
+        case CLI_ID_ENGINE_TIMEOUT: tmo = p.num; break;
         case XC_SHARD:
             if (cli_shard_parse("crosscheck", p.arg, &shard)) return EXIT_USAGE;
             break;

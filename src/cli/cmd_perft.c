@@ -67,8 +67,8 @@ static const cli_opt perft_opts[] = {
     CLI_MATCH_OPTS,
     { "depth", 'D', 0, CLI_ARG_TEXT, "N", "sequence length, 0..8", 0, 0, CLI_SH_NONE },
     { "divide", 'v', 0, CLI_ARG_NONE, NULL, "the count under each first action, then the total", 0, 0, CLI_SH_NONE },
-    { "engine", 'E', 0, CLI_ARG_COMMAND, "CMD", "count through an engine adapter (conformance/ADAPTER.md)", 0, 0, CLI_SH_NONE },
-    { "engine-timeout", 'T', 0, CLI_ARG_TEXT, "MS", "per-request limit for --engine (default 10000)", 0, 0, CLI_SH_NONE },
+    CLI_OPT_ENGINE("count through an engine adapter (conformance/ADAPTER.md)"),
+    CLI_OPT_ENGINE_TIMEOUT,
     CLI_OPT_END
 };
 const cli_spec cli_spec_perft = {
@@ -113,8 +113,8 @@ int cmd_perft(int argc, char **argv)
             have_depth = 1;
             break;
         case 'v': divide = 1; break;
-        case 'E': engine = p.arg; break;
-        case 'T':
+        case CLI_ID_ENGINE: engine = p.arg; break;
+        case CLI_ID_ENGINE_TIMEOUT:
             if (cli_parse_u64(p.arg, &tmo) || tmo < 1 || tmo > 3600000)
                 return cli_usage("perft", "--engine-timeout must be 1..3600000 ms");
             break;

@@ -72,11 +72,23 @@ typedef struct cli_opt {
     {                                                                                                                  \
         "game", 'g', 'g', CLI_ARG_GAME, "ID", help, 0, 0, CLI_SH_GAME                                                  \
     }
+/* --engine CMD and --engine-timeout MS (an engine adapter, adapter.h) */
+#define CLI_OPT_ENGINE(help)                                                                                           \
+    {                                                                                                                  \
+        "engine", CLI_ID_ENGINE, 0, CLI_ARG_COMMAND, "CMD", help, 0, 0, CLI_SH_NONE                                    \
+    }
+#define CLI_OPT_ENGINE_TIMEOUT                                                                                         \
+    {                                                                                                                  \
+        "engine-timeout", CLI_ID_ENGINE_TIMEOUT, 0, CLI_ARG_INT, "MS",                                                 \
+            "per-request limit for --engine (default 10000)", 1, 3600000, CLI_SH_NONE                                  \
+    }
 #define CLI_OPT_END                                                                                                    \
     {                                                                                                                  \
         NULL, 0, 0, CLI_ARG_NONE, NULL, NULL, 0, 0, CLI_SH_NONE                                                        \
     }
 #define CLI_ID_JSON (CLI_ID_LONG + 0xff)
+#define CLI_ID_ENGINE (CLI_ID_LONG + 0xfe)
+#define CLI_ID_ENGINE_TIMEOUT (CLI_ID_LONG + 0xfd)
 
 typedef struct cli_spec cli_spec;
 struct cli_spec {
