@@ -223,7 +223,7 @@ FULL_CROSSCHECK    := 1000
 FULL_COUNTS        := ARB_TEST_GAMES=$(FULL_GAMES) CROSSCHECK_MATCHES=$(FULL_CROSSCHECK) HASH_SAMPLE=1
 ENGINE_TESTS       := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard $(GAMES:%=tests/check_%.c)))
 CHECK_SUITES       := check-unit check-conform check-reports check-golden check-hostile check-format check-seal \
-                      check-adapter check-hash check-organizer
+                      check-adapter check-hash check-organizer check-cmdtable
 .PHONY: check-suites check-heavy $(GAMES:%=check-%)
 
 check-unit: $(TESTS) $(ARBITER)
@@ -279,6 +279,11 @@ $(foreach g,$(GAMES),$(eval $(call CHECK_GAME,$(g))))
 # the organizer's day: pack, unpack (tests/organizer.sh)
 check-organizer: $(ARBITER)
 	@ARBITER=$(ARBITER) bash tests/organizer.sh
+
+# the command table: completion, --help, parser and man SYNOPSIS agree
+.PHONY: check-cmdtable
+check-cmdtable: $(ARBITER)
+	@ARBITER=$(ARBITER) bash tests/cli/cmdtable.sh
 
 check-seal: $(ARBITER)
 	@ARBITER=$(ARBITER) bash tests/seal/run.sh

@@ -225,9 +225,43 @@ START_TEST(json_duplicates_found_fast)
 }
 END_TEST
 
+/* Did-you-mean: near misses and prefixes are offered nearest first, the
+ * word itself and far words are not, and long words cost nothing. */
+START_TEST(near_suggests_bounded)
+{
+    char buf[256];
+    arb_near nr;
+    arb_near_init(&nr, "jsn");
+    const char *opts[] = { "json", "jobs", "quiet", "json-file", "game" };
+    for (unsigned i = 0; i < 5; i++) arb_near_add(&nr, opts[i]);
+    ck_assert_str_eq(arb_near_format(&nr, buf, sizeof buf), "; did you mean 'json'?");
+    arb_near_init(&nr, "NAR-LIMIT-ROSTR");
+    arb_near_add(&nr, "NAR-LIMIT-HAND");
+    arb_near_add(&nr, "NAR-LIMIT-ROSTER");
+    ck_assert_str_eq(arb_near_format(&nr, buf, sizeof buf), "; did you mean 'NAR-LIMIT-ROSTER'?");
+    arb_near_init(&nr, "ver");
+    arb_near_add(&nr, "verify");
+    arb_near_add(&nr, "verbs");
+    arb_near_add(&nr, "play");
+    ck_assert_str_eq(arb_near_format(&nr, buf, sizeof buf), "; did you mean 'verify' or 'verbs'?");
+    arb_near_init(&nr, "check");
+    arb_near_add(&nr, "CHECK"); /* the word itself, other case */
+    arb_near_add(&nr, "zzzzzz");
+    ck_assert_str_eq(arb_near_format(&nr, buf, sizeof buf), "");
+    char longw[4096];
+    memset(longw, 'a', sizeof longw - 1);
+    longw[sizeof longw - 1] = '\0';
+    ck_assert_uint_eq(arb_near_distance(longw, "a"), ARB_NEAR_LEN + 1);
+    arb_near_init(&nr, longw);
+    arb_near_add(&nr, longw + 4000);
+    ck_assert_uint_eq(nr.n, 0);
+    ck_assert_uint_eq(arb_near_distance("Kitten", "sitting"), 3);
+}
+END_TEST
+
 int main(void)
 {
-    Suite *s = suite_create("text");
+Suite *s = suite_create("text");
     TCase *t = tcase_create("text");
     tcase_set_timeout(t, 60);
     tcase_add_test(t, numbers_are_strict_decimal);
@@ -236,6 +270,7 @@ int main(void)
     tcase_add_test(t, json_duplicates_found_fast);
     tcase_add_test(t, utf8_check_forms_and_controls);
     tcase_add_test(t, put_bytes_escapes_streams);
+    tcase_add_test(t, near_suggests_bounded);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

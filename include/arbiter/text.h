@@ -63,6 +63,34 @@ int arb_text_control_cp(unsigned long cp);
  * then a NUL when size > 0. Returns strlen(src) (>= size: cut). */
 size_t arb_text_copy(char *dst, size_t size, const char *src);
 
+/* Did-you-mean (core/near.c): the candidates nearest to a word that is
+ * not one, by edit distance (insertions, deletions, substitutions; case
+ * folded). Bounded: words and candidates longer than ARB_NEAR_LEN never
+ * match, so each comparison costs at most ARB_NEAR_LEN^2 steps. A
+ * candidate is near when it is within max(1, len/3) edits (at most 3) or
+ * starts with the word (2 characters or more); the ARB_NEAR_KEEP nearest
+ * are kept, the first added winning ties.
+ *   arb_near nr; arb_near_init(&nr, word);
+ *   for (…) arb_near_add(&nr, candidate);
+ *   arb_near_format(&nr, buf, sizeof buf);   // "; did you mean 'x'?" or ""
+ * Candidates are borrowed until the format call. */
+#define ARB_NEAR_LEN 64
+#define ARB_NEAR_KEEP 3
+typedef struct arb_near {
+    const char *word;
+    const char *best[ARB_NEAR_KEEP];
+    unsigned dist[ARB_NEAR_KEEP];
+    unsigned n;
+} arb_near;
+void arb_near_init(arb_near *nr, const char *word);
+void arb_near_add(arb_near *nr, const char *candidate);
+/* Edit distance of a and b, case folded; ARB_NEAR_LEN + 1 when either is
+ * longer than ARB_NEAR_LEN. */
+unsigned arb_near_distance(const char *a, const char *b);
+/* "; did you mean 'a'?" / "; did you mean 'a' or 'b'?" (quoted candidates
+ * escaped), "" when none is near. Returns buf. */
+char *arb_near_format(const arb_near *nr, char *buf, size_t size);
+
 /* UTF-8 validation (labels, an engine's response strings): s[0..n) must be
  * well-formed UTF-8 — shortest forms only, no surrogates, nothing above
  * U+10FFFF. With ARB_UTF8_NO_CONTROLS it must also be free of C0 controls

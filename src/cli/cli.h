@@ -20,13 +20,6 @@ enum {
     EXIT_INTERNAL = 4   /* out of memory or an engine bug */
 };
 
-typedef struct cli_command {
-    const char *name;
-    const char *summary;
-    int (*run)(int argc, char **argv); /* argv[0] is the command name */
-} cli_command;
-
-extern const cli_command cli_commands[];
 
 /* Where messages go: stderr, or per thread the stream a --jobs worker set
  * (its messages are then printed in input order with its result). */
@@ -51,6 +44,8 @@ int cli_exit_for(int code);
 /* Usage error: prints "arbiter CMD: msg" and a hint; returns EXIT_USAGE. */
 /* --jobs N takes 1..CLI_JOBS_MAX in every command. */
 #define CLI_JOBS_MAX 256
+
+#include "cli/cmdtab.h"
 
 int cli_usage(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -108,6 +103,37 @@ const char *cli_stdio_names(const char *s, char *buf, size_t size);
 int cli_split(char *s, char **parts, int max);
 /* "key=integer" into o; 0 on success. */
 int cli_option(arb_options *o, const char *kv);
+
+/* Each command's spec (cli/cmdtab.h), beside its code. */
+extern const cli_spec cli_spec_games;
+extern const cli_spec cli_spec_cards;
+extern const cli_spec cli_spec_deck;
+extern const cli_spec cli_spec_verbs;
+extern const cli_spec cli_spec_play;
+extern const cli_spec cli_spec_record;
+extern const cli_spec cli_spec_verify;
+extern const cli_spec cli_spec_keygen;
+extern const cli_spec cli_spec_sign;
+extern const cli_spec cli_spec_seed;
+extern const cli_spec cli_spec_reseal;
+extern const cli_spec cli_spec_info;
+extern const cli_spec cli_spec_extract;
+extern const cli_spec cli_spec_archive;
+extern const cli_spec cli_spec_pack;
+extern const cli_spec cli_spec_unpack;
+extern const cli_spec cli_spec_select;
+extern const cli_spec cli_spec_merge;
+extern const cli_spec cli_spec_slurm_script;
+extern const cli_spec cli_spec_conform;
+extern const cli_spec cli_spec_log;
+extern const cli_spec cli_spec_state;
+extern const cli_spec cli_spec_diff;
+extern const cli_spec cli_spec_stats;
+extern const cli_spec cli_spec_report;
+extern const cli_spec cli_spec_crosscheck;
+extern const cli_spec cli_spec_perft;
+extern const cli_spec cli_spec_engine_serve;
+extern const cli_spec cli_spec_complete, cli_spec_man_cmd;
 
 int cmd_games(int argc, char **argv);
 int cmd_cards(int argc, char **argv);

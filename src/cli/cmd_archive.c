@@ -4,7 +4,6 @@
  * holding every member of IN that reads and verifies, each with its seal
  * block, and names everything it leaves behind and where; IN is never
  * changed. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -67,41 +66,67 @@ static int repair(const char *in, const char *out)
     return EXIT_OK;
 }
 
+static const char *const archive_usage[] = {
+    "archive repair IN -o OUT",
+    NULL
+};
+static const cli_opt archive_opts[] = {
+    CLI_OPT_OUTPUT("the new archive OUT (must not be IN)"),
+    CLI_OPT_END
+};
+static int archive_repair(int argc, char **argv);
+static const cli_spec archive_repair_spec = {
+    .name = "archive repair",
+    .summary = "copy the members of IN that verify into the new archive OUT",
+    .usage = archive_usage,
+    .description =
+        "Copy every member of the archive IN that reads and verifies (seal\n"
+        "included) into the NEW archive OUT, each with its seal block, and name\n"
+        "what is left behind and where: members that do not decode or verify, a\n"
+        "member cut short by the end of the file, bytes that are neither a frame\n"
+        "nor a valid index. IN is never changed. This is the way out when\n"
+        "`record --archive` refuses to append to IN (its frames and index\n"
+        "disagree, or it holds bytes no frame accounts for).\n",
+    .opts = archive_opts,
+    .exit = "0 OUT written; 1 no member verifies (OUT not written); 2 usage; 3 IN is not an archive, or OUT cannot be written.",
+    .operands = CLI_ARG_FILE,
+    .run = archive_repair,
+};
+static const cli_spec *const archive_subs[] = { &archive_repair_spec, NULL };
+const cli_spec cli_spec_archive = {
+    .name = "archive",
+    .summary = "repair: copy an archive's members that verify into a new file (repair IN -o OUT)",
+    .exit = "0 OUT written; 1 no member verifies (OUT not written); 2 usage; 3 IN is not an archive, or OUT cannot be "
+            "written.",
+    .subs = archive_subs,
+    .run = cmd_archive,
+};
+
 int cmd_archive(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "output", required_argument, NULL, 'o' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
+    return cli_sub_run(&cli_spec_archive, argc, argv);
+}
+
+
+
+
+static int archive_repair(int argc, char **argv)
+{
     const char *out = NULL;
     int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+    cli_parser p;
+    cli_parse_init(&p, &archive_repair_spec, argc, argv);
+    while ((c = cli_next(&p)) > 0) {
         switch (c) {
-        case 'o': out = optarg; break;
-        case 'h':
-            printf("usage: arbiter archive repair IN -o OUT\n"
-                   "\n"
-                   "Copy every member of the archive IN that reads and verifies (seal\n"
-                   "included) into the NEW archive OUT, each with its seal block, and name\n"
-                   "what is left behind and where: members that do not decode or verify, a\n"
-                   "member cut short by the end of the file, bytes that are neither a frame\n"
-                   "nor a valid index. IN is never changed. This is the way out when\n"
-                   "`record --archive` refuses to append to IN (its frames and index\n"
-                   "disagree, or it holds bytes no frame accounts for).\n"
-                   "\n"
-                   "Exit: 0 OUT written; 1 no member verifies (OUT not written); 2 usage;\n"
-                   "3 IN is not an archive, or OUT cannot be written.\n");
-            return EXIT_OK;
-        default: return cli_usage("archive", "unknown option '%s'", argv[optind - 1]);
+        case 'o': out = p.arg; break;
+        default: return cli_unhandled(&p);
         }
     }
-    if (argc - optind != 2 || strcmp(argv[optind], "repair") != 0)
+    if (c < 0) return p.rc;
+    if (p.npos != 1)
         return cli_usage("archive", "the command is `arbiter archive repair IN -o OUT`");
     if (!out) return cli_usage("archive", "repair writes a new archive: -o OUT is required");
     struct stat st;
     if (lstat(out, &st) == 0) return cli_usage("archive", "%s exists: repair writes a new file, never over one", out);
-    return repair(argv[optind + 1], out);
+    return repair(p.pos[0], out);
 }

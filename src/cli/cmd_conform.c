@@ -4,7 +4,6 @@
  * Exit 1 when any result is unexpected (XPASS included), a file is invalid,
  * or an R/R* entry of a game with an engine has no passing case. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,53 +15,6 @@
 
 /* --engine CMD: the adapter's proxy game replaces the registry. */
 static const arb_game *engine_games[2];
-
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: arbiter conform [OPTIONS] [PATH...]\n"
-            "       arbiter conform lint [--schema DIR] [PATH...]\n"
-            "\n"
-            "Run the conformance suite (default PATH: $ARBITER_CONFORMANCE, else\n"
-            "./conformance/ in a checkout, else the installed suite): every case in a\n"
-            "fresh engine instance, with the runner's invariants checked at every step\n"
-            "(legal() has no duplicates and every listed action is accepted, rejections\n"
-            "change nothing, no event is dropped, a seat's view and narration hide what\n"
-            "the rules hide), its action log recorded as a .tcgr and verified.\n"
-            "Statuses: PASS FAIL WRONG-RULE ERROR SKIP XFAIL XPASS.\n"
-            "\n"
-            "  --game ID          only this game's cases\n"
-            "  --set GLOB         only test sets whose name matches\n"
-            "  --case GLOB        only cases whose ID matches\n"
-            "  --rule ID          only cases that cover this rule ID\n"
-            "  -j, --jobs N       run cases on N threads (output order is the same)\n"
-            "  --tap FILE         write TAP 13 with YAML diagnostics ('-' = stdout)\n"
-            "  --junit FILE       write JUnit XML ('-' = stdout)\n"
-            "  --json FILE        write results, problems, coverage as JSON ('-' = stdout)\n"
-            "  --coverage         print every catalog entry with the cases covering it\n"
-            "  --save-failing DIR write each failing case's action log as DIR/GAME-CASE.tcgr\n"
-            "                     (DIR is created)\n"
-            "  --schema DIR       the XSDs (default: PATH/schema or a parent's)\n"
-            "  --expectations F   known failures (default: conformance/expectations.xml)\n"
-            "  --no-replay        do not record and verify each case as a replay\n"
-            "  --no-invariants    do not check the runner's invariants at every step\n"
-            "  --engine CMD       run the cases against an external engine: CMD is run by\n"
-            "                     /bin/sh and speaks the engine protocol (conformance/\n"
-            "                     ADAPTER.md); only its game's cases run, on one thread;\n"
-            "                     a dead, slow or babbling adapter is exit 4\n"
-            "  --engine-timeout MS  per-request limit for --engine (default 10000)\n"
-            "  -q, --quiet        print only cases that did not pass, and the summary\n"
-            "\n"
-            "With a report on '-', stdout carries that report alone: the per-case lines\n"
-            "and the summary go to stderr. Every report lists, besides the cases, one\n"
-            "failing entry per file problem and per uncovered catalog entry.\n"
-            "\n"
-            "Exit: 0 green; 1 on FAIL, WRONG-RULE, ERROR, XPASS, an invalid file, or an\n"
-            "R/R* catalog entry of a game with an engine that no passing case covers\n"
-            "(not checked with --set/--case/--rule or a single FILE); 3 unreadable\n"
-            "input, no schema, an unknown --game, or a report that cannot be written;\n"
-            "2 usage, or --set/--case/--rule filters that select no case.\n");
-}
 
 /* A report: '-' is stdout; a file is written through PATH.part and renamed
  * (arbiter/outfile.h), so a CI job never reads half a report. */
@@ -124,27 +76,56 @@ static int make_dirs(const char *dir)
 
 int cmd_conform_save(const arb_conform_suite *s, const char *dir, FILE *out);
 
+static const char *const conform_usage[] = {
+    "conform [OPTIONS] [PATH...]",
+    "conform lint [--schema DIR] [PATH...]",
+    NULL
+};
+static const cli_opt conform_opts[] = {
+    CLI_OPT_GAME("only this game's cases"),
+    { "set", 's', 0, CLI_ARG_TEXT, "GLOB", "only test sets whose name matches", 0, 0, CLI_SH_NONE },
+    { "case", 'c', 0, CLI_ARG_TEXT, "GLOB", "only cases whose ID matches", 0, 0, CLI_SH_NONE },
+    { "rule", 'r', 0, CLI_ARG_RULE, "ID", "only cases that cover this rule ID", 0, 0, CLI_SH_NONE },
+    CLI_OPT_JOBS("run cases on N threads (output order is the same)"),
+    { "tap", 'T', 0, CLI_ARG_FILE, "FILE", "write TAP 13 with YAML diagnostics ('-' = stdout)", 0, 0, CLI_SH_NONE },
+    { "junit", 'J', 0, CLI_ARG_FILE, "FILE", "write JUnit XML ('-' = stdout)", 0, 0, CLI_SH_NONE },
+    CLI_OPT_JSON("write results, problems, coverage as JSON to stdout (as --json-file -)"),
+    { "json-file", 'O', 0, CLI_ARG_FILE, "FILE", "write results, problems, coverage as JSON to FILE ('-' = stdout); `--json FILE` is the old spelling, still read with a note", 0, 0, CLI_SH_NONE },
+    { "coverage", 'C', 0, CLI_ARG_NONE, NULL, "print every catalog entry with the cases covering it", 0, 0, CLI_SH_NONE },
+    { "save-failing", 'S', 0, CLI_ARG_DIR, "DIR write each failing case's action log as DIR/GAME-CASE.tcgr", "(DIR is created)", 0, 0, CLI_SH_NONE },
+    { "schema", 'X', 0, CLI_ARG_DIR, "DIR", "the XSDs (default: PATH/schema or a parent's)", 0, 0, CLI_SH_NONE },
+    { "expectations", 'E', 0, CLI_ARG_FILE, "F", "known failures (default: conformance/expectations.xml)", 0, 0, CLI_SH_NONE },
+    { "no-replay", 'R', 0, CLI_ARG_NONE, NULL, "do not record and verify each case as a replay", 0, 0, CLI_SH_NONE },
+    { "no-invariants", 'I', 0, CLI_ARG_NONE, NULL, "do not check the runner's invariants at every step", 0, 0, CLI_SH_NONE },
+    CLI_OPT_ENGINE("run the cases against an external engine: CMD is run by /bin/sh and speaks the engine protocol (conformance/ ADAPTER.md); only its game's cases run, on one thread; a dead, slow or babbling adapter is exit 4"),
+    CLI_OPT_ENGINE_TIMEOUT,
+    CLI_OPT_QUIET("print only cases that did not pass, and the summary"),
+    CLI_OPT_END
+};
+const cli_spec cli_spec_conform = {
+    .name = "conform",
+    .summary = "run the XML conformance suite (lint, coverage, TAP/JUnit/JSON)",
+    .usage = conform_usage,
+    .description =
+        "Run the conformance suite (default PATH: $ARBITER_CONFORMANCE, else\n"
+        "./conformance/ in a checkout, else the installed suite): every case in a\n"
+        "fresh engine instance, with the runner's invariants checked at every step\n"
+        "(legal() has no duplicates and every listed action is accepted, rejections\n"
+        "change nothing, no event is dropped, a seat's view and narration hide what\n"
+        "the rules hide), its action log recorded as a .tcgr and verified.\n"
+        "Statuses: PASS FAIL WRONG-RULE ERROR SKIP XFAIL XPASS.\n",
+    .opts = conform_opts,
+    .notes =
+        "With a report on '-', stdout carries that report alone: the per-case lines\n"
+        "and the summary go to stderr. Every report lists, besides the cases, one\n"
+        "failing entry per file problem and per uncovered catalog entry.\n",
+    .exit = "0 green; 1 on FAIL, WRONG-RULE, ERROR, XPASS, an invalid file, or an R/R* catalog entry of a game with an engine that no passing case covers (not checked with --set/--case/--rule or a single FILE); 3 unreadable input, no schema, an unknown --game, or a report that cannot be written; 2 usage, or --set/--case/--rule filters that select no case.",
+    .operands = CLI_ARG_FILE,
+    .run = cmd_conform,
+};
+
 static int conform_main(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "game", required_argument, NULL, 'g' },
-        { "set", required_argument, NULL, 's' },
-        { "case", required_argument, NULL, 'c' },
-        { "rule", required_argument, NULL, 'r' },
-        { "jobs", required_argument, NULL, 'j' },
-        { "tap", required_argument, NULL, 'T' },
-        { "junit", required_argument, NULL, 'J' },
-        { "json", required_argument, NULL, 'O' },
-        { "save-failing", required_argument, NULL, 'S' },
-        { "schema", required_argument, NULL, 'X' },
-        { "expectations", required_argument, NULL, 'E' },
-        { "coverage", no_argument, NULL, 'C' },
-        { "no-replay", no_argument, NULL, 'R' },
-        { "no-invariants", no_argument, NULL, 'I' },
-        { "quiet", no_argument, NULL, 'q' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     arb_conform_options opt = ARB_CONFORM_OPTIONS_INIT;
     const char *tap = NULL, *junit = NULL, *json = NULL, *save = NULL;
     int coverage = 0, quiet = 0, lint = 0, c;
@@ -153,38 +134,38 @@ static int conform_main(int argc, char **argv)
         argc--;
         argv++;
     }
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":j:qh", opts, NULL)) != -1) {
+    cli_parser p;
+    cli_parse_init(&p, &cli_spec_conform, argc, argv);
+    while ((c = cli_next(&p)) > 0) {
         switch (c) {
-        case 'g': opt.game = optarg; break;
-        case 's': opt.set = optarg; break;
-        case 'c': opt.case_glob = optarg; break;
-        case 'r': opt.rule = optarg; break;
+        case 'g': opt.game = p.arg; break;
+        case 's': opt.set = p.arg; break;
+        case 'c': opt.case_glob = p.arg; break;
+        case 'r': opt.rule = p.arg; break;
         case 'j': {
             unsigned long long n;
-            if (cli_parse_u64(optarg, &n) || n < 1 || n > CLI_JOBS_MAX)
-                return cli_usage("conform", "--jobs '%s' is not 1..%d", optarg, CLI_JOBS_MAX);
+            if (cli_parse_u64(p.arg, &n) || n < 1 || n > CLI_JOBS_MAX)
+                return cli_usage("conform", "--jobs '%s' is not 1..%d", p.arg, CLI_JOBS_MAX);
             opt.jobs = (int)n;
             break;
         }
-        case 'T': tap = optarg; break;
-        case 'J': junit = optarg; break;
-        case 'O': json = optarg; break;
-        case 'S': save = optarg; break;
-        case 'X': opt.schema_dir = optarg; break;
-        case 'E': opt.expectations = optarg; break;
+        case 'T': tap = p.arg; break;
+        case 'J': junit = p.arg; break;
+        case CLI_ID_JSON: json = "-"; break;
+        case 'O': json = p.arg; break;
+        case 'S': save = p.arg; break;
+        case 'X': opt.schema_dir = p.arg; break;
+        case 'E': opt.expectations = p.arg; break;
         case 'C': coverage = 1; break;
         case 'R': opt.replay_check = 0; break;
         case 'I': opt.invariants = 0; break;
         case 'q': quiet = 1; break;
-        case 'h': usage(stdout); return EXIT_OK;
-        case ':': return cli_usage("conform", "%s needs a value", argv[optind - 1]);
-        default: return cli_usage("conform", "unknown option '%s'", argv[optind - 1]);
+        default: return cli_unhandled(&p);
         }
     }
-    int npaths = argc - optind;
-    const char *const *paths = npaths ? (const char *const *)(argv + optind) : NULL;
+    if (c < 0) return p.rc;
+    int npaths = p.npos;
+    const char *const *paths = npaths ? (const char *const *)(p.pos) : NULL;
     if (lint && (tap || junit || json || save || coverage))
         return cli_usage("conform", "lint writes no reports (--tap/--junit/--json/--save-failing/--coverage)");
     int ndash = (tap && !strcmp(tap, "-")) + (junit && !strcmp(junit, "-")) + (json && !strcmp(json, "-"));
@@ -229,7 +210,14 @@ static int conform_main(int argc, char **argv)
         /* A filter that selects nothing is almost always a typo in a CI
          * script; a green run over zero cases would hide it. */
         print_diags(s);
-        fprintf(stderr, "arbiter conform: no case matches the filters (--game/--set/--case/--rule)\n");
+        char hint[512] = "";
+        if (opt.rule && !arb_conform_run(s, &err)) { /* no case runs: the catalogs' entries */
+            arb_near nr;
+            arb_near_init(&nr, opt.rule);
+            for (unsigned k = 0; k < arb_conform_nentries(s); k++) arb_near_add(&nr, arb_conform_entry_at(s, k)->id);
+            arb_near_format(&nr, hint, sizeof hint);
+        }
+        fprintf(stderr, "arbiter conform: no case matches the filters (--game/--set/--case/--rule)%s\n", hint);
         arb_conform_free(s);
         return EXIT_USAGE;
     }
@@ -311,6 +299,12 @@ int cmd_conform_save(const arb_conform_suite *s, const char *dir, FILE *out)
     return bad ? -1 : 0;
 }
 
+static int json_name(const char *s)
+{
+    size_t n = strlen(s);
+    return n > 5 && !strcmp(s + n - 5, ".json");
+}
+
 /* --engine CMD and --engine-timeout MS are taken out here (not for lint);
  * the rest is the plain runner over the adapter's proxy game. */
 int cmd_conform(int argc, char **argv)
@@ -322,6 +316,14 @@ int cmd_conform(int argc, char **argv)
     int ac = 0, lint = argc > 1 && strcmp(argv[1], "lint") == 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
+        /* the old spelling `--json FILE` (now --json-file FILE) */
+        if (i > 0 && (!strncmp(a, "--json=", 7) ||
+                      (!strcmp(a, "--json") && i + 1 < argc && (!strcmp(argv[i + 1], "-") || json_name(argv[i + 1]))))) {
+            fprintf(stderr, "arbiter conform: note: '--json FILE' is now '--json-file FILE' (--json alone is JSON on stdout)\n");
+            av[ac++] = "--json-file";
+            av[ac++] = a[6] == '=' ? (char *)a + 7 : argv[++i];
+            continue;
+        }
         if (i > 0 && (!strcmp(a, "--engine") || !strcmp(a, "--engine-timeout"))) {
             if (i + 1 >= argc) { free(av); return cli_usage("conform", "%s needs a value", a); }
             if (a[8] == '\0') engine = argv[++i];

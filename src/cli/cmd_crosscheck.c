@@ -23,37 +23,6 @@
 #define XC_MAX_STEPS 20000
 #define XC_LEGAL_MAX 65536
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: arbiter crosscheck --engine CMD --game G [--games N] [--seed S]\n"
-            "                          [--players P] [--shard K/N|slurm] [--repro FILE]\n"
-            "                          [--probes N] [--engine-timeout MS] [--json]\n"
-            "\n"
-            "Play N seeded random matches on the built-in engine G and on the engine\n"
-            "adapter CMD (conformance/ADAPTER.md) side by side. At every step the\n"
-            "decision, turn, phase, legal actions (as a set), hash, outcome, events and\n"
-            "the state tree of every view (full and each seat) must agree, and so must\n"
-            "the verdicts on sampled illegal and malformed actions (accepted/rejected,\n"
-            "code, rule ID). The first divergence stops the run: it is printed field by\n"
-            "field and its actions are written as a .tcgr reproducer.\n"
-            "\n"
-            "  --engine CMD      the adapter command (run by /bin/sh)\n"
-            "  --game G          the reference engine\n"
-            "  --games N         matches (default 100); match I has seed SplitMix64(S + I)\n"
-            "  --seed S          base seed (default 1)\n"
-            "  --players P       seats (default: cycles through the game's range)\n"
-            "  --shard K/N       only matches I with I mod N = K ('slurm': the job array)\n"
-            "  --probes N        illegal/malformed actions tried per step (default 2)\n"
-            "  --repro FILE      the reproducer (default crosscheck-G-SEED.tcgr)\n"
-            "  --engine-timeout MS  per-request limit (default 10000)\n"
-            "  --json            the summary as one JSON object\n"
-            "\n"
-            "Exit: 0 no divergence, 1 a divergence (reported), 2 usage, 3 bad game or\n"
-            "adapter that cannot start, 4 the adapter failed mid-run (dead, slow or\n"
-            "babbling: the request is named).\n");
-}
-
 typedef struct xc {
     const arb_game *g, *p;      /* reference, proxy */
     arb_adapter *ad;
@@ -443,29 +412,74 @@ static int resolve(const arb_game *to, const arb_deck *from, const arb_game *fg,
     return 0;
 }
 
+static const char *const xc_usage[] = {
+    "crosscheck --engine CMD --game G [--games N] [--seed S] [--players P] [--shard K/N|slurm] [--repro FILE] "
+    "[--probes N] [--engine-timeout MS] [--json]",
+    NULL
+};
+enum { XC_GAMES = CLI_ID_LONG, XC_SEED, XC_PLAYERS, XC_SHARD, XC_PROBES, XC_REPRO };
+static const cli_opt xc_opts[] = {
+    CLI_OPT_ENGINE("the adapter command (run by /bin/sh)"),
+    CLI_OPT_GAME("the reference engine"),
+    { "games", XC_GAMES, 0, CLI_ARG_INT, "N", "matches (default 100); match I has seed SplitMix64(S + I)", 1, 100000000, CLI_SH_NONE },
+    { "seed", XC_SEED, 0, CLI_ARG_INT, "S", "base seed (default 1)", 0, 0, CLI_SH_NONE },
+    { "players", XC_PLAYERS, 0, CLI_ARG_INT, "P", "seats (default: cycles through the game's range)", 1, ARB_MAX_SEATS, CLI_SH_NONE },
+    { "shard", XC_SHARD, 0, CLI_ARG_TEXT, "K/N", "only matches I with I mod N = K ('slurm': the job array)", 0, 0, CLI_SH_NONE },
+    { "probes", XC_PROBES, 0, CLI_ARG_INT, "N", "illegal/malformed actions tried per step (default 2)", 0, ARB_ADAPTER_STEP_MAX - 1, CLI_SH_NONE },
+    { "repro", XC_REPRO, 0, CLI_ARG_FILE, "FILE", "the reproducer (default crosscheck-G-SEED.tcgr)", 0, 0, CLI_SH_NONE },
+    CLI_OPT_ENGINE_TIMEOUT,
+    CLI_OPT_JOBS("matches at a time (only 1 so far: the adapter serializes requests)"),
+    CLI_OPT_JSON("the summary as one JSON object"),
+    CLI_OPT_END
+};
+const cli_spec cli_spec_crosscheck = {
+    .name = "crosscheck",
+    .summary = "differential play of an engine adapter against the built-in engine",
+    .usage = xc_usage,
+    .description =
+        "Play N seeded random matches on the built-in engine G and on the engine\n"
+        "adapter CMD (conformance/ADAPTER.md) side by side. At every step the\n"
+        "decision, turn, phase, legal actions (as a set), hash, outcome, events and\n"
+        "the state tree of every view (full and each seat) must agree, and so must\n"
+        "the verdicts on sampled illegal and malformed actions (accepted/rejected,\n"
+        "code, rule ID). The first divergence stops the run: it is printed field by\n"
+        "field and its actions are written as a .tcgr reproducer.\n",
+    .opts = xc_opts,
+    .exit = "0 no divergence, 1 a divergence (reported), 2 usage, 3 bad game or adapter that cannot start, 4 the "
+            "adapter failed mid-run (dead, slow or babbling: the request is named).",
+    .run = cmd_crosscheck,
+};
+
 int cmd_crosscheck(int argc, char **argv)
 {
     const char *engine = NULL, *game = NULL, *repro = NULL;
     unsigned long long games = 100, seed = 1, players = 0, probes = 2, tmo = 0;
     cli_shard shard = { 0, 1 };
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return EXIT_OK; }
-        if (!strcmp(a, "--json")) { json = 1; continue; }
-        if (!v) return cli_usage("crosscheck", "unknown argument '%s' (or it needs a value)", a);
-        i++;
-        if (!strcmp(a, "--engine")) engine = v;
-        else if (!strcmp(a, "--game")) game = v;
-        else if (!strcmp(a, "--repro")) repro = v;
-        else if (!strcmp(a, "--games")) { if (cli_parse_u64(v, &games) || games < 1 || games > 100000000) return cli_usage("crosscheck", "--games must be 1..100000000"); }
-        else if (!strcmp(a, "--seed")) { if (cli_parse_u64(v, &seed)) return cli_usage("crosscheck", "--seed '%s' is not a 64-bit number", v); }
-        else if (!strcmp(a, "--players")) { if (cli_parse_u64(v, &players) || players < 1 || players > ARB_MAX_SEATS) return cli_usage("crosscheck", "--players must be 1..%d", ARB_MAX_SEATS); }
-        else if (!strcmp(a, "--probes")) { if (cli_parse_u64(v, &probes) || probes > ARB_ADAPTER_STEP_MAX - 1) return cli_usage("crosscheck", "--probes must be 0..%d", ARB_ADAPTER_STEP_MAX - 1); }
-        else if (!strcmp(a, "--engine-timeout")) { if (cli_parse_u64(v, &tmo) || tmo < 1 || tmo > 3600000) return cli_usage("crosscheck", "--engine-timeout must be 1..3600000 ms"); }
-        else if (!strcmp(a, "--shard")) { if (cli_shard_parse("crosscheck", v, &shard)) return EXIT_USAGE; }
-        else return cli_usage("crosscheck", "unknown option '%s'", a);
+    int json = 0, c;
+    cli_parser p;
+    cli_parse_init(&p, &cli_spec_crosscheck, argc, argv);
+    while ((c = cli_next(&p)) > 0) {
+        switch (c) {
+        case CLI_ID_ENGINE: engine = p.arg; break;
+        case 'g': game = p.arg; break;
+        case XC_REPRO: repro = p.arg; break;
+        case XC_GAMES: games = p.num; break;
+        case XC_SEED: seed = p.num; break;
+        case XC_PLAYERS: players = p.num; break;
+        case XC_PROBES: probes = p.num; break;
+        case CLI_ID_ENGINE_TIMEOUT: tmo = p.num; break;
+        case XC_SHARD:
+            if (cli_shard_parse("crosscheck", p.arg, &shard)) return EXIT_USAGE;
+            break;
+        case 'j':
+            if (p.num > 1) return cli_usage("crosscheck", "--jobs %llu: only --jobs 1 so far", (unsigned long long)p.num);
+            break;
+        case CLI_ID_JSON: json = 1; break;
+        default: return cli_unhandled(&p);
+        }
     }
+    if (c < 0) return p.rc;
+    if (p.npos) return cli_usage("crosscheck", "unexpected argument '%s'", cli_esc(p.pos[0]));
     if (!engine) return cli_usage("crosscheck", "--engine CMD is required");
     const arb_game *g = cli_game("crosscheck", game);
     if (!g) return game ? EXIT_INPUT : EXIT_USAGE;

@@ -1,31 +1,7 @@
 /* cmd_deck.c — `arbiter deck check|list|show`: deck files and presets. */
-#include <getopt.h>
 #include <string.h>
 
 #include "cli/cli.h"
-
-static void deck_help(void)
-{
-    printf("usage: arbiter deck check --game GAME [--json] DECK...\n"
-           "       arbiter deck list --game GAME [--json]\n"
-           "       arbiter deck show --game GAME [--json] DECK\n"
-           "\n"
-           "check  print every rule violation (with its rule ID) and every builder\n"
-           "       warning of each DECK (a preset name or a deck file); exit 1 when\n"
-           "       any deck is illegal\n"
-           "list   the preset decks shipped with the engine\n"
-           "show   a deck's cards as a deck file\n"
-           "\n"
-           "Deck file: one 'COUNT NAME' or 'COUNT ID' per line, '#' comments,\n"
-           "'key: value' attributes such as 'bloc: DEFENSE' and 'name: …'.\n"
-           "\n"
-           "  --json  check: an array of {deck, cards, legal, issues}; list: an array\n"
-           "          of {name, cards, attrs}; show: {name, attrs, cards: [{count,\n"
-           "          id, name}]}\n"
-           "\n"
-           "Exit: 0 legal / listed / shown; 1 a deck is illegal; 2 usage; 3 unknown\n"
-           "game, card or deck, unreadable deck file.\n");
-}
 
 static void print_attrs_json(const arb_deck *d)
 {
@@ -90,36 +66,31 @@ static int deck_check(const arb_game *g, int json, int argc, char **argv)
     return bad_input ? EXIT_INPUT : illegal ? EXIT_VERIFY : EXIT_OK;
 }
 
-int cmd_deck(int argc, char **argv)
+static const cli_opt deck_opts[] = {
+    CLI_OPT_GAME("the game (see 'arbiter games')"),
+    CLI_OPT_JSON("check: an array of {deck, cards, legal, issues}; list: an array of {name, cards, attrs}; show: {name, attrs, cards: [{count, id, name}]}"),
+    CLI_OPT_END
+};
+
+/* check, list and show: the same options, then what the subcommand does. */
+static int deck_main(const cli_spec *spec, int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "game", required_argument, NULL, 'g' },
-        { "json", no_argument, NULL, 'j' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
-    if (argc < 2) return cli_usage("deck", "expected a subcommand: check, list or show");
-    const char *sub = argv[1];
-    if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) { deck_help(); return EXIT_OK; }
-    const char *game = NULL;
+    const char *sub = argv[0], *game = NULL;
     int json = 0, c;
-    optind = 1;
-    opterr = 0;
-    argc--; argv++;
-    while ((c = getopt_long(argc, argv, "g:jh", opts, NULL)) != -1) {
+    cli_parser p;
+    cli_parse_init(&p, spec, argc, argv);
+    while ((c = cli_next(&p)) > 0) {
         switch (c) {
-        case 'g': game = optarg; break;
-        case 'j': json = 1; break;
-        case 'h': deck_help(); return EXIT_OK;
-        default: return cli_usage("deck", "unknown option '%s'", argv[optind - 1]);
+        case 'g': game = p.arg; break;
+        case CLI_ID_JSON: json = 1; break;
+        default: return cli_unhandled(&p);
         }
     }
-    if (strcmp(sub, "check") && strcmp(sub, "list") && strcmp(sub, "show"))
-        return cli_usage("deck", "unknown subcommand '%s' (check, list, show)", sub);
+    if (c < 0) return p.rc;
     const arb_game *g = cli_game("deck", game);
     if (!g) return game ? EXIT_INPUT : EXIT_USAGE;
     if (strcmp(sub, "list") == 0) {
-        if (optind < argc) return cli_usage("deck", "list takes no DECK ('%s')", argv[optind]);
+        if (p.npos) return cli_usage("deck", "list takes no DECK ('%s')", p.pos[0]);
         if (json) printf("[");
         for (unsigned i = 0; i < g->npresets; i++) {
             const arb_deck *d = g->preset(g, i);
@@ -137,11 +108,11 @@ int cmd_deck(int argc, char **argv)
         if (json) printf("]\n");
         return EXIT_OK;
     }
-    if (optind >= argc) return cli_usage("deck", "%s needs a DECK (preset name or file)", sub);
+    if (!p.npos) return cli_usage("deck", "%s needs a DECK (preset name or file)", sub);
     if (strcmp(sub, "show") == 0) {
         arb_deck d;
         arb_error err = ARB_ERROR_INIT;
-        if (arb_deck_resolve(&d, g, argv[optind], &err)) return cli_fail("deck show", &err);
+        if (arb_deck_resolve(&d, g, p.pos[0], &err)) return cli_fail("deck show", &err);
         if (json) {
             printf("{\"name\":");
             cli_json_str(stdout, d.name);
@@ -171,5 +142,47 @@ int cmd_deck(int argc, char **argv)
         if (json) printf("]}\n");
         return EXIT_OK;
     }
-    return deck_check(g, json, argc - optind, argv + optind);
+    return deck_check(g, json, p.npos, p.pos);
+}
+
+static int deck_check_run(int argc, char **argv);
+static int deck_list_run(int argc, char **argv);
+static int deck_show_run(int argc, char **argv);
+static const char *const check_usage[] = { "deck check --game GAME [--json] DECK...", NULL };
+static const char *const list_usage[] = { "deck list --game GAME [--json]", NULL };
+static const char *const show_usage[] = { "deck show --game GAME [--json] DECK", NULL };
+static const cli_spec deck_check_spec = {
+    .name = "deck check",
+    .summary = "print every rule violation (with its rule ID) and every builder warning of each DECK (a preset name or a deck file); exit 1 when any deck is illegal",
+    .usage = check_usage, .opts = deck_opts, .operands = CLI_ARG_DECKS, .run = deck_check_run,
+    .exit = "0 legal; 1 a deck is illegal; 2 usage; 3 unknown game, card or deck, unreadable deck file.",
+};
+static const cli_spec deck_list_spec = {
+    .name = "deck list", .summary = "the preset decks shipped with the engine",
+    .usage = list_usage, .opts = deck_opts, .run = deck_list_run,
+    .exit = "0 listed; 2 usage; 3 unknown game.",
+};
+static const cli_spec deck_show_spec = {
+    .name = "deck show", .summary = "a deck's cards as a deck file",
+    .usage = show_usage, .opts = deck_opts, .operands = CLI_ARG_DECKS, .run = deck_show_run,
+    .exit = "0 shown; 2 usage; 3 unknown game, card or deck, unreadable deck file.",
+};
+static int deck_check_run(int argc, char **argv) { return deck_main(&deck_check_spec, argc, argv); }
+static int deck_list_run(int argc, char **argv) { return deck_main(&deck_list_spec, argc, argv); }
+static int deck_show_run(int argc, char **argv) { return deck_main(&deck_show_spec, argc, argv); }
+static const cli_spec *const deck_subs[] = { &deck_check_spec, &deck_list_spec, &deck_show_spec, NULL };
+
+const cli_spec cli_spec_deck = {
+    .name = "deck",
+    .summary = "check a deck file or list preset decks",
+    .description = "Deck file: one 'COUNT NAME' or 'COUNT ID' per line, '#' comments,\n"
+                   "'key: value' attributes such as 'bloc: DEFENSE' and 'name: …'.\n",
+    .exit = "0 legal / listed / shown; 1 a deck is illegal; 2 usage; 3 unknown game, card or deck, unreadable deck file.",
+    .subs = deck_subs,
+    .run = cmd_deck,
+};
+
+int cmd_deck(int argc, char **argv)
+{
+    return cli_sub_run(&cli_spec_deck, argc, argv);
 }

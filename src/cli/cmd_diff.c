@@ -1,6 +1,5 @@
 /* cmd_diff.c — `arbiter diff A B`: the first record where two replays of the
  * same game differ and the state differences there, field by field. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -26,42 +25,53 @@ static void print_diffs(const arb_tnode *arr, const char *indent)
     }
 }
 
+static const char *const diff_usage[] = {
+    "diff A B [--json]",
+    NULL
+};
+static const cli_opt diff_opts[] = {
+    CLI_OPT_JSON("{a, b, identical, record, what, detail, header:[{path,a,b}], a_record, b_record, engine_hash, state:{compared, note, differences:[{path,a,b}], count, hash_a, hash_b}}"),
+    CLI_OPT_END
+};
+const cli_spec cli_spec_diff = {
+    .name = "diff",
+    .summary = "first difference between two replays of a game",
+    .usage = diff_usage,
+    .description =
+        "Compare two replays of the same game (say a player's client log and the\n"
+        "server's): the header field by field (the start time is ignored), then the\n"
+        "records in order. Reports the first record that differs (header, action,\n"
+        "clock, checkpoint, outcome, length) and, when both sides replay, the state\n"
+        "differences at that point, field by field, after each side's record.\n",
+    .opts = diff_opts,
+    .notes =
+        "Records are compared up to the first one `arbiter verify` refuses on both\n"
+        "(\"diverged\" in --json, noted on stderr, exit 1): no further.\n",
+    .exit = "0 identical, 1 they differ or both diverge, 2 usage, 3 missing/corrupt file.",
+    .operands = CLI_ARG_FILE,
+    .run = cmd_diff,
+};
+
+
+
+
 int cmd_diff(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "json", no_argument, NULL, 'j' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     int json = 0, c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+    cli_parser p;
+    cli_parse_init(&p, &cli_spec_diff, argc, argv);
+    while ((c = cli_next(&p)) > 0) {
         switch (c) {
-        case 'j': json = 1; break;
-        case 'h':
-            printf("usage: arbiter diff A B [--json]\n\n"
-                   "Compare two replays of the same game (say a player's client log and the\n"
-                   "server's): the header field by field (the start time is ignored), then the\n"
-                   "records in order. Reports the first record that differs (header, action,\n"
-                   "clock, checkpoint, outcome, length) and, when both sides replay, the state\n"
-                   "differences at that point, field by field, after each side's record.\n\n"
-                   "  --json   {a, b, identical, record, what, detail, header:[{path,a,b}],\n"
-                   "           a_record, b_record, engine_hash, state:{compared, note,\n"
-                   "           differences:[{path,a,b}], count, hash_a, hash_b}}\n\n"
-                   "Records are compared up to the first one `arbiter verify` refuses on both\n"
-                   "(\"diverged\" in --json, noted on stderr, exit 1): no further.\n"
-                   "Exit: 0 identical, 1 they differ or both diverge, 2 usage, 3 missing/corrupt\n"
-                   "file.\n");
-            return EXIT_OK;
-        default: return cli_usage("diff", "unknown option '%s'", argv[optind - 1]);
+        case CLI_ID_JSON: json = 1; break;
+        default: return cli_unhandled(&p);
         }
     }
-    if (argc - optind != 2) return cli_usage("diff", "two replay files are required");
+    if (c < 0) return p.rc;
+    if (p.npos != 2) return cli_usage("diff", "two replay files are required");
     arb_an_source *a, *b;
-    int ec = cli_an_open("diff", argv[optind], &a);
+    int ec = cli_an_open("diff", p.pos[0], &a);
     if (ec) return ec;
-    ec = cli_an_open("diff", argv[optind + 1], &b);
+    ec = cli_an_open("diff", p.pos[1], &b);
     if (ec) {
         arb_an_source_free(a);
         return ec;
@@ -81,11 +91,11 @@ int cmd_diff(int argc, char **argv)
         fputc('\n', stdout);
     } else if (!d.differ && d.diverged >= 0) {
         printf("A: %s\nB: %s\nthe same up to record #%" PRId64 ", which `arbiter verify` refuses on both: not compared "
-               "further\n", cli_esc(argv[optind]), cli_esc(argv[optind + 1]), d.diverged);
+               "further\n", cli_esc(p.pos[0]), cli_esc(p.pos[1]), d.diverged);
     } else if (!d.differ) {
-        printf("identical: %s and %s\n", cli_esc(argv[optind]), cli_esc(argv[optind + 1]));
+        printf("identical: %s and %s\n", cli_esc(p.pos[0]), cli_esc(p.pos[1]));
     } else {
-        printf("A: %s\nB: %s\n", cli_esc(argv[optind]), cli_esc(argv[optind + 1]));
+        printf("A: %s\nB: %s\n", cli_esc(p.pos[0]), cli_esc(p.pos[1]));
         if (d.record < 0) printf("first difference: header\n");
         else printf("first difference: record #%" PRId64 " (%s)\n", d.record, d.what);
         const arb_tnode *hd = arb_tnode_get(root, "header");

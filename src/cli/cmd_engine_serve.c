@@ -8,46 +8,46 @@
 #include "arbiter/adapter.h"
 #include "cli/cli.h"
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: arbiter engine-serve --game G [--fault NAME]\n"
-            "       arbiter engine-serve --list-faults\n"
-            "\n"
-            "Serve the built-in engine G over the engine protocol (conformance/ADAPTER.md):\n"
-            "one JSON request per line on stdin, one JSON response per line on stdout,\n"
-            "until \"bye\" or the end of input. Tools use it as an external engine:\n"
-            "  arbiter conform --engine \"arbiter engine-serve --game naramo\"\n"
-            "\n"
-            "  --game G       the engine to serve\n"
-            "  --fault NAME   break one behaviour on purpose (see --list-faults), to test\n"
-            "                 that crosscheck and conform --engine catch it\n"
-            "  --list-faults  print the faults, one per line\n"
-            "\n"
-            "Exit: 0 at bye or end of input, 2 usage, 3 unknown game or fault, 4 I/O error.\n");
-}
+static const char *const serve_usage[] = { "engine-serve --game G [--fault NAME]", "engine-serve --list-faults", NULL };
+static const cli_opt serve_opts[] = {
+    CLI_OPT_GAME("the engine to serve"),
+    { "fault", 'f', 0, CLI_ARG_TEXT, "NAME", "break one behaviour on purpose (see --list-faults), to test that crosscheck and conform --engine catch it", 0, 0, CLI_SH_NONE },
+    { "list-faults", 'L', 0, CLI_ARG_NONE, NULL, "print the faults, one per line", 0, 0, CLI_SH_NONE },
+    CLI_OPT_END
+};
+const cli_spec cli_spec_engine_serve = {
+    .name = "engine-serve",
+    .summary = "serve a built-in engine over the engine protocol (stdin/stdout)",
+    .usage = serve_usage,
+    .description =
+        "Serve the built-in engine G over the engine protocol (conformance/ADAPTER.md):\n"
+        "one JSON request per line on stdin, one JSON response per line on stdout,\n"
+        "until \"bye\" or the end of input. Tools use it as an external engine:\n"
+        "  arbiter conform --engine \"arbiter engine-serve --game naramo\"\n",
+    .opts = serve_opts,
+    .exit = "0 at bye or end of input, 2 usage, 3 unknown game or fault, 4 I/O error.",
+    .run = cmd_engine_serve,
+};
 
 int cmd_engine_serve(int argc, char **argv)
 {
     const char *game = NULL, *fault = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return EXIT_OK; }
-        if (!strcmp(a, "--list-faults")) {
+    cli_parser p;
+    int c;
+    cli_parse_init(&p, &cli_spec_engine_serve, argc, argv);
+    while ((c = cli_next(&p)) > 0) {
+        switch (c) {
+        case 'g': game = p.arg; break;
+        case 'f': fault = p.arg; break;
+        case 'L':
             for (int k = 0; arb_adapter_fault_names[k]; k++)
                 printf("%-18s %s\n", arb_adapter_fault_names[k], arb_adapter_fault_help[k]);
             return EXIT_OK;
+        default: return cli_unhandled(&p);
         }
-        if (!strcmp(a, "--game") || !strcmp(a, "--fault")) {
-            if (!v) return cli_usage("engine-serve", "%s needs a value", a);
-            if (a[2] == 'g') game = v;
-            else fault = v;
-            i++;
-            continue;
-        }
-        return cli_usage("engine-serve", "unknown argument '%s'", a);
     }
+    if (c < 0) return p.rc;
+    if (p.npos) return cli_usage("engine-serve", "unknown argument '%s'", cli_esc(p.pos[0]));
     if (!game) return cli_usage("engine-serve", "--game is required");
     const arb_game *g = cli_game("engine-serve", game);
     if (!g) return EXIT_INPUT;

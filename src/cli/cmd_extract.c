@@ -2,7 +2,6 @@
  * archive as a standalone v2 replay (its content recompressed without the
  * archive's dictionary, its seal block kept), and the archive listing that
  * `arbiter info ARCHIVE` prints (cli_archive_info). */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,41 +126,52 @@ int cli_archive_info(const char *path, int json)
     return worst;
 }
 
+static const char *const extract_usage[] = {
+    "extract ARCHIVE#N -o FILE.tcgr",
+    NULL
+};
+static const cli_opt extract_opts[] = {
+    CLI_OPT_OUTPUT("the standalone replay to write ('-' = stdout)"),
+    CLI_OPT_END
+};
+const cli_spec cli_spec_extract = {
+    .name = "extract",
+    .summary = "one match of an archive as a standalone replay (ARCHIVE#N -o FILE)",
+    .usage = extract_usage,
+    .description =
+        "Write match N (0-based; `arbiter info ARCHIVE` lists them) of an archive\n"
+        "as a standalone replay. Its content is byte for byte the member's, so a\n"
+        "seal (signature) made in the archive still verifies.\n",
+    .opts = extract_opts,
+    .exit = "0 written; 2 usage; 3 not an archive, no such member, or the member does not decode.",
+    .operands = CLI_ARG_FILE,
+    .run = cmd_extract,
+};
+
+
+
+
 int cmd_extract(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "output", required_argument, NULL, 'o' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     const char *out = NULL;
     int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+    cli_parser p;
+    cli_parse_init(&p, &cli_spec_extract, argc, argv);
+    while ((c = cli_next(&p)) > 0) {
         switch (c) {
-        case 'o': out = optarg; break;
-        case 'h':
-            printf("usage: arbiter extract ARCHIVE#N -o FILE.tcgr\n"
-                   "\n"
-                   "Write match N (0-based; `arbiter info ARCHIVE` lists them) of an archive\n"
-                   "as a standalone replay. Its content is byte for byte the member's, so a\n"
-                   "seal (signature) made in the archive still verifies.\n"
-                   "\n"
-                   "Exit: 0 written; 2 usage; 3 not an archive, no such member, or the\n"
-                   "member does not decode.\n");
-            return EXIT_OK;
-        default: return cli_usage("extract", "unknown option '%s'", argv[optind - 1]);
+        case 'o': out = p.arg; break;
+        default: return cli_unhandled(&p);
         }
     }
-    if (argc - optind != 1) return cli_usage("extract", "give exactly one ARCHIVE#N");
+    if (c < 0) return p.rc;
+    if (p.npos != 1) return cli_usage("extract", "give exactly one ARCHIVE#N");
     if (!out) return cli_usage("extract", "-o FILE is required");
     int ec = cli_output_target("extract", out);
     if (ec) return ec;
     char file[4096];
     uint64_t idx;
-    if (split_member(argv[optind], file, sizeof file, &idx))
-        return cli_usage("extract", "'%s' is not ARCHIVE#N (N: the member's 0-based number)", argv[optind]);
+    if (split_member(p.pos[0], file, sizeof file, &idx))
+        return cli_usage("extract", "'%s' is not ARCHIVE#N (N: the member's 0-based number)", p.pos[0]);
     arb_archive *a;
     arb_error err = ARB_ERROR_INIT;
     if (arb_archive_open(&a, file, &err)) return cli_fail("extract", &err);

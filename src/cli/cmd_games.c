@@ -1,29 +1,38 @@
 /* cmd_games.c — `arbiter games` and `arbiter cards`: what this build knows. */
-#include <getopt.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/table.h"
 
+static const char *const games_usage[] = { "games [--json]", NULL };
+static const cli_opt games_opts[] = {
+    CLI_OPT_JSON("an array of {id, title, rules, engine, min_players, max_players, cards, presets, outcomes, max_actions (the most actions a replay of it may hold)}"),
+    CLI_OPT_END
+};
+const cli_spec cli_spec_games = {
+    .name = "games",
+    .summary = "list the games this build knows",
+    .usage = games_usage,
+    .description = "List the games compiled into this build with their rules version,\n"
+                   "engine version, player counts and card-pool size.\n",
+    .opts = games_opts,
+    .exit = "0 listed; 2 usage.",
+    .run = cmd_games,
+};
+
 int cmd_games(int argc, char **argv)
 {
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0) json = 1;
-        else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: arbiter games [--json]\n"
-                   "\n"
-                   "List the games compiled into this build with their rules version,\n"
-                   "engine version, player counts and card-pool size.\n"
-                   "\n"
-                   "  --json  an array of {id, title, rules, engine, min_players,\n"
-                   "          max_players, cards, presets, outcomes, max_actions (the most\n"
-                   "          actions a replay of it may hold)}\n"
-                   "\n"
-                   "Exit: 0 listed; 2 usage.\n");
-            return EXIT_OK;
-        } else return cli_usage("games", "unexpected argument '%s'", argv[i]);
+    int json = 0, c;
+    cli_parser p;
+    cli_parse_init(&p, &cli_spec_games, argc, argv);
+    while ((c = cli_next(&p)) > 0) {
+        switch (c) {
+        case CLI_ID_JSON: json = 1; break;
+        default: return cli_unhandled(&p);
+        }
     }
+    if (c < 0) return p.rc;
+    if (p.npos) return cli_usage("games", "unexpected argument '%s'", cli_esc(p.pos[0]));
     unsigned n = arb_game_count();
     if (json) {
         printf("[");
@@ -79,36 +88,42 @@ int cmd_games(int argc, char **argv)
     return EXIT_OK;
 }
 
+static const char *const cards_usage[] = {
+    "cards --game GAME [--json]",
+    NULL
+};
+static const cli_opt cards_opts[] = {
+    CLI_OPT_JSON("an array of {id, name, type, group, stats, text}"),
+    CLI_OPT_GAME("the game (see 'arbiter games')"),
+    CLI_OPT_END
+};
+const cli_spec cli_spec_cards = {
+    .name = "cards",
+    .summary = "list a game's card pool (--json)",
+    .usage = cards_usage,
+    .description =
+        "List the game's card pool: ID, name, type, group (faction or class),\n"
+        "stats and text.\n",
+    .opts = cards_opts,
+    .exit = "0 listed; 2 usage (no --game); 3 unknown game.",
+    .run = cmd_cards,
+};
+
 int cmd_cards(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "game", required_argument, NULL, 'g' },
-        { "json", no_argument, NULL, 'j' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     const char *game = NULL;
     int json = 0, c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "g:jh", opts, NULL)) != -1) {
+    cli_parser p;
+    cli_parse_init(&p, &cli_spec_cards, argc, argv);
+    while ((c = cli_next(&p)) > 0) {
         switch (c) {
-        case 'g': game = optarg; break;
-        case 'j': json = 1; break;
-        case 'h':
-            printf("usage: arbiter cards --game GAME [--json]\n"
-                   "\n"
-                   "List the game's card pool: ID, name, type, group (faction or class),\n"
-                   "stats and text.\n"
-                   "\n"
-                   "  --json  an array of {id, name, type, group, stats, text}\n"
-                   "\n"
-                   "Exit: 0 listed; 2 usage (no --game); 3 unknown game.\n");
-            return EXIT_OK;
-        default: return cli_usage("cards", "unknown option '%s'", argv[optind - 1]);
+        case 'g': game = p.arg; break;
+        case CLI_ID_JSON: json = 1; break;
+        default: return cli_unhandled(&p);
         }
     }
-    if (optind < argc) return cli_usage("cards", "unexpected argument '%s'", argv[optind]);
+    if (c < 0) return p.rc;
+    if (p.npos > 0) return cli_usage("cards", "unexpected argument '%s'", p.pos[0]);
     const arb_game *g = cli_game("cards", game);
     if (!g) return game ? EXIT_INPUT : EXIT_USAGE;
     arb_tree *t = arb_tree_new();

@@ -1,7 +1,6 @@
 /* cmd_info.c — `arbiter info FILE`: the header, record counts and outcome
  * of a replay, read with the bounded reader and no engine, so it works for
  * games this build does not know. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -86,34 +85,42 @@ static void json_header(const arb_replay_header *h)
     }
 }
 
+static const char *const info_usage[] = {
+    "info [--json] FILE",
+    NULL
+};
+static const cli_opt info_opts[] = {
+    CLI_OPT_JSON("the header, counts and outcome as one JSON object (an archive: its members)"),
+    CLI_OPT_END
+};
+const cli_spec cli_spec_info = {
+    .name = "info",
+    .summary = "print a replay's header, counts and outcome (an archive: its matches)",
+    .usage = info_usage,
+    .description =
+        "Print a replay's header (game, rules version, rng, engine, seed, players\n"
+        "and decks, options, start time, commitment), its record counts, sizes and\n"
+        "recorded outcome. No engine is run: see 'arbiter verify' for that.\n",
+    .opts = info_opts,
+    .exit = "0 read completely; 3 unreadable, truncated or corrupt (what could be read is still printed); 2 usage.",
+    .operands = CLI_ARG_FILE,
+    .run = cmd_info,
+};
+
 int cmd_info(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "json", no_argument, NULL, 'x' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     int json = 0, c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    cli_parser p;
+    cli_parse_init(&p, &cli_spec_info, argc, argv);
+    while ((c = cli_next(&p)) > 0) {
         switch (c) {
-        case 'x': json = 1; break;
-        case 'h':
-            printf("usage: arbiter info [--json] FILE\n"
-                   "\n"
-                   "Print a replay's header (game, rules version, rng, engine, seed, players\n"
-                   "and decks, options, start time, commitment), its record counts, sizes and\n"
-                   "recorded outcome. No engine is run: see 'arbiter verify' for that.\n"
-                   "\n"
-                   "Exit: 0 read completely; 3 unreadable, truncated or corrupt (what could\n"
-                   "be read is still printed); 2 usage.\n");
-            return EXIT_OK;
-        default: return cli_usage("info", "unknown option '%s'", argv[optind - 1]);
+        case CLI_ID_JSON: json = 1; break;
+        default: return cli_unhandled(&p);
         }
     }
-    if (argc - optind != 1) return cli_usage("info", "give exactly one replay file");
-    const char *path = argv[optind];
+    if (c < 0) return p.rc;
+    if (p.npos != 1) return cli_usage("info", "give exactly one replay file");
+    const char *path = p.pos[0];
     if (arb_archive_is(path)) return cli_archive_info(path, json);
     arb_replay *r;
     info_sum s;
@@ -191,9 +198,9 @@ int cmd_info(int argc, char **argv)
             cli_hex(stdout, h->fair.commit, sizeof h->fair.commit);
             printf(", %d contribution(s) (verify recomputes the seed)\n", h->fair.n);
         }
-        for (int p = 0; p < h->players; p++) {
-            const arb_replay_player *P = &h->player[p];
-            printf("seat %d:     %s, deck %s%s%u cards", p, cli_esc(P->name), P->deck_name[0] ? cli_esc(P->deck_name) : "", P->deck_name[0] ? ", " : "",
+        for (int seat = 0; seat < h->players; seat++) {
+            const arb_replay_player *P = &h->player[seat];
+            printf("seat %d:     %s, deck %s%s%u cards", seat, cli_esc(P->name), P->deck_name[0] ? cli_esc(P->deck_name) : "", P->deck_name[0] ? ", " : "",
                    P->ncards);
             for (unsigned i = 0; i < P->nattrs; i++) printf(", %s: %s", cli_esc(P->attrs[i].key), cli_esc(P->attrs[i].value));
             putchar('\n');

@@ -8,7 +8,6 @@
  * match_id per verified match (cli/dupes.h) and the first MERGE_KEEP
  * failures. */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,46 +244,51 @@ static void print_list_u64(FILE *o, const uint64_t *v, unsigned n, int json)
     for (unsigned i = 0; i < n; i++) fprintf(o, json ? "%s%" PRIu64 : "%s%" PRIu64, i ? (json ? "," : ", ") : "", v[i]);
 }
 
+
+static const char *const merge_usage[] = {
+    "merge [--json] [-o MERGED.ndjson] SHARD.ndjson...",
+    NULL
+};
+static const cli_opt merge_opts[] = {
+    CLI_OPT_JSON("the summary as one JSON object"),
+    CLI_OPT_OUTPUT("also write every result once, as NDJSON, for `arbiter stats FILE`"),
+    CLI_OPT_END
+};
+const cli_spec cli_spec_merge = {
+    .name = "merge",
+    .summary = "merge sharded `verify --json` outputs into one summary",
+    .usage = merge_usage,
+    .description =
+        "Merge the outputs of sharded runs of\n"
+        "  arbiter verify --manifest M --shard K/N --json > shard-K.ndjson\n"
+        "into one summary: totals by status and game, every failed file with its\n"
+        "first divergence, shards whose {\"shard_done\"} line is missing, manifest\n"
+        "entries no shard reported, and entries reported twice (counted once).\n",
+    .opts = merge_opts,
+    .notes =
+        "An input with no {\"shard_done\"} line at all (empty, cut short, or plain\n"
+        "`verify --json` output) is incomplete: nothing shows it is whole.\n",
+    .exit = "0 complete and every file verified; 1 some file failed to verify; 3 incomplete (missing shards or entries, no shard_done line), duplicated or malformed input; 4 out of memory; 2 usage.",
+    .operands = CLI_ARG_FILE,
+    .run = cmd_merge,
+};
+
+
 int cmd_merge(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "json", no_argument, NULL, 'j' },
-        { "output", required_argument, NULL, 'o' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     int json = 0, c;
     const char *outpath = NULL;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+    cli_parser p;
+    cli_parse_init(&p, &cli_spec_merge, argc, argv);
+    while ((c = cli_next(&p)) > 0) {
         switch (c) {
-        case 'j': json = 1; break;
-        case 'o': outpath = optarg; break;
-        case 'h':
-            printf("usage: arbiter merge [--json] [-o MERGED.ndjson] SHARD.ndjson...\n"
-                   "\n"
-                   "Merge the outputs of sharded runs of\n"
-                   "  arbiter verify --manifest M --shard K/N --json > shard-K.ndjson\n"
-                   "into one summary: totals by status and game, every failed file with its\n"
-                   "first divergence, shards whose {\"shard_done\"} line is missing, manifest\n"
-                   "entries no shard reported, and entries reported twice (counted once).\n"
-                   "\n"
-                   "  --json     the summary as one JSON object\n"
-                   "  -o FILE    also write every result once, as NDJSON, for\n"
-                   "             `arbiter stats FILE`\n"
-                   "\n"
-                   "An input with no {\"shard_done\"} line at all (empty, cut short, or plain\n"
-                   "`verify --json` output) is incomplete: nothing shows it is whole.\n"
-                   "\n"
-                   "Exit: 0 complete and every file verified; 1 some file failed to verify;\n"
-                   "3 incomplete (missing shards or entries, no shard_done line), duplicated\n"
-                   "or malformed input; 4 out of memory; 2 usage.\n");
-            return EXIT_OK;
-        default: return cli_usage("merge", "unknown option '%s'", argv[optind - 1]);
+        case CLI_ID_JSON: json = 1; break;
+        case 'o': outpath = p.arg; break;
+        default: return cli_unhandled(&p);
         }
     }
-    if (optind >= argc) return cli_usage("merge", "no shard output given");
+    if (c < 0) return p.rc;
+    if (p.npos < 1) return cli_usage("merge", "no shard output given");
     merge m;
     memset(&m, 0, sizeof m);
     int rc = EXIT_OK;
@@ -299,10 +303,10 @@ int cmd_merge(int argc, char **argv)
         arb_error err = ARB_ERROR_INIT;
         if (!(m.out = arb_out_create(outpath, part, 0666, 0, &err))) return cli_fail("merge", &err);
     }
-    for (int i = optind; i < argc; i++) {
-        int arc = add_file(&m, argv[i]);
+    for (int i = 0; i < p.npos; i++) {
+        int arc = add_file(&m, p.pos[i]);
         if (arc) {
-            if (arc == -1) fprintf(stderr, "arbiter merge: %s: out of memory\n", argv[i]);
+            if (arc == -1) fprintf(stderr, "arbiter merge: %s: out of memory\n", p.pos[i]);
             rc = EXIT_INTERNAL;
             goto done;
         }
@@ -364,8 +368,8 @@ int cmd_merge(int argc, char **argv)
         }
         printf("],\"problems\":%" PRIu64 ",\"shard_done_seen\":%s}\n", m.problems, no_trailer ? "false" : "true");
     } else {
-        printf("merged %d file%s: %" PRIu64 " result%s, %" PRIu64 " ok, %" PRIu64 " failed\n", argc - optind,
-               ARB_PLURAL(argc - optind), m.results, ARB_PLURAL(m.results), m.ok, m.failed);
+        printf("merged %d file%s: %" PRIu64 " result%s, %" PRIu64 " ok, %" PRIu64 " failed\n", p.npos,
+               ARB_PLURAL(p.npos), m.results, ARB_PLURAL(m.results), m.ok, m.failed);
         if (m.shards_n)
             printf("shards: %" PRIu64 " of %" PRIu64 " complete\n", m.shards_n - missing_shards, m.shards_n);
         if (m.entries_known)

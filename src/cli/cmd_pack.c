@@ -8,7 +8,6 @@
  * own .part into a directory it creates (or an empty one). */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,69 +16,71 @@
 #include "cli/cli.h"
 #include "cli/paths.h"
 
-static void pack_help(void)
-{
-    printf("usage: arbiter pack FILE|DIR|ARCHIVE... -o OUT [--quiet]\n"
-           "\n"
-           "Write the matches of the given replays into the NEW archive OUT, in the\n"
-           "order given (a directory: its *.tcgr files, recursive and sorted; an\n"
-           "archive: each of its members in order). Each member keeps its file's\n"
-           "content, envelope flags and seal block exactly, so `verify` says of it\n"
-           "what it says of the file (a signature stays valid). Format-1 replays\n"
-           "cannot be members (FORMAT.md §C). OUT is written as OUT.part and renamed\n"
-           "when complete; when an input does not read to its end nothing is written.\n"
-           "\n"
-           "  -o, --output OUT  the archive to write\n"
-           "  -q, --quiet       print only the closing summary\n"
-           "\n"
-           "Exit: 0 written; 2 usage; 3 an input is unreadable, truncated, format 1\n"
-           "or not a replay, or OUT cannot be written (nothing written).\n");
-}
+static const char *const pack_usage[] = { "pack FILE|DIR|ARCHIVE... -o OUT [--quiet]", NULL };
+static const cli_opt pack_opts[] = {
+    CLI_OPT_OUTPUT("the archive to write"),
+    CLI_OPT_QUIET("print only the closing summary"),
+    CLI_OPT_END
+};
+const cli_spec cli_spec_pack = {
+    .name = "pack",
+    .summary = "replays (files, directories, archives) into one archive, seals kept",
+    .usage = pack_usage,
+    .description =
+        "Write the matches of the given replays into the NEW archive OUT, in the\n"
+        "order given (a directory: its *.tcgr files, recursive and sorted; an\n"
+        "archive: each of its members in order). Each member keeps its file's\n"
+        "content, envelope flags and seal block exactly, so `verify` says of it\n"
+        "what it says of the file (a signature stays valid). Format-1 replays\n"
+        "cannot be members (FORMAT.md §C). OUT is written as OUT.part and renamed\n"
+        "when complete; when an input does not read to its end nothing is written.\n",
+    .opts = pack_opts,
+    .exit = "0 written; 2 usage; 3 an input is unreadable, truncated, format 1 or not a replay, or OUT cannot be "
+            "written (nothing written).",
+    .operands = CLI_ARG_FILE,
+    .run = cmd_pack,
+};
+static const char *const unpack_usage[] = { "unpack ARCHIVE -o DIR [--quiet]", NULL };
+static const cli_opt unpack_opts[] = {
+    { "output", 'o', 'o', CLI_ARG_DIR, "DIR", "the directory to write into", 0, 0, CLI_SH_OUTPUT },
+    CLI_OPT_QUIET("print only the closing summary"),
+    CLI_OPT_END
+};
+const cli_spec cli_spec_unpack = {
+    .name = "unpack",
+    .summary = "an archive into one standalone replay per member, seals kept",
+    .usage = unpack_usage,
+    .description =
+        "Write every member of ARCHIVE as a standalone replay DIR/N.tcgr (N the\n"
+        "member's 0-based number, zero-padded so that the names sort in member\n"
+        "order), as `arbiter extract ARCHIVE#N` does: the same content and seal,\n"
+        "so each file verifies as its member does, and `arbiter pack DIR`\n"
+        "rebuilds the same archive. DIR is created, or must be empty. A member\n"
+        "that does not decode, or one cut short by the end of the file, is named\n"
+        "and not written; the others are.\n",
+    .opts = unpack_opts,
+    .exit = "0 every member written; 2 usage; 3 ARCHIVE is not an archive, a member could not be written, DIR is "
+            "not an empty directory.",
+    .operands = CLI_ARG_FILE,
+    .run = cmd_unpack,
+};
 
-static void unpack_help(void)
+/* The options pack and unpack share: 0 to go on, else -1 with p->rc the
+ * exit code (help printed, or a usage error). */
+static int parse(const cli_spec *s, cli_parser *p, int argc, char **argv, const char **out, int *quiet)
 {
-    printf("usage: arbiter unpack ARCHIVE -o DIR [--quiet]\n"
-           "\n"
-           "Write every member of ARCHIVE as a standalone replay DIR/N.tcgr (N the\n"
-           "member's 0-based number, zero-padded so that the names sort in member\n"
-           "order), as `arbiter extract ARCHIVE#N` does: the same content and seal,\n"
-           "so each file verifies as its member does, and `arbiter pack DIR`\n"
-           "rebuilds the same archive. DIR is created, or must be empty. A member\n"
-           "that does not decode, or one cut short by the end of the file, is named\n"
-           "and not written; the others are.\n"
-           "\n"
-           "  -o, --output DIR  the directory to write into\n"
-           "  -q, --quiet       print only the closing summary\n"
-           "\n"
-           "Exit: 0 every member written; 2 usage; 3 ARCHIVE is not an archive, a\n"
-           "member could not be written, DIR is not an empty directory.\n");
-}
-
-/* The options pack and unpack share. 1: help printed; <0: usage error. */
-static int parse(const char *cmd, int argc, char **argv, const char **out, int *quiet)
-{
-    static const struct option opts[] = {
-        { "output", required_argument, NULL, 'o' },
-        { "quiet", no_argument, NULL, 'q' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+    cli_parse_init(p, s, argc, argv);
+    while ((c = cli_next(p)) > 0) {
         switch (c) {
-        case 'o': *out = optarg; break;
+        case 'o': *out = p->arg; break;
         case 'q': *quiet = 1; break;
-        case 'h':
-            if (!strcmp(cmd, "pack")) pack_help();
-            else unpack_help();
-            return 1;
-        default: cli_usage(cmd, "unknown option '%s'", argv[optind - 1]); return -1;
+        default: p->rc = cli_unhandled(p); return -1;
         }
     }
+    if (c < 0) return -1;
     if (!*out) {
-        cli_usage(cmd, "-o %s is required", strcmp(cmd, "pack") ? "DIR" : "OUT");
+        p->rc = cli_usage(s->name, "-o %s is required", s == &cli_spec_pack ? "OUT" : "DIR");
         return -1;
     }
     return 0;
@@ -129,13 +130,13 @@ int cmd_pack(int argc, char **argv)
 {
     const char *out = NULL;
     int quiet = 0;
-    int pr = parse("pack", argc, argv, &out, &quiet);
-    if (pr) return pr > 0 ? EXIT_OK : EXIT_USAGE;
-    if (optind >= argc) return cli_usage("pack", "no replay given");
+    cli_parser p;
+    if (parse(&cli_spec_pack, &p, argc, argv, &out, &quiet)) return p.rc;
+    if (p.npos < 1) return cli_usage("pack", "no replay given");
     int orc = cli_output_target("pack", out);
     if (orc) return orc;
     cli_pathlist fl = { 0 };
-    if (cli_pathlist_build(&fl, "pack", argc - optind, argv + optind)) {
+    if (cli_pathlist_build(&fl, "pack", p.npos, p.pos)) {
         fprintf(stderr, "arbiter pack: out of memory\n");
         return EXIT_INTERNAL;
     }
@@ -153,17 +154,17 @@ int cmd_pack(int argc, char **argv)
     uint64_t matches = 0, actions = 0;
     int rc = EXIT_OK;
     for (size_t i = 0; i < fl.n && rc == EXIT_OK; i++) {
-        const char *p = fl.paths[i];
-        if (arb_archive_is(p)) {
-            rc = pack_archive(aw, p, quiet, &matches, &actions);
+        const char *pth = fl.paths[i];
+        if (arb_archive_is(pth)) {
+            rc = pack_archive(aw, pth, quiet, &matches, &actions);
             continue;
         }
         uint64_t acts;
-        if (arb_archive_writer_add_file(aw, p, &acts, &err)) {
+        if (arb_archive_writer_add_file(aw, pth, &acts, &err)) {
             rc = cli_fail("pack", &err);
             break;
         }
-        if (!quiet) printf("%s: %" PRIu64 " actions\n", cli_esc(p), acts);
+        if (!quiet) printf("%s: %" PRIu64 " actions\n", cli_esc(pth), acts);
         matches++;
         actions += acts;
     }
@@ -216,10 +217,10 @@ int cmd_unpack(int argc, char **argv)
 {
     const char *dir = NULL;
     int quiet = 0;
-    int pr = parse("unpack", argc, argv, &dir, &quiet);
-    if (pr) return pr > 0 ? EXIT_OK : EXIT_USAGE;
-    if (argc - optind != 1) return cli_usage("unpack", "give exactly one ARCHIVE");
-    const char *in = argv[optind];
+    cli_parser p;
+    if (parse(&cli_spec_unpack, &p, argc, argv, &dir, &quiet)) return p.rc;
+    if (p.npos != 1) return cli_usage("unpack", "give exactly one ARCHIVE");
+    const char *in = p.pos[0];
     arb_archive *a;
     arb_error err = ARB_ERROR_INIT;
     if (arb_archive_open(&a, in, &err)) return cli_fail("unpack", &err);

@@ -6,7 +6,6 @@
  * at depth N). --divide prints the count under each first action; --engine
  * counts through an engine adapter, to compare an implementation's move
  * generator with the reference values in conformance/<game>/perft.md. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,17 +59,40 @@ static uint64_t count(perft *P, int d, int depth)
     return total;
 }
 
+static const char *const perft_usage[] = {
+    "perft --game G [--seed S] [--players N] [--decks D,…] [--position FILE] --depth N [--divide] [--engine CMD]",
+    NULL
+};
+static const cli_opt perft_opts[] = {
+    CLI_MATCH_OPTS,
+    { "depth", 'D', 0, CLI_ARG_TEXT, "N", "sequence length, 0..8", 0, 0, CLI_SH_NONE },
+    { "divide", 'v', 0, CLI_ARG_NONE, NULL, "the count under each first action, then the total", 0, 0, CLI_SH_NONE },
+    CLI_OPT_ENGINE("count through an engine adapter (conformance/ADAPTER.md)"),
+    CLI_OPT_ENGINE_TIMEOUT,
+    CLI_OPT_END
+};
+const cli_spec cli_spec_perft = {
+    .name = "perft",
+    .summary = "count legal action sequences of length N (move-generator check)",
+    .usage = perft_usage,
+    .description =
+        "Count the legal action sequences of length N from the seeded setup (default\n"
+        "seed 1, the game's preset decks) or from a position. Random events follow\n"
+        "the seed; a sequence that ends the match before N actions is not counted.\n"
+        "Reference values: conformance/<game>/perft.md.\n",
+    .opts = perft_opts,
+    .notes =
+        "  Start time in the header: SOURCE_DATE_EPOCH when set, else now.\n",
+    .exit = "0 counted, 1 an action listed as legal was rejected, 2 usage, 3 bad game, deck or position, 4 the adapter failed.",
+    .operands = CLI_ARG_FILE,
+    .run = cmd_perft,
+};
+
+
+
+
 int cmd_perft(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        CLI_MATCH_LONGOPTS,
-        { "depth", required_argument, NULL, 'D' },
-        { "divide", no_argument, NULL, 'v' },
-        { "engine", required_argument, NULL, 'E' },
-        { "engine-timeout", required_argument, NULL, 'T' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     cli_match_args a;
     memset(&a, 0, sizeof a);
     a.no_record = 1;
@@ -78,46 +100,29 @@ int cmd_perft(int argc, char **argv)
     unsigned long long depth = 0, tmo = 0;
     int divide = 0, c, have_depth = 0;
     const char *engine = NULL;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "g:s:p:d:o:h", opts, NULL)) != -1) {
-        int r = cli_match_arg(&a, "perft", c, optarg);
+    cli_parser p;
+    cli_parse_init(&p, &cli_spec_perft, argc, argv);
+    while ((c = cli_next(&p)) > 0) {
+        int r = cli_match_arg(&a, "perft", c, p.arg);
         if (r == 0) continue;
         if (r > 0) return r;
         switch (c) {
         case 'D':
-            if (cli_parse_u64(optarg, &depth) || depth > PERFT_DEPTH_MAX)
+            if (cli_parse_u64(p.arg, &depth) || depth > PERFT_DEPTH_MAX)
                 return cli_usage("perft", "--depth must be 0..%d", PERFT_DEPTH_MAX);
             have_depth = 1;
             break;
         case 'v': divide = 1; break;
-        case 'E': engine = optarg; break;
-        case 'T':
-            if (cli_parse_u64(optarg, &tmo) || tmo < 1 || tmo > 3600000)
+        case CLI_ID_ENGINE: engine = p.arg; break;
+        case CLI_ID_ENGINE_TIMEOUT:
+            if (cli_parse_u64(p.arg, &tmo) || tmo < 1 || tmo > 3600000)
                 return cli_usage("perft", "--engine-timeout must be 1..3600000 ms");
             break;
-        case 'h':
-            printf("usage: arbiter perft --game G [--seed S] [--players N] [--decks D,…]\n"
-                   "                     [--position FILE] --depth N [--divide] [--engine CMD]\n"
-                   "\n"
-                   "Count the legal action sequences of length N from the seeded setup (default\n"
-                   "seed 1, the game's preset decks) or from a position. Random events follow\n"
-                   "the seed; a sequence that ends the match before N actions is not counted.\n"
-                   "Reference values: conformance/<game>/perft.md.\n"
-                   "\n"
-                   CLI_MATCH_HELP
-                   "  --depth N        sequence length, 0..8\n"
-                   "  --divide         the count under each first action, then the total\n"
-                   "  --engine CMD     count through an engine adapter (conformance/ADAPTER.md)\n"
-                   "  --engine-timeout MS  per-request limit for --engine (default 10000)\n"
-                   "\n"
-                   "Exit: 0 counted, 1 an action listed as legal was rejected, 2 usage,\n"
-                   "3 bad game, deck or position, 4 the adapter failed.\n");
-            return EXIT_OK;
-        default: return cli_usage("perft", "unknown option '%s'", argv[optind - 1]);
+        default: return cli_unhandled(&p);
         }
     }
-    if (optind < argc) return cli_usage("perft", "unexpected argument '%s'", argv[optind]);
+    if (c < 0) return p.rc;
+    if (p.npos > 0) return cli_usage("perft", "unexpected argument '%s'", p.pos[0]);
     if (!have_depth) return cli_usage("perft", "--depth N is required");
     if (!a.have_seed) { a.seed = 1; a.have_seed = 1; }
     arb_adapter *ad = NULL;

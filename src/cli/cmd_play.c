@@ -1,7 +1,7 @@
 /* cmd_play.c — `arbiter play`: self-play between built-in agents, recorded
  * to a .tcgr through the same recorder step a game server would use. */
 #include <errno.h>
-#include <getopt.h>
+#include <sys/stat.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,46 +13,6 @@
 #include "cli/progress.h"
 #include "cli/shard.h"
 #include "arbiter/toolkit.h"
-
-static void play_help(void)
-{
-    printf("usage: arbiter play --game G --seed S [--players N] [--agents A,B,…]\n"
-           "                    [--decks D1,D2,…] [--timed] [--json] -o FILE\n"
-           "       arbiter play --games M [--shard K/N|slurm] --seed BASE … -o DIR\n"
-           "\n"
-           "Play a match between built-in agents and record it. Agents: random\n"
-           "(uniform over the legal actions) or greedy (the game's heuristic); one\n"
-           "kind for every seat or one per seat (default random). --timed gives\n"
-           "every decision a seeded think time, so clock rules (timeouts) apply.\n"
-           "The same seed, agents, decks and start time give a byte-identical file.\n"
-           "\n"
-           CLI_MATCH_HELP
-           "  --agents A,B,…    random | greedy, one for all or one per seat\n"
-           "  --timed           seeded think times (elapsed_ms) and clock events\n"
-           "  --max-actions N   stop an endless match after N actions (default 10000000)\n"
-           "  --no-record       play without recording (to measure recorder overhead)\n"
-           "  --disconnect N[:MS]  after N actions the arbiter disconnects the seat\n"
-           "                    that owes the decision and reconnects it MS ms later\n"
-           "                    (default 60000, naramo's reconnect grace: it forfeits);\n"
-           "                    only for games with clock rules\n"
-           "  --json            print the summary as one JSON object (with --games one\n"
-           "                    per match, then {\"summary\":…}; an archive's matches\n"
-           "                    are \"FILE#N\" with \"member\": N)\n"
-           "  -q, --quiet       with --games, only the closing line\n"
-           "  -j, --jobs N      with --games, play N matches at a time (the same\n"
-           "                    files, archive and lines, in match order)\n"
-           "  --archive         -o FILE is an archive: every match of --games M goes\n"
-           "                    into that one file (arbiter info FILE lists them,\n"
-           "                    FILE#I names match I)\n"
-           "  --games M         play M matches into DIR/GAME-I.tcgr; match I (0-based)\n"
-           "                    has the seed SplitMix64(BASE + I), so shards union to\n"
-           "                    exactly the one-machine run\n"
-           "  --shard K/N       only matches I with I mod N = K ('slurm': from the\n"
-           "                    job array's environment)\n"
-           "\n"
-           "Exit: 0 recorded, 2 usage, 3 bad deck/game (or --disconnect refused by\n"
-           "the game, with its rule ID), 4 an engine fault.\n");
-}
 
 /* An injected disconnect: after `at` actions (disc = 0: none). */
 typedef struct play_disc {
@@ -349,22 +309,49 @@ static int play_done(void *ctx, void *p)
     return 0;
 }
 
+static const char *const play_usage[] = {
+    "play --game G --seed S [--players N] [--agents A,B,…] [--decks D1,D2,…] [--timed] [--json] -o FILE",
+    "play --games M [--shard K/N|slurm] --seed BASE … -o DIR",
+    NULL
+};
+static const cli_opt play_opts[] = {
+    CLI_MATCH_OPTS,
+    { "agents", 'a', 0, CLI_ARG_AGENTS, "A,B,…", "random | greedy, one for all or one per seat", 0, 0, CLI_SH_NONE },
+    { "timed", 't', 0, CLI_ARG_NONE, NULL, "seeded think times (elapsed_ms) and clock events", 0, 0, CLI_SH_NONE },
+    { "max-actions", 'M', 0, CLI_ARG_TEXT, "N", "stop an endless match after N actions (default 10000000)", 0, 0, CLI_SH_NONE },
+    { "no-record", 'N', 0, CLI_ARG_NONE, NULL, "play without recording (to measure recorder overhead)", 0, 0, CLI_SH_NONE },
+    { "disconnect", 'D', 0, CLI_ARG_TEXT, "N[:MS]", "after N actions the arbiter disconnects the seat that owes the decision and reconnects it MS ms later (default 60000, naramo's reconnect grace: it forfeits); only for games with clock rules", 0, 0, CLI_SH_NONE },
+    CLI_OPT_JSON("print the summary as one JSON object (with --games one per match, then {\"summary\":…}; an archive's matches are \"FILE#N\" with \"member\": N)"),
+    CLI_OPT_QUIET("with --games, only the closing line"),
+    { "archive", 'A', 0, CLI_ARG_NONE, NULL, "-o FILE is an archive: every match of --games M goes into that one file (arbiter info FILE lists them, FILE#I names match I)", 0, 0, CLI_SH_NONE },
+    { "games", 'G', 0, CLI_ARG_TEXT, "M", "play M matches into DIR/GAME-I.tcgr; match I (0-based) has the seed SplitMix64(BASE + I), so shards union to exactly the one-machine run", 0, 0, CLI_SH_NONE },
+    { "shard", 'K', 0, CLI_ARG_TEXT, "K/N", "only matches I with I mod N = K ('slurm': from the job array's environment)", 0, 0, CLI_SH_NONE },
+    CLI_OPT_JOBS("with --games, play N matches at a time (the same files, archive and lines, in match order)"),
+    CLI_OPT_END
+};
+const cli_spec cli_spec_play = {
+    .name = "play",
+    .summary = "self-play between built-in agents, recorded to a .tcgr",
+    .usage = play_usage,
+    .description =
+        "Play a match between built-in agents and record it. Agents: random\n"
+        "(uniform over the legal actions) or greedy (the game's heuristic); one\n"
+        "kind for every seat or one per seat (default random). --timed gives\n"
+        "every decision a seeded think time, so clock rules (timeouts) apply.\n"
+        "The same seed, agents, decks and start time give a byte-identical file.\n",
+    .opts = play_opts,
+    .notes =
+        "  Start time in the header: SOURCE_DATE_EPOCH when set, else now.\n",
+    .exit = "0 recorded, 2 usage, 3 bad deck/game (or --disconnect refused by the game, with its rule ID), 4 an engine fault.",
+    .operands = CLI_ARG_FILE,
+    .run = cmd_play,
+};
+
+
+
+
 int cmd_play(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        CLI_MATCH_LONGOPTS,
-        { "agents", required_argument, NULL, 'a' },
-        { "max-actions", required_argument, NULL, 'M' },
-        { "no-record", no_argument, NULL, 'N' },
-        { "disconnect", required_argument, NULL, 'D' },
-        { "json", no_argument, NULL, 'Z' },
-        { "games", required_argument, NULL, 'G' },
-        { "shard", required_argument, NULL, 'K' },
-        { "quiet", no_argument, NULL, 'q' },
-        { "jobs", required_argument, NULL, 'J' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     cli_match_args a;
     memset(&a, 0, sizeof a);
     a.level = -1;
@@ -374,50 +361,49 @@ int cmd_play(int argc, char **argv)
     int sharded = 0;
     int json = 0, c, rc;
     play_disc disc = { 0, 0, 60000 };
-    optind = 1;
-    opterr = 0;
     quiet = 0;
-    while ((c = getopt_long(argc, argv, "o:qj:h", opts, NULL)) != -1) {
-        if ((rc = cli_match_arg(&a, "play", c, optarg)) >= 0) {
+    cli_parser p;
+    cli_parse_init(&p, &cli_spec_play, argc, argv);
+    while ((c = cli_next(&p)) > 0) {
+        if ((rc = cli_match_arg(&a, "play", c, p.arg)) >= 0) {
             if (rc) return rc;
             continue;
         }
         switch (c) {
-        case 'a': agents = optarg; break;
+        case 'a': agents = p.arg; break;
         case 'M':
-            if (cli_parse_u64(optarg, &max_actions) || !max_actions)
-                return cli_usage("play", "--max-actions '%s' is not a positive integer", optarg);
+            if (cli_parse_u64(p.arg, &max_actions) || !max_actions)
+                return cli_usage("play", "--max-actions '%s' is not a positive integer", p.arg);
             break;
         case 'N': a.no_record = 1; break;
         case 'D': {
             char dbuf[64], *colon;
-            snprintf(dbuf, sizeof dbuf, "%s", optarg);
+            snprintf(dbuf, sizeof dbuf, "%s", p.arg);
             if ((colon = strchr(dbuf, ':'))) *colon++ = '\0';
             if (cli_parse_u64(dbuf, &disc.at) || (colon && (cli_parse_u64(colon, &disc.ms) || disc.ms > 86400000ULL)))
-                return cli_usage("play", "--disconnect '%s' is not N[:MS]", optarg);
+                return cli_usage("play", "--disconnect '%s' is not N[:MS]", p.arg);
             disc.on = 1;
             break;
         }
-        case 'Z': json = 1; break;
+        case CLI_ID_JSON: json = 1; break;
         case 'q': quiet = 1; break;
         case 'j':
-        case 'J':
-            if (cli_parse_u64(optarg, &jobs) || jobs < 1 || jobs > CLI_JOBS_MAX)
-                return cli_usage("play", "--jobs '%s' is not 1..256", optarg);
+            if (cli_parse_u64(p.arg, &jobs) || jobs < 1 || jobs > CLI_JOBS_MAX)
+                return cli_usage("play", "--jobs '%s' is not 1..%d", p.arg, CLI_JOBS_MAX);
             break;
         case 'G':
-            if (cli_parse_u64(optarg, &games) || !games || games > 1000000000ULL)
-                return cli_usage("play", "--games '%s' is not 1..1000000000", optarg);
+            if (cli_parse_u64(p.arg, &games) || !games || games > 1000000000ULL)
+                return cli_usage("play", "--games '%s' is not 1..1000000000", p.arg);
             break;
         case 'K':
-            if (cli_shard_parse("play", optarg, &shard)) return EXIT_USAGE;
+            if (cli_shard_parse("play", p.arg, &shard)) return EXIT_USAGE;
             sharded = 1;
             break;
-        case 'h': play_help(); return EXIT_OK;
-        default: return cli_usage("play", "unknown option '%s'", argv[optind - 1]);
+        default: return cli_unhandled(&p);
         }
     }
-    if (optind < argc) return cli_usage("play", "unexpected argument '%s'", argv[optind]);
+    if (c < 0) return p.rc;
+    if (p.npos > 0) return cli_usage("play", "unexpected argument '%s'", p.pos[0]);
     if (!games) {
         if (sharded) return cli_usage("play", "--shard needs --games");
         if ((rc = cli_match_start(&a, "play")) == EXIT_OK) rc = play_match(&a, agents, max_actions, json, -1, disc);

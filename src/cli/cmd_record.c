@@ -6,7 +6,6 @@
  * decision owed next and the legal actions. A game server or a person
  * feeds a match in this way. */
 #include <ctype.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,43 +13,6 @@
 #include "cli/match_args.h"
 #include "arbiter/toolkit.h"
 #include "cli/record_io.h"
-
-static void record_help(void)
-{
-    printf("usage: arbiter record --game G --seed S [--players N] [--decks D1,D2,…]\n"
-           "                      [--json] -o FILE < actions\n"
-           "\n"
-           "Read actions from stdin, one per line, apply each to the match and record\n"
-           "it live. Text syntax: '[+MS] SEAT VERB [ARG…]' where SEAT is 0-based or\n"
-           "'arbiter' and +MS the elapsed milliseconds (see 'arbiter verbs --game G');\n"
-           "blank lines and lines starting with '#' are skipped. A line holds at most\n"
-           "4096 bytes, not counting its ending (LF or CRLF); a longer line, or one\n"
-           "with a NUL byte, is answered with an error and skipped whole, and the next\n"
-           "line is read normally. With --json each line\n"
-           "is an object {\"seat\":0|\"arbiter\",\"verb\":\"play\",\"args\":[3],\"elapsed_ms\":0}\n"
-           "or {\"action\":\"0 play 3\"}, and every answer is one JSON object per line.\n"
-           "Strict JSON: a duplicate key, an unknown key, data after the object, or a\n"
-           "\"verb\" that is not exactly one verb name (\"play 22\") is an error.\n"
-           "\n"
-           "Answers (text): 'ok N: DESCRIPTION' then 'event: …' lines, or\n"
-           "'rejected RULE: MESSAGE' (not recorded), or 'error: MESSAGE' (bad syntax);\n"
-           "then 'owed: turn T seat S DECISION [clock MS]' and 'legal: A | B | …';\n"
-           "at the end 'over: winner S (REASON) after T turns, final hash 0x…' (or\n"
-           "'over: draw (REASON) …'; S is the winning seat).\n"
-           "\n"
-           CLI_MATCH_HELP
-           "  --timed           mark the replay as timed (elapsed times are real)\n"
-           "  --archive         -o FILE is an archive: the finished match is appended\n"
-           "                    (the archive is created when missing; a member a crash\n"
-           "                    cut short is dropped first, with a note)\n"
-           "  --json            NDJSON input and output\n"
-           "\n"
-           "Exit: 0 the match ended and was recorded as FILE; 3 stdin ended before\n"
-           "the match did (the file is finished without an outcome and left as\n"
-           "FILE.part, every accepted action kept: 'arbiter verify --unfinished\n"
-           "FILE.part' checks it); 2 usage; 4 I/O failure (a read error on stdin\n"
-           "also leaves FILE.part with every accepted action kept).\n");
-}
 
 /* The NDJSON action object, read with the library's strict JSON reader
  * (duplicate keys, trailing data after the object, fractional numbers are
@@ -218,32 +180,70 @@ static void answer_error(rctx *c, const char *type, const arb_error *err)
     }
 }
 
+static const char *const record_usage[] = {
+    "record --game G --seed S [--players N] [--decks D1,D2,…] [--json] -o FILE < actions",
+    NULL
+};
+static const cli_opt record_opts[] = {
+    CLI_MATCH_OPTS,
+    { "timed", 't', 0, CLI_ARG_NONE, NULL, "mark the replay as timed (elapsed times are real)", 0, 0, CLI_SH_NONE },
+    { "archive", 'A', 0, CLI_ARG_NONE, NULL, "-o FILE is an archive: the finished match is appended (the archive is created when missing; a member a crash cut short is dropped first, with a note)", 0, 0, CLI_SH_NONE },
+    CLI_OPT_JSON("NDJSON input and output"),
+    CLI_OPT_END
+};
+const cli_spec cli_spec_record = {
+    .name = "record",
+    .summary = "drive a match from actions on stdin, recorded live",
+    .usage = record_usage,
+    .description =
+        "Read actions from stdin, one per line, apply each to the match and record\n"
+        "it live. Text syntax: '[+MS] SEAT VERB [ARG…]' where SEAT is 0-based or\n"
+        "'arbiter' and +MS the elapsed milliseconds (see 'arbiter verbs --game G');\n"
+        "blank lines and lines starting with '#' are skipped. A line holds at most\n"
+        "4096 bytes, not counting its ending (LF or CRLF); a longer line, or one\n"
+        "with a NUL byte, is answered with an error and skipped whole, and the next\n"
+        "line is read normally. With --json each line\n"
+        "is an object {\"seat\":0|\"arbiter\",\"verb\":\"play\",\"args\":[3],\"elapsed_ms\":0}\n"
+        "or {\"action\":\"0 play 3\"}, and every answer is one JSON object per line.\n"
+        "Strict JSON: a duplicate key, an unknown key, data after the object, or a\n"
+        "\"verb\" that is not exactly one verb name (\"play 22\") is an error.\n"
+        "\n"
+        "Answers (text): 'ok N: DESCRIPTION' then 'event: …' lines, or\n"
+        "'rejected RULE: MESSAGE' (not recorded), or 'error: MESSAGE' (bad syntax);\n"
+        "then 'owed: turn T seat S DECISION [clock MS]' and 'legal: A | B | …';\n"
+        "at the end 'over: winner S (REASON) after T turns, final hash 0x…' (or\n"
+        "'over: draw (REASON) …'; S is the winning seat).\n",
+    .opts = record_opts,
+    .notes =
+        "  Start time in the header: SOURCE_DATE_EPOCH when set, else now.\n",
+    .exit = "0 the match ended and was recorded as FILE; 3 stdin ended before the match did (the file is finished without an outcome and left as FILE.part, every accepted action kept: 'arbiter verify --unfinished FILE.part' checks it); 2 usage; 4 I/O failure (a read error on stdin also leaves FILE.part with every accepted action kept).",
+    .operands = CLI_ARG_FILE,
+    .run = cmd_record,
+};
+
+
+
+
 int cmd_record(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        CLI_MATCH_LONGOPTS,
-        { "json", no_argument, NULL, 'x' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     cli_match_args a;
     memset(&a, 0, sizeof a);
     a.level = -1;
     int json = 0, c, rc;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-        if ((rc = cli_match_arg(&a, "record", c, optarg)) >= 0) {
+    cli_parser p;
+    cli_parse_init(&p, &cli_spec_record, argc, argv);
+    while ((c = cli_next(&p)) > 0) {
+        if ((rc = cli_match_arg(&a, "record", c, p.arg)) >= 0) {
             if (rc) return rc;
             continue;
         }
         switch (c) {
-        case 'x': json = 1; break;
-        case 'h': record_help(); return EXIT_OK;
-        default: return cli_usage("record", "unknown option '%s'", argv[optind - 1]);
+        case CLI_ID_JSON: json = 1; break;
+        default: return cli_unhandled(&p);
         }
     }
-    if (optind < argc) return cli_usage("record", "unexpected argument '%s'", argv[optind]);
+    if (c < 0) return p.rc;
+    if (p.npos > 0) return cli_usage("record", "unexpected argument '%s'", p.pos[0]);
     if (a.archive) a.archive = 2; /* record appends to the archive (a server's day) */
     if ((rc = cli_match_start(&a, "record"))) {
         cli_match_args_free(&a);
@@ -277,12 +277,12 @@ int cmd_record(int argc, char **argv)
             fflush(stdout);
             continue;
         }
-        const char *p = line;
-        while (*p == ' ' || *p == '\t') p++;
-        if (!*p || *p == '#') continue;
+        const char *lp = line;
+        while (*lp == ' ' || *lp == '\t') lp++;
+        if (!*lp || *lp == '#') continue;
         arb_action act;
-        int prc = json ? cli_record_json_action(a.g, p, len - (size_t)(p - line), &act, &err)
-                       : arb_action_parse(a.g, p, &act, &err);
+        int prc = json ? cli_record_json_action(a.g, lp, len - (size_t)(lp - line), &act, &err)
+                       : arb_action_parse(a.g, lp, &act, &err);
         if (prc == ARB_ENOMEM) {
             rc = cli_fail("record", &err);
             break;

@@ -4,7 +4,6 @@
  * Written to OUT.part and renamed, so a failed run leaves no half report
  * behind. */
 #include <errno.h>
-#include <getopt.h>
 #include <sys/stat.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -284,74 +283,77 @@ static int report_dir_one(void *ctx, const char *path)
     return cli_each_match(path, report_match, report_bad, report_drain, ctx);
 }
 
+
+static const char *const report_usage[] = {
+    "report FILE -o OUT.html [--as SEAT]",
+    "report DIR|ARCHIVE -o OUTDIR [--as SEAT] [-j N]",
+    NULL
+};
+static const cli_opt report_opts[] = {
+    { "as", 'a', 0, CLI_ARG_SEAT, "SEAT", "write only what SEAT (0-based or P1..P4) could see: other seats' hidden cards, deck order and face-down identities are not in the file at all. Without it the judge's file has every view and a toggle.", 0, 0, CLI_SH_NONE },
+    CLI_OPT_OUTPUT("the file to write; '-' writes to stdout."),
+    CLI_OPT_JOBS("with a DIR or ARCHIVE, write N pages at a time (the same pages, index and messages, in walk order)"),
+    CLI_OPT_END
+};
+const cli_spec cli_spec_report = {
+    .name = "report",
+    .summary = "self-contained HTML report of a replay (-o OUT.html)",
+    .usage = report_usage,
+    .description =
+        "Write the judge's viewer: one self-contained HTML file (no network, no\n"
+        "external script or font). It opens on the verdict (VERIFIED, or DOES NOT\n"
+        "VERIFY with the first divergence linked; a match started from a position\n"
+        "says so), then a board drawn from the state tree at the selected record\n"
+        "(every zone and counter, whose decision it is, what the record changed),\n"
+        "a slider, arrow keys, Home/End, jump to turn and a turn list to step\n"
+        "through the records, and a timeline of every action and event with the\n"
+        "engine's narration and rejections' rule IDs (filters: actions only, one\n"
+        "seat, rejections only). OUT.html#r<INDEX> opens on record INDEX, so a\n"
+        "ruling can cite it. Charts of the tracked quantities link to their records.\n",
+    .opts = report_opts,
+    .notes =
+        "A DIR instead of FILE writes one page per *.tcgr under it (recursive,\n"
+        "sorted) into the directory OUT, one page per path: DIR/x.tcgr as\n"
+        "OUT/x.tcgr.html, DIR/a/x.tcgr as OUT/a%2Fx.tcgr.html ('/' is %2F, '%' %25);\n"
+        "an ARCHIVE (given, or found under DIR) one page per member: member 3 of\n"
+        "day.tcgr as OUT/day.tcgr%233.html ('#' is %23). OUT/index.html lists every\n"
+        "match with the verdict its page opens on and a link to it.\n"
+        "\n"
+        "OUT is written to OUT.part and renamed; an OUT that exists and is not a\n"
+        "regular file (a device, FIFO, directory) is refused, not replaced: use\n"
+        "'-o -' to write to stdout. A truncated replay is shown up to its last\n"
+        "complete record (noted on stderr), then the command exits 3.\n"
+        "\n"
+        "Every file that is there gets a page: one that does not verify opens on\n"
+        "DOES NOT VERIFY, one no record of which can be read (corrupt, of an\n"
+        "unsupported game or version) on UNREADABLE with the offset, a consistent\n"
+        "match without an outcome on CONSISTENT, NOT FINISHED.\n",
+    .exit = "(as verify's): 0 written and the file verifies (or is consistent and unfinished); 1 written, the file does not verify; 2 usage; 3 missing, corrupt, truncated or unsupported file (its page written when the file exists) or unwritable output.",
+    .operands = CLI_ARG_FILE,
+    .run = cmd_report,
+};
+
+
 int cmd_report(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "output", required_argument, NULL, 'o' },
-        { "as", required_argument, NULL, 'a' },
-        { "jobs", required_argument, NULL, 'j' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     const char *outp = NULL, *as = NULL;
     unsigned long long jobs = 1;
     int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "o:j:h", opts, NULL)) != -1) {
+    cli_parser p;
+    cli_parse_init(&p, &cli_spec_report, argc, argv);
+    while ((c = cli_next(&p)) > 0) {
         switch (c) {
-        case 'o': outp = optarg; break;
-        case 'j':
-            if (cli_parse_u64(optarg, &jobs) || jobs < 1 || jobs > CLI_JOBS_MAX)
-                return cli_usage("report", "--jobs '%s' is not 1..%d", optarg, CLI_JOBS_MAX);
-            break;
-        case 'a': as = optarg; break;
-        case 'h':
-            printf("usage: arbiter report FILE -o OUT.html [--as SEAT]\n       arbiter report DIR|ARCHIVE -o OUTDIR [--as SEAT] [-j N]\n\n"
-                   "Write the judge's viewer: one self-contained HTML file (no network, no\n"
-                   "external script or font). It opens on the verdict (VERIFIED, or DOES NOT\n"
-                   "VERIFY with the first divergence linked; a match started from a position\n"
-                   "says so), then a board drawn from the state tree at the selected record\n"
-                   "(every zone and counter, whose decision it is, what the record changed),\n"
-                   "a slider, arrow keys, Home/End, jump to turn and a turn list to step\n"
-                   "through the records, and a timeline of every action and event with the\n"
-                   "engine's narration and rejections' rule IDs (filters: actions only, one\n"
-                   "seat, rejections only). OUT.html#r<INDEX> opens on record INDEX, so a\n"
-                   "ruling can cite it. Charts of the tracked quantities link to their records.\n"
-                   "\n"
-                   "  --as SEAT   write only what SEAT (0-based or P1..P4) could see: other\n"
-                   "              seats' hidden cards, deck order and face-down identities are\n"
-                   "              not in the file at all. Without it the judge's file has every\n"
-                   "              view and a toggle.\n"
-                   "  -o OUT      the file to write; '-' writes to stdout.\n"
-                   "  -j, --jobs N  with a DIR or ARCHIVE, write N pages at a time (the same\n"
-                   "              pages, index and messages, in walk order)\n"
-                   "A DIR instead of FILE writes one page per *.tcgr under it (recursive,\n"
-                   "sorted) into the directory OUT, one page per path: DIR/x.tcgr as\n"
-                   "OUT/x.tcgr.html, DIR/a/x.tcgr as OUT/a%%2Fx.tcgr.html ('/' is %%2F, '%%' %%25);\n"
-                   "an ARCHIVE (given, or found under DIR) one page per member: member 3 of\n"
-                   "day.tcgr as OUT/day.tcgr%%233.html ('#' is %%23). OUT/index.html lists every\n"
-                   "match with the verdict its page opens on and a link to it.\n\n"
-                   "OUT is written to OUT.part and renamed; an OUT that exists and is not a\n"
-                   "regular file (a device, FIFO, directory) is refused, not replaced: use\n"
-                   "'-o -' to write to stdout. A truncated replay is shown up to its last\n"
-                   "complete record (noted on stderr), then the command exits 3.\n\n"
-                   "Every file that is there gets a page: one that does not verify opens on\n"
-                   "DOES NOT VERIFY, one no record of which can be read (corrupt, of an\n"
-                   "unsupported game or version) on UNREADABLE with the offset, a consistent\n"
-                   "match without an outcome on CONSISTENT, NOT FINISHED.\n\n"
-                   "Exit (as verify's): 0 written and the file verifies (or is consistent and\n"
-                   "unfinished); 1 written, the file does not verify; 2 usage; 3 missing,\n"
-                   "corrupt, truncated or unsupported file (its page written when the file\n"
-                   "exists) or unwritable output.\n");
-            return EXIT_OK;
-        default: return cli_usage("report", "unknown option '%s'", argv[optind - 1]);
+        case 'o': outp = p.arg; break;
+        case 'a': as = p.arg; break;
+        case 'j': jobs = p.num; break; /* 1..CLI_JOBS_MAX, checked by the table */
+        default: return cli_unhandled(&p);
         }
     }
-    if (optind >= argc) return cli_usage("report", "a replay FILE (or DIR) is required");
-    if (optind + 1 < argc) return cli_usage("report", "unexpected argument '%s'", argv[optind + 1]);
+    if (c < 0) return p.rc;
+    if (p.npos < 1) return cli_usage("report", "a replay FILE (or DIR) is required");
+    if (p.npos > 1) return cli_usage("report", "unexpected argument '%s'", p.pos[1]);
     if (!outp) return cli_usage("report", "-o OUT.html is required");
-    const char *path = argv[optind];
+    const char *path = p.pos[0];
     struct stat st;
     int is_dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
     if (is_dir || arb_archive_is(path)) {

@@ -11,7 +11,6 @@
  * FILE, so a file is either untouched or replaced whole. Unchanged files
  * (same hashes, outcome, rules and engine version) are not rewritten. A
  * replay keeps its rules version while the engine still implements it. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,50 +288,56 @@ static int reseal_one(const char *path, const reseal_opts *ro)
     return dry ? EXIT_OK : rewrite(path, g, ro->key);
 }
 
+static const char *const reseal_usage[] = {
+    "reseal [--dry-run] [--key NAME.key | --drop-seal] FILE...",
+    NULL
+};
+static const cli_opt reseal_optv[] = {
+    { "dry-run", 'n', 'n', CLI_ARG_NONE, NULL, "report what would change, write nothing", 0, 0, CLI_SH_NONE },
+    { "key", 'k', 'k', CLI_ARG_TEXT, "K", "seal every rewritten file with the secret key K", 0, 0, CLI_SH_NONE },
+    { "drop-seal", 'D', 0, CLI_ARG_NONE, NULL, "write a rewritten signed file unsigned", 0, 0, CLI_SH_NONE },
+    CLI_OPT_END
+};
+const cli_spec cli_spec_reseal = {
+    .name = "reseal",
+    .summary = "re-record checkpoints and outcome after an intentional rules change",
+    .usage = reseal_usage,
+    .description =
+        "After an intentional rules change, re-record each replay's checkpoints and\n"
+        "outcome (and its rules and engine versions) under the current engine,\n"
+        "keeping the header and every action. Prints per file what changed: the\n"
+        "first divergence (record, turn) and the outcome before and after.\n"
+        "Files whose actions no longer replay (an action is now illegal, actions\n"
+        "follow the new end of the match, or the match no longer ends) are\n"
+        "refused and left untouched. Writes FILE.part and renames it over FILE.\n"
+        "Any rules version of the same game is accepted. A signed file that must\n"
+        "be rewritten is refused (exit 2) unless --key re-signs it or --drop-seal\n"
+        "says it may lose its seal.\n",
+    .opts = reseal_optv,
+    .exit = "0 every file resealed or unchanged; 1 a file does not replay; 3 a file is unreadable or of an unknown game; 2 usage, or a signed file without --key or --drop-seal.",
+    .operands = CLI_ARG_FILE,
+    .run = cmd_reseal,
+};
+
+
+
+
 int cmd_reseal(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "dry-run", no_argument, NULL, 'n' },
-        { "key", required_argument, NULL, 'k' },
-        { "drop-seal", no_argument, NULL, 'D' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     reseal_opts ro = { 0, 0, NULL, NULL };
     int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "nk:h", opts, NULL)) != -1) {
+    cli_parser p;
+    cli_parse_init(&p, &cli_spec_reseal, argc, argv);
+    while ((c = cli_next(&p)) > 0) {
         switch (c) {
         case 'n': ro.dry = 1; break;
-        case 'k': ro.key_path = optarg; break;
+        case 'k': ro.key_path = p.arg; break;
         case 'D': ro.drop = 1; break;
-        case 'h':
-            printf("usage: arbiter reseal [--dry-run] [--key NAME.key | --drop-seal] FILE...\n"
-                   "\n"
-                   "After an intentional rules change, re-record each replay's checkpoints and\n"
-                   "outcome (and its rules and engine versions) under the current engine,\n"
-                   "keeping the header and every action. Prints per file what changed: the\n"
-                   "first divergence (record, turn) and the outcome before and after.\n"
-                   "Files whose actions no longer replay (an action is now illegal, actions\n"
-                   "follow the new end of the match, or the match no longer ends) are\n"
-                   "refused and left untouched. Writes FILE.part and renames it over FILE.\n"
-                   "Any rules version of the same game is accepted. A signed file that must\n"
-                   "be rewritten is refused (exit 2) unless --key re-signs it or --drop-seal\n"
-                   "says it may lose its seal.\n"
-                   "\n"
-                   "  -n, --dry-run    report what would change, write nothing\n"
-                   "  -k, --key K      seal every rewritten file with the secret key K\n"
-                   "  --drop-seal      write a rewritten signed file unsigned\n"
-                   "\n"
-                   "Exit: 0 every file resealed or unchanged; 1 a file does not replay;\n"
-                   "3 a file is unreadable or of an unknown game; 2 usage, or a signed file\n"
-                   "without --key or --drop-seal.\n");
-            return EXIT_OK;
-        default: return cli_usage("reseal", "unknown option '%s'", argv[optind - 1]);
+        default: return cli_unhandled(&p);
         }
     }
-    if (optind >= argc) return cli_usage("reseal", "no replay file given");
+    if (c < 0) return p.rc;
+    if (p.npos < 1) return cli_usage("reseal", "no replay file given");
     if (ro.key_path && ro.drop) return cli_usage("reseal", "--key re-signs, --drop-seal drops the seal: not both");
     arb_seal_key key;
     if (ro.key_path) {
@@ -346,8 +351,8 @@ int cmd_reseal(int argc, char **argv)
         ro.key = &key;
     }
     int worst = EXIT_OK;
-    for (int i = optind; i < argc; i++) {
-        int rc = reseal_one(argv[i], &ro);
+    for (int i = 0; i < p.npos; i++) {
+        int rc = reseal_one(p.pos[i], &ro);
         if (rc > worst) worst = rc;
     }
     if (ro.key) memset(&key, 0, sizeof key);

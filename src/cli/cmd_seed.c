@@ -7,7 +7,6 @@
  * needs to recompute it into the header. `seed derive` prints the seed. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,35 +159,89 @@ int cli_fair_finish(const char *cmd, arb_fair *f, unsigned seen, int players)
     return EXIT_OK;
 }
 
+static int seed_commit(int argc, char **argv);
+static int seed_derive(int argc, char **argv);
+static const char *const seed_commit_usage[] = { "seed commit -o S.secret [--secret HEX]", NULL };
+static const cli_opt seed_commit_opts[] = {
+    CLI_OPT_OUTPUT("the secret file to write (mode 0600, never overwritten)"),
+    { "secret", 's', 0, CLI_ARG_TEXT, "HEX", "take this secret (64 hex digits) instead of drawing one", 0, 0, CLI_SH_NONE },
+    CLI_OPT_END
+};
+static const cli_spec seed_commit_spec = {
+    .name = "seed commit",
+    .summary = "server: draw a secret, print its commitment",
+    .usage = seed_commit_usage,
+    .description =
+        "Draw a 32-byte server secret (or take --secret), write it to S.secret\n"
+        "(mode 0600, never overwritten) and print its commitment\n"
+        "BLAKE2b-256(\"arbiter-fair-seed-v1 commit\" || secret). Publish the\n"
+        "commitment before the players send their contributions. A secret is\n"
+        "single-use: the first play/record --server-secret appends a line\n"
+        "\"used: …\" naming its match, and any later use is refused (exit 3).\n",
+    .opts = seed_commit_opts,
+    .exit = "0 written; 3 the secret file exists or cannot be written; 2 usage.",
+    .run = seed_commit,
+};
+static const char *const seed_derive_usage[] = {
+    "seed derive --server-secret S.secret --contribution SEAT:HEX… [--players N] [--json]", NULL
+};
+static const cli_opt seed_derive_opts[] = {
+    { "server-secret", 'k', 0, CLI_ARG_FILE, "S.secret", "the server's secret file (`seed commit`)", 0, 0, CLI_SH_NONE },
+    { "contribution", 'c', 0, CLI_ARG_TEXT, "SEAT:HEX", "one seat's contribution (repeatable, one per seat)", 0, 0, CLI_SH_NONE },
+    { "players", 'p', 0, CLI_ARG_INT, "N", "seats 0..N-1 (default: the number of contributions)", 1, ARB_MAX_SEATS, CLI_SH_NONE },
+    CLI_OPT_JSON("{scheme, seed, commitment}"),
+    CLI_OPT_END
+};
+static const cli_spec seed_derive_spec = {
+    .name = "seed derive",
+    .summary = "anyone: the fair seed from the secret and every contribution",
+    .usage = seed_derive_usage,
+    .description =
+        "Print the fair seed derived from the server secret and one contribution per\n"
+        "seat (seats 0..N-1; N defaults to the number of contributions), and the\n"
+        "server's commitment.\n",
+    .opts = seed_derive_opts,
+    .exit = "0 derived; 3 the secret file is malformed; 2 usage.",
+    .run = seed_derive,
+};
+static int seed_contribute_run(int argc, char **argv);
+static const char *const seed_contribute_usage[] = { "seed contribute", NULL };
+static const cli_spec seed_contribute_spec = {
+    .name = "seed contribute",
+    .summary = "player: print a random contribution",
+    .usage = seed_contribute_usage,
+    .exit = "0 printed; 2 usage.",
+    .run = seed_contribute_run,
+};
+static const cli_spec *const seed_subs[] = { &seed_commit_spec, &seed_contribute_spec, &seed_derive_spec, NULL };
+const cli_spec cli_spec_seed = {
+    .name = "seed",
+    .summary = "fair seeds: commit to a server secret, derive the seed (commit-reveal)",
+    .description =
+        "Fair seeds by commit–reveal (replays/FORMAT.md §12.1): the server publishes\n"
+        "its commitment before the players contribute, so it cannot choose the seed\n"
+        "after seeing them, and no player alone chooses it either. Record the match\n"
+        "with play/record --server-secret S.secret --contribution SEAT:HEX …; verify\n"
+        "recomputes the seed; `verify --commitment HEX` checks the published value.\n",
+    .exit = "0 done; 3 a secret file exists, cannot be written or is malformed; 2 usage.",
+    .subs = seed_subs,
+    .run = cmd_seed,
+};
+
 static int seed_commit(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "output", required_argument, NULL, 'o' },
-        { "secret", required_argument, NULL, 's' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     const char *out = NULL, *given = NULL;
     int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+    cli_parser p;
+    cli_parse_init(&p, &seed_commit_spec, argc, argv);
+    while ((c = cli_next(&p)) > 0) {
         switch (c) {
-        case 'o': out = optarg; break;
-        case 's': given = optarg; break;
-        case 'h':
-            printf("usage: arbiter seed commit -o S.secret [--secret HEX]\n"
-                   "\n"
-                   "Draw a 32-byte server secret (or take --secret), write it to S.secret\n"
-                   "(mode 0600, never overwritten) and print its commitment\n"
-                   "BLAKE2b-256(\"arbiter-fair-seed-v1 commit\" || secret). Publish the\n"
-                   "commitment before the players send their contributions. A secret is\n"
-                   "single-use: the first play/record --server-secret appends a line\n"
-                   "\"used: …\" naming its match, and any later use is refused (exit 3).\n");
-            return EXIT_OK;
-        default: return cli_usage("seed commit", "unknown option '%s'", argv[optind - 1]);
+        case 'o': out = p.arg; break;
+        case 's': given = p.arg; break;
+        default: return cli_unhandled(&p);
         }
     }
+    if (c < 0) return p.rc;
     if (!out) return cli_usage("seed commit", "-o S.secret is required");
     uint8_t secret[ARB_FAIR_SECRET_BYTES], commit[ARB_REPLAY_COMMIT_BYTES];
     if (sodium_init() < 0) return EXIT_INTERNAL;
@@ -233,43 +286,26 @@ static int seed_contribute(void)
 
 static int seed_derive(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "server-secret", required_argument, NULL, 'k' },
-        { "contribution", required_argument, NULL, 'c' },
-        { "players", required_argument, NULL, 'p' },
-        { "json", no_argument, NULL, 'x' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     const char *secret = NULL;
     arb_fair f;
     memset(&f, 0, sizeof f);
     unsigned seen = 0;
     int c, rc, json = 0;
     unsigned long long players = 0;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    cli_parser p;
+    cli_parse_init(&p, &seed_derive_spec, argc, argv);
+    while ((c = cli_next(&p)) > 0) {
         switch (c) {
-        case 'k': secret = optarg; break;
+        case 'k': secret = p.arg; break;
         case 'c':
-            if ((rc = cli_fair_contribution("seed derive", optarg, &f, &seen))) return rc;
+            if ((rc = cli_fair_contribution("seed derive", p.arg, &f, &seen))) return rc;
             break;
-        case 'p':
-            if (cli_parse_u64(optarg, &players) || players < 1 || players > ARB_MAX_SEATS)
-                return cli_usage("seed derive", "--players '%s' is not 1..%d", optarg, ARB_MAX_SEATS);
-            break;
-        case 'x': json = 1; break;
-        case 'h':
-            printf("usage: arbiter seed derive --server-secret S.secret --contribution SEAT:HEX… [--players N] [--json]\n"
-                   "\n"
-                   "Print the fair seed derived from the server secret and one contribution per\n"
-                   "seat (seats 0..N-1; N defaults to the number of contributions), and the\n"
-                   "server's commitment.\n");
-            return EXIT_OK;
-        default: return cli_usage("seed derive", "unknown option '%s'", argv[optind - 1]);
+        case 'p': players = p.num; break;
+        case CLI_ID_JSON: json = 1; break;
+        default: return cli_unhandled(&p);
         }
     }
+    if (c < 0) return p.rc;
     if (!secret) return cli_usage("seed derive", "--server-secret FILE is required");
     if (!players)
         for (unsigned s = 0; s < ARB_MAX_SEATS; s++)
@@ -291,24 +327,17 @@ static int seed_derive(int argc, char **argv)
     return EXIT_OK;
 }
 
+static int seed_contribute_run(int argc, char **argv)
+{
+    cli_parser p;
+    cli_parse_init(&p, &seed_contribute_spec, argc, argv);
+    int c = cli_next(&p);
+    if (c < 0) return p.rc;
+    if (c > 0) return cli_unhandled(&p);
+    return p.npos ? cli_usage("seed contribute", "no arguments") : seed_contribute();
+}
+
 int cmd_seed(int argc, char **argv)
 {
-    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-        printf("usage: arbiter seed commit -o S.secret      server: draw a secret, print its commitment\n"
-               "       arbiter seed contribute              player: print a random contribution\n"
-               "       arbiter seed derive --server-secret S.secret --contribution SEAT:HEX…\n"
-               "\n"
-               "Fair seeds by commit–reveal (replays/FORMAT.md §12.1): the server publishes\n"
-               "its commitment before the players contribute, so it cannot choose the seed\n"
-               "after seeing them, and no player alone chooses it either. Record the match\n"
-               "with play/record --server-secret S.secret --contribution SEAT:HEX …; verify\n"
-               "recomputes the seed; `verify --commitment HEX` checks the published value.\n"
-               "\n"
-               "Exit: 0 done; 3 a secret file exists, cannot be written or is malformed; 2 usage.\n");
-        return argc < 2 ? EXIT_USAGE : EXIT_OK;
-    }
-    if (!strcmp(argv[1], "commit")) return seed_commit(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "contribute")) return argc == 2 ? seed_contribute() : cli_usage("seed contribute", "no arguments");
-    if (!strcmp(argv[1], "derive")) return seed_derive(argc - 1, argv + 1);
-    return cli_usage("seed", "unknown subcommand '%s' (commit, contribute, derive)", argv[1]);
+    return cli_sub_run(&cli_spec_seed, argc, argv);
 }

@@ -9,7 +9,6 @@
  * (arb_an_summarize: outcome, turns, actions, cards played), the verifier
  * (verified, signer). Each is computed only when a criterion needs it. */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,54 +42,6 @@ typedef struct sel {
     int stop;                   /* a done() stopped the walk */
     cli_dupes met;              /* --duplicates: the matches met so far */
 } sel;
-
-static void help(void)
-{
-    printf("usage: arbiter select [CRITERIA] FILE|DIR|ARCHIVE... [--json|--paths|-q]\n"
-           "                      [-o OUT.tcgr | --files DIR]\n"
-           "\n"
-           "The matches of the given replays (a directory: its *.tcgr files, sorted;\n"
-           "an archive: each member, ARCHIVE#N) that meet every criterion given:\n"
-           "\n"
-           "  --game G            the game id\n"
-           "  --rules V           the rules version in the header\n"
-           "  --player NAME       a seat's name is NAME (exactly)\n"
-           "  --players N         N seats\n"
-           "  --winner W          W won: a seat (0-based or P1..P4), a player's name,\n"
-           "                      or 'draw'\n"
-           "  --reason R          the outcome reason (as `verify` prints it)\n"
-           "  --min-turns N, --max-turns N      the turns the match lasted\n"
-           "  --min-actions N, --max-actions N  its recorded actions\n"
-           "  --played CARD       a seat played CARD (by id or printed name; a card\n"
-           "                      that left its hand by an action, as `stats` counts)\n"
-           "  --holds CARD        CARD is in a seat's deck list\n"
-           "  --signer KEY        sealed by KEY: its 16-hex key id, or the label of a\n"
-           "                      trusted key (--key/--keyring); the seal must be valid\n"
-           "  --key PUB, --keyring FILE  trusted keys for --signer and --verified\n"
-           "  -j, --jobs N        read N matches at a time (the same output, in order)\n"
-           "  --verified          the match verifies (as `verify` would say, with the\n"
-           "                      keys given); --unverified: it does not\n"
-           "  --duplicates        the match repeats one met earlier in the input (the\n"
-           "                      same setup and actions, fair-seed secret or seed\n"
-           "                      commitment: what `verify` fails as DUPLICATE); each\n"
-           "                      is listed with the one it repeats\n"
-           "\n"
-           "Outcome, turns, actions and cards come from replaying the match; use\n"
-           "--verified to select only from matches whose history verifies.\n"
-           "\n"
-           "Output: one line per selected match (PATH: game, players, result,\n"
-           "turns, actions), then a closing line 'select: K of N matches\n"
-           "selected'; --json one result line per match and a closing\n"
-           "{\"summary\"} (README \"Result lines\"); --paths only the paths (for\n"
-           "xargs); -q only the closing line. -o OUT.tcgr also writes the selected\n"
-           "matches as a new archive (seals kept, as `pack`), --files DIR as files\n"
-           "in a new or empty directory (a file copied byte for byte, an archive\n"
-           "member extracted), each named after its path ('/' as %%2F, '#' as %%23).\n"
-           "A match that cannot be read is named on stderr and the walk goes on.\n"
-           "\n"
-           "Exit: 0 done (whether or not anything was selected); 2 usage; 3 some\n"
-           "input unreadable (the others still selected), or OUT/DIR not written.\n");
-}
 
 /* the seat a --winner value names in h, -1 a draw, -2 no seat of h */
 static int winner_of(const char *w, const arb_an_header *h)
@@ -364,27 +315,68 @@ static int walk_one(void *ctx, const char *path)
     return cli_each_match(path, one, archive_bad, drain, ctx);
 }
 
+enum { O_GAME = CLI_ID_LONG, O_RULES, O_PLAYER, O_PLAYERS, O_WINNER, O_REASON, O_MINT, O_MAXT, O_MINA, O_MAXA, O_PLAYED,
+       O_HOLDS, O_SIGNER, O_KEY, O_KEYRING, O_VER, O_UNVER, O_PATHS, O_FILES, O_DUPES };
+static const char *const select_usage[] = {
+    "select [CRITERIA] FILE|DIR|ARCHIVE... [--json|--paths|-q] [-o OUT.tcgr | --files DIR]",
+    NULL
+};
+static const cli_opt select_opts[] = {
+    CLI_OPT_GAME("the game id"),
+    { "rules", O_RULES, 0, CLI_ARG_TEXT, "V", "the rules version in the header", 0, 0, CLI_SH_NONE },
+    { "player", O_PLAYER, 0, CLI_ARG_TEXT, "NAME", "a seat's name is NAME (exactly)", 0, 0, CLI_SH_NONE },
+    { "players", O_PLAYERS, 0, CLI_ARG_TEXT, "N", "N seats", 0, 0, CLI_SH_NONE },
+    { "winner", O_WINNER, 0, CLI_ARG_TEXT, "W", "W won: a seat (0-based or P1..P4), a player's name, or 'draw'", 0, 0, CLI_SH_NONE },
+    { "reason", O_REASON, 0, CLI_ARG_TEXT, "R", "the outcome reason (as `verify` prints it)", 0, 0, CLI_SH_NONE },
+    { "min-turns", O_MINT, 0, CLI_ARG_TEXT, "N", "the match lasted at least N turns", 0, 0, CLI_SH_NONE },
+    { "max-turns", O_MAXT, 0, CLI_ARG_TEXT, "N", "the match lasted at most N turns", 0, 0, CLI_SH_NONE },
+    { "min-actions", O_MINA, 0, CLI_ARG_TEXT, "N", "at least N recorded actions", 0, 0, CLI_SH_NONE },
+    { "max-actions", O_MAXA, 0, CLI_ARG_TEXT, "N", "at most N recorded actions", 0, 0, CLI_SH_NONE },
+    { "played", O_PLAYED, 0, CLI_ARG_TEXT, "CARD", "a seat played CARD (by id or printed name; a card that left its hand by an action, as `stats` counts)", 0, 0, CLI_SH_NONE },
+    { "holds", O_HOLDS, 0, CLI_ARG_TEXT, "CARD", "CARD is in a seat's deck list", 0, 0, CLI_SH_NONE },
+    { "signer", O_SIGNER, 0, CLI_ARG_FILE, "KEY", "sealed by KEY: its 16-hex key id, or the label of a trusted key (--key/--keyring); the seal must be valid", 0, 0, CLI_SH_NONE },
+    { "key", O_KEY, 0, CLI_ARG_FILE, "PUB", "a trusted key for --signer and --verified (repeatable)", 0, 0, CLI_SH_NONE },
+    { "keyring", O_KEYRING, 0, CLI_ARG_FILE, "FILE", "trust every public-key line of FILE", 0, 0, CLI_SH_NONE },
+    CLI_OPT_JOBS("read N matches at a time (the same output, in order)"),
+    CLI_OPT_JSON("one result line per match and a closing {\"summary\"} (README \"Result lines\")"),
+    { "paths", O_PATHS, 0, CLI_ARG_NONE, NULL, "print only the paths of the matches selected (for xargs)", 0, 0, CLI_SH_NONE },
+    CLI_OPT_QUIET("print nothing but the closing count"),
+    CLI_OPT_OUTPUT("write the selected matches as a new archive (seals kept, as `pack`)"),
+    { "files", O_FILES, 0, CLI_ARG_DIR, "DIR", "write the selected matches as files under DIR", 0, 0, CLI_SH_NONE },
+    { "verified", O_VER, 0, CLI_ARG_NONE, NULL, "the match verifies (as `verify` would say, with the keys given)", 0, 0, CLI_SH_NONE },
+    { "unverified", O_UNVER, 0, CLI_ARG_NONE, NULL, "the match does not verify", 0, 0, CLI_SH_NONE },
+    { "duplicates", O_DUPES, 0, CLI_ARG_NONE, NULL, "the match repeats one met earlier in the input (the same setup and actions, fair-seed secret or seed commitment: what `verify` fails as DUPLICATE); each is listed with the one it repeats", 0, 0, CLI_SH_NONE },
+    CLI_OPT_END
+};
+const cli_spec cli_spec_select = {
+    .name = "select",
+    .summary = "the matches of files, directories, archives that meet criteria (list, archive, files)",
+    .usage = select_usage,
+    .description =
+        "The matches of the given replays (a directory: its *.tcgr files, sorted;\n"
+        "an archive: each member, ARCHIVE#N) that meet every criterion given:\n",
+    .opts = select_opts,
+    .notes =
+        "Outcome, turns, actions and cards come from replaying the match; use\n"
+        "--verified to select only from matches whose history verifies.\n"
+        "\n"
+        "Output: one line per selected match (PATH: game, players, result,\n"
+        "turns, actions), then a closing line 'select: K of N matches\n"
+        "selected'; --json one result line per match and a closing\n"
+        "{\"summary\"} (README \"Result lines\"); --paths only the paths (for\n"
+        "xargs); -q only the closing line. -o OUT.tcgr also writes the selected\n"
+        "matches as a new archive (seals kept, as `pack`), --files DIR as files\n"
+        "in a new or empty directory (a file copied byte for byte, an archive\n"
+        "member extracted), each named after its path ('/' as %2F, '#' as %23).\n"
+        "A match that cannot be read is named on stderr and the walk goes on.\n",
+    .exit = "0 done (whether or not anything was selected); 2 usage; 3 some input unreadable (the others still selected), or OUT/DIR not written.",
+    .operands = CLI_ARG_FILE,
+    .run = cmd_select,
+};
+
 int cmd_select(int argc, char **argv)
 {
-    enum { O_GAME = 256, O_RULES, O_PLAYER, O_PLAYERS, O_WINNER, O_REASON, O_MINT, O_MAXT, O_MINA, O_MAXA, O_PLAYED,
-           O_HOLDS, O_SIGNER, O_KEY, O_KEYRING, O_VER, O_UNVER, O_JSON, O_PATHS, O_FILES, O_DUPES };
     unsigned long long jobs = 1;
-    static const struct option opts[] = {
-        { "game", required_argument, NULL, O_GAME }, { "rules", required_argument, NULL, O_RULES },
-        { "player", required_argument, NULL, O_PLAYER }, { "players", required_argument, NULL, O_PLAYERS },
-        { "winner", required_argument, NULL, O_WINNER }, { "reason", required_argument, NULL, O_REASON },
-        { "min-turns", required_argument, NULL, O_MINT }, { "max-turns", required_argument, NULL, O_MAXT },
-        { "min-actions", required_argument, NULL, O_MINA }, { "max-actions", required_argument, NULL, O_MAXA },
-        { "played", required_argument, NULL, O_PLAYED }, { "holds", required_argument, NULL, O_HOLDS },
-        { "signer", required_argument, NULL, O_SIGNER }, { "key", required_argument, NULL, O_KEY },
-        { "keyring", required_argument, NULL, O_KEYRING }, { "verified", no_argument, NULL, O_VER },
-        { "unverified", no_argument, NULL, O_UNVER }, { "json", no_argument, NULL, O_JSON },
-        { "paths", no_argument, NULL, O_PATHS }, { "files", required_argument, NULL, O_FILES },
-        { "duplicates", no_argument, NULL, O_DUPES },
-        { "output", required_argument, NULL, 'o' }, { "quiet", no_argument, NULL, 'q' },
-        { "jobs", required_argument, NULL, 'j' },
-        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
-    };
     static sel s;
     static arb_seal_keyring keys;
     memset(&s, 0, sizeof s);
@@ -394,34 +386,34 @@ int cmd_select(int argc, char **argv)
     s.vo = vo0;
     const char *out = NULL;
     int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "o:qj:h", opts, NULL)) != -1) {
+    cli_parser p;
+    cli_parse_init(&p, &cli_spec_select, argc, argv);
+    while ((c = cli_next(&p)) > 0) {
         uint64_t *num = NULL;
         switch (c) {
-        case O_GAME:
-            if (!arb_game_find(optarg)) return cli_usage("select", "unknown game '%s' (see 'arbiter games')", optarg);
-            s.c.game = optarg;
+        case 'g':
+            if (!arb_game_find(p.arg)) return cli_usage("select", "unknown game '%s' (see 'arbiter games')", p.arg);
+            s.c.game = p.arg;
             break;
-        case O_RULES: s.c.rules = optarg; break;
-        case O_PLAYER: s.c.player = optarg; break;
+        case O_RULES: s.c.rules = p.arg; break;
+        case O_PLAYER: s.c.player = p.arg; break;
         case O_PLAYERS:
-            if (cli_parse_num(optarg, 1, ARB_MAX_SEATS, &s.c.players))
-                return cli_usage("select", "--players '%s' is not 1..%d", optarg, ARB_MAX_SEATS);
+            if (cli_parse_num(p.arg, 1, ARB_MAX_SEATS, &s.c.players))
+                return cli_usage("select", "--players '%s' is not 1..%d", p.arg, ARB_MAX_SEATS);
             break;
-        case O_WINNER: s.c.winner = optarg; break;
-        case O_REASON: s.c.reason = optarg; break;
+        case O_WINNER: s.c.winner = p.arg; break;
+        case O_REASON: s.c.reason = p.arg; break;
         case O_MINT: num = &s.c.min_turns; break;
         case O_MAXT: num = &s.c.max_turns; break;
         case O_MINA: num = &s.c.min_actions; break;
         case O_MAXA: num = &s.c.max_actions; break;
-        case O_PLAYED: s.c.played = optarg; break;
-        case O_HOLDS: s.c.holds = optarg; break;
-        case O_SIGNER: s.c.signer = optarg; break;
+        case O_PLAYED: s.c.played = p.arg; break;
+        case O_HOLDS: s.c.holds = p.arg; break;
+        case O_SIGNER: s.c.signer = p.arg; break;
         case O_KEY:
         case O_KEYRING: {
             arb_error kerr = ARB_ERROR_INIT;
-            if (arb_seal_keyring_add_file(&keys, optarg, &kerr)) {
+            if (arb_seal_keyring_add_file(&keys, p.arg, &kerr)) {
                 arb_seal_keyring_free(&keys);
                 return cli_fail("select", &kerr);
             }
@@ -431,21 +423,21 @@ int cmd_select(int argc, char **argv)
         case O_VER: s.c.verified = 1; break;
         case O_UNVER: s.c.verified = 0; break;
         case O_DUPES: s.c.duplicates = 1; break;
-        case O_JSON: s.json = 1; break;
+        case CLI_ID_JSON: s.json = 1; break;
         case O_PATHS: s.paths = 1; break;
-        case O_FILES: s.files = optarg; break;
-        case 'o': out = optarg; break;
+        case O_FILES: s.files = p.arg; break;
+        case 'o': out = p.arg; break;
         case 'q': s.quiet = 1; break;
         case 'j':
-            if (cli_parse_u64(optarg, &jobs) || jobs < 1 || jobs > CLI_JOBS_MAX)
-                return cli_usage("select", "--jobs '%s' is not 1..256", optarg);
+            if (cli_parse_u64(p.arg, &jobs) || jobs < 1 || jobs > CLI_JOBS_MAX)
+                return cli_usage("select", "--jobs '%s' is not 1..%d", p.arg, CLI_JOBS_MAX);
             break;
-        case 'h': help(); return EXIT_OK;
-        default: return cli_usage("select", "unknown option '%s'", argv[optind - 1]);
+        default: return cli_unhandled(&p);
         }
-        if (num && cli_parse_num(optarg, 0, UINT64_MAX - 1, num))
-            return cli_usage("select", "a --min-/--max- bound '%s' is not a number", optarg);
+        if (num && cli_parse_num(p.arg, 0, UINT64_MAX - 1, num))
+            return cli_usage("select", "a --min-/--max- bound '%s' is not a number", p.arg);
     }
+    if (c < 0) return p.rc;
     s.jobs = (unsigned)jobs;
     if (s.json + s.paths + s.quiet > 1) return cli_usage("select", "--json, --paths and -q exclude each other");
     if (s.c.min_turns > s.c.max_turns || s.c.min_actions > s.c.max_actions)
@@ -465,7 +457,7 @@ int cmd_select(int argc, char **argv)
                                  s.c.game ? s.c.game : "any game", cs[k]);
         }
     }
-    if (optind >= argc) return cli_usage("select", "no replay given");
+    if (p.npos < 1) return cli_usage("select", "no replay given");
     if (out && cli_output_target("select", out)) return EXIT_INPUT;
     if (s.files) {
         struct stat st;
@@ -484,7 +476,7 @@ int cmd_select(int argc, char **argv)
     }
     cli_walk w = { "select", walk_one, &s, 0, 0, 0, 0 };
     int stop = 0;
-    for (int i = optind; i < argc && !stop; i++) stop = cli_walk_path(&w, argv[i]);
+    for (int i = 0; i < p.npos && !stop; i++) stop = cli_walk_path(&w, p.pos[i]);
     if (s.pool) {
         int prc = cli_pool_end(s.pool);
         if (!stop) stop = prc;

@@ -3,44 +3,55 @@
  * its body byte for byte and gets a seal block (replacing one it had); a
  * crash-left NAME.part is sealed as the finished prefix of its complete
  * records, written to NAME (never over an existing file). */
-#include <getopt.h>
 #include <inttypes.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
 
+static const char *const sign_usage[] = {
+    "sign --key NAME.key FILE...",
+    NULL
+};
+static const cli_opt sign_opts[] = {
+    { "key", 'k', 'k', CLI_ARG_FILE, "NAME.key", "the secret key to seal with (arbiter keygen)", 0, 0, CLI_SH_NONE },
+    CLI_OPT_END
+};
+const cli_spec cli_spec_sign = {
+    .name = "sign",
+    .summary = "seal existing format-2 replays with a secret key",
+    .usage = sign_usage,
+    .description =
+        "Seal format-2 replays with the secret key NAME.key (arbiter keygen): an\n"
+        "Ed25519 signature over the envelope and every content byte, appended as\n"
+        "a 102-byte seal block (an existing seal is replaced). The body is kept\n"
+        "byte for byte. A NAME.part left by a crashed recorder is sealed as the\n"
+        "finished prefix of its complete records and written to NAME (which must\n"
+        "not exist); verify then reports the missing outcome, signed.\n",
+    .opts = sign_opts,
+    .exit = "0 all sealed; 3 a file is unreadable, format 1 or an archive; 2 usage.",
+    .operands = CLI_ARG_FILE,
+    .run = cmd_sign,
+};
+
+
+
+
 int cmd_sign(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "key", required_argument, NULL, 'k' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     const char *keyf = NULL;
     int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "k:h", opts, NULL)) != -1) {
+    cli_parser p;
+    cli_parse_init(&p, &cli_spec_sign, argc, argv);
+    while ((c = cli_next(&p)) > 0) {
         switch (c) {
-        case 'k': keyf = optarg; break;
-        case 'h':
-            printf("usage: arbiter sign --key NAME.key FILE...\n"
-                   "\n"
-                   "Seal format-2 replays with the secret key NAME.key (arbiter keygen): an\n"
-                   "Ed25519 signature over the envelope and every content byte, appended as\n"
-                   "a 102-byte seal block (an existing seal is replaced). The body is kept\n"
-                   "byte for byte. A NAME.part left by a crashed recorder is sealed as the\n"
-                   "finished prefix of its complete records and written to NAME (which must\n"
-                   "not exist); verify then reports the missing outcome, signed.\n"
-                   "\n"
-                   "Exit: 0 all sealed; 3 a file is unreadable, format 1 or an archive; 2 usage.\n");
-            return EXIT_OK;
-        default: return cli_usage("sign", "unknown option '%s'", argv[optind - 1]);
+        case 'k': keyf = p.arg; break;
+        default: return cli_unhandled(&p);
         }
     }
+    if (c < 0) return p.rc;
     if (!keyf) return cli_usage("sign", "--key NAME.key is required");
-    if (optind >= argc) return cli_usage("sign", "no replay file given");
+    if (p.npos < 1) return cli_usage("sign", "no replay file given");
     arb_seal_key k;
     arb_error err = ARB_ERROR_INIT;
     if (arb_seal_key_load(&k, keyf, &err)) return cli_fail("sign", &err);
@@ -51,8 +62,8 @@ int cmd_sign(int argc, char **argv)
     char id[17];
     arb_seal_id_hex(k.id, id);
     int worst = EXIT_OK;
-    for (int i = optind; i < argc; i++) {
-        const char *path = argv[i];
+    for (int i = 0; i < p.npos; i++) {
+        const char *path = p.pos[i];
         char out[4096];
         size_t n = strlen(path);
         snprintf(out, sizeof out, "%s", path);

@@ -82,25 +82,35 @@ static const char crosscheck_script[] =
     "[ \"$rc\" -le 1 ] || exit \"$rc\"\n"
     "mv \"$part\" \"$outdir/crosscheck-$SLURM_ARRAY_TASK_ID.json\"\n";
 
+static const char *const slurm_usage[] = { "slurm-script [verify|play|crosscheck]", NULL };
+static const cli_opt slurm_opts[] = { CLI_OPT_END };
+const cli_spec cli_spec_slurm_script = {
+    .name = "slurm-script",
+    .summary = "print the sbatch job script for bulk verification",
+    .usage = slurm_usage,
+    .description =
+        "Print a ready sbatch script: 'verify' (default) verifies the files of a\n"
+        "manifest as a job array of at most ~1000 tasks and writes NDJSON shards\n"
+        "for `arbiter merge`; 'play' records a sharded self-play corpus;\n"
+        "'crosscheck' runs a sharded `arbiter crosscheck` of an engine adapter.\n"
+        "`make install` also writes them to PREFIX/share/arbiter/.\n",
+    .opts = slurm_opts,
+    .exit = "0 printed; 2 usage (unknown script name).",
+    .run = cmd_slurm_script,
+};
+
 int cmd_slurm_script(int argc, char **argv)
 {
     const char *which = "verify";
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: arbiter slurm-script [verify|play|crosscheck]\n"
-                   "\n"
-                   "Print a ready sbatch script: 'verify' (default) verifies the files of a\n"
-                   "manifest as a job array of at most ~1000 tasks and writes NDJSON shards\n"
-                   "for `arbiter merge`; 'play' records a sharded self-play corpus;\n"
-                   "'crosscheck' runs a sharded `arbiter crosscheck` of an engine adapter.\n"
-                   "`make install` also writes them to PREFIX/share/arbiter/.\n"
-                   "\n"
-                   "Exit: 0 printed; 2 usage (unknown script name).\n");
-            return EXIT_OK;
-        }
-        if (strcmp(argv[i], "verify") && strcmp(argv[i], "play") && strcmp(argv[i], "crosscheck"))
-            return cli_usage("slurm-script", "unknown script '%s' (verify, play or crosscheck)", argv[i]);
-        which = argv[i];
+    cli_parser p;
+    cli_parse_init(&p, &cli_spec_slurm_script, argc, argv);
+    int c = cli_next(&p);
+    if (c < 0) return p.rc;
+    if (c > 0) return cli_unhandled(&p);
+    for (int i = 0; i < p.npos; i++) {
+        if (strcmp(p.pos[i], "verify") && strcmp(p.pos[i], "play") && strcmp(p.pos[i], "crosscheck"))
+            return cli_usage("slurm-script", "unknown script '%s' (verify, play or crosscheck)", cli_esc(p.pos[i]));
+        which = p.pos[i];
     }
     fputs(strcmp(which, "play") == 0 ? play_script : strcmp(which, "crosscheck") == 0 ? crosscheck_script
                                                                                        : verify_script, stdout);

@@ -1,6 +1,5 @@
 /* cmd_state.c — `arbiter state FILE --at N`: the state after record N, full
  * or as one seat sees it, as JSON or as an indented listing. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,52 +55,59 @@ static void print_node(const arb_tnode *n, FILE *out, int depth)
 
 static int show_state(arb_an_source *src, const char *path, int64_t n, int view, int json, int many);
 
+static const char *const state_usage[] = {
+    "state FILE --at N[,N...] [--as SEAT] [--json]",
+    NULL
+};
+static const cli_opt state_opts[] = {
+    { "at", 'n', 'n', CLI_ARG_TEXT, "N", "a record index (0-based), 'setup' (before record 0) or 'last'; a comma list N,M,... shows each in turn (with --json one compact document a line)", 0, 0, CLI_SH_NONE },
+    { "as", 'a', 'a', CLI_ARG_SEAT, "SEAT", "that seat's view (0-based number or P1..P4)", 0, 0, CLI_SH_NONE },
+    CLI_OPT_JSON("{file, game, record, records, truncated, turn, phase, clock_ms, clock, decision:{seat,kind,clock_left_ms}, outcome, view, hash, state:{…}}"),
+    CLI_OPT_END
+};
+const cli_spec cli_spec_state = {
+    .name = "state",
+    .summary = "the state after record N (--at N [--as SEAT] [--json])",
+    .usage = state_usage,
+    .description =
+        "The full state after record N: every zone, counter and the pending\n"
+        "decision, as the engine exports it (the same tree conformance cases\n"
+        "assert on), or only what SEAT could see. Costs one replay from the start.\n",
+    .opts = state_opts,
+    .notes =
+        "A truncated replay is read up to its last complete record, shown, and\n"
+        "noted on stderr; the command then exits 3.\n"
+        "A replay is shown up to the first record `arbiter verify` refuses: that\n"
+        "record's state carries \"diverged\" (noted on stderr, exit 1); a later N\n"
+        "is refused (exit 1).\n",
+    .exit = "0 shown, 1 the replay diverges at or before N, 2 usage, 3 missing/corrupt/truncated file or N past the end.",
+    .operands = CLI_ARG_FILE,
+    .run = cmd_state,
+};
+
+
+
+
 int cmd_state(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "at", required_argument, NULL, 'n' },
-        { "as", required_argument, NULL, 'a' },
-        { "json", no_argument, NULL, 'j' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     const char *at = NULL, *as = NULL;
     int json = 0, c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "n:a:jh", opts, NULL)) != -1) {
+    cli_parser p;
+    cli_parse_init(&p, &cli_spec_state, argc, argv);
+    while ((c = cli_next(&p)) > 0) {
         switch (c) {
         case 'n':
             if (at) return cli_usage("state", "--at is given twice (use one --at N,M,… list)");
-            at = optarg;
+            at = p.arg;
             break;
-        case 'a': as = optarg; break;
-        case 'j': json = 1; break;
-        case 'h':
-            printf("usage: arbiter state FILE --at N[,N...] [--as SEAT] [--json]\n\n"
-                   "The full state after record N: every zone, counter and the pending\n"
-                   "decision, as the engine exports it (the same tree conformance cases\n"
-                   "assert on), or only what SEAT could see. Costs one replay from the start.\n\n"
-                   "  --at N      a record index (0-based), 'setup' (before record 0) or 'last';\n"
-                   "              a comma list N,M,... shows each in turn (with --json one\n"
-                   "              compact document a line)\n"
-                   "  --as SEAT   that seat's view (0-based number or P1..P4)\n"
-                   "  --json      {file, game, record, records, truncated, turn, phase, clock_ms,\n"
-                   "              clock, decision:{seat,kind,clock_left_ms}, outcome, view, hash,\n"
-                   "              state:{…}}\n\n"
-                   "A truncated replay is read up to its last complete record, shown, and\n"
-                   "noted on stderr; the command then exits 3.\n"
-                   "A replay is shown up to the first record `arbiter verify` refuses: that\n"
-                   "record's state carries \"diverged\" (noted on stderr, exit 1); a later N\n"
-                   "is refused (exit 1).\n"
-                   "Exit: 0 shown, 1 the replay diverges at or before N, 2 usage,\n"
-                   "3 missing/corrupt/truncated file or N past the end.\n");
-            return EXIT_OK;
-        default: return cli_usage("state", "unknown option '%s'", argv[optind - 1]);
+        case 'a': as = p.arg; break;
+        case CLI_ID_JSON: json = 1; break;
+        default: return cli_unhandled(&p);
         }
     }
-    if (optind >= argc) return cli_usage("state", "a replay FILE is required");
-    if (optind + 1 < argc) return cli_usage("state", "unexpected argument '%s'", argv[optind + 1]);
+    if (c < 0) return p.rc;
+    if (p.npos < 1) return cli_usage("state", "a replay FILE is required");
+    if (p.npos > 1) return cli_usage("state", "unexpected argument '%s'", p.pos[1]);
     if (!at) return cli_usage("state", "--at N is required");
     /* --at N or a comma list N,M,…: one state each, one replay walk each. */
     size_t nat = 1;
@@ -133,7 +139,7 @@ int cmd_state(int argc, char **argv)
         if (!q[len]) break;
         q += len + 1;
     }
-    const char *path = argv[optind];
+    const char *path = p.pos[0];
     arb_an_source *src;
     int ec = cli_an_open("state", path, &src);
     if (ec) { free(ns); return ec; }

@@ -2,7 +2,6 @@
  * are read one at a time and only the per-game aggregate is kept, so memory
  * does not grow with the number of files; a directory argument contributes
  * the *.tcgr files under it (cli/paths.c: recursive, sorted). */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -226,62 +225,72 @@ static int read_one(void *ctx, const char *path)
     return cli_each_match(path, read_match, archive_bad, drain, ctx);
 }
 
+static const char *const stats_usage[] = {
+    "stats FILE|DIR|ARCHIVE… [--json] [-j N]",
+    NULL
+};
+static const cli_opt stats_opts[] = {
+    CLI_OPT_JOBS("read N matches at a time (the same figures)"),
+    CLI_OPT_JSON("{files, errors, error_messages, games:[{game, matches, complete, unfinished, truncated, unverified, rejected_actions, players, wins, draws, reasons, by_seat:[{seat,matches,wins,win_rate}], first_player:{known,decided,wins,win_rate,by_seat}, avg_turns, avg_actions, total_actions, timeouts, disconnects, forfeits, card_plays, top_cards:[{card,name,count}]}]}"),
+    CLI_OPT_END
+};
+const cli_spec cli_spec_stats = {
+    .name = "stats",
+    .summary = "statistics over many replays, per game",
+    .usage = stats_usage,
+    .description =
+        "Statistics over many replays, per game: matches, outcomes and their\n"
+        "reasons, win rate by seat and by first player, average length in turns and\n"
+        "actions, clock timeouts, disconnects and forfeits, most played cards.\n"
+        "A directory contributes the *.tcgr files under it (recursively, sorted by\n"
+        "name, at most 16 levels deep), an archive each of its matches (a cut\n"
+        "member or bytes no member holds are named and counted as errors).\n"
+        "Files are read one at a time\n"
+        "(memory does not grow with their number); unreadable files are counted\n"
+        "and the first few errors listed. Progress goes to stderr when it is a\n"
+        "terminal.\n"
+        "\n"
+        "A FILE whose first byte is '{' is read as NDJSON verification results\n"
+        "(`arbiter verify --json`, `arbiter merge -o`): each result line counts as\n"
+        "one match (outcome, seats, turns, actions, verified or not); first player,\n"
+        "cards and clock events are not in results and are not counted.\n"
+        "\n"
+        "First player: the seat owing the first decision that is not a setup\n"
+        "decision (review, mulligan, keep, setup, draft, pregame), or the state's\n"
+        "top-level \"first\" when the engine exports one. Played cards: the card\n"
+        "named by a UID argument of a play/deploy/cast/summon action.\n",
+    .opts = stats_opts,
+    .notes =
+        "In a directory only regular files are read; a FIFO, device or socket named\n"
+        "*.tcgr there is skipped with a note on stderr (never opened).\n"
+        "\n"
+        "A truncated (cut) file is named on stderr and counted in no figure.\n",
+    .exit = "0 every file read completely; 3 some file unreadable or truncated (statistics of the others still printed); 4 out of memory; 2 usage.",
+    .operands = CLI_ARG_FILE,
+    .run = cmd_stats,
+};
+
+
+
+
 int cmd_stats(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "json", no_argument, NULL, 'x' },
-        { "jobs", required_argument, NULL, 'j' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
     int json = 0, c;
     unsigned long long jobs = 1;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
+    cli_parser p;
+    cli_parse_init(&p, &cli_spec_stats, argc, argv);
+    while ((c = cli_next(&p)) > 0) {
         switch (c) {
-        case 'x': json = 1; break;
+        case CLI_ID_JSON: json = 1; break;
         case 'j':
-            if (cli_parse_u64(optarg, &jobs) || jobs < 1 || jobs > CLI_JOBS_MAX)
-                return cli_usage("stats", "--jobs '%s' is not 1..256", optarg);
+            if (cli_parse_u64(p.arg, &jobs) || jobs < 1 || jobs > CLI_JOBS_MAX)
+                return cli_usage("stats", "--jobs '%s' is not 1..%d", p.arg, CLI_JOBS_MAX);
             break;
-        case 'h':
-            printf("usage: arbiter stats FILE|DIR|ARCHIVE… [--json] [-j N]\n\n"
-                   "Statistics over many replays, per game: matches, outcomes and their\n"
-                   "reasons, win rate by seat and by first player, average length in turns and\n"
-                   "actions, clock timeouts, disconnects and forfeits, most played cards.\n"
-                   "A directory contributes the *.tcgr files under it (recursively, sorted by\n"
-                   "name, at most 16 levels deep), an archive each of its matches (a cut\n"
-                   "member or bytes no member holds are named and counted as errors).\n"
-                   "Files are read one at a time\n"
-                   "(memory does not grow with their number); unreadable files are counted\n"
-                   "and the first few errors listed. Progress goes to stderr when it is a\n"
-                   "terminal.\n\n"
-                   "A FILE whose first byte is '{' is read as NDJSON verification results\n"
-                   "(`arbiter verify --json`, `arbiter merge -o`): each result line counts as\n"
-                   "one match (outcome, seats, turns, actions, verified or not); first player,\n"
-                   "cards and clock events are not in results and are not counted.\n\n"
-                   "First player: the seat owing the first decision that is not a setup\n"
-                   "decision (review, mulligan, keep, setup, draft, pregame), or the state's\n"
-                   "top-level \"first\" when the engine exports one. Played cards: the card\n"
-                   "named by a UID argument of a play/deploy/cast/summon action.\n\n"
-                   "  -j, --jobs N  read N matches at a time (the same figures)\n"
-                   "  --json   {files, errors, error_messages, games:[{game, matches, complete,\n"
-                   "           unfinished, truncated, unverified, rejected_actions, players,\n"
-                   "           wins, draws, reasons, by_seat:[{seat,matches,wins,win_rate}],\n"
-                   "           first_player:{known,decided,wins,win_rate,by_seat}, avg_turns,\n"
-                   "           avg_actions, total_actions, timeouts, disconnects, forfeits,\n"
-                   "           card_plays, top_cards:[{card,name,count}]}]}\n\n"
-                   "In a directory only regular files are read; a FIFO, device or socket named\n"
-                   "*.tcgr there is skipped with a note on stderr (never opened).\n\n"
-                   "A truncated (cut) file is named on stderr and counted in no figure.\n\n"
-                   "Exit: 0 every file read completely; 3 some file unreadable or truncated\n"
-                   "(statistics of the others still printed); 4 out of memory; 2 usage.\n");
-            return EXIT_OK;
-        default: return cli_usage("stats", "unknown option '%s'", argv[optind - 1]);
+        default: return cli_unhandled(&p);
         }
     }
-    if (optind >= argc) return cli_usage("stats", "at least one replay FILE or DIR is required");
+    if (c < 0) return p.rc;
+    if (p.npos < 1) return cli_usage("stats", "at least one replay FILE or DIR is required");
     run r;
     memset(&r, 0, sizeof r);
     r.s = arb_an_stats_new();
@@ -296,11 +305,11 @@ int cmd_stats(int argc, char **argv)
     if (r.progress.on) {
         /* count first, quietly, so the progress line shows a total */
         cli_walk cw = { "stats", count_one, &r, 1, 0, 0, 0 };
-        for (int i = optind; i < argc; i++) cli_walk_path(&cw, argv[i]);
+        for (int i = 0; i < p.npos; i++) cli_walk_path(&cw, p.pos[i]);
         r.progress.total = r.total;
     }
     cli_walk w = { "stats", read_one, &r, 0, 0, 0, 0 };
-    for (int i = optind; i < argc && !r.nomem; i++) cli_walk_path(&w, argv[i]);
+    for (int i = 0; i < p.npos && !r.nomem; i++) cli_walk_path(&w, p.pos[i]);
     if (r.pool && cli_pool_end(r.pool)) r.nomem = 1;
     r.skipped = w.skipped + w.unreadable;
     cli_progress_end(&r.progress);

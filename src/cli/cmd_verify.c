@@ -8,7 +8,6 @@
  * slots; a slot is reused once its result is printed. Only the identity of
  * each verified match is kept (cli/dupes.h), so that a match that an
  * earlier file or member holds fails as a duplicate. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -346,41 +345,80 @@ static void print_text(const vjob *j, int quiet)
                cli_esc(j->path), r->last_good_record, r->last_turn);
 }
 
-static int verify_main(int argc, char **argv)
+static const char *const verify_usage[] = {
+    "verify [--json] [--jobs N] [--quiet] [--key PUB]... [--keyring FILE] [--commitment HEX] [--require-seeded] [--unfinished] FILE...",
+    "verify --manifest FILE [--shard K/N|slurm] [--json] [--jobs N]",
+    NULL
+};
+static const cli_opt verify_opts[] = {
+    CLI_OPT_JSON("one JSON object per file and line (NDJSON)"),
+    CLI_OPT_JOBS("verify N files at a time (results stay in argument order)"),
+    CLI_OPT_QUIET("print only files that do not verify"),
+    CLI_OPT_ENGINE("verify through an external engine: CMD is run by /bin/sh and speaks the engine protocol (conformance/ADAPTER.md), e.g. \"arbiter engine-serve --game naramo\"; a dead, slow or babbling adapter is exit 4 naming the request"),
+    CLI_OPT_ENGINE_TIMEOUT,
+    { "manifest", 'm', 0, CLI_ARG_FILE, "FILE", "verify the files listed in FILE (one path per line; blank lines and '#' lines are not entries)", 0, 0, CLI_SH_NONE },
+    { "shard", 's', 0, CLI_ARG_TEXT, "K/N", "only manifest entries whose 0-based index i has i mod N = K; 'slurm' takes K and N from the job array's environment. With --json each line carries \"index\" and \"shard\", and a last line {\"shard_done\":…} marks the shard complete for `arbiter merge`. Per-file failures are data then: exit 0 once the shard ran.", 0, 0, CLI_SH_NONE },
+    { "commitment", 'C', 0, CLI_ARG_TEXT, "HEX", "the commitment published before the match: the file's fair-seed (or seed) commitment must equal it", 0, 0, CLI_SH_NONE },
+    { "require-seeded", 'R', 0, CLI_ARG_NONE, NULL, "refuse a match that starts from a position (its setup is not derived from the seed)", 0, 0, CLI_SH_NONE },
+    { "unfinished", 'U', 0, CLI_ARG_NONE, NULL, "accept a match that has no outcome yet when every recorded action is legal and every checkpoint matches (a FILE.part that `record` left when its input ended early): CONSISTENT, NOT FINISHED, JSON status \"unfinished\"; without it that is the divergence 'no-outcome'", 0, 0, CLI_SH_NONE },
+    { "key", 'k', 0, CLI_ARG_FILE, "PUB", "trust this public key (NAME.key.pub; repeatable): the file must carry a valid seal by a trusted key, else divergence 'signature'", 0, 0, CLI_SH_NONE },
+    { "keyring", 'K', 0, CLI_ARG_FILE, "FILE", "trust every public-key line of FILE", 0, 0, CLI_SH_NONE },
+    CLI_OPT_END
+};
+const cli_spec cli_spec_verify = {
+    .name = "verify",
+    .summary = "replay .tcgr files and report the first divergence",
+    .usage = verify_usage,
+    .description =
+        "Replay each .tcgr from its seed (or position) with the engine its header\n"
+        "names: every action must be legal, every checkpoint hash and the outcome\n"
+        "must be reproduced, and the seed commitment must match when present.\n"
+        "The first divergence is reported with its record index, turn, seat,\n"
+        "action, and the rule ID broken or the expected and computed hashes.\n"
+        "A match counts once: over a set (files, directories, archive members, a\n"
+        "manifest) a verified match that an earlier one already holds -- the same\n"
+        "setup and actions, fair-seed secret or seed commitment -- fails as\n"
+        "DUPLICATE naming the first (--json: status \"duplicate\", \"duplicate\":\n"
+        "{kind, of, detail}; every verified line has its \"match_id\").\n",
+    .opts = verify_opts,
+    .notes =
+        "Without --key a seal is still checked (a broken one fails) and the verdict\n"
+        "says it was not checked against a trusted key. FORMAT.md \"What a verdict\n"
+        "proves\" says what each verdict does and does not prove.\n",
+    .exit = "0 all verified; 1 a replay diverges; 3 a file is unreadable, truncated, corrupt, or of an unsupported game, rules version, rng or format version (3 wins over 1); 2 usage.",
+    .operands = CLI_ARG_FILE,
+    .run = cmd_verify,
+};
+
+/* What the command line asks for (the trust options go to g_vo). */
+typedef struct vargs {
+    int json, quiet, sharded, npos;
+    uint64_t jobs;
+    const char *manifest;
+    cli_shard shard;
+    char **pos;
+} vargs;
+
+/* -1 to go on, else the exit code (help printed, or a usage error). */
+static int verify_parse(vargs *va, int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "json", no_argument, NULL, 'x' },
-        { "jobs", required_argument, NULL, 'j' },
-        { "quiet", no_argument, NULL, 'q' },
-        { "manifest", required_argument, NULL, 'm' },
-        { "shard", required_argument, NULL, 's' },
-        { "commitment", required_argument, NULL, 'C' },
-        { "require-seeded", no_argument, NULL, 'R' },
-        { "unfinished", no_argument, NULL, 'U' },
-        { "key", required_argument, NULL, 'k' },
-        { "keyring", required_argument, NULL, 'K' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 }
-    };
-    int json = 0, quiet = 0, c;
-    unsigned long long jobs = 1;
-    const char *manifest = NULL;
-    cli_shard shard = { 0, 1 };
-    int sharded = 0;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "j:qh", opts, NULL)) != -1) {
+    int c;
+    memset(va, 0, sizeof *va);
+    va->jobs = 1;
+    va->shard.n = 1;
+    cli_parser p;
+    cli_parse_init(&p, &cli_spec_verify, argc, argv);
+    while ((c = cli_next(&p)) > 0) {
         switch (c) {
-        case 'x': json = 1; break;
+        case CLI_ID_JSON: va->json = 1; break;
         case 'j':
-            if (cli_parse_u64(optarg, &jobs) || jobs < 1 || jobs > CLI_JOBS_MAX)
-                return cli_usage("verify", "--jobs '%s' is not 1..%d", optarg, CLI_JOBS_MAX);
+            va->jobs = p.num;
             break;
-        case 'q': quiet = 1; break;
-        case 'm': manifest = optarg; break;
+        case 'q': va->quiet = 1; break;
+        case 'm': va->manifest = p.arg; break;
         case 'C': {
             size_t len;
-            if (cli_parse_hex(optarg, g_published, sizeof g_published, &len) || len != sizeof g_published)
+            if (cli_parse_hex(p.arg, g_published, sizeof g_published, &len) || len != sizeof g_published)
                 return cli_usage("verify", "--commitment takes the 64 hex digits published before the match");
             g_vo.published_commit = g_published;
             break;
@@ -390,7 +428,7 @@ static int verify_main(int argc, char **argv)
         case 'k':
         case 'K': {
             arb_error kerr = ARB_ERROR_INIT;
-            if (arb_seal_keyring_add_file(&g_keys, optarg, &kerr)) {
+            if (arb_seal_keyring_add_file(&g_keys, p.arg, &kerr)) {
                 arb_seal_keyring_free(&g_keys);
                 return cli_fail("verify", &kerr);
             }
@@ -398,70 +436,34 @@ static int verify_main(int argc, char **argv)
             break;
         }
         case 's':
-            if (cli_shard_parse("verify", optarg, &shard)) return EXIT_USAGE;
-            sharded = 1;
+            if (cli_shard_parse("verify", p.arg, &va->shard)) return EXIT_USAGE;
+            va->sharded = 1;
             break;
-        case 'h':
-            printf("usage: arbiter verify [--json] [--jobs N] [--quiet] [--key PUB]... [--keyring FILE]\n"
-                   "                      [--commitment HEX] [--require-seeded] [--unfinished] FILE...\n"
-                   "       arbiter verify --manifest FILE [--shard K/N|slurm] [--json] [--jobs N]\n"
-                   "\n"
-                   "Replay each .tcgr from its seed (or position) with the engine its header\n"
-                   "names: every action must be legal, every checkpoint hash and the outcome\n"
-                   "must be reproduced, and the seed commitment must match when present.\n"
-                   "The first divergence is reported with its record index, turn, seat,\n"
-                   "action, and the rule ID broken or the expected and computed hashes.\n"
-                   "A match counts once: over a set (files, directories, archive members, a\n"
-                   "manifest) a verified match that an earlier one already holds -- the same\n"
-                   "setup and actions, fair-seed secret or seed commitment -- fails as\n"
-                   "DUPLICATE naming the first (--json: status \"duplicate\", \"duplicate\":\n"
-                   "{kind, of, detail}; every verified line has its \"match_id\").\n"
-                   "\n"
-                   "  --json     one JSON object per file and line (NDJSON)\n"
-                   "  -j, --jobs N  verify N files at a time (results stay in argument order)\n"
-                   "  --quiet    print only files that do not verify\n"
-                   "  --engine CMD  verify through an external engine: CMD is run by /bin/sh and\n"
-                   "             speaks the engine protocol (conformance/ADAPTER.md), e.g.\n"
-                   "             \"arbiter engine-serve --game naramo\"; a dead, slow or\n"
-                   "             babbling adapter is exit 4 naming the request\n"
-                   "  --engine-timeout MS  per-request limit for --engine (default 10000)\n"
-                   "  --manifest FILE  verify the files listed in FILE (one path per line;\n"
-                   "             blank lines and '#' lines are not entries)\n"
-                   "  --shard K/N  only manifest entries whose 0-based index i has i mod N = K;\n"
-                   "             'slurm' takes K and N from the job array's environment. With\n"
-                   "             --json each line carries \"index\" and \"shard\", and a last line\n"
-                   "             {\"shard_done\":…} marks the shard complete for `arbiter merge`.\n"
-                   "             Per-file failures are data then: exit 0 once the shard ran.\n"
-                   "  --commitment HEX  the commitment published before the match: the file's\n"
-                   "             fair-seed (or seed) commitment must equal it\n"
-                   "  --require-seeded  refuse a match that starts from a position (its setup\n"
-                   "             is not derived from the seed)\n"
-                   "  --unfinished  accept a match that has no outcome yet when every recorded\n"
-                   "             action is legal and every checkpoint matches (a FILE.part that\n"
-                   "             `record` left when its input ended early): CONSISTENT, NOT\n"
-                   "             FINISHED, JSON status \"unfinished\"; without it that is the\n"
-                   "             divergence 'no-outcome'\n"
-                   "  --key PUB  trust this public key (NAME.key.pub; repeatable): the file must\n"
-                   "             carry a valid seal by a trusted key, else divergence 'signature'\n"
-                   "  --keyring FILE  trust every public-key line of FILE\n"
-                   "Without --key a seal is still checked (a broken one fails) and the verdict\n"
-                   "says it was not checked against a trusted key. FORMAT.md \"What a verdict\n"
-                   "proves\" says what each verdict does and does not prove.\n"
-                   "\n"
-                   "Exit: 0 all verified; 1 a replay diverges; 3 a file is unreadable,\n"
-                   "truncated, corrupt, or of an unsupported game, rules version, rng or\n"
-                   "format version (3 wins over 1); 2 usage.\n");
-            return EXIT_OK;
-        default: return cli_usage("verify", "unknown option '%s'", argv[optind - 1]);
+        default: return cli_unhandled(&p);
         }
     }
-    if (sharded && !manifest) return cli_usage("verify", "--shard needs --manifest");
+    if (c < 0) return p.rc;
+    va->npos = p.npos;
+    va->pos = p.pos;
+    if (va->sharded && !va->manifest) return cli_usage("verify", "--shard needs --manifest");
     /* NDJSON is read by merge and stats, which count every line: --quiet
      * would drop the verified ones. */
-    if (json && quiet) return cli_usage("verify", "--quiet and --json exclude each other (NDJSON lists every file)");
-    if (manifest && optind < argc) return cli_usage("verify", "give either --manifest or FILE arguments, not both");
+    if (va->json && va->quiet) return cli_usage("verify", "--quiet and --json exclude each other (NDJSON lists every file)");
+    if (va->manifest && p.npos > 0) return cli_usage("verify", "give either --manifest or FILE arguments, not both");
+    return -1;
+}
+
+static int verify_main(int argc, char **argv)
+{
+    vargs va;
+    int prc = verify_parse(&va, argc, argv);
+    if (prc >= 0) return prc;
+    int json = va.json, quiet = va.quiet, sharded = va.sharded;
+    uint64_t jobs = va.jobs;
+    const char *manifest = va.manifest;
+    cli_shard shard = va.shard;
     cli_mstream ms;
-    int argn = argc - optind, argi = 0;
+    int argn = va.npos, argi = 0;
     /* FILE|DIR arguments: a directory stands for the *.tcgr files under it
      * (cli/paths.c: recursive, sorted, special files skipped with a note). */
     cli_pathlist fl = { 0 };
@@ -471,14 +473,14 @@ static int verify_main(int argc, char **argv)
     } else if (argn < 1) {
         return cli_usage("verify", "no replay file given");
     } else {
-        if (cli_pathlist_build(&fl, "verify", argc - optind, argv + optind)) {
+        if (cli_pathlist_build(&fl, "verify", va.npos, va.pos)) {
             fprintf(stderr, "arbiter verify: out of memory\n");
             return EXIT_INTERNAL;
         }
         argn = (int)fl.n;
         if (argn < 1) {
             cli_pathlist_free(&fl);
-            fprintf(stderr, "arbiter verify: no .tcgr file under the given director%s\n", argc - optind == 1 ? "y" : "ies");
+            fprintf(stderr, "arbiter verify: no .tcgr file under the given director%s\n", va.npos == 1 ? "y" : "ies");
             return EXIT_INPUT;
         }
     }

@@ -10,36 +10,36 @@
 #include "arbiter/plugin.h"
 #include "cli/cli.h"
 
-const cli_command cli_commands[] = {
-    { "games", "list the games this build knows", cmd_games },
-    { "cards", "list a game's card pool (--json)", cmd_cards },
-    { "deck", "check a deck file or list preset decks", cmd_deck },
-    { "verbs", "list a game's action verbs (the text and replay syntax)", cmd_verbs },
-    { "play", "self-play between built-in agents, recorded to a .tcgr", cmd_play },
-    { "record", "drive a match from actions on stdin, recorded live", cmd_record },
-    { "verify", "replay .tcgr files and report the first divergence", cmd_verify },
-    { "keygen", "create an Ed25519 key pair for sealing replays", cmd_keygen },
-    { "sign", "seal existing format-2 replays with a secret key", cmd_sign },
-    { "seed", "fair seeds: commit to a server secret, derive the seed (commit-reveal)", cmd_seed },
-    { "reseal", "re-record checkpoints and outcome after an intentional rules change", cmd_reseal },
-    { "info", "print a replay's header, counts and outcome (an archive: its matches)", cmd_info },
-    { "extract", "one match of an archive as a standalone replay (ARCHIVE#N -o FILE)", cmd_extract },
-    { "archive", "repair: copy an archive's members that verify into a new file (repair IN -o OUT)", cmd_archive },
-    { "pack", "replays (files, directories, archives) into one archive, seals kept", cmd_pack },
-    { "unpack", "an archive into one standalone replay per member, seals kept", cmd_unpack },
-    { "select", "the matches of files, directories, archives that meet criteria (list, archive, files)", cmd_select },
-    { "merge", "merge sharded `verify --json` outputs into one summary", cmd_merge },
-    { "slurm-script", "print the sbatch job script for bulk verification", cmd_slurm_script },
-    { "conform", "run the XML conformance suite (lint, coverage, TAP/JUnit/JSON)", cmd_conform },
-    { "log", "play-by-play of a replay, optionally as one seat saw it", cmd_log },
-    { "state", "the state after record N (--at N [--as SEAT] [--json])", cmd_state },
-    { "diff", "first difference between two replays of a game", cmd_diff },
-    { "stats", "statistics over many replays, per game", cmd_stats },
-    { "report", "self-contained HTML report of a replay (-o OUT.html)", cmd_report },
-    { "crosscheck", "differential play of an engine adapter against the built-in engine", cmd_crosscheck },
-    { "perft", "count legal action sequences of length N (move-generator check)", cmd_perft },
-    { "engine-serve", "serve a built-in engine over the engine protocol (stdin/stdout)", cmd_engine_serve },
-    { NULL, NULL, NULL }
+const cli_spec *const cli_specs[] = {
+    &cli_spec_games,
+    &cli_spec_cards,
+    &cli_spec_deck,
+    &cli_spec_verbs,
+    &cli_spec_play,
+    &cli_spec_record,
+    &cli_spec_verify,
+    &cli_spec_keygen,
+    &cli_spec_sign,
+    &cli_spec_seed,
+    &cli_spec_reseal,
+    &cli_spec_info,
+    &cli_spec_extract,
+    &cli_spec_archive,
+    &cli_spec_pack,
+    &cli_spec_unpack,
+    &cli_spec_select,
+    &cli_spec_merge,
+    &cli_spec_slurm_script,
+    &cli_spec_conform,
+    &cli_spec_log,
+    &cli_spec_state,
+    &cli_spec_diff,
+    &cli_spec_stats,
+    &cli_spec_report,
+    &cli_spec_crosscheck,
+    &cli_spec_perft,
+    &cli_spec_engine_serve,
+    &cli_spec_complete, &cli_spec_man_cmd, NULL
 };
 
 static void help(FILE *out)
@@ -50,7 +50,8 @@ static void help(FILE *out)
             "Record, replay, verify and analyze trading-card-game matches.\n"
             "\n"
             "Commands:\n");
-    for (const cli_command *c = cli_commands; c->name; c++) fprintf(out, "  %-13s %s\n", c->name, c->summary);
+    for (const cli_spec *const *c = cli_specs; *c; c++)
+        if (!(*c)->hidden) fprintf(out, "  %-13s %s\n", (*c)->name, (*c)->summary);
     fprintf(out,
             "\n"
             "'arbiter COMMAND --help' describes one command.\n"
@@ -65,42 +66,14 @@ static void help(FILE *out)
             "  4  internal error (out of memory, engine fault)\n");
 }
 
-/* Edit distance (insertions, deletions, substitutions), capped inputs. */
-static unsigned distance(const char *a, const char *b)
-{
-    unsigned row[33], n = (unsigned)strlen(b);
-    if (strlen(a) > 32 || n > 32) return 99;
-    for (unsigned j = 0; j <= n; j++) row[j] = j;
-    for (unsigned i = 1; a[i - 1]; i++) {
-        unsigned diag = row[0];
-        row[0] = i;
-        for (unsigned j = 1; j <= n; j++) {
-            unsigned up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            diag = up;
-            row[j] = best;
-        }
-    }
-    return row[n];
-}
-
-/* An unknown command: exit 2, naming the commands within two edits of it
- * or starting with it. Control bytes of the argument are not echoed. */
+/* An unknown command: exit 2, naming the commands near it. Control bytes
+ * of the argument are not echoed. */
 static int unknown(const char *cmd)
 {
-    char shown[80];
-    size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)cmd; *p && n + 5 < sizeof shown; p++)
-        n += (size_t)snprintf(shown + n, sizeof shown - n, *p < 0x20 || *p == 0x7f ? "\\x%02x" : "%c", *p);
-    shown[n] = '\0';
-    fprintf(stderr, "arbiter: '%s' is not a command", shown);
-    int k = 0;
-    size_t len = strlen(cmd);
-    for (const cli_command *c = cli_commands; c->name; c++)
-        if (distance(cmd, c->name) <= 2 || (len >= 2 && strncmp(cmd, c->name, len) == 0))
-            fprintf(stderr, "%s'%s'", k++ ? " or " : "; did you mean ", c->name);
-    fprintf(stderr, "%ssee 'arbiter --help'\n", k ? "? " : "; ");
+    char shown[80], hint[512];
+    arb_text_escape(shown, sizeof shown, cmd);
+    cli_spec_near(cli_specs, cmd, hint, sizeof hint);
+    fprintf(stderr, "arbiter: '%s' is not a command%s%ssee 'arbiter --help'\n", shown, hint, hint[0] ? " " : "; ");
     return EXIT_USAGE;
 }
 
@@ -187,12 +160,10 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         if (argc > 2 && strcmp(cmd, "help") == 0) {
-            for (const cli_command *c = cli_commands; c->name; c++)
-                if (strcmp(c->name, argv[2]) == 0) {
-                    char *av[] = { argv[2], "--help", NULL };
-                    return c->run(2, av);
-                }
-            return unknown(argv[2]);
+            const cli_spec *c = cli_spec_find(cli_specs, argv[2]);
+            if (!c) return unknown(argv[2]);
+            char *av[] = { argv[2], "--help", NULL };
+            return c->run(2, av);
         }
         help(stdout);
         return EXIT_OK;
@@ -200,13 +171,11 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
         return version();
     }
-    for (const cli_command *c = cli_commands; c->name; c++)
-        if (strcmp(c->name, cmd) == 0) {
-            int out_used = 0;
-            int rc = stdio_args(cmd, argc - 1, argv + 1, &out_used);
-            if (rc) return rc;
-            rc = c->run(argc - 1, argv + 1);
-            return out_used ? cli_out_finish(cmd, "-", rc) : rc;
-        }
-    return unknown(cmd);
+    const cli_spec *c = cli_spec_find(cli_specs, cmd);
+    if (!c) return unknown(cmd);
+    int out_used = 0;
+    int rc = stdio_args(cmd, argc - 1, argv + 1, &out_used);
+    if (rc) return rc;
+    rc = c->run(argc - 1, argv + 1);
+    return out_used ? cli_out_finish(cmd, "-", rc) : rc;
 }

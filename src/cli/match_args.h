@@ -40,51 +40,24 @@ typedef struct cli_match_args {
 #define CLI_OPT_CONTRIBUTION 0x151
 #define CLI_OPT_SIGN 0x152
 
-/* The long options both commands take; their getopt codes. */
-#define CLI_MATCH_LONGOPTS \
-    { "game", required_argument, NULL, 'g' }, \
-    { "seed", required_argument, NULL, 's' }, \
-    { "players", required_argument, NULL, 'p' }, \
-    { "decks", required_argument, NULL, 'd' }, \
-    { "names", required_argument, NULL, 'n' }, \
-    { "output", required_argument, NULL, 'o' }, \
-    { "option", required_argument, NULL, 'O' }, \
-    { "salt", required_argument, NULL, 'S' }, \
-    { "level", required_argument, NULL, 'L' }, \
-    { "timed", no_argument, NULL, 't' }, \
-    { "position", required_argument, NULL, 'P' }, \
-    { "server-secret", required_argument, NULL, CLI_OPT_SERVER_SECRET }, \
-    { "contribution", required_argument, NULL, CLI_OPT_CONTRIBUTION }, \
-    { "sign", required_argument, NULL, CLI_OPT_SIGN }, \
-    { "archive", no_argument, NULL, 'A' }, \
-    { "format", required_argument, NULL, 'F' }, \
-    { "rules", required_argument, NULL, 'R' }
-#define CLI_MATCH_HELP \
-    "  --game G          the game (see 'arbiter games')\n" \
-    "  --seed S          the match seed (decimal or 0x hex, 64-bit)\n" \
-    "  --players N       seats (default: the game's minimum)\n" \
-    "  --decks D1,D2,…   preset names or deck files, one for all or one per\n" \
-    "                    seat (default: the game's presets in order)\n" \
-    "  --names A,B,…     player names for the header (default P1, P2, …)\n" \
-    "  --option K=V      a match option (integer), repeatable\n" \
-    "  --salt HEX        write the seed commitment BLAKE2b-256(seed||salt)\n" \
-    "  --server-secret S.secret  a fair seed (commit-reveal, FORMAT.md §12.1): the\n" \
-    "                    seed is derived from the secret of `arbiter seed commit`\n" \
-    "                    and every seat's --contribution (instead of --seed)\n" \
-    "  --contribution SEAT:HEX  seat's contribution to the fair seed (1-64 bytes)\n" \
-    "  --sign KEY        seal the finished file with the secret key KEY (arbiter\n" \
-    "                    keygen): an Ed25519 signature over every byte, 102 bytes\n" \
-    "  --level N         zlib level 0..9 (default: 9 for the finished file, 1\n" \
-    "                    for its .part journal; version 1: 1)\n" \
-    "  --format 1|2      replay format version (default 2; 1 for old readers)\n" \
-    "  --rules R         play under an older rules version of the game (default:\n" \
-    "                    the newest; 'arbiter games --json' lists them)\n" \
-    "  -o, --output FILE the replay (written as FILE.part, renamed at the end)\n" \
-    "  --position FILE   start from an explicit position instead of the seeded\n" \
-    "                    setup: the game's state tree as JSON, e.g. the output of\n" \
-    "                    `arbiter state REPLAY --at N --json` (its \"state\" is taken);\n" \
-    "                    the seed then drives only later random events\n" \
-    "  Start time in the header: SOURCE_DATE_EPOCH when set, else now.\n"
+/* The options both commands take (and perft, which starts a match the
+ * same way); cli_match_arg handles them. */
+#define CLI_MATCH_OPTS \
+    CLI_OPT_GAME("the game (see 'arbiter games')"), \
+    { "seed", 's', 's', CLI_ARG_TEXT, "S", "the match seed (decimal or 0x hex, 64-bit)", 0, 0, CLI_SH_NONE }, \
+    { "players", 'p', 'p', CLI_ARG_TEXT, "N", "seats (default: the game's minimum)", 0, 0, CLI_SH_NONE }, \
+    { "decks", 'd', 'd', CLI_ARG_DECKS, "D1,D2,…", "preset names or deck files, one for all or one per seat (default: the game's presets in order)", 0, 0, CLI_SH_NONE }, \
+    { "names", 'n', 0, CLI_ARG_TEXT, "A,B,…", "player names for the header (default P1, P2, …)", 0, 0, CLI_SH_NONE }, \
+    { "option", 'O', 0, CLI_ARG_TEXT, "K=V", "a match option (integer), repeatable", 0, 0, CLI_SH_NONE }, \
+    { "salt", 'S', 0, CLI_ARG_TEXT, "HEX", "write the seed commitment BLAKE2b-256(seed||salt)", 0, 0, CLI_SH_NONE }, \
+    { "server-secret", CLI_OPT_SERVER_SECRET, 0, CLI_ARG_FILE, "S.secret", "a fair seed (commit-reveal, FORMAT.md §12.1): the seed is derived from the secret of `arbiter seed commit` and every seat's --contribution (instead of --seed)", 0, 0, CLI_SH_NONE }, \
+    { "contribution", CLI_OPT_CONTRIBUTION, 0, CLI_ARG_TEXT, "SEAT:HEX", "seat's contribution to the fair seed (1-64 bytes)", 0, 0, CLI_SH_NONE }, \
+    { "sign", CLI_OPT_SIGN, 0, CLI_ARG_FILE, "KEY", "seal the finished file with the secret key KEY (arbiter keygen): an Ed25519 signature over every byte, 102 bytes", 0, 0, CLI_SH_NONE }, \
+    { "level", 'L', 0, CLI_ARG_TEXT, "N", "zlib level 0..9 (default: 9 for the finished file, 1 for its .part journal; version 1: 1)", 0, 0, CLI_SH_NONE }, \
+    { "format", 'F', 0, CLI_ARG_TEXT, "1|2", "replay format version (default 2; 1 for old readers)", 0, 0, CLI_SH_NONE }, \
+    { "rules", 'R', 0, CLI_ARG_TEXT, "R", "play under an older rules version of the game (default: the newest; 'arbiter games --json' lists them)", 0, 0, CLI_SH_NONE }, \
+    CLI_OPT_OUTPUT("the replay (written as FILE.part, renamed at the end)"), \
+    { "position", 'P', 0, CLI_ARG_FILE, "FILE", "start from an explicit position instead of the seeded setup: the game's state tree as JSON, e.g. the output of `arbiter state REPLAY --at N --json` (its \"state\" is taken); the seed then drives only later random events", 0, 0, CLI_SH_NONE }
 
 /* Handle one of the shared options: 0 handled, -1 not ours, else an exit code. */
 int cli_match_arg(cli_match_args *a, const char *cmd, int c, const char *arg);

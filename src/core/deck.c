@@ -79,8 +79,12 @@ int arb_deck_parse(arb_deck *out, const arb_game *g, const char *text, size_t le
         int idx = arb_card_find(g, s);
         if (idx < 0) {
             arb_error_where(err, "%s:%u", fname, lineno);
-            return arb_error_set(err, ARB_ENOTFOUND, NULL, "no %s card is named '%s' (see `arbiter cards --game %s`)",
-                                 g->id, s, g->id);
+            arb_near nr;
+            char hint[256];
+            arb_near_init(&nr, s);
+            for (unsigned c = 0; c < g->ncards; c++) arb_near_add(&nr, g->card(g, c)->name);
+            return arb_error_set(err, ARB_ENOTFOUND, NULL, "no %s card is named '%s'%s (see `arbiter cards --game %s`)",
+                                 g->id, s, arb_near_format(&nr, hint, sizeof hint), g->id);
         }
         if (out->ncards + count > ARB_DECK_MAX) {
             arb_error_where(err, "%s:%u", fname, lineno);
@@ -129,10 +133,15 @@ int arb_deck_resolve(arb_deck *out, const arb_game *g, const char *spec, arb_err
     if (p) { *out = *p; return ARB_OK; }
     if (!strchr(spec, '/') && !strchr(spec, '.')) {
         FILE *f = fopen(spec, "rb");
-        if (!f)
+        if (!f) {
+            arb_near nr;
+            char hint[256];
+            arb_near_init(&nr, spec);
+            for (unsigned i = 0; i < g->npresets; i++) arb_near_add(&nr, g->preset(g, i)->name);
             return arb_error_set(err, ARB_ENOTFOUND, NULL,
-                                 "'%s' is neither a %s preset deck nor a file (presets: `arbiter deck list --game %s`)",
-                                 spec, g->id, g->id);
+                                 "'%s' is neither a %s preset deck nor a file%s (presets: `arbiter deck list --game %s`)",
+                                 spec, g->id, arb_near_format(&nr, hint, sizeof hint), g->id);
+        }
         fclose(f);
     }
     return arb_deck_load(out, g, spec, err);

@@ -187,8 +187,14 @@ static int action_parse(const arb_game *g, const char *line, int malformed, arb_
     int verb = arb_verb_find(g, tok);
     if (verb < 0 && malformed && strncmp(tok, "verb#", 5) == 0 && parse_int(tok + 5, 0, UINT8_MAX, &v) == 0)
         verb = (int)v;
-    if (verb < 0)
-        return arb_error_set(err, ARB_EINVAL, NULL, "column %d: unknown %s verb '%s'", col, g->id, tok);
+    if (verb < 0) {
+        arb_near nr;
+        char hint[256];
+        arb_near_init(&nr, tok);
+        for (unsigned i = 0; i < g->nverbs; i++) arb_near_add(&nr, g->verbs[i].name);
+        return arb_error_set(err, ARB_EINVAL, NULL, "column %d: unknown %s verb '%s'%s", col, g->id, tok,
+                             arb_near_format(&nr, hint, sizeof hint));
+    }
     out->verb = (uint8_t)verb;
     const arb_verb *vb = (unsigned)verb < g->nverbs ? &g->verbs[verb] : NULL;
     unsigned max_args = malformed ? ARB_ARGS_MAX : vb->max_args; /* vb is NULL only when malformed */

@@ -61,7 +61,7 @@ jfield() { node -e 'const o = JSON.parse(process.argv[1]); console.log(String(o[
 # ---- a passing run --------------------------------------------------------
 run pass-tap 0 --tap -
 run pass-junit 0 -j4 --junit -
-run pass-json 0 -j2 --json -
+run pass-json 0 -j2 --json-file -
 out=$(prove -e cat "$work/pass-tap.out" 2>&1 || true)
 echo "$out" | grep -q '^Result: PASS' && ok "pass: prove says PASS" || bad "pass: prove: $(echo "$out" | tail -3)"
 echo "$out" | grep -q 'Parse errors' && bad "pass: prove reports parse errors" || ok "pass: prove: no parse errors"
@@ -83,7 +83,7 @@ sed -i '12s/rule="NAR-LIMIT-ROSTER"/rule="NAR-LIMIT-SITE"/' "$work/suite/naramo/
 grep -q 'NAR-LIMIT-SITE' "$work/suite/naramo/limits.xml" || bad "could not plant the wrong rule ID"
 run fail-tap 1 "$work/suite" --tap -
 run fail-junit 1 "$work/suite" --junit=- --save-failing "$work/saved/deep"
-run fail-json 1 "$work/suite" --json -
+run fail-json 1 "$work/suite" --json-file -
 nfail=$(json "$work/fail-json.out" 'd.summary.failures')
 [ "$(json "$work/fail-json.out" 'd.problems.some(p => p.kind === "file" && /catalyst\/deck\.xml$/.test(p.file) && p.line > 0)')" = true ] \
     && ok "fail: JSON lists the invalid file as a failing entry" || bad "fail: JSON: no file problem"
@@ -127,7 +127,7 @@ rc=0; "$ARBITER" conform --game=naramo -j4 -q >/dev/null 2>&1 || rc=$?
 [ $rc -eq 0 ] && ok "--game=naramo -j4" || bad "--game=naramo -j4: exit $rc"
 rc=0; "$ARBITER" conform --game=nosuchgame >/dev/null 2>&1 || rc=$?
 [ $rc -eq 3 ] && ok "unknown game exits 3" || bad "unknown game: exit $rc"
-rc=0; "$ARBITER" conform --tap - --json - >/dev/null 2>&1 || rc=$?
+rc=0; "$ARBITER" conform --tap - --json >/dev/null 2>&1 || rc=$?
 [ $rc -eq 2 ] && ok "two reports on stdout is a usage error" || bad "two reports on '-': exit $rc"
 
 echo "check_reports: $pass passed, $fail failed"
