@@ -134,16 +134,19 @@ $(BUILD)/gen/report_assets.c: $(REPORT_ASSETS) Makefile | $(BUILD)/.dirs
 	     echo '    NULL'; echo '};'; done; } > $@.tmp && mv $@.tmp $@
 
 # Each game's board layout (src/games/<id>/board.json: the zones the viewer
-# draws and their place on the table) as lines, and the rule catalogs'
+# draws and their place on the table; "=NAME" strings are the game header's
+# constants, src/analyze/board_lines.awk) as lines, and the rule catalogs'
 # rulebook citations (src/analyze/rule_cites.awk) for the ruling panel.
 BOARD_LAYOUTS := $(sort $(wildcard src/games/*/board.json))
 RULE_CATALOGS := $(sort $(wildcard conformance/*/rules.xml))
-$(BUILD)/gen/report_tables.c: $(BOARD_LAYOUTS) $(RULE_CATALOGS) src/analyze/rule_cites.awk Makefile | $(BUILD)/.dirs
+$(BUILD)/gen/report_tables.c: $(BOARD_LAYOUTS) $(wildcard src/games/*/*.h) $(RULE_CATALOGS) src/analyze/rule_cites.awk \
+  src/analyze/board_lines.awk Makefile | $(BUILD)/.dirs
 	@mkdir -p $(dir $@)
 	@{ LC_ALL=C awk -f src/analyze/rule_cites.awk $(RULE_CATALOGS); \
 	   for f in $(BOARD_LAYOUTS); do n=$$(basename $$(dirname $$f)); \
 	     echo "static const char *const board_$$n[] = {"; \
-	     $(C_LINES) $$f; \
+	     awk -f src/analyze/board_lines.awk src/games/$$n/$$n.h $$f > $@.board || exit 1; \
+	     $(C_LINES) $@.board; rm -f $@.board; \
 	     echo '    NULL'; echo '};'; done; \
 	   echo 'const arb_an_board_layout arb_an__board_layouts[] = {'; \
 	   for f in $(BOARD_LAYOUTS); do n=$$(basename $$(dirname $$f)); echo "    { \"$$n\", board_$$n },"; done; \

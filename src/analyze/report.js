@@ -15,9 +15,10 @@
  * tiles; fields [key, label, offset, "nonzero"], flags shown when true,
  * ports (a list of booleans), links drawn as lines), pile (a hand,
  * deck or discard: the cards when the view holds them and "open", else the
- * count; "top" shows only the top card), slot (one card or empty), grid
- * (positions in rows, each a card or empty), pending (a map shown while it
- * is not null). "shared" widgets read paths under state, "seat" widgets
+ * count; "top" shows only the top card), slot (one card or empty; an
+ * empty label draws no heading, for a slot in a group that names it),
+ * grid (positions in rows, each a card or empty), pending (a map shown
+ * while it is not null). "shared" widgets read paths under state, "seat" widgets
  * under state.players.N. Every drawn zone carries data-zone="<path>" with
  * data-v (a value), data-n (how many cards) or data-card (which card). The
  * whole tree, deck lists and engine internals are in the folded details
@@ -303,7 +304,7 @@
     slot: function (o, base, p, v) {
       if (v === undefined) return '';
       var path = base + '.' + o.zone;
-      return '<div class="w zone slot' + chg(path, false) + '"><div class="zh">' + esc(o.label) + '</div><div class="tiles">' +
+      return '<div class="w zone slot' + chg(path, false) + '">' + (o.label ? '<div class="zh">' + esc(o.label) + '</div>' : '') + '<div class="tiles">' +
         (isObj(v) ? card(v, path, o) : '<div class="card none"' + Z(path) + ' data-card="">empty</div>') + '</div></div>';
     },
     grid: function (o, base, p, v) {
@@ -559,7 +560,8 @@
   /* A followed link (#r<INDEX>): the browser scrolls the page to the row
    * itself; bring the board back under the controls instead. */
   function showBoard() {
-    var c = $('controls'), over = getComputedStyle(c).position === 'sticky' ? c.offsetHeight : 0;
+    var c = $('controls'), b = $('vbadge'), over = getComputedStyle(c).position === 'sticky' ? c.offsetHeight :
+      b && getComputedStyle(b).position === 'fixed' ? b.offsetHeight : 0;
     window.scrollTo(0, Math.max(0, $('work').offsetTop - over - 4));
     rowIntoView(true);
   }
