@@ -1065,7 +1065,7 @@ static int check_labels(void *ctx, const arb_an_step *st)
          * shift's Shift Start, Brainstorm's severed Links to the Reset. */
         const arb_game *g = arb_match_game(st->m);
         const char *en = g->event_names[st->events[i].type];
-        if (!strcmp(g->id, "naramo") && !strcmp(en, "base_load"))
+        if (!strcmp(g->id, "naramo") && !strcmp(en, "base-load"))
             ck_assert_str_eq(st->event_phase[i], "shift_start");
         if (!strcmp(g->id, "brainstorm") && !strcmp(en, "sever"))
             ck_assert_str_eq(st->event_phase[i], "reset");

@@ -1162,7 +1162,7 @@ START_TEST(t_contract_edges)
     ck_assert_int_eq(o.winner, 0);
     arb_decision dd = G->decision(G, &S);
     ck_assert_int_eq(dd.seat, ARB_SEAT_NONE);
-    ck_assert_int_eq(dd.kind, 0);
+    ck_assert_str_eq(G->decision_names[dd.kind], "over");
     ck_assert(dd.clock_left_ms == -1);
 
     /* The card named in a refusal is the one the action names. */

@@ -237,6 +237,34 @@ START_TEST(t_contract)
     bad.noutcome_reasons = 2;
     ck_assert_int_eq(arb_game_check(&bad, &e), ARB_EUNSUPPORTED);
     ck_assert_ptr_nonnull(strstr(e.msg, "kebab-case"));
+    /* The vocabulary (game.h), one planted engine per rule: the toy game
+     * with one table changed. */
+    static const char *const snake_events[] = { "draw", "play", "first_player", "timeout", "over" };
+    static const char *const snake_decisions[] = { "mulligan", "main_phase", "over" };
+    static const char *const no_over[] = { "mulligan", "main", "none" };
+    static const char *const empty_reason[] = { "", "score", "timeout", "draw" };
+    static const struct { const char *const *ev, *const *dn, *const *rs; const char *says; } plant[] = {
+        { snake_events, NULL, NULL, "event name 'first_player' is not kebab-case" },
+        { NULL, snake_decisions, NULL, "decision name 'main_phase' is not kebab-case" },
+        { NULL, no_over, NULL, "no decision named 'over'" },
+        { NULL, NULL, empty_reason, "an outcome reason is missing" },
+    };
+    for (unsigned i = 0; i < sizeof plant / sizeof plant[0]; i++) {
+        bad = toy_game;
+        if (plant[i].ev) bad.event_names = plant[i].ev;
+        if (plant[i].dn) bad.decision_names = plant[i].dn;
+        if (plant[i].rs) bad.outcome_reasons = plant[i].rs;
+        memset(&e, 0, sizeof e);
+        ck_assert_int_eq(arb_game_check(&bad, &e), ARB_EUNSUPPORTED);
+        ck_assert_msg(strstr(e.msg, plant[i].says), "plant %u: %s", i, e.msg);
+    }
+    ck_assert(arb_name_kebab("shift-begin") && arb_name_kebab("b2") && !arb_name_kebab("") &&
+              !arb_name_kebab("a--b") && !arb_name_kebab("-a") && !arb_name_kebab("a-") && !arb_name_kebab("Draw"));
+    /* Old event spellings still name the event (case files, adapters). */
+    const arb_game *nar = arb_game_find("naramo");
+    ck_assert_int_ge(arb_game_event_find(nar, "shift-begin"), 0);
+    ck_assert_int_eq(arb_game_event_find(nar, "shift_begin"), arb_game_event_find(nar, "shift-begin"));
+    ck_assert_int_eq(arb_game_event_find(nar, "shift begin"), -1);
     /* The optional members' fallbacks. */
     bad = tg_game;
     bad.event_text = NULL;

@@ -36,7 +36,7 @@ static const arb_verb tg_verbs[] = {
     { "pass", 0, 0, "", "end the turn" },
     { "timeout", 0, 0, "", "arbiter: the acting seat ran out of time" },
 };
-static const char *const tg_decisions[] = { "main" };
+static const char *const tg_decisions[] = { "main", "over" };
 static const char *const tg_events[] = { "draw", "play", "shuffle" };
 static const char *const tg_reasons[] = { "score", "timeout", "turn-limit" };
 static const arb_card tg_cards[] = {
@@ -323,7 +323,7 @@ static const arb_game tg_game = {
     .contract = ARB_GAME_CONTRACT, .id = "testgame", .title = "Test Game", .rules_version = "tg-1", .engine_version = "tg-engine-1",
     .min_players = 2, .max_players = 4, .state_size = sizeof(tg_state),
     .verbs = tg_verbs, .nverbs = 3,
-    .decision_names = tg_decisions, .ndecision_names = 1,
+    .decision_names = tg_decisions, .ndecision_names = 2,
     .event_names = tg_events, .nevent_names = 3,
     .outcome_reasons = tg_reasons, .noutcome_reasons = 3,
     .ncards = 6, .card = tg_card, .card_export = NULL,

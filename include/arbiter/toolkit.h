@@ -82,6 +82,13 @@ const char *arb_game_reason_name(const arb_game *g, unsigned reason);
 int arb_game_reason_find(const arb_game *g, const char *name);
 /* Do two reason names denote the same reason ('-' == '_')? */
 int arb_reason_same(const char *a, const char *b);
+/* Index of an event type by name, -1 if none; '-' and '_' compare equal as
+ * for reasons, so case files and adapters that spell naramo's events the
+ * old way ("shift_begin") still name the kebab-case event ("shift-begin"). */
+int arb_game_event_find(const arb_game *g, const char *name);
+/* Is s a kebab-case name: one or more runs of [a-z0-9] joined by single
+ * '-' (the vocabulary of game.h that arb_game_check enforces)? */
+int arb_name_kebab(const char *s);
 
 /* ---- the precheck -------------------------------------------------------
  * What every apply() checks first, in one order with one set of messages:

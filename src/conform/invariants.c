@@ -423,6 +423,9 @@ static int check_progress(cf_inv *I, const arb_game *g, const arb_match *m)
     if (o.over && (d.seat != ARB_SEAT_NONE || d.clock_left_ms != -1))
         return say(I, "decision-owed", "the match is over, yet seat %d owes a decision with %lld ms left "
                    "(once over: nobody, -1)", d.seat, (long long)d.clock_left_ms);
+    if (o.over && strcmp(arb_name_at(g->decision_names, g->ndecision_names, d.kind, "?"), "over") != 0)
+        return say(I, "decision-owed", "the match is over, yet the decision kind is '%s' (once over: \"over\")",
+                   arb_name_at(g->decision_names, g->ndecision_names, d.kind, "?"));
     if (!o.over && (d.seat == ARB_SEAT_NONE || d.clock_left_ms < -1))
         return say(I, "decision-owed", "the match goes on, yet the decision names seat %d with %lld ms left "
                    "(someone owes it; -1 without a clock)", d.seat, (long long)d.clock_left_ms);

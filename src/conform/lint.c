@@ -82,7 +82,7 @@ static void lint_vocab(arb_conform_suite *s, const cf_file *f, const arb_game *g
                 arb_conform__diag(s, f->path, line, "'%s': %s", v, err.msg);
         }
         if (arb_conform__is(k, "event") && arb_conform__attr(k, "name", v, sizeof v) &&
-            !name_in(g->event_names, g->nevent_names, v))
+            arb_game_event_find(g, v) < 0)
             arb_conform__diag(s, f->path, line, "the %s engine has no event named '%s'", g->id, v);
         if (arb_conform__is(k, "decision") && arb_conform__attr(k, "kind", v, sizeof v) &&
             !name_in(g->decision_names, g->ndecision_names, v))

@@ -94,13 +94,6 @@ static int ev_push(evbuf *b, const arb_event *e, unsigned n)
     return 0;
 }
 
-static int event_type(const arb_game *g, const char *name)
-{
-    for (unsigned i = 0; i < g->nevent_names; i++)
-        if (strcmp(g->event_names[i], name) == 0) return (int)i;
-    return -1;
-}
-
 static const char *event_name(const arb_game *g, unsigned type)
 {
     return arb_name_at(g->event_names, g->nevent_names, type, "?");
@@ -352,7 +345,7 @@ static int ev_pattern(actx *A, const xmlNode *n, evpat *p)
     char v[64];
     memset(p, 0, sizeof *p);
     arb_conform__attr(n, "name", v, sizeof v);
-    p->type = event_type(A->R->g, v);
+    p->type = arb_game_event_find(A->R->g, v);
     if (p->type < 0) return error(A, n, "the %s engine has no event named '%s'", A->R->g->id, v);
     if ((p->has_seat = arb_conform__attr(n, "seat", v, sizeof v))) num(v, &p->seat);
     if ((p->has_a = arb_conform__attr(n, "a", v, sizeof v))) num(v, &p->a);

@@ -55,6 +55,24 @@ int arb_game_reason_find(const arb_game *g, const char *name)
     return -1;
 }
 
+int arb_game_event_find(const arb_game *g, const char *name)
+{
+    if (!g || !name) return -1;
+    for (unsigned i = 0; i < g->nevent_names; i++)
+        if (g->event_names[i] && arb_reason_same(g->event_names[i], name)) return (int)i;
+    return -1;
+}
+
+int arb_name_kebab(const char *s)
+{
+    if (!s || !*s) return 0;
+    for (const char *p = s; *p; p++) {
+        int word = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9');
+        if (!word && (*p != '-' || p == s || p[-1] == '-' || !p[1])) return 0;
+    }
+    return 1;
+}
+
 int arb_action_precheck(const arb_game *g, const arb_precheck_rules *r, int over, int players, int owing,
                         const char *wrong_seat, const arb_action *a, arb_error *err)
 {
@@ -189,12 +207,18 @@ int arb_game_check(const arb_game *g, arb_error *err)
             BROKEN("%s: verb %u is unnamed or takes a bad argument count", id, v);
     if (!names_ok(g->decision_names, g->ndecision_names)) BROKEN("%s: a decision name is missing", id);
     if (!names_ok(g->event_names, g->nevent_names)) BROKEN("%s: an event name is missing", id);
-    /* Reason 0 may be "" (brainstorm's "no outcome yet"); every other is named. */
-    if (!g->outcome_reasons || !g->noutcome_reasons || !g->outcome_reasons[0] ||
-        (g->noutcome_reasons > 1 && !names_ok(g->outcome_reasons + 1, g->noutcome_reasons - 1)))
-        BROKEN("%s: an outcome reason is missing", id);
+    /* the vocabulary (game.h): kebab-case names, a decision named "over" */
+    for (unsigned e = 0; e < g->nevent_names; e++)
+        if (!arb_name_kebab(g->event_names[e])) BROKEN("%s: event name '%s' is not kebab-case", id, g->event_names[e]);
+    for (unsigned k = 0; k < g->ndecision_names; k++)
+        if (!arb_name_kebab(g->decision_names[k]))
+            BROKEN("%s: decision name '%s' is not kebab-case", id, g->decision_names[k]);
+    if (arb_name_index(g->decision_names, g->ndecision_names, "over") < 0)
+        BROKEN("%s: no decision named 'over' (what decision() owes once the match is over)", id);
+    if (!names_ok(g->outcome_reasons, g->noutcome_reasons)) BROKEN("%s: an outcome reason is missing", id);
     for (unsigned r = 0; r < g->noutcome_reasons; r++)
-        if (strchr(g->outcome_reasons[r], '_')) BROKEN("%s: outcome reason '%s' is not kebab-case", id, g->outcome_reasons[r]);
+        if (!arb_name_kebab(g->outcome_reasons[r]))
+            BROKEN("%s: outcome reason '%s' is not kebab-case", id, g->outcome_reasons[r]);
     if (!g->ncards) BROKEN("%s: an empty card pool", id);
     for (unsigned c = 0; c < g->ncards; c++) {
         const arb_card *k = g->card(g, c);

@@ -118,7 +118,7 @@ def card_index(game, cid, what):
 # ---- brainstorm ----------------------------------------------------------
 BRN_PHASES = ["reset", "start", "expansion", "assembly", "routing", "bootstrap", "plug",
               "showdown", "focus", "end", "over"]
-BRN_REASONS = ["", "deck-out", "both-deck-out", "cycle-cap"]
+BRN_REASONS = ["none", "deck-out", "both-deck-out", "cycle-cap"]
 BRN_ZONES = ["deck", "hand", "machine", "scrapyard"]   # zone codes 0..3; the Stack is 4
 BRN_RULES = {"brainstorm-draft0-1": 1, "brainstorm-draft0-2": 2}
 
@@ -181,7 +181,7 @@ def hash_brainstorm(s):
 # ---- catalyst ------------------------------------------------------------
 CAT_PHASES = ["mulligan", "start", "action", "end", "over"]
 CAT_DECISIONS = ["mulligan", "mulligan-keep", "deactivate", "upkeep", "action", "reaction",
-                 "archive", "none"]
+                 "archive", "over"]
 CAT_REASONS = ["last-player", "all-lost", "turn-cap"]
 CAT_POS = ["F1", "F2", "F3", "B1", "B2", "B3"]
 CAT_FLAGS = [("face_down", 0x01), ("activated", 0x02), ("unstable", 0x04), ("reinforced", 0x08),

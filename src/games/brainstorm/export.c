@@ -54,7 +54,7 @@ void arb_brainstorm__export(const arb_game *g, const void *st, int view, arb_tre
     arb_tree_add_str(t, root, "phase", arb_brainstorm__phase(g, s));
     arb_tnode *dn = arb_tree_add_map(t, root, "decision");
     arb_tree_add_int(t, dn, "seat", d.seat);
-    arb_tree_add_str(t, dn, "kind", s->over ? "none" : arb_brainstorm__decision_names[d.kind]);
+    arb_tree_add_str(t, dn, "kind", arb_brainstorm__decision_names[d.kind]);
     arb_tree_add_int(t, root, "passes", s->passes);
     arb_tree_add_int(t, root, "run", s->run);
     arb_tree_add_bool(t, root, "chosen", s->chosen);
@@ -379,7 +379,9 @@ static int ld_outcome(arb_pos *L, brn_state *s, const arb_tnode *n)
         TRY(arb_pos_int(L, n, "winner", -1, 1, &v));
         s->winner = (int8_t)v;
         const arb_tnode *rn = arb_tnode_get(n, "reason");
-        int rs = rn && rn->kind == ARB_T_STR ? arb_game_reason_find(&arb_game_brainstorm, rn->s) : rn ? -1 : BRN_R_DECKOUT;
+        /* "" is reason 0's spelling before game.h's vocabulary ("none") */
+        int rs = rn && rn->kind == ARB_T_STR ? (rn->s[0] ? arb_game_reason_find(&arb_game_brainstorm, rn->s) : 0)
+                 : rn ? -1 : BRN_R_DECKOUT;
         if (rs < 0) return arb_pos_fail(L, "reason", "BRN-ZONE-DECK-DRAW", "unknown reason");
         s->reason = (uint8_t)rs;
         s->over = 1;

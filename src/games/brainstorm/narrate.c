@@ -19,7 +19,7 @@ const arb_verb arb_brainstorm__verbs[BRN_V_COUNT] = {
     { "reconnect", 1, 1, "SEAT", "arbiter: a seat reconnects (rejected: no clock)" },
 };
 
-const char *const arb_brainstorm__decision_names[BRN_D_COUNT] = { "action", "bootstrap", "focus", "discard" };
+const char *const arb_brainstorm__decision_names[BRN_D_COUNT] = { "action", "bootstrap", "focus", "discard", "over" };
 
 const char *const arb_brainstorm__event_names[BRN_E_COUNT] = {
     "setup", "cycle", "phase", "draw", "deck-empty", "deactivate", "sever", "generate", "pass",
@@ -28,7 +28,7 @@ const char *const arb_brainstorm__event_names[BRN_E_COUNT] = {
     "amplify"
 };
 
-const char *const arb_brainstorm__reason_names[BRN_R_COUNT] = { "", "deck-out", "both-deck-out", "cycle-cap" };
+const char *const arb_brainstorm__reason_names[BRN_R_COUNT] = { "none", "deck-out", "both-deck-out", "cycle-cap" };
 
 static const char *cname(int32_t id)
 {

@@ -785,7 +785,7 @@ arb_decision arb_brainstorm__decision(const arb_game *g, const void *st)
 {
     (void)g;
     const brn_state *s = st;
-    arb_decision d = { ARB_SEAT_NONE, 0, -1 };
+    arb_decision d = { ARB_SEAT_NONE, BRN_D_OVER, -1 };
     if (s->over) return d;
     d.seat = s->actor;
     switch (s->phase) {

@@ -433,6 +433,8 @@ static int ld_decision(ld *L, const cat_state *s, const arb_tnode *f, int *kind,
     size_t l = arb_pos_push(&L->P, "decision");
     for (const arb_tnode *g = f->first; g; g = g->next) {
         if (strcmp(g->key, "seat") == 0) rc = arb_pos_int_node(&L->P, g, g->key, ARB_SEAT_NONE, s->nplayers - 1, &v), *dseat = (int)v;
+        else if (strcmp(g->key, "kind") == 0 && g->kind == ARB_T_STR && strcmp(g->s, "none") == 0)
+            *kind = CAT_D_NONE; /* the spelling before the vocabulary of game.h */
         else if (strcmp(g->key, "kind") == 0) rc = arb_pos_enum_node(&L->P, g, g->key, arb_catalyst__decision_names, CAT_D_COUNT, kind);
         else return arb_pos_fail(&L->P, g->key, NULL, "unknown field");
         if (rc) return rc;

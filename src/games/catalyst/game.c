@@ -37,7 +37,7 @@ const arb_verb arb_catalyst__verbs[CAT_V_COUNT] = {
 const char *const arb_catalyst__decision_names[CAT_D_COUNT] = {
     [CAT_D_MULLIGAN] = "mulligan", [CAT_D_MULL_KEEP] = "mulligan-keep", [CAT_D_DEACTIVATE] = "deactivate",
     [CAT_D_UPKEEP] = "upkeep", [CAT_D_ACTION] = "action", [CAT_D_REACTION] = "reaction",
-    [CAT_D_ARCHIVE] = "archive", [CAT_D_NONE] = "none",
+    [CAT_D_ARCHIVE] = "archive", [CAT_D_NONE] = "over",
 };
 
 const char *const arb_catalyst__phase_names[CAT_PH_OVER + 1] = { "mulligan", "start", "action", "end", "over" };

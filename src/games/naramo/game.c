@@ -36,13 +36,13 @@ const char *const arb_naramo__decision_names[NAR_D_COUNT] = {
     "discard", "reconnect", "over"};
 
 const char *const arb_naramo__event_names[NAR_E_COUNT] = {
-    "init_reactors", "shuffle", "draw", "draw_empty", "review", "keep", "first_player",
-    "seventh_card", "shift_begin", "report_in", "base_load", "base_load_skipped",
-    "shift_start_effect", "core", "clearance", "power_orders", "hack", "swipes", "play",
-    "station", "recall", "strike", "block", "noblock", "take_heat", "take_hack", "exhaust",
-    "scram", "edg", "end_shift", "alarm", "deploy", "decline", "clear", "clears_done",
-    "po_check", "overheat", "duration", "incident_discard", "discard", "effect_end",
-    "shutdown_end", "leave_play", "timeout", "forfeit", "disconnect", "reconnect", "game_over"};
+    "init-reactors", "shuffle", "draw", "draw-empty", "review", "keep", "first-player",
+    "seventh-card", "shift-begin", "report-in", "base-load", "base-load-skipped",
+    "shift-start-effect", "core", "clearance", "power-orders", "hack", "swipes", "play",
+    "station", "recall", "strike", "block", "noblock", "take-heat", "take-hack", "exhaust",
+    "scram", "edg", "end-shift", "alarm", "deploy", "decline", "clear", "clears-done",
+    "po-check", "overheat", "duration", "incident-discard", "discard", "effect-end",
+    "shutdown-end", "leave-play", "timeout", "forfeit", "disconnect", "reconnect", "game-over"};
 
 const char *const arb_naramo__reason_names[NAR_R_COUNT] = {
     "none", "meltdown", "power-orders", "deck-out", "timeouts", "disconnect", "draw"};

@@ -54,7 +54,7 @@ void arb_operator__export(const arb_game *g, const void *st, int view, arb_tree 
     arb_tree_add_int(t, root, "first", s->first);
     arb_tnode *d = arb_tree_add_map(t, root, "decision");
     arb_tree_add_int(t, d, "seat", s->over ? ARB_SEAT_NONE : s->owner);
-    arb_tree_add_str(t, d, "kind", arb_operator__decision_names[s->over ? 0 : s->phase + 1]);
+    arb_tree_add_str(t, d, "kind", arb_operator__decision_names[s->over ? OPS_D_OVER : s->phase + 1]);
     arb_tnode *ts = arb_tree_add_map(t, root, "turn_state");
     arb_tree_add_int(t, ts, "moves_used", s->moves_used);
     arb_tree_add_int(t, ts, "moves_allowed", s->moves_allowed);

@@ -19,7 +19,8 @@ const arb_verb arb_operator__verbs[OPS_V_COUNT] = {
     [OPS_V_RECONNECT] = { "reconnect", 1, 1, "SEAT", "arbiter: rejected, OPERATOR has no clock (OPS-G28)" },
 };
 
-/* decision kind = phase + 1; 0 = nobody owes anything. */
+/* decision kind = phase + 1; "over" once the match is over (game.h). 0,
+ * "none", is never owed: it stays so that positions written with it load. */
 const char *const arb_operator__decision_names[OPS_D_COUNT] = {
     "none", "opening-discard", "opening-equip", "first-equip", "action", "boost", "react",
     "second-equip", "over"

@@ -853,7 +853,7 @@ arb_decision arb_operator__decision(const arb_game *g, const void *st)
     const ops_state *s = st;
     arb_decision d;
     d.seat = s->over ? ARB_SEAT_NONE : s->owner;
-    d.kind = (uint16_t)(s->over ? OPS_D_NONE : s->phase + 1);
+    d.kind = (uint16_t)(s->over ? OPS_D_OVER : s->phase + 1);
     d.clock_left_ms = -1;
     return d;
 }
