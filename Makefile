@@ -101,8 +101,8 @@ $(BUILD)/obj/%.o: %.c | $(BUILD)/.dirs
 	@$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 # Where an installed arbiter finds its data (the conformance suite).
-$(BUILD)/obj/src/conform/loader.o: ALL_CFLAGS += -DARB_DATADIR='"$(DATADIR)"'
-$(BUILD)/obj/src/conform/loader.o: $(BUILD)/.datadir
+$(BUILD)/obj/src/conform/suite_path.o: ALL_CFLAGS += -DARB_DATADIR='"$(DATADIR)"'
+$(BUILD)/obj/src/conform/suite_path.o: $(BUILD)/.datadir
 $(shell mkdir -p $(BUILD); echo '$(DATADIR)' | cmp -s - $(BUILD)/.datadir || echo '$(DATADIR)' > $(BUILD)/.datadir)
 
 $(BUILD)/gen/games.c: Makefile | $(BUILD)/.dirs
