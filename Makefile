@@ -101,8 +101,8 @@ $(BUILD)/obj/%.o: %.c | $(BUILD)/.dirs
 	@$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 # Where an installed arbiter finds its data (the conformance suite).
-$(BUILD)/obj/src/conform/loader.o: ALL_CFLAGS += -DARB_DATADIR='"$(DATADIR)"'
-$(BUILD)/obj/src/conform/loader.o: $(BUILD)/.datadir
+$(BUILD)/obj/src/conform/suite_path.o: ALL_CFLAGS += -DARB_DATADIR='"$(DATADIR)"'
+$(BUILD)/obj/src/conform/suite_path.o: $(BUILD)/.datadir
 $(shell mkdir -p $(BUILD); echo '$(DATADIR)' | cmp -s - $(BUILD)/.datadir || echo '$(DATADIR)' > $(BUILD)/.datadir)
 
 $(BUILD)/gen/games.c: Makefile | $(BUILD)/.dirs
@@ -548,10 +548,19 @@ man: $(ARBITER) src/cli/share/mkman.sh
 	@rm -rf $(MAN_DIR) && PREFIX=$(PREFIX) sh src/cli/share/mkman.sh $(ARBITER) $(MAN_DIR)
 
 CONF_FILES := $(shell cd conformance 2>/dev/null && find . -type f \( -name '*.xml' -o -name '*.xsd' -o -name '*.md' \) | sort)
+# The directories install writes into. Those that did not exist yet (and
+# their missing parents) are listed, deepest first, in
+# $(DATADIR)/installed-dirs, so uninstall removes exactly the directories
+# install created (and only while empty) and nothing that was there before.
+INSTALL_DIRS := $(PREFIX)/lib/pkgconfig $(PREFIX)/include/arbiter $(PREFIX)/bin $(DATADIR) $(MANDIR)/man1 \
+                $(PREFIX)/share/bash-completion/completions $(PREFIX)/share/zsh/site-functions
+INSTALLED_DIRS = $(DESTDIR)$(DATADIR)/installed-dirs
 install: all man
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/arbiter \
-	           $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 \
-	           $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	@{ cat $(INSTALLED_DIRS) 2>/dev/null; for d in $(INSTALL_DIRS); do \
+	     while [ ! -d "$(DESTDIR)$$d" ] && [ "$$d" != / ] && [ "$$d" != . ]; do echo "$$d"; d=$$(dirname "$$d"); done; \
+	   done; } | awk '!seen[$$0]++ { print length($$0) "\t" $$0 }' | sort -k1,1nr -k2 | cut -f2- >$(BUILD)/installed-dirs
+	install -d $(addprefix $(DESTDIR),$(INSTALL_DIRS))
+	install -m 644 $(BUILD)/installed-dirs $(INSTALLED_DIRS)
 	install -m 644 $(BUILD)/libarbiter.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(BUILD)/libarbiter.so.$(LIB_VERSION) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libarbiter.so.$(LIB_VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
@@ -580,7 +589,9 @@ uninstall:
 	      $(DESTDIR)$(PREFIX)/share/bash-completion/completions/arbiter \
 	      $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_arbiter
 	rm -f $(DESTDIR)$(MANDIR)/man1/arbiter.1 $(DESTDIR)$(MANDIR)/man1/arbiter-*.1
-	rm -rf $(DESTDIR)$(PREFIX)/include/arbiter $(DESTDIR)$(DATADIR)
+	@dirs=$$(cat $(INSTALLED_DIRS) 2>/dev/null || true); \
+	rm -rf $(DESTDIR)$(PREFIX)/include/arbiter $(DESTDIR)$(DATADIR); \
+	for d in $$dirs; do [ -d "$(DESTDIR)$$d" ] && rmdir "$(DESTDIR)$$d" 2>/dev/null; done; true
 
 # The installed tool from outside the checkout: install into a temporary
 # prefix, run the README tour there, build the server example with

@@ -99,10 +99,17 @@ typedef struct arb_conform_suite arb_conform_suite;
  * two suites on two threads at once (running one suite on many is fine). */
 int arb_conform_load(arb_conform_suite **out, const char *const *paths, size_t npaths,
                      const arb_conform_options *opt, arb_error *err);
-/* The suite loaded when no path is given: $ARBITER_CONFORMANCE, else
- * ./conformance in a checkout, else the installed copy
- * (PREFIX/share/arbiter/conformance). */
+/* The suite loaded when no path is given: $ARBITER_CONFORMANCE when set,
+ * else the first of arb_conform_search_places() that holds
+ * schema/conformance.xsd; NULL when none does (arb_conform_load then fails
+ * naming every place). */
 const char *arb_conform_default_dir(void);
+/* The places searched, in order: ./conformance (a checkout), the checkout
+ * of the build tree the running program is in (the parent and grandparent
+ * of its directory, from /proc/self/exe), the installed copy
+ * (PREFIX/share/arbiter/conformance). Stores up to cap of them in out
+ * (static strings) and returns how many there are. */
+unsigned arb_conform_search_places(const char **out, unsigned cap);
 /* One document from memory (name is used in diagnostics); options.schema_dir
  * is required. For fuzzing and for programs that generate cases. */
 int arb_conform_load_mem(arb_conform_suite **out, const char *name, const void *data, size_t len,

@@ -505,29 +505,28 @@ static void load_file(arb_conform_suite *s, unsigned fi, xmlSchemaPtr cases_xsd,
     load_buffer(s, fi, buf, len, cases_xsd, rules_xsd);
 }
 
-#ifndef ARB_DATADIR
-#define ARB_DATADIR "/usr/local/share/arbiter"
-#endif
-
-/* The suite a bare `arbiter conform` runs: $ARBITER_CONFORMANCE when set;
- * else ./conformance when it holds schema/ (a checkout); else the installed
- * copy under the data directory chosen at build time. */
-const char *arb_conform_default_dir(void)
+/* No path given and no suite in any default place: say where it looked. */
+static int no_default_suite(arb_error *err)
 {
-    const char *env = getenv("ARBITER_CONFORMANCE");
-    struct stat st;
-    if (env && *env) return env;
-    if (stat("conformance/schema/conformance.xsd", &st) == 0) return "conformance";
-    if (stat(ARB_DATADIR "/conformance/schema/conformance.xsd", &st) == 0) return ARB_DATADIR "/conformance";
-    return "conformance";
+    const char *p[8];
+    unsigned n = arb_conform_search_places(p, 8);
+    char list[ARB_MSG_MAX] = "";
+    size_t len = 0;
+    for (unsigned i = 0; i < n && i < 8 && len < sizeof list; i++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", p[i]);
+    return arb_error_set(err, ARB_EIO, NULL,
+                         "no conformance suite found (set ARBITER_CONFORMANCE=DIR or give a PATH); "
+                         "ARBITER_CONFORMANCE is unset and none of these holds schema/conformance.xsd: %s",
+                         list);
 }
 
 int arb_conform_load(arb_conform_suite **out, const char *const *paths, size_t npaths,
                      const arb_conform_options *opt, arb_error *err)
 {
-    const char *dflt[1] = { arb_conform_default_dir() };
+    const char *dflt[1] = { NULL };
     arb_conform_options o = ARB_CONFORM_OPTIONS_INIT;
     *out = NULL;
+    if ((!paths || !npaths) && !(dflt[0] = arb_conform_default_dir())) return no_default_suite(err);
     arb_conform_suite *s = calloc(1, sizeof *s);
     if (!s) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
     s->opt = opt ? *opt : o;

@@ -6,11 +6,12 @@
  * report sees the same verdict as the exit code.
  *
  * TAP is version 13 with YAML diagnostics (Test::Harness 3.44's `prove`
- * refuses "TAP version 14"; npm tap-parser reads both). JUnit follows the
- * Jenkins JUnit XSD (tests/report/jenkins-junit.xsd) plus the testcase
- * `file` and `line` attributes GitLab and pytest-style readers use; a
- * failure's message is the expected-vs-got sentence, its body says how to
- * reproduce it. Every string is written as valid UTF-8 (an invalid byte
+ * refuses "TAP version 14"; npm tap-parser reads both). JUnit validates
+ * against the Jenkins JUnit XSD (tests/report/jenkins-junit.xsd), which has
+ * no testcase `file`/`line` attributes: a failure's message is the
+ * expected-vs-got sentence, its body starts with "file:line" and says how
+ * to rerun the case (with the suite's path), and system-out names the case's
+ * file and line. Every string is written as valid UTF-8 (an invalid byte
  * becomes U+FFFD) with what XML 1.0 / YAML cannot carry escaped or
  * replaced. Output follows result order, which is load order. */
 #include <stdio.h>
@@ -271,7 +272,22 @@ static void junit_counts(const arb_conform_result *r, unsigned n, unsigned *fail
     }
 }
 
-static void junit_case(FILE *f, const arb_conform_result *r)
+/* A path as one shell word: as is when it is plain, else single-quoted. */
+static void sh_word(FILE *f, const char *w)
+{
+    if (*w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+-") == strlen(w)) {
+        xml_esc(f, w);
+        return;
+    }
+    fputc('\'', f);
+    for (const char *p = w; *p; p++) {
+        char c[2] = { *p, 0 };
+        xml_esc(f, *p == '\'' ? "'\\''" : c);
+    }
+    fputc('\'', f);
+}
+
+static void junit_case(FILE *f, const arb_conform_suite *s, const arb_conform_result *r)
 {
     fprintf(f, "    <testcase classname=\"");
     xml_esc(f, r->game);
@@ -279,9 +295,7 @@ static void junit_case(FILE *f, const arb_conform_result *r)
     xml_esc(f, r->set);
     fprintf(f, "\" name=\"");
     xml_esc(f, r->id);
-    fprintf(f, "\" file=\"");
-    xml_esc(f, r->file);
-    fprintf(f, "\" line=\"%d\" time=\"%.4f\">\n", result_line(r), r->ms / 1000.0);
+    fprintf(f, "\" time=\"%.4f\">\n", r->ms / 1000.0);
     switch (r->status) {
     case ARB_CF_SKIP: case ARB_CF_XFAIL:
         /* The schema's <skipped> is text only. */
@@ -299,7 +313,11 @@ static void junit_case(FILE *f, const arb_conform_result *r)
         fprintf(f, ":%d\nrerun: arbiter conform --game ", result_line(r));
         xml_esc(f, r->game);
         fprintf(f, " --case ");
-        xml_esc(f, r->id);
+        sh_word(f, r->id);
+        if (s->root) {
+            fputc(' ', f);
+            sh_word(f, s->root);
+        }
         fprintf(f, "</%s>\n", tag);
         break;
     }
@@ -339,7 +357,7 @@ int arb_conform_write_junit(const arb_conform_suite *s, FILE *f)
         xml_esc(f, first->set);
         fprintf(f, "\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\" time=\"%.3f\">\n", j - i, sf, se,
                 ss, t / 1000.0);
-        for (unsigned k = i; k < j; k++) junit_case(f, &s->results[k]);
+        for (unsigned k = i; k < j; k++) junit_case(f, s, &s->results[k]);
         fprintf(f, "  </testsuite>\n");
         i = j;
     }
@@ -354,10 +372,7 @@ int arb_conform_write_junit(const arb_conform_suite *s, FILE *f)
             xml_esc(f, p.game[0] ? p.game : "conform");
             fprintf(f, ".%s\" name=\"", isfile ? "files" : "coverage");
             xml_esc(f, p.name);
-            fprintf(f, "\" file=\"");
-            xml_esc(f, p.file);
-            fprintf(f, "\" line=\"%d\" time=\"0\">\n      <%s type=\"%s\" message=\"", p.line > 0 ? p.line : 1,
-                    isfile ? "error" : "failure", p.status);
+            fprintf(f, "\" time=\"0\">\n      <%s type=\"%s\" message=\"", isfile ? "error" : "failure", p.status);
             xml_esc(f, p.msg);
             fprintf(f, "\">");
             xml_esc(f, p.file);

@@ -7,7 +7,8 @@
 # from the README, builds with pkg-config and records a match that verifies;
 # the README tour runs as written in an empty directory; `arbiter conform`
 # finds the installed suite; `man arbiter` renders; bash completion
-# completes commands; `make uninstall` removes every installed file.
+# completes commands; `make uninstall` removes every installed file and
+# every directory install created.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 src=$PWD
@@ -87,6 +88,8 @@ COMP_WORDS=(arbiter play --game na); COMP_CWORD=3; _arbiter
 # uninstall leaves nothing behind.
 cd "$src"
 make --no-print-directory -s uninstall PREFIX="$prefix" >/dev/null
-left=$(find "$prefix" -type f -o -type l | head -5)
+# ... nor a directory install created (the prefix too), and keeps what was there
+left=$( [ ! -e "$prefix" ] || find "$prefix" | head -5)
 [ -z "$left" ] || fail "uninstall left: $left"
+[ -d "$tmp" ] || fail "uninstall removed the prefix's parent, which install did not create"
 echo "install: $n public symbols exported, SONAME libarbiter.so.0; tour, server example, conform, man and completion work from $prefix"
