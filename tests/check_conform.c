@@ -30,7 +30,7 @@ typedef struct toy {
 
 /* A contract bug to plant, for the invariant tests (0: none). */
 enum { BUG_NONE, BUG_DUP_LEGAL, BUG_LEGAL_REJECTED, BUG_VIEW_LEAK, BUG_NARRATION_LEAK, BUG_DROPS, BUG_REJECT_CHANGES,
-       BUG_WINNER_OPEN, BUG_TURN_BACK, BUG_CLOCK_BELOW };
+       BUG_WINNER_OPEN, BUG_TURN_BACK, BUG_CLOCK_BELOW, BUG_GAME_OVER_SHAPE };
 static int toy_bug;
 
 static const arb_verb toy_verbs[] = {
@@ -40,7 +40,7 @@ static const arb_verb toy_verbs[] = {
     { "wait", 0, 0, "", "do nothing, emit nothing" },
 };
 static const char *const toy_decisions[] = { "main", "over" };
-static const char *const toy_events[] = { "add", "pass", "win" };
+static const char *const toy_events[] = { "add", "pass", "game-over" };
 static const char *const toy_reasons[] = { "none", "ten" };
 static const arb_card toy_cards[] = { { "pebble", "Pebble", "Stone", "", "" }, { "rock", "Rock", "Stone", "", "" } };
 static const arb_deck toy_preset = { "pebbles", 3, { 0, 0, 0 }, 0, { { "", "" } } };
@@ -176,7 +176,7 @@ static int toy_apply(const arb_game *g, void *st, const arb_action *a, arb_event
         if (t->count[t->active] >= 10) {
             t->over = 1;
             t->winner = t->active;
-            arb_events_push(ev, 2, t->active, 0, 0, 0, 0);
+            arb_events_push(ev, 2, t->active, 0, toy_bug == BUG_GAME_OVER_SHAPE ? 0 : 1, t->turn, 0);
         }
         return ARB_OK;
     }
@@ -810,28 +810,38 @@ START_TEST(invariants_catch_planted_bugs)
                "  <test-case id=\"listed\" covers=\"TOY-ADD-MIN\">\n"
                "    <setup seed=\"2\"/>\n"
                "    <reject do=\"0 add 2\" rule=\"TOY-ADD-MIN\"/>\n"
+               "  </test-case>\n"
+               "  <test-case id=\"ends\" covers=\"TOY-ADD-MAX\">\n"
+               "    <setup seed=\"2\"/>\n"
+               "    <act do=\"0 add 3\"/>\n"
+               "    <act do=\"0 add 3\"/>\n"
+               "    <act do=\"0 add 3\"/>\n"
+               "    <act do=\"0 add 1\"/>\n"
                "  </test-case>\n" SET_TAIL);
-    static const struct { int bug; const char *inv; int line; } want[] = {
-        { BUG_DUP_LEGAL, "invariant legal-unique: legal() lists '0 pass' twice", 4 },
-        { BUG_LEGAL_REJECTED, "invariant legal-accepted: legal() lists '0 add 4' but apply() rejects it", 4 },
-        { BUG_VIEW_LEAK, "invariant view-hidden: seat 0's view changes", 4 },
-        { BUG_NARRATION_LEAK, "invariant narration-hidden: seat 1 is told about seat 0's hidden 'add' event", 5 },
-        { BUG_DROPS, "invariant events-dropped", 4 },
-        { BUG_REJECT_CHANGES, "invariant reject-unchanged: rejecting '0 add 1' changed the state", 7 },
-        { BUG_WINNER_OPEN, "invariant outcome-open: the match goes on, yet outcome() names winner 0 and reason 0", 4 },
-        { BUG_TURN_BACK, "invariant turn-grows: turn() went back from 9 to 8", 6 },
-        { BUG_CLOCK_BELOW, "invariant decision-owed: the match goes on, yet the decision names seat 0 with -2 ms left", 4 },
+    static const struct { int bug; const char *inv; int line; const char *id; } want[] = {
+        { BUG_DUP_LEGAL, "invariant legal-unique: legal() lists '0 pass' twice", 4, NULL },
+        { BUG_LEGAL_REJECTED, "invariant legal-accepted: legal() lists '0 add 4' but apply() rejects it", 4, NULL },
+        { BUG_VIEW_LEAK, "invariant view-hidden: seat 0's view changes", 4, NULL },
+        { BUG_NARRATION_LEAK, "invariant narration-hidden: seat 1 is told about seat 0's hidden 'add' event", 5, NULL },
+        { BUG_DROPS, "invariant events-dropped", 4, NULL },
+        { BUG_REJECT_CHANGES, "invariant reject-unchanged: rejecting '0 add 1' changed the state", 7, NULL },
+        { BUG_WINNER_OPEN, "invariant outcome-open: the match goes on, yet outcome() names winner 0 and reason 0", 4, NULL },
+        { BUG_TURN_BACK, "invariant turn-grows: turn() went back from 9 to 8", 6, NULL },
+        { BUG_CLOCK_BELOW, "invariant decision-owed: the match goes on, yet the decision names seat 0 with -2 ms left", 4, NULL },
+        { BUG_GAME_OVER_SHAPE, "invariant game-over-event: 'game-over' says seat 0, a 0, b 1, c 0; the outcome says "
+          "winner 0, reason 1, turns 1", 18, "ends" },
     };
     for (unsigned k = 0; k <= sizeof want / sizeof want[0]; k++) {
         toy_bug = k ? want[k - 1].bug : BUG_NONE;
         arb_conform_options o = ARB_CONFORM_OPTIONS_INIT;
-        o.case_glob = "steps";
+        const char *id = k && want[k - 1].id ? want[k - 1].id : "steps";
+        o.case_glob = id;
         arb_conform_suite *s = load(&o);
         if (arb_conform_ndiags(s)) dump_diags(s);
         ck_assert_uint_eq(arb_conform_ndiags(s), 0);
         arb_error err = ARB_ERROR_INIT;
         ck_assert_int_eq(arb_conform_run(s, &err), ARB_OK);
-        const arb_conform_result *r = result(s, "steps");
+        const arb_conform_result *r = result(s, id);
         if (!k) {
             ck_assert_msg(r->status == ARB_CF_PASS, "no bug: %s", r->message);
         } else {
@@ -846,8 +856,8 @@ START_TEST(invariants_catch_planted_bugs)
             o.invariants = 0;
             s = load(&o);
             ck_assert_int_eq(arb_conform_run(s, &err), ARB_OK);
-            ck_assert_msg(result(s, "steps")->status == ARB_CF_PASS, "bug %d, no invariants: %s", toy_bug,
-                          result(s, "steps")->message);
+            ck_assert_msg(result(s, id)->status == ARB_CF_PASS, "bug %d, no invariants: %s", toy_bug,
+                          result(s, id)->message);
             arb_conform_free(s);
         }
     }

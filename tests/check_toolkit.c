@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "arbiter/arbiter.h"
+#include "arbiter/adapter.h"
 #include "testgame.h"
 #include "toy_game.h"
 
@@ -205,6 +206,46 @@ static void collect(void)
     all_games[nall++] = &toy_game;
 }
 
+/* Public entry points refuse a NULL the contract forbids with ARB_EINVAL
+ * naming the argument (error.h, ARB_ASSERT_ARG), in every folder. */
+START_TEST(t_argument_checks)
+{
+    arb_error e = ARB_ERROR_INIT;
+    const arb_game *g = arb_game_find("naramo");
+    arb_setup su = { .seed = 1, .players = 2 };
+    arb_deck d;
+    arb_match *m = NULL;
+    arb_replay *r = NULL;
+    arb_action a;
+    arb_an_summary sm;
+    arb_seal_key k;
+    memset(&a, 0, sizeof a);
+    struct { const char *what; int rc; } got[] = {
+        { "out", arb_match_new(NULL, g, &su, &e) },
+        { "su", arb_match_new(&m, g, NULL, &e) },
+        { "out", arb_replay_open(NULL, "x.tcgr", NULL, &e) },
+        { "path", arb_replay_open(&r, NULL, NULL, &e) },
+        { "w", arb_replay_write_action(NULL, &a, &e) },
+        { "out", arb_archive_open(NULL, "x.tcgr", &e) },
+        { "src", arb_an_summarize(NULL, &sm, &e) },
+        { "out", arb_an_open_file(NULL, "x.tcgr", &e) },
+        { "s", arb_conform_run(NULL, &e) },
+        { "out", arb_conform_load(NULL, NULL, 0, NULL, &e) },
+        { "out", arb_adapter_open(NULL, "true", NULL, &e) },
+        { "out", arb_deck_parse(NULL, g, "", 0, "x", &e) },
+        { "g", arb_deck_parse(&d, NULL, "", 0, "x", &e) },
+        { "path", arb_seal_key_load(&k, NULL, &e) },
+    };
+    for (unsigned i = 0; i < sizeof got / sizeof got[0]; i++)
+        ck_assert_msg(got[i].rc == ARB_EINVAL, "call %u (NULL %s): %d", i, got[i].what, got[i].rc);
+    ck_assert_ptr_null(m);
+    /* the message names the argument; err may be NULL */
+    ck_assert_int_eq(arb_replay_open(&r, NULL, NULL, &e), ARB_EINVAL);
+    ck_assert_ptr_nonnull(strstr(e.msg, "invalid argument: path"));
+    ck_assert_int_eq(arb_replay_open(NULL, "x", NULL, NULL), ARB_EINVAL);
+}
+END_TEST
+
 START_TEST(t_contract)
 {
     collect();
@@ -239,7 +280,9 @@ START_TEST(t_contract)
     ck_assert_ptr_nonnull(strstr(e.msg, "kebab-case"));
     /* The vocabulary (game.h), one planted engine per rule: the toy game
      * with one table changed. */
-    static const char *const snake_events[] = { "draw", "play", "first_player", "timeout", "over" };
+    static const char *const snake_events[] = { "draw", "play", "first_player", "timeout", "game-over" };
+    static const char *const no_game_over[] = { "draw", "play", "first", "timeout", "end" };
+    static const char *const reason0[] = { "pending", "score", "timeout", "draw" };
     static const char *const snake_decisions[] = { "mulligan", "main_phase", "over" };
     static const char *const no_over[] = { "mulligan", "main", "none" };
     static const char *const empty_reason[] = { "", "score", "timeout", "draw" };
@@ -248,6 +291,8 @@ START_TEST(t_contract)
         { NULL, snake_decisions, NULL, "decision name 'main_phase' is not kebab-case" },
         { NULL, no_over, NULL, "no decision named 'over'" },
         { NULL, NULL, empty_reason, "an outcome reason is missing" },
+        { no_game_over, NULL, NULL, "no event named 'game-over'" },
+        { NULL, NULL, reason0, "outcome reason 0 is 'pending'" },
     };
     for (unsigned i = 0; i < sizeof plant / sizeof plant[0]; i++) {
         bad = toy_game;
@@ -258,6 +303,29 @@ START_TEST(t_contract)
         ck_assert_int_eq(arb_game_check(&bad, &e), ARB_EUNSUPPORTED);
         ck_assert_msg(strstr(e.msg, plant[i].says), "plant %u: %s", i, e.msg);
     }
+    /* aliases name an old spelling and a current event; the old one finds it */
+    static const char *const alias_ok[] = { "over", "game-over" };
+    static const char *const alias_bad[] = { "end", "finish" };
+    bad = toy_game;
+    bad.event_aliases = alias_ok, bad.nevent_aliases = 1;
+    ck_assert_int_eq(arb_game_check(&bad, &e), ARB_OK);
+    ck_assert_int_eq(arb_game_event_find(&bad, "over"), arb_game_event_find(&bad, "game-over"));
+    ck_assert_int_eq(arb_game_event_find(&bad, "finish"), -1);
+    bad.event_aliases = alias_bad;
+    ck_assert_int_eq(arb_game_check(&bad, &e), ARB_EUNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(e.msg, "event alias 0"));
+    /* a contract-2 plug-in predates the vocabulary: only its layout is checked */
+    bad = toy_game;
+    bad.event_names = no_game_over;
+    ck_assert_int_eq(arb_game_check_layout(&bad, &e), ARB_OK);
+    /* catalyst's replay table predates reason 0 "none" (FORMAT.md §B.7) */
+    unsigned nr = 0;
+    const arb_game *cat = arb_game_find("catalyst");
+    const char *const *rt = arb_game_replay_reasons(cat, &nr);
+    ck_assert_uint_eq(nr, cat->noutcome_reasons - 1);
+    ck_assert_str_eq(rt[0], "last-player");
+    ck_assert_str_eq(cat->outcome_reasons[0], "none");
+    ck_assert_ptr_eq(arb_game_replay_reasons(arb_game_find("naramo"), &nr), arb_game_find("naramo")->outcome_reasons);
     ck_assert(arb_name_kebab("shift-begin") && arb_name_kebab("b2") && !arb_name_kebab("") &&
               !arb_name_kebab("a--b") && !arb_name_kebab("-a") && !arb_name_kebab("a-") && !arb_name_kebab("Draw"));
     /* Old event spellings still name the event (case files, adapters). */
@@ -537,6 +605,7 @@ int main(void)
     tcase_add_test(t, t_greedy_pick);
     tcase_add_loop_test(t, t_precheck_order, 0, 4);
     tcase_add_test(t, t_contract);
+    tcase_add_test(t, t_argument_checks);
     tcase_add_test(t, t_events_dropped);
     suite_add_tcase(s, t);
     TCase *gen = tcase_create("generic");

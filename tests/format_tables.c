@@ -56,7 +56,9 @@ int main(int argc, char **argv)
             printf(" |\n");
         }
         printf("\n#### Outcome reasons: `%s`\n\n| index | reason |\n|---:|---|\n", g->id);
-        for (unsigned i = 0; i < g->noutcome_reasons; i++) printf("| %u | `%s` |\n", i, g->outcome_reasons[i]);
+        unsigned nr = 0;
+        const char *const *rt = arb_game_replay_reasons(g, &nr);
+        for (unsigned i = 0; i < nr; i++) printf("| %u | `%s` |\n", i, rt[i]);
         printf("\n");
     }
     return 0;

@@ -37,8 +37,8 @@ static const arb_verb tg_verbs[] = {
     { "timeout", 0, 0, "", "arbiter: the acting seat ran out of time" },
 };
 static const char *const tg_decisions[] = { "main", "over" };
-static const char *const tg_events[] = { "draw", "play", "shuffle" };
-static const char *const tg_reasons[] = { "score", "timeout", "turn-limit" };
+static const char *const tg_events[] = { "draw", "play", "shuffle", "game-over" };
+static const char *const tg_reasons[] = { "none", "score", "timeout", "turn-limit" };
 static const arb_card tg_cards[] = {
     { "one", "One", "Number", "", "" },   { "two", "Two", "Number", "", "" },
     { "three", "Three", "Number", "", "" }, { "four", "Four", "Number", "", "" },
@@ -179,7 +179,8 @@ static void tg_end_turn(tg_state *s, arb_events *ev)
     if (s->turn > TG_TURNS) {
         s->over = 1;
         s->winner = -1;
-        s->reason = 2;
+        s->reason = 3;
+        arb_events_push(ev, 3, -1, 0, s->reason, TG_TURNS, 0);
         return;
     }
     tg_draw(s, s->active, ev);
@@ -195,8 +196,9 @@ static int tg_apply(const arb_game *g, void *st, const arb_action *a, arb_events
         if (a->seat != ARB_SEAT_ARBITER || s->clock <= 0)
             return arb_error_set(err, ARB_EILLEGAL, "TG-CLOCK", "only the arbiter times out, and only with a clock");
         s->over = 1;
-        s->reason = 1;
+        s->reason = 2;
         s->winner = (int8_t)((s->active + 1) % s->players);
+        arb_events_push(ev, 3, s->winner, 0, s->reason, (int32_t)s->turn, 0);
         return ARB_OK;
     }
     if (a->seat != s->active)
@@ -224,7 +226,8 @@ static int tg_apply(const arb_game *g, void *st, const arb_action *a, arb_events
     if (s->score[p] >= TG_WIN) {
         s->over = 1;
         s->winner = (int8_t)p;
-        s->reason = 0;
+        s->reason = 1;
+        arb_events_push(ev, 3, p, 0, s->reason, (int32_t)s->turn, 0);
     }
     return ARB_OK;
 }
@@ -324,8 +327,8 @@ static const arb_game tg_game = {
     .min_players = 2, .max_players = 4, .state_size = sizeof(tg_state),
     .verbs = tg_verbs, .nverbs = 3,
     .decision_names = tg_decisions, .ndecision_names = 2,
-    .event_names = tg_events, .nevent_names = 3,
-    .outcome_reasons = tg_reasons, .noutcome_reasons = 3,
+    .event_names = tg_events, .nevent_names = 4,
+    .outcome_reasons = tg_reasons, .noutcome_reasons = 4,
     .ncards = 6, .card = tg_card, .card_export = NULL,
     .deck_check = tg_deck_check, .npresets = 2, .preset = tg_preset,
     .setup = tg_setup, .load_position = tg_load_position, .decision = tg_decision,

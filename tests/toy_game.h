@@ -58,7 +58,7 @@ static const arb_verb toy_verbs[] = {
     { "timeout", 0, 0, "", "arbiter: the clock ran out" },
 };
 static const char *const toy_decisions[] = { "mulligan", "main", "over" };
-static const char *const toy_events[] = { "draw", "play", "first", "timeout", "over" };
+static const char *const toy_events[] = { "draw", "play", "first", "timeout", "game-over" };
 static const char *const toy_reasons[] = { "none", "score", "timeout", "draw" };
 static const arb_card toy_cards[] = {
     { "spark", "Spark", "Spell", "", "1 point" },
@@ -165,7 +165,7 @@ static void toy_finish(toy_state *s, arb_events *ev)
     s->over = 1;
     s->winner = tie ? -1 : best;
     s->reason = tie ? 3 : 1;
-    arb_events_push(ev, TE_OVER, s->winner, 0, s->reason, 0, 0);
+    arb_events_push(ev, TE_OVER, s->winner, 0, s->reason, (int32_t)(s->turn > TOY_TURNS ? TOY_TURNS : s->turn), 0);
 }
 
 static int toy_apply(TOY_G_ void *st, const arb_action *a, arb_events *ev, arb_error *err)
@@ -179,7 +179,7 @@ static int toy_apply(TOY_G_ void *st, const arb_action *a, arb_events *ev, arb_e
         s->over = 1;
         s->winner = (d.seat + 1) % s->players;
         s->reason = 2;
-        arb_events_push(ev, TE_OVER, s->winner, 0, s->reason, 0, 0);
+        arb_events_push(ev, TE_OVER, s->winner, 0, s->reason, (int32_t)(s->turn > TOY_TURNS ? TOY_TURNS : s->turn), 0);
         return ARB_OK;
     }
     if (a->seat != d.seat) return arb_error_set(err, ARB_EILLEGAL, "TOY-TURN", "seat %d does not owe a decision", a->seat);

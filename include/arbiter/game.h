@@ -188,6 +188,10 @@ typedef struct arb_deck_issue {
  *    together (no lazy initialisation).
  *  - Position round trip: load_position(export_state(st, ARB_VIEW_ALL))
  *    yields a state with the same hash, decision and legal actions as st.
+ *    load_position refuses a state that cannot be (a card in two zones, a
+ *    count past its zone): it states the engine's invariants, and builds
+ *    with ARB_CHECK_STATE (make sanitize) assert them after every action
+ *    arb_match_apply accepts.
  *  - apply() on a rejected action leaves the state byte-for-byte unchanged;
  *    legal() lists exactly what apply() accepts (arbiter actions aside).
  *  - setup/apply/legal/hash/export never allocate, never read time,
@@ -213,7 +217,11 @@ typedef struct arb_deck_issue {
  *  - Over: once outcome() says over, decision() is {ARB_SEAT_NONE, the
  *    decision named "over", -1}, legal() is empty and apply() refuses with
  *    ARB_EOVER. While the match goes on, outcome() is {0, -1, 0, turns}:
- *    reason 0 is the "none" reason (outcome_reasons[0]).
+ *    reason 0 is the "none" reason (outcome_reasons[0], spelled "none").
+ *    The action that ends the match emits one public event named
+ *    "game-over": seat = the winner (-1: a draw), a = the outcome reason
+ *    (index into outcome_reasons), b = the turns (outcome().turns), c = 0.
+ *    conform's invariants check it at every end (game-over-event).
  *  - Files: a new game is a directory src/games/<id>/ (the Makefile finds
  *    it and generates the registry entry arb_game_<id>), a catalog and
  *    cases under conformance/<id>/, a STATE.md and interpretations.md
@@ -327,6 +335,18 @@ struct arb_game {
      * (replays/FORMAT.md §8.1). 0: the engine declares none and readers use
      * ARB_GAME_MAX_ACTIONS_DEFAULT. Read it through arb_game_max_actions. */
     uint32_t max_actions;
+
+    /* Names this game's events had before (nevent_aliases pairs: old name,
+     * current name), so that case files and scripts written against an
+     * older vocabulary keep reading (arb_game_event_find). May be 0. */
+    const char *const *event_aliases; unsigned nevent_aliases;
+    /* The replay format's outcome-reason table of this game
+     * (replays/FORMAT.md §B.7) when it is not outcome_reasons: a game whose
+     * table predates reason 0 "none" (catalyst) keeps its recorded
+     * indices. Replays store reasons by this table's index; everything else
+     * uses outcome_reasons. May be 0: the format's table is outcome_reasons.
+     * Read it through arb_game_replay_reasons. */
+    const char *const *replay_reasons; unsigned nreplay_reasons;
 };
 
 /* A turn or phase marker: event type `event` opens turn a (turn_from_a),
@@ -359,6 +379,9 @@ int arb_game_rules_index(const arb_game *g, const char *rules);
  * none or is a plug-in (arbiter/plugin.h: one built before the member was
  * appended does not have it). */
 uint32_t arb_game_max_actions(const arb_game *g);
+/* The replay format's outcome-reason table of g (g->replay_reasons, or
+ * g->outcome_reasons when it has none); *n gets its length. */
+const char *const *arb_game_replay_reasons(const arb_game *g, unsigned *n);
 int64_t arb_options_get(const arb_options *o, const char *key, int64_t dflt);
 int arb_options_set(arb_options *o, const char *key, int64_t value);
 const char *arb_deck_attr_get(const arb_deck *d, const char *key); /* NULL */
@@ -384,9 +407,14 @@ int arb_game_action_text(const arb_game *g, const void *st, const arb_action *a,
 int arb_game_event_text(const arb_game *g, const arb_event *ev, int view, char *buf, size_t size);
 void arb_game_card_export(const arb_game *g, unsigned idx, arb_tree *t, arb_tnode *parent);
 /* Check the obligations a program can check (contract version, required
- * members, name tables, >= 2 legal presets, cards): ARB_OK, or
- * ARB_EUNSUPPORTED with a message naming the first broken one. */
+ * members, name tables, >= 2 legal presets, cards, and the vocabulary:
+ * kebab-case names, the decision "over", the event "game-over", reason 0
+ * "none"): ARB_OK, or ARB_EUNSUPPORTED with a message naming the first
+ * broken one. arb_game_check_layout checks all but the vocabulary: what the
+ * plug-in loader asks of a contract-2 plug-in, built before the vocabulary
+ * was fixed. */
 int arb_game_check(const arb_game *g, arb_error *err);
+int arb_game_check_layout(const arb_game *g, arb_error *err);
 
 #ifdef __cplusplus
 }

@@ -45,7 +45,7 @@ int arb_plugin_load(const char *path, const arb_game **out, arb_error *err)
                              "the plug-in does not implement game contract %d or 2 (rebuild it against this arbiter)",
                              ARB_GAME_CONTRACT);
     }
-    rc = arb_game_check(g, err);
+    rc = shim ? arb_game_check_layout(g, err) : arb_game_check(g, err); /* 0.2's plug-ins predate the vocabulary */
     if (!rc) rc = arb_game_register(g, err);
     if (rc) {
         free(shim);

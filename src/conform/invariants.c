@@ -22,6 +22,9 @@
  *   decision-owed     while the match goes on someone owes the decision
  *                     (clock_left_ms >= -1); once over nobody does and no
  *                     clock runs (-1)
+ *   game-over-event   the step that ends the match, and only it, emits one
+ *                     public "game-over" event: seat winner, a reason,
+ *                     b turns, c 0 (game.h)
  *   turn-grows        turn() is 1-based and never goes back
  *
  * Everything goes through the game contract (arb_match over a const
@@ -401,7 +404,7 @@ static int check_narration(cf_inv *I, const arb_game *g, const arb_match *m, con
 
 /* outcome-open, decision-owed, turn-grows: the contract's outcome(),
  * decision() and turn() (game.h). */
-static int check_progress(cf_inv *I, const arb_game *g, const arb_match *m)
+static int check_progress(cf_inv *I, const arb_game *g, const arb_match *m, const arb_event *ev, unsigned ne)
 {
     arb_outcome o;
     memset(&o, 0, sizeof o);
@@ -419,6 +422,23 @@ static int check_progress(cf_inv *I, const arb_game *g, const arb_match *m)
                    "%u..%u of the game's)", o.winner, (unsigned)o.reason, lo,
                    g->noutcome_reasons ? g->noutcome_reasons - 1 : 0);
     if (I->was_over && !o.over) return say(I, "outcome-open", "the match was over and goes on again");
+    /* game-over-event: the step that ends the match, and only it, emits one
+     * public "game-over" {seat winner, a reason, b turns, c 0} (game.h) */
+    int go = arb_game_event_find(g, "game-over");
+    unsigned ngo = 0;
+    const arb_event *e = NULL;
+    for (unsigned i = 0; go >= 0 && i < ne; i++)
+        if (ev[i].type == (unsigned)go) ngo++, e = &ev[i];
+    int ends = o.over && !I->was_over;
+    /* a position loaded over, or settled over while loading, may say so */
+    if (go >= 0 && (I->stepped ? ngo != (unsigned)ends : ngo > (unsigned)ends))
+        return say(I, "game-over-event", ends ? "the step that ends the match emits %u 'game-over' events (one)"
+                                              : "a step that does not end the match emits %u 'game-over' events",
+                   ngo);
+    if (e && (e->seat != o.winner || e->a != (int32_t)o.reason || e->b != (int32_t)o.turns || e->c != 0 || e->hidden))
+        return say(I, "game-over-event", "'game-over' says seat %d, a %d, b %d, c %d%s; the outcome says winner %d, "
+                   "reason %u, turns %u (the shape: seat winner, a reason, b turns, c 0, public)", e->seat, (int)e->a,
+                   (int)e->b, (int)e->c, e->hidden ? ", hidden" : "", o.winner, (unsigned)o.reason, (unsigned)o.turns);
     arb_decision d = arb_match_decision(m);
     if (o.over && (d.seat != ARB_SEAT_NONE || d.clock_left_ms != -1))
         return say(I, "decision-owed", "the match is over, yet seat %d owes a decision with %lld ms left "
@@ -450,7 +470,7 @@ int arb_conform__inv_step(cf_inv *I, const arb_conform_suite *s, const arb_game 
         return say(I, "events-dropped", "this step emitted %u events more than the buffer of %d holds",
                    arb_match_events_dropped(m), ARB_MATCH_EVENTS);
     if (check_narration(I, g, m, ev, ne)) return -1;
-    if (check_progress(I, g, m)) return -1;
+    if (check_progress(I, g, m, ev, ne)) return -1;
     if (check_legal(I, g, m)) return -1;
     if (check_view(I, s, g, m, su)) return -1;
     return 0;

@@ -93,6 +93,16 @@ uint32_t arb_game_max_actions(const arb_game *g)
     return g->max_actions;
 }
 
+const char *const *arb_game_replay_reasons(const arb_game *g, unsigned *n)
+{
+    if (g && g->contract >= 3 && g->replay_reasons && g->nreplay_reasons) {
+        *n = g->nreplay_reasons;
+        return g->replay_reasons;
+    }
+    *n = g ? g->noutcome_reasons : 0;
+    return g ? g->outcome_reasons : NULL;
+}
+
 int64_t arb_options_get(const arb_options *o, const char *key, int64_t dflt)
 {
     for (unsigned i = 0; i < o->n; i++)
@@ -216,11 +226,17 @@ static int action_parse(const arb_game *g, const char *line, int malformed, arb_
 
 int arb_action_parse(const arb_game *g, const char *line, arb_action *out, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, g);
+    ARB_ASSERT_ARG(err, line);
+    ARB_ASSERT_ARG(err, out);
     return action_parse(g, line, 0, out, err);
 }
 
 int arb_action_parse_malformed(const arb_game *g, const char *line, arb_action *out, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, g);
+    ARB_ASSERT_ARG(err, line);
+    ARB_ASSERT_ARG(err, out);
     return action_parse(g, line, 1, out, err);
 }
 

@@ -55,11 +55,21 @@ int arb_game_reason_find(const arb_game *g, const char *name)
     return -1;
 }
 
+static int event_index(const arb_game *g, const char *name)
+{
+    for (unsigned i = 0; i < g->nevent_names; i++)
+        if (g->event_names[i] && name && arb_reason_same(g->event_names[i], name)) return (int)i;
+    return -1;
+}
+
 int arb_game_event_find(const arb_game *g, const char *name)
 {
     if (!g || !name) return -1;
-    for (unsigned i = 0; i < g->nevent_names; i++)
-        if (g->event_names[i] && arb_reason_same(g->event_names[i], name)) return (int)i;
+    int e = event_index(g, name);
+    if (e >= 0 || g->contract < 3 || !g->event_aliases) return e;
+    for (unsigned i = 0; i < g->nevent_aliases; i++) /* an old name, then its current one */
+        if (g->event_aliases[2 * i] && arb_reason_same(g->event_aliases[2 * i], name))
+            return event_index(g, g->event_aliases[2 * i + 1]);
     return -1;
 }
 
@@ -182,7 +192,7 @@ static int names_ok(const char *const *names, unsigned n)
     return 1;
 }
 
-int arb_game_check(const arb_game *g, arb_error *err)
+int arb_game_check_layout(const arb_game *g, arb_error *err)
 {
 #define BROKEN(...) return arb_error_set(err, ARB_EUNSUPPORTED, NULL, __VA_ARGS__)
     if (!g) BROKEN("no game");
@@ -207,18 +217,9 @@ int arb_game_check(const arb_game *g, arb_error *err)
             BROKEN("%s: verb %u is unnamed or takes a bad argument count", id, v);
     if (!names_ok(g->decision_names, g->ndecision_names)) BROKEN("%s: a decision name is missing", id);
     if (!names_ok(g->event_names, g->nevent_names)) BROKEN("%s: an event name is missing", id);
-    /* the vocabulary (game.h): kebab-case names, a decision named "over" */
-    for (unsigned e = 0; e < g->nevent_names; e++)
-        if (!arb_name_kebab(g->event_names[e])) BROKEN("%s: event name '%s' is not kebab-case", id, g->event_names[e]);
-    for (unsigned k = 0; k < g->ndecision_names; k++)
-        if (!arb_name_kebab(g->decision_names[k]))
-            BROKEN("%s: decision name '%s' is not kebab-case", id, g->decision_names[k]);
-    if (arb_name_index(g->decision_names, g->ndecision_names, "over") < 0)
-        BROKEN("%s: no decision named 'over' (what decision() owes once the match is over)", id);
     if (!names_ok(g->outcome_reasons, g->noutcome_reasons)) BROKEN("%s: an outcome reason is missing", id);
-    for (unsigned r = 0; r < g->noutcome_reasons; r++)
-        if (!arb_name_kebab(g->outcome_reasons[r]))
-            BROKEN("%s: outcome reason '%s' is not kebab-case", id, g->outcome_reasons[r]);
+    if (g->replay_reasons && !names_ok(g->replay_reasons, g->nreplay_reasons))
+        BROKEN("%s: a replay outcome reason is missing", id);
     if (!g->ncards) BROKEN("%s: an empty card pool", id);
     for (unsigned c = 0; c < g->ncards; c++) {
         const arb_card *k = g->card(g, c);
@@ -233,6 +234,36 @@ int arb_game_check(const arb_game *g, arb_error *err)
         for (unsigned i = 0; i < n && i < 4; i++)
             if (!is[i].warning) BROKEN("%s: preset '%s' is illegal: %s: %s", id, d->name, is[i].rule, is[i].msg);
     }
+    return ARB_OK;
+#undef BROKEN
+}
+
+int arb_game_check(const arb_game *g, arb_error *err)
+{
+#define BROKEN(...) return arb_error_set(err, ARB_EUNSUPPORTED, NULL, __VA_ARGS__)
+    int rc = arb_game_check_layout(g, err);
+    if (rc) return rc;
+    const char *id = g->id;
+    /* the vocabulary (game.h): kebab-case names, a decision named "over" */
+    for (unsigned e = 0; e < g->nevent_names; e++)
+        if (!arb_name_kebab(g->event_names[e])) BROKEN("%s: event name '%s' is not kebab-case", id, g->event_names[e]);
+    for (unsigned k = 0; k < g->ndecision_names; k++)
+        if (!arb_name_kebab(g->decision_names[k]))
+            BROKEN("%s: decision name '%s' is not kebab-case", id, g->decision_names[k]);
+    if (arb_name_index(g->decision_names, g->ndecision_names, "over") < 0)
+        BROKEN("%s: no decision named 'over' (what decision() owes once the match is over)", id);
+    if (event_index(g, "game-over") < 0)
+        BROKEN("%s: no event named 'game-over' (what the action that ends a match emits)", id);
+    for (unsigned i = 0; g->event_aliases && i < g->nevent_aliases; i++)
+        if (!g->event_aliases[2 * i] || event_index(g, g->event_aliases[2 * i]) >= 0 ||
+            event_index(g, g->event_aliases[2 * i + 1]) < 0)
+            BROKEN("%s: event alias %u must map an old name to a current one", id, i);
+    for (unsigned r = 0; r < g->noutcome_reasons; r++)
+        if (!arb_name_kebab(g->outcome_reasons[r]))
+            BROKEN("%s: outcome reason '%s' is not kebab-case", id, g->outcome_reasons[r]);
+    if (strcmp(g->outcome_reasons[0], "none") != 0)
+        BROKEN("%s: outcome reason 0 is '%s'; it is \"none\" (the reason while the match goes on)", id,
+               g->outcome_reasons[0]);
     return ARB_OK;
 #undef BROKEN
 }

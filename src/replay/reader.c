@@ -571,6 +571,8 @@ static int open_member_path(arb_replay **out, const char *path, const arb_replay
 
 int arb_replay_open(arb_replay **out, const char *path, const arb_replay_limits *lim, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, out);
+    ARB_ASSERT_ARG(err, path);
     *out = NULL;
     /* one open: a path that is no file may name an archive member */
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -695,6 +697,8 @@ int arb_replay__open_mem_prime(arb_replay **out, const void *buf, size_t len, co
 int arb_replay_open_mem(arb_replay **out, const void *buf, size_t len, const char *name,
                         const arb_replay_limits *lim, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, out);
+    ARB_ASSERT_ARG(err, buf || !len);
     *out = NULL;
     arb_replay *r = calloc(1, sizeof *r);
     if (!r) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening %s", name);
@@ -1000,8 +1004,10 @@ static int decode_record2(arb_replay *r, const uint8_t *p, size_t n, arb_replay_
                 rec->reason[len] = '\0';
                 p += len;
             } else if (r->pool) {
-                if (ri >= r->pool->noutcome_reasons) { *what = "an outcome reason index outside the game's table"; return ARB_MP_BAD; }
-                snprintf(rec->reason, sizeof rec->reason, "%s", r->pool->outcome_reasons[ri]);
+                unsigned nr = 0;
+                const char *const *rt = arb_game_replay_reasons(r->pool, &nr); /* FORMAT.md §B.7 */
+                if (ri >= nr) { *what = "an outcome reason index outside the game's table"; return ARB_MP_BAD; }
+                snprintf(rec->reason, sizeof rec->reason, "%s", rt[ri]);
             } else snprintf(rec->reason, sizeof rec->reason, "#%u", ri);
             VARINT(v, "malformed outcome turns");
             if (v > UINT32_MAX) { *what = "outcome turns outside uint32"; return ARB_MP_BAD; }
@@ -1052,6 +1058,7 @@ static int index_check(arb_replay *r, arb_error *err)
 
 int arb_replay_next(arb_replay *r, arb_replay_record *rec, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, r);
     if (r->failed) {
         if (r->failed == ARB_ETRUNC) return truncated(r, err, "at the end of the data");
         return arb_error_set(err, r->failed, NULL, "the reader failed earlier");
@@ -1108,6 +1115,9 @@ int arb_replay_next(arb_replay *r, arb_replay_record *rec, arb_error *err)
 
 int arb_replay_deck(const arb_replay *r, const arb_game *g, int seat, arb_deck *out, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, r);
+    ARB_ASSERT_ARG(err, g);
+    ARB_ASSERT_ARG(err, out);
     memset(out, 0, sizeof *out);
     if (seat < 0 || seat >= r->h.players) return arb_error_set(err, ARB_EINVAL, NULL, "no seat %d", seat);
     const arb_replay_player *P = &r->h.player[seat];
@@ -1146,6 +1156,9 @@ int arb_replay_deck(const arb_replay *r, const arb_game *g, int seat, arb_deck *
 int arb_replay_setup(const arb_replay *r, const arb_game *g, arb_setup *su, arb_deck decks[ARB_MAX_SEATS],
                      arb_error *err)
 {
+    ARB_ASSERT_ARG(err, r);
+    ARB_ASSERT_ARG(err, g);
+    ARB_ASSERT_ARG(err, su);
     memset(su, 0, sizeof *su);
     su->seed = r->h.seed;
     su->players = r->h.players;

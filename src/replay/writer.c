@@ -159,6 +159,9 @@ static uint8_t *put_int(uint8_t *p, int64_t v)
 int arb_replay_writer_open_archive(arb_replay_writer **out, arb_archive_writer *aw, const arb_replay_meta *meta,
                                    arb_error *err)
 {
+    ARB_ASSERT_ARG(err, out);
+    ARB_ASSERT_ARG(err, aw);
+    ARB_ASSERT_ARG(err, meta);
     *out = NULL;
     if (meta->version == 1) return arb_error_set(err, ARB_EINVAL, NULL, "archives hold version-2 matches only");
     arb_replay_writer *w = calloc(1, sizeof *w);
@@ -190,6 +193,9 @@ int arb_replay_writer_open_archive(arb_replay_writer **out, arb_archive_writer *
 int arb_replay_writer_open(arb_replay_writer **out, const char *path, const arb_replay_meta *meta,
                            arb_error *err)
 {
+    ARB_ASSERT_ARG(err, out);
+    ARB_ASSERT_ARG(err, path);
+    ARB_ASSERT_ARG(err, meta);
     *out = NULL;
     /* Version 2 names decks by the registered engine's pool and presets; an
      * engine outside the registry (tests, embedders) is written as version
@@ -295,6 +301,7 @@ static int action_room(const arb_replay_writer *w, arb_error *err)
 
 int arb_replay_write_action(arb_replay_writer *w, const arb_action *a, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, w);
     int rc = room(w, REC_MAX, err);
     if (rc) return rc;
     if (a->nargs > ARB_ARGS_MAX) return arb_error_set(err, ARB_EINVAL, NULL, "action with %u arguments", a->nargs);
@@ -321,6 +328,7 @@ static int checkpoint(arb_replay_writer *w, uint32_t turn, uint64_t hash, int ne
 
 int arb_replay_write_checkpoint(arb_replay_writer *w, uint32_t turn, uint64_t hash, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, w);
     return checkpoint(w, turn, hash, -2, err);
 }
 
@@ -347,6 +355,7 @@ static int checkpoint(arb_replay_writer *w, uint32_t turn, uint64_t hash, int ne
 int arb_replay_write_outcome(arb_replay_writer *w, int winner, const char *reason, uint32_t turns,
                              uint64_t final_hash, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, w);
     size_t rlen = strlen(reason);
     if (rlen > 63) return arb_error_set(err, ARB_EINVAL, NULL, "outcome reason longer than 63 bytes");
     int rc = room(w, REC_MAX + rlen, err);
@@ -357,8 +366,10 @@ int arb_replay_write_outcome(arb_replay_writer *w, int winner, const char *reaso
          * an engine outside the registry (tests, plugins) writes the name,
          * since a reader could not look the index up. */
         int ri = -1;
-        for (unsigned i = 0; arb_game_find(w->g->id) == w->g && i < w->g->noutcome_reasons && ri < 0; i++)
-            if (strcmp(w->g->outcome_reasons[i], reason) == 0) ri = (int)i;
+        unsigned nr = 0;
+        const char *const *rt = arb_game_replay_reasons(w->g, &nr); /* §B.7's table, not always the engine's */
+        for (unsigned i = 0; arb_game_find(w->g->id) == w->g && i < nr && ri < 0; i++)
+            if (strcmp(rt[i], reason) == 0) ri = (int)i;
         uint8_t *e = arb_r2_outcome(w->cont.p + w->cont.n, winner, ri, reason, rlen, turns, final_hash);
         w->cont.n = (size_t)(e - w->cont.p);
         w->closed_outcome = 1;
@@ -628,6 +639,8 @@ int arb_replay_record_start(arb_replay_writer *w, const arb_match *m, arb_error 
 
 int arb_replay_record_step(arb_replay_writer *w, arb_match *m, const arb_action *a, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, w);
+    ARB_ASSERT_ARG(err, m);
     if (w->failed) return arb_error_set(err, ARB_EIO, NULL, "the replay writer failed earlier");
     int rc = action_room(w, err); /* before the match moves on */
     if (rc) return rc;

@@ -23,6 +23,9 @@ static const arb_marker markers[] = {
 extern const arb_game arb_game_brainstorm;
 
 
+/* "over" was the game-over event's name before contract 3's vocabulary. */
+static const char *const event_aliases[] = { "over", "game-over" };
+
 const arb_game arb_game_brainstorm = {
     .contract = ARB_GAME_CONTRACT,
     .id = "brainstorm",
@@ -59,4 +62,5 @@ const arb_game arb_game_brainstorm = {
     .chart_paths = chart_paths, .chart_labels = chart_labels, .ncharts = 3,
     .markers = markers, .nmarkers = 2,
     .max_actions = BRN_MAX_ACTIONS,
+    .event_aliases = event_aliases, .nevent_aliases = 1,
 };

@@ -24,7 +24,7 @@ const char *const arb_brainstorm__decision_names[BRN_D_COUNT] = { "action", "boo
 const char *const arb_brainstorm__event_names[BRN_E_COUNT] = {
     "setup", "cycle", "phase", "draw", "deck-empty", "deactivate", "sever", "generate", "pass",
     "enable", "play", "trigger", "resolve", "cell-active", "to-scrapyard", "link", "boot", "focus",
-    "unfocus", "run", "ability", "mill", "drain", "fizzle", "discard", "no-discard", "gen-bonus", "over",
+    "unfocus", "run", "ability", "mill", "drain", "fizzle", "discard", "no-discard", "gen-bonus", "game-over",
     "amplify"
 };
 
@@ -81,8 +81,8 @@ int arb_brainstorm__event_text(const arb_game *g, const arb_event *e, int view, 
     case BRN_E_GEN_BONUS: return snprintf(buf, size, "P%d's Generator gets %d Charge (now %d)", P, e->b, e->c);
     case BRN_E_AMPLIFY: return snprintf(buf, size, "P%d's Amplifier (uid %d) gets %d more Charge (now %d)", P, e->a, e->b, e->c);
     case BRN_E_OVER:
-        if (e->a < 0) return snprintf(buf, size, "The match is drawn (%s) in Cycle %d", arb_brainstorm__reason_names[e->b % BRN_R_COUNT], e->c);
-        return snprintf(buf, size, "P%d wins (%s) in Cycle %d", e->a + 1, arb_brainstorm__reason_names[e->b % BRN_R_COUNT], e->c);
+        if (e->seat < 0) return snprintf(buf, size, "The match is drawn (%s) in Cycle %d", arb_brainstorm__reason_names[(unsigned)e->a % BRN_R_COUNT], e->b);
+        return snprintf(buf, size, "P%d wins (%s) in Cycle %d", e->seat + 1, arb_brainstorm__reason_names[(unsigned)e->a % BRN_R_COUNT], e->b);
     default: return snprintf(buf, size, "event %u", (unsigned)e->type);
     }
 }

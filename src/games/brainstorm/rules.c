@@ -139,7 +139,7 @@ void arb_brainstorm__finish(brn_state *s, int winner, int reason, arb_events *ev
     s->reason = (uint8_t)reason;
     s->phase = BRN_P_OVER;
     s->actor = BRN_NONE;
-    arb_events_push(ev, BRN_E_OVER, winner, 0, winner, reason, s->cycle);
+    arb_events_push(ev, BRN_E_OVER, winner, 0, reason, s->cycle, 0); /* game.h's shape */
 }
 
 /* ---- the Cycle's flow -------------------------------------------------- */

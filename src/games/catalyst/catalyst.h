@@ -121,7 +121,10 @@ typedef struct cat_state {
     cat_player p[ARB_MAX_SEATS];
 } cat_state;
 
-enum { CAT_R_LAST, CAT_R_ALL_LOST, CAT_R_TURN_CAP, CAT_R_COUNT };
+/* outcome reasons: 0 "none" while the match goes on (game.h). The replay
+ * format's table (FORMAT.md §B.7) predates "none": there, and in the state
+ * hash, a reason is this index minus 1 (arb_catalyst__replay_reasons). */
+enum { CAT_R_NONE, CAT_R_LAST, CAT_R_ALL_LOST, CAT_R_TURN_CAP, CAT_R_COUNT };
 
 /* Verbs: the order is the replay format. Append only. */
 enum {
@@ -171,7 +174,7 @@ enum {
     CAT_E_CLEANUP,      /* Cleanup done */
     CAT_E_HAND_ARCHIVE, /* a uid, b def: Archived from hand */
     CAT_E_LOSE,         /* a: 0 Catalyst gone, 1 empty Vault */
-    CAT_E_WIN,          /* seat wins (-1: draw), a reason */
+    CAT_E_WIN,          /* game-over: seat wins (-1: draw), a reason, b turns (game.h) */
     CAT_E_PAY,          /* a Shards, b def, c uid (deploy / impulse) */
     CAT_E_COUNT
 };

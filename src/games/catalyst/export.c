@@ -500,7 +500,9 @@ static int check_flow(ld *L, cat_state *s, int kind, int dseat, int over, int ha
 {
     s->over = (uint8_t)over;
     if (over != (s->phase == CAT_PH_OVER)) return arb_pos_fail(&L->P, "phase", NULL, "phase \"over\" iff outcome.over");
-    if (!over) s->winner = -1, s->reason = 0;
+    if (!over) s->winner = -1, s->reason = CAT_R_NONE;
+    if (over && s->reason == CAT_R_NONE)
+        return arb_pos_fail(&L->P, "outcome.reason", NULL, "a match that is over has a reason");
     if (over && s->winner >= 0 && !s->p[s->winner].alive)
         return arb_pos_fail(&L->P, "outcome.winner", NULL, "the winner has left the game");
     if (!s->p[s->active].alive && !over) return arb_pos_fail(&L->P, "active", NULL, "the active seat has left the game");

@@ -43,7 +43,7 @@ const char *const arb_catalyst__decision_names[CAT_D_COUNT] = {
 const char *const arb_catalyst__phase_names[CAT_PH_OVER + 1] = { "mulligan", "start", "action", "end", "over" };
 
 const char *const arb_catalyst__reason_names[CAT_R_COUNT] = {
-    [CAT_R_LAST] = "last-player", [CAT_R_ALL_LOST] = "all-lost", [CAT_R_TURN_CAP] = "turn-cap",
+    [CAT_R_NONE] = "none", [CAT_R_LAST] = "last-player", [CAT_R_ALL_LOST] = "all-lost", [CAT_R_TURN_CAP] = "turn-cap",
 };
 
 const char *const arb_catalyst__event_names[CAT_E_COUNT] = {
@@ -58,7 +58,7 @@ const char *const arb_catalyst__event_names[CAT_E_COUNT] = {
     [CAT_E_SWAP] = "swap", [CAT_E_RETREAT] = "retreat", [CAT_E_ENGAGE] = "engage",
     [CAT_E_REINFORCE] = "reinforce", [CAT_E_IMPULSE] = "impulse", [CAT_E_REACTION] = "reaction",
     [CAT_E_PASS] = "pass", [CAT_E_END_ACTIONS] = "end-actions", [CAT_E_CLEANUP] = "cleanup",
-    [CAT_E_HAND_ARCHIVE] = "hand-archive", [CAT_E_LOSE] = "lose", [CAT_E_WIN] = "win", [CAT_E_PAY] = "pay",
+    [CAT_E_HAND_ARCHIVE] = "hand-archive", [CAT_E_LOSE] = "lose", [CAT_E_WIN] = "game-over", [CAT_E_PAY] = "pay",
 };
 
 int arb_catalyst__power(const cat_player *pl, unsigned uid)
@@ -110,7 +110,7 @@ uint64_t arb_catalyst__hash(const arb_game *g, const void *st)
     PUT8(s->nplayers); PUT8(s->first); PUT8(s->active);
     PUT8(s->phase); PUT8(s->dkind); PUT8(s->dseat);
     PUT8(s->actions); PUT8(s->over); PUT8(s->winner);
-    PUT8(s->reason);
+    PUT8(s->reason ? s->reason - 1 : 0); /* the replay table's index (catalyst.h) */
     PUT8(s->pend.on); PUT8(s->pend.seat); PUT8(s->pend.uid);
     PUT8(s->pend.tseat); PUT8(s->pend.tpos);
     for (unsigned i = 0; i < s->nplayers && i < ARB_MAX_SEATS; i++) {
@@ -172,6 +172,11 @@ static const arb_marker markers[] = {
     { CAT_E_PHASE, 0, 0, NULL, arb_catalyst__phase_names, CAT_PH_OVER },
 };
 
+/* "win" was the game-over event's name before contract 3's vocabulary. */
+static const char *const event_aliases[] = { "win", "game-over" };
+/* The replay format's reason table (catalyst.h): outcome reasons 1.. */
+static const char *const replay_reasons[CAT_R_COUNT - 1] = { "last-player", "all-lost", "turn-cap" };
+
 const arb_game arb_game_catalyst = {
     .contract = ARB_GAME_CONTRACT,
     .id = "catalyst",
@@ -207,4 +212,6 @@ const arb_game arb_game_catalyst = {
     .chart_paths = chart_paths, .chart_labels = chart_labels, .ncharts = 4,
     .markers = markers, .nmarkers = 2,
     .max_actions = CAT_MAX_ACTIONS,
+    .event_aliases = event_aliases, .nevent_aliases = 1,
+    .replay_reasons = replay_reasons, .nreplay_reasons = CAT_R_COUNT - 1,
 };

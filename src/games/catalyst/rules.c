@@ -241,7 +241,7 @@ static void game_over(cat_state *s, int winner, int reason, arb_events *ev)
     s->reason = (uint8_t)reason;
     s->phase = CAT_PH_OVER;
     set_decision(s, CAT_D_NONE, 0);
-    ev_push(ev, CAT_E_WIN, winner, 0, reason, 0, 0);
+    ev_push(ev, CAT_E_WIN, winner, 0, reason, (int32_t)s->turn, 0);
 }
 
 /* Check for victory (G02), then pass the turn clockwise (CAT-END-PASS). */

@@ -204,7 +204,7 @@ static void game_over(nar_state *s, int winner, int reason, arb_events *ev)
     s->alarm_owner = s->alarm_uid = -1;
     s->alarm_seq = -1;
     s->order_n = 0;
-    EV(NAR_E_GAME_OVER, winner, 0, reason, 0, 0);
+    EV(NAR_E_GAME_OVER, winner, 0, reason, (int32_t)s->shift, 0); /* game.h's shape: b = turns */
 }
 
 static void winloss(nar_state *s, arb_events *ev)

@@ -100,11 +100,11 @@ int arb_operator__event_text(const arb_game *g, const arb_event *e, int view, ch
     case OPS_E_END_EFFECT:
         return snprintf(buf, size, "P%d resolves an end-of-turn effect", P);
     case OPS_E_GAME_OVER:
-        if (e->a < 0)
+        if (e->seat < 0)
             return snprintf(buf, size, "The match is a draw (%s) after %d turn%s",
-                            e->b >= 0 ? arb_name_at(arb_operator__reason_names, OPS_R_COUNT, (unsigned)e->b, "?") : "?", e->c, PL(e->c));
-        return snprintf(buf, size, "P%d wins (%s) after %d turn%s", e->a + 1,
-                        e->b >= 0 ? arb_name_at(arb_operator__reason_names, OPS_R_COUNT, (unsigned)e->b, "?") : "?", e->c, PL(e->c));
+                            e->a >= 0 ? arb_name_at(arb_operator__reason_names, OPS_R_COUNT, (unsigned)e->a, "?") : "?", e->b, PL(e->b));
+        return snprintf(buf, size, "P%d wins (%s) after %d turn%s", e->seat + 1,
+                        e->a >= 0 ? arb_name_at(arb_operator__reason_names, OPS_R_COUNT, (unsigned)e->a, "?") : "?", e->b, PL(e->b));
     case OPS_E_EXTRA_MOVE:
         return snprintf(buf, size, "P%d may move %d time%s this turn", P, e->a, PL(e->a));
     case OPS_E_OPEN_DONE:

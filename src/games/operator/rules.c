@@ -101,7 +101,7 @@ static void game_over(ops_state *s, int winner, int reason, arb_events *ev)
     s->phase = OPS_PH_OVER;
     s->owner = ARB_SEAT_NONE;
     s->cb.target = OPS_NONE8;
-    arb_events_push(ev, OPS_E_GAME_OVER, -1, 0, winner, reason, (int32_t)s->turn);
+    arb_events_push(ev, OPS_E_GAME_OVER, winner, 0, reason, (int32_t)s->turn, 0); /* game.h's shape */
 }
 
 /* OPS-G02: Health ≤ 0 eliminates; the last player standing wins. */
