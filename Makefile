@@ -7,7 +7,8 @@
 #   make check-all  the same at the full counts; check-heavy: only what it adds
 #   make check-naramo (-catalyst, -operator, -brainstorm)  one game's rules
 #                   unit tests and conformance cases, a few seconds
-#   make sanitize   check's suites built with ASan + UBSan, in build/san
+#   make sanitize   check's suites built with ASan + UBSan and the engines'
+#                   state check after every action (ARB_CHECK_STATE), in build/san
 #   make tsan       ThreadSanitizer build (build/tsan): unit tests, verify
 #                   --jobs 4, conform -j 4 and parallel play --games
 #   make install PREFIX=/usr/local
@@ -226,7 +227,7 @@ FULL_CROSSCHECK    := 1000
 FULL_COUNTS        := ARB_TEST_GAMES=$(FULL_GAMES) CROSSCHECK_MATCHES=$(FULL_CROSSCHECK) HASH_SAMPLE=1
 ENGINE_TESTS       := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard $(GAMES:%=tests/check_%.c)))
 CHECK_SUITES       := check-unit check-conform check-reports check-golden check-hostile check-format check-seal \
-                      check-adapter check-hash check-organizer check-cmdtable
+                      check-adapter check-hash check-organizer check-cmdtable check-contract
 .PHONY: check-suites check-heavy $(GAMES:%=check-%)
 
 check-unit: $(TESTS) $(ARBITER)
@@ -341,6 +342,13 @@ $(BUILD)/tests/toy_plugin_c2.so: tests/toy_plugin.c tests/toy_game.h $(wildcard 
 	@mkdir -p $(dir $@)
 	@$(CC) $(ALL_CFLAGS) -shared -Itests -DTOY_CONTRACT=2 -DTOY_PLUGIN_CONTRACT=2 -o $@ $<
 
+# The engine contract's tree-wide promises (tests/contract/check.sh): no game
+# named outside src/games, no abort/exit in the library, a plug-in built from
+# one directory outside the checkout loads and plays.
+.PHONY: check-contract
+check-contract: $(ARBITER)
+	@ARBITER=$(ARBITER) CC="$(CC)" sh tests/contract/check.sh
+
 # Conformance suite: lint every XML file, then run every case of every game
 # that has an engine in this build (others SKIP and are not coverage-gated).
 check-conform: $(ARBITER)
@@ -375,7 +383,7 @@ check-browser: $(ARBITER)
 # per-test timeouts (hang guards, not speed tests) are stretched to match.
 sanitize: deps
 	@CK_TIMEOUT_MULTIPLIER=4 $(MAKE) --no-print-directory BUILD=build/san OPT=-O1 CROSSCHECK_MATCHES=100 \
-	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -DARB_CHECK_STATE" \
 	  check-suites
 
 # ThreadSanitizer, in build/tsan: the unit tests (check_toolkit plays every

@@ -1281,6 +1281,8 @@ static int spawn(arb_adapter *a, const char *cmd, arb_error *err)
 
 int arb_adapter_open(arb_adapter **out, const char *cmd, const arb_adapter_opts *opts, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, out);
+    ARB_ASSERT_ARG(err, cmd);
     static const arb_adapter_opts dflt = ARB_ADAPTER_OPTS_INIT;
     if (!opts) opts = &dflt;
     *out = NULL;

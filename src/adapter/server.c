@@ -541,6 +541,9 @@ out:
 
 int arb_adapter_serve(const arb_game *g, int fault, FILE *in, FILE *out, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, g);
+    ARB_ASSERT_ARG(err, in);
+    ARB_ASSERT_ARG(err, out);
     server S;
     memset(&S, 0, sizeof S);
     S.g = g;

@@ -69,11 +69,15 @@ static int open_replay(arb_an_source **out, arb_replay *r, const char *path, arb
 
 int arb_an_open_file(arb_an_source **out, const char *path, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, out);
+    ARB_ASSERT_ARG(err, path);
     return arb_an_open_file_as(out, path, path, err);
 }
 
 int arb_an_open_file_as(arb_an_source **out, const char *path, const char *name, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, out);
+    ARB_ASSERT_ARG(err, path);
     *out = NULL;
     arb_replay *r = NULL;
     int rc = arb_replay_open(&r, path, NULL, err);
@@ -83,6 +87,7 @@ int arb_an_open_file_as(arb_an_source **out, const char *path, const char *name,
 
 int arb_an_open_member(arb_an_source **out, arb_archive *a, uint64_t i, const char *name, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, out);
     *out = NULL;
     arb_replay *r = NULL;
     int rc = arb_archive_open_member(&r, a, i, NULL, err);

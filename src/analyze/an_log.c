@@ -216,6 +216,8 @@ static int on_step(void *ctx, const arb_an_step *st)
 int arb_an_log(arb_an_source *src, const arb_an_log_opts *o, FILE *out, arb_an_walk_result *res,
                arb_error *err)
 {
+    ARB_ASSERT_ARG(err, src);
+    ARB_ASSERT_ARG(err, out);
     arb_an_log_opts dflt = ARB_AN_LOG_OPTS_INIT;
     if (!o) o = &dflt;
     arb_an_walk_result r0;

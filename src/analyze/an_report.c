@@ -1348,6 +1348,8 @@ static void write_page(FILE *out, const char *name, repctx *c, const arb_an_walk
 int arb_an_report_ex(arb_an_source *src, const arb_an_report_opts *o, FILE *out, arb_an_walk_result *res,
                      arb_error *err)
 {
+    ARB_ASSERT_ARG(err, src);
+    ARB_ASSERT_ARG(err, out);
     arb_an_report_opts dflt = ARB_AN_REPORT_OPTS_INIT;
     if (!o) o = &dflt;
     arb_an_walk_result r0;
@@ -1421,5 +1423,7 @@ out:
 
 int arb_an_report(arb_an_source *src, FILE *out, arb_an_walk_result *res, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, src);
+    ARB_ASSERT_ARG(err, out);
     return arb_an_report_ex(src, NULL, out, res, err);
 }

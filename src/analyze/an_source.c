@@ -54,6 +54,7 @@ int arb_an__source_new(arb_an_source **out, const char *name, const arb_an_sourc
 int arb_an_open_mem(arb_an_source **out, const char *name, const arb_an_header *hdr,
                     const arb_an_record *recs, size_t n, int truncated, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, out);
     *out = NULL;
     if (!hdr || !hdr->game || hdr->players < 1 || hdr->players > ARB_MAX_SEATS)
         return arb_error_set(err, ARB_EINVAL, NULL, "a source needs a game and 1..%d players",
@@ -97,6 +98,7 @@ int arb_an__source_rewind(arb_an_source *s, arb_error *err)
 
 int arb_an_source_next(arb_an_source *s, arb_an_record *rec, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, s);
     s->started = 1;
     if (s->done) {
         if (s->done_rc < 0) *err = s->done_err;

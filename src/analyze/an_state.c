@@ -69,6 +69,8 @@ static void add_legal(arb_tree *t, arb_tnode *root, const arb_game *g, const arb
 
 int arb_an_state(arb_an_source *src, int64_t at, int view, arb_tree **out, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, src);
+    ARB_ASSERT_ARG(err, out);
     *out = NULL;
     const arb_an_header *h = &src->hdr;
     if (view != ARB_VIEW_ALL && (view < 0 || view >= h->players))

@@ -232,11 +232,15 @@ static void count_play(filectx *c, const arb_an_step *st)
 
 int arb_an_summarize(arb_an_source *src, arb_an_summary *out, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, src);
+    ARB_ASSERT_ARG(err, out);
     return arb_an_summarize_ex(src, 0, out, err);
 }
 
 int arb_an_summarize_ex(arb_an_source *src, unsigned flags, arb_an_summary *out, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, src);
+    ARB_ASSERT_ARG(err, out);
     const arb_an_header *h = &src->hdr;
     memset(out, 0, sizeof *out);
     out->first = -1;
@@ -319,6 +323,8 @@ static void note_unverified(arb_an_stats *s, const char *name, const char *why)
 
 int arb_an_stats_add_result(arb_an_stats *s, const arb_an_result *r, const char *where, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, s);
+    ARB_ASSERT_ARG(err, r);
     const arb_game *g = arb_game_find(r->game ? r->game : "");
     if (!g) {
         arb_error_set(err, ARB_EUNSUPPORTED, NULL, "game '%s' is not compiled into this build", r->game ? r->game : "");
@@ -370,11 +376,15 @@ static int add_unverified(arb_an_stats *s, game_stats *gs, const arb_an_header *
 
 int arb_an_stats_add(arb_an_stats *s, arb_an_source *src, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, s);
+    ARB_ASSERT_ARG(err, src);
     return arb_an_stats_add_checked(s, src, -1, NULL, err);
 }
 
 int arb_an_stats_add_checked(arb_an_stats *s, arb_an_source *src, int verified, const char *why, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, s);
+    ARB_ASSERT_ARG(err, src);
     const arb_an_header *h = &src->hdr;
     game_stats *gs = slot(s, h->game, src->name, err);
     if (!gs) return ARB_EUNSUPPORTED;
@@ -397,6 +407,9 @@ int arb_an_stats_add_checked(arb_an_stats *s, arb_an_source *src, int verified, 
 int arb_an_stats_add_summary(arb_an_stats *s, const arb_an_source *src, const arb_an_summary *sm, int verified,
                              const char *why, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, s);
+    ARB_ASSERT_ARG(err, src);
+    ARB_ASSERT_ARG(err, sm);
     game_stats *gs = slot(s, src->hdr.game, src->name, err);
     if (!gs) return ARB_EUNSUPPORTED;
     if (!gs->cards && gs->g->ncards) {

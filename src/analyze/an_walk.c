@@ -266,5 +266,6 @@ done:
 int arb_an_walk(arb_an_source *src, arb_an_step_fn fn, void *ctx, arb_match **mout,
                 arb_an_walk_result *res, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, src);
     return arb_an__walk(src, 1, fn, ctx, mout, res, err);
 }

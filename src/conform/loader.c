@@ -523,6 +523,7 @@ static int no_default_suite(arb_error *err)
 int arb_conform_load(arb_conform_suite **out, const char *const *paths, size_t npaths,
                      const arb_conform_options *opt, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, out);
     const char *dflt[1] = { NULL };
     arb_conform_options o = ARB_CONFORM_OPTIONS_INIT;
     *out = NULL;
@@ -599,6 +600,8 @@ fail:
 int arb_conform_load_mem(arb_conform_suite **out, const char *name, const void *data, size_t len,
                          const arb_conform_options *opt, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, out);
+    ARB_ASSERT_ARG(err, data || !len);
     *out = NULL;
     if (!opt || !opt->schema_dir)
         return arb_error_set(err, ARB_EINVAL, NULL, "loading from memory needs options.schema_dir");

@@ -119,6 +119,8 @@ static int save_cb(void *ctx, const arb_conform_log *lg)
 
 int arb_conform_save_case(const arb_conform_suite *s, unsigned result, const char *path, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, s);
+    ARB_ASSERT_ARG(err, path);
     savectx sc = { path, err, ARB_OK, 0 };
     int rc = arb_conform_case_log(s, result, save_cb, &sc, err);
     if (rc) return rc;

@@ -43,6 +43,7 @@ static void *worker(void *arg)
 
 int arb_conform_run(arb_conform_suite *s, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, s);
     free(s->results);
     s->results = NULL;
     s->nresults = 0;
@@ -96,6 +97,7 @@ unsigned arb_conform_failures(const arb_conform_suite *s)
 int arb_conform_case_log(const arb_conform_suite *s, unsigned result,
                          int (*cb)(void *ctx, const arb_conform_log *log), void *ctx, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, s);
     if (result >= s->nresults) return arb_error_set(err, ARB_ENOTFOUND, NULL, "no result %u", result);
     const arb_conform_result *want = &s->results[result];
     for (unsigned i = 0; i < s->ncases; i++) {

@@ -20,6 +20,9 @@ static char *trim(char *s)
 int arb_deck_parse(arb_deck *out, const arb_game *g, const char *text, size_t len,
                    const char *fname, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, out);
+    ARB_ASSERT_ARG(err, g);
+    ARB_ASSERT_ARG(err, text || !len);
     memset(out, 0, sizeof *out);
     if (len > ARB_DECK_FILE_MAX) {
         arb_error_where(err, "%s", fname);
@@ -97,6 +100,9 @@ int arb_deck_parse(arb_deck *out, const arb_game *g, const char *text, size_t le
 
 int arb_deck_load(arb_deck *out, const arb_game *g, const char *path, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, out);
+    ARB_ASSERT_ARG(err, g);
+    ARB_ASSERT_ARG(err, path);
     FILE *f = fopen(path, "rb");
     if (!f) {
         arb_error_where(err, "%s", path);
@@ -129,6 +135,9 @@ const arb_deck *arb_deck_preset(const arb_game *g, const char *name)
 
 int arb_deck_resolve(arb_deck *out, const arb_game *g, const char *spec, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, out);
+    ARB_ASSERT_ARG(err, g);
+    ARB_ASSERT_ARG(err, spec);
     const arb_deck *p = arb_deck_preset(g, spec);
     if (p) { *out = *p; return ARB_OK; }
     if (!strchr(spec, '/') && !strchr(spec, '.')) {

@@ -270,6 +270,7 @@ static int value(jp *p, arb_tnode *parent, const char *key, int depth)
 int arb_tree_parse_json(arb_tree *t, arb_tnode *parent, const char *key, const char *text, size_t len,
                         arb_error *err)
 {
+    ARB_ASSERT_ARG(err, t && (text || !len));
     char buf[65536];
     jp p = { text, len, 0, t, err, buf, sizeof buf, NULL, 0, 0 };
     int rc = value(&p, parent, key, 0);

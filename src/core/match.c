@@ -11,6 +11,9 @@ struct arb_match {
     arb_events ev;
     arb_event evbuf[ARB_MATCH_EVENTS];
     int players;
+#ifdef ARB_CHECK_STATE
+    arb_setup su;               /* for the state check: no decks, rules a name the game owns */
+#endif
     max_align_t state[]; /* g->state_size bytes */
 };
 
@@ -30,6 +33,42 @@ static arb_match *alloc_match(const arb_game *g)
     return m;
 }
 
+/* Debug and sanitizer builds (-DARB_CHECK_STATE, `make sanitize`) assert
+ * every engine's state invariants after every accepted action: the state
+ * must pass the engine's own position loader, which refuses what cannot
+ * be (a card in two zones, counts past a zone, a decision the phase does
+ * not take), and load back to the same hash (game.h's round trip). */
+#ifdef ARB_CHECK_STATE
+static void keep_setup(arb_match *m, const arb_setup *su)
+{
+    m->su = *su;
+    for (int i = 0; i < ARB_MAX_SEATS; i++) m->su.decks[i] = NULL;
+    int k = arb_game_rules_index(m->g, su->rules);
+    m->su.rules = m->g->nrules_versions && k >= 0 ? m->g->rules_versions[k] : NULL;
+}
+
+static int check_state(const arb_match *m, const arb_action *a, arb_error *err)
+{
+    arb_tree *t = arb_match_export(m, ARB_VIEW_ALL);
+    void *copy = malloc(m->g->state_size);
+    int rc = ARB_OK;
+    if (t && copy) {
+        arb_error e = ARB_ERROR_INIT;
+        memset(copy, 0, m->g->state_size);
+        if (m->g->load_position(m->g, copy, arb_tree_root(t), &m->su, &e))
+            rc = arb_error_set(err, ARB_EINVAL, NULL, "%s: the state after action '%u' (seat %d) breaks the "
+                               "engine's invariants: its position loader refuses it: %s%s%s", m->g->id,
+                               (unsigned)a->verb, a->seat, e.where, e.where[0] ? ": " : "", e.msg);
+        else if (m->g->hash(m->g, copy) != m->g->hash(m->g, m->state))
+            rc = arb_error_set(err, ARB_EINVAL, NULL, "%s: the state after action '%u' (seat %d) does not load "
+                               "back to the same hash", m->g->id, (unsigned)a->verb, a->seat);
+    }
+    free(copy);
+    arb_tree_free(t);
+    return rc;
+}
+#endif
+
 int arb_match_new(arb_match **out, const arb_game *g, const arb_setup *su, arb_error *err)
 {
     ARB_ASSERT_ARG(err, out != NULL);
@@ -43,6 +82,9 @@ int arb_match_new(arb_match **out, const arb_game *g, const arb_setup *su, arb_e
     int rc = g->setup(g, m->state, su, &m->ev, err);
     if (rc) { free(m); return rc; }
     m->players = su->players;
+#ifdef ARB_CHECK_STATE
+    keep_setup(m, su);
+#endif
     *out = m;
     return ARB_OK;
 }
@@ -61,6 +103,9 @@ int arb_match_from_position(arb_match **out, const arb_game *g, const arb_tnode 
     int rc = g->load_position(g, m->state, pos, su, err);
     if (rc) { free(m); return rc; }
     m->players = su->players;
+#ifdef ARB_CHECK_STATE
+    keep_setup(m, su);
+#endif
     *out = m;
     return ARB_OK;
 }
@@ -77,6 +122,9 @@ int arb_match_clone(arb_match **out, const arb_match *src)
 void arb_match_copy(arb_match *dst, const arb_match *src)
 {
     dst->players = src->players;
+#ifdef ARB_CHECK_STATE
+    dst->su = src->su;
+#endif
     memcpy(dst->state, src->state, src->g->state_size);
     dst->ev.n = dst->ev.dropped = 0;
 }
@@ -94,6 +142,9 @@ int arb_match_apply(arb_match *m, const arb_action *a, arb_error *err)
     m->ev.n = m->ev.dropped = 0;
     int rc = m->g->apply(m->g, m->state, a, &m->ev, err);
     if (rc) m->ev.n = 0;
+#ifdef ARB_CHECK_STATE
+    else rc = check_state(m, a, err);
+#endif
     return rc;
 }
 

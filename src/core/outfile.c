@@ -32,6 +32,7 @@ static int refuse(arb_error *err, const char *path, const struct stat *st, const
 
 int arb_out_check(const char *path, unsigned flags, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, path);
     struct stat st;
     if (lstat(path, &st) != 0) {
         if (errno == ENOENT) return ARB_OK;
@@ -88,6 +89,9 @@ void arb_out_discard(FILE *f, const char *tmp)
 
 int arb_out_install(FILE *f, const char *tmp, const char *path, unsigned flags, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, f);
+    ARB_ASSERT_ARG(err, tmp);
+    ARB_ASSERT_ARG(err, path);
     struct stat mine;
     int ok = fflush(f) == 0 && !ferror(f) && fsync(fileno(f)) == 0 && fstat(fileno(f), &mine) == 0;
     int en = errno;
@@ -129,6 +133,9 @@ int arb_out_install(FILE *f, const char *tmp, const char *path, unsigned flags, 
 int arb_out_write_file(const char *path, const char *tmp, const void *data, size_t n, unsigned mode, unsigned flags,
                        arb_error *err)
 {
+    ARB_ASSERT_ARG(err, path);
+    ARB_ASSERT_ARG(err, tmp);
+    ARB_ASSERT_ARG(err, data || !n);
     FILE *f = arb_out_create(path, tmp, mode, flags, err);
     if (!f) return err->code;
     setvbuf(f, NULL, _IONBF, 0); /* one write, no copy in a stdio buffer (key files, secrets) */

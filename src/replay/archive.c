@@ -344,6 +344,8 @@ static int single_in_disguise(arb_archive *a, const uint8_t env[8], arb_error *e
 
 int arb_archive_open(arb_archive **out, const char *path, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, out);
+    ARB_ASSERT_ARG(err, path);
     *out = NULL;
     arb_archive *a = calloc(1, sizeof *a);
     if (!a) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening %s", path);
@@ -565,6 +567,7 @@ static int open_member(arb_replay **out, arb_archive *a, uint64_t i, const arb_r
 int arb_archive_open_member(arb_replay **out, arb_archive *a, uint64_t i, const arb_replay_limits *lim,
                             arb_error *err)
 {
+    ARB_ASSERT_ARG(err, out);
     pthread_mutex_lock(&a->mu);
     int rc = open_member(out, a, i, lim, err);
     pthread_mutex_unlock(&a->mu);
@@ -657,6 +660,7 @@ static int extract(arb_archive *a, uint64_t i, const char *path, arb_error *err)
 
 int arb_archive_extract(arb_archive *a, uint64_t i, const char *path, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, path);
     pthread_mutex_lock(&a->mu);
     int rc = extract(a, i, path, err);
     pthread_mutex_unlock(&a->mu);
@@ -1046,6 +1050,7 @@ static int copy_member(arb_archive_writer *aw, arb_archive *a, uint64_t i, uint6
 
 int arb_archive_writer_copy(arb_archive_writer *aw, arb_archive *a, uint64_t i, uint64_t actions, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, aw);
     pthread_mutex_lock(&a->mu);
     int rc = copy_member(aw, a, i, actions, err);
     pthread_mutex_unlock(&a->mu);
@@ -1080,6 +1085,8 @@ static int copy_member(arb_archive_writer *aw, arb_archive *a, uint64_t i, uint6
 
 int arb_archive_writer_add_file(arb_archive_writer *aw, const char *path, uint64_t *actions, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, aw);
+    ARB_ASSERT_ARG(err, path);
     *actions = 0;
     arb_replay *r;
     int rc = arb_replay__open_keep(&r, path, NULL, err);
@@ -1118,6 +1125,8 @@ int arb_archive_writer_add_file(arb_archive_writer *aw, const char *path, uint64
 int arb_archive_writer_open(arb_archive_writer **out, const char *path, int append, int threads, char *note,
                             size_t note_size, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, out);
+    ARB_ASSERT_ARG(err, path);
     *out = NULL;
     if (note && note_size) note[0] = '\0';
     arb_archive_writer *aw = calloc(1, sizeof *aw);

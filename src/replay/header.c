@@ -483,6 +483,7 @@ static int field_fits(const char *s, size_t size, const char *what, int seat, ar
 
 int arb_replay_meta_check(const arb_replay_meta *meta, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, meta);
     /* The bounds are the reader's own field sizes (arb_replay_header), so
      * the writer never writes a header its reader refuses. */
     const arb_replay_header *h = NULL;

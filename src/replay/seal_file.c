@@ -79,6 +79,8 @@ static uint8_t *inflate_prefix(const uint8_t *body, size_t n, size_t want, arb_e
 int arb_seal_file(const char *path, const char *out, const arb_seal_key *k, arb_seal_file_info *info,
                   arb_error *err)
 {
+    ARB_ASSERT_ARG(err, path);
+    ARB_ASSERT_ARG(err, out);
     memset(info, 0, sizeof *info);
     if (!k->has_secret) return arb_error_set(err, ARB_EINVAL, NULL, "signing needs a secret key file (NAME.key)");
     arb_replay *r;

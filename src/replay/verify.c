@@ -317,6 +317,7 @@ out:
 
 int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_result *res, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, r);
     static const arb_verify_opts dflt = ARB_VERIFY_OPTS_INIT;
     if (!opts) opts = &dflt;
     int rc = verify_inner(r, opts, res, err);
@@ -353,6 +354,7 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
 
 int arb_replay_verify_file(const char *path, const arb_verify_opts *opts, arb_verify_result *res, arb_error *err)
 {
+    ARB_ASSERT_ARG(err, path);
     static const arb_verify_opts dflt = ARB_VERIFY_OPTS_INIT;
     if (!opts) opts = &dflt;
     arb_replay *r;
