@@ -3,7 +3,8 @@
 #   make            build/libarbiter.a, build/libarbiter.so, build/arbiter
 #   make deps       install missing Debian packages (apt-get; sudo when not root)
 #   make demo       the main job on built-in defaults
-#   make check      every class of test at small counts (a few CPU minutes)
+#   make check      every class of test at small counts (a few CPU minutes),
+#                   README's code blocks (check-readme) and make demo included
 #   make check-all  the same at the full counts; check-heavy: only what it adds
 #   make check-naramo (-catalyst, -operator, -brainstorm)  one game's rules
 #                   unit tests and conformance cases, a few seconds
@@ -226,7 +227,7 @@ FULL_CROSSCHECK    := 1000
 FULL_COUNTS        := ARB_TEST_GAMES=$(FULL_GAMES) CROSSCHECK_MATCHES=$(FULL_CROSSCHECK) HASH_SAMPLE=1
 ENGINE_TESTS       := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard $(GAMES:%=tests/check_%.c)))
 CHECK_SUITES       := check-unit check-conform check-reports check-golden check-hostile check-format check-seal \
-                      check-adapter check-hash check-organizer check-cmdtable
+                      check-adapter check-hash check-organizer check-cmdtable check-readme check-demo
 .PHONY: check-suites check-heavy $(GAMES:%=check-%)
 
 check-unit: $(TESTS) $(ARBITER)
@@ -290,6 +291,19 @@ check-cmdtable: $(ARBITER)
 
 check-seal: $(ARBITER)
 	@ARBITER=$(ARBITER) bash tests/seal/run.sh
+
+# Every fenced code block of README.md, run as its annotation says
+# (tests/readme/run.sh: run, transcript, c, file, covered-by); the blocks
+# run from a checkout use these test programs and the toy plug-in.
+.PHONY: check-readme check-demo
+check-readme: all $(BUILD)/tests/check_naramo $(BUILD)/tests/check_brainstorm $(BUILD)/tests/toy_plugin.so
+	@ARBITER=$(ARBITER) CC="$(CC)" READMETEST_CFLAGS="$(SAN)" bash tests/readme/run.sh
+
+# README's first command: `make demo` itself, its log kept in $(BUILD).
+check-demo: all
+	@$(MAKE) --no-print-directory demo >$(BUILD)/demo.log 2>&1 || { tail -n 20 $(BUILD)/demo.log; echo "demo: FAIL: make demo (log: $(BUILD)/demo.log)"; exit 1; }
+	@[ -s $(DEMO_HTML) ] && grep -q "Open the judge's report" $(BUILD)/demo.log || { echo "demo: FAIL: no report $(DEMO_HTML)"; exit 1; }
+	@echo "demo: make demo recorded, verified and reported $(DEMO_FILE)"
 .PHONY: check-golden check-hostile
 check-golden: $(ARBITER)
 	@ARBITER=$(ARBITER) bash tests/golden/check.sh
