@@ -552,7 +552,8 @@ bench: deps
 
 # --- install ----------------------------------------------------------------
 # Library (static, and shared with SONAME $(SONAME) and its symlinks),
-# public headers, arbiter.pc, the binary, man pages generated from the
+# public headers, arbiter.pc (src/cli/share/mkpc.sh: with an rpath when
+# PREFIX/lib is not a system library directory), the binary, man pages generated from the
 # commands' --help, bash and zsh completion, the sbatch scripts and the
 # conformance suite with its schemas under $(DATADIR) (where an installed
 # `arbiter conform` finds it; ARBITER_CONFORMANCE overrides).
@@ -588,12 +589,7 @@ install: all man
 	$(ARBITER) slurm-script play > $(DESTDIR)$(DATADIR)/arbiter-play.sbatch
 	@cd conformance && for f in $(CONF_FILES); do \
 	  install -D -m 644 $$f $(DESTDIR)$(DATADIR)/conformance/$$f || exit 1; done
-	@{ echo 'prefix=$(PREFIX)'; echo 'libdir=$${prefix}/lib'; echo 'includedir=$${prefix}/include'; echo; \
-	   echo 'Name: arbiter'; echo 'Description: record, replay, verify and test trading-card-game matches'; \
-	   echo 'Version: $(LIB_VERSION)'; \
-	   echo 'Requires.private: $(PKGS)'; echo 'Libs: -L$${libdir} -larbiter'; \
-	   echo 'Libs.private: -lpthread -lm'; echo 'Cflags: -I$${includedir}'; } \
-	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/arbiter.pc
+	@sh src/cli/share/mkpc.sh '$(PREFIX)' '$(LIB_VERSION)' $(PKGS) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/arbiter.pc
 	@command -v ldconfig >/dev/null 2>&1 && [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && ldconfig || true
 
 uninstall:
