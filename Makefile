@@ -227,7 +227,8 @@ FULL_CROSSCHECK    := 1000
 FULL_COUNTS        := ARB_TEST_GAMES=$(FULL_GAMES) CROSSCHECK_MATCHES=$(FULL_CROSSCHECK) HASH_SAMPLE=1
 ENGINE_TESTS       := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard $(GAMES:%=tests/check_%.c)))
 CHECK_SUITES       := check-unit check-conform check-reports check-golden check-hostile check-format check-seal \
-                      check-adapter check-hash check-organizer check-cmdtable check-readme check-demo
+                      check-adapter check-hash check-organizer check-cmdtable check-readme check-demo \
+                      check-catalog
 .PHONY: check-suites check-heavy $(GAMES:%=check-%)
 
 check-unit: $(TESTS) $(ARBITER)
@@ -295,7 +296,13 @@ check-seal: $(ARBITER)
 # Every fenced code block of README.md, run as its annotation says
 # (tests/readme/run.sh: run, transcript, c, file, covered-by); the blocks
 # run from a checkout use these test programs and the toy plug-in.
-.PHONY: check-readme check-demo
+# The rule catalogs conformance/<game>/rules.xml are what
+# conformance/tools/catalog2xml.py makes of their source in the repository
+# (conformance/catalog/: rules-catalog.md and the rulebooks).
+.PHONY: check-readme check-demo check-catalog
+check-catalog:
+	@sh tests/catalog/check.sh
+
 check-readme: all $(BUILD)/tests/check_naramo $(BUILD)/tests/check_brainstorm $(BUILD)/tests/toy_plugin.so
 	@ARBITER=$(ARBITER) CC="$(CC)" READMETEST_CFLAGS="$(SAN)" bash tests/readme/run.sh
 
@@ -562,7 +569,8 @@ MAN_DIR := $(BUILD)/man
 man: $(ARBITER) src/cli/share/mkman.sh
 	@rm -rf $(MAN_DIR) && PREFIX=$(PREFIX) sh src/cli/share/mkman.sh $(ARBITER) $(MAN_DIR)
 
-CONF_FILES := $(shell cd conformance 2>/dev/null && find . -type f \( -name '*.xml' -o -name '*.xsd' -o -name '*.md' \) | sort)
+# (not catalog/: the rule catalogs' source, which the installed rules.xml are generated from)
+CONF_FILES := $(shell cd conformance 2>/dev/null && find . -path ./catalog -prune -o -type f \( -name '*.xml' -o -name '*.xsd' -o -name '*.md' \) -print | sort)
 # The directories install writes into. Those that did not exist yet (and
 # their missing parents) are listed, deepest first, in
 # $(DATADIR)/installed-dirs, so uninstall removes exactly the directories
