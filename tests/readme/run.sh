@@ -28,9 +28,10 @@
 #       and so must every `make X` a sh block names; a sh block must parse.
 #
 # `checkout`: the temporary directory also holds a symbolic link to every
-# top-level entry of the checkout, so paths such as build/tests/… and
-# replays/golden/… resolve as from a clone's root while the files a block
-# writes stay in the temporary directory.
+# top-level entry of the checkout (`build` to the build tree under test), so
+# paths such as build/tests/… and replays/golden/… resolve as from a
+# clone's root while the files a block writes stay in the temporary
+# directory.
 #
 # Fixtures, created before each block in its directory (README's
 # placeholders):
@@ -48,7 +49,7 @@
 # runs one block. Environment: ARBITER (default build/arbiter; the build
 # directory is the one it is in), CC and READMETEST_CFLAGS (the c blocks).
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 CHECKOUT=$PWD
 export CHECKOUT
 ARBITER=${ARBITER:-build/arbiter}
@@ -99,6 +100,7 @@ fresh() { # NAME [checkout]
     cp "$fix"/* "$d"/
     if [ "${2:-}" = checkout ]; then
         local e
+        ln -s "$BUILD_DIR" "$d/build"       # the build tree under test (build/san under make sanitize)
         for e in "$CHECKOUT"/*; do
             [ -e "$d/$(basename "$e")" ] || ln -s "$e" "$d/$(basename "$e")"
         done
@@ -211,7 +213,7 @@ file_block() { # LINE BODY-FILE NAME CHECK-CMD
 
 covered_block() { # LINE BODY-FILE LANG TARGET REASON
     local line=$1 body=$2 lang=$3 target=$4 reason=$5 t
-    [ -n "$target" ] && [ -n "$reason" ] || { say_fail "$line" "covered-by needs a TARGET and a reason"; return; }
+    if [ -z "$target" ] || [ -z "$reason" ]; then say_fail "$line" "covered-by needs a TARGET and a reason"; return; fi
     make_target_ok "$target" || { say_fail "$line" "covered-by $target: no such make target"; return; }
     [ "$lang" = sh ] || return 0
     bash -n "$body" 2>"$tmp/syntax" || { say_fail "$line" "the block does not parse: $(head -1 "$tmp/syntax")"; return; }
@@ -281,6 +283,7 @@ done <"$README"
 summary=""
 for k in run transcript c file covered-by; do
     [ -n "${kinds[$k]:-}" ] || continue
+    # shellcheck disable=SC2086  # the list of lines, split on purpose
     set -- ${kinds[$k]}
     summary+="${summary:+, }$# $k"
 done

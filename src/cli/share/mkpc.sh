@@ -14,6 +14,7 @@ shift 2
 libdir=$prefix/lib
 real() { realpath -m "$1" 2>/dev/null || echo "$1"; }
 lib=$(real "$libdir")
+# shellcheck disable=SC2016  # ${libdir} is pkg-config's, not the shell's
 rpath=' -Wl,-rpath,${libdir}'
 for d in /lib /usr/lib /lib64 /usr/lib64 \
          $(PATH=$PATH:/sbin:/usr/sbin ldconfig -v -N -X 2>/dev/null | sed -n 's,^\(/[^:]*\):.*,\1,p'); do
