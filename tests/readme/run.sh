@@ -278,7 +278,7 @@ while IFS= read -r l || [ -n "$l" ]; do
     printf '%s\n' "$l" >>"$tmp/body"
 done <"$README"
 [ $inblock -eq 0 ] || say_fail "$start" "the code block is never closed"
-[ $ran -gt 0 ] || { echo "readme: FAIL: no code block in $README" >&2; exit 1; }
+[ $ran -gt 0 ] || { echo "readme: FAIL: no code block opens at $README${READMETEST_ONLY:+:$READMETEST_ONLY}" >&2; exit 1; }
 
 summary=""
 for k in run transcript c file covered-by; do
