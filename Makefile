@@ -296,6 +296,7 @@ check-seal: $(ARBITER)
 # Every fenced code block of README.md, run as its annotation says
 # (tests/readme/run.sh: run, transcript, c, file, covered-by); the blocks
 # run from a checkout use these test programs and the toy plug-in.
+# selftest.sh: run.sh fails on each broken block of tests/readme/broken.md.
 # The rule catalogs conformance/<game>/rules.xml are what
 # conformance/tools/catalog2xml.py makes of their source in the repository
 # (conformance/catalog/: rules-catalog.md and the rulebooks).
@@ -305,6 +306,7 @@ check-catalog:
 
 check-readme: all $(BUILD)/tests/check_naramo $(BUILD)/tests/check_brainstorm $(BUILD)/tests/toy_plugin.so
 	@ARBITER=$(ARBITER) CC="$(CC)" READMETEST_CFLAGS="$(SAN)" bash tests/readme/run.sh
+	@ARBITER=$(ARBITER) CC="$(CC)" READMETEST_CFLAGS="$(SAN)" bash tests/readme/selftest.sh
 
 # README's first command: `make demo` itself, its log kept in $(BUILD).
 check-demo: all

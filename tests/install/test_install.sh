@@ -65,7 +65,7 @@ grep -q '^cc server.c \$(pkg-config --cflags --libs arbiter)' server.sh || fail 
 grep -q 'rpath' "$prefix/lib/pkgconfig/arbiter.pc" || fail "arbiter.pc for $prefix/lib (not a system directory) has no rpath"
 out=$(unset LD_LIBRARY_PATH; SOURCE_DATE_EPOCH=1764600000 bash -e -o pipefail server.sh 2>&1) || fail "README's server lines: $out"
 case $out in *"live.tcgr: "*" actions recorded, verified"*"live.tcgr: OK: "*) ;; *) fail "README's server lines said: $out" ;; esac
-[ "$(readelf -d server | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')" = "$prefix/lib" ] || fail "server's RUNPATH: $(readelf -d server | grep -i path)"
+[ "$(readelf -d server | sed -n 's/.*(R\(UN\)\{0,1\}PATH).*\[\(.*\)\]/\2/p')" = "$prefix/lib" ] || fail "server's RUNPATH: $(readelf -d server | grep -i path)"
 cc -std=c11 -Wall -Wextra -Wpedantic -Werror server.c $(pkg-config --cflags --libs arbiter) -o server-strict \
    || fail "server example does not build warning-free"
 arbiter info live.tcgr | grep -q '2025-12-01T14:40:00Z' || fail "started time not from SOURCE_DATE_EPOCH"
