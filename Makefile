@@ -3,7 +3,8 @@
 #   make            build/libarbiter.a, build/libarbiter.so, build/arbiter
 #   make deps       install missing Debian packages (apt-get; sudo when not root)
 #   make demo       the main job on built-in defaults
-#   make check      every class of test at small counts (a few CPU minutes)
+#   make check      every class of test at small counts (a few CPU minutes),
+#                   README's code blocks (check-readme) and make demo included
 #   make check-all  the same at the full counts; check-heavy: only what it adds
 #   make check-naramo (-catalyst, -operator, -brainstorm)  one game's rules
 #                   unit tests and conformance cases, a few seconds
@@ -227,7 +228,8 @@ FULL_CROSSCHECK    := 1000
 FULL_COUNTS        := ARB_TEST_GAMES=$(FULL_GAMES) CROSSCHECK_MATCHES=$(FULL_CROSSCHECK) HASH_SAMPLE=1
 ENGINE_TESTS       := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard $(GAMES:%=tests/check_%.c)))
 CHECK_SUITES       := check-unit check-conform check-reports check-golden check-hostile check-format check-seal \
-                      check-adapter check-hash check-organizer check-cmdtable check-contract
+                      check-adapter check-hash check-organizer check-cmdtable check-readme check-demo \
+                      check-catalog check-contract
 .PHONY: check-suites check-heavy $(GAMES:%=check-%)
 
 check-unit: $(TESTS) $(ARBITER)
@@ -291,6 +293,27 @@ check-cmdtable: $(ARBITER)
 
 check-seal: $(ARBITER)
 	@ARBITER=$(ARBITER) bash tests/seal/run.sh
+
+# Every fenced code block of README.md, run as its annotation says
+# (tests/readme/run.sh: run, transcript, c, file, covered-by); the blocks
+# run from a checkout use these test programs and the toy plug-in.
+# selftest.sh: run.sh fails on each broken block of tests/readme/broken.md.
+# The rule catalogs conformance/<game>/rules.xml are what
+# conformance/tools/catalog2xml.py makes of their source in the repository
+# (conformance/catalog/: rules-catalog.md and the rulebooks).
+.PHONY: check-readme check-demo check-catalog
+check-catalog:
+	@sh tests/catalog/check.sh
+
+check-readme: all $(BUILD)/tests/check_naramo $(BUILD)/tests/check_brainstorm $(BUILD)/tests/toy_plugin.so
+	@ARBITER=$(ARBITER) CC="$(CC)" READMETEST_CFLAGS="$(SAN)" bash tests/readme/run.sh
+	@ARBITER=$(ARBITER) CC="$(CC)" READMETEST_CFLAGS="$(SAN)" bash tests/readme/selftest.sh
+
+# README's first command: `make demo` itself, its log kept in $(BUILD).
+check-demo: all
+	@$(MAKE) --no-print-directory demo >$(BUILD)/demo.log 2>&1 || { tail -n 20 $(BUILD)/demo.log; echo "demo: FAIL: make demo (log: $(BUILD)/demo.log)"; exit 1; }
+	@[ -s $(DEMO_HTML) ] && grep -q "Open the judge's report" $(BUILD)/demo.log || { echo "demo: FAIL: no report $(DEMO_HTML)"; exit 1; }
+	@echo "demo: make demo recorded, verified and reported $(DEMO_FILE)"
 .PHONY: check-golden check-hostile
 check-golden: $(ARBITER)
 	@ARBITER=$(ARBITER) bash tests/golden/check.sh
@@ -546,7 +569,8 @@ bench: deps
 
 # --- install ----------------------------------------------------------------
 # Library (static, and shared with SONAME $(SONAME) and its symlinks),
-# public headers, arbiter.pc, the binary, man pages generated from the
+# public headers, arbiter.pc (src/cli/share/mkpc.sh: with an rpath when
+# PREFIX/lib is not a system library directory), the binary, man pages generated from the
 # commands' --help, bash and zsh completion, the sbatch scripts and the
 # conformance suite with its schemas under $(DATADIR) (where an installed
 # `arbiter conform` finds it; ARBITER_CONFORMANCE overrides).
@@ -555,7 +579,8 @@ MAN_DIR := $(BUILD)/man
 man: $(ARBITER) src/cli/share/mkman.sh
 	@rm -rf $(MAN_DIR) && PREFIX=$(PREFIX) sh src/cli/share/mkman.sh $(ARBITER) $(MAN_DIR)
 
-CONF_FILES := $(shell cd conformance 2>/dev/null && find . -type f \( -name '*.xml' -o -name '*.xsd' -o -name '*.md' \) | sort)
+# (not catalog/: the rule catalogs' source, which the installed rules.xml are generated from)
+CONF_FILES := $(shell cd conformance 2>/dev/null && find . -path ./catalog -prune -o -type f \( -name '*.xml' -o -name '*.xsd' -o -name '*.md' \) -print | sort)
 # The directories install writes into. Those that did not exist yet (and
 # their missing parents) are listed, deepest first, in
 # $(DATADIR)/installed-dirs, so uninstall removes exactly the directories
@@ -582,12 +607,7 @@ install: all man
 	$(ARBITER) slurm-script play > $(DESTDIR)$(DATADIR)/arbiter-play.sbatch
 	@cd conformance && for f in $(CONF_FILES); do \
 	  install -D -m 644 $$f $(DESTDIR)$(DATADIR)/conformance/$$f || exit 1; done
-	@{ echo 'prefix=$(PREFIX)'; echo 'libdir=$${prefix}/lib'; echo 'includedir=$${prefix}/include'; echo; \
-	   echo 'Name: arbiter'; echo 'Description: record, replay, verify and test trading-card-game matches'; \
-	   echo 'Version: $(LIB_VERSION)'; \
-	   echo 'Requires.private: $(PKGS)'; echo 'Libs: -L$${libdir} -larbiter'; \
-	   echo 'Libs.private: -lpthread -lm'; echo 'Cflags: -I$${includedir}'; } \
-	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/arbiter.pc
+	@sh src/cli/share/mkpc.sh '$(PREFIX)' '$(LIB_VERSION)' $(PKGS) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/arbiter.pc
 	@command -v ldconfig >/dev/null 2>&1 && [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && ldconfig || true
 
 uninstall:

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """catalog2xml.py - generate conformance/<game>/rules.xml from rules-catalog.md.
 
-The markdown catalog (../shared/rules-catalog.md) is the source of truth for
+The markdown catalog (conformance/catalog/rules-catalog.md, beside the four
+rulebooks it analyses in conformance/catalog/seeds/) is the source of truth for
 rule IDs; this script turns each game's section into the XML rule catalog the
 conformance runner reads (schema: conformance/schema/rules.xsd). Every catalog
 row becomes one <entry>; every gap-list row becomes one <interpretation>.
@@ -12,7 +13,11 @@ interpretation (catalyst's CAT-DECK-*) come from the table under the heading
 one, and become kind="interpretation" entries after the catalog's own.
 Python 3 standard library only.
 
-usage: catalog2xml.py CATALOG.md SEEDS_DIR OUT_DIR
+usage: catalog2xml.py [CATALOG.md SEEDS_DIR OUT_DIR]
+  without arguments: the catalog, rulebooks and suite of the checkout this
+  script is in (conformance/catalog/rules-catalog.md, conformance/catalog/seeds,
+  conformance), so `python3 conformance/tools/catalog2xml.py` regenerates the
+  committed catalogs from a clone.
 """
 import os
 import re
@@ -88,10 +93,16 @@ def gap_ids(text):
 
 
 def main(argv):
-    if len(argv) != 4:
+    if len(argv) == 1:
+        suite = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        catalog = os.path.join(suite, "catalog", "rules-catalog.md")
+        seeds = os.path.join(suite, "catalog", "seeds")
+        outdir = suite
+    elif len(argv) == 4:
+        catalog, seeds, outdir = argv[1:]
+    else:
         sys.stderr.write(__doc__)
         return 2
-    catalog, seeds, outdir = argv[1:]
     with open(catalog, encoding="utf-8") as f:
         lines = f.read().split("\n")
 

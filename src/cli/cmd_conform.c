@@ -281,7 +281,9 @@ int cmd_conform_save(const arb_conform_suite *s, const char *dir, FILE *out)
         const arb_conform_result *r = arb_conform_result_at(s, i);
         if (!arb_cf_status_unexpected(r->status) && r->status != ARB_CF_XFAIL) continue;
         char path[4096];
-        snprintf(path, sizeof path, "%s/%s-%s.tcgr", dir, r->game, r->id);
+        size_t dl = strlen(dir);
+        const char *sep = dl && dir[dl - 1] == '/' ? "" : "/"; /* "judge/" names judge/X, not judge//X */
+        snprintf(path, sizeof path, "%s%s%s-%s.tcgr", dir, sep, r->game, r->id);
         arb_error err = ARB_ERROR_INIT;
         int rc = arb_conform_save_case(s, i, path, &err);
         if (rc == ARB_ENOTFOUND) continue;

@@ -3,8 +3,10 @@
 # the checkout: `make install` into a temporary prefix; the shared library's
 # SONAME and symlinks; every exported symbol is public API (named in an
 # installed header); arbiter.pc works with pkg-config and does not name
-# msgpack; the README's "Recording from your own server" program, extracted
-# from the README, builds with pkg-config and records a match that verifies;
+# msgpack; the README's "Recording from your own server" program and its
+# build lines, extracted from the README, build with pkg-config (the
+# temporary prefix's arbiter.pc carries an rpath; /usr's would not) and
+# record a match that verifies;
 # the README tour runs as written in an empty directory; `arbiter conform`
 # finds the installed suite; `man arbiter` renders; bash completion
 # completes commands; `make uninstall` removes every installed file and
@@ -53,15 +55,22 @@ export PATH=$prefix/bin:$PATH
 unset ARBITER_CONFORMANCE
 [ "$(command -v arbiter)" = "$prefix/bin/arbiter" ] || fail "installed arbiter not on PATH"
 
-# The README's server example, compiled against the installed library.
+# The README's server example and the sh block after it (its build and run
+# lines), run as written against the installed library: a non-system
+# prefix's arbiter.pc carries the rpath, so no LD_LIBRARY_PATH is needed.
 awk '/^## Recording from your own server/{s=1} s && /^```c$/{c=1; next} c && /^```$/{exit} c' "$src/README.md" >server.c
 [ -s server.c ] || fail "README has no C block under 'Recording from your own server'"
-cc -std=c11 -Wall -Wextra -Wpedantic -Werror server.c $(pkg-config --cflags --libs arbiter) \
-   -Wl,-rpath,"$prefix/lib" -o server || fail "server example does not build with pkg-config"
-out=$(SOURCE_DATE_EPOCH=1764600000 ./server live.tcgr) || fail "server example: $out"
-case $out in *"actions recorded, verified"*) ;; *) fail "server example said: $out" ;; esac
-arbiter verify live.tcgr >/dev/null || fail "installed arbiter does not verify the server's file"
+awk '/^## Recording from your own server/{s=1} s && /^```c$/{c=1} c && /^```sh$/{b=1; next} b && /^```$/{exit} b' "$src/README.md" >server.sh
+grep -q '^cc server.c \$(pkg-config --cflags --libs arbiter)' server.sh || fail "README's server build line changed: $(cat server.sh)"
+grep -q 'rpath' "$prefix/lib/pkgconfig/arbiter.pc" || fail "arbiter.pc for $prefix/lib (not a system directory) has no rpath"
+out=$(unset LD_LIBRARY_PATH; SOURCE_DATE_EPOCH=1764600000 bash -e -o pipefail server.sh 2>&1) || fail "README's server lines: $out"
+case $out in *"live.tcgr: "*" actions recorded, verified"*"live.tcgr: OK: "*) ;; *) fail "README's server lines said: $out" ;; esac
+[ "$(readelf -d server | sed -n 's/.*(R\(UN\)\{0,1\}PATH).*\[\(.*\)\]/\2/p')" = "$prefix/lib" ] || fail "server's RUNPATH: $(readelf -d server | grep -i path)"
+cc -std=c11 -Wall -Wextra -Wpedantic -Werror server.c $(pkg-config --cflags --libs arbiter) -o server-strict \
+   || fail "server example does not build warning-free"
 arbiter info live.tcgr | grep -q '2025-12-01T14:40:00Z' || fail "started time not from SOURCE_DATE_EPOCH"
+# ... and a system directory's arbiter.pc has none (src/cli/share/mkpc.sh).
+! sh "$src/src/cli/share/mkpc.sh" /usr "$ver" zlib | grep -q rpath || fail "arbiter.pc for /usr/lib has an rpath"
 
 # The README tour, as written, in an empty directory.
 mkdir tour && cd tour
