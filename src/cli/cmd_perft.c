@@ -4,8 +4,10 @@
  * follow the match's seeded PRNG, so the count is a function of the seed.
  * A sequence that ends the match early is not extended (it is not counted
  * at depth N). --divide prints the count under each first action; --engine
- * counts through an engine adapter, to compare an implementation's move
- * generator with the reference values in conformance/<game>/perft.md. */
+ * counts through an engine adapter and compares the count with the
+ * built-in engine of the same game from the same start (exit 1 and the
+ * first actions whose counts differ when they do); the reference values are
+ * in conformance/<game>/perft.md. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,17 +81,129 @@ const cli_spec cli_spec_perft = {
         "Count the legal action sequences of length N from the seeded setup (default\n"
         "seed 1, the game's preset decks) or from a position. Random events follow\n"
         "the seed; a sequence that ends the match before N actions is not counted.\n"
-        "Reference values: conformance/<game>/perft.md.\n",
+        "With --engine the count is compared with the built-in engine of the same\n"
+        "game from the same start: exit 1 when they differ, naming the first actions\n"
+        "whose counts differ (with --divide). Reference values:\n"
+        "conformance/<game>/perft.md.\n",
     .opts = perft_opts,
     .notes =
         "  Start time in the header: SOURCE_DATE_EPOCH when set, else now.\n",
-    .exit = "0 counted, 1 an action listed as legal was rejected, 2 usage, 3 bad game, deck or position, 4 the adapter failed.",
+    .exit = "0 counted, 1 an action listed as legal was rejected, or --engine counts otherwise than the built-in engine of "
+            "the same game, 2 usage, 3 bad game, deck or position, 4 the adapter failed.",
     .operands = CLI_ARG_FILE,
     .run = cmd_perft,
 };
 
 
 
+
+/* One perft run over a started match: the total, and with divide the
+ * count under each first action (printed when print is set). */
+typedef struct pf_line {
+    char act[96];
+    uint64_t n;
+} pf_line;
+
+typedef struct pf_run {
+    uint64_t total;
+    pf_line *lines;
+    size_t nlines;
+    perft P;
+} pf_run;
+
+static void pf_free(pf_run *R)
+{
+    for (int d = 1; d <= PERFT_DEPTH_MAX; d++) arb_match_free(R->P.m[d]);
+    for (int d = 0; d <= PERFT_DEPTH_MAX; d++) free(R->P.legal[d]);
+    free(R->lines);
+}
+
+static void pf_go(pf_run *R, arb_match *m, int depth, int divide, int print)
+{
+    perft *P = &R->P;
+    P->m[0] = m;
+    for (int d = 1; d <= depth && !P->bad; d++)
+        if (arb_match_clone(&P->m[d], m)) P->bad = 1;
+    if (P->bad) return;
+    if (!divide || depth == 0) {
+        R->total = count(P, 0, depth);
+        return;
+    }
+    size_t n = list(P, 0);
+    arb_action *first = n ? malloc(n * sizeof *first) : NULL;
+    R->lines = n ? calloc(n, sizeof *R->lines) : NULL;
+    if (n && (!first || !R->lines)) { P->bad = 1; free(first); return; }
+    if (n) memcpy(first, P->legal[0], n * sizeof *first);
+    for (size_t i = 0; i < n && !P->bad; i++) {
+        /* the first level by hand, so each first action gets its line */
+        arb_match_copy(P->m[1], P->m[0]);
+        arb_error e = ARB_ERROR_INIT;
+        pf_line *L = &R->lines[R->nlines];
+        arb_action_format(arb_match_game(m), &first[i], L->act, sizeof L->act);
+        if (arb_match_apply(P->m[1], &first[i], &e)) {
+            snprintf(P->why, sizeof P->why, "listed action '%s' at depth 1 was rejected: %s", L->act, e.msg);
+            P->bad = 1;
+            break;
+        }
+        L->n = count(P, 1, depth);
+        if (print) printf("%s: %" PRIu64 "\n", L->act, L->n);
+        R->total += L->n;
+        R->nlines++;
+    }
+    free(first);
+}
+
+/* --engine against the compiled-in engine of the same game, from the same
+ * setup: a move generator that counts otherwise is wrong somewhere below
+ * the first differing action. Returns EXIT_VERIFY when they differ. */
+static int pf_compare(int argc, char **argv, const arb_game *eg, const pf_run *E, unsigned long long depth,
+                      int divide)
+{
+    const arb_game *ref = arb_game_find(eg->id);
+    if (!ref) return 0; /* no built-in engine: perft.md is the reference */
+    cli_match_args b;
+    memset(&b, 0, sizeof b);
+    b.no_record = 1;
+    b.level = -1;
+    cli_parser p;
+    int c;
+    cli_parse_init(&p, &cli_spec_perft, argc, argv);
+    while ((c = cli_next(&p)) > 0) (void)cli_match_arg(&b, "perft", c, p.arg);
+    if (!b.have_seed) { b.seed = 1; b.have_seed = 1; }
+    if (cli_match_start(&b, "perft")) { cli_match_args_free(&b); return EXIT_INTERNAL; }
+    pf_run R;
+    memset(&R, 0, sizeof R);
+    pf_go(&R, b.m, (int)depth, divide, 0);
+    int rc = 0;
+    if (R.P.bad) {
+        fprintf(stderr, "arbiter perft: the built-in %s engine could not count: %s\n", ref->id,
+                R.P.why[0] ? R.P.why : "out of memory");
+        rc = EXIT_INTERNAL;
+    } else if (R.total != E->total) {
+        fprintf(stderr, "arbiter perft: the engine counts %" PRIu64 " sequences of depth %llu, the built-in %s engine %"
+                PRIu64 ": they differ\n", E->total, depth, ref->id, R.total);
+        /* by action text, not position: the two may list in other orders */
+        for (size_t i = 0; i < E->nlines; i++) {
+            size_t k = 0;
+            while (k < R.nlines && strcmp(E->lines[i].act, R.lines[k].act) != 0) k++;
+            if (k == R.nlines) fprintf(stderr, "  %s: listed by the engine only\n", E->lines[i].act);
+            else if (E->lines[i].n != R.lines[k].n)
+                fprintf(stderr, "  %s: engine %" PRIu64 ", built-in %" PRIu64 "\n", E->lines[i].act, E->lines[i].n,
+                        R.lines[k].n);
+        }
+        for (size_t k = 0; k < R.nlines; k++) {
+            size_t i = 0;
+            while (i < E->nlines && strcmp(E->lines[i].act, R.lines[k].act) != 0) i++;
+            if (i == E->nlines) fprintf(stderr, "  %s: listed by the built-in engine only\n", R.lines[k].act);
+        }
+        if (!divide) fprintf(stderr, "  (--divide names the first actions whose counts differ)\n");
+        rc = EXIT_VERIFY;
+    }
+    pf_free(&R);
+    arb_match_free(b.m);
+    cli_match_args_free(&b);
+    return rc;
+}
 
 int cmd_perft(int argc, char **argv)
 {
@@ -133,45 +247,19 @@ int cmd_perft(int argc, char **argv)
     }
     int rc = cli_match_start(&a, "perft");
     if (rc) { cli_match_args_free(&a); arb_adapter_close(ad); return rc; }
-    perft P;
-    memset(&P, 0, sizeof P);
-    P.m[0] = a.m;
-    for (int d = 1; d <= (int)depth && !P.bad; d++)
-        if (arb_match_clone(&P.m[d], a.m)) P.bad = 1;
-    uint64_t total = 0;
-    if (!P.bad && divide && depth > 0) {
-        size_t n = list(&P, 0);
-        arb_action *first = n ? malloc(n * sizeof *first) : NULL;
-        if (n && !first) P.bad = 1;
-        else if (n) memcpy(first, P.legal[0], n * sizeof *first);
-        for (size_t i = 0; i < n && !P.bad; i++) {
-            /* the first level by hand, so each first action gets its line */
-            arb_match_copy(P.m[1], P.m[0]);
-            arb_error e = ARB_ERROR_INIT;
-            char t[96];
-            arb_action_format(a.g, &first[i], t, sizeof t);
-            if (arb_match_apply(P.m[1], &first[i], &e)) {
-                snprintf(P.why, sizeof P.why, "listed action '%s' at depth 1 was rejected: %s", t, e.msg);
-                P.bad = 1;
-                break;
-            }
-            uint64_t k = count(&P, 1, (int)depth);
-            printf("%s: %" PRIu64 "\n", t, k);
-            total += k;
-        }
-        free(first);
-    } else if (!P.bad) {
-        total = count(&P, 0, (int)depth);
-    }
+    pf_run R;
+    memset(&R, 0, sizeof R);
+    pf_go(&R, a.m, (int)depth, divide, 1);
     int erc = cli_engine_check("perft", ad);
-    if (!erc && P.bad) {
-        fprintf(stderr, "arbiter perft: %s\n", P.why[0] ? P.why : "out of memory");
-        rc = P.why[0] ? EXIT_VERIFY : EXIT_INTERNAL;
+    if (!erc && R.P.bad) {
+        fprintf(stderr, "arbiter perft: %s\n", R.P.why[0] ? R.P.why : "out of memory");
+        rc = R.P.why[0] ? EXIT_VERIFY : EXIT_INTERNAL;
     } else if (!erc) {
-        printf("perft %s depth %llu: %" PRIu64 "\n", a.g->id, depth, total);
+        printf("perft %s depth %llu: %" PRIu64 "\n", a.g->id, depth, R.total);
+        fflush(stdout);
+        if (engine) rc = pf_compare(argc, argv, a.g, &R, depth, divide);
     }
-    for (int d = 1; d <= PERFT_DEPTH_MAX; d++) arb_match_free(P.m[d]);
-    for (int d = 0; d <= PERFT_DEPTH_MAX; d++) free(P.legal[d]);
+    pf_free(&R);
     arb_match_free(a.m);
     cli_match_args_free(&a);
     arb_adapter_close(ad);

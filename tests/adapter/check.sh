@@ -104,6 +104,12 @@ fi
 # perft reference values (conformance/<game>/perft.md), in-process and
 # (depth <= 3) through the adapter
 python3 tests/adapter/perft.py check "$A" --engine || bad "perft reference values"
+# perft --engine compares with the built-in engine: a generator that drops an action fails, naming it
+out=$($A perft --game naramo --depth 3 --divide --engine "$A engine-serve --game naramo --fault drop-legal" 2>&1); rc=$?
+[ "$rc" = 1 ] || bad "perft --engine with a dropped legal action: exit $rc, not 1"
+echo "$out" | grep -q "the built-in naramo engine 23: they differ" || bad "perft --engine does not say the counts differ: $out"
+echo "$out" | grep -q "0 review: listed by the built-in engine only" || bad "perft --engine --divide does not name the dropped action: $out"
+out=$($A perft --game naramo --depth 3 --engine "$A engine-serve --game naramo" 2>&1) || bad "perft --engine that agrees: $out"
 
 # A broken adapter is an error naming the request, never a hang.
 f=$(ls replays/golden/naramo/*.tcgr 2>/dev/null | head -1)
