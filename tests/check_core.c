@@ -435,6 +435,30 @@ static int parse(const char *text, arb_tree **out, arb_error *e)
     return arb_tree_parse_json(*out, arb_tree_root(*out), "v", text, strlen(text), e);
 }
 
+/* Maps are ordered (ADAPTER.md §5): arb_tree_order_differs finds the map
+ * whose members come in another order, at any depth, where arb_tree_diff
+ * sees no difference. */
+START_TEST(tree_member_order)
+{
+    arb_tree *a, *b, *c;
+    arb_error e = ARB_ERROR_INIT;
+    ck_assert_int_eq(parse("{\"p\":{\"x\":1,\"y\":[{\"a\":1,\"b\":2}]},\"q\":0}", &a, &e), ARB_OK);
+    ck_assert_int_eq(parse("{\"p\":{\"x\":1,\"y\":[{\"b\":2,\"a\":1}]},\"q\":0}", &b, &e), ARB_OK);
+    ck_assert_int_eq(parse("{\"q\":0,\"p\":{\"x\":1,\"y\":[{\"a\":1,\"b\":2}]}}", &c, &e), ARB_OK);
+    ck_assert_uint_eq(arb_tree_diff(arb_tree_root(a), arb_tree_root(b), NULL, NULL), 0);
+    char path[64];
+    ck_assert_int_eq(arb_tree_order_differs(arb_tree_root(a), arb_tree_root(b), path, sizeof path), 1);
+    ck_assert_str_eq(path, "v.p.y.0");
+    ck_assert_int_eq(arb_tree_order_differs(arb_tree_root(a), arb_tree_root(c), path, sizeof path), 1);
+    ck_assert_str_eq(path, "v");
+    ck_assert_int_eq(arb_tree_order_differs(arb_tree_root(a), arb_tree_root(a), path, sizeof path), 0);
+    ck_assert_str_eq(path, "");
+    arb_tree_free(a);
+    arb_tree_free(b);
+    arb_tree_free(c);
+}
+END_TEST
+
 START_TEST(json_reader)
 {
     arb_tree *t;
@@ -523,6 +547,7 @@ int main(void)
     tcase_add_test(t, registry_sorted_and_findable);
     tcase_add_test(t, deck_parse);
     tcase_add_test(t, json_reader);
+    tcase_add_test(t, tree_member_order);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -52,9 +52,15 @@ typedef struct arb_conform_options {
     int invariants;           /* check the runner's invariants at every step (1) */
     /* Engines to use instead of the registry (NULL-terminated), for tests. */
     const arb_game *const *games;
+    /* Asked after every case (may be NULL): nonzero stops the run, with why
+     * (an engine adapter that died). The case it stops after is an ERROR
+     * saying why, not the failure a dead engine looks like; the cases not
+     * run are SKIP "not run: …". */
+    int (*stop)(void *ctx, char *why, size_t size);
+    void *stop_ctx;
 } arb_conform_options;
 
-#define ARB_CONFORM_OPTIONS_INIT { NULL, NULL, NULL, NULL, NULL, NULL, 1, 1, 1, NULL }
+#define ARB_CONFORM_OPTIONS_INIT { NULL, NULL, NULL, NULL, NULL, NULL, 1, 1, 1, NULL, NULL, NULL }
 
 /* A problem found while loading or linting: "file:line: message". */
 typedef struct arb_conform_diag {
@@ -78,6 +84,7 @@ typedef struct arb_conform_result {
     char message[ARB_CF_MSG_MAX];  /* first failure: expected vs got (no location; valid UTF-8) */
     double ms;                     /* wall time of the case */
     uint32_t actions;              /* actions applied */
+    int not_run;                   /* SKIP because opt.stop stopped the run */
 } arb_conform_result;
 
 /* One catalog entry and the cases that cover it. */

@@ -82,6 +82,11 @@ typedef int (*arb_tree_diff_fn)(void *ctx, const char *path,
                                 const arb_tnode *a, const arb_tnode *b);
 unsigned arb_tree_diff(const arb_tnode *a, const arb_tnode *b,
                        arb_tree_diff_fn fn, void *ctx);
+/* Maps are ordered (conformance/ADAPTER.md §5), which arb_tree_diff does
+ * not see: the path of the first map, at any depth, whose members common to
+ * a and b come in another order, into path ("" for the root), and 1; 0 when
+ * every map agrees. */
+int arb_tree_order_differs(const arb_tnode *a, const arb_tnode *b, char *path, size_t size);
 
 /* Parse one JSON value from text[0..len) and append it under parent (with
  * key when parent is a map). Integers must fit int64; fractional numbers,

@@ -16,6 +16,14 @@
 /* --engine CMD: the adapter's proxy game replaces the registry. */
 static const arb_game *engine_games[2];
 
+static int adapter_dead(void *ctx, char *why, size_t size)
+{
+    (void)ctx;
+    const char *f = engine_games[0] ? arb_adapter_failed(arb_adapter_of(engine_games[0])) : NULL;
+    if (f) snprintf(why, size, "engine adapter failed: %s", f);
+    return f != NULL;
+}
+
 /* A report: '-' is stdout; a file is written through PATH.part and renamed
  * (arbiter/outfile.h), so a CI job never reads half a report. */
 static int write_report(const char *path, int (*fn)(const arb_conform_suite *, FILE *),
@@ -181,6 +189,7 @@ static int conform_main(int argc, char **argv)
         if (opt.game && strcmp(opt.game, engine_games[0]->id) != 0)
             return cli_usage("conform", "--game %s, but the engine adapter serves %s", opt.game, engine_games[0]->id);
         opt.games = engine_games;
+        opt.stop = adapter_dead; /* a dead adapter stops the run at the case it died in */
         opt.game = engine_games[0]->id;
         opt.jobs = 1;
     }
@@ -227,10 +236,11 @@ static int conform_main(int argc, char **argv)
     }
     double secs = now_s() - t0;
     print_diags(s);
-    unsigned counts[ARB_CF_XPASS + 1] = { 0 };
+    unsigned counts[ARB_CF_XPASS + 1] = { 0 }, not_run = 0;
     for (unsigned k = 0; k < arb_conform_nresults(s); k++) {
         const arb_conform_result *r = arb_conform_result_at(s, k);
         counts[r->status]++;
+        if (r->not_run) { not_run++; continue; } /* one line below, not one each */
         if (quiet && (r->status == ARB_CF_PASS || r->status == ARB_CF_SKIP)) continue;
         fprintf(out, "%-10s %s/%s/%s", arb_cf_status_name(r->status), r->game, r->set, r->id);
         if (r->status != ARB_CF_PASS) {
@@ -242,6 +252,9 @@ static int conform_main(int argc, char **argv)
         }
         fputc('\n', out);
     }
+    if (not_run)
+        fprintf(out, "conform: the run stopped: %u case%s not run (the engine adapter failed; the ERROR above says where)\n",
+                not_run, not_run == 1 ? "" : "s");
     if (coverage) arb_conform_write_coverage(s, out);
     /* Uncovered entries are failures only when the gate applies. */
     unsigned unc = arb_conform_uncovered(s);

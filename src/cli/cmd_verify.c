@@ -33,6 +33,7 @@ typedef struct vjob {
     arb_verify_result res;
     arb_error err;
     int rc, done;
+    int engine_failed;          /* the adapter failed (--engine): not the file's fault */
     int dup;                    /* CLI_DUP_*: verified, but a match seen before */
     const char *dup_of;         /* the file that had it first (borrowed from the set) */
 } vjob;
@@ -110,6 +111,7 @@ static void verify_one(vjob *j)
     const char *af = engine_game ? arb_adapter_failed(arb_adapter_of(engine_game)) : NULL;
     if (af) {
         j->rc = ARB_EIO;
+        j->engine_failed = 1;
         arb_error_clear(&j->err);
         arb_error_set(&j->err, ARB_EIO, NULL, "engine adapter failed: %s", af);
     }
@@ -202,7 +204,7 @@ static void print_json(const vjob *j, const cli_shard *sh)
     printf(",\"game\":");
     cli_json_str(stdout, r->game);
     printf(",\"players\":%d", r->players);
-    printf(",\"status\":\"%s\",\"ok\":%s", j->dup ? "duplicate" : r->unfinished ? "unfinished" : status_name(j->rc),
+    printf(",\"status\":\"%s\",\"ok\":%s", j->dup ? "duplicate" : r->unfinished ? "unfinished" : j->engine_failed ? "error" : status_name(j->rc),
            j->rc == ARB_OK && !j->dup ? "true" : "false");
     if (r->unfinished) printf(",\"finished\":false,\"turn\":%" PRIu32, r->turn);
     printf(",\"records\":%" PRIu64 ",\"actions\":%" PRIu64 ",\"checkpoints\":%" PRIu64, r->status.records,
@@ -336,7 +338,7 @@ static void print_text(const vjob *j, int quiet)
     }
     char buf[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
     arb_error_format(&j->err, buf, sizeof buf);
-    printf("%s: %s: %s\n", cli_esc(j->path), j->rc == ARB_ETRUNC ? "TRUNCATED" : j->rc == ARB_EUNSUPPORTED ? "UNSUPPORTED" : "UNREADABLE",
+    printf("%s: %s: %s\n", cli_esc(j->path), j->engine_failed ? "ERROR" : j->rc == ARB_ETRUNC ? "TRUNCATED" : j->rc == ARB_EUNSUPPORTED ? "UNSUPPORTED" : "UNREADABLE",
            cli_esc(buf));
     if (j->rc == ARB_ETRUNC && r->status.records)
         printf("%s: the %" PRIu64 " complete record(s) before the cut replay without divergence (last matching "

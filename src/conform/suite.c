@@ -25,8 +25,23 @@ typedef struct work {
     arb_conform_suite *s;
     unsigned *order;               /* case index of each result */
     unsigned n, next;
+    int stopped;                   /* opt.stop said so: the rest is not run */
+    char why[ARB_CF_MSG_MAX - 64];
     pthread_mutex_t mu;
 } work;
+
+static void not_run(const arb_conform_suite *s, const cf_case *c, arb_conform_result *r, int status, const char *fmt,
+                    const char *why)
+{
+    const cf_file *f = &s->files[c->file];
+    uint64_t seed = r->seed;
+    memset(r, 0, sizeof *r);
+    r->game = f->game, r->set = f->name, r->id = c->id, r->file = f->path, r->line = c->line;
+    r->covers = c->covers, r->seed = seed;
+    r->status = status;
+    snprintf(r->message, sizeof r->message, fmt, why);
+    r->not_run = status == ARB_CF_SKIP;
+}
 
 static void *worker(void *arg)
 {
@@ -36,7 +51,26 @@ static void *worker(void *arg)
         unsigned i = w->next < w->n ? w->next++ : w->n;
         pthread_mutex_unlock(&w->mu);
         if (i >= w->n) break;
-        arb_conform__run_case(w->s, &w->s->cases[w->order[i]], &w->s->results[i], NULL, NULL);
+        const cf_case *c = &w->s->cases[w->order[i]];
+        pthread_mutex_lock(&w->mu);
+        int stopped = w->stopped;
+        pthread_mutex_unlock(&w->mu);
+        if (stopped) {
+            not_run(w->s, c, &w->s->results[i], ARB_CF_SKIP, "not run: %s", w->why);
+            continue;
+        }
+        arb_conform__run_case(w->s, c, &w->s->results[i], NULL, NULL);
+        char why[sizeof w->why];
+        if (w->s->opt.stop && w->s->opt.stop(w->s->opt.stop_ctx, why, sizeof why)) {
+            pthread_mutex_lock(&w->mu);
+            int first = !w->stopped;
+            if (first) w->stopped = 1, snprintf(w->why, sizeof w->why, "%s", why);
+            pthread_mutex_unlock(&w->mu);
+            /* the case that saw it ends as an ERROR saying why, whatever
+             * the dead engine's answers made it look like */
+            if (first) not_run(w->s, c, &w->s->results[i], ARB_CF_ERROR, "%s", why);
+            else not_run(w->s, c, &w->s->results[i], ARB_CF_SKIP, "not run: %s", why);
+        }
     }
     return NULL;
 }
@@ -56,7 +90,7 @@ int arb_conform_run(arb_conform_suite *s, arb_error *err)
     }
     for (unsigned i = 0, k = 0; i < s->ncases; i++)
         if (s->cases[i].selected) order[k++] = i;
-    work w = { s, order, n, 0, PTHREAD_MUTEX_INITIALIZER };
+    work w = { s, order, n, 0, 0, "", PTHREAD_MUTEX_INITIALIZER };
     int jobs = s->opt.jobs < 1 ? 1 : s->opt.jobs > 256 ? 256 : s->opt.jobs;
     if ((unsigned)jobs > n) jobs = n ? (int)n : 1;
     if (jobs <= 1) {
@@ -71,6 +105,7 @@ int arb_conform_run(arb_conform_suite *s, arb_error *err)
     }
     pthread_mutex_destroy(&w.mu);
     free(order);
+    if (w.stopped) s->partial = 1; /* cases not run: no coverage gate */
     s->nresults = n;
     for (unsigned i = 0; i < n; i++) arb_conform__expectations_apply(s, &s->results[i]);
     s->ran = 1;

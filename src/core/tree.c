@@ -416,6 +416,50 @@ static void diff_rec(diffctx *d, size_t plen, const arb_tnode *a, const arb_tnod
     }
 }
 
+static int order_rec(const arb_tnode *a, const arb_tnode *b, char *path, size_t size, size_t plen, int depth)
+{
+    if (!a || !b || a->kind != b->kind || depth > 64) return 0;
+    if (a->kind != ARB_T_MAP && a->kind != ARB_T_ARR) return 0;
+    if (a->kind == ARB_T_MAP) {
+        /* the members both have, in a's order and in b's */
+        const arb_tnode *y = b->first;
+        for (const arb_tnode *x = a->first; x; x = x->next) {
+            if (!arb_tnode_get(b, x->key)) continue;
+            while (y && !arb_tnode_get(a, y->key)) y = y->next;
+            if (!y || strcmp(x->key, y->key) != 0) return 1;
+            y = y->next;
+        }
+    }
+    uint32_t i = 0;
+    for (const arb_tnode *x = a->first; x; x = x->next, i++) {
+        const arb_tnode *z = NULL;
+        char part[32];
+        const char *name = x->key;
+        if (a->kind == ARB_T_MAP) z = arb_tnode_get(b, x->key);
+        else {
+            z = b->first;
+            for (uint32_t k = 0; z && k < i; k++) z = z->next;
+            snprintf(part, sizeof part, "%u", i);
+            name = part;
+        }
+        if (!z || (z->kind != ARB_T_MAP && z->kind != ARB_T_ARR)) continue;
+        int w = snprintf(path + plen, size - plen, "%s%s", plen ? "." : "", name);
+        size_t nl = plen + (size_t)(w < 0 ? 0 : w);
+        if (nl >= size) nl = size - 1;
+        if (order_rec(x, z, path, size, nl, depth + 1)) return 1;
+        path[plen] = '\0';
+    }
+    return 0;
+}
+
+int arb_tree_order_differs(const arb_tnode *a, const arb_tnode *b, char *path, size_t size)
+{
+    char local[8];
+    if (!path || !size) path = local, size = sizeof local;
+    path[0] = '\0';
+    return order_rec(a, b, path, size, 0, 0);
+}
+
 unsigned arb_tree_diff(const arb_tnode *a, const arb_tnode *b, arb_tree_diff_fn fn, void *ctx)
 {
     diffctx d = { fn, ctx, 0, 0, "" };

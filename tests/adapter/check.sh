@@ -118,9 +118,15 @@ if [ -n "$f" ]; then
         out=$(timeout 60 $A verify --engine-timeout 1500 --engine "python3 tests/adapter/bad_adapter.py $A naramo $m 30" "$f" 2>&1); rc=$?
         [ $rc -eq 4 ] || bad "bad adapter '$m': verify exit $rc (want 4)"
         echo "$out" | grep -q "request 30 (" || bad "bad adapter '$m': the request is not named: $out"
+        echo "$out" | grep -q ": ERROR: engine adapter failed" || bad "bad adapter '$m': the file's line does not blame the adapter: $out"
+        echo "$out" | grep -q "UNREADABLE" && bad "bad adapter '$m': a readable file is called UNREADABLE: $out"
     done
     out=$(timeout 60 $A conform --engine-timeout 1500 --quiet --engine "python3 tests/adapter/bad_adapter.py $A naramo die 200" 2>&1); rc=$?
     [ $rc -eq 4 ] || bad "bad adapter 'die' under conform: exit $rc (want 4)"
+    # one ERROR (the case it died in), no misleading FAIL, the rest not run in one line
+    [ "$(echo "$out" | grep -c '^ERROR ')" = 1 ] || bad "conform after the adapter died: not exactly one ERROR: $out"
+    echo "$out" | grep -q '^FAIL ' && bad "conform after the adapter died: a FAIL the dead engine caused: $out"
+    echo "$out" | grep -q "^conform: the run stopped: [0-9]* cases not run" || bad "conform does not say the run stopped: $out"
     out=$(timeout 60 $A crosscheck --engine-timeout 1500 --game naramo --games 5 --engine "python3 tests/adapter/bad_adapter.py $A naramo slow 100" 2>&1); rc=$?
     [ $rc -eq 4 ] || bad "bad adapter 'slow' under crosscheck: exit $rc (want 4)"
     echo "$out" | grep -q "request [0-9]* ([a-z-]*): the adapter sent no answer within 1500 ms" ||
