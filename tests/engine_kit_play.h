@@ -91,6 +91,7 @@ struct ek_play_spec {
     int seated_only;               /* no decision is the arbiter's */
     unsigned legal_every;          /* legal ⇒ accepted every k steps (0: full games only) */
     int full_every;                /* every k-th game is full (0: none) */
+    int no_positions;              /* load_position cannot restore a state: no round trips */
     unsigned roundtrip_every;      /* round trips every k steps (0: at the end only) ... */
     int roundtrip_games;           /* ... of every k-th game (0: 1) */
     unsigned view_every;           /* every seat's view every k steps (0: never) ... */
@@ -416,7 +417,7 @@ static void ek_selfplay(const ek_play_spec *sp)
         pl->variant = 0;
         pl->full = sp->full_every && i % sp->full_every == 0;
         if (sp->plan) sp->plan(pl);
-        p.roundtrip = i % (sp->roundtrip_games ? sp->roundtrip_games : 1) == 0;
+        p.roundtrip = !sp->no_positions && i % (sp->roundtrip_games ? sp->roundtrip_games : 1) == 0;
         p.views = i % (sp->view_games ? sp->view_games : 1) == 0;
         memset(&p.su, 0, sizeof p.su);
         p.su.seed = pl->seed;

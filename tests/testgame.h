@@ -143,7 +143,8 @@ static arb_decision tg_decision(const arb_game *g, const void *st)
 {
     (void)g;
     const tg_state *s = st;
-    arb_decision d = { s->over ? ARB_SEAT_NONE : s->active, 0, s->clock > 0 ? s->clock : -1 };
+    arb_decision d = { s->active, 0, s->clock > 0 ? s->clock : -1 };
+    if (s->over) d = (arb_decision){ ARB_SEAT_NONE, 1, -1 }; /* "over" (game.h) */
     return d;
 }
 
