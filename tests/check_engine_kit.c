@@ -34,14 +34,21 @@ static void start(void)
     arb_setup su = two_players();
     arb_error err = ARB_ERROR_INIT;
     ck_assert_int_eq(tg_game.setup(&tg_game, &S, &su, NULL, &err), ARB_OK);
+    for (int seat = 0; seat < 2; seat++) { /* past the mulligans */
+        arb_action keep = { .seat = (int8_t)seat, .verb = TG_V_KEEP };
+        ek_ok(&tg_game, &S, &keep, NULL);
+    }
 }
+
+/* The uid of the card at hand index i of the seat to act. */
+static int in_hand(const tg_state *s, int i) { return s->p[s->active].hand[i]; }
 
 static arb_action play(int seat, int index)
 {
     arb_action a;
     memset(&a, 0, sizeof a);
     a.seat = (int8_t)seat;
-    a.verb = 0; /* play */
+    a.verb = TG_V_PLAY;
     a.nargs = 1;
     a.args[0] = index;
     return a;
@@ -56,14 +63,14 @@ static int broken_apply(const arb_game *g, void *st, const arb_action *a, arb_ev
 {
     (void)g;
     tg_state *s = st;
-    if (breakage == BREAK_LEGAL && a->verb == 0 && a->args[0] == 0) {
-        arb_error_where(err, "hand.%d", a->args[0]);
+    if (breakage == BREAK_LEGAL && a->verb == TG_V_PLAY && a->args[0] == in_hand(s, 0)) {
+        arb_error_where(err, "hand.0");
         return arb_error_set(err, ARB_EILLEGAL, "TG-BROKEN", "refuses what legal() lists");
     }
-    if (breakage == BREAK_ACCEPT && a->verb == 0 && a->seat == s->active && a->nargs == 1 &&
-        a->args[0] == s->nhand[s->active] && !s->over) {
-        arb_action pass = *a; /* one past the hand: taken as "pass" */
-        pass.verb = 1;
+    if (breakage == BREAK_ACCEPT && a->verb == TG_V_PLAY && a->seat == s->active && a->nargs == 1 && a->args[0] == 9 &&
+        !s->over && s->kept == s->players) {
+        arb_action pass = *a; /* a uid no 8-card deck has: taken as "end" */
+        pass.verb = TG_V_END;
         pass.nargs = 0;
         return tg_game.apply(&tg_game, st, &pass, ev, err);
     }
@@ -97,7 +104,7 @@ START_TEST(t_reject_passes_a_clean_refusal)
     start();
     arb_action a = play(S.active, 99);
     ck_assert_ptr_null(ek__reject(&tg_game, &S, &a, "TG-HAND", NULL, NULL));
-    ck_assert_ptr_null(ek__reject(&tg_game, &S, &a, "TG-HAND", "no card at that hand index", NULL));
+    ck_assert_ptr_null(ek__reject(&tg_game, &S, &a, "TG-HAND", "card 99 is not in hand", NULL));
     ck_assert_ptr_null(ek__reject(&tg_game, &S, &a, NULL, NULL, NULL));
     ek_reject(&tg_game, &S, &a, "TG-HAND", NULL); /* the macro form */
 }
@@ -109,11 +116,11 @@ START_TEST(t_reject_names_what_is_wrong)
     arb_action a = play(S.active, 99);
     const char *why = ek__reject(&tg_game, &S, &a, "TG-TURN", NULL, NULL);
     ck_assert_msg(has(why, "wrong rule (expected TG-TURN)") && has(why, "rule 'TG-HAND'"), "%s", why);
-    ck_assert_msg(has(why, "play 99") && has(why, "no card at that hand index"), "%s", why);
+    ck_assert_msg(has(why, "play 99") && has(why, "card 99 is not in hand"), "%s", why);
     why = ek__reject(&tg_game, &S, &a, "TG-HAND", "another sentence", NULL);
     ck_assert_msg(has(why, "wrong message (expected 'another sentence')"), "%s", why);
 
-    arb_action ok = play(S.active, 0);
+    arb_action ok = play(S.active, in_hand(&S, 0));
     tg_state before = S;
     why = ek__reject(&tg_game, &S, &ok, "TG-HAND", NULL, NULL);
     ck_assert_msg(has(why, "expected to be refused with TG-HAND, was accepted"), "%s", why);
@@ -138,7 +145,7 @@ END_TEST
 START_TEST(t_ok_and_where)
 {
     start();
-    arb_action ok = play(S.active, 0);
+    arb_action ok = play(S.active, in_hand(&S, 0));
     arb_event buf[64];
     arb_events ev = { buf, 64, 5, 0 };
     ck_assert_ptr_null(ek__ok(&tg_game, &S, &ok, &ev));
@@ -146,7 +153,7 @@ START_TEST(t_ok_and_where)
     ck_assert_int_eq(buf[0].type, 1);
 
     arb_game g = broken(BREAK_LEGAL);
-    arb_action first = play(S.active, 0);
+    arb_action first = play(S.active, in_hand(&S, 0));
     const char *why = ek__ok(&g, &S, &first, NULL);
     ck_assert_msg(has(why, "expected to be accepted, was refused") && has(why, "rule 'TG-BROKEN'") &&
                       has(why, "where 'hand.0'"),
@@ -166,7 +173,11 @@ START_TEST(t_match_forms)
     arb_error err = ARB_ERROR_INIT;
     ck_assert_int_eq(arb_match_new(&m, &tg_game, &su, &err), ARB_OK);
     const tg_state *s = arb_match_state(m);
-    arb_action bad = play(s->active, 99), ok = play(s->active, 0);
+    for (int seat = 0; seat < 2; seat++) {
+        arb_action keep = { .seat = (int8_t)seat, .verb = TG_V_KEEP };
+        ek_match_ok(m, &keep);
+    }
+    arb_action bad = play(s->active, 99), ok = play(s->active, in_hand(s, 0));
     ek_match_reject(m, &bad, "TG-HAND", NULL);
     ek_match_ok(m, &ok);
     unsigned n = 0;
@@ -179,15 +190,15 @@ END_TEST
 
 /* ---- the self-play harness ---------------------------------------- */
 
-/* Any seat or the arbiter, any verb (and one beyond) at its arity, hand
- * indexes from -1 to one past a full hand. */
+/* Any seat or the arbiter, any verb (and one beyond) at its arity, uids
+ * from -1 to two past an 8-card deck. */
 static void tg_sample(ek_play *p, const void *st, arb_rng *r, arb_action *a)
 {
     (void)st;
     a->seat = (int8_t)((int)arb_rng_below(r, (uint32_t)p->plan.players + 1) - 1);
-    a->verb = (uint8_t)arb_rng_below(r, 4);
-    a->nargs = a->verb < 3 ? tg_verbs[a->verb].min_args : (uint8_t)arb_rng_below(r, 2);
-    a->args[0] = (int32_t)arb_rng_below(r, TG_HAND + 2) - 1;
+    a->verb = (uint8_t)arb_rng_below(r, 5);
+    a->nargs = a->verb < 4 ? tg_verbs[a->verb].min_args : (uint8_t)arb_rng_below(r, 2);
+    a->args[0] = (int32_t)arb_rng_below(r, 11) - 1;
 }
 
 /* What seat cannot see: the other seats' hands and decks (their uids
@@ -197,17 +208,18 @@ static void tg_scramble(ek_play *p, void *st, int seat, arb_rng *r)
     (void)p;
     tg_state *s = st;
     for (int q = 0; q < s->players; q++) {
+        tg_player *pl = &s->p[q];
         if (q == seat) {
-            arb_rng_shuffle(r, s->deck[q], s->ndeck[q], 1);
+            arb_rng_shuffle(r, pl->deck, pl->ndeck, 1);
             continue;
         }
         uint8_t pool[ARB_DECK_MAX + TG_HAND];
         int k = 0;
-        for (int i = 0; i < s->nhand[q]; i++) pool[k++] = s->hand[q][i];
-        for (int i = 0; i < s->ndeck[q]; i++) pool[k++] = s->deck[q][i];
+        for (int i = 0; i < pl->nhand; i++) pool[k++] = pl->hand[i];
+        for (int i = 0; i < pl->ndeck; i++) pool[k++] = pl->deck[i];
         arb_rng_shuffle(r, pool, (size_t)k, 1);
-        memcpy(s->hand[q], pool, s->nhand[q]);
-        memcpy(s->deck[q], pool + s->nhand[q], s->ndeck[q]);
+        memcpy(pl->hand, pool, pl->nhand);
+        memcpy(pl->deck, pool + pl->nhand, pl->ndeck);
     }
 }
 
@@ -216,16 +228,30 @@ static size_t peeking_greedy(const arb_game *g, const void *st, const arb_action
 {
     const tg_state *s = st;
     int next = (s->active + 1) % s->players;
-    if (s->nhand[next] && s->value[next][s->hand[next][0]] > 3) return n - 1;
+    const tg_player *o = &s->p[next];
+    if (o->nhand && o->pool[o->hand[0]] > 1) return n - 1;
     return tg_game.greedy(g, st, legal, n, rng);
 }
 
 static ek_play_spec tg_spec(const arb_game *g)
 {
     ek_play_spec sp = {
-        .game = g, .program = "check_engine_kit", .seed_base = 7, .seed_step = 3, .samples = 3, .sample = tg_sample,
-        .rule_prefix = "TG-", .einval_unnamed = 1, .no_clock = 1, .seated_only = 1, .legal_every = 1,
-        .no_positions = 1, .view_every = 5, .blind_every = 1, .scramble = tg_scramble, .max_turns = TG_TURNS,
+        .game = g,
+        .program = "check_engine_kit",
+        .seed_base = 7,
+        .seed_step = 3,
+        .samples = 3,
+        .sample = tg_sample,
+        .rule_prefix = "TG-",
+        .einval_unnamed = 1,
+        .timed_unlisted_ok = 1,
+        .seated_only = 1,
+        .legal_every = 1,
+        .no_positions = 1,
+        .view_every = 5,
+        .blind_every = 1,
+        .scramble = tg_scramble,
+        .max_turns = TG_TURNS,
     };
     return sp;
 }
@@ -321,8 +347,8 @@ int main(void)
         const char *m = tr_msg(res[i]);
         int k = i; /* failures come in loop order */
         if (!strstr(m, want[k][0]) || !strstr(m, want[k][1]) || !strstr(m, "testgame property game ") ||
-            !strstr(m, "(seed ") || !strstr(m, "), step ") ||
-            !strstr(m, "rerun it alone: ARB_TEST_GAME=") || !strstr(m, "build/tests/check_engine_kit")) {
+            !strstr(m, "(seed ") || !strstr(m, "), step ") || !strstr(m, "rerun it alone: ARB_TEST_GAME=") ||
+            !strstr(m, "build/tests/check_engine_kit")) {
             fprintf(stderr, "engine_kit: broken copy %d reported as: %s\n", k, m);
             failed++;
         }

@@ -61,20 +61,20 @@ typedef struct ek_play {
     ek_plan plan;
     arb_setup su;
     arb_deck decks[ARB_MAX_SEATS];
-    unsigned step;               /* actions applied so far */
-    arb_decision d;              /* the decision owed now */
-    const arb_action *legal;     /* legal() now */
+    unsigned step;           /* actions applied so far */
+    arb_decision d;          /* the decision owed now */
+    const arb_action *legal; /* legal() now */
     size_t nlegal;
-    const arb_action *action;    /* the action under test (NULL: none) */
-    arb_action last;             /* the last one applied (step > 0) */
-    int roundtrip, views;        /* this game checks round trips, views */
-    unsigned long rejections;    /* sampled rejections checked, whole run */
+    const arb_action *action; /* the action under test (NULL: none) */
+    arb_action last;          /* the last one applied (step > 0) */
+    int roundtrip, views;     /* this game checks round trips, views */
+    unsigned long rejections; /* sampled rejections checked, whole run */
     unsigned long actions, roundtrips, max_steps;
 } ek_play;
 
 struct ek_play_spec {
     const arb_game *game;
-    const char *program; /* "check_naramo" (rerun hint) */
+    const char *program;           /* "check_naramo" (rerun hint) */
     uint64_t seed_base, seed_step; /* game i: seed_base + i * seed_step */
     int players_min, players_max;  /* cycled by index (0: the game's range) */
     void (*plan)(ek_plan *p);      /* adjust a game's defaults */
@@ -83,20 +83,20 @@ struct ek_play_spec {
     unsigned max_turns;            /* outcome turns bound (0: none) */
     int samples;                   /* sampled actions a step */
     void (*sample)(ek_play *p, const void *st, arb_rng *r, arb_action *out);
-    const char *rule_prefix;       /* a refusal's rule starts with it */
-    int einval_unnamed;            /* ARB_EINVAL may come without a rule */
-    int illegal_only;              /* a sampled refusal is ARB_EILLEGAL */
-    int timed_unlisted_ok;         /* an unlisted arbiter or timed sample may be accepted */
-    int no_clock;                  /* every decision's clock_left_ms is -1 */
-    int seated_only;               /* no decision is the arbiter's */
-    unsigned legal_every;          /* legal ⇒ accepted every k steps (0: full games only) */
-    int full_every;                /* every k-th game is full (0: none) */
-    int no_positions;              /* load_position cannot restore a state: no round trips */
-    unsigned roundtrip_every;      /* round trips every k steps (0: at the end only) ... */
-    int roundtrip_games;           /* ... of every k-th game (0: 1) */
-    unsigned view_every;           /* every seat's view every k steps (0: never) ... */
-    int view_games;                /* ... of every k-th game (0: 1) */
-    unsigned blind_every;          /* greedy blindness every k steps (0: never) */
+    const char *rule_prefix;  /* a refusal's rule starts with it */
+    int einval_unnamed;       /* ARB_EINVAL may come without a rule */
+    int illegal_only;         /* a sampled refusal is ARB_EILLEGAL */
+    int timed_unlisted_ok;    /* an unlisted arbiter or timed sample may be accepted */
+    int no_clock;             /* every decision's clock_left_ms is -1 */
+    int seated_only;          /* no decision is the arbiter's */
+    unsigned legal_every;     /* legal ⇒ accepted every k steps (0: full games only) */
+    int full_every;           /* every k-th game is full (0: none) */
+    int no_positions;         /* load_position cannot restore a state: no round trips */
+    unsigned roundtrip_every; /* round trips every k steps (0: at the end only) ... */
+    int roundtrip_games;      /* ... of every k-th game (0: 1) */
+    unsigned view_every;      /* every seat's view every k steps (0: never) ... */
+    int view_games;           /* ... of every k-th game (0: 1) */
+    unsigned blind_every;     /* greedy blindness every k steps (0: never) */
     void (*check_view)(ek_play *p, const void *st, int seat);
     void (*scramble)(ek_play *p, void *st, int seat, arb_rng *r);
     int (*choose)(ek_play *p, const void *st, arb_rng *r, arb_action *out); /* 1: play *out */
