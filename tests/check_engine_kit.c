@@ -237,6 +237,7 @@ static ek_play_spec tg_spec(const arb_game *g)
 {
     ek_play_spec sp = {
         .game = g,
+        .tcase = "rules",
         .program = "check_engine_kit",
         .seed_base = 7,
         .seed_step = 3,
@@ -348,7 +349,7 @@ int main(void)
         int k = i; /* failures come in loop order */
         if (!strstr(m, want[k][0]) || !strstr(m, want[k][1]) || !strstr(m, "testgame property game ") ||
             !strstr(m, "(seed ") || !strstr(m, "), step ") || !strstr(m, "rerun it alone: ARB_TEST_GAME=") ||
-            !strstr(m, "build/tests/check_engine_kit")) {
+            !strstr(m, "CK_RUN_CASE=rules build/tests/check_engine_kit")) {
             fprintf(stderr, "engine_kit: broken copy %d reported as: %s\n", k, m);
             failed++;
         }

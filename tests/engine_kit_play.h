@@ -74,6 +74,7 @@ typedef struct ek_play {
 
 struct ek_play_spec {
     const arb_game *game;
+    const char *tcase;             /* the Check case that runs it (NULL: "property") */
     const char *program;           /* "check_naramo" (rerun hint) */
     uint64_t seed_base, seed_step; /* game i: seed_base + i * seed_step */
     int players_min, players_max;  /* cycled by index (0: the game's range) */
@@ -124,10 +125,10 @@ static void ek__play_fail(const char *file, int line, const char *fmt, ...)
         if (p->step) snprintf(last, sizeof last, " after '%s'", ek__action(p->g, &p->last));
         snprintf(ctx, sizeof ctx,
                  "%s property game %d (seed %llu, %d players, %s agent, variant %d), step %u%s%s; "
-                 "rerun it alone: ARB_TEST_GAME=%d CK_RUN_CASE=property build/tests/%s",
+                 "rerun it alone: ARB_TEST_GAME=%d CK_RUN_CASE=%s build/tests/%s",
                  p->g->id, p->plan.index, (unsigned long long)p->plan.seed, p->plan.players,
                  p->plan.greedy ? "greedy" : "random", p->plan.variant, p->step, act, last, p->plan.index,
-                 p->spec->program ? p->spec->program : "check_<game>");
+                 p->spec->tcase ? p->spec->tcase : "property", p->spec->program ? p->spec->program : "check_<game>");
     }
     ck_abort_msg("%s:%d: %s\n  in %s", file, line, msg, ctx);
 }
