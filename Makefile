@@ -351,19 +351,19 @@ check-adapter: $(ARBITER) $(BUILD)/tests/toy_plugin.so $(BUILD)/tests/toy_plugin
 	  PLUGIN_C2=$(BUILD)/tests/toy_plugin_c2.so \
 	  CROSSCHECK_MATCHES=$(CROSSCHECK_MATCHES) sh tests/adapter/check.sh
 
-# The toy game as an in-process plug-in engine (arbiter/plugin.h), and one
+# The test game (tests/testgame.h) as an in-process plug-in engine (arbiter/plugin.h), and one
 # built for another contract version (refused).
-$(BUILD)/tests/toy_plugin.so: tests/toy_plugin.c tests/toy_game.h $(wildcard include/arbiter/*.h)
+$(BUILD)/tests/toy_plugin.so: tests/toy_plugin.c tests/testgame.h $(wildcard include/arbiter/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  PLUGIN  $@"
 	@$(CC) $(ALL_CFLAGS) -shared -Itests -o $@ $<
-$(BUILD)/tests/toy_plugin_c1.so: tests/toy_plugin.c tests/toy_game.h $(wildcard include/arbiter/*.h)
+$(BUILD)/tests/toy_plugin_c1.so: tests/toy_plugin.c tests/testgame.h $(wildcard include/arbiter/*.h)
 	@mkdir -p $(dir $@)
 	@$(CC) $(ALL_CFLAGS) -shared -Itests -DTOY_PLUGIN_CONTRACT=1 -o $@ $<
 # ... and one built as arbiter 0.2 built plug-ins (contract 2: shimmed).
-$(BUILD)/tests/toy_plugin_c2.so: tests/toy_plugin.c tests/toy_game.h $(wildcard include/arbiter/*.h)
+$(BUILD)/tests/toy_plugin_c2.so: tests/toy_plugin.c tests/testgame.h $(wildcard include/arbiter/*.h)
 	@mkdir -p $(dir $@)
-	@$(CC) $(ALL_CFLAGS) -shared -Itests -DTOY_CONTRACT=2 -DTOY_PLUGIN_CONTRACT=2 -o $@ $<
+	@$(CC) $(ALL_CFLAGS) -shared -Itests -DTG_CONTRACT=2 -DTOY_PLUGIN_CONTRACT=2 -o $@ $<
 
 # The engine contract's tree-wide promises (tests/contract/check.sh): no game
 # named outside src/games, no abort/exit in the library, a plug-in built from

@@ -1,5 +1,5 @@
 /* check_analyze.c — the analyzer (log, state, diff, stats, report): the
- * library over in-memory sources of a small test game (tests/toy_game.h),
+ * library over in-memory sources of a small test game (tests/tg_game.h),
  * whose records are produced here by self-play exactly as a recorder would
  * write them, and the CLI commands over replays recorded with `arbiter
  * play` for every registered game. JSON output is parsed (json_tree.h) and
@@ -15,7 +15,7 @@
 #include "arbiter/replay.h"
 #include "analyze/an_int.h"
 #include "json_tree.h"
-#include "toy_game.h"
+#include "testgame.h"
 
 /* ------------------------------------------------------------ fixtures */
 
@@ -26,7 +26,7 @@ typedef struct fixture {
     arb_an_record recs[RECS_MAX];
     size_t n;
     unsigned actions, plays, timeouts;
-    int first;                  /* the toy engine's first player */
+    int first;                  /* the test game's first player */
 } fixture;
 
 static void push(fixture *f, arb_an_record r)
@@ -36,17 +36,17 @@ static void push(fixture *f, arb_an_record r)
     f->recs[f->n++] = r;
 }
 
-/* Self-play of the toy game, recorded the way the replay recorder does:
+/* Self-play of the test game, recorded the way the replay recorder does:
  * an initial checkpoint, every accepted action, a checkpoint whenever the
  * turn changes, the outcome last. timeout_after > 0 injects the arbiter's
  * timeout after that many actions. */
 static void play(fixture *f, uint64_t seed, int players, unsigned timeout_after)
 {
     memset(f, 0, sizeof *f);
-    f->h.game = &toy_game;
+    f->h.game = &tg_game;
     f->h.seed = seed;
     f->h.players = players;
-    snprintf(f->h.rules, sizeof f->h.rules, "toy-1");
+    snprintf(f->h.rules, sizeof f->h.rules, "tg-1");
     snprintf(f->h.engine, sizeof f->h.engine, "1");
     arb_setup su = { .seed = seed, .players = players };
     for (int i = 0; i < players; i++) {
@@ -58,7 +58,7 @@ static void play(fixture *f, uint64_t seed, int players, unsigned timeout_after)
     }
     arb_match *m;
     arb_error err = ARB_ERROR_INIT;
-    ck_assert_int_eq(arb_match_new(&m, &toy_game, &su, &err), 0);
+    ck_assert_int_eq(arb_match_new(&m, &tg_game, &su, &err), 0);
     arb_agent ag[ARB_MAX_SEATS];
     for (int i = 0; i < players; i++) arb_agent_init(&ag[i], ARB_AGENT_RANDOM, seed, i, 0);
     arb_an_record r;
@@ -74,7 +74,7 @@ static void play(fixture *f, uint64_t seed, int players, unsigned timeout_after)
         if (timeout_after && f->actions == timeout_after) {
             memset(&a, 0, sizeof a);
             a.seat = ARB_SEAT_ARBITER;
-            a.verb = TV_TIMEOUT;
+            a.verb = TG_V_TIMEOUT;
             a.elapsed_ms = 90000;
             f->timeouts++;
         } else {
@@ -84,7 +84,7 @@ static void play(fixture *f, uint64_t seed, int players, unsigned timeout_after)
         uint32_t turn = arb_match_turn(m);
         ck_assert_int_eq(arb_match_apply(m, &a, &err), 0);
         f->actions++;
-        f->plays += a.verb == TV_PLAY;
+        f->plays += a.verb == TG_V_PLAY;
         memset(&r, 0, sizeof r);
         r.kind = ARB_AN_ACTION;
         r.action = a;
@@ -102,9 +102,9 @@ static void play(fixture *f, uint64_t seed, int players, unsigned timeout_after)
     r.winner = o.winner;
     r.turn = o.turns;
     r.hash = arb_match_hash(m);
-    snprintf(r.reason, sizeof r.reason, "%s", toy_reasons[o.reason]);
+    snprintf(r.reason, sizeof r.reason, "%s", tg_reasons[o.reason]);
     push(f, r);
-    f->first = ((const toy_state *)arb_match_state(m))->first;
+    f->first = ((const tg_state *)arb_match_state(m))->first;
     arb_match_free(m);
 }
 
@@ -112,7 +112,7 @@ static arb_an_source *open_fx(const fixture *f, size_t n, int truncated)
 {
     arb_an_source *s;
     arb_error err = ARB_ERROR_INIT;
-    ck_assert_int_eq(arb_an_open_mem(&s, "toy.tcgr", &f->h, f->recs, n, truncated, &err), 0);
+    ck_assert_int_eq(arb_an_open_mem(&s, "testgame.tcgr", &f->h, f->recs, n, truncated, &err), 0);
     return s;
 }
 
@@ -150,7 +150,7 @@ START_TEST(log_json_has_every_record_and_event)
     arb_an_walk_result res;
     arb_tree *t = log_json(&fx, fx.n, 0, ARB_VIEW_ALL, -1, -1, &res);
     const arb_tnode *doc = json_doc(t);
-    ck_assert_str_eq(arb_tnode_get(doc, "game")->s, "toy");
+    ck_assert_str_eq(arb_tnode_get(doc, "game")->s, "testgame");
     ck_assert_int_eq(arb_tnode_get(doc, "records")->i, (int64_t)fx.n);
     ck_assert_int_eq(arb_tnode_get(doc, "actions")->i, fx.actions);
     ck_assert_int_eq(arb_tnode_get(doc, "complete")->i, 1);
@@ -169,10 +169,10 @@ START_TEST(log_json_has_every_record_and_event)
             clock += r->action.elapsed_ms;
             ck_assert_int_eq(arb_tnode_get(e, "clock_ms")->i, (int64_t)clock);
             ck_assert_int_eq(arb_tnode_get(e, "seat")->i, r->action.seat);
-            ck_assert_str_eq(arb_tnode_get(e, "verb")->s, toy_verbs[r->action.verb].name);
+            ck_assert_str_eq(arb_tnode_get(e, "verb")->s, tg_verbs[r->action.verb].name);
             ck_assert_uint_eq(arb_tnode_get(e, "args")->n, r->action.nargs);
-            ck_assert_str_eq(arb_tnode_get(e, "decision")->s, r->action.verb == TV_KEEP ? "mulligan" : "main");
-            if (r->action.verb == TV_PLAY)
+            ck_assert_str_eq(arb_tnode_get(e, "decision")->s, r->action.verb == TG_V_KEEP ? "mulligan" : "main");
+            if (r->action.verb == TG_V_PLAY)
                 ck_assert_ptr_nonnull(strstr(arb_tnode_get(e, "text")->s, "plays "));
             actions++;
         } else if (!strcmp(kind, "checkpoint")) {
@@ -194,9 +194,9 @@ START_TEST(log_json_has_every_record_and_event)
         }
     }
     ck_assert_uint_eq(actions, fx.actions);
-    ck_assert_uint_ge(checkpoints, TOY_TURNS);
+    ck_assert_uint_ge(checkpoints, TG_TURNS);
     ck_assert_uint_eq(setup_events, 4); /* two opening draws per seat */
-    ck_assert_uint_ge(draws, 4 + TOY_TURNS - 1);
+    ck_assert_uint_ge(draws, 4 + TG_TURNS - 1);
     /* The first player is announced by the engine event. */
     char want[32];
     snprintf(want, sizeof want, "P%d goes first", fx.first + 1);
@@ -264,8 +264,8 @@ START_TEST(log_range_and_text)
     ck_assert_int_eq(arb_an_log(s, &o, out, NULL, &err), 0);
     fclose(out);
     arb_an_source_free(s);
-    ck_assert_ptr_nonnull(strstr(buf, "  setup  T0"));
-    ck_assert_ptr_nonnull(strstr(buf, "     #1  T0"));
+    ck_assert_ptr_nonnull(strstr(buf, "  setup  T1"));
+    ck_assert_ptr_nonnull(strstr(buf, "     #1  T1"));
     ck_assert_ptr_nonnull(strstr(buf, "0:00.250"));
     ck_assert_ptr_nonnull(strstr(buf, "(matches)"));
     ck_assert_ptr_nonnull(strstr(buf, "outcome: "));
@@ -313,14 +313,14 @@ START_TEST(log_flags_timeout_rejection_and_mismatch)
     memset(&bad, 0, sizeof bad);
     bad.kind = ARB_AN_ACTION;
     bad.action.seat = 5;
-    bad.action.verb = TV_END;
+    bad.action.verb = TG_V_END;
     fx2.recs[at] = bad;
     for (size_t i = 0; i < fx2.n; i++) fx2.recs[i].index = i;
     t = log_json(&fx2, fx2.n, 0, ARB_VIEW_ALL, -1, -1, &res);
     ck_assert_msg(res.rejected == 1, "%d %s %s", res.diverged, res.divergence.where, res.divergence.msg);
     ck_assert_int_eq(res.diverged, ARB_DIV_ILLEGAL);
     ck_assert_uint_eq(res.records, at + 1);
-    ck_assert_str_eq(res.divergence.rule, "TOY-TURN");
+    ck_assert_str_eq(res.divergence.rule, "TG-TURN");
     char wh[48];
     snprintf(wh, sizeof wh, "record %zu (decompressed offset", at);
     ck_assert_ptr_nonnull(strstr(res.divergence.where, wh));
@@ -329,7 +329,7 @@ START_TEST(log_flags_timeout_rejection_and_mismatch)
     for (const arb_tnode *e = arb_tnode_get(json_doc(t), "entries")->first; e; e = e->next) {
         const arb_tnode *rule = arb_tnode_get(e, "rule");
         if (!rule) continue;
-        ck_assert_str_eq(rule->s, "TOY-TURN");
+        ck_assert_str_eq(rule->s, "TG-TURN");
         ck_assert_int_eq(arb_tnode_get(e, "record")->i, (int64_t)at);
         rej++;
     }
@@ -402,7 +402,7 @@ static arb_match *replay_to(const fixture *f, int64_t at)
     for (int i = 0; i < f->h.players; i++) su.decks[i] = &f->h.decks[i];
     arb_match *m;
     arb_error err = ARB_ERROR_INIT;
-    ck_assert_int_eq(arb_match_new(&m, &toy_game, &su, &err), 0);
+    ck_assert_int_eq(arb_match_new(&m, &tg_game, &su, &err), 0);
     for (int64_t i = 0; i <= at; i++)
         if (f->recs[i].kind == ARB_AN_ACTION) ck_assert_int_eq(arb_match_apply(m, &f->recs[i].action, &err), 0);
     return m;
@@ -424,7 +424,7 @@ static size_t replay_legal(const fixture *f, int64_t at, char first[64])
     size_t n = arb_match_legal(m, buf, 256);
     ck_assert_uint_le(n, 256);
     first[0] = '\0';
-    if (n) arb_action_format(&toy_game, &buf[0], first, 64);
+    if (n) arb_action_format(&tg_game, &buf[0], first, 64);
     arb_match_free(m);
     return n;
 }
@@ -534,9 +534,9 @@ START_TEST(diff_identical_and_action)
      * state differences name the score and the hand. */
     size_t at = 0;
     for (size_t i = 0; i < fx2.n; i++)
-        if (fx2.recs[i].kind == ARB_AN_ACTION && fx2.recs[i].action.verb == TV_PLAY) { at = i; break; }
+        if (fx2.recs[i].kind == ARB_AN_ACTION && fx2.recs[i].action.verb == TG_V_PLAY) { at = i; break; }
     ck_assert_uint_gt(at, 0);
-    fx2.recs[at].action.verb = TV_END;
+    fx2.recs[at].action.verb = TG_V_END;
     fx2.recs[at].action.nargs = 0;
     d = run_diff(&fx, fx.n, 0, &fx2, fx2.n, 0);
     ck_assert_int_eq(d.differ, 1);
@@ -649,7 +649,7 @@ START_TEST(stats_aggregate_fields)
     ck_assert_ptr_nonnull(strstr(arb_tnode_at(arb_tnode_get(doc, "error_messages"), 0)->s, "junk.tcgr: offset 0"));
     const arb_tnode *g = NULL;
     for (const arb_tnode *x = arb_tnode_get(doc, "games")->first; x; x = x->next)
-        if (!strcmp(arb_tnode_get(x, "game")->s, "toy")) g = x;
+        if (!strcmp(arb_tnode_get(x, "game")->s, "testgame")) g = x;
     ck_assert_ptr_nonnull(g);
     ck_assert_int_eq(arb_tnode_get(g, "matches")->i, n + 1);
     ck_assert_int_eq(arb_tnode_get(g, "complete")->i, n);
@@ -664,13 +664,13 @@ START_TEST(stats_aggregate_fields)
     ck_assert_int_eq(arb_tnode_path(g, "reasons.timeout")->i, timeouts);
     ck_assert_int_eq(arb_tnode_get(g, "timeouts")->i, timeouts);
     ck_assert_int_eq(arb_tnode_get(g, "forfeits")->i, timeouts);
-    /* The toy's hand lists card ids without uids: every accepted card action
+    /* The test game's hand lists card ids without uids: every accepted card action
      * of a counted file counts (not the truncated file's), and its only
      * card verb is play. */
     ck_assert_int_eq(arb_tnode_get(g, "card_plays")->i, plays);
     ck_assert_int_eq(arb_tnode_path(g, "from_hand_by_kind.play")->i, arb_tnode_get(g, "card_plays")->i);
     ck_assert_int_eq(arb_tnode_get(g, "hand_discards")->i, 0);
-    /* First player: the toy's setup decision is "mulligan", so the first
+    /* First player: the test game's setup decision is "mulligan", so the first
      * non-setup decision is the first player's, for every full match. */
     ck_assert_int_eq(arb_tnode_path(g, "first_player.by_seat.0")->i, first[0]);
     ck_assert_int_eq(arb_tnode_path(g, "first_player.by_seat.1")->i, first[1]);
@@ -709,7 +709,7 @@ START_TEST(report_is_self_contained_with_charts_and_timeline)
     arb_an_source_free(s);
     ck_assert_ptr_nonnull(strstr(buf, "<!DOCTYPE html>"));
     ck_assert_ptr_nonnull(strstr(buf, "</html>"));
-    /* Charts: the toy has no table entry, so every changing integer under
+    /* Charts: the test game has no table entry, so every changing integer under
      * players.N is charted: score, hand_count, deck_count. */
     ck_assert_uint_eq(count(buf, "<svg xmlns"), 3);
     ck_assert_ptr_nonnull(strstr(buf, "<code>players.*.score</code>"));
@@ -914,7 +914,7 @@ START_TEST(report_shows_rejections_and_truncation)
     while (fx2.recs[at].kind != ARB_AN_ACTION) at++;
     fx2.recs[at].action.args[0] = 77;
     fx2.recs[at].action.nargs = 1;
-    fx2.recs[at].action.verb = TV_PLAY;
+    fx2.recs[at].action.verb = TG_V_PLAY;
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
@@ -924,7 +924,7 @@ START_TEST(report_shows_rejections_and_truncation)
     fclose(out);
     arb_an_source_free(s);
     ck_assert_uint_eq(count(buf, " class=\"act rej "), 1);
-    ck_assert_ptr_nonnull(strstr(buf, "<span class=\"rule\">rejected TOY-"));
+    ck_assert_ptr_nonnull(strstr(buf, "<span class=\"rule\">rejected TG-"));
     /* the walk ends at the rejected action: the cut after it is never read */
     ck_assert_ptr_null(strstr(buf, "id=\"truncated\""));
     ck_assert_ptr_nonnull(strstr(buf, "id=\"diverged\">record #"));

@@ -5,7 +5,7 @@
  * the event log, one test per catalog section (BRN-…), in the `rules` case.
  * Rejections are checked for their rule ID, for leaving state bytes and hash
  * unchanged and for emitting nothing (engine_kit.h). The `property` case
- * plays ARB_TEST_GAMES seeded random and greedy games and checks the
+ * plays ARB_TEST_GAMES seeded random and greedy games (engine_kit_play.h) and checks the
  * contract's invariants after every action. */
 #include <check.h>
 #include <stdio.h>
@@ -18,7 +18,7 @@
 #include "arbiter/agent.h"
 #include "arbiter/replay.h"
 #include "games/brainstorm/brainstorm.h"
-#include "engine_kit.h"
+#include "engine_kit_play.h"
 
 static const arb_game *G;
 static brn_state S;
@@ -803,29 +803,22 @@ START_TEST(t_load_strict)
 }
 END_TEST
 
-/* ---- property test ----------------------------------------------------- */
+/* ---- property test (engine_kit_play.h) -------------------------------- */
 /* Check records every passing ck_assert through the fork channel, which
  * would dominate a hot loop; REQ only talks to Check when it fails. */
 #define REQ(c) do { if (!(c)) ck_abort_msg("%s:%d: %s", __FILE__, __LINE__, #c); } while (0)
 
-static int in_list(const arb_action *l, size_t n, const arb_action *a)
+/* Any verb at its arity, mostly the actor's; arguments are small numbers
+ * (ports, amounts, seats) or real uids of the seat's Hand and Machine, so
+ * near-legal actions are sampled too. */
+static void random_action(ek_play *pl, const void *st, arb_rng *r, arb_action *a)
 {
-    for (size_t i = 0; i < n; i++)
-        if (l[i].verb == a->verb && l[i].nargs == a->nargs && l[i].seat == a->seat &&
-            !memcmp(l[i].args, a->args, sizeof(int32_t) * a->nargs))
-            return 1;
-    return 0;
-}
-
-static void random_action(arb_rng *r, const brn_state *s, arb_action *a)
-{
-    memset(a, 0, sizeof *a);
+    (void)pl;
+    const brn_state *s = st;
     a->verb = (uint8_t)arb_rng_below(r, BRN_V_COUNT);
     a->seat = (int8_t)(arb_rng_below(r, 8) == 0 ? -1 : (arb_rng_below(r, 4) ? s->actor : (s->actor ^ 1)));
     const arb_verb *v = &G->verbs[a->verb];
     a->nargs = (uint8_t)(v->min_args + arb_rng_below(r, (uint32_t)(v->max_args - v->min_args + 1)));
-    /* Arguments: small numbers (ports, amounts, seats) or real uids of the
-     * actor's Hand and Machine, so near-legal actions are sampled too. */
     const brn_player *p = a->seat >= 0 ? &s->p[a->seat] : &s->p[0];
     for (int i = 0; i < a->nargs; i++) {
         uint32_t k = arb_rng_below(r, 3);
@@ -836,157 +829,121 @@ static void random_action(arb_rng *r, const brn_state *s, arb_action *a)
     if (a->verb == BRN_V_PLAY && a->nargs == 2) a->nargs = 3;
 }
 
-static void check_view(const brn_state *s, int seat)
+/* A seat sees no PRNG, no deck, not the opponent's hand. */
+static void check_view(ek_play *pl, const void *st, int seat)
 {
+    (void)pl;
     arb_tree *t = arb_tree_new();
-    G->export_state(G, s, seat, t, arb_tree_root(t));
+    G->export_state(G, st, seat, t, arb_tree_root(t));
     const arb_tnode *root = arb_tree_root(t);
     char p[64];
-    REQ(arb_tnode_get(root, "rng") == NULL);
+    EK_REQ(arb_tnode_get(root, "rng") == NULL, "seat %d sees the PRNG", seat);
     for (int k = 0; k < 2; k++) {
         snprintf(p, sizeof p, "players.%d.deck", k);
-        REQ(arb_tnode_path(root, p) == NULL);
+        EK_REQ(arb_tnode_path(root, p) == NULL, "seat %d sees %s", seat, p);
     }
     snprintf(p, sizeof p, "players.%d.hand", seat ^ 1);
-    REQ(arb_tnode_path(root, p) == NULL);
-    /* nothing in the view names a card that sits in a hidden zone */
+    EK_REQ(arb_tnode_path(root, p) == NULL, "seat %d sees %s", seat, p);
     arb_tree_free(t);
 }
 
+/* What the actor cannot see: the opponent's Hand and Deck contents, its own
+ * Deck order. */
+static void scramble(ek_play *pl, void *st, int me, arb_rng *r)
+{
+    (void)pl;
+    brn_state *s = st;
+    brn_player *opp = &s->p[me ^ 1];
+    uint8_t ids[2 * BRN_CARDS_MAX];
+    int k = 0;
+    for (int z = BRN_Z_DECK; z <= BRN_Z_HAND; z++)
+        for (int i = 0; i < opp->nz[z]; i++) ids[k++] = opp->c[opp->z[z][i]].id;
+    arb_rng_shuffle(r, ids, (size_t)k, 1);
+    k = 0;
+    for (int z = BRN_Z_DECK; z <= BRN_Z_HAND; z++)
+        for (int i = 0; i < opp->nz[z]; i++) opp->c[opp->z[z][i]].id = ids[k++];
+    arb_rng_shuffle(r, s->p[me].z[BRN_Z_DECK], s->p[me].nz[BRN_Z_DECK], 1);
+}
+
+/* The actor owes the decision; in every 25th game, every fourth Routing
+ * decision tries every link over the actor's Machine and ports -1..2:
+ * accepted exactly when listed. */
+static void routing_links(ek_play *pl, const void *st)
+{
+    static brn_state copy;
+    const brn_state *s = st;
+    EK_REQ(pl->d.seat == s->actor, "seat %d owes the decision, the actor is %d", pl->d.seat, s->actor);
+    if (s->phase != BRN_P_ROUTING || pl->plan.index % 25 != 0 || pl->step % 4 != 0) return;
+    const brn_player *pp = &s->p[s->actor];
+    arb_error err = ARB_ERROR_INIT;
+    for (int i = 0; i < pp->nz[BRN_Z_MACHINE]; i++)
+        for (int j = 0; j < pp->nz[BRN_Z_MACHINE]; j++)
+            for (int port = -1; port < 3; port++)
+                for (int in = -1; in < 3; in++) {
+                    arb_action x;
+                    memset(&x, 0, sizeof x);
+                    x.seat = (int8_t)s->actor;
+                    x.verb = BRN_V_LINK;
+                    x.nargs = 4;
+                    x.args[0] = pp->z[BRN_Z_MACHINE][i];
+                    x.args[1] = port;
+                    x.args[2] = pp->z[BRN_Z_MACHINE][j];
+                    x.args[3] = in;
+                    pl->action = &x;
+                    copy = *s;
+                    int ok = G->apply(G, &copy, &x, NULL, &err) == 0;
+                    EK_REQ(ok == ek__listed(&x, pl->legal, pl->nlegal), "a link accepted=%d (%s)", ok, err.msg);
+                }
+    pl->action = NULL;
+}
+
+/* A hidden event does not name its card to the other seat; a Run ends
+ * (a bounded number a cycle); no seat holds more than its 41 cards. */
+static void after_step(ek_play *pl, const void *st, const arb_action *a, const arb_events *ev)
+{
+    static uint16_t last_cycle;
+    static int runs;
+    const brn_state *s = st;
+    (void)pl;
+    if (!a) {
+        last_cycle = s->cycle;
+        runs = 0;
+    }
+    for (unsigned i = 0; i < ev->n; i++) {
+        char buf[256];
+        if (ev->buf[i].hidden) {
+            G->event_text(G, &ev->buf[i], ev->buf[i].seat ^ 1, buf, sizeof buf);
+            EK_REQ(strstr(buf, G->card(G, ev->buf[i].b)->name) == NULL, "a hidden event leaks: %s", buf);
+        }
+        if (ev->buf[i].type == BRN_E_RUN) runs++;
+    }
+    if (s->cycle != last_cycle) {
+        last_cycle = s->cycle;
+        runs = 0;
+    }
+    EK_REQ(runs <= 2 * (BRN_MACHINE_MODULES * 3 + 3) + 1, "%d Runs in cycle %u", runs, s->cycle);
+    for (int seat = 0; seat < 2; seat++) {
+        int n = 0;
+        for (int z = 0; z < BRN_NZONES; z++) n += s->p[seat].nz[z];
+        for (int i = 0; i < s->nstack; i++) n += s->stack[i].kind == BRN_S_CARD && s->stack[i].seat == seat;
+        EK_REQ(n <= 41, "seat %d holds %d cards", seat, n);
+    }
+}
+
+/* One greedy game in three; every 50th checks every legal action at every
+ * step, every 10th round trips its positions. */
+static void plan(ek_plan *p) { p->greedy = p->index % 3 == 0; }
+
 START_TEST(t_property)
 {
-    static arb_action legal[4096], log_[20000];
-    static brn_state start, copy;
-    arb_rng r;
-    arb_rng_seed(&r, 2026);
-    unsigned games = (unsigned)ek_games(), total = 0, max_cycles = 0, illegal_checked = 0, roundtrips = 0;
-    for (unsigned gi = 0; gi < games; gi++) {
-        arb_setup su;
-        memset(&su, 0, sizeof su);
-        su.seed = 1000 + gi; su.players = 2;
-        su.decks[0] = G->preset(G, gi % G->npresets);
-        su.decks[1] = G->preset(G, (gi / G->npresets) % G->npresets);
-        arb_error err = ARB_ERROR_INIT;
-        REQ(G->setup(G, &S, &su, NULL, &err) == 0);
-        start = S;
-        int greedy = gi % 3 == 0;
-        unsigned nlog = 0;
-        arb_outcome o;
-        uint16_t last_cycle = S.cycle;
-        int runs_this_cycle = 0;
-        while (!G->outcome(G, &S, &o)) {
-            REQ((nlog) < (20000));
-            size_t n = G->legal(G, &S, legal, 4096);
-            REQ((n) >= (1));
-            REQ((n) <= (4096));
-            arb_decision d = G->decision(G, &S);
-            REQ((d.seat) == (S.actor));
-            /* legal ⇒ accepted (all of them, in a share of the games) */
-            if (gi % 50 == 0)
-                for (size_t i = 0; i < n; i++) {
-                    copy = S;
-                    REQ(G->apply(G, &copy, &legal[i], NULL, &err) == 0);
-                }
-            /* sampled actions: accepted ⇔ legal; a rejection names a BRN rule and changes nothing */
-            for (int k = 0; k < 2; k++) {
-                arb_action x;
-                random_action(&r, &S, &x);
-                copy = S;
-                uint64_t h = G->hash(G, &S);
-                arb_error_clear(&err);
-                int rc = G->apply(G, &copy, &x, NULL, &err);
-                int il = x.seat >= 0 && in_list(legal, n, &x);
-                if ((rc == 0) != il) ck_abort_msg( "verb %u accepted=%d legal=%d (%s)", x.verb, rc == 0, il, err.msg);
-                if (rc) {
-                    REQ(strncmp(err.rule, "BRN-", 4) == 0);
-                    REQ(memcmp(&copy, &S, sizeof S) == 0);
-                    REQ(G->hash(G, &copy) == h);
-                    illegal_checked++;
-                }
-            }
-            if (S.phase == BRN_P_ROUTING && gi % 25 == 0 && nlog % 4 == 0) {
-                /* exhaustive: every link over the actor's Machine and ports -1..2 */
-                const brn_player *pp = &S.p[S.actor];
-                for (int i = 0; i < pp->nz[BRN_Z_MACHINE]; i++)
-                    for (int j = 0; j < pp->nz[BRN_Z_MACHINE]; j++)
-                        for (int port = -1; port < 3; port++)
-                            for (int in = -1; in < 3; in++) {
-                                arb_action x;
-                                memset(&x, 0, sizeof x);
-                                x.seat = (int8_t)S.actor; x.verb = BRN_V_LINK; x.nargs = 4;
-                                x.args[0] = pp->z[BRN_Z_MACHINE][i]; x.args[1] = port;
-                                x.args[2] = pp->z[BRN_Z_MACHINE][j]; x.args[3] = in;
-                                copy = S;
-                                int ok = G->apply(G, &copy, &x, NULL, &err) == 0;
-                                REQ(ok == in_list(legal, n, &x));
-                            }
-            }
-            if (nlog % 97 == 0) check_view(&S, (int)(nlog / 97) % 2);
-            if (gi % 10 == 0 && nlog % 41 == 0) {      /* load(export(s)) reproduces the hash */
-                arb_tree *t = arb_tree_new();
-                G->export_state(G, &S, ARB_VIEW_ALL, t, arb_tree_root(t));
-                arb_setup s2;
-                memset(&s2, 0, sizeof s2);
-                s2.players = 2; s2.seed = 5;
-                REQ(G->load_position(G, &copy, arb_tree_root(t), &s2, &err) == 0);
-                if (G->hash(G, &copy) != G->hash(G, &S)) ck_abort_msg("round trip differs in %s", G->phase(G, &S));
-                arb_tree_free(t);
-                roundtrips++;
-            }
-            arb_rng before = r; /* ties draw from it: the blind check below draws the same */
-            size_t pick = greedy ? G->greedy(G, &S, legal, n, &r) : arb_rng_below(&r, (uint32_t)n);
-            if (greedy && nlog % 7 == 0) {
-                /* The greedy agent decides from its own view: reshuffling what
-                 * it cannot see (the opponent's Hand and Deck contents, its own
-                 * Deck order) must not change its choice. */
-                copy = S;
-                int me = S.actor, op = me ^ 1;
-                brn_player *opp = &copy.p[op];
-                uint8_t ids[2 * BRN_CARDS_MAX];
-                int k = 0;
-                for (int z = BRN_Z_DECK; z <= BRN_Z_HAND; z++)
-                    for (int i = 0; i < opp->nz[z]; i++) ids[k++] = opp->c[opp->z[z][i]].id;
-                arb_rng_shuffle(&r, ids, (size_t)k, 1);
-                k = 0;
-                for (int z = BRN_Z_DECK; z <= BRN_Z_HAND; z++)
-                    for (int i = 0; i < opp->nz[z]; i++) opp->c[opp->z[z][i]].id = ids[k++];
-                arb_rng_shuffle(&r, copy.p[me].z[BRN_Z_DECK], copy.p[me].nz[BRN_Z_DECK], 1);
-                REQ(G->greedy(G, &copy, legal, n, &before) == pick);
-            }
-            log_[nlog++] = legal[pick];
-            ev_reset();
-            REQ(G->apply(G, &S, &legal[pick], &EV, &err) == 0);
-            REQ((EV.dropped) == (0));
-            for (unsigned i = 0; i < EV.n; i++) {
-                char buf[256];
-                REQ(G->event_text(G, &EV.buf[i], ARB_VIEW_ALL, buf, sizeof buf) > 0);
-                if (EV.buf[i].hidden) {
-                    G->event_text(G, &EV.buf[i], EV.buf[i].seat ^ 1, buf, sizeof buf);
-                    REQ(strstr(buf, G->card(G, EV.buf[i].b)->name) == NULL);
-                }
-                if (EV.buf[i].type == BRN_E_RUN) runs_this_cycle++;
-            }
-            if (S.cycle != last_cycle) { last_cycle = S.cycle; runs_this_cycle = 0; }
-            REQ((runs_this_cycle) <= (2 * (BRN_MACHINE_MODULES * 3 + 3) + 1));  /* Run terminates */
-            for (int seat = 0; seat < 2; seat++) REQ((zone_total(seat)) <= (41));
-        }
-        REQ((o.turns) <= (BRN_CYCLE_CAP));
-        if (gi % 10 == 0) {                        /* round trip of a finished match */
-            arb_tree *t = arb_tree_new();
-            G->export_state(G, &S, ARB_VIEW_ALL, t, arb_tree_root(t));
-            if (G->load_position(G, &copy, arb_tree_root(t), &su, &err)) ck_abort_msg("final load: %s %s %s", err.where, err.rule, err.msg);
-            REQ(G->hash(G, &copy) == G->hash(G, &S));
-            arb_tree_free(t);
-        }
-        if (o.turns > max_cycles) max_cycles = o.turns;
-        total += nlog;
-        /* a copy of the start replays to the same final hash */
-        copy = start;
-        for (unsigned i = 0; i < nlog; i++) REQ(G->apply(G, &copy, &log_[i], NULL, &err) == 0);
-        REQ(G->hash(G, &copy) == G->hash(G, &S));
-    }
-    fprintf(stderr, "brainstorm property: %u games, %u actions, %u rejections checked, %u round trips, max %u cycles\n",
-            games, total, illegal_checked, roundtrips, max_cycles);
+    static const ek_play_spec spec = {
+        .game = &arb_game_brainstorm, .program = "check_brainstorm", .seed_base = 1000, .seed_step = 1,
+        .players_min = 2, .players_max = 2, .plan = plan, .max_turns = BRN_CYCLE_CAP,
+        .samples = 2, .sample = random_action, .rule_prefix = "BRN-", .seated_only = 1,
+        .full_every = 50, .roundtrip_every = 41, .roundtrip_games = 10, .view_every = 97, .blind_every = 7,
+        .check_view = check_view, .scramble = scramble, .before_step = routing_links, .after_step = after_step,
+    };
+    ek_selfplay(&spec);
 }
 END_TEST
 

@@ -3,7 +3,7 @@
  * reactions, victory), NEG cases asserting the rule ID and an untouched
  * state (engine_kit.h), the position loader (the `rules` case), and a
  * property test over ARB_TEST_GAMES seeded random and greedy 2-, 3- and
- * 4-player games (the `property` case). Scenarios are built by
+ * 4-player games (the `property` case, engine_kit_play.h). Scenarios are built by
  * editing the engine's plain state (the internal header), which is exactly
  * what a position describes. */
 #include <check.h>
@@ -17,7 +17,7 @@
 #include "arbiter/match.h"
 #include "games/catalyst/catalyst.h"
 #include "cli_run.h"
-#include "engine_kit.h"
+#include "engine_kit_play.h"
 
 extern const arb_game arb_game_catalyst;
 static const arb_game *G = &arb_game_catalyst;
@@ -1039,60 +1039,58 @@ START_TEST(narration)
 }
 END_TEST
 
-/* ------------------------------------------------------- property test */
+/* ------------------------------------------- property test (engine_kit_play.h) */
 
 #define LBUF 4096
 static arb_action LEG[LBUF];
 
-static int same_action(const arb_action *a, const arb_action *b)
+/* What seat v sees: no Vault, no PRNG, no other seat's hand or cards, and
+ * no identity of another seat's face-down card. */
+static void check_view(ek_play *p, const void *st, int v)
 {
-    return a->seat == b->seat && a->verb == b->verb && a->nargs == b->nargs &&
-           memcmp(a->args, b->args, sizeof a->args) == 0;
-}
-
-static void check_views(const cat_state *s)
-{
-    for (int v = 0; v < s->nplayers; v++) {
-        arb_tree *t = arb_tree_new();
-        G->export_state(G, s, v, t, arb_tree_root(t));
-        const arb_tnode *r = arb_tree_root(t);
-        REQ(!has_key_deep(r, "vault"), "!has_key_deep(r, \"vault\")");
-        REQ(!arb_tnode_get(r, "rng"), "!arb_tnode_get(r, \"rng\")");
-        const arb_tnode *ps = arb_tnode_get(r, "players");
-        int i = 0;
-        for (const arb_tnode *p = ps->first; p; p = p->next, i++) {
-            if (i == v) continue;
-            REQ(!arb_tnode_get(p, "hand"), "!arb_tnode_get(p, \"hand\")");
-            REQ(!arb_tnode_get(p, "cards"), "!arb_tnode_get(p, \"cards\")");
-            for (const arb_tnode *c = arb_tnode_get(p, "battlefield")->first; c; c = c->next)
-                if (arb_tnode_get(c, "face_down")->i) REQ(!arb_tnode_get(c, "uid") && !arb_tnode_get(c, "card"), "!arb_tnode_get(c, \"uid\") && !arb_tnode_get(c, \"card\")");
-        }
-        arb_tree_free(t);
+    (void)p;
+    arb_tree *t = arb_tree_new();
+    G->export_state(G, st, v, t, arb_tree_root(t));
+    const arb_tnode *r = arb_tree_root(t);
+    EK_REQ(!has_key_deep(r, "vault"), "seat %d sees a Vault", v);
+    EK_REQ(!arb_tnode_get(r, "rng"), "seat %d sees the PRNG", v);
+    const arb_tnode *ps = arb_tnode_get(r, "players");
+    int i = 0;
+    for (const arb_tnode *q = ps->first; q; q = q->next, i++) {
+        if (i == v) continue;
+        EK_REQ(!arb_tnode_get(q, "hand") && !arb_tnode_get(q, "cards"), "seat %d sees seat %d's hand", v, i);
+        for (const arb_tnode *c = arb_tnode_get(q, "battlefield")->first; c; c = c->next)
+            if (arb_tnode_get(c, "face_down")->i)
+                EK_REQ(!arb_tnode_get(c, "uid") && !arb_tnode_get(c, "card"), "seat %d sees a face-down card", v);
     }
+    arb_tree_free(t);
 }
 
-static void check_events_text(const arb_events *ev)
+/* A hidden event (a draw) does not name its card to another seat. */
+static void after_step(ek_play *p, const void *st, const arb_action *a, const arb_events *ev)
 {
+    (void)st;
+    (void)a;
     char buf[256];
     for (unsigned i = 0; i < ev->n; i++) {
         const arb_event *e = &ev->buf[i];
-        REQ((e->type) < (CAT_E_COUNT), "e->type < CAT_E_COUNT");
-        REQ(G->event_text(G, e, ARB_VIEW_ALL, buf, sizeof buf) > 0, "event_text");
-        if (e->hidden) {
-            int other = (e->seat + 1) % 2;
-            G->event_text(G, e, other, buf, sizeof buf);
-            REQ(!strstr(buf, arb_catalyst__defs[(unsigned)e->b % CAT_NDEFS].card.name),
-                          "hidden event leaks: %s", buf);
+        if (!e->hidden) continue;
+        for (int v = 0; v < p->plan.players; v++) {
+            if (v == e->seat) continue;
+            G->event_text(G, e, v, buf, sizeof buf);
+            EK_REQ(!strstr(buf, arb_catalyst__defs[(unsigned)e->b % CAT_NDEFS].card.name),
+                   "hidden event leaks to seat %d: %s", v, buf);
         }
     }
-    REQ((ev->dropped) == (0), "ev->dropped == 0");
 }
 
 /* Change everything `seat` may not see: other seats' hands and Vaults
  * (contents and order), the identity of their face-down cards, and the order
  * of seat's own Vault. The greedy agent must not notice. */
-static void scramble_hidden(cat_state *s, int seat, arb_rng *r)
+static void scramble_hidden(ek_play *p, void *st, int seat, arb_rng *r)
 {
+    (void)p;
+    cat_state *s = st;
     for (int i = 0; i < s->nplayers; i++) {
         cat_player *pl = &s->p[i];
         arb_rng_shuffle(r, pl->vault, pl->nvault, 1);
@@ -1115,118 +1113,47 @@ static void scramble_hidden(cat_state *s, int seat, arb_rng *r)
     }
 }
 
-static arb_action random_action(arb_rng *r, const cat_state *s)
+/* Mostly the seat that owes the decision, any verb, its arity, small args. */
+static void random_action(ek_play *p, const void *st, arb_rng *r, arb_action *a)
 {
-    arb_action a;
-    memset(&a, 0, sizeof a);
-    a.seat = (int8_t)(arb_rng_below(r, 4) == 0 ? arb_rng_below(r, s->nplayers) : s->dseat);
-    a.verb = (uint8_t)arb_rng_below(r, CAT_V_COUNT);
-    a.nargs = (uint8_t)(arb_catalyst__verbs[a.verb].min_args +
-                        arb_rng_below(r, arb_catalyst__verbs[a.verb].max_args - arb_catalyst__verbs[a.verb].min_args + 1u));
-    for (int k = 0; k < a.nargs; k++) a.args[k] = (int32_t)arb_rng_below(r, 24) - 2;
-    return a;
+    (void)p;
+    const cat_state *s = st;
+    a->seat = (int8_t)(arb_rng_below(r, 4) == 0 ? arb_rng_below(r, s->nplayers) : s->dseat);
+    a->verb = (uint8_t)arb_rng_below(r, CAT_V_COUNT);
+    a->nargs = (uint8_t)(arb_catalyst__verbs[a->verb].min_args +
+                         arb_rng_below(r, arb_catalyst__verbs[a->verb].max_args - arb_catalyst__verbs[a->verb].min_args + 1u));
+    for (int k = 0; k < a->nargs; k++) a->args[k] = (int32_t)arb_rng_below(r, 24) - 2;
 }
 
-static void play_games(int players, int games, int greedy, uint64_t base)
+/* Bounded: each seat loses at the latest when its Vault runs dry. */
+static void at_end(ek_play *p, const void *st, const arb_outcome *o)
 {
-    static arb_action log_[20000];
-    arb_deck decks[ARB_MAX_SEATS];
-    long total_actions = 0;
-    for (int g = 0; g < games; g++) {
-        uint64_t seed = base + (uint64_t)g * 7919u;
-        arb_setup su;
-        memset(&su, 0, sizeof su);
-        su.seed = seed;
-        su.players = players;
-        for (int i = 0; i < players; i++) {
-            decks[i] = *G->preset(G, (unsigned)(g + i) % G->npresets);
-            su.decks[i] = &decks[i];
-        }
-        cat_state s, copy;
-        arb_events ev = { EVBUF, 1024, 0, 0 };
-        arb_error err = ARB_ERROR_INIT;
-        REQ(G->setup(G, &s, &su, &ev, &err) == ARB_OK, "setup");
-        check_events_text(&ev);
-        arb_rng ar, probe;
-        uint64_t sm = seed ^ 0x5bd1e995u;
-        arb_rng_seed(&ar, arb_splitmix64(&sm));
-        arb_rng_seed(&probe, arb_splitmix64(&sm));
-        int steps = 0;
-        while (!s.over) {
-            arb_decision d = G->decision(G, &s);
-            REQ((d.seat) >= (0), "d.seat >= 0");
-            REQ((d.seat) < (players), "d.seat < players");
-            REQ((d.kind) < (CAT_D_COUNT), "d.kind < CAT_D_COUNT");
-            REQ(d.clock_left_ms == -1, "a decision carries no clock (CAT-NOCLOCK)");
-            if (steps % 50 == 0) {
-                arb_outcome o;
-                REQ(G->outcome(G, &s, &o) == 0 && !o.over && o.winner == -1, "a running match has no winner (-1)");
-            }
-            size_t n = G->legal(G, &s, LEG, LBUF);
-            REQ((n) > (0), "n > 0");
-            REQ((n) <= (LBUF), "n <= LBUF");
-            /* Sampled: every legal action is accepted (on a copy). */
-            if (steps % 23 == 0)
-                for (size_t i = 0; i < n; i++) {
-                    memcpy(&copy, &s, sizeof s);
-                    REQ((LEG[i].seat) == (d.seat), "LEG[i].seat == d.seat");
-                    int rc = G->apply(G, &copy, &LEG[i], NULL, &err);
-                    REQ(rc == ARB_OK, "legal action rejected: %s %s", err.rule, err.msg);
-                }
-            /* Sampled illegal actions: rejected with a rule (or malformed), untouched. */
-            for (int k = 0; k < 3; k++) {
-                arb_action x = random_action(&probe, &s);
-                int listed = 0;
-                for (size_t i = 0; i < n && !listed; i++) listed = same_action(&x, &LEG[i]);
-                memcpy(&copy, &s, sizeof s);
-                uint64_t h = G->hash(G, &s);
-                arb_error e2 = ARB_ERROR_INIT;
-                int rc = G->apply(G, &copy, &x, NULL, &e2);
-                if (listed) {
-                    REQ((rc) == (ARB_OK), "rc == ARB_OK");
-                } else {
-                    REQ(rc != ARB_OK, "unlisted action accepted: verb %s", arb_catalyst__verbs[x.verb].name);
-                    REQ(rc == ARB_EINVAL || e2.rule[0], "rc == ARB_EINVAL || e2.rule[0]");
-                    REQ(strncmp(e2.rule, "CAT-", 4) == 0 || rc == ARB_EINVAL, "strncmp(e2.rule, \"CAT-\", 4) == 0 || rc == ARB_EINVAL");
-                    REQ(memcmp(&copy, &s, sizeof s) == 0, "memcmp(&copy, &s, sizeof s) == 0");
-                    REQ(G->hash(G, &copy) == h, "G->hash(G, &copy) == h");
-                }
-            }
-            if (steps % 97 == 0) { roundtrip(&s); check_views(&s); }
-            if (greedy && steps % 11 == 0) {
-                /* The greedy agent decides from its own view only. */
-                static arb_action leg2[LBUF];
-                memcpy(&copy, &s, sizeof s);
-                scramble_hidden(&copy, d.seat, &probe);
-                size_t n2 = G->legal(G, &copy, leg2, LBUF);
-                REQ(n2 == n && memcmp(leg2, LEG, n * sizeof *LEG) == 0, "hidden information changed legal()");
-                arb_rng r1 = ar, r2 = ar;
-                REQ(G->greedy(G, &s, LEG, n, &r1) == G->greedy(G, &copy, leg2, n2, &r2),
-                    "the greedy agent's choice depends on hidden information");
-            }
-            size_t pick = greedy ? G->greedy(G, &s, LEG, n, &ar) : arb_rng_below(&ar, (uint32_t)n);
-            REQ((pick) < (n), "pick < n");
-            REQ((steps) < (20000), "steps < 20000");
-            log_[steps++] = LEG[pick];
-            ev.n = ev.dropped = 0;
-            int rc = G->apply(G, &s, &LEG[pick], &ev, &err);
-            REQ(rc == ARB_OK, "%s %s", err.rule, err.msg);
-            if (steps % 5 == 0) check_events_text(&ev);
-        }
-        /* Bounded: each seat loses at the latest when its Vault runs dry. */
-        REQ((s.turn) <= ((uint32_t)players * (CAT_VAULT_SIZE + 2)), "s.turn <= (uint32_t)players * (CAT_VAULT_SIZE + 2)");
-        REQ(G->legal(G, &s, LEG, LBUF) == 0, "legal after the end");
-        roundtrip(&s);
-        /* A replay of the log reproduces the final hash. */
-        cat_state r;
-        REQ(G->setup(G, &r, &su, NULL, &err) == ARB_OK, "setup");
-        for (int k = 0; k < steps; k++) REQ(G->apply(G, &r, &log_[k], NULL, &err) == ARB_OK, "replay");
-        REQ(G->hash(G, &r) == G->hash(G, &s), "G->hash(G, &r) == G->hash(G, &s)");
-        REQ(memcmp(&r, &s, sizeof s) == 0, "memcmp(&r, &s, sizeof s) == 0");
-        total_actions += steps;
-    }
-    (void)total_actions;
+    (void)o;
+    const cat_state *s = st;
+    EK_REQ(s->over, "outcome() is over, the state is not");
+    EK_REQ(s->turn <= (uint32_t)p->plan.players * (CAT_VAULT_SIZE + 2), "turn %u: longer than the Vaults", s->turn);
 }
+
+/* The mix the four property tests had, 8 : 5 : 3 random 2-, 3- and
+ * 4-player games and 2 greedy games at each player count, in every 22. */
+static void plan(ek_plan *p)
+{
+    int k = p->index % 22;
+    p->greedy = k >= 16;
+    p->players = k < 8 ? 2 : k < 13 ? 3 : k < 16 ? 4 : 2 + k % 3;
+}
+
+START_TEST(property)
+{
+    static const ek_play_spec spec = {
+        .game = &arb_game_catalyst, .program = "check_catalyst", .seed_base = 1000, .seed_step = 7919,
+        .plan = plan, .samples = 3, .sample = random_action, .rule_prefix = "CAT-", .einval_unnamed = 1,
+        .no_clock = 1, .seated_only = 1, .legal_every = 23, .roundtrip_every = 97, .view_every = 97, .blind_every = 11,
+        .check_view = check_view, .scramble = scramble_hidden, .after_step = after_step, .at_end = at_end,
+    };
+    ek_selfplay(&spec);
+}
+END_TEST
 
 /* Hostile positions: mutate one scalar of a real full export at random and
  * load it. A refused position names a path; an accepted one must be a
@@ -1337,19 +1264,6 @@ START_TEST(cli_play_and_verify)
 }
 END_TEST
 
-/* The property tests share ARB_TEST_GAMES (engine_kit.h) in the proportions
- * they always had, 8 : 5 : 3 random 2-, 3- and 4-player games and 2 greedy
- * games at each player count: 3000 (check-all) plays 1090/681/409/3x272,
- * more than the 800/500/300/3x200 of the counts before; 200 (check) 198. */
-START_TEST(property_random_2p) { play_games(2, ek_share(8, 22), 0, 1000); }
-END_TEST
-START_TEST(property_random_3p) { play_games(3, ek_share(5, 22), 0, 2000); }
-END_TEST
-START_TEST(property_random_4p) { play_games(4, ek_share(3, 22), 0, 3000); }
-END_TEST
-START_TEST(property_greedy) { play_games(2 + _i % 3, ek_share(2, 22), 1, 4000 + (uint64_t)_i); }
-END_TEST
-
 int main(void)
 {
     Suite *su = suite_create("catalyst");
@@ -1385,10 +1299,7 @@ int main(void)
     suite_add_tcase(su, tc);
     TCase *tp = tcase_create("property");
     tcase_set_timeout(tp, 600);
-    tcase_add_test(tp, property_random_2p);
-    tcase_add_test(tp, property_random_3p);
-    tcase_add_test(tp, property_random_4p);
-    tcase_add_loop_test(tp, property_greedy, 0, 3);
+    tcase_add_test(tp, property);
     tcase_add_test(tp, hostile_positions);
     tcase_add_test(tp, cli_play_and_verify);
     suite_add_tcase(su, tp);

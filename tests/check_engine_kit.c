@@ -1,15 +1,19 @@
-/* check_engine_kit.c — the engine test kit (tests/engine_kit.h) catches
- * what it promises to: run against the test game (tests/testgame.h) and
- * against copies of it broken on purpose (a refusal that changes the state,
- * changes the hash, emits an event, or refuses what legal() lists), each
- * check must fail with its own reason and name the action, the engine's
- * rule, message and err.where; and ARB_TEST_GAMES is read as documented. */
+/* check_engine_kit.c — the engine test kit (tests/engine_kit.h,
+ * engine_kit_play.h) catches what it promises to: run against the test
+ * game (tests/testgame.h) and against copies of it broken on purpose (a
+ * refusal that changes the state, changes the hash, emits an event, or
+ * refuses what legal() lists), each check must fail with its own reason and
+ * name the action, the engine's rule, message and err.where; the self-play
+ * harness passes the test game and fails each broken copy (accepting an
+ * unlisted action, a refusal that changes bytes, a greedy agent that peeks)
+ * naming the game, seed, step and the command that reruns it; and
+ * ARB_TEST_GAMES is read as documented. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arbiter/arbiter.h"
-#include "engine_kit.h"
+#include "engine_kit_play.h"
 #include "testgame.h"
 
 static tg_state S;
@@ -30,21 +34,28 @@ static void start(void)
     arb_setup su = two_players();
     arb_error err = ARB_ERROR_INIT;
     ck_assert_int_eq(tg_game.setup(&tg_game, &S, &su, NULL, &err), ARB_OK);
+    for (int seat = 0; seat < 2; seat++) { /* past the mulligans */
+        arb_action keep = { .seat = (int8_t)seat, .verb = TG_V_KEEP };
+        ek_ok(&tg_game, &S, &keep, NULL);
+    }
 }
+
+/* The uid of the card at hand index i of the seat to act. */
+static int in_hand(const tg_state *s, int i) { return s->p[s->active].hand[i]; }
 
 static arb_action play(int seat, int index)
 {
     arb_action a;
     memset(&a, 0, sizeof a);
     a.seat = (int8_t)seat;
-    a.verb = 0; /* play */
+    a.verb = TG_V_PLAY;
     a.nargs = 1;
     a.args[0] = index;
     return a;
 }
 
 /* The broken copies: each wraps tg_apply and misbehaves on a refusal. */
-enum { BREAK_BYTES, BREAK_HASH, BREAK_EVENT, BREAK_LEGAL };
+enum { BREAK_BYTES, BREAK_HASH, BREAK_EVENT, BREAK_LEGAL, BREAK_ACCEPT };
 static int breakage;
 static uint64_t hash_salt;
 
@@ -52,9 +63,16 @@ static int broken_apply(const arb_game *g, void *st, const arb_action *a, arb_ev
 {
     (void)g;
     tg_state *s = st;
-    if (breakage == BREAK_LEGAL && a->verb == 0 && a->args[0] == 0) {
-        arb_error_where(err, "hand.%d", a->args[0]);
+    if (breakage == BREAK_LEGAL && a->verb == TG_V_PLAY && a->args[0] == in_hand(s, 0)) {
+        arb_error_where(err, "hand.0");
         return arb_error_set(err, ARB_EILLEGAL, "TG-BROKEN", "refuses what legal() lists");
+    }
+    if (breakage == BREAK_ACCEPT && a->verb == TG_V_PLAY && a->seat == s->active && a->nargs == 1 && a->args[0] == 9 &&
+        !s->over && s->kept == s->players) {
+        arb_action pass = *a; /* a uid no 8-card deck has: taken as "end" */
+        pass.verb = TG_V_END;
+        pass.nargs = 0;
+        return tg_game.apply(&tg_game, st, &pass, ev, err);
     }
     int rc = tg_game.apply(&tg_game, st, a, ev, err);
     if (rc == ARB_OK) return rc;
@@ -86,7 +104,7 @@ START_TEST(t_reject_passes_a_clean_refusal)
     start();
     arb_action a = play(S.active, 99);
     ck_assert_ptr_null(ek__reject(&tg_game, &S, &a, "TG-HAND", NULL, NULL));
-    ck_assert_ptr_null(ek__reject(&tg_game, &S, &a, "TG-HAND", "no card at that hand index", NULL));
+    ck_assert_ptr_null(ek__reject(&tg_game, &S, &a, "TG-HAND", "card 99 is not in hand", NULL));
     ck_assert_ptr_null(ek__reject(&tg_game, &S, &a, NULL, NULL, NULL));
     ek_reject(&tg_game, &S, &a, "TG-HAND", NULL); /* the macro form */
 }
@@ -98,11 +116,11 @@ START_TEST(t_reject_names_what_is_wrong)
     arb_action a = play(S.active, 99);
     const char *why = ek__reject(&tg_game, &S, &a, "TG-TURN", NULL, NULL);
     ck_assert_msg(has(why, "wrong rule (expected TG-TURN)") && has(why, "rule 'TG-HAND'"), "%s", why);
-    ck_assert_msg(has(why, "play 99") && has(why, "no card at that hand index"), "%s", why);
+    ck_assert_msg(has(why, "play 99") && has(why, "card 99 is not in hand"), "%s", why);
     why = ek__reject(&tg_game, &S, &a, "TG-HAND", "another sentence", NULL);
     ck_assert_msg(has(why, "wrong message (expected 'another sentence')"), "%s", why);
 
-    arb_action ok = play(S.active, 0);
+    arb_action ok = play(S.active, in_hand(&S, 0));
     tg_state before = S;
     why = ek__reject(&tg_game, &S, &ok, "TG-HAND", NULL, NULL);
     ck_assert_msg(has(why, "expected to be refused with TG-HAND, was accepted"), "%s", why);
@@ -127,7 +145,7 @@ END_TEST
 START_TEST(t_ok_and_where)
 {
     start();
-    arb_action ok = play(S.active, 0);
+    arb_action ok = play(S.active, in_hand(&S, 0));
     arb_event buf[64];
     arb_events ev = { buf, 64, 5, 0 };
     ck_assert_ptr_null(ek__ok(&tg_game, &S, &ok, &ev));
@@ -135,7 +153,7 @@ START_TEST(t_ok_and_where)
     ck_assert_int_eq(buf[0].type, 1);
 
     arb_game g = broken(BREAK_LEGAL);
-    arb_action first = play(S.active, 0);
+    arb_action first = play(S.active, in_hand(&S, 0));
     const char *why = ek__ok(&g, &S, &first, NULL);
     ck_assert_msg(has(why, "expected to be accepted, was refused") && has(why, "rule 'TG-BROKEN'") &&
                       has(why, "where 'hand.0'"),
@@ -155,7 +173,11 @@ START_TEST(t_match_forms)
     arb_error err = ARB_ERROR_INIT;
     ck_assert_int_eq(arb_match_new(&m, &tg_game, &su, &err), ARB_OK);
     const tg_state *s = arb_match_state(m);
-    arb_action bad = play(s->active, 99), ok = play(s->active, 0);
+    for (int seat = 0; seat < 2; seat++) {
+        arb_action keep = { .seat = (int8_t)seat, .verb = TG_V_KEEP };
+        ek_match_ok(m, &keep);
+    }
+    arb_action bad = play(s->active, 99), ok = play(s->active, in_hand(s, 0));
     ek_match_reject(m, &bad, "TG-HAND", NULL);
     ek_match_ok(m, &ok);
     unsigned n = 0;
@@ -163,6 +185,99 @@ START_TEST(t_match_forms)
     ck_assert_uint_eq(n, 1);
     ck_assert_ptr_nonnull(ek__match_ok(m, &bad));
     arb_match_free(m);
+}
+END_TEST
+
+/* ---- the self-play harness ---------------------------------------- */
+
+/* Any seat or the arbiter, any verb (and one beyond) at its arity, uids
+ * from -1 to two past an 8-card deck. */
+static void tg_sample(ek_play *p, const void *st, arb_rng *r, arb_action *a)
+{
+    (void)st;
+    a->seat = (int8_t)((int)arb_rng_below(r, (uint32_t)p->plan.players + 1) - 1);
+    a->verb = (uint8_t)arb_rng_below(r, 5);
+    a->nargs = a->verb < 4 ? tg_verbs[a->verb].min_args : (uint8_t)arb_rng_below(r, 2);
+    a->args[0] = (int32_t)arb_rng_below(r, 11) - 1;
+}
+
+/* What seat cannot see: the other seats' hands and decks (their uids
+ * shuffled together), its own deck order. */
+static void tg_scramble(ek_play *p, void *st, int seat, arb_rng *r)
+{
+    (void)p;
+    tg_state *s = st;
+    for (int q = 0; q < s->players; q++) {
+        tg_player *pl = &s->p[q];
+        if (q == seat) {
+            arb_rng_shuffle(r, pl->deck, pl->ndeck, 1);
+            continue;
+        }
+        uint8_t pool[ARB_DECK_MAX + TG_HAND];
+        int k = 0;
+        for (int i = 0; i < pl->nhand; i++) pool[k++] = pl->hand[i];
+        for (int i = 0; i < pl->ndeck; i++) pool[k++] = pl->deck[i];
+        arb_rng_shuffle(r, pool, (size_t)k, 1);
+        memcpy(pl->hand, pool, pl->nhand);
+        memcpy(pl->deck, pool + pl->nhand, pl->ndeck);
+    }
+}
+
+/* A greedy agent that peeks at the next seat's hand. */
+static size_t peeking_greedy(const arb_game *g, const void *st, const arb_action *legal, size_t n, arb_rng *rng)
+{
+    const tg_state *s = st;
+    int next = (s->active + 1) % s->players;
+    const tg_player *o = &s->p[next];
+    if (o->nhand && o->pool[o->hand[0]] > 1) return n - 1;
+    return tg_game.greedy(g, st, legal, n, rng);
+}
+
+static ek_play_spec tg_spec(const arb_game *g)
+{
+    ek_play_spec sp = {
+        .game = g,
+        .tcase = "rules",
+        .program = "check_engine_kit",
+        .seed_base = 7,
+        .seed_step = 3,
+        .samples = 3,
+        .sample = tg_sample,
+        .rule_prefix = "TG-",
+        .einval_unnamed = 1,
+        .timed_unlisted_ok = 1,
+        .seated_only = 1,
+        .legal_every = 1,
+        .no_positions = 1,
+        .view_every = 5,
+        .blind_every = 1,
+        .scramble = tg_scramble,
+        .max_turns = TG_TURNS,
+    };
+    return sp;
+}
+
+START_TEST(t_selfplay_passes)
+{
+    setenv("ARB_TEST_GAMES", "40", 1);
+    ek_play_spec sp = tg_spec(&tg_game);
+    ek_selfplay(&sp);
+    unsetenv("ARB_TEST_GAMES");
+}
+END_TEST
+
+/* Each fails the test (checked by the messages below). */
+static arb_game broken_game;
+START_TEST(t_selfplay_broken)
+{
+    setenv("ARB_TEST_GAMES", "40", 1);
+    broken_game = broken(_i == 0 ? BREAK_ACCEPT : BREAK_BYTES);
+    if (_i == 2) {
+        broken_game = tg_game;
+        broken_game.greedy = peeking_greedy;
+    }
+    ek_play_spec sp = tg_spec(&broken_game);
+    ek_selfplay(&sp);
 }
 END_TEST
 
@@ -195,6 +310,7 @@ int main(void)
     tcase_add_test(tc, t_ok_and_where);
     tcase_add_test(tc, t_match_forms);
     tcase_add_test(tc, t_games_count);
+    tcase_add_test(tc, t_selfplay_passes);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
@@ -211,6 +327,39 @@ int main(void)
     int garbage_failed = srunner_ntests_failed(gr);
     srunner_free(gr);
     unsetenv("ARB_TEST_GAMES");
+
+    /* The harness fails each broken copy of the test game, saying why and
+     * where, with the command that reruns the game. */
+    static const char *const want[3][2] = {
+        { "an action legal() does not list was accepted", "play " },
+        { "changed the state's bytes", ", action '" },
+        { "the greedy choice depends on hidden information", "greedy agent" },
+    };
+    Suite *b = suite_create("engine_kit_broken");
+    TCase *tb = tcase_create("broken");
+    tcase_add_loop_test(tb, t_selfplay_broken, 0, 3);
+    suite_add_tcase(b, tb);
+    SRunner *br = srunner_create(b);
+    srunner_run_all(br, CK_SILENT);
+    unsetenv("ARB_TEST_GAMES");
+    int nb = srunner_ntests_failed(br);
+    TestResult **res = srunner_failures(br);
+    for (int i = 0; i < nb && i < 3; i++) {
+        const char *m = tr_msg(res[i]);
+        int k = i; /* failures come in loop order */
+        if (!strstr(m, want[k][0]) || !strstr(m, want[k][1]) || !strstr(m, "testgame property game ") ||
+            !strstr(m, "(seed ") || !strstr(m, "), step ") || !strstr(m, "rerun it alone: ARB_TEST_GAME=") ||
+            !strstr(m, "CK_RUN_CASE=rules build/tests/check_engine_kit")) {
+            fprintf(stderr, "engine_kit: broken copy %d reported as: %s\n", k, m);
+            failed++;
+        }
+    }
+    free(res);
+    srunner_free(br);
+    if (nb != 3) {
+        fprintf(stderr, "engine_kit: %d of 3 broken copies failed the self-play harness\n", nb);
+        failed++;
+    }
     if (garbage_failed != 1) {
         fprintf(stderr, "engine_kit: ARB_TEST_GAMES=12x was accepted\n");
         failed++;

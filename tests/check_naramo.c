@@ -2,7 +2,7 @@
  * section (setup, the four phases, timing, limits, deck rules, clock) with
  * the catalog's NEG cases asserting the rule ID, plus a property test over
  * seeded random and greedy self-play (the `property` case: ARB_TEST_GAMES
- * games, engine_kit.h):
+ * games, engine_kit_play.h):
  * legal() ⊆ accepted, sampled illegal actions rejected with a rule ID and no
  * byte change, memcpy replay, view masking, bounded length, and the
  * export → load_position round trip.
@@ -19,7 +19,7 @@
 #include "arbiter/hash.h"
 #include "arbiter/match.h"
 #include "games/naramo/naramo.h"
-#include "engine_kit.h"
+#include "engine_kit_play.h"
 
 static const arb_game *G;
 static nar_state S;
@@ -1270,32 +1270,21 @@ START_TEST(t_load_position)
 }
 END_TEST
 
-/* ---- property test ---------------------------------------------------- */
+/* ---- property test (engine_kit_play.h) ------------------------------ */
 
 #define MAX_LOG 20000
-static arb_action logbuf[MAX_LOG];
 
-static int in_legal(const arb_action *a, const arb_action *l, size_t n)
+static void view_clean(ek_play *p, const void *st, int seat)
 {
-    for (size_t i = 0; i < n; i++)
-        if (l[i].seat == a->seat && l[i].verb == a->verb && l[i].nargs == a->nargs &&
-            (a->nargs < 1 || l[i].args[0] == a->args[0]) && (a->nargs < 2 || l[i].args[1] == a->args[1]))
-            return 1;
-    return 0;
-}
-
-static void view_clean(const nar_state *s, int seat)
-{
+    const nar_state *s = st;
     arb_tree *t = export_tree(s, seat);
     const arb_tnode *r = arb_tree_root(t);
     char path[64];
     snprintf(path, sizeof path, "players.%d.hand", 1 - seat);
-    ck_assert_ptr_null(arb_tnode_path(r, path));
-    ck_assert_ptr_null(arb_tnode_path(r, "players.0.deck"));
-    ck_assert_ptr_null(arb_tnode_path(r, "players.1.deck"));
-    ck_assert_ptr_null(arb_tnode_path(r, "players.0.cards"));
-    ck_assert_ptr_null(arb_tnode_path(r, "players.1.cards"));
-    ck_assert_ptr_null(arb_tnode_path(r, "rng"));
+    EK_REQ(!arb_tnode_path(r, path), "seat %d sees %s", seat, path);
+    EK_REQ(!arb_tnode_path(r, "players.0.deck") && !arb_tnode_path(r, "players.1.deck"), "seat %d sees a deck", seat);
+    EK_REQ(!arb_tnode_path(r, "players.0.cards") && !arb_tnode_path(r, "players.1.cards"), "seat %d sees cards", seat);
+    EK_REQ(!arb_tnode_path(r, "rng"), "seat %d sees the PRNG", seat);
     /* no uid of the opponent's hand appears anywhere as that seat's card */
     const nar_player *o = &s->p[1 - seat];
     snprintf(path, sizeof path, "players.%d", 1 - seat);
@@ -1305,136 +1294,99 @@ static void view_clean(const nar_state *s, int seat)
         for (const arb_tnode *c = z->first; c; c = c->next) {
             const arb_tnode *u = arb_tnode_get(c, "uid");
             if (!u) continue;
-            for (int i = 0; i < o->nhand; i++) ck_assert_int_ne(u->i, o->hand[i]);
+            for (int i = 0; i < o->nhand; i++)
+                EK_REQ(u->i != o->hand[i], "seat %d sees uid %d of the opponent's hand in %s", seat, o->hand[i], z->key);
         }
     }
     arb_tree_free(t);
+    (void)p;
 }
 
-static void play_one(uint64_t seed, int greedy, int timed, arb_rng *ar, unsigned *illegal_checked)
+/* Seats -1..2, every verb and two beyond, 0-2 arguments, sometimes late. */
+static void sample(ek_play *p, const void *st, arb_rng *ar, arb_action *x)
 {
-    static const char *const decks[] = {"defense-doe", "defense-secfor", "assault-noobia", "assault-bloxian"};
-    arb_setup su = mk_setup(seed, decks[seed % 4], decks[(seed / 4) % 4]);
-    nar_state *s = malloc(sizeof *s), *init = malloc(sizeof *init), *cp = malloc(sizeof *cp);
-    arb_error e = ARB_ERROR_INIT;
-    ck_assert_int_eq(G->setup(G, s, &su, NULL, &e), 0);
-    memcpy(init, s, sizeof *s);
-    static arb_action legal[1024];
-    size_t nlog = 0;
-    char why[400];
-    for (;;) {
-        arb_decision d = G->decision(G, s);
-        if (d.seat == ARB_SEAT_NONE) break;
-        ck_assert_msg(nlog < MAX_LOG - 2, "game %llu too long", (unsigned long long)seed);
-        ck_assert_msg(s->shift <= 400, "game %llu: too many shifts", (unsigned long long)seed);
-        size_t n = G->legal(G, s, legal, 1024);
-        ck_assert_msg(n > 0 && n <= 1024, "no legal action at a decision (kind %d)", d.kind);
-        /* every legal action is accepted */
-        for (size_t i = 0; i < n; i++) {
-            memcpy(cp, s, sizeof *s);
-            int rc = G->apply(G, cp, &legal[i], NULL, &e);
-            ck_assert_msg(rc == 0, "legal action rejected: %s %s", e.rule, e.msg);
-        }
-        /* sampled illegal actions */
-        for (int k = 0; k < 3; k++) {
-            arb_action x;
-            memset(&x, 0, sizeof x);
-            x.seat = (int8_t)((int)arb_rng_below(ar, 4) - 1);
-            x.verb = (uint8_t)arb_rng_below(ar, NAR_V_COUNT + 2);
-            x.nargs = (uint8_t)arb_rng_below(ar, 3);
-            x.args[0] = (int32_t)arb_rng_below(ar, 70) - 2;
-            x.args[1] = (int32_t)arb_rng_below(ar, 5) - 1;
-            x.elapsed_ms = arb_rng_below(ar, 8) == 0 ? arb_rng_below(ar, 200000) : 0;
-            if (x.seat >= 0 && x.elapsed_ms == 0 && in_legal(&x, legal, n)) continue;
-            memcpy(cp, s, sizeof *s);
-            uint64_t h0 = G->hash(G, s);
-            int rc = G->apply(G, cp, &x, NULL, &e);
-            if (rc == 0) {
-                /* arbiter actions and clock-late seat actions may be legal */
-                ck_assert_msg(x.seat < 0 || x.seat > 1 || x.elapsed_ms != 0 || in_legal(&x, legal, n),
-                              "accepted an action legal() does not list (verb %d)", x.verb);
-                continue;
-            }
-            (*illegal_checked)++;
-            ck_assert_msg(e.rule[0] != 0, "rejection without a rule ID (verb %d)", x.verb);
-            ck_assert_msg(memcmp(cp, s, sizeof *s) == 0, "rejection changed the state bytes");
-            ck_assert(G->hash(G, cp) == h0);
-        }
-        if (greedy && d.seat >= 0 && nlog % 7 == 3) {
-            /* the greedy agent decides from its own view: hiding changes
-             * (swap an opponent hand card with one of its deck cards, and
-             * reorder decks) never change its choice */
-            memcpy(cp, s, sizeof *s);
-            nar_player *o = &cp->p[1 - d.seat];
-            if (o->nhand && o->ndeck) {
-                uint8_t t = o->hand[0];
-                o->hand[0] = o->deck[0];
-                o->deck[0] = t;
-            }
-            if (cp->p[d.seat].ndeck > 1) {
-                uint8_t t = cp->p[d.seat].deck[0];
-                cp->p[d.seat].deck[0] = cp->p[d.seat].deck[cp->p[d.seat].ndeck - 1];
-                cp->p[d.seat].deck[cp->p[d.seat].ndeck - 1] = t;
-            }
-            arb_rng r1 = *ar, r2 = *ar;
-            static arb_action legal2[1024];
-            size_t n2 = G->legal(G, cp, legal2, 1024);
-            ck_assert_uint_eq(n2, n);
-            ck_assert_uint_eq(G->greedy(G, s, legal, n, &r1), G->greedy(G, cp, legal2, n2, &r2));
-        }
-        arb_action a;
-        if (timed) {
-            uint32_t think = arb_rng_below(ar, 100) < 97 ? arb_rng_below(ar, 8000) : 60000 + arb_rng_below(ar, 60000);
-            if (d.clock_left_ms >= 0 && (int64_t)think >= d.clock_left_ms) {
-                memset(&a, 0, sizeof a);
-                a.seat = ARB_SEAT_ARBITER;
-                a.verb = NAR_V_TIMEOUT;
-                a.elapsed_ms = (uint32_t)d.clock_left_ms;
-            } else if (arb_rng_below(ar, 300) == 0 && d.seat >= 0) {
-                memset(&a, 0, sizeof a);
-                a.seat = ARB_SEAT_ARBITER;
-                a.verb = NAR_V_DISCONNECT;
-                a.nargs = 1;
-                a.args[0] = (int32_t)arb_rng_below(ar, 2);
-                a.elapsed_ms = think;
-                if (s->p[a.args[0]].disc_at >= 0) a.verb = NAR_V_RECONNECT;
-            } else {
-                size_t k = greedy ? G->greedy(G, s, legal, n, ar) : arb_rng_below(ar, (uint32_t)n);
-                a = legal[k];
-                a.elapsed_ms = think;
-            }
-        } else {
-            size_t k = greedy ? G->greedy(G, s, legal, n, ar) : arb_rng_below(ar, (uint32_t)n);
-            a = legal[k];
-        }
-        int rc = G->apply(G, s, &a, NULL, &e);
-        ck_assert_msg(rc == 0, "chosen action rejected: %s %s (verb %d, elapsed %u)", e.rule, e.msg, a.verb, a.elapsed_ms);
-        logbuf[nlog++] = a;
-        if (nlog % 13 == 1) {
-            ck_assert_msg(roundtrip_ok(s, why, sizeof why), "round trip (game %llu): %s", (unsigned long long)seed, why);
-            view_clean(s, 0);
-            view_clean(s, 1);
-        }
-    }
-    ck_assert_msg(roundtrip_ok(s, why, sizeof why), "final round trip: %s", why);
-    /* the memcpy copy replays to the same hash */
-    for (size_t i = 0; i < nlog; i++) ck_assert_int_eq(G->apply(G, init, &logbuf[i], NULL, &e), 0);
-    ck_assert(G->hash(G, init) == G->hash(G, s));
-    arb_outcome oc;
-    ck_assert(G->outcome(G, s, &oc));
-    free(s);
-    free(init);
-    free(cp);
+    (void)p;
+    (void)st;
+    x->seat = (int8_t)((int)arb_rng_below(ar, 4) - 1);
+    x->verb = (uint8_t)arb_rng_below(ar, NAR_V_COUNT + 2);
+    x->nargs = (uint8_t)arb_rng_below(ar, 3);
+    x->args[0] = (int32_t)arb_rng_below(ar, 70) - 2;
+    x->args[1] = (int32_t)arb_rng_below(ar, 5) - 1;
+    x->elapsed_ms = arb_rng_below(ar, 8) == 0 ? arb_rng_below(ar, 200000) : 0;
 }
+
+/* What `seat` cannot see: an opponent's hand card swapped with one of its
+ * deck cards, and seat's own deck reordered. */
+static void scramble(ek_play *p, void *st, int seat, arb_rng *r)
+{
+    (void)p;
+    (void)r;
+    nar_state *cp = st;
+    nar_player *o = &cp->p[1 - seat];
+    if (o->nhand && o->ndeck) {
+        uint8_t t = o->hand[0];
+        o->hand[0] = o->deck[0];
+        o->deck[0] = t;
+    }
+    nar_player *me = &cp->p[seat];
+    if (me->ndeck > 1) {
+        uint8_t t = me->deck[0];
+        me->deck[0] = me->deck[me->ndeck - 1];
+        me->deck[me->ndeck - 1] = t;
+    }
+}
+
+/* Timed games (variant 1): each action takes thinking time, a slow one
+ * runs the shift clock out (the arbiter's timeout), and now and then a
+ * seat disconnects or reconnects. */
+static int choose(ek_play *p, const void *st, arb_rng *ar, arb_action *a)
+{
+    const nar_state *s = st;
+    if (!p->plan.variant) return 0;
+    arb_decision d = p->d;
+    uint32_t think = arb_rng_below(ar, 100) < 97 ? arb_rng_below(ar, 8000) : 60000 + arb_rng_below(ar, 60000);
+    memset(a, 0, sizeof *a);
+    if (d.clock_left_ms >= 0 && (int64_t)think >= d.clock_left_ms) {
+        a->seat = ARB_SEAT_ARBITER;
+        a->verb = NAR_V_TIMEOUT;
+        a->elapsed_ms = (uint32_t)d.clock_left_ms;
+    } else if (arb_rng_below(ar, 300) == 0 && d.seat >= 0) {
+        a->seat = ARB_SEAT_ARBITER;
+        a->verb = NAR_V_DISCONNECT;
+        a->nargs = 1;
+        a->args[0] = (int32_t)arb_rng_below(ar, 2);
+        a->elapsed_ms = think;
+        if (s->p[a->args[0]].disc_at >= 0) a->verb = NAR_V_RECONNECT;
+    } else {
+        size_t k = p->plan.greedy ? G->greedy(G, st, p->legal, p->nlegal, ar) : arb_rng_below(ar, (uint32_t)p->nlegal);
+        *a = p->legal[k];
+        a->elapsed_ms = think;
+    }
+    return 1;
+}
+
+static void after_step(ek_play *p, const void *st, const arb_action *a, const arb_events *ev)
+{
+    (void)p;
+    (void)a;
+    (void)ev;
+    EK_REQ(((const nar_state *)st)->shift <= 400, "shift %d: too many shifts", ((const nar_state *)st)->shift);
+}
+
+/* Seeded random and greedy games, half of them timed (clock, timeouts,
+ * disconnects), every legal action tried at every step. */
+static void plan(ek_plan *p) { p->variant = (p->index % 4) >= 2; }
 
 START_TEST(t_property_selfplay)
 {
-    int games = ek_games();
-    arb_rng ar;
-    arb_rng_seed(&ar, 12345);
-    unsigned illegal = 0;
-    for (int i = 0; i < games; i++) play_one((uint64_t)i + 1, i % 2, (i % 4) >= 2, &ar, &illegal);
-    ck_assert_uint_gt(illegal, (unsigned)games);
+    static const ek_play_spec spec = {
+        .game = &arb_game_naramo, .program = "check_naramo", .seed_base = 1, .seed_step = 1,
+        .players_min = 2, .players_max = 2, .plan = plan, .max_steps = MAX_LOG,
+        .samples = 3, .sample = sample, .rule_prefix = "NAR-", .timed_unlisted_ok = 1,
+        .legal_every = 1, .roundtrip_every = 13, .view_every = 13, .blind_every = 7,
+        .check_view = view_clean, .scramble = scramble, .choose = choose, .after_step = after_step,
+    };
+    ek_selfplay(&spec);
 }
 END_TEST
 

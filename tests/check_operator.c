@@ -4,7 +4,7 @@
  * DUAL, two-handed and fallback weapons), movement, deck-out reshuffles and
  * the one-card wait, Staged Damage, Multi (the `rules` case, through
  * engine_kit.h); and a property test over ARB_TEST_GAMES seeded random and
- * greedy 2-4 player games (the `property` case) (legal ⇔ accepted, rejections leave
+ * greedy 2-4 player games (the `property` case, engine_kit_play.h) (legal ⇔ accepted, rejections leave
  * hash and bytes unchanged, replay, views, termination, position round
  * trip). Positions are built with the tree API and loaded with
  * load_position, the same path conformance cases use. */
@@ -18,7 +18,7 @@
 #include "arbiter/match.h"
 #include "arbiter/replay.h"
 #include "games/operator/operator.h"
-#include "engine_kit.h"
+#include "engine_kit_play.h"
 
 extern const arb_game arb_game_operator;
 #define G (&arb_game_operator)
@@ -986,211 +986,96 @@ START_TEST(t_replay_verify)
 }
 END_TEST
 
-/* ---- property test ---------------------------------------------------------------------- */
+/* ---- property test (engine_kit_play.h) ------------------------------------------------- */
 /* Check's ck_assert writes the assertion location to a pipe on every call;
  * in loops of millions of checks that is most of the run time, so the hot
  * loops use these, which only involve Check on failure. */
 #define REQ(c) do { if (!(c)) ck_abort_msg("%s:%d: %s", __FILE__, __LINE__, #c); } while (0)
 #define REQ_MSG(c, ...) do { if (!(c)) ck_abort_msg(__VA_ARGS__); } while (0)
-#define REQ_CMP(a, op, b) do { long long a_ = (long long)(a), b_ = (long long)(b); \
-    if (!(a_ op b_)) ck_abort_msg("%s:%d: %s %s %s (%lld vs %lld)", __FILE__, __LINE__, #a, #op, #b, a_, b_); } while (0)
-#define REQ_INT_EQ(a, b) REQ_CMP(a, ==, b)
-#define REQ_UINT_EQ(a, b) REQ_CMP(a, ==, b)
-#define REQ_UINT_LT(a, b) REQ_CMP(a, <, b)
-#define REQ_UINT_LE(a, b) REQ_CMP(a, <=, b)
-#define REQ_UINT_GT(a, b) REQ_CMP(a, >, b)
-#define REQ_INT_GE(a, b) REQ_CMP(a, >=, b)
-#define REQ_INT_GT(a, b) REQ_CMP(a, >, b)
-#define REQ_STR_EQ(a, b) REQ_MSG(strcmp((a), (b)) == 0, "%s:%d: '%s' != '%s'", __FILE__, __LINE__, (a), (b))
-#define REQ_PTR_NULL(p) REQ((p) == NULL)
-#define REQ_PTR_NONNULL(p) REQ((p) != NULL)
-static int same_action(const arb_action *a, const arb_action *b)
-{
-    if (a->seat != b->seat || a->verb != b->verb || a->nargs != b->nargs) return 0;
-    for (int i = 0; i < a->nargs; i++)
-        if (a->args[i] != b->args[i]) return 0;
-    return 1;
-}
 
-static void hide_shuffle(ops_state *x, int seat, arb_rng *r);
-
-/* A seat's view is the same tree whatever that seat cannot see. */
-static void check_view_blind(const arb_match *m, int seat, arb_rng *r)
+/* A seat sees no PRNG, no deck, and only its own hand (every hand's count). */
+static void check_view(ek_play *p, const void *st, int seat)
 {
-    static ops_state x;
-    memcpy(&x, arb_match_state(m), sizeof x);
-    hide_shuffle(&x, seat, r);
-    arb_tree *t1 = arb_match_export(m, seat), *t2 = arb_tree_new();
-    G->export_state(G, &x, seat, t2, arb_tree_root(t2));
-    REQ_MSG(arb_tnode_equal(arb_tree_root(t1), arb_tree_root(t2)), "seat %d's view reveals hidden information", seat);
-    arb_tree_free(t1);
-    arb_tree_free(t2);
-}
-
-static void check_view(const arb_match *m, int seat)
-{
-    arb_tree *t = arb_match_export(m, seat);
+    (void)p;
+    arb_tree *t = arb_tree_new();
+    G->export_state(G, st, seat, t, arb_tree_root(t));
     const arb_tnode *root = arb_tree_root(t);
-    REQ_PTR_NULL(arb_tnode_get(root, "rng"));
+    EK_REQ(!arb_tnode_get(root, "rng"), "seat %d sees the PRNG", seat);
     const arb_tnode *pl = arb_tnode_get(root, "players");
     for (uint32_t i = 0; i < pl->n; i++) {
-        const arb_tnode *p = arb_tnode_at(pl, i);
-        REQ_PTR_NULL(arb_tnode_get(p, "deck"));
-        if ((int)i != seat) REQ_PTR_NULL(arb_tnode_get(p, "hand"));
-        else REQ_PTR_NONNULL(arb_tnode_get(p, "hand"));
-        REQ_PTR_NONNULL(arb_tnode_get(p, "hand_count"));
+        const arb_tnode *q = arb_tnode_at(pl, i);
+        EK_REQ(!arb_tnode_get(q, "deck"), "seat %d sees seat %u's deck", seat, i);
+        EK_REQ(!arb_tnode_get(q, "hand") == ((int)i != seat), "seat %d: seat %u's hand shown wrongly", seat, i);
+        EK_REQ(arb_tnode_get(q, "hand_count") != NULL, "seat %d: seat %u has no hand_count", seat, i);
     }
     arb_tree_free(t);
 }
 
-static void check_roundtrip(const arb_match *m, int players)
+/* What seat cannot see: other seats' hand+deck contents, every deck order,
+ * the PRNG state. */
+static void hide_shuffle(ek_play *p, void *st, int seat, arb_rng *r)
 {
-    arb_tree *t = arb_match_export(m, ARB_VIEW_ALL);
-    arb_setup su;
-    memset(&su, 0, sizeof su);
-    su.players = players;
-    su.seed = 1;
-    arb_match *x = NULL;
-    arb_error err = ARB_ERROR_INIT;
-    int rc = arb_match_from_position(&x, G, arb_tree_root(t), &su, &err);
-    REQ_MSG(rc == 0, "round trip rejected: %s %s %s", err.where, err.rule, err.msg);
-    REQ(arb_match_hash(x) == arb_match_hash(m));
-    arb_match_free(x);
-    arb_tree_free(t);
-}
-
-/* The greedy agent decides from its own view: reshuffling what that seat
- * cannot see (other seats' hand+deck contents, every deck order) must not
- * change its choice. */
-static void hide_shuffle(ops_state *x, int seat, arb_rng *r)
-{
+    (void)p;
+    ops_state *x = st;
     for (int q = 0; q < x->players; q++) {
-        ops_player *p = &x->p[q];
+        ops_player *pl = &x->p[q];
         if (q != seat) {
             uint8_t pool[2 * OPS_MAX_CARDS];
             int k = 0;
-            for (int i = 0; i < p->nhand; i++) pool[k++] = p->hand[i];
-            for (int i = 0; i < p->ndeck; i++) pool[k++] = p->deck[i];
+            for (int i = 0; i < pl->nhand; i++) pool[k++] = pl->hand[i];
+            for (int i = 0; i < pl->ndeck; i++) pool[k++] = pl->deck[i];
             arb_rng_shuffle(r, pool, (size_t)k, 1);
-            memcpy(p->hand, pool, p->nhand);
-            memcpy(p->deck, pool + p->nhand, p->ndeck);
-        } else arb_rng_shuffle(r, p->deck, p->ndeck, 1);
+            memcpy(pl->hand, pool, pl->nhand);
+            memcpy(pl->deck, pool + pl->nhand, pl->ndeck);
+        } else arb_rng_shuffle(r, pl->deck, pl->ndeck, 1);
     }
-    x->rng.s[0] ^= 0x9e3779b97f4a7c15ull; /* the PRNG state is hidden too */
+    x->rng.s[0] ^= 0x9e3779b97f4a7c15ull;
 }
 
-static void check_greedy_blind(const arb_match *m, int seat, const arb_action *legal, size_t n, arb_rng *r)
+/* Mostly the deciding seat, a seat verb at its arity or one more, small args. */
+static void sample(ek_play *p, const void *st, arb_rng *r, arb_action *a)
 {
-    static ops_state x;
-    memcpy(&x, arb_match_state(m), sizeof x);
-    hide_shuffle(&x, seat, r);
-    arb_rng a1, a2;
-    arb_rng_seed(&a1, 99);
-    a2 = a1;
-    size_t k1 = G->greedy(G, arb_match_state(m), legal, n, &a1);
-    size_t k2 = G->greedy(G, &x, legal, n, &a2);
-    REQ_MSG(k1 == k2, "greedy choice depends on hidden information (%zu vs %zu)", k1, k2);
+    (void)st;
+    a->verb = (uint8_t)arb_rng_below(r, OPS_V_TIMEOUT);
+    a->seat = (int8_t)(arb_rng_below(r, 4) == 0 ? (int)arb_rng_below(r, (uint32_t)p->plan.players) : p->d.seat);
+    a->nargs = G->verbs[a->verb].min_args;
+    if (a->nargs < G->verbs[a->verb].max_args && arb_rng_below(r, 2)) a->nargs++;
+    for (int j = 0; j < a->nargs; j++) a->args[j] = (int32_t)arb_rng_below(r, 45) - 2;
 }
 
-static void play_game(uint64_t seed, int players, int greedy, int full)
+/* Every action is narrated, and a hidden draw reads "Pn draws a card" to
+ * another seat. */
+static void after_step(ek_play *p, const void *st, const arb_action *a, const arb_events *ev)
 {
-    arb_setup su;
-    memset(&su, 0, sizeof su);
-    su.seed = seed;
-    su.players = players;
-    for (int i = 0; i < players; i++) su.decks[i] = G->preset(G, (unsigned)(seed + (uint64_t)i) % G->npresets);
-    arb_match *m, *copy, *replay;
-    arb_error err = ARB_ERROR_INIT;
-    REQ_INT_EQ(arb_match_new(&m, G, &su, &err), 0);
-    REQ_INT_EQ(arb_match_new(&replay, G, &su, &err), 0);
-    REQ_INT_EQ(arb_match_clone(&copy, m), 0);
-    static arb_agent ag[4];
-    static arb_action legal[ARB_AGENT_LEGAL_MAX];
-    for (int i = 0; i < players; i++) arb_agent_init(&ag[i], greedy ? ARB_AGENT_GREEDY : ARB_AGENT_RANDOM, seed, i, 0);
-    arb_rng r;
-    arb_rng_seed(&r, seed ^ 0x5eedu);
-    static arb_action log[20000];
-    size_t nlog = 0;
-    arb_outcome o;
-    unsigned steps = 0;
-    while (!arb_match_outcome(m, &o)) {
-        REQ_UINT_LT(++steps, 20000);
-        arb_decision d = arb_match_decision(m);
-        REQ_INT_GE(d.seat, 0);
-        REQ_INT_EQ(d.clock_left_ms, -1); /* no clock (OPS-G28): the decision never carries one */
-        size_t n = arb_match_legal(m, legal, ARB_AGENT_LEGAL_MAX);
-        REQ_UINT_GT(n, 0);
-        REQ_UINT_LE(n, ARB_AGENT_LEGAL_MAX);
-        uint64_t h = arb_match_hash(m);
-        /* legal ⇒ accepted */
-        if (full || (steps % 7) == 0)
-            for (size_t i = 0; i < n; i++) {
-                arb_match_copy(copy, m);
-                int rc = arb_match_apply(copy, &legal[i], &err);
-                REQ_MSG(rc == 0, "legal action rejected: %s %s", err.rule, err.msg);
-            }
-        /* sampled illegal ⇒ rejected with a rule, untouched */
-        for (int k = 0; k < 3; k++) {
-            arb_action a;
-            memset(&a, 0, sizeof a);
-            a.verb = (uint8_t)arb_rng_below(&r, OPS_V_TIMEOUT);
-            a.seat = (int8_t)(arb_rng_below(&r, 4) == 0 ? (int)arb_rng_below(&r, (uint32_t)players) : d.seat);
-            a.nargs = G->verbs[a.verb].min_args;
-            if (a.nargs < G->verbs[a.verb].max_args && arb_rng_below(&r, 2)) a.nargs++;
-            for (int j = 0; j < a.nargs; j++) a.args[j] = (int32_t)arb_rng_below(&r, 45) - 2;
-            int is_legal = 0;
-            for (size_t i = 0; i < n && !is_legal; i++) is_legal = same_action(&a, &legal[i]);
-            arb_match_copy(copy, m);
-            int rc = arb_match_apply(copy, &a, &err);
-            if (is_legal) REQ_INT_EQ(rc, 0);
-            else {
-                REQ_MSG(rc == ARB_EILLEGAL, "illegal action accepted: verb %d args %d %d", a.verb, a.args[0], a.args[1]);
-                REQ_MSG(err.rule[0] != 0, "rejection without a rule ID");
-                REQ(memcmp(arb_match_state(copy), arb_match_state(m), G->state_size) == 0);
-                REQ(arb_match_hash(copy) == h);
-            }
-        }
-        if (full && (steps % 11) == 0) {
-            for (int v = 0; v < players; v++) { check_view(m, v); check_view_blind(m, v, &r); }
-            check_roundtrip(m, players);
-        }
-        arb_action a;
-        if (greedy) check_greedy_blind(m, d.seat, legal, n, &r);
-        REQ_INT_EQ(arb_agent_choose(&ag[d.seat], m, &a), 0);
-        REQ_INT_EQ(arb_match_apply(m, &a, &err), 0);
-        log[nlog++] = a;
-        /* hidden draws are not narrated to others */
-        unsigned ne;
-        const arb_event *ev = arb_match_events(m, &ne);
-        REQ_UINT_GT(ne, 0); /* every accepted action is narrated */
-        for (unsigned i = 0; i < ne; i++) {
-            char buf[256], want[64];
-            REQ_INT_GT(G->event_text(G, &ev[i], ARB_VIEW_ALL, buf, sizeof buf), 0);
-            if (ev[i].hidden) {
-                int other = (ev[i].seat + 1) % players;
-                G->event_text(G, &ev[i], other, buf, sizeof buf);
-                snprintf(want, sizeof want, "P%d draws a card", ev[i].seat + 1);
-                REQ_STR_EQ(buf, want);
-            }
-        }
+    (void)st;
+    EK_REQ(!a || ev->n > 0, "an accepted action emitted no event");
+    for (unsigned i = 0; i < ev->n; i++) {
+        char buf[256], want[64];
+        if (!ev->buf[i].hidden) continue;
+        int other = (ev->buf[i].seat + 1) % p->plan.players;
+        G->event_text(G, &ev->buf[i], other, buf, sizeof buf);
+        snprintf(want, sizeof want, "P%d draws a card", ev->buf[i].seat + 1);
+        EK_REQ(strcmp(buf, want) == 0, "seat %d reads a hidden event as '%s'", other, buf);
     }
-    REQ_UINT_LE(o.turns, OPS_TURN_CAP);
-    if (full) check_roundtrip(m, players);
-    for (size_t i = 0; i < nlog; i++) REQ_INT_EQ(arb_match_apply(replay, &log[i], &err), 0);
-    REQ(arb_match_hash(replay) == arb_match_hash(m));
-    arb_match_free(m);
-    arb_match_free(copy);
-    arb_match_free(replay);
 }
+
+/* 2-4 players in turn, three random games then three greedy ones; every
+ * 40th game checks every legal action at every step, views and round trips. */
+static void plan(ek_plan *p) { p->greedy = (p->index / 3) % 2; }
 
 START_TEST(t_property)
 {
-    int games = ek_games();
-    for (int k = 0; k < games; k++)
-        play_game(0x5eed0000ull + (uint64_t)k * 7919u, 2 + k % 3, (k / 3) % 2, k % 40 == 0);
+    static const ek_play_spec spec = {
+        .game = &arb_game_operator, .program = "check_operator", .seed_base = 0x5eed0000ull, .seed_step = 7919,
+        .players_min = 2, .players_max = 4, .plan = plan, .max_turns = OPS_TURN_CAP,
+        .samples = 3, .sample = sample, .rule_prefix = "OPS-", .illegal_only = 1, .no_clock = 1, .seated_only = 1,
+        .legal_every = 7, .full_every = 40, .roundtrip_every = 11, .roundtrip_games = 40, .view_every = 11,
+        .view_games = 40, .blind_every = 1,
+        .check_view = check_view, .scramble = hide_shuffle, .after_step = after_step,
+    };
+    ek_selfplay(&spec);
 }
 END_TEST
-
 
 /* ---- hostile positions: mutated exports load or fail cleanly, never crash -------------- */
 static unsigned count_nodes(const arb_tnode *n)

@@ -103,8 +103,8 @@ START_TEST(round_trip)
     ck_assert_str_eq(h->started, "2026-11-29T12:00:00Z");
     ck_assert_uint_eq(h->seed, 12345);
     ck_assert_int_eq(h->players, 2);
-    ck_assert_uint_eq(h->player[1].ncards, 10);
-    ck_assert_str_eq(h->player[1].cards[0], "six");
+    ck_assert_uint_eq(h->player[1].ncards, 8);
+    ck_assert_str_eq(h->player[1].cards[0], "nova");
     ck_assert_str_eq(h->player[0].name, "P1");
     ck_assert_ptr_null(h->position);
     arb_replay_record rec;
@@ -405,9 +405,9 @@ START_TEST(tamper_named)
     /* 1. an action made illegal: named exactly, with its rule ID */
     size_t ia = 0;
     for (size_t i = 5; i < R.n; i++)
-        if (R.r[i].kind == ARB_REC_ACTION && R.r[i].action.verb == 0) { ia = i; break; }
+        if (R.r[i].kind == ARB_REC_ACTION && R.r[i].action.verb == TG_V_PLAY) { ia = i; break; }
     ck_assert_uint_gt(ia, 0);
-    uint8_t bad[6] = { 0x95, 0x00, 0x00, (uint8_t)R.r[ia].action.seat, 0x00, 0x63 }; /* play 99 */
+    uint8_t bad[6] = { 0x95, 0x00, 0x00, (uint8_t)R.r[ia].action.seat, TG_V_PLAY, 0x63 }; /* play 99 */
     tamper(p, q, R.r[ia].offset, 6, bad, 6);
     ck_assert_int_eq(verify_tg(q, &res, &err), ARB_EVERIFY);
     ck_assert_int_eq(res.kind, ARB_DIV_ILLEGAL);

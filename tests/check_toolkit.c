@@ -2,8 +2,8 @@
  *
  * Unit tests of the shared pieces (name lookups, reason spellings, the
  * strict position reader, deck issues), then one generic suite run over
- * every compiled-in engine AND the two test engines built here as a fifth
- * and sixth game (tests/toy_game.h, tests/testgame.h), so a new engine is
+ * every compiled-in engine AND the test game built here as a fifth
+ * (tests/testgame.h), so a new engine is
  * held to the same duties: arb_game_check, legal() <=> apply(), rejected
  * actions leave the state untouched, clones hash alike, no dropped events,
  * narration for every event and action, the position round trip,
@@ -20,7 +20,6 @@
 #include "arbiter/arbiter.h"
 #include "arbiter/adapter.h"
 #include "testgame.h"
-#include "toy_game.h"
 
 /* ---- names ------------------------------------------------------------ */
 START_TEST(t_names)
@@ -202,8 +201,6 @@ static void collect(void)
     }
     positions_of[nall] = 0; /* testgame's positions are a narrower shape than its export */
     all_games[nall++] = &tg_game;
-    positions_of[nall] = 0; /* the toy refuses positions (ARB_EUNSUPPORTED) */
-    all_games[nall++] = &toy_game;
 }
 
 /* Public entry points refuse a NULL the contract forbids with ARB_EINVAL
@@ -249,7 +246,7 @@ END_TEST
 START_TEST(t_contract)
 {
     collect();
-    ck_assert_uint_ge(nall, 6);
+    ck_assert_uint_ge(nall, 5);
     for (unsigned i = 0; i < nall; i++) {
         arb_error e = ARB_ERROR_INIT;
         ck_assert_msg(arb_game_check(all_games[i], &e) == ARB_OK, "%s", e.msg);
@@ -278,10 +275,10 @@ START_TEST(t_contract)
     bad.noutcome_reasons = 2;
     ck_assert_int_eq(arb_game_check(&bad, &e), ARB_EUNSUPPORTED);
     ck_assert_ptr_nonnull(strstr(e.msg, "kebab-case"));
-    /* The vocabulary (game.h), one planted engine per rule: the toy game
+    /* The vocabulary (game.h), one planted engine per rule: the test game
      * with one table changed. */
-    static const char *const snake_events[] = { "draw", "play", "first_player", "timeout", "game-over" };
-    static const char *const no_game_over[] = { "draw", "play", "first", "timeout", "end" };
+    static const char *const snake_events[] = { "draw", "play", "first_player", "timeout", "game-over", "shuffle" };
+    static const char *const no_game_over[] = { "draw", "play", "first", "timeout", "end", "shuffle" };
     static const char *const reason0[] = { "pending", "score", "timeout", "draw" };
     static const char *const snake_decisions[] = { "mulligan", "main_phase", "over" };
     static const char *const no_over[] = { "mulligan", "main", "none" };
@@ -295,7 +292,7 @@ START_TEST(t_contract)
         { NULL, NULL, reason0, "outcome reason 0 is 'pending'" },
     };
     for (unsigned i = 0; i < sizeof plant / sizeof plant[0]; i++) {
-        bad = toy_game;
+        bad = tg_game;
         if (plant[i].ev) bad.event_names = plant[i].ev;
         if (plant[i].dn) bad.decision_names = plant[i].dn;
         if (plant[i].rs) bad.outcome_reasons = plant[i].rs;
@@ -306,7 +303,7 @@ START_TEST(t_contract)
     /* aliases name an old spelling and a current event; the old one finds it */
     static const char *const alias_ok[] = { "over", "game-over" };
     static const char *const alias_bad[] = { "end", "finish" };
-    bad = toy_game;
+    bad = tg_game;
     bad.event_aliases = alias_ok, bad.nevent_aliases = 1;
     ck_assert_int_eq(arb_game_check(&bad, &e), ARB_OK);
     ck_assert_int_eq(arb_game_event_find(&bad, "over"), arb_game_event_find(&bad, "game-over"));
@@ -315,7 +312,7 @@ START_TEST(t_contract)
     ck_assert_int_eq(arb_game_check(&bad, &e), ARB_EUNSUPPORTED);
     ck_assert_ptr_nonnull(strstr(e.msg, "event alias 0"));
     /* a contract-2 plug-in predates the vocabulary: only its layout is checked */
-    bad = toy_game;
+    bad = tg_game;
     bad.event_names = no_game_over;
     ck_assert_int_eq(arb_game_check_layout(&bad, &e), ARB_OK);
     /* catalyst's replay table predates reason 0 "none" (FORMAT.md §B.7) */
@@ -345,7 +342,7 @@ START_TEST(t_contract)
     ck_assert_ptr_nonnull(strstr(buf, "7 8 9"));
     arb_action a = { 0, 0, 1, 0, 0, { 0 } };
     arb_game_action_text(&bad, NULL, &a, buf, sizeof buf);
-    ck_assert_str_eq(buf, "0 pass");
+    ck_assert_str_eq(buf, "0 play");
 }
 END_TEST
 

@@ -8,8 +8,9 @@
  * ek_match_ok()/ek_match_reject() are the same for a test that drives an
  * arb_match. ek_games() is the one count of self-play games every engine's
  * property test plays: ARB_TEST_GAMES (200 when unset; the Makefile's
- * check tier runs 200, check-all 3000). Header-only, static inline, so each
- * test program compiles it with its own Check. */
+ * check tier runs 200, check-all 3000); the self-play harness that plays
+ * them is engine_kit_play.h. Header-only, static inline, so each test
+ * program compiles it with its own Check. */
 #ifndef ARBITER_ENGINE_KIT_H
 #define ARBITER_ENGINE_KIT_H
 

@@ -70,35 +70,35 @@ done
 
 [ -z "$only" ] || exit $fail
 
-# The toy game as an in-process plug-in engine: every command finds it.
+# The test game as an in-process plug-in engine: every command finds it.
 if [ -n "${PLUGIN:-}" ]; then
-    out=$($A --plugin "$PLUGIN" games 2>&1); echo "$out" | grep -q "^toy " || bad "plug-in: games does not list toy: $out"
-    ARBITER_GAMES_PATH="$PLUGIN" $A games | grep -q "^toy " || bad "plug-in: ARBITER_GAMES_PATH not loaded"
-    ARBITER_GAMES_PATH="$(dirname "$PLUGIN")/nosuchdir:$PLUGIN" $A games | grep -q "^toy " || bad "plug-in: a path with a missing directory"
-    $A --plugin "$PLUGIN" play --game toy --seed 5 --players 3 -o "$T/toy.tcgr" >/dev/null || bad "plug-in: play failed"
-    $A --plugin "$PLUGIN" verify "$T/toy.tcgr" >/dev/null || bad "plug-in: the recorded toy match does not verify"
-    $A verify "$T/toy.tcgr" >/dev/null 2>&1; rc=$?
-    [ $rc -eq 3 ] || bad "plug-in: without the plug-in verify should refuse toy (exit 3), got $rc"
-    $A --plugin "$PLUGIN" log "$T/toy.tcgr" | grep -q "Toy Game" || bad "plug-in: log"
-    out=$($A --plugin "$PLUGIN" crosscheck --game toy --engine "$A --plugin $PLUGIN engine-serve --game toy" --games 50 2>&1) ||
+    out=$($A --plugin "$PLUGIN" games 2>&1); echo "$out" | grep -q "^testgame " || bad "plug-in: games does not list testgame: $out"
+    ARBITER_GAMES_PATH="$PLUGIN" $A games | grep -q "^testgame " || bad "plug-in: ARBITER_GAMES_PATH not loaded"
+    ARBITER_GAMES_PATH="$(dirname "$PLUGIN")/nosuchdir:$PLUGIN" $A games | grep -q "^testgame " || bad "plug-in: a path with a missing directory"
+    $A --plugin "$PLUGIN" play --game testgame --seed 5 --players 3 -o "$T/tg.tcgr" >/dev/null || bad "plug-in: play failed"
+    $A --plugin "$PLUGIN" verify "$T/tg.tcgr" >/dev/null || bad "plug-in: the recorded testgame match does not verify"
+    $A verify "$T/tg.tcgr" >/dev/null 2>&1; rc=$?
+    [ $rc -eq 3 ] || bad "plug-in: without the plug-in verify should refuse testgame (exit 3), got $rc"
+    $A --plugin "$PLUGIN" log "$T/tg.tcgr" | grep -q "Test Game" || bad "plug-in: log"
+    out=$($A --plugin "$PLUGIN" crosscheck --game testgame --engine "$A --plugin $PLUGIN engine-serve --game testgame" --games 50 2>&1) ||
         bad "plug-in: crosscheck through engine-serve: $out"
-    $A --plugin "$PLUGIN" perft --game toy --depth 3 >/dev/null || bad "plug-in: perft"
+    $A --plugin "$PLUGIN" perft --game testgame --depth 3 >/dev/null || bad "plug-in: perft"
     out=$($A --plugin "$PLUGIN_OLD" games 2>&1); rc=$?
     [ $rc -eq 3 ] && echo "$out" | grep -q "does not implement game contract" || bad "plug-in of another contract: exit $rc: $out"
     if [ -n "${PLUGIN_C2:-}" ]; then
         # built as arbiter 0.2 built plug-ins (contract 2): shimmed, plays and
         # verifies, and its replays are the contract-3 build's
-        $A --plugin "$PLUGIN_C2" games | grep -q "^toy " || bad "contract-2 plug-in: not loaded"
-        $A --plugin "$PLUGIN_C2" play --game toy --seed 5 --players 3 -o "$T/toy2.tcgr" >/dev/null || bad "contract-2 plug-in: play failed"
-        h3=$($A --plugin "$PLUGIN" verify "$T/toy.tcgr" | grep -o 'final hash 0x[0-9a-f]*')
-        h2=$($A --plugin "$PLUGIN_C2" verify "$T/toy2.tcgr" | grep -o 'final hash 0x[0-9a-f]*')
+        $A --plugin "$PLUGIN_C2" games | grep -q "^testgame " || bad "contract-2 plug-in: not loaded"
+        $A --plugin "$PLUGIN_C2" play --game testgame --seed 5 --players 3 -o "$T/tg2.tcgr" >/dev/null || bad "contract-2 plug-in: play failed"
+        h3=$($A --plugin "$PLUGIN" verify "$T/tg.tcgr" | grep -o 'final hash 0x[0-9a-f]*')
+        h2=$($A --plugin "$PLUGIN_C2" verify "$T/tg2.tcgr" | grep -o 'final hash 0x[0-9a-f]*')
         [ -n "$h3" ] && [ "$h3" = "$h2" ] || bad "contract-2 plug-in: its match ($h2) differs from the contract-3 build's ($h3)"
-        $A --plugin "$PLUGIN_C2" verify "$T/toy.tcgr" >/dev/null || bad "contract-2 plug-in: verify failed"
-        $A --plugin "$PLUGIN_C2" log "$T/toy.tcgr" | grep -q "P1 draws card" || bad "contract-2 plug-in: event_text not shimmed"
+        $A --plugin "$PLUGIN_C2" verify "$T/tg.tcgr" >/dev/null || bad "contract-2 plug-in: verify failed"
+        $A --plugin "$PLUGIN_C2" log "$T/tg.tcgr" | grep -q "P1 draws card" || bad "contract-2 plug-in: event_text not shimmed"
     fi
     out=$($A --plugin /nonexistent.so games 2>&1); rc=$?
     [ $rc -eq 3 ] || bad "a missing plug-in: exit $rc"
-    echo "adapter: the toy plug-in records, verifies, crosschecks and counts; a contract-2 plug-in loads through the shim, one of another contract is refused"
+    echo "adapter: the test-game plug-in records, verifies, crosschecks and counts; a contract-2 plug-in loads through the shim, one of another contract is refused"
 fi
 
 # perft reference values (conformance/<game>/perft.md), in-process and

@@ -50,11 +50,11 @@ if [ -f "$T/myengine/engine.so" ]; then
     cd "$T" || exit 2
     P="$T/myengine/engine.so"
     out=$("$A" --plugin "$P" games 2>&1) || bad "games with the outside plug-in: $out"
-    echo "$out" | grep -q '^toy ' || bad "the outside plug-in is not listed: $out"
-    "$A" --plugin "$P" play --game toy --seed 9 --players 2 -o m.tcgr >/dev/null 2>"$T/e" || bad "play: $(cat "$T/e")"
+    echo "$out" | grep -q '^testgame ' || bad "the outside plug-in is not listed: $out"
+    "$A" --plugin "$P" play --game testgame --seed 9 --players 2 -o m.tcgr >/dev/null 2>"$T/e" || bad "play: $(cat "$T/e")"
     out=$(ARBITER_GAMES_PATH="$T/myengine" "$A" verify m.tcgr 2>&1) || bad "verify through ARBITER_GAMES_PATH: $out"
     echo "$out" | grep -q ': OK' || bad "verify does not say OK: $out"
-    out=$("$A" --plugin "$P" crosscheck --game toy --engine "$A --plugin $P engine-serve --game toy" --games 5 2>&1) ||
+    out=$("$A" --plugin "$P" crosscheck --game testgame --engine "$A --plugin $P engine-serve --game testgame" --games 5 2>&1) ||
         bad "crosscheck of the outside plug-in: $out"
 fi
 [ "$fails" -eq 0 ] && echo "contract: no game named outside src/games, no abort/exit in the library, an outside plug-in loads, plays, verifies"
