@@ -577,6 +577,8 @@ int arb_catalyst__load(const arb_game *g, void *st, const arb_tnode *pos, const 
     (void)g;
     arb_error local = ARB_ERROR_INIT;
     if (!err) err = &local;
+    int rules = arb_game_rules_select(&arb_game_catalyst, su, err);
+    if (rules < 0) return rules;
     ld L;
     memset(&L, 0, sizeof L);
     arb_pos_init(&L.P, &arb_game_catalyst, err, NULL);

@@ -336,6 +336,8 @@ static void next_mulligan_seat(cat_state *s, arb_events *ev)
 int arb_catalyst__setup(const arb_game *g, void *st, const arb_setup *su, arb_events *ev, arb_error *err)
 {
     (void)g;
+    int rules = arb_game_rules_select(&arb_game_catalyst, su, err); /* one version so far: index 0 */
+    if (rules < 0) return rules;
     if (su->players < 2 || su->players > ARB_MAX_SEATS)
         return ARB_ILLEGAL(err, "CAT-TURN-CLOCKWISE", "CATALYST is played by 2 to 4 players (G21), not %d", su->players);
     int free_decks = arb_options_get(&su->options, "free_decks", 0) != 0;

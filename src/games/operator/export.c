@@ -544,6 +544,8 @@ static int load_flow(arb_pos *L, ops_state *s, const arb_tnode *pos, int64_t *ds
 int arb_operator__load(const arb_game *g, void *st, const arb_tnode *pos, const arb_setup *su, arb_error *err)
 {
     (void)g;
+    int rules = arb_game_rules_select(&arb_game_operator, su, err);
+    if (rules < 0) return rules;
     static ops_state zero;
     ops_state s = zero;
     arb_pos L;

@@ -327,6 +327,8 @@ static void resolve(ops_state *s, arb_events *ev)
 int arb_operator__setup(const arb_game *g, void *st, const arb_setup *su, arb_events *ev, arb_error *err)
 {
     (void)g;
+    int rules = arb_game_rules_select(&arb_game_operator, su, err); /* one version so far: index 0 */
+    if (rules < 0) return rules;
     ops_state *s = st;
     if (su->players < 2 || su->players > ARB_MAX_SEATS)
         return ARB_ILLEGAL(err, "OPS-G29", "OPERATOR is played by 2 to %d players, not %d", ARB_MAX_SEATS, su->players);
