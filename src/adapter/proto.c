@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "adapter/adapter_int.h"
+#include "arbiter/toolkit.h"
 
 void arb_adapter__write_seat(FILE *f, int seat)
 {
@@ -97,13 +98,6 @@ int arb_adapter__read_u64(const arb_tnode *n, uint64_t *out)
     return 0;
 }
 
-static int find_name(const char *const *names, unsigned n, const char *s)
-{
-    for (unsigned i = 0; i < n; i++)
-        if (names[i] && strcmp(names[i], s) == 0) return (int)i;
-    return -1;
-}
-
 int arb_adapter__read_action(const arb_game *g, const arb_tnode *n, const char *path, arb_action *out,
                              arb_error *err)
 {
@@ -158,7 +152,8 @@ int arb_adapter__read_event(const arb_game *g, const arb_tnode *n, const char *p
     memset(out, 0, sizeof *out);
     if (!n || n->kind != ARB_T_MAP) return bad(err, path, "", "an event must be an object");
     const arb_tnode *t = arb_tnode_get(n, "type");
-    int type = t && t->kind == ARB_T_STR ? find_name(g->event_names, g->nevent_names, t->s) : -1;
+    /* '-' and '_' compare equal: an adapter may still spell "draw_empty" */
+    int type = t && t->kind == ARB_T_STR ? arb_game_event_find(g, t->s) : -1;
     if (type < 0) return bad(err, path, "type", "type must be one of the game's event names");
     out->type = (uint16_t)type;
     int64_t v;
