@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "arbiter/game.h"
+#include "arbiter/tree.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -94,6 +95,9 @@ typedef struct arb_adapter_probes {
 } arb_adapter_probes;
 int arb_adapter_step2(void *st, arb_adapter_probes *pr, const arb_action *act, arb_events *ev, int legal,
                       const int *views, unsigned nviews, arb_error *err);
+/* The state tree of view that arb_adapter_step2 brought for st, or NULL;
+ * valid until st's node is moved on or the adapter forgets its states. */
+const arb_tnode *arb_adapter_tree(const void *st, int view);
 /* The protocol hello agreed on: 2, or 1 for an adapter that refused 2. */
 int arb_adapter_protocol(const arb_adapter *a);
 /* Whether the read-ahead state tree of view is byte for byte the compact

@@ -68,7 +68,8 @@ struct px_node {
     const char *phase;
     arb_outcome out;
     uint64_t hash;
-    arb_tree *trees[ARB_MAX_SEATS + 1]; /* prefetched state trees (slot 4: all) */
+    arb_tree *resp;               /* the step answer that brought trees, kept */
+    const arb_tnode *trees[ARB_MAX_SEATS + 1]; /* state trees in it (slot 4: all) */
 };
 
 typedef struct px_state {
@@ -506,10 +507,9 @@ static void hold(arb_adapter *a, px_node *n, int64_t h)
 
 static void drop_trees(px_node *n)
 {
-    for (int i = 0; i <= ARB_MAX_SEATS; i++) {
-        arb_tree_free(n->trees[i]);
-        n->trees[i] = NULL;
-    }
+    arb_tree_free(n->resp);
+    n->resp = NULL;
+    for (int i = 0; i <= ARB_MAX_SEATS; i++) n->trees[i] = NULL;
 }
 
 static px_node *new_node(arb_adapter *a)
@@ -957,8 +957,7 @@ static void px_export(const arb_game *g, const void *st, int view, arb_tree *t, 
     LOCK(a);
     int slot = view < 0 ? ARB_MAX_SEATS : view;
     if (slot <= ARB_MAX_SEATS && n->trees[slot]) {
-        const arb_tnode *c = arb_tree_root(n->trees[slot]);
-        for (const arb_tnode *k = c->first; k; k = k->next) arb_tree_add_copy(t, root, k->key, k);
+        for (const arb_tnode *k = n->trees[slot]->first; k; k = k->next) arb_tree_add_copy(t, root, k->key, k);
         UNLOCK(a);
         return;
     }
@@ -1699,14 +1698,14 @@ int arb_adapter_step2(void *st, arb_adapter_probes *pr, const arb_action *act, a
         goto out;
     }
     unsigned i = 0;
-    for (const arb_tnode *k = nviews ? tr->first : NULL; k && i < nviews; k = k->next, i++) {
-        int slot = views[i] < 0 ? ARB_MAX_SEATS : views[i];
+    for (const arb_tnode *k = nviews ? tr->first : NULL; k; k = k->next)
         if (k->kind != ARB_T_MAP) { bad_answer(a, "step", "a tree is not an object", &e); goto out; }
-        arb_tree_free(t->trees[slot]);
-        arb_tree *c = t->trees[slot] = arb_tree_new();
-        if (c)
-            for (const arb_tnode *m = k->first; m; m = m->next) arb_tree_add_copy(c, arb_tree_root(c), m->key, m);
-        if (!c || arb_tree_failed(c)) { set_failed(a, "step", "out of memory"); goto out; }
+    if (nviews) { /* keep the answer: the trees stay where they were parsed */
+        drop_trees(t);
+        for (const arb_tnode *k = tr->first; k && i < nviews; k = k->next, i++)
+            t->trees[views[i] < 0 ? ARB_MAX_SEATS : views[i]] = k;
+        t->resp = a->resp;
+        a->resp = NULL;
     }
     if (act) { /* the handle moves on to the new node (hold may free another: r is spent by then) */
         holder_remove(a, node);
@@ -1721,4 +1720,14 @@ out:
     if (rc == ARB_EIO && a->is_failed) arb_error_set(err, ARB_EIO, NULL, "engine adapter: %s", a->failed);
     UNLOCK(a);
     return rc;
+}
+
+const arb_tnode *arb_adapter_tree(const void *st, int view)
+{
+    px_node *n = node_of(st);
+    if (!n || view < ARB_VIEW_ALL || view >= ARB_MAX_SEATS) return NULL;
+    LOCK(n->ad);
+    const arb_tnode *t = n->trees[view < 0 ? ARB_MAX_SEATS : view];
+    UNLOCK(n->ad);
+    return t;
 }

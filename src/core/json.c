@@ -69,6 +69,18 @@ static int check_dups(jp *p, size_t base)
     struct jkey *v = p->keys + base;
     p->nkeys = base;
     if (k < 2) return 0;
+    if (k <= 12) { /* small objects (most): pairwise, no sort */
+        size_t best = (size_t)-1, bi = 0;
+        for (size_t j = 1; j < k; j++)
+            for (size_t i = 0; i < j; i++)
+                if (v[j].off < best && strcmp(v[i].key, v[j].key) == 0) { best = v[j].off; bi = j; break; }
+        if (best == (size_t)-1) return 0;
+        char shown[96];
+        arb_text_escape(shown, sizeof shown, v[bi].key);
+        p->i = best;
+        arb_error_where(p->err, "offset %zu", p->i);
+        return arb_error_set(p->err, ARB_EFORMAT, NULL, "JSON: duplicate key \"%s\"", shown);
+    }
     qsort(v, k, sizeof *v, key_cmp);
     size_t best = (size_t)-1, bi = 0;
     for (size_t i = 1; i < k; i++)
