@@ -117,9 +117,11 @@ static int compare_events(xc *X, const arb_event *eg, unsigned neg, const arb_ev
     return bad;
 }
 
-/* Compare everything observable (the state trees when trees is set or the
- * hashes differ); 0 equal, 1 a divergence described in X->why. */
-static int compare(xc *X, const arb_match *mg, const arb_match *mp, int players, int trees)
+#define XC_ALL_VIEWS 0x1f
+/* Compare everything observable, and the state trees of the views in
+ * trees (bit 0 the full state, bit 1 + S seat S's view; every view when
+ * the hashes differ); 0 equal, 1 a divergence described in X->why. */
+static int compare(xc *X, const arb_match *mg, const arb_match *mp, int players, unsigned trees)
 {
     int bad = 0;
     arb_decision dg = arb_match_decision(mg), dp = arb_match_decision(mp);
@@ -145,7 +147,7 @@ static int compare(xc *X, const arb_match *mg, const arb_match *mp, int players,
         bad = 1;
     }
     uint64_t hg = arb_match_hash(mg), hp = arb_match_hash(mp);
-    if (hg != hp) { say(X, "  hash: reference %016" PRIx64 ", engine %016" PRIx64 "\n", hg, hp); bad = 1; trees = 1; }
+    if (hg != hp) { say(X, "  hash: reference %016" PRIx64 ", engine %016" PRIx64 "\n", hg, hp); bad = 1; trees = XC_ALL_VIEWS; }
     size_t ng = get_legal(mg, X->g, &X->lg, &X->cap, &X->tg, 0);
     size_t np = get_legal(mp, X->p, &X->lp, &X->capp, &X->tp, 0);
     /* the same list in the same order (the common case) is the same set */
@@ -178,6 +180,7 @@ static int compare(xc *X, const arb_match *mg, const arb_match *mp, int players,
         bad = 1;
     }
     for (int v = -1; v < players && trees; v++) {
+        if (!(trees >> (v + 1) & 1)) continue;
         arb_tree *a = arb_match_export(mg, v), *b = NULL;
         if (a && X->proto < 2) {
             /* fast path: the adapter's answer is byte for byte this tree */
@@ -358,7 +361,7 @@ static int reconfirm(xc *X, xmatch *M)
         if (M->probe_hash && !again) again = rg && arb_match_hash(mg) != arb_match_hash(mp);
         goto out;
     }
-    again = compare(X, mg, mp, M->players, 1);
+    again = compare(X, mg, mp, M->players, XC_ALL_VIEWS);
 out:
     X->wlen = save;
     X->why[save] = '\0';
@@ -388,7 +391,7 @@ static int play_p1(xc *X, xmatch *M)
     }
     arb_adapter_prefetch(arb_match_state(mp), M->players);
     for (M->steps = 0; M->steps < XC_MAX_STEPS; M->steps++) {
-        if (compare(X, mg, mp, M->players, 1)) { rc = 1; break; }
+        if (compare(X, mg, mp, M->players, XC_ALL_VIEWS)) { rc = 1; break; }
         if (arb_adapter_failed(X->ad)) break;
         arb_outcome o;
         if (arb_match_outcome(mg, &o)) break;
@@ -437,9 +440,10 @@ out:
 /* Protocol 2: plays match M in one round trip a step (a probe of the
  * sampled actions and a step of the walk's action, which learns the next
  * decision, outcome, hash and legal actions); the probes are tried on a
- * copy and never advance the walk. State trees are compared at the first
- * step, every XC_TREE_EVERY steps, at the end and whenever the hashes
- * differ. 0 agreed, 1 diverged (X->why), 4 internal. */
+ * copy and never advance the walk. State trees: every view at the first
+ * step and the end, the full state and one seat's view (in turn) every
+ * XC_TREE_EVERY steps, every view whenever the hashes differ. 0 agreed,
+ * 1 diverged (X->why), 4 internal. */
 static int play_p2(xc *X, xmatch *M)
 {
     arb_error e1 = ARB_ERROR_INIT, e2 = ARB_ERROR_INIT;
@@ -457,12 +461,12 @@ static int play_p2(xc *X, xmatch *M)
         if (compare_events(X, eg, neg, ep, nep)) { say(X, "  (the setup's events)\n"); rc = 1; goto out; }
     }
     if (!X->scratch && arb_match_clone(&X->scratch, mg)) { rc = 4; goto out; }
-    int views[ARB_MAX_SEATS + 1];
+    int views[ARB_MAX_SEATS + 1], sv[2] = { ARB_VIEW_ALL, 0 };
     unsigned nv = 0;
     views[nv++] = ARB_VIEW_ALL;
     for (int v = 0; v < M->players; v++) views[nv++] = v;
     if (arb_adapter_step2(arb_match_state_mut(mp), NULL, NULL, NULL, 1, views, nv, &e2) == ARB_EIO) goto out;
-    int trees = 1;
+    unsigned trees = XC_ALL_VIEWS;
     for (M->steps = 0; M->steps < XC_MAX_STEPS; M->steps++) {
         if (compare(X, mg, mp, M->players, trees)) { rc = 1; break; }
         if (arb_adapter_failed(X->ad)) break;
@@ -478,11 +482,16 @@ static int play_p2(xc *X, xmatch *M)
         act = X->lg[arb_rng_below(&r, (uint32_t)n)];
         for (size_t k = 0; k < np; k++) to_proxy(X, &ag[k], &ap[k]);
         to_proxy(X, &act, &pact);
-        trees = (M->steps + 1) % XC_TREE_EVERY == 0;
+        /* sampled: the full state and one seat's view, the seats in turn */
+        trees = 0;
+        if ((M->steps + 1) % XC_TREE_EVERY == 0) {
+            sv[1] = (int)(((M->steps + 1) / XC_TREE_EVERY) % (size_t)M->players);
+            trees = 1u | 1u << (1 + sv[1]);
+        }
         arb_adapter_probes pr = { ap, np, rcs, errs, 0 };
         X->evs[0].n = X->evs[0].dropped = 0;
         arb_error_clear(&e2);
-        rp = arb_adapter_step2(arb_match_state_mut(mp), &pr, &pact, &X->evs[0], 1, views, trees ? nv : 0, &e2);
+        rp = arb_adapter_step2(arb_match_state_mut(mp), &pr, &pact, &X->evs[0], 1, sv, trees ? 2 : 0, &e2);
         if (arb_adapter_failed(X->ad)) break;
         uint64_t h0 = arb_match_hash(mg);
         for (size_t k = 0; k < np; k++) {
@@ -525,9 +534,9 @@ static int play_p2(xc *X, xmatch *M)
         unsigned neg;
         const arb_event *eg = arb_match_events(mg, &neg);
         if (compare_events(X, eg, neg, X->evs[0].buf, X->evs[0].n)) { say(X, "  (the events of '%s')\n", txt); rc = 1; break; }
-        if (!trees && arb_match_outcome(mg, &o)) { /* the end: its trees, in one request */
+        if (trees != XC_ALL_VIEWS && arb_match_outcome(mg, &o)) { /* the end: its trees, in one request */
             if (arb_adapter_step2(arb_match_state_mut(mp), NULL, NULL, NULL, 0, views, nv, &e2) == ARB_EIO) break;
-            trees = 1;
+            trees = XC_ALL_VIEWS;
         }
     }
 out:
