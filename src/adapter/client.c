@@ -418,8 +418,8 @@ static int recv_rq(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err)
     size_t len;
     a->cur_id = q->id;
     if (recv_line(a, q->op, &len, deadline)) return arb_error_set(err, ARB_EIO, NULL, "engine adapter: %s", a->failed);
-    arb_tree_free(a->resp);
-    a->resp = arb_tree_new();
+    if (a->resp) arb_tree_reset(a->resp); /* reused: no allocation an answer */
+    else a->resp = arb_tree_new();
     arb_error pe = ARB_ERROR_INIT;
     if (!a->resp || arb_tree_parse_json(a->resp, arb_tree_root(a->resp), "r", a->rbuf, len, &pe)) {
         char snip[48];
@@ -523,6 +523,19 @@ static px_node *new_node(arb_adapter *a)
     return n;
 }
 
+/* "PREFIX<i>" (e.g. "actions.3") without printf: one per item of a list. */
+static void item_path(char *buf, size_t size, const char *prefix, unsigned i)
+{
+    char d[12];
+    size_t k = sizeof d, n = strlen(prefix);
+    do d[--k] = (char)('0' + i % 10);
+    while (i /= 10);
+    if (n + sizeof d - k + 1 > size) { buf[0] = '\0'; return; }
+    memcpy(buf, prefix, n);
+    memcpy(buf + n, d + k, sizeof d - k);
+    buf[n + sizeof d - k] = '\0';
+}
+
 static int push_events(arb_adapter *a, const char *op, const arb_tnode *r, arb_events *ev, arb_error *err)
 {
     const arb_tnode *es = arb_tnode_get(r, "events");
@@ -531,7 +544,7 @@ static int push_events(arb_adapter *a, const char *op, const arb_tnode *r, arb_e
     for (const arb_tnode *k = es->first; k; k = k->next, i++) {
         arb_event e;
         char path[32];
-        snprintf(path, sizeof path, "events.%u", i);
+        item_path(path, sizeof path, "events.", i);
         arb_error pe = ARB_ERROR_INIT;
         if (arb_adapter__read_event(&a->game, k, path, &e, &pe)) {
             char m[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
@@ -824,7 +837,7 @@ static int read_legal(arb_adapter *a, const px_node *n, const arb_tnode *acts, c
     unsigned i = 0;
     for (const arb_tnode *k = acts->first; k; k = k->next, i++) {
         char path[32];
-        snprintf(path, sizeof path, "actions.%u", i);
+        item_path(path, sizeof path, "actions.", i);
         arb_error pe = ARB_ERROR_INIT;
         if (arb_adapter__read_action(&a->game, k, path, &a->legal[i], &pe)) {
             char m[ARB_MSG_MAX + ARB_WHERE_MAX + 8];

@@ -16,17 +16,58 @@ void arb_adapter__write_seat(FILE *f, int seat)
     else fprintf(f, "%d", seat);
 }
 
+/* Integers and literal text into a small line buffer, written at once:
+ * an answer of legal actions is mostly these two shapes, and one fprintf
+ * per number was most of its cost. */
+typedef struct lb {
+    char b[384];
+    size_t n;
+} lb;
+
+static void lb_s(lb *l, const char *s)
+{
+    size_t k = strlen(s);
+    if (k > sizeof l->b - l->n) k = sizeof l->b - l->n;
+    memcpy(l->b + l->n, s, k);
+    l->n += k;
+}
+
+static void lb_i(lb *l, int64_t v)
+{
+    char t[24];
+    size_t k = sizeof t;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do t[--k] = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0) t[--k] = '-';
+    if (sizeof t - k > sizeof l->b - l->n) return;
+    memcpy(l->b + l->n, t + k, sizeof t - k);
+    l->n += sizeof t - k;
+}
+
 void arb_adapter__write_action(FILE *f, const arb_game *g, const arb_action *a)
 {
-    fputs("{\"seat\":", f);
-    if (a->seat == ARB_SEAT_ARBITER) fputs("\"arbiter\"", f);
-    else fprintf(f, "%d", a->seat);
-    fputs(",\"verb\":", f);
-    if (a->verb < g->nverbs) arb_json_str(f, g->verbs[a->verb].name);
-    else fprintf(f, "%u", a->verb);
-    fputs(",\"args\":[", f);
-    for (unsigned i = 0; i < a->nargs && i < ARB_ARGS_MAX; i++) fprintf(f, "%s%" PRId32, i ? "," : "", a->args[i]);
-    fprintf(f, "],\"ms\":%" PRIu32 "}", a->elapsed_ms);
+    lb l = { .n = 0 };
+    lb_s(&l, "{\"seat\":");
+    if (a->seat == ARB_SEAT_ARBITER) lb_s(&l, "\"arbiter\"");
+    else lb_i(&l, a->seat);
+    lb_s(&l, ",\"verb\":");
+    if (a->verb < g->nverbs) {
+        fwrite(l.b, 1, l.n, f);
+        l.n = 0;
+        arb_json_str(f, g->verbs[a->verb].name);
+    } else {
+        lb_i(&l, a->verb);
+    }
+    lb_s(&l, ",\"args\":[");
+    for (unsigned i = 0; i < a->nargs && i < ARB_ARGS_MAX; i++) {
+        if (i) lb_s(&l, ",");
+        lb_i(&l, a->args[i]);
+    }
+    lb_s(&l, "],\"ms\":");
+    lb_i(&l, a->elapsed_ms);
+    lb_s(&l, "}");
+    fwrite(l.b, 1, l.n, f);
 }
 
 void arb_adapter__write_event(FILE *f, const arb_game *g, const arb_event *e)
@@ -34,8 +75,17 @@ void arb_adapter__write_event(FILE *f, const arb_game *g, const arb_event *e)
     fputs("{\"type\":", f);
     if (e->type < g->nevent_names) arb_json_str(f, g->event_names[e->type]);
     else fprintf(f, "%u", e->type);
-    fprintf(f, ",\"seat\":%d,\"hidden\":%s,\"a\":%" PRId32 ",\"b\":%" PRId32 ",\"c\":%" PRId32 "}", e->seat,
-            e->hidden ? "true" : "false", e->a, e->b, e->c);
+    lb l = { .n = 0 };
+    lb_s(&l, ",\"seat\":");
+    lb_i(&l, e->seat);
+    lb_s(&l, e->hidden ? ",\"hidden\":true,\"a\":" : ",\"hidden\":false,\"a\":");
+    lb_i(&l, e->a);
+    lb_s(&l, ",\"b\":");
+    lb_i(&l, e->b);
+    lb_s(&l, ",\"c\":");
+    lb_i(&l, e->c);
+    lb_s(&l, "}");
+    fwrite(l.b, 1, l.n, f);
 }
 
 void arb_adapter__write_deck(FILE *f, const arb_game *g, const arb_deck *d)

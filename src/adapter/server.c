@@ -11,10 +11,12 @@
  *
  * The documented faults (--fault NAME) break exactly one behaviour each, so
  * that crosscheck and `conform --engine` can be shown to catch it. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "adapter/adapter_int.h"
 
@@ -69,11 +71,8 @@ static void head(server *S, int ok)
     fprintf(S->out, "{\"id\":%" PRId64 ",\"ok\":%s", S->id, ok ? "true" : "false");
 }
 
-static void end(server *S)
-{
-    fputs("}\n", S->out);
-    fflush(S->out);
-}
+/* Answers are flushed by the loop when no further request is waiting. */
+static void end(server *S) { fputs("}\n", S->out); }
 
 static void fault_rule(server *S, char *rule)
 {
@@ -638,17 +637,69 @@ static void op_deck_check(server *S, const arb_tnode *req)
 
 /* ------------------------------------------------------------ loop */
 
+/* Requests are read from the descriptor behind `in` through a buffer of
+ * our own (stdio's getc took a lock a byte), so that the loop knows when
+ * a pipelined request is already waiting and holds its answers back to
+ * write them together; a stream without a descriptor is read with getc. */
+#define READER_BUF 65536
+typedef struct reader {
+    FILE *in;
+    int fd;
+    char *buf;
+    size_t pos, len;
+} reader;
+
+static int fill(reader *R)
+{
+    if (R->pos && R->pos < R->len) memmove(R->buf, R->buf + R->pos, R->len - R->pos);
+    R->len -= R->pos;
+    R->pos = 0;
+    ssize_t k;
+    do k = read(R->fd, R->buf + R->len, READER_BUF - R->len);
+    while (k < 0 && errno == EINTR);
+    if (k <= 0) return 0;
+    R->len += (size_t)k;
+    return 1;
+}
+
+/* A whole request line is buffered. */
+static int pending(const reader *R)
+{
+    return R->fd >= 0 && R->pos < R->len && memchr(R->buf + R->pos, '\n', R->len - R->pos) != NULL;
+}
+
 /* One line of at most max bytes (newline excluded) into buf; a longer line
  * is consumed to its end and reported as too long (1). -1 at EOF. */
-static int read_line(FILE *in, char *buf, size_t max, size_t *len)
+static int read_line(reader *R, char *buf, size_t max, size_t *len)
 {
     size_t n = 0;
-    int c, over = 0;
-    while ((c = getc(in)) != EOF && c != '\n') {
-        if (n < max) buf[n++] = (char)c;
-        else over = 1;
+    int over = 0;
+    if (R->fd < 0) {
+        int c;
+        while ((c = getc(R->in)) != EOF && c != '\n') {
+            if (n < max) buf[n++] = (char)c;
+            else over = 1;
+        }
+        if (c == EOF && n == 0 && !over) return -1;
+    } else {
+        int any = 0;
+        for (;;) {
+            if (R->pos == R->len && !fill(R)) {
+                if (!any) return -1;
+                break;
+            }
+            any = 1;
+            const char *s = R->buf + R->pos;
+            size_t avail = R->len - R->pos;
+            const char *nl = memchr(s, '\n', avail);
+            size_t k = nl ? (size_t)(nl - s) : avail, take = k <= max - n ? k : max - n;
+            if (take < k) over = 1;
+            memcpy(buf + n, s, take);
+            n += take;
+            R->pos += k + (nl ? 1 : 0);
+            if (nl) break;
+        }
     }
-    if (c == EOF && n == 0 && !over) return -1;
     if (n && buf[n - 1] == '\r') n--;
     *len = n;
     return over;
@@ -716,11 +767,13 @@ int arb_adapter_serve_protocol(const arb_game *g, int fault, int protocol, FILE 
     S.evb.buf = malloc(SERVER_EVENTS * sizeof *S.evb.buf);
     S.evb.cap = SERVER_EVENTS;
     char *line = malloc(ARB_ADAPTER_LINE_MAX);
+    reader R = { in, fileno(in), malloc(READER_BUF), 0, 0 };
     int rc = ARB_OK;
-    if (!line || !S.evb.buf) { rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory"); goto done; }
+    if (!line || !S.evb.buf || !R.buf) { rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory"); goto done; }
     for (;;) {
         size_t len = 0;
-        int r = read_line(in, line, ARB_ADAPTER_LINE_MAX - 1, &len);
+        if (!pending(&R) && fflush(out)) { rc = arb_error_set(err, ARB_EIO, NULL, "cannot write a response"); break; }
+        int r = read_line(&R, line, ARB_ADAPTER_LINE_MAX - 1, &len);
         if (r < 0) break;
         S.id = -1;
         if (r > 0) { fail(&S, ARB_ELIMIT, NULL, NULL, "request longer than %u bytes", ARB_ADAPTER_LINE_MAX); continue; }
@@ -729,6 +782,8 @@ int arb_adapter_serve_protocol(const arb_game *g, int fault, int protocol, FILE 
         if (ferror(out)) { rc = arb_error_set(err, ARB_EIO, NULL, "cannot write a response"); break; }
     }
 done:
+    fflush(out);
+    free(R.buf);
     for (size_t i = 0; i < S.ns; i++) drop_state(&S, (int)i);
     free(S.s);
     free(S.legal);
