@@ -153,15 +153,18 @@ int arb_adapter__read_action(const arb_game *g, const arb_tnode *n, const char *
 {
     memset(out, 0, sizeof *out);
     if (!n || n->kind != ARB_T_MAP) return bad(err, path, "", "an action must be an object");
-    for (const arb_tnode *k = n->first; k; k = k->next)
-        if (strcmp(k->key, "seat") && strcmp(k->key, "verb") && strcmp(k->key, "args") && strcmp(k->key, "ms"))
-            return bad(err, path, k->key, "unknown field of an action");
+    /* one pass over the members (a legal list has thousands of actions) */
+    const arb_tnode *s = NULL, *v = NULL, *a = NULL, *ms = NULL;
+    for (const arb_tnode *k = n->first; k; k = k->next) {
+        const arb_tnode **slot = !strcmp(k->key, "seat") ? &s : !strcmp(k->key, "verb") ? &v
+                                : !strcmp(k->key, "args") ? &a : !strcmp(k->key, "ms") ? &ms : NULL;
+        if (!slot) return bad(err, path, k->key, "unknown field of an action");
+        if (!*slot) *slot = k;
+    }
     int seat;
-    const arb_tnode *s = arb_tnode_get(n, "seat");
     if (arb_adapter__read_seat(s, &seat) || seat == ARB_SEAT_NONE)
         return bad(err, path, "seat", "seat must be 0..3 or \"arbiter\"");
     out->seat = (int8_t)seat;
-    const arb_tnode *v = arb_tnode_get(n, "verb");
     if (v && v->kind == ARB_T_STR) {
         int k = arb_verb_find(g, v->s);
         if (k < 0) return bad(err, path, "verb", "unknown verb");
@@ -171,7 +174,6 @@ int arb_adapter__read_action(const arb_game *g, const arb_tnode *n, const char *
     } else {
         return bad(err, path, "verb", "verb must be a verb name (or a verb number 0..255)");
     }
-    const arb_tnode *a = arb_tnode_get(n, "args");
     if (!a || a->kind != ARB_T_ARR) return bad(err, path, "args", "args must be a list of integers");
     if (a->n > ARB_ARGS_MAX) return bad(err, path, "args", "more than 6 arguments");
     for (const arb_tnode *k = a->first; k; k = k->next) {
@@ -179,7 +181,6 @@ int arb_adapter__read_action(const arb_game *g, const arb_tnode *n, const char *
             return bad(err, path, "args", "an argument is not a 32-bit integer");
         out->args[out->nargs++] = (int32_t)k->i;
     }
-    const arb_tnode *ms = arb_tnode_get(n, "ms");
     if (ms) {
         if (ms->kind != ARB_T_INT || ms->i < 0 || ms->i > UINT32_MAX)
             return bad(err, path, "ms", "ms must be 0..4294967295");

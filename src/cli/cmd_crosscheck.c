@@ -34,6 +34,7 @@ typedef struct xc {
     int probes;
     arb_match *scratch;         /* the reference's copy to try probes on (protocol 2) */
     int vmap[256];              /* the engine's verb number of each reference verb, -1 none */
+    size_t nlg;                 /* the reference's legal actions in lg, as compare() left them */
     arb_action *lg, *lp;
     char (*tg)[96], (*tp)[96];
     arb_events evs[ARB_ADAPTER_STEP_MAX];   /* the engine's events per batched action */
@@ -150,6 +151,7 @@ static int compare(xc *X, const arb_match *mg, const arb_match *mp, int players,
     if (hg != hp) { say(X, "  hash: reference %016" PRIx64 ", engine %016" PRIx64 "\n", hg, hp); bad = 1; trees = XC_ALL_VIEWS; }
     size_t ng = get_legal(mg, X->g, &X->lg, &X->cap, &X->tg, 0);
     size_t np = get_legal(mp, X->p, &X->lp, &X->capp, &X->tp, 0);
+    X->nlg = ng;
     /* the same list in the same order (the common case) is the same set */
     int same = ng == np;
     for (size_t k = 0; k < ng && same; k++) {
@@ -441,8 +443,8 @@ out:
  * sampled actions and a step of the walk's action, which learns the next
  * decision, outcome, hash and legal actions); the probes are tried on a
  * copy and never advance the walk. State trees: every view at the first
- * step and the end, the full state and one seat's view (in turn) every
- * XC_TREE_EVERY steps, every view whenever the hashes differ. 0 agreed,
+ * step and the end, one view (the full state and each seat's in turn)
+ * every XC_TREE_EVERY steps, every view whenever the hashes differ. 0 agreed,
  * 1 diverged (X->why), 4 internal. */
 static int play_p2(xc *X, xmatch *M)
 {
@@ -461,7 +463,7 @@ static int play_p2(xc *X, xmatch *M)
         if (compare_events(X, eg, neg, ep, nep)) { say(X, "  (the setup's events)\n"); rc = 1; goto out; }
     }
     if (!X->scratch && arb_match_clone(&X->scratch, mg)) { rc = 4; goto out; }
-    int views[ARB_MAX_SEATS + 1], sv[2] = { ARB_VIEW_ALL, 0 };
+    int views[ARB_MAX_SEATS + 1], sv[1] = { ARB_VIEW_ALL };
     unsigned nv = 0;
     views[nv++] = ARB_VIEW_ALL;
     for (int v = 0; v < M->players; v++) views[nv++] = v;
@@ -472,7 +474,7 @@ static int play_p2(xc *X, xmatch *M)
         if (arb_adapter_failed(X->ad)) break;
         arb_outcome o;
         if (arb_match_outcome(mg, &o)) break;
-        size_t n = get_legal(mg, X->g, &X->lg, &X->cap, &X->tg, 0);
+        size_t n = X->nlg; /* compare() just listed them */
         if (n == 0) { say(X, "  the reference lists no legal action in a running match\n"); rc = 4; break; }
         arb_action ag[ARB_ADAPTER_STEP_MAX], ap[ARB_ADAPTER_STEP_MAX], act = { 0 }, pact;
         int rcs[ARB_ADAPTER_STEP_MAX];
@@ -482,16 +484,17 @@ static int play_p2(xc *X, xmatch *M)
         act = X->lg[arb_rng_below(&r, (uint32_t)n)];
         for (size_t k = 0; k < np; k++) to_proxy(X, &ag[k], &ap[k]);
         to_proxy(X, &act, &pact);
-        /* sampled: the full state and one seat's view, the seats in turn */
+        /* sampled: one view, the full state and each seat's in turn (the
+         * hash, compared every step, covers the full state already) */
         trees = 0;
         if ((M->steps + 1) % XC_TREE_EVERY == 0) {
-            sv[1] = (int)(((M->steps + 1) / XC_TREE_EVERY) % (size_t)M->players);
-            trees = 1u | 1u << (1 + sv[1]);
+            sv[0] = (int)(((M->steps + 1) / XC_TREE_EVERY) % (size_t)(M->players + 1)) - 1;
+            trees = 1u << (1 + sv[0]);
         }
         arb_adapter_probes pr = { ap, np, rcs, errs, 0 };
         X->evs[0].n = X->evs[0].dropped = 0;
         arb_error_clear(&e2);
-        rp = arb_adapter_step2(arb_match_state_mut(mp), &pr, &pact, &X->evs[0], 1, sv, trees ? 2 : 0, &e2);
+        rp = arb_adapter_step2(arb_match_state_mut(mp), &pr, &pact, &X->evs[0], 1, sv, trees ? 1 : 0, &e2);
         if (arb_adapter_failed(X->ad)) break;
         uint64_t h0 = arb_match_hash(mg);
         for (size_t k = 0; k < np; k++) {
