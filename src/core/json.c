@@ -147,6 +147,18 @@ static int string(jp *p, size_t *len)
     *len = 0;
     p->i++;
     for (;;) {
+        /* a run of plain characters at once, when it fits */
+        size_t j = p->i;
+        while (j < p->n) {
+            unsigned char x = (unsigned char)p->s[j];
+            if (x == '"' || x == '\\' || x < 0x20) break;
+            j++;
+        }
+        if (j > p->i && *len + (j - p->i) + 1 < p->bufcap) {
+            memcpy(p->buf + *len, p->s + p->i, j - p->i);
+            *len += j - p->i;
+            p->i = j;
+        }
         if (p->i >= p->n) return fail(p, "unterminated string");
         unsigned char c = (unsigned char)p->s[p->i++];
         if (c == '"') break;
