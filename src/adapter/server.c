@@ -21,7 +21,8 @@
 #include "adapter/adapter_int.h"
 
 const char *const arb_adapter_fault_names[] = {
-    "drop-legal", "accept-illegal", "wrong-rule", "state-off-by-one", "leak-hidden", "drop-event", NULL
+    "drop-legal", "accept-illegal", "wrong-rule", "state-off-by-one", "leak-hidden", "drop-event", "refusal-mutates",
+    NULL
 };
 const char *const arb_adapter_fault_help[] = {
     "legal omits the first action whenever there are two or more",
@@ -30,9 +31,10 @@ const char *const arb_adapter_fault_help[] = {
     "state trees show the first integer field of players.0 (not seat or uid) one higher",
     "a seat's view is the full state: every hidden card is shown",
     "the last event of every accepted apply is left out",
+    "a refused action changes the state (its first legal action is played, unreported); probes too",
     NULL
 };
-enum { F_DROP_LEGAL, F_ACCEPT_ILLEGAL, F_WRONG_RULE, F_OFF_BY_ONE, F_LEAK_HIDDEN, F_DROP_EVENT };
+enum { F_DROP_LEGAL, F_ACCEPT_ILLEGAL, F_WRONG_RULE, F_OFF_BY_ONE, F_LEAK_HIDDEN, F_DROP_EVENT, F_REFUSAL_MUTATES };
 
 int arb_adapter_fault_find(const char *name)
 {
@@ -423,10 +425,22 @@ static int try_action(server *S, void *st, const arb_tnode *act, arb_error *e)
     return rc;
 }
 
+/* The refusal-mutates fault: after a refusal, st plays its first legal
+ * action (when it has one), and nobody is told. */
+static void refusal_mutates(server *S, void *st)
+{
+    if (S->fault != F_REFUSAL_MUTATES) return;
+    arb_action a;
+    arb_error e = ARB_ERROR_INIT;
+    arb_events none = { NULL, 0, 0, 0 };
+    if (S->g->legal(S->g, st, &a, 1) >= 1) S->g->apply(S->g, st, &a, &none, &e);
+}
+
 static void op_apply(server *S, int h, const arb_tnode *req)
 {
     arb_error e = ARB_ERROR_INIT;
     if (try_action(S, S->s[h].st, arb_tnode_get(req, "action"), &e)) {
+        refusal_mutates(S, S->s[h].st);
         fail_err(S, &e);
         return;
     }
@@ -523,7 +537,11 @@ static void op_step(server *S, int h, const arb_tnode *req)
     void *st = S->s[h].st;
     if (act) {
         arb_error e = ARB_ERROR_INIT;
-        if (try_action(S, st, act, &e)) { fail_err(S, &e); return; }
+        if (try_action(S, st, act, &e)) {
+            refusal_mutates(S, st);
+            fail_err(S, &e);
+            return;
+        }
         keep_events(S, h);
     }
     long nl = lg && lg->i ? list_legal(S, st) : 0;
@@ -573,13 +591,14 @@ static void op_probe(server *S, int h, const arb_tnode *req)
         fail(S, ARB_ENOMEM, NULL, NULL, "out of memory");
         return;
     }
-    const void *st = S->s[h].st;
+    void *st = S->s[h].st;
     head(S, 1);
     fputs(",\"verdicts\":[", S->out);
     for (const arb_tnode *k = as->first; k; k = k->next) {
         arb_error e = ARB_ERROR_INIT;
         memcpy(S->scratch, st, S->g->state_size);
         int rc = try_action(S, S->scratch, k, &e);
+        if (rc) refusal_mutates(S, st);
         if (k != as->first) fputc(',', S->out);
         char r[ARB_RULE_MAX] = "";
         if (rc) {

@@ -95,6 +95,12 @@ print(m, d, st, "%.1f" % (m / s if s else 0), "%.1f" % s, "%.2f" % (rq / st if s
     done
 done
 
+# A refusal that changes the state shows through the probe's hash (this
+# operator match has no verdict difference first).
+out=$($A crosscheck --engine "$A engine-serve --game operator --fault refusal-mutates" --game operator --games 50 --repro "$T/rm.tcgr" 2>&1)
+echo "$out" | grep -q "^  hash after the probes (each refused or tried on a copy): reference [0-9a-f]* (unchanged), engine [0-9a-f]*$" ||
+    bad "operator --fault refusal-mutates: the probe's hash did not show it: $(echo "$out" | head -4)"
+
 # A divergence found in match I of --seed S is match 0 of --seed S+I
 # --games 1: same seed, seats, step and report (the shard starts at I = 1).
 for g in catalyst operator; do
