@@ -2,14 +2,18 @@
  * play of an external engine (through the engine protocol) against the
  * compiled-in reference engine. Both get the same setup; a seeded random
  * walk picks legal actions from the reference; at every step the decision,
- * turn, phase, legal-action set, state hash, outcome, the events of the
- * last step and the state tree of every view must agree, and so must the
- * verdicts (accepted or rejected, code and rule ID) on sampled illegal and
- * malformed actions. The first divergence is reported field by field with
- * a reproducer .tcgr (the reference's actions up to the divergent step;
- * every shorter prefix agreed at every step), whose divergence is checked
- * again on fresh states. Matches shard like `play --games` (match I has seed
- * SplitMix64(BASE + I); --shard K/N runs those with I mod N = K). */
+ * turn, phase, legal-action set, state hash, outcome and the events of the
+ * last step must agree, and so must the verdicts (accepted or rejected,
+ * code and rule ID) on sampled illegal and malformed actions; the state
+ * trees (member order included) are compared at every step under protocol
+ * 1, and at sampled steps and on any hash difference under protocol 2,
+ * which needs one round trip a step (play_p2). The first divergence is
+ * reported field by field with a reproducer .tcgr (the reference's actions
+ * up to the divergent step; every shorter prefix agreed at every step),
+ * whose divergence is checked again on fresh states. Matches shard like
+ * `play --games` (match I has seed SplitMix64(BASE + I) and its seat count
+ * from BASE + I; --shard K/N runs those with I mod N = K) and run --jobs N
+ * at a time, one adapter per job, through the ordered pool. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -720,7 +724,7 @@ out:
 
 static const char *const xc_usage[] = {
     "crosscheck --engine CMD --game G [--games N] [--seed S] [--players P] [--shard K/N|slurm] [--repro FILE] "
-    "[--probes N] [--engine-timeout MS] [--json]",
+    "[--probes N] [--engine-timeout MS] [--jobs N] [--json]",
     NULL
 };
 enum { XC_GAMES = CLI_ID_LONG, XC_SEED, XC_PLAYERS, XC_SHARD, XC_PROBES, XC_REPRO };
@@ -745,11 +749,14 @@ const cli_spec cli_spec_crosscheck = {
     .description =
         "Play N seeded random matches on the built-in engine G and on the engine\n"
         "adapter CMD (conformance/ADAPTER.md) side by side. At every step the\n"
-        "decision, turn, phase, legal actions (as a set), hash, outcome, events and\n"
-        "the state tree of every view (full and each seat) must agree, and so must\n"
-        "the verdicts on sampled illegal and malformed actions (accepted/rejected,\n"
-        "code, rule ID). The first divergence stops the run: it is printed field by\n"
-        "field and its actions are written as a .tcgr reproducer.\n",
+        "decision, turn, phase, legal actions (as a set), hash, outcome and events\n"
+        "must agree, and so must the verdicts on sampled illegal and malformed\n"
+        "actions (accepted/rejected, code, rule ID); the state trees (full and each\n"
+        "seat's view) are compared at the first step, every 16th, the end and on\n"
+        "any hash difference (at every step with a protocol-1 adapter). The first\n"
+        "divergence stops the run: it is printed field by field, its actions are\n"
+        "written as a .tcgr reproducer, and the command that reruns that match\n"
+        "alone is given (match I of --seed S is match 0 of --seed S+I).\n",
     .opts = xc_opts,
     .exit = "0 no divergence, 1 a divergence (reported), 2 usage, 3 bad game or adapter that cannot start, 4 the "
             "adapter failed mid-run (dead, slow or babbling: the request is named).",
