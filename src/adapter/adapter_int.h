@@ -19,6 +19,10 @@ void arb_adapter__write_event(FILE *f, const arb_game *g, const arb_event *e);
 void arb_adapter__write_deck(FILE *f, const arb_game *g, const arb_deck *d);
 /* {"k":v,…} */
 void arb_adapter__write_options(FILE *f, const arb_options *o);
+/* An integer in decimal; a hash as "16 lowercase hex digits" (quoted):
+ * without printf, which the per-step answers spent most of their time in. */
+void arb_adapter__put_int(FILE *f, int64_t v);
+void arb_adapter__put_hash(FILE *f, uint64_t h);
 /* "all" for ARB_VIEW_ALL, else the seat number. */
 void arb_adapter__write_seat(FILE *f, int seat);
 

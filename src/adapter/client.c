@@ -311,7 +311,11 @@ static FILE *begin(arb_adapter *a, rq *q, const char *op)
     q->f = open_memstream(&q->buf, &q->len);
     if (!q->f) return NULL;
     q->id = a->next_id++;
-    fprintf(q->f, "{\"id\":%llu,\"op\":\"%s\"", q->id, op);
+    fputs("{\"id\":", q->f);
+    arb_adapter__put_int(q->f, (int64_t)q->id);
+    fputs(",\"op\":\"", q->f);
+    fputs(op, q->f);
+    fputc('"', q->f);
     return q->f;
 }
 
@@ -1632,7 +1636,9 @@ int arb_adapter_step2(void *st, arb_adapter_probes *pr, const arb_action *act, a
     if (probing) {
         FILE *f = begin(a, &qs[nq++], "probe");
         if (f) {
-            fprintf(f, ",\"state\":%" PRId64 ",\"actions\":[", h);
+            fputs(",\"state\":", f);
+            arb_adapter__put_int(f, h);
+            fputs(",\"actions\":[", f);
             for (size_t i = 0; i < pr->n; i++) {
                 if (i) fputc(',', f);
                 arb_adapter__write_action(f, &a->game, &pr->acts[i]);
@@ -1642,12 +1648,13 @@ int arb_adapter_step2(void *st, arb_adapter_probes *pr, const arb_action *act, a
     }
     FILE *f = begin(a, &qs[nq++], "step");
     if (f) {
-        fprintf(f, ",\"state\":%" PRId64, h);
+        fputs(",\"state\":", f);
+        arb_adapter__put_int(f, h);
         if (act) {
             fputs(",\"action\":", f);
             arb_adapter__write_action(f, &a->game, act);
         }
-        fprintf(f, ",\"legal\":%s", legal ? "true" : "false");
+        fputs(legal ? ",\"legal\":true" : ",\"legal\":false", f);
         if (nviews) {
             fputs(",\"views\":[", f);
             for (unsigned i = 0; i < nviews; i++) {

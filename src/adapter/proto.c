@@ -45,6 +45,21 @@ static void lb_i(lb *l, int64_t v)
     l->n += sizeof t - k;
 }
 
+void arb_adapter__put_int(FILE *f, int64_t v)
+{
+    lb l = { .n = 0 };
+    lb_i(&l, v);
+    fwrite(l.b, 1, l.n, f);
+}
+
+void arb_adapter__put_hash(FILE *f, uint64_t h)
+{
+    char t[18];
+    t[0] = t[17] = '"';
+    for (int i = 16; i >= 1; i--, h >>= 4) t[i] = "0123456789abcdef"[h & 15];
+    fwrite(t, 1, sizeof t, f);
+}
+
 void arb_adapter__write_action(FILE *f, const arb_game *g, const arb_action *a)
 {
     lb l = { .n = 0 };

@@ -70,7 +70,9 @@ typedef struct server {
 
 static void head(server *S, int ok)
 {
-    fprintf(S->out, "{\"id\":%" PRId64 ",\"ok\":%s", S->id, ok ? "true" : "false");
+    fputs("{\"id\":", S->out);
+    arb_adapter__put_int(S->out, S->id);
+    fputs(ok ? ",\"ok\":true" : ",\"ok\":false", S->out);
 }
 
 /* Answers are flushed by the loop when no further request is waiting. */
@@ -354,10 +356,14 @@ static void write_decision(server *S, const void *st)
     fputs("\"seat\":", S->out);
     if (d.seat == ARB_SEAT_NONE) fputs("\"none\"", S->out);
     else if (d.seat == ARB_SEAT_ARBITER) fputs("\"arbiter\"", S->out);
-    else fprintf(S->out, "%d", d.seat);
+    else arb_adapter__put_int(S->out, d.seat);
     fputs(",\"kind\":", S->out);
     arb_json_str(S->out, d.kind < S->g->ndecision_names ? S->g->decision_names[d.kind] : "?");
-    fprintf(S->out, ",\"clock_left_ms\":%" PRId64 ",\"turn\":%" PRIu32 ",\"phase\":", d.clock_left_ms, S->g->turn(S->g, st));
+    fputs(",\"clock_left_ms\":", S->out);
+    arb_adapter__put_int(S->out, d.clock_left_ms);
+    fputs(",\"turn\":", S->out);
+    arb_adapter__put_int(S->out, S->g->turn(S->g, st));
+    fputs(",\"phase\":", S->out);
     const char *ph = S->g->phase(S->g, st);
     arb_json_str(S->out, ph ? ph : "");
 }
@@ -498,9 +504,12 @@ static void write_outcome(server *S, const void *st)
 {
     arb_outcome o = { 0 };
     int over = S->g->outcome(S->g, st, &o);
-    fprintf(S->out, "\"over\":%s,\"winner\":%d,\"reason\":", over ? "true" : "false", over ? o.winner : -1);
+    fputs(over ? "\"over\":true,\"winner\":" : "\"over\":false,\"winner\":", S->out);
+    arb_adapter__put_int(S->out, over ? o.winner : -1);
+    fputs(",\"reason\":", S->out);
     arb_json_str(S->out, over && o.reason < S->g->noutcome_reasons ? S->g->outcome_reasons[o.reason] : "");
-    fprintf(S->out, ",\"turns\":%" PRIu32, over ? o.turns : 0);
+    fputs(",\"turns\":", S->out);
+    arb_adapter__put_int(S->out, over ? o.turns : 0);
 }
 
 static void op_outcome(server *S, const void *st)
@@ -513,7 +522,8 @@ static void op_outcome(server *S, const void *st)
 
 static void write_hash(server *S, const void *st)
 {
-    fprintf(S->out, ",\"hash\":\"%016" PRIx64 "\"", S->g->hash(S->g, st));
+    fputs(",\"hash\":", S->out);
+    arb_adapter__put_hash(S->out, S->g->hash(S->g, st));
 }
 
 /* Protocol 2: apply "action" (none: apply nothing) and answer its events,
@@ -605,7 +615,7 @@ static void op_probe(server *S, int h, const arb_tnode *req)
             snprintf(r, sizeof r, "%s", e.rule);
             fault_rule(S, r);
         }
-        fprintf(S->out, "{\"ok\":%s,\"code\":", rc ? "false" : "true");
+        fputs(rc ? "{\"ok\":false,\"code\":" : "{\"ok\":true,\"code\":", S->out);
         arb_json_str(S->out, rc ? arb_adapter__code_name(rc) : "");
         fputs(",\"rule\":", S->out);
         arb_json_str(S->out, r);
