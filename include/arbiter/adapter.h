@@ -84,8 +84,12 @@ int arb_adapter_step(void *st, const arb_action *acts, size_t n, int *rcs, arb_e
  * learn the next decision, outcome and hash, the legal actions when legal
  * is set and the state tree of each of views[0..nviews) (ARB_VIEW_ALL or a
  * seat), which the proxy's decision, legal, hash and export then answer
- * without a request. Returns the verdict on act (ev gets its events), or
- * ARB_EIO when the adapter failed (sticky). */
+ * without a request. expect (may be NULL) is the legal list the caller
+ * expects, in the proxy's verb numbers: an answer listing exactly it, in
+ * that order and in the reference adapter's spelling, is not parsed again
+ * (a differential driver's fast path; any other answer is read in full).
+ * Returns the verdict on act (ev gets its events), or ARB_EIO when the
+ * adapter failed (sticky). */
 typedef struct arb_adapter_probes {
     const arb_action *acts;
     size_t n;
@@ -94,7 +98,7 @@ typedef struct arb_adapter_probes {
     uint64_t hash;
 } arb_adapter_probes;
 int arb_adapter_step2(void *st, arb_adapter_probes *pr, const arb_action *act, arb_events *ev, int legal,
-                      const int *views, unsigned nviews, arb_error *err);
+                      const arb_action *expect, size_t nexpect, const int *views, unsigned nviews, arb_error *err);
 /* The state tree of view that arb_adapter_step2 brought for st, or NULL;
  * valid until st's node is moved on or the adapter forgets its states. */
 const arb_tnode *arb_adapter_tree(const void *st, int view);

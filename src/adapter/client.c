@@ -414,14 +414,75 @@ static int call(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err)
 }
 
 /* Read q's answer into a->resp. */
-static int recv_rq(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err)
+static int is_ws(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+/* Past the JSON string that starts at s[i] (its opening quote); n when cut. */
+static size_t skip_str(const char *s, size_t n, size_t i)
+{
+    for (i++; i < n && s[i] != '"'; i++)
+        if (s[i] == '\\') i++;
+    return i < n ? i + 1 : n;
+}
+
+/* Whether the JSON object s[0..n) has, as a top-level member that is not
+ * its first, key with the value want[0..wlen) byte for byte (a whole JSON
+ * value: what follows it must end the member); [*from, *to) is then the
+ * member with the ',' before it. The scan stops at that key: the text
+ * after it is the parser's to judge. */
+static int member_is(const char *s, size_t n, const char *key, const char *want, size_t wlen, size_t *from,
+                     size_t *to)
+{
+    size_t i = 0, kl = strlen(key), comma = (size_t)-1;
+    while (i < n && is_ws(s[i])) i++;
+    if (i >= n || s[i] != '{') return 0;
+    int depth = 1, want_key = 1;
+    for (i++; i < n;) {
+        char c = s[i];
+        if (c == '"') {
+            size_t st = i;
+            i = skip_str(s, n, i);
+            if (depth != 1 || !want_key) continue;
+            want_key = 0;
+            if (comma == (size_t)-1 || i - st - 2 != kl || memcmp(s + st + 1, key, kl)) continue;
+            while (i < n && is_ws(s[i])) i++;
+            if (i >= n || s[i] != ':') return 0;
+            for (i++; i < n && is_ws(s[i]); i++) {}
+            if (n - i < wlen || memcmp(s + i, want, wlen)) return 0;
+            size_t e = i + wlen;
+            while (e < n && is_ws(s[e])) e++;
+            if (e >= n || (s[e] != ',' && s[e] != '}')) return 0;
+            *from = comma;
+            *to = i + wlen;
+            return 1;
+        }
+        if (c == '{' || c == '[') depth++;
+        else if ((c == '}' || c == ']') && --depth == 0) return 0;
+        else if (c == ',' && depth == 1) { comma = i; want_key = 1; }
+        i++;
+    }
+    return 0;
+}
+
+/* recv_rq, and when the answer's member cut (not its first) is byte for
+ * byte want[0..wlen), that member is taken out of the text before it is
+ * parsed (*cut set): the caller knows its value already. */
+static int recv_rq_cut(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err, const char *cut,
+                       const char *want, size_t wlen, int *matched)
 {
     *out = NULL;
+    if (matched) *matched = 0;
     if (a->is_failed) return arb_error_set(err, ARB_EIO, NULL, "engine adapter failed earlier: %s", a->failed);
     double deadline = now_ms() + a->timeout_ms;
     size_t len;
     a->cur_id = q->id;
     if (recv_line(a, q->op, &len, deadline)) return arb_error_set(err, ARB_EIO, NULL, "engine adapter: %s", a->failed);
+    size_t from, to;
+    if (cut && want && member_is(a->rbuf, len, cut, want, wlen, &from, &to)) {
+        memmove(a->rbuf + from, a->rbuf + to, a->rlen - to);
+        a->rlen -= to - from;
+        len -= to - from;
+        *matched = 1;
+    }
     if (a->resp) arb_tree_reset(a->resp); /* reused: no allocation an answer */
     else a->resp = arb_tree_new();
     arb_error pe = ARB_ERROR_INIT;
@@ -436,6 +497,11 @@ static int recv_rq(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err)
     }
     consume(a, len + 1);
     return check_rq(a, q, out, err);
+}
+
+static int recv_rq(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err)
+{
+    return recv_rq_cut(a, q, out, err, NULL, NULL, 0, NULL);
 }
 
 /* Judge the answer in a->resp to q. */
@@ -1615,7 +1681,7 @@ int arb_adapter_state_is(const void *st, int view, const char *json, size_t len)
 /* Protocol 2: one `probe` (when there are probes) and one `step`, written
  * at once and answered in order (one round trip). */
 int arb_adapter_step2(void *st, arb_adapter_probes *pr, const arb_action *act, arb_events *ev, int legal,
-                      const int *views, unsigned nviews, arb_error *err)
+                      const arb_action *expect, size_t nexpect, const int *views, unsigned nviews, arb_error *err)
 {
     px_state *s = st;
     px_node *node = node_of(st);
@@ -1694,7 +1760,24 @@ int arb_adapter_step2(void *st, arb_adapter_probes *pr, const arb_action *act, a
         if (read_hash(a, &pr->hash, r, "probe")) goto out;
     }
     unsigned si = nq - 1;
-    rc = recv_rq(a, &qs[si], &r, err);
+    /* the legal list the caller expects, as the adapter would write it */
+    char *want = NULL;
+    size_t wlen = 0;
+    if (legal && expect) {
+        FILE *m = open_memstream(&want, &wlen);
+        if (m) {
+            fputc('[', m);
+            for (size_t k = 0; k < nexpect; k++) {
+                if (k) fputc(',', m);
+                arb_adapter__write_action(m, &a->game, &expect[k]);
+            }
+            fputc(']', m);
+            fclose(m);
+        }
+    }
+    int known = 0;
+    rc = recv_rq_cut(a, &qs[si], &r, err, "legal", want, wlen, &known);
+    free(want);
     if (a->is_failed) { rc = ARB_EIO; goto out; }
     if (rc) goto out; /* refused: the state is unchanged */
     rc = ARB_EIO;
@@ -1711,7 +1794,20 @@ int arb_adapter_step2(void *st, arb_adapter_probes *pr, const arb_action *act, a
         goto out;
     }
     t->has_hash = 1;
-    if (legal && read_legal(a, t, arb_tnode_get(r, "legal"), "step")) goto out;
+    if (known) { /* the list was expected's, byte for byte */
+        if (arb_tnode_get(r, "legal")) { bad_answer(a, "step", "two \"legal\" members", &e); goto out; }
+        if (nexpect > a->legal_cap) {
+            arb_action *p = realloc(a->legal, nexpect * sizeof *p);
+            if (!p) { set_failed(a, "step", "out of memory"); goto out; }
+            a->legal = p;
+            a->legal_cap = nexpect;
+        }
+        if (nexpect) memcpy(a->legal, expect, nexpect * sizeof *expect);
+        a->nlegal = nexpect;
+        a->legal_node = t;
+    } else if (legal && read_legal(a, t, arb_tnode_get(r, "legal"), "step")) {
+        goto out;
+    }
     const arb_tnode *tr = arb_tnode_get(r, "trees");
     if (nviews && (!tr || tr->kind != ARB_T_ARR || tr->n != nviews)) {
         bad_answer(a, "step", "needs a \"trees\" list, one per view asked", &e);

@@ -39,6 +39,8 @@ typedef struct xc {
     arb_match *scratch;         /* the reference's copy to try probes on (protocol 2) */
     int vmap[256];              /* the engine's verb number of each reference verb, -1 none */
     size_t nlg;                 /* the reference's legal actions in lg, as compare() left them */
+    arb_action *lx;             /* the reference's next legal actions in the engine's verbs */
+    size_t caplx;
     arb_action *lg, *lp;
     char (*tg)[96], (*tp)[96];
     arb_events evs[ARB_ADAPTER_STEP_MAX];   /* the engine's events per batched action */
@@ -443,6 +445,21 @@ out:
     return rc;
 }
 
+/* X->lx: the n legal actions in X->lg as the engine numbers them; 0 when
+ * one has no verb there (or out of memory). */
+static int expect_legal(xc *X, size_t n)
+{
+    if (n > X->caplx) {
+        arb_action *p = realloc(X->lx, n * sizeof *p);
+        if (!p) return 0;
+        X->lx = p;
+        X->caplx = n;
+    }
+    for (size_t k = 0; k < n; k++)
+        if (to_proxy(X, &X->lg[k], &X->lx[k])) return 0;
+    return 1;
+}
+
 /* Protocol 2: plays match M in one round trip a step (a probe of the
  * sampled actions and a step of the walk's action, which learns the next
  * decision, outcome, hash and legal actions); the probes are tried on a
@@ -471,7 +488,7 @@ static int play_p2(xc *X, xmatch *M)
     unsigned nv = 0;
     views[nv++] = ARB_VIEW_ALL;
     for (int v = 0; v < M->players; v++) views[nv++] = v;
-    if (arb_adapter_step2(arb_match_state_mut(mp), NULL, NULL, NULL, 1, views, nv, &e2) == ARB_EIO) goto out;
+    if (arb_adapter_step2(arb_match_state_mut(mp), NULL, NULL, NULL, 1, NULL, 0, views, nv, &e2) == ARB_EIO) goto out;
     unsigned trees = XC_ALL_VIEWS;
     for (M->steps = 0; M->steps < XC_MAX_STEPS; M->steps++) {
         if (compare(X, mg, mp, M->players, trees)) { rc = 1; break; }
@@ -495,19 +512,31 @@ static int play_p2(xc *X, xmatch *M)
             sv[0] = (int)(((M->steps + 1) / XC_TREE_EVERY) % (size_t)(M->players + 1)) - 1;
             trees = 1u << (1 + sv[0]);
         }
+        /* the reference first: its verdicts on the probes (on copies), then
+         * the action and the legal list it leads to, which the engine's
+         * answer is expected to repeat */
+        uint64_t h0 = arb_match_hash(mg);
+        int grc[ARB_ADAPTER_STEP_MAX];
+        arb_error gerr[ARB_ADAPTER_STEP_MAX];
+        for (size_t k = 0; k < np; k++) {
+            arb_error_clear(&gerr[k]);
+            arb_match_copy(X->scratch, mg);
+            grc[k] = arb_match_apply(X->scratch, &ag[k], &gerr[k]);
+        }
+        arb_error_clear(&e1);
+        int a1 = arb_match_apply(mg, &act, &e1);
+        size_t ne = a1 ? 0 : get_legal(mg, X->g, &X->lg, &X->cap, &X->tg, 0);
+        int expect = !a1 && expect_legal(X, ne);
         arb_adapter_probes pr = { ap, np, rcs, errs, 0 };
         X->evs[0].n = X->evs[0].dropped = 0;
         arb_error_clear(&e2);
-        rp = arb_adapter_step2(arb_match_state_mut(mp), &pr, &pact, &X->evs[0], 1, sv, trees ? 1 : 0, &e2);
+        rp = arb_adapter_step2(arb_match_state_mut(mp), &pr, &pact, &X->evs[0], 1, expect ? X->lx : NULL, ne, sv,
+                               trees ? 1 : 0, &e2);
         if (arb_adapter_failed(X->ad)) break;
-        uint64_t h0 = arb_match_hash(mg);
         for (size_t k = 0; k < np; k++) {
             char txt[128];
             arb_action_format(X->g, &ag[k], txt, sizeof txt);
-            arb_error e = ARB_ERROR_INIT;
-            arb_match_copy(X->scratch, mg);
-            int a1 = arb_match_apply(X->scratch, &ag[k], &e);
-            if (!same_verdict(X, a1, &e, rcs[k], &errs[k], txt)) {
+            if (!same_verdict(X, grc[k], &gerr[k], rcs[k], &errs[k], txt)) {
                 M->has_probe = 1;
                 M->probe = ag[k];
                 rc = 1;
@@ -529,7 +558,6 @@ static int play_p2(xc *X, xmatch *M)
         }
         char txt[128];
         arb_action_format(X->g, &act, txt, sizeof txt);
-        int a1 = arb_match_apply(mg, &act, &e1);
         if (!same_verdict(X, a1, &e1, rp, &e2, txt)) {
             M->has_probe = 1;
             M->probe = act;
@@ -542,7 +570,7 @@ static int play_p2(xc *X, xmatch *M)
         const arb_event *eg = arb_match_events(mg, &neg);
         if (compare_events(X, eg, neg, X->evs[0].buf, X->evs[0].n)) { say(X, "  (the events of '%s')\n", txt); rc = 1; break; }
         if (trees != XC_ALL_VIEWS && arb_match_outcome(mg, &o)) { /* the end: its trees, in one request */
-            if (arb_adapter_step2(arb_match_state_mut(mp), NULL, NULL, NULL, 0, views, nv, &e2) == ARB_EIO) break;
+            if (arb_adapter_step2(arb_match_state_mut(mp), NULL, NULL, NULL, 0, NULL, 0, views, nv, &e2) == ARB_EIO) break;
             trees = XC_ALL_VIEWS;
         }
     }
@@ -870,6 +898,7 @@ end:
     for (unsigned k = 0; k < R.njobs; k++) {
         xc *X = &R.jobs[k];
         free(X->lg);
+        free(X->lx);
         free(X->lp);
         free(X->tg);
         free(X->tp);
