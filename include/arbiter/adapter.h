@@ -84,12 +84,14 @@ int arb_adapter_step(void *st, const arb_action *acts, size_t n, int *rcs, arb_e
  * learn the next decision, outcome and hash, the legal actions when legal
  * is set and the state tree of each of views[0..nviews) (ARB_VIEW_ALL or a
  * seat), which the proxy's decision, legal, hash and export then answer
- * without a request. expect (may be NULL) is the legal list the caller
- * expects, in the proxy's verb numbers: an answer listing exactly it, in
- * that order and in the reference adapter's spelling, is not parsed again
- * (a differential driver's fast path; any other answer is read in full).
- * Returns the verdict on act (ev gets its events), or ARB_EIO when the
- * adapter failed (sticky). */
+ * without a request. ex (may be NULL) is what the caller expects, for a
+ * differential driver's fast path: the legal list (in the proxy's verb
+ * numbers) and the "trees" list as compact JSON; a member of the answer
+ * that is byte for byte the expected one (the reference adapter's
+ * spelling) is taken as read, not parsed — ex->trees_same then says the
+ * trees agreed (and arb_adapter_tree has none); any other answer is read
+ * in full. Returns the verdict on act (ev gets its events), or ARB_EIO
+ * when the adapter failed (sticky). */
 typedef struct arb_adapter_probes {
     const arb_action *acts;
     size_t n;
@@ -97,8 +99,15 @@ typedef struct arb_adapter_probes {
     arb_error *errs;
     uint64_t hash;
 } arb_adapter_probes;
+typedef struct arb_adapter_expect {
+    const arb_action *legal;
+    size_t nlegal;
+    const char *trees;      /* "[tree,…]", one per view asked, or NULL */
+    size_t trees_len;
+    int trees_same;         /* out */
+} arb_adapter_expect;
 int arb_adapter_step2(void *st, arb_adapter_probes *pr, const arb_action *act, arb_events *ev, int legal,
-                      const arb_action *expect, size_t nexpect, const int *views, unsigned nviews, arb_error *err);
+                      const int *views, unsigned nviews, arb_adapter_expect *ex, arb_error *err);
 /* The state tree of view that arb_adapter_step2 brought for st, or NULL;
  * valid until st's node is moved on or the adapter forgets its states. */
 const arb_tnode *arb_adapter_tree(const void *st, int view);

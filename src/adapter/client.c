@@ -463,25 +463,28 @@ static int member_is(const char *s, size_t n, const char *key, const char *want,
     return 0;
 }
 
-/* recv_rq, and when the answer's member cut (not its first) is byte for
- * byte want[0..wlen), that member is taken out of the text before it is
- * parsed (*cut set): the caller knows its value already. */
-static int recv_rq_cut(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err, const char *cut,
-                       const char *want, size_t wlen, int *matched)
+/* recv_rq, and for each k < ncut: when the answer's member cut[k] (not
+ * its first) is byte for byte want[k] (wlen[k] bytes; NULL: not known),
+ * that member is taken out of the text before it is parsed and matched[k]
+ * set: the caller knows its value already. */
+static int recv_rq_cut(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err, const char *const *cut,
+                       const char *const *want, const size_t *wlen, int *matched, unsigned ncut)
 {
     *out = NULL;
-    if (matched) *matched = 0;
     if (a->is_failed) return arb_error_set(err, ARB_EIO, NULL, "engine adapter failed earlier: %s", a->failed);
     double deadline = now_ms() + a->timeout_ms;
     size_t len;
     a->cur_id = q->id;
     if (recv_line(a, q->op, &len, deadline)) return arb_error_set(err, ARB_EIO, NULL, "engine adapter: %s", a->failed);
-    size_t from, to;
-    if (cut && want && member_is(a->rbuf, len, cut, want, wlen, &from, &to)) {
-        memmove(a->rbuf + from, a->rbuf + to, a->rlen - to);
-        a->rlen -= to - from;
-        len -= to - from;
-        *matched = 1;
+    for (unsigned k = 0; k < ncut; k++) {
+        size_t from, to;
+        matched[k] = 0;
+        if (want[k] && member_is(a->rbuf, len, cut[k], want[k], wlen[k], &from, &to)) {
+            memmove(a->rbuf + from, a->rbuf + to, a->rlen - to);
+            a->rlen -= to - from;
+            len -= to - from;
+            matched[k] = 1;
+        }
     }
     if (a->resp) arb_tree_reset(a->resp); /* reused: no allocation an answer */
     else a->resp = arb_tree_new();
@@ -501,7 +504,7 @@ static int recv_rq_cut(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *
 
 static int recv_rq(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err)
 {
-    return recv_rq_cut(a, q, out, err, NULL, NULL, 0, NULL);
+    return recv_rq_cut(a, q, out, err, NULL, NULL, NULL, NULL, 0);
 }
 
 /* Judge the answer in a->resp to q. */
@@ -1681,8 +1684,11 @@ int arb_adapter_state_is(const void *st, int view, const char *json, size_t len)
 /* Protocol 2: one `probe` (when there are probes) and one `step`, written
  * at once and answered in order (one round trip). */
 int arb_adapter_step2(void *st, arb_adapter_probes *pr, const arb_action *act, arb_events *ev, int legal,
-                      const arb_action *expect, size_t nexpect, const int *views, unsigned nviews, arb_error *err)
+                      const int *views, unsigned nviews, arb_adapter_expect *ex, arb_error *err)
 {
+    const arb_action *expect = ex ? ex->legal : NULL;
+    size_t nexpect = ex ? ex->nlegal : 0;
+    if (ex) ex->trees_same = 0;
     px_state *s = st;
     px_node *node = node_of(st);
     if (!node || nviews > ARB_MAX_SEATS + 1 || (pr && pr->n > ARB_ADAPTER_PROBES_MAX))
@@ -1775,8 +1781,12 @@ int arb_adapter_step2(void *st, arb_adapter_probes *pr, const arb_action *act, a
             fclose(m);
         }
     }
-    int known = 0;
-    rc = recv_rq_cut(a, &qs[si], &r, err, "legal", want, wlen, &known);
+    static const char *const cuts[2] = { "legal", "trees" };
+    const char *wants[2] = { want, nviews && ex ? ex->trees : NULL };
+    size_t wlens[2] = { wlen, ex ? ex->trees_len : 0 };
+    int got[2] = { 0, 0 };
+    rc = recv_rq_cut(a, &qs[si], &r, err, cuts, wants, wlens, got, 2);
+    int known = got[0];
     free(want);
     if (a->is_failed) { rc = ARB_EIO; goto out; }
     if (rc) goto out; /* refused: the state is unchanged */
@@ -1809,6 +1819,11 @@ int arb_adapter_step2(void *st, arb_adapter_probes *pr, const arb_action *act, a
         goto out;
     }
     const arb_tnode *tr = arb_tnode_get(r, "trees");
+    if (got[1]) { /* the trees were the caller's, byte for byte */
+        if (tr) { bad_answer(a, "step", "two \"trees\" members", &e); goto out; }
+        ex->trees_same = 1;
+        nviews = 0;
+    }
     if (nviews && (!tr || tr->kind != ARB_T_ARR || tr->n != nviews)) {
         bad_answer(a, "step", "needs a \"trees\" list, one per view asked", &e);
         goto out;

@@ -488,7 +488,7 @@ static int play_p2(xc *X, xmatch *M)
     unsigned nv = 0;
     views[nv++] = ARB_VIEW_ALL;
     for (int v = 0; v < M->players; v++) views[nv++] = v;
-    if (arb_adapter_step2(arb_match_state_mut(mp), NULL, NULL, NULL, 1, NULL, 0, views, nv, &e2) == ARB_EIO) goto out;
+    if (arb_adapter_step2(arb_match_state_mut(mp), NULL, NULL, NULL, 1, views, nv, NULL, &e2) == ARB_EIO) goto out;
     unsigned trees = XC_ALL_VIEWS;
     for (M->steps = 0; M->steps < XC_MAX_STEPS; M->steps++) {
         if (compare(X, mg, mp, M->players, trees)) { rc = 1; break; }
@@ -526,12 +526,26 @@ static int play_p2(xc *X, xmatch *M)
         arb_error_clear(&e1);
         int a1 = arb_match_apply(mg, &act, &e1);
         size_t ne = a1 ? 0 : get_legal(mg, X->g, &X->lg, &X->cap, &X->tg, 0);
-        int expect = !a1 && expect_legal(X, ne);
+        arb_adapter_expect ex = { !a1 && expect_legal(X, ne) ? X->lx : NULL, ne, NULL, 0, 0 };
+        char *tj = NULL; /* the sampled view as the reference adapter would write it */
+        if (trees && !a1) {
+            arb_tree *t = arb_match_export(mg, sv[0]);
+            FILE *m = t ? open_memstream(&tj, &ex.trees_len) : NULL;
+            if (m) {
+                fputc('[', m);
+                arb_tnode_json(arb_tree_root(t), m, 0);
+                fputc(']', m);
+                fclose(m);
+                ex.trees = tj;
+            }
+            arb_tree_free(t);
+        }
         arb_adapter_probes pr = { ap, np, rcs, errs, 0 };
         X->evs[0].n = X->evs[0].dropped = 0;
         arb_error_clear(&e2);
-        rp = arb_adapter_step2(arb_match_state_mut(mp), &pr, &pact, &X->evs[0], 1, expect ? X->lx : NULL, ne, sv,
-                               trees ? 1 : 0, &e2);
+        rp = arb_adapter_step2(arb_match_state_mut(mp), &pr, &pact, &X->evs[0], 1, sv, trees ? 1 : 0, &ex, &e2);
+        free(tj);
+        if (ex.trees_same) trees = 0; /* agreed byte for byte: nothing left to compare */
         if (arb_adapter_failed(X->ad)) break;
         for (size_t k = 0; k < np; k++) {
             char txt[128];
@@ -570,7 +584,7 @@ static int play_p2(xc *X, xmatch *M)
         const arb_event *eg = arb_match_events(mg, &neg);
         if (compare_events(X, eg, neg, X->evs[0].buf, X->evs[0].n)) { say(X, "  (the events of '%s')\n", txt); rc = 1; break; }
         if (trees != XC_ALL_VIEWS && arb_match_outcome(mg, &o)) { /* the end: its trees, in one request */
-            if (arb_adapter_step2(arb_match_state_mut(mp), NULL, NULL, NULL, 0, NULL, 0, views, nv, &e2) == ARB_EIO) break;
+            if (arb_adapter_step2(arb_match_state_mut(mp), NULL, NULL, NULL, 0, views, nv, NULL, &e2) == ARB_EIO) break;
             trees = XC_ALL_VIEWS;
         }
     }
