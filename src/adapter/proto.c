@@ -45,6 +45,21 @@ static void lb_i(lb *l, int64_t v)
     l->n += sizeof t - k;
 }
 
+/* "s" when s needs no escaping (verb and event names do not), else 0 and
+ * nothing added. */
+static int lb_name(lb *l, const char *s)
+{
+    size_t k = strlen(s);
+    if (k + 2 > sizeof l->b - l->n) return 0;
+    for (size_t i = 0; i < k; i++)
+        if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f || s[i] == '"' || s[i] == '\\') return 0;
+    l->b[l->n++] = '"';
+    memcpy(l->b + l->n, s, k);
+    l->n += k;
+    l->b[l->n++] = '"';
+    return 1;
+}
+
 void arb_adapter__put_int(FILE *f, int64_t v)
 {
     lb l = { .n = 0 };
@@ -68,9 +83,11 @@ void arb_adapter__write_action(FILE *f, const arb_game *g, const arb_action *a)
     else lb_i(&l, a->seat);
     lb_s(&l, ",\"verb\":");
     if (a->verb < g->nverbs) {
-        fwrite(l.b, 1, l.n, f);
-        l.n = 0;
-        arb_json_str(f, g->verbs[a->verb].name);
+        if (!lb_name(&l, g->verbs[a->verb].name)) {
+            fwrite(l.b, 1, l.n, f);
+            l.n = 0;
+            arb_json_str(f, g->verbs[a->verb].name);
+        }
     } else {
         lb_i(&l, a->verb);
     }
@@ -87,10 +104,15 @@ void arb_adapter__write_action(FILE *f, const arb_game *g, const arb_action *a)
 
 void arb_adapter__write_event(FILE *f, const arb_game *g, const arb_event *e)
 {
-    fputs("{\"type\":", f);
-    if (e->type < g->nevent_names) arb_json_str(f, g->event_names[e->type]);
-    else fprintf(f, "%u", e->type);
     lb l = { .n = 0 };
+    lb_s(&l, "{\"type\":");
+    if (e->type >= g->nevent_names) {
+        lb_i(&l, e->type);
+    } else if (!lb_name(&l, g->event_names[e->type])) {
+        fwrite(l.b, 1, l.n, f);
+        l.n = 0;
+        arb_json_str(f, g->event_names[e->type]);
+    }
     lb_s(&l, ",\"seat\":");
     lb_i(&l, e->seat);
     lb_s(&l, e->hidden ? ",\"hidden\":true,\"a\":" : ",\"hidden\":false,\"a\":");
