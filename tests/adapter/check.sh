@@ -181,6 +181,9 @@ if [ -n "$f" ]; then
     [ $rc -eq 4 ] || bad "bad adapter 'slow' under crosscheck: exit $rc (want 4)"
     echo "$out" | grep -q "request 100 ([a-z-]*): the adapter sent no answer within 1500 ms" ||
         bad "crosscheck: the slow request is not named: $out"
+    # event types in an older spelling ('_' for '-') still match
+    out=$(timeout 120 $A crosscheck --game naramo --games 3 --engine "python3 tests/adapter/bad_adapter.py $A naramo snake 1" 2>&1) ||
+        bad "crosscheck: event types spelt with '_' are not understood: $out"
     # a probe and a step are written at once: the failing one is named,
     # not the last one sent
     for n in 101 102; do
