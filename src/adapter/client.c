@@ -1541,17 +1541,20 @@ static unsigned build_queries(arb_adapter *a, rq *qs, int64_t h, int players)
 /* Close every request and send them in one write. */
 static int send_batch(arb_adapter *a, rq *qs, unsigned nq)
 {
-    char *all = NULL;
     size_t alen = 0;
-    FILE *m = open_memstream(&all, &alen);
-    int bad = !m;
+    int bad = 0;
     for (unsigned i = 0; i < nq; i++) {
         if (qs[i].f) { fputs("}\n", qs[i].f); fclose(qs[i].f); qs[i].f = NULL; }
         if (!qs[i].buf) bad = 1;
-        else if (m) fwrite(qs[i].buf, 1, qs[i].len, m);
+        else alen += qs[i].len;
     }
-    if (m) fclose(m);
-    if (bad) { free(all); set_failed(a, qs[0].op, "out of memory"); return ARB_ENOMEM; }
+    char *all = bad ? NULL : malloc(alen ? alen : 1);
+    if (!all) { set_failed(a, qs[0].op, "out of memory"); return ARB_ENOMEM; }
+    size_t at = 0;
+    for (unsigned i = 0; i < nq; i++) {
+        memcpy(all + at, qs[i].buf, qs[i].len);
+        at += qs[i].len;
+    }
     if (a->is_failed) { free(all); return ARB_EIO; }
     a->nreq += nq;
     a->cur_id = qs[0].id;

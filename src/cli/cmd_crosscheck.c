@@ -39,6 +39,7 @@ typedef struct xc {
     arb_match *scratch;         /* the reference's copy to try probes on (protocol 2) */
     int vmap[256];              /* the engine's verb number of each reference verb, -1 none */
     size_t nlg;                 /* the reference's legal actions in lg, as compare() left them */
+    uint64_t hg;                /* and its hash */
     arb_action *lx;             /* the reference's next legal actions in the engine's verbs */
     size_t caplx;
     arb_action *lg, *lp;
@@ -154,6 +155,7 @@ static int compare(xc *X, const arb_match *mg, const arb_match *mp, int players,
         bad = 1;
     }
     uint64_t hg = arb_match_hash(mg), hp = arb_match_hash(mp);
+    X->hg = hg;
     if (hg != hp) { say(X, "  hash: reference %016" PRIx64 ", engine %016" PRIx64 "\n", hg, hp); bad = 1; trees = XC_ALL_VIEWS; }
     size_t ng = get_legal(mg, X->g, &X->lg, &X->cap, &X->tg, 0);
     size_t np = get_legal(mp, X->p, &X->lp, &X->capp, &X->tp, 0);
@@ -515,7 +517,7 @@ static int play_p2(xc *X, xmatch *M)
         /* the reference first: its verdicts on the probes (on copies), then
          * the action and the legal list it leads to, which the engine's
          * answer is expected to repeat */
-        uint64_t h0 = arb_match_hash(mg);
+        uint64_t h0 = X->hg; /* compare() just hashed it */
         int grc[ARB_ADAPTER_STEP_MAX];
         arb_error gerr[ARB_ADAPTER_STEP_MAX];
         for (size_t k = 0; k < np; k++) {
