@@ -13,6 +13,8 @@
 /* {"seat":0|"arbiter","verb":"play","args":[3],"ms":0}; a verb number
  * outside the game's verbs is written as that integer. */
 void arb_adapter__write_action(FILE *f, const arb_game *g, const arb_action *a);
+/* [action,…] of a[0..n) */
+void arb_adapter__write_actions(FILE *f, const arb_game *g, const arb_action *a, size_t n);
 /* {"type":"draw","seat":0,"hidden":true,"a":1,"b":0,"c":0} */
 void arb_adapter__write_event(FILE *f, const arb_game *g, const arb_event *e);
 /* {"name":"…","cards":["id",…],"attrs":{"k":"v"}} */

@@ -1775,12 +1775,7 @@ int arb_adapter_step2(void *st, arb_adapter_probes *pr, const arb_action *act, a
     if (legal && expect) {
         FILE *m = open_memstream(&want, &wlen);
         if (m) {
-            fputc('[', m);
-            for (size_t k = 0; k < nexpect; k++) {
-                if (k) fputc(',', m);
-                arb_adapter__write_action(m, &a->game, &expect[k]);
-            }
-            fputc(']', m);
+            arb_adapter__write_actions(m, &a->game, expect, nexpect);
             fclose(m);
         }
     }

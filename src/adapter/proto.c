@@ -20,7 +20,7 @@ void arb_adapter__write_seat(FILE *f, int seat)
  * an answer of legal actions is mostly these two shapes, and one fprintf
  * per number was most of its cost. */
 typedef struct lb {
-    char b[384];
+    char b[1024];
     size_t n;
 } lb;
 
@@ -62,7 +62,8 @@ static int lb_name(lb *l, const char *s)
 
 void arb_adapter__put_int(FILE *f, int64_t v)
 {
-    lb l = { .n = 0 };
+    lb l;
+    l.n = 0;
     lb_i(&l, v);
     fwrite(l.b, 1, l.n, f);
 }
@@ -75,22 +76,40 @@ void arb_adapter__put_hash(FILE *f, uint64_t h)
     fwrite(t, 1, sizeof t, f);
 }
 
+/* The action into l, or 0 (l unchanged) when a name needs escaping. */
+static int lb_action(lb *l, const arb_game *g, const arb_action *a)
+{
+    size_t n0 = l->n;
+    lb_s(l, "{\"seat\":");
+    if (a->seat == ARB_SEAT_ARBITER) lb_s(l, "\"arbiter\"");
+    else lb_i(l, a->seat);
+    lb_s(l, ",\"verb\":");
+    if (a->verb >= g->nverbs) lb_i(l, a->verb);
+    else if (!lb_name(l, g->verbs[a->verb].name)) { l->n = n0; return 0; }
+    lb_s(l, ",\"args\":[");
+    for (unsigned i = 0; i < a->nargs && i < ARB_ARGS_MAX; i++) {
+        if (i) lb_s(l, ",");
+        lb_i(l, a->args[i]);
+    }
+    lb_s(l, "],\"ms\":");
+    lb_i(l, a->elapsed_ms);
+    lb_s(l, "}");
+    return 1;
+}
+
 void arb_adapter__write_action(FILE *f, const arb_game *g, const arb_action *a)
 {
-    lb l = { .n = 0 };
+    lb l;
+    l.n = 0;
+    if (lb_action(&l, g, a)) { fwrite(l.b, 1, l.n, f); return; }
+    /* a verb name that needs escaping */
     lb_s(&l, "{\"seat\":");
     if (a->seat == ARB_SEAT_ARBITER) lb_s(&l, "\"arbiter\"");
     else lb_i(&l, a->seat);
     lb_s(&l, ",\"verb\":");
-    if (a->verb < g->nverbs) {
-        if (!lb_name(&l, g->verbs[a->verb].name)) {
-            fwrite(l.b, 1, l.n, f);
-            l.n = 0;
-            arb_json_str(f, g->verbs[a->verb].name);
-        }
-    } else {
-        lb_i(&l, a->verb);
-    }
+    fwrite(l.b, 1, l.n, f);
+    l.n = 0;
+    arb_json_str(f, g->verbs[a->verb].name);
     lb_s(&l, ",\"args\":[");
     for (unsigned i = 0; i < a->nargs && i < ARB_ARGS_MAX; i++) {
         if (i) lb_s(&l, ",");
@@ -102,9 +121,28 @@ void arb_adapter__write_action(FILE *f, const arb_game *g, const arb_action *a)
     fwrite(l.b, 1, l.n, f);
 }
 
+void arb_adapter__write_actions(FILE *f, const arb_game *g, const arb_action *a, size_t n)
+{
+    lb l;
+    l.n = 0;
+    lb_s(&l, "[");
+    for (size_t i = 0; i < n; i++) {
+        if (sizeof l.b - l.n < 128) { fwrite(l.b, 1, l.n, f); l.n = 0; } /* an action is < 128 bytes */
+        if (i) lb_s(&l, ",");
+        if (!lb_action(&l, g, &a[i])) {
+            fwrite(l.b, 1, l.n, f);
+            l.n = 0;
+            arb_adapter__write_action(f, g, &a[i]);
+        }
+    }
+    lb_s(&l, "]");
+    fwrite(l.b, 1, l.n, f);
+}
+
 void arb_adapter__write_event(FILE *f, const arb_game *g, const arb_event *e)
 {
-    lb l = { .n = 0 };
+    lb l;
+    l.n = 0;
     lb_s(&l, "{\"type\":");
     if (e->type >= g->nevent_names) {
         lb_i(&l, e->type);

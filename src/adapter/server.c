@@ -398,12 +398,7 @@ static void write_legal(server *S, size_t n)
 {
     size_t first = 0;
     if (S->fault == F_DROP_LEGAL && n >= 2) first = 1;
-    fputc('[', S->out);
-    for (size_t i = first; i < n; i++) {
-        if (i > first) fputc(',', S->out);
-        arb_adapter__write_action(S->out, S->g, &S->legal[i]);
-    }
-    fputc(']', S->out);
+    arb_adapter__write_actions(S->out, S->g, S->legal + first, n - first);
 }
 
 static void op_legal(server *S, const void *st)
