@@ -45,12 +45,15 @@ static void lb_i(lb *l, int64_t v)
     l->n += sizeof t - k;
 }
 
-/* "s" when s needs no escaping (verb and event names do not), else 0 and
- * nothing added. */
+/* "s" when s needs no escaping (verb and event names do not) and is at
+ * most LB_NAME bytes, else 0 and nothing added: so an action or an event
+ * takes less than LB_ITEM bytes of the buffer. */
+#define LB_NAME 64
+#define LB_ITEM 256
 static int lb_name(lb *l, const char *s)
 {
     size_t k = strlen(s);
-    if (k + 2 > sizeof l->b - l->n) return 0;
+    if (k > LB_NAME || k + 2 > sizeof l->b - l->n) return 0;
     for (size_t i = 0; i < k; i++)
         if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f || s[i] == '"' || s[i] == '\\') return 0;
     l->b[l->n++] = '"';
@@ -127,7 +130,7 @@ void arb_adapter__write_actions(FILE *f, const arb_game *g, const arb_action *a,
     l.n = 0;
     lb_s(&l, "[");
     for (size_t i = 0; i < n; i++) {
-        if (sizeof l.b - l.n < 128) { fwrite(l.b, 1, l.n, f); l.n = 0; } /* an action is < 128 bytes */
+        if (sizeof l.b - l.n < LB_ITEM) { fwrite(l.b, 1, l.n, f); l.n = 0; }
         if (i) lb_s(&l, ",");
         if (!lb_action(&l, g, &a[i])) {
             fwrite(l.b, 1, l.n, f);
