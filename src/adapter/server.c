@@ -62,6 +62,7 @@ typedef struct server {
     int proto_max;          /* the newest protocol served */
     int proto;              /* the one hello agreed on (proto_max before) */
     void *scratch;          /* a state to try probes on */
+    arb_tree *req;          /* the request being answered, parsed */
 } server;
 
 #define SERVER_EVENTS 4096
@@ -731,7 +732,10 @@ static int read_line(reader *R, char *buf, size_t max, size_t *len)
 
 static int dispatch(server *S, const char *line, size_t len)
 {
-    arb_tree *t = arb_tree_new();
+    /* one tree for every request, emptied (not freed) each time */
+    if (S->req) arb_tree_reset(S->req);
+    else S->req = arb_tree_new();
+    arb_tree *t = S->req;
     if (!t) { fail(S, ARB_ENOMEM, NULL, NULL, "out of memory"); return 0; }
     arb_error e = ARB_ERROR_INIT;
     int rc = arb_tree_parse_json(t, arb_tree_root(t), "r", line, len, &e);
@@ -771,7 +775,6 @@ static int dispatch(server *S, const char *line, size_t len)
     else if (!strcmp(o, "step")) op_step(S, h, req);
     else if (!strcmp(o, "probe")) op_probe(S, h, req);
 out:
-    arb_tree_free(t);
     return bye;
 }
 
@@ -812,6 +815,7 @@ done:
     free(S.s);
     free(S.legal);
     free(S.scratch);
+    arb_tree_free(S.req);
     free(S.evb.buf);
     free(line);
     return rc;
