@@ -31,7 +31,10 @@ typedef struct jp {
     size_t bufcap;
     struct jkey { const char *key; size_t off; } *keys; /* open objects' keys */
     size_t nkeys, keycap;
+    struct jkey *local;  /* the first JP_LOCAL_KEYS: on the stack, no allocation */
 } jp;
+
+#define JP_LOCAL_KEYS 64
 
 static int nomem(jp *p)
 {
@@ -42,9 +45,10 @@ static int nomem(jp *p)
 static int push_key(jp *p, const char *key, size_t off)
 {
     if (p->nkeys == p->keycap) {
-        size_t cap = p->keycap ? p->keycap * 2 : 64;
-        struct jkey *nk = realloc(p->keys, cap * sizeof *nk);
+        size_t cap = p->keycap * 2;
+        struct jkey *nk = realloc(p->keys == p->local ? NULL : p->keys, cap * sizeof *nk);
         if (!nk) return nomem(p);
+        if (p->keys == p->local) memcpy(nk, p->local, p->nkeys * sizeof *nk);
         p->keys = nk;
         p->keycap = cap;
     }
@@ -295,9 +299,10 @@ int arb_tree_parse_json(arb_tree *t, arb_tnode *parent, const char *key, const c
                         arb_error *err)
 {
     char buf[65536];
-    jp p = { text, len, 0, t, err, buf, sizeof buf, NULL, 0, 0 };
+    struct jkey local[JP_LOCAL_KEYS];
+    jp p = { text, len, 0, t, err, buf, sizeof buf, local, 0, JP_LOCAL_KEYS, local };
     int rc = value(&p, parent, key, 0);
-    free(p.keys);
+    if (p.keys != local) free(p.keys);
     if (rc) return err ? err->code : ARB_EFORMAT;
     ws(&p);
     if (p.i != p.n) return fail(&p, "trailing characters after the value");
