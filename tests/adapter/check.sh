@@ -15,6 +15,7 @@
 #     reproduces as match 0 of --seed S+I --games 1;
 #   - the example sessions of ADAPTER.md section 9 (protocol 1 and 2) are
 #     what the reference adapter answers, and keep their promises;
+#     malformed step and probe requests are refused naming the field;
 #   - the perft reference values of conformance/<game>/perft.md reproduce;
 #   - a dead, slow, babbling, wrong-id or non-JSON adapter is exit 4 naming
 #     the request, within the timeout.
@@ -116,6 +117,9 @@ for g in catalyst operator; do
         bad "$g: match 1 of --seed 40 does not reproduce as --seed 41 --games 1: $o1 / $o2"
 done
 
+# Malformed step and probe requests are refused naming the field.
+python3 tests/adapter/malformed_p2.py "$A" || bad "malformed protocol-2 requests (tests/adapter/malformed_p2.py)"
+
 # ADAPTER.md section 9: the sessions printed there are the reference
 # adapter's, and the protocol-2 one keeps its promises (transcript.py
 # exits 1 otherwise).
@@ -181,6 +185,10 @@ if [ -n "$f" ]; then
     [ $rc -eq 4 ] || bad "bad adapter 'slow' under crosscheck: exit $rc (want 4)"
     echo "$out" | grep -q "request 100 ([a-z-]*): the adapter sent no answer within 1500 ms" ||
         bad "crosscheck: the slow request is not named: $out"
+    # a step answer without its decision is a bad answer, named
+    out=$(timeout 60 $A crosscheck --game naramo --games 2 --engine "python3 tests/adapter/bad_adapter.py $A naramo nodecision 4" 2>&1); rc=$?
+    [ $rc -eq 4 ] && echo "$out" | grep -q "request 4 (step): bad answer: a decision needs seat, kind" ||
+        bad "crosscheck: a step answer without a decision is not reported (exit $rc): $out"
     # event types in an older spelling ('_' for '-') still match
     out=$(timeout 120 $A crosscheck --game naramo --games 3 --engine "python3 tests/adapter/bad_adapter.py $A naramo snake 1" 2>&1) ||
         bad "crosscheck: event types spelt with '_' are not understood: $out"
