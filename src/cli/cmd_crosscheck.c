@@ -40,6 +40,7 @@ typedef struct xc {
     int vmap[256];              /* the engine's verb number of each reference verb, -1 none */
     size_t nlg;                 /* the reference's legal actions in lg, as compare() left them */
     uint64_t hg;                /* and its hash */
+    int lg_fresh;               /* lg[0..nlg) is already the reference's current list */
     arb_action *lx;             /* the reference's next legal actions in the engine's verbs */
     size_t caplx;
     arb_action *lg, *lp;
@@ -157,9 +158,11 @@ static int compare(xc *X, const arb_match *mg, const arb_match *mp, int players,
     uint64_t hg = arb_match_hash(mg), hp = arb_match_hash(mp);
     X->hg = hg;
     if (hg != hp) { say(X, "  hash: reference %016" PRIx64 ", engine %016" PRIx64 "\n", hg, hp); bad = 1; trees = XC_ALL_VIEWS; }
-    size_t ng = get_legal(mg, X->g, &X->lg, &X->cap, &X->tg, 0);
+    /* the walk may have listed them already, right after its action */
+    size_t ng = X->lg_fresh ? X->nlg : get_legal(mg, X->g, &X->lg, &X->cap, &X->tg, 0);
     size_t np = get_legal(mp, X->p, &X->lp, &X->capp, &X->tp, 0);
     X->nlg = ng;
+    X->lg_fresh = 0;
     /* the same list in the same order (the common case) is the same set */
     int same = ng == np;
     for (size_t k = 0; k < ng && same; k++) {
@@ -528,6 +531,8 @@ static int play_p2(xc *X, xmatch *M)
         arb_error_clear(&e1);
         int a1 = arb_match_apply(mg, &act, &e1);
         size_t ne = a1 ? 0 : get_legal(mg, X->g, &X->lg, &X->cap, &X->tg, 0);
+        X->nlg = ne;
+        X->lg_fresh = !a1;
         arb_adapter_expect ex = { !a1 && expect_legal(X, ne) ? X->lx : NULL, ne, NULL, 0, 0 };
         char *tj = NULL; /* the sampled view as the reference adapter would write it */
         if (trees && !a1) {
@@ -678,6 +683,7 @@ static void xc_work(void *item)
         X->wlen = 0;
         X->why[0] = '\0';
         M->result = X->proto >= 2 ? play_p2(X, M) : play_p1(X, M);
+        X->lg_fresh = 0; /* only ever for the step that set it */
         if (arb_adapter_failed(X->ad)) {
             M->failed = 1;
             M->why = strdup(arb_adapter_failed(X->ad));
