@@ -24,6 +24,12 @@
  * still holds one (clone), or from the root. At most HANDLES_MAX handles
  * stay live; the least recently used is freed.
  *
+ * hello offers protocol 2 and falls back to 1 when the adapter refuses it
+ * as unsupported. Under protocol 2, arb_adapter_step2 writes a probe and a
+ * step at once and fills the new node's caches (decision, outcome, hash,
+ * legal actions, state trees) from the one answer; the failure of any
+ * request names that request (cur_id), not the last one written.
+ *
  * The vtable slots with no state argument (setup, cards, deck check …) find
  * their adapter in the proxy game's app_data; any number may be open. */
 #include <errno.h>
