@@ -15,6 +15,9 @@
 void arb_adapter__write_action(FILE *f, const arb_game *g, const arb_action *a);
 /* [action,…] of a[0..n) */
 void arb_adapter__write_actions(FILE *f, const arb_game *g, const arb_action *a, size_t n);
+/* The same text into *buf (grown as needed; *cap its size): its length,
+ * or 0 when out of memory or a verb name needs escaping. */
+size_t arb_adapter__format_actions(char **buf, size_t *cap, const arb_game *g, const arb_action *a, size_t n);
 /* {"type":"draw","seat":0,"hidden":true,"a":1,"b":0,"c":0} */
 void arb_adapter__write_event(FILE *f, const arb_game *g, const arb_event *e);
 /* {"name":"…","cards":["id",…],"attrs":{"k":"v"}} */

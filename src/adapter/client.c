@@ -123,6 +123,8 @@ struct arb_adapter {
      * state. */
     struct { char *body; char *raw; size_t rawlen; unsigned long long id; } ahead[PREFETCH_MAX];
     unsigned nahead;
+    char *xbuf;                   /* the legal list step2 expects, as JSON */
+    size_t xcap;
 };
 
 /* Every open adapter, for the exit hook and arb_adapter_of. */
@@ -1516,6 +1518,7 @@ void arb_adapter_close(arb_adapter *a)
     free(a->cards);
     free(a->presets);
     free(a->legal);
+    free(a->xbuf);
     free(a->rbuf);
     arb_tree_free(a->hello);
     arb_tree_free(a->resp);
@@ -1776,22 +1779,14 @@ int arb_adapter_step2(void *st, arb_adapter_probes *pr, const arb_action *act, a
     }
     unsigned si = nq - 1;
     /* the legal list the caller expects, as the adapter would write it */
-    char *want = NULL;
-    size_t wlen = 0;
-    if (legal && expect) {
-        FILE *m = open_memstream(&want, &wlen);
-        if (m) {
-            arb_adapter__write_actions(m, &a->game, expect, nexpect);
-            fclose(m);
-        }
-    }
+    size_t wlen = legal && expect ? arb_adapter__format_actions(&a->xbuf, &a->xcap, &a->game, expect, nexpect) : 0;
+    const char *want = wlen ? a->xbuf : NULL;
     static const char *const cuts[2] = { "legal", "trees" };
     const char *wants[2] = { want, nviews && ex ? ex->trees : NULL };
     size_t wlens[2] = { wlen, ex ? ex->trees_len : 0 };
     int got[2] = { 0, 0 };
     rc = recv_rq_cut(a, &qs[si], &r, err, cuts, wants, wlens, got, 2);
     int known = got[0];
-    free(want);
     if (a->is_failed) { rc = ARB_EIO; goto out; }
     if (rc) goto out; /* refused: the state is unchanged */
     rc = ARB_EIO;

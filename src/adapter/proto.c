@@ -4,6 +4,7 @@
  * name the offending path. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,6 +123,29 @@ void arb_adapter__write_action(FILE *f, const arb_game *g, const arb_action *a)
     lb_i(&l, a->elapsed_ms);
     lb_s(&l, "}");
     fwrite(l.b, 1, l.n, f);
+}
+
+size_t arb_adapter__format_actions(char **buf, size_t *cap, const arb_game *g, const arb_action *a, size_t n)
+{
+    if (n > (SIZE_MAX - 2) / LB_ITEM) return 0;
+    size_t need = n * LB_ITEM + 2, len = 0;
+    if (need > *cap) {
+        char *p = realloc(*buf, need);
+        if (!p) return 0;
+        *buf = p;
+        *cap = need;
+    }
+    (*buf)[len++] = '[';
+    for (size_t i = 0; i < n; i++) {
+        lb l;
+        l.n = 0;
+        if (i) lb_s(&l, ",");
+        if (!lb_action(&l, g, &a[i])) return 0;
+        memcpy(*buf + len, l.b, l.n);
+        len += l.n;
+    }
+    (*buf)[len++] = ']';
+    return len;
 }
 
 void arb_adapter__write_actions(FILE *f, const arb_game *g, const arb_action *a, size_t n)
