@@ -217,8 +217,13 @@ static int compare(xc *X, const arb_match *mg, const arb_match *mp, int players,
             char head[64];
             snprintf(head, sizeof head, v < 0 ? "the full state" : "seat %d's view", v);
             say(X, "  state tree (%s):\n", head);
-            if (!arb_tree_diff(arb_tree_root(a), bt, tree_diff_cb, &d))
-                say(X, "    the same members in another order (maps are ordered: ADAPTER.md section 5)\n");
+            char where[256];
+            if (!arb_tree_diff(arb_tree_root(a), bt, tree_diff_cb, &d)) {
+                if (arb_tree_order_differs(arb_tree_root(a), bt, where, sizeof where))
+                    say(X, "    %s%s: the same members in another order (maps are ordered: ADAPTER.md section 5)\n",
+                        where[0] ? "" : "the root", where);
+                else say(X, "    the same members in another order (maps are ordered: ADAPTER.md section 5)\n");
+            }
             bad = 1;
         }
         arb_tree_free(a);
