@@ -451,7 +451,8 @@
     var gov = D.ar && D.ar[r] ? D.ars[D.ar[r] - 1].split(' ') : [];
     var citeOf = function (id) {
       var ci = D.rules[id];
-      return '<span class="rule">' + esc(id) + '</span>' + (ci ? ' \u2014 ' + esc(ci[0]) + '; rulebook ' + esc(ci[1]) + ': <q>' + esc(ci[2]) + '</q>' : ' (not in the rule catalog)');
+      return '<span class="rule">' + esc(id) + '</span>' + (ci ? ' \u2014 ' + esc(ci[0]) + '; rulebook ' + esc(ci[1]) +
+        (ci[2] ? ': <q>' + esc(ci[2]) + '</q>' : ' (the quote names a card, so a seat\u2019s file leaves it out; the judge\u2019s file has it)') : ' (not in the rule catalog)');
     };
     if (rule) h += '<dt>Rejected by</dt><dd>' + citeOf(rule) + '</dd>';
     if (gov.length) h += '<dt>' + (rule ? 'The rules of this verb' : 'Rules that govern it') + '</dt><dd><ul class="gov">' +
