@@ -398,6 +398,9 @@ function longest(game) {
       const want1 = D.ars[D.ar[ok1.record] - 1].split(' '), secs = want1.map(id => catalogSection(g, id));
       ok(pn.ids.join(' ') === want1.join(' ') && secs.every(sc => sc && pn.text.includes(sc)) && pn.cite.includes(want1[0]),
          g + ': the ruling panel at accepted record ' + ok1.record + ' (' + ok1.text + ') lists ' + pn.ids.join(', ') + ' with their catalog sections');
+      await page.locator('#b-rul').screenshot({ path: path.join(SHOTS, 'report-' + g + '-ruling.png') });
+      await page.locator('#verdict').screenshot({ path: path.join(SHOTS, 'report-' + g + '-verdict.png') });
+      await page.locator('#board').screenshot({ path: path.join(SHOTS, 'report-' + g + '-board.png') });
       if (g === 'naramo') {
         // A play's rules depend on the card: Personnel vs Facility.
         const typeOf = {};
@@ -653,6 +656,8 @@ function longest(game) {
       ok(rs === 1 && div === '#r' + rr && rj.rule && sec && rj.text.includes(sec) && rj.cite.includes(rj.rule),
          g + ': "rejection ▶" selects record ' + rr + ' (the divergence ' + div + '); the panel names ' + rj.rule + ' with its catalog section "' + sec + '"');
       await page.screenshot({ path: path.join(SHOTS, 'report-' + g + '-rejected.png') });
+      await page.locator('#b-rul').screenshot({ path: path.join(SHOTS, 'report-' + g + '-ruling-rejected.png') });
+      await page.locator('#verdict').screenshot({ path: path.join(SHOTS, 'report-' + g + '-rejected-verdict.png') });
     }
   }
   ok(external.length === 0, 'no request left the file system' + (external.length ? ': ' + external[0] : ''));
