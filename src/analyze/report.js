@@ -452,7 +452,7 @@
     var citeOf = function (id) {
       var ci = D.rules[id];
       return '<span class="rule">' + esc(id) + '</span>' + (ci ? ' \u2014 ' + esc(ci[0]) + '; rulebook ' + esc(ci[1]) +
-        (ci[2] ? ': <q>' + esc(ci[2]) + '</q>' : ' (the quote names a card, so a seat\u2019s file leaves it out; the judge\u2019s file has it)') : ' (not in the rule catalog)');
+        (ci[2] ? ': ' + (/^["\u201c]/.test(ci[2]) ? esc(ci[2]) : '<q>' + esc(ci[2]) + '</q>') : ' (the quote names a card, so a seat\u2019s file leaves it out; the judge\u2019s file has it)') : ' (not in the rule catalog)');
     };
     if (rule) h += '<dt>Rejected by</dt><dd>' + citeOf(rule) + '</dd>';
     if (gov.length) h += '<dt>' + (rule ? 'The rules of this verb' : 'Rules that govern it') + '</dt><dd><ul class="gov">' +
