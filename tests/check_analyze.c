@@ -836,15 +836,74 @@ START_TEST(report_lists_legal_actions_per_decision)
 }
 END_TEST
 
+/* A layout's "rules" map (the rules that govern an accepted action, cited
+ * in the ruling panel): every verb of the game has its "VERB" entry and
+ * at least one rule ID under its keys; a key is VERB, VERB@NAME (a
+ * decision kind of the game, or a phase its STATE.md names) or VERB:TYPE
+ * (a card type of its pool); every ID is an entry of that game's rule
+ * catalog (conformance/<game>/rules.xml, as rule_cites.awk reads it). */
+static void layout_rules_are_the_catalogs(const char *game, const arb_tnode *rules)
+{
+    const arb_game *g = arb_game_find(game);
+    ck_assert_msg(rules && rules->kind == ARB_T_MAP, "%s's board.json: no \"rules\" map", game);
+    char path[128], *state = NULL;
+    snprintf(path, sizeof path, "conformance/%s/STATE.md", game);
+    FILE *sf = fopen(path, "r");
+    ck_assert_msg(sf != NULL, "%s: cannot read %s", game, path);
+    size_t cap = 0;
+    ck_assert(getdelim(&state, &cap, '\0', sf) > 0);
+    fclose(sf);
+    unsigned *ids_of = calloc(g->nverbs, sizeof *ids_of);
+    int *base = calloc(g->nverbs, sizeof *base);
+    for (const arb_tnode *e = rules->first; e; e = e->next) {
+        size_t vl = strcspn(e->key, "@:");
+        unsigned v = 0;
+        while (v < g->nverbs && (strlen(g->verbs[v].name) != vl || strncmp(g->verbs[v].name, e->key, vl))) v++;
+        ck_assert_msg(v < g->nverbs, "%s rules: \"%s\" names no verb of the game", game, e->key);
+        const char *x = e->key + vl;
+        if (!*x) base[v] = 1;
+        else if (*x == '@') {
+            int known = 0;
+            for (unsigned k = 0; k < g->ndecision_names && !known; k++) known = !strcmp(g->decision_names[k], x + 1);
+            char q[64];
+            snprintf(q, sizeof q, "\"%s\"", x + 1);
+            if (!known) known = strstr(state, q) != NULL;
+            snprintf(q, sizeof q, "|%s|", x + 1);
+            if (!known) known = strstr(state, q) != NULL;
+            snprintf(q, sizeof q, "|%s\n", x + 1);
+            if (!known) known = strstr(state, q) != NULL;
+            ck_assert_msg(known, "%s rules: \"%s\": %s is no decision kind or phase of the game", game, e->key, x + 1);
+        } else {
+            int known = 0;
+            for (unsigned k = 0; k < g->ncards && !known; k++) known = g->card(g, k)->type && !strcmp(g->card(g, k)->type, x + 1);
+            ck_assert_msg(known, "%s rules: \"%s\": no card of the pool is a %s", game, e->key, x + 1);
+        }
+        ck_assert_msg(e->kind == ARB_T_ARR, "%s rules: \"%s\" is not a list", game, e->key);
+        for (const arb_tnode *id = e->first; id; id = id->next, ids_of[v]++) {
+            ck_assert(id->kind == ARB_T_STR);
+            const arb_an_rule_cite *rc = arb_an__rule_cites;
+            while (rc->id && (strcmp(rc->id, id->s) || strcmp(rc->game, game))) rc++;
+            ck_assert_msg(rc->id != NULL, "%s rules: \"%s\": %s is not in conformance/%s/rules.xml", game, e->key, id->s, game);
+        }
+    }
+    for (unsigned v = 0; v < g->nverbs; v++)
+        ck_assert_msg(base[v] && ids_of[v] > 0, "%s rules: verb %s has %s", game, g->verbs[v].name,
+                      base[v] ? "no rule ID under its keys" : "no \"VERB\" entry");
+    free(ids_of);
+    free(base);
+    free(state);
+}
+
 /* The generated tables: every rule catalog entry's citation (no XML
- * entity left), and a board layout that parses for every game with one. */
+ * entity left), and a board layout that parses for every game with one,
+ * its verb rules among the game's catalog. */
 START_TEST(report_tables_cite_rules_and_lay_out_boards)
 {
     size_t n = 0;
     const arb_an_rule_cite *win = NULL;
     for (const arb_an_rule_cite *rc = arb_an__rule_cites; rc->id; rc++, n++) {
         if (!strcmp(rc->id, "NAR-P4-WINLOSS")) win = rc;
-        ck_assert_msg(rc->section[0] && rc->source[0] && rc->text[0], "%s: empty citation", rc->id);
+        ck_assert_msg(rc->game[0] && rc->section[0] && rc->source[0] && rc->text[0], "%s: empty citation", rc->id);
         ck_assert_msg(!strstr(rc->text, "&lt;") && !strstr(rc->text, "&amp;"), "%s: entity left", rc->id);
     }
     ck_assert_uint_ge(n, 390);
@@ -864,6 +923,7 @@ START_TEST(report_tables_cite_rules_and_lay_out_boards)
         ck_assert_msg(t && !e, "%s's board.json: %s", b->game, e ? e : "?");
         const arb_tnode *seat = arb_tnode_get(json_doc(t), "seat");
         ck_assert_msg(seat && seat->kind == ARB_T_ARR && seat->n > 3, "%s: no seat widgets", b->game);
+        layout_rules_are_the_catalogs(b->game, arb_tnode_get(json_doc(t), "rules"));
         arb_tree_free(t);
         free(text);
     }

@@ -23,12 +23,14 @@
 #include <stdio.h>
 
 #include "arbiter/game.h"
+#include "arbiter/tree.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define ARB_ADAPTER_PROTOCOL 1
+#define ARB_ADAPTER_PROTOCOL 2            /* the newest; 1 is still spoken both ways */
+#define ARB_ADAPTER_PROBES_MAX 64         /* actions in one protocol-2 probe */
 #define ARB_ADAPTER_LINE_MAX (4u << 20)   /* bytes of one message, newline included */
 #define ARB_ADAPTER_TIMEOUT_MS 10000      /* per request */
 #define ARB_ADAPTER_STATES_MAX 65536      /* live state handles in a server */
@@ -75,6 +77,42 @@ int arb_adapter_prefetch(const void *st, int players);
 #define ARB_ADAPTER_STEP_MAX 16
 int arb_adapter_step(void *st, const arb_action *acts, size_t n, int *rcs, arb_error *errs, arb_events *evs,
                      int players);
+/* Protocol 2 (arb_adapter_protocol 2): in one round trip, try each of
+ * pr->acts (when pr and pr->n; at most ARB_ADAPTER_PROBES_MAX) on a scratch
+ * copy of proxy state st — pr->rcs[i] and pr->errs[i] get the verdicts,
+ * pr->hash the hash of st after them — then apply act (NULL: nothing) and
+ * learn the next decision, outcome and hash, the legal actions when legal
+ * is set and the state tree of each of views[0..nviews) (ARB_VIEW_ALL or a
+ * seat), which the proxy's decision, legal, hash and export then answer
+ * without a request. ex (may be NULL) is what the caller expects, for a
+ * differential driver's fast path: the legal list (in the proxy's verb
+ * numbers) and the "trees" list as compact JSON; a member of the answer
+ * that is byte for byte the expected one (the reference adapter's
+ * spelling) is taken as read, not parsed — ex->trees_same then says the
+ * trees agreed (and arb_adapter_tree has none); any other answer is read
+ * in full. Returns the verdict on act (ev gets its events), or ARB_EIO
+ * when the adapter failed (sticky). */
+typedef struct arb_adapter_probes {
+    const arb_action *acts;
+    size_t n;
+    int *rcs;
+    arb_error *errs;
+    uint64_t hash;
+} arb_adapter_probes;
+typedef struct arb_adapter_expect {
+    const arb_action *legal;
+    size_t nlegal;
+    const char *trees;      /* "[tree,…]", one per view asked, or NULL */
+    size_t trees_len;
+    int trees_same;         /* out */
+} arb_adapter_expect;
+int arb_adapter_step2(void *st, arb_adapter_probes *pr, const arb_action *act, arb_events *ev, int legal,
+                      const int *views, unsigned nviews, arb_adapter_expect *ex, arb_error *err);
+/* The state tree of view that arb_adapter_step2 brought for st, or NULL;
+ * valid until st's node is moved on or the adapter forgets its states. */
+const arb_tnode *arb_adapter_tree(const void *st, int view);
+/* The protocol hello agreed on: 2, or 1 for an adapter that refused 2. */
+int arb_adapter_protocol(const arb_adapter *a);
 /* Whether the read-ahead state tree of view is byte for byte the compact
  * JSON json (arb_tnode_json with indent 0): a fast path for comparing
  * trees; 0 means "not known to be equal", never "different". */
@@ -89,6 +127,9 @@ int arb_adapter_fault_find(const char *name); /* -1 when unknown */
 /* Serve the protocol for g on in/out until "bye" or end of input. fault is
  * an index into arb_adapter_fault_names or -1. Returns 0 on a clean end. */
 int arb_adapter_serve(const arb_game *g, int fault, FILE *in, FILE *out, arb_error *err);
+/* The same, speaking protocols 1..protocol only (1: a protocol-1 adapter,
+ * which refuses a hello offering 2 and knows no step or probe). */
+int arb_adapter_serve_protocol(const arb_game *g, int fault, int protocol, FILE *in, FILE *out, arb_error *err);
 
 #ifdef __cplusplus
 }

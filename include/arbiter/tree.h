@@ -40,6 +40,8 @@ typedef struct arb_tree arb_tree;
 
 arb_tree *arb_tree_new(void);            /* NULL on ENOMEM */
 void arb_tree_free(arb_tree *t);          /* NULL ok */
+/* Empty t for reuse (its first chunk of memory kept); NULL ok. */
+void arb_tree_reset(arb_tree *t);
 /* The root, a MAP, created with the tree. */
 arb_tnode *arb_tree_root(arb_tree *t);
 /* Set by any builder call that failed to allocate; builders then return a

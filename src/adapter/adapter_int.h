@@ -13,12 +13,21 @@
 /* {"seat":0|"arbiter","verb":"play","args":[3],"ms":0}; a verb number
  * outside the game's verbs is written as that integer. */
 void arb_adapter__write_action(FILE *f, const arb_game *g, const arb_action *a);
+/* [action,…] of a[0..n) */
+void arb_adapter__write_actions(FILE *f, const arb_game *g, const arb_action *a, size_t n);
+/* The same text into *buf (grown as needed; *cap its size): its length,
+ * or 0 when out of memory or a verb name needs escaping. */
+size_t arb_adapter__format_actions(char **buf, size_t *cap, const arb_game *g, const arb_action *a, size_t n);
 /* {"type":"draw","seat":0,"hidden":true,"a":1,"b":0,"c":0} */
 void arb_adapter__write_event(FILE *f, const arb_game *g, const arb_event *e);
 /* {"name":"…","cards":["id",…],"attrs":{"k":"v"}} */
 void arb_adapter__write_deck(FILE *f, const arb_game *g, const arb_deck *d);
 /* {"k":v,…} */
 void arb_adapter__write_options(FILE *f, const arb_options *o);
+/* An integer in decimal; a hash as "16 lowercase hex digits" (quoted):
+ * without printf, which the per-step answers spent most of their time in. */
+void arb_adapter__put_int(FILE *f, int64_t v);
+void arb_adapter__put_hash(FILE *f, uint64_t h);
 /* "all" for ARB_VIEW_ALL, else the seat number. */
 void arb_adapter__write_seat(FILE *f, int seat);
 

@@ -24,6 +24,12 @@
  * still holds one (clone), or from the root. At most HANDLES_MAX handles
  * stay live; the least recently used is freed.
  *
+ * hello offers protocol 2 and falls back to 1 when the adapter refuses it
+ * as unsupported. Under protocol 2, arb_adapter_step2 writes a probe and a
+ * step at once and fills the new node's caches (decision, outcome, hash,
+ * legal actions, state trees) from the one answer; the failure of any
+ * request names that request (cur_id), not the last one written.
+ *
  * The vtable slots with no state argument (setup, cards, deck check …) find
  * their adapter in the proxy game's app_data; any number may be open. */
 #include <errno.h>
@@ -42,6 +48,7 @@
 
 #include "adapter/adapter_int.h"
 #include "arbiter/text.h"
+#include "arbiter/toolkit.h"
 
 #define STDERR_SHOWN (64 * 1024) /* bytes of an adapter's stderr passed on */
 #define HANDLES_MAX 256
@@ -67,7 +74,8 @@ struct px_node {
     const char *phase;
     arb_outcome out;
     uint64_t hash;
-    arb_tree *trees[ARB_MAX_SEATS + 1]; /* prefetched state trees (slot 4: all) */
+    arb_tree *resp;               /* the step answer that brought trees, kept */
+    const arb_tnode *trees[ARB_MAX_SEATS + 1]; /* state trees in it (slot 4: all) */
 };
 
 typedef struct px_state {
@@ -87,6 +95,8 @@ struct arb_adapter {
     size_t line_max;
     pthread_mutex_t mu;
     unsigned long long next_id, nreq;
+    unsigned long long cur_id;    /* the request being sent, awaited or judged */
+    int proto;                    /* the protocol hello agreed on */
     char failed[ARB_MSG_MAX + 128];
     int is_failed;
     char *rbuf;                   /* received bytes */
@@ -113,6 +123,8 @@ struct arb_adapter {
      * state. */
     struct { char *body; char *raw; size_t rawlen; unsigned long long id; } ahead[PREFETCH_MAX];
     unsigned nahead;
+    char *xbuf;                   /* the legal list step2 expects, as JSON */
+    size_t xcap;
 };
 
 /* Every open adapter, for the exit hook and arb_adapter_of. */
@@ -137,7 +149,7 @@ static void set_failed(arb_adapter *a, const char *op, const char *fmt, ...)
 {
     if (a->is_failed) return;
     a->is_failed = 1;
-    int k = snprintf(a->failed, sizeof a->failed, "request %llu (%s): ", a->next_id - 1, op);
+    int k = snprintf(a->failed, sizeof a->failed, "request %llu (%s): ", a->cur_id, op);
     if (k < 0) k = 0;
     if ((size_t)k >= sizeof a->failed) k = (int)sizeof a->failed - 1;
     va_list ap;
@@ -307,7 +319,11 @@ static FILE *begin(arb_adapter *a, rq *q, const char *op)
     q->f = open_memstream(&q->buf, &q->len);
     if (!q->f) return NULL;
     q->id = a->next_id++;
-    fprintf(q->f, "{\"id\":%llu,\"op\":\"%s\"", q->id, op);
+    fputs("{\"id\":", q->f);
+    arb_adapter__put_int(q->f, (int64_t)q->id);
+    fputs(",\"op\":\"", q->f);
+    fputs(op, q->f);
+    fputc('"', q->f);
     return q->f;
 }
 
@@ -327,6 +343,7 @@ static int send_rq(arb_adapter *a, rq *q, arb_error *err)
         return arb_error_set(err, ARB_EIO, NULL, "engine adapter failed earlier: %s", a->failed);
     }
     a->nreq++;
+    a->cur_id = q->id;
     int rc = send_all(a, q->op, q->buf, q->len, now_ms() + a->timeout_ms);
     free(q->buf);
     q->buf = NULL;
@@ -374,6 +391,7 @@ static int call(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err)
             free(q->buf);
             q->buf = NULL;
             q->id = a->ahead[i].id;
+            a->cur_id = q->id;
             arb_tree_free(a->resp);
             a->resp = arb_tree_new();
             arb_error pe = ARB_ERROR_INIT;
@@ -391,6 +409,7 @@ static int call(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err)
         /* not read ahead: send it as it is */
         if (a->is_failed) { free(q->buf); q->buf = NULL; return arb_error_set(err, ARB_EIO, NULL, "engine adapter failed earlier: %s", a->failed); }
         a->nreq++;
+        a->cur_id = q->id;
         int rc = send_all(a, q->op, q->buf, q->len, now_ms() + a->timeout_ms);
         free(q->buf);
         q->buf = NULL;
@@ -403,15 +422,80 @@ static int call(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err)
 }
 
 /* Read q's answer into a->resp. */
-static int recv_rq(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err)
+static int is_ws(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+/* Past the JSON string that starts at s[i] (its opening quote); n when cut. */
+static size_t skip_str(const char *s, size_t n, size_t i)
+{
+    for (i++; i < n && s[i] != '"'; i++)
+        if (s[i] == '\\') i++;
+    return i < n ? i + 1 : n;
+}
+
+/* Whether the JSON object s[0..n) has, as a top-level member that is not
+ * its first, key with the value want[0..wlen) byte for byte (a whole JSON
+ * value: what follows it must end the member); [*from, *to) is then the
+ * member with the ',' before it. The scan stops at that key: the text
+ * after it is the parser's to judge. */
+static int member_is(const char *s, size_t n, const char *key, const char *want, size_t wlen, size_t *from,
+                     size_t *to)
+{
+    size_t i = 0, kl = strlen(key), comma = (size_t)-1;
+    while (i < n && is_ws(s[i])) i++;
+    if (i >= n || s[i] != '{') return 0;
+    int depth = 1, want_key = 1;
+    for (i++; i < n;) {
+        char c = s[i];
+        if (c == '"') {
+            size_t st = i;
+            i = skip_str(s, n, i);
+            if (depth != 1 || !want_key) continue;
+            want_key = 0;
+            if (comma == (size_t)-1 || i - st - 2 != kl || memcmp(s + st + 1, key, kl)) continue;
+            while (i < n && is_ws(s[i])) i++;
+            if (i >= n || s[i] != ':') return 0;
+            for (i++; i < n && is_ws(s[i]); i++) {}
+            if (n - i < wlen || memcmp(s + i, want, wlen)) return 0;
+            size_t e = i + wlen;
+            while (e < n && is_ws(s[e])) e++;
+            if (e >= n || (s[e] != ',' && s[e] != '}')) return 0;
+            *from = comma;
+            *to = i + wlen;
+            return 1;
+        }
+        if (c == '{' || c == '[') depth++;
+        else if ((c == '}' || c == ']') && --depth == 0) return 0;
+        else if (c == ',' && depth == 1) { comma = i; want_key = 1; }
+        i++;
+    }
+    return 0;
+}
+
+/* recv_rq, and for each k < ncut: when the answer's member cut[k] (not
+ * its first) is byte for byte want[k] (wlen[k] bytes; NULL: not known),
+ * that member is taken out of the text before it is parsed and matched[k]
+ * set: the caller knows its value already. */
+static int recv_rq_cut(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err, const char *const *cut,
+                       const char *const *want, const size_t *wlen, int *matched, unsigned ncut)
 {
     *out = NULL;
     if (a->is_failed) return arb_error_set(err, ARB_EIO, NULL, "engine adapter failed earlier: %s", a->failed);
     double deadline = now_ms() + a->timeout_ms;
     size_t len;
+    a->cur_id = q->id;
     if (recv_line(a, q->op, &len, deadline)) return arb_error_set(err, ARB_EIO, NULL, "engine adapter: %s", a->failed);
-    arb_tree_free(a->resp);
-    a->resp = arb_tree_new();
+    for (unsigned k = 0; k < ncut; k++) {
+        size_t from, to;
+        matched[k] = 0;
+        if (want[k] && member_is(a->rbuf, len, cut[k], want[k], wlen[k], &from, &to)) {
+            memmove(a->rbuf + from, a->rbuf + to, a->rlen - to);
+            a->rlen -= to - from;
+            len -= to - from;
+            matched[k] = 1;
+        }
+    }
+    if (a->resp) arb_tree_reset(a->resp); /* reused: no allocation an answer */
+    else a->resp = arb_tree_new();
     arb_error pe = ARB_ERROR_INIT;
     if (!a->resp || arb_tree_parse_json(a->resp, arb_tree_root(a->resp), "r", a->rbuf, len, &pe)) {
         char snip[48];
@@ -426,9 +510,15 @@ static int recv_rq(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err)
     return check_rq(a, q, out, err);
 }
 
+static int recv_rq(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err)
+{
+    return recv_rq_cut(a, q, out, err, NULL, NULL, NULL, NULL, 0);
+}
+
 /* Judge the answer in a->resp to q. */
 static int check_rq(arb_adapter *a, rq *q, const arb_tnode **out, arb_error *err)
 {
+    a->cur_id = q->id;
     const arb_tnode *r = arb_tnode_get(arb_tree_root(a->resp), "r");
     const arb_tnode *id = r && r->kind == ARB_T_MAP ? arb_tnode_get(r, "id") : NULL;
     const arb_tnode *ok = r && r->kind == ARB_T_MAP ? arb_tnode_get(r, "ok") : NULL;
@@ -498,10 +588,9 @@ static void hold(arb_adapter *a, px_node *n, int64_t h)
 
 static void drop_trees(px_node *n)
 {
-    for (int i = 0; i <= ARB_MAX_SEATS; i++) {
-        arb_tree_free(n->trees[i]);
-        n->trees[i] = NULL;
-    }
+    arb_tree_free(n->resp);
+    n->resp = NULL;
+    for (int i = 0; i <= ARB_MAX_SEATS; i++) n->trees[i] = NULL;
 }
 
 static px_node *new_node(arb_adapter *a)
@@ -515,6 +604,19 @@ static px_node *new_node(arb_adapter *a)
     return n;
 }
 
+/* "PREFIX<i>" (e.g. "actions.3") without printf: one per item of a list. */
+static void item_path(char *buf, size_t size, const char *prefix, unsigned i)
+{
+    char d[12];
+    size_t k = sizeof d, n = strlen(prefix);
+    do d[--k] = (char)('0' + i % 10);
+    while (i /= 10);
+    if (n + sizeof d - k + 1 > size) { buf[0] = '\0'; return; }
+    memcpy(buf, prefix, n);
+    memcpy(buf + n, d + k, sizeof d - k);
+    buf[n + sizeof d - k] = '\0';
+}
+
 static int push_events(arb_adapter *a, const char *op, const arb_tnode *r, arb_events *ev, arb_error *err)
 {
     const arb_tnode *es = arb_tnode_get(r, "events");
@@ -523,7 +625,7 @@ static int push_events(arb_adapter *a, const char *op, const arb_tnode *r, arb_e
     for (const arb_tnode *k = es->first; k; k = k->next, i++) {
         arb_event e;
         char path[32];
-        snprintf(path, sizeof path, "events.%u", i);
+        item_path(path, sizeof path, "events.", i);
         arb_error pe = ARB_ERROR_INIT;
         if (arb_adapter__read_event(&a->game, k, path, &e, &pe)) {
             char m[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
@@ -725,40 +827,30 @@ out:
     return rc;
 }
 
-/* Fills n's decision, turn and phase. */
-static int need_decision(arb_adapter *a, px_node *n)
+/* n's decision, turn and phase from the fields of an answer to op
+ * (decision, or step's "decision" object); -1 (sticky) when malformed. */
+static int read_decision(arb_adapter *a, px_node *n, const arb_tnode *r, const char *op)
 {
-    if (n->has_dec) return 0;
-    int64_t h = materialize(a, n);
-    if (h < 0) return -1;
-    rq q;
-    const arb_tnode *r;
     arb_error e = ARB_ERROR_INIT;
-    FILE *f = begin(a, &q, "decision");
-    if (f) fprintf(f, ",\"state\":%" PRId64, h);
-    if (call(a, &q, &r, &e)) {
-        if (!a->is_failed) set_failed(a, "decision", "refused: %s", e.msg);
-        return -1;
-    }
     int seat;
     const arb_tnode *kind = arb_tnode_get(r, "kind"), *cl = arb_tnode_get(r, "clock_left_ms");
     const arb_tnode *tu = arb_tnode_get(r, "turn"), *ph = arb_tnode_get(r, "phase");
-    if (arb_adapter__read_seat(arb_tnode_get(r, "seat"), &seat) || !kind || kind->kind != ARB_T_STR || !cl ||
-        cl->kind != ARB_T_INT || !tu || tu->kind != ARB_T_INT || tu->i < 0 || tu->i > UINT32_MAX || !ph ||
-        ph->kind != ARB_T_STR) {
-        bad_answer(a, "decision", "needs seat, kind, clock_left_ms, turn and phase", &e);
+    if (!r || r->kind != ARB_T_MAP || arb_adapter__read_seat(arb_tnode_get(r, "seat"), &seat) || !kind ||
+        kind->kind != ARB_T_STR || !cl || cl->kind != ARB_T_INT || !tu || tu->kind != ARB_T_INT || tu->i < 0 ||
+        tu->i > UINT32_MAX || !ph || ph->kind != ARB_T_STR) {
+        bad_answer(a, op, "a decision needs seat, kind, clock_left_ms, turn and phase", &e);
         return -1;
     }
     int k = -1;
     for (unsigned i = 0; i < a->game.ndecision_names; i++)
         if (strcmp(a->game.decision_names[i], kind->s) == 0) k = (int)i;
-    if (k < 0) { bad_answer(a, "decision", "kind is not one of the decisions named in hello", &e); return -1; }
+    if (k < 0) { bad_answer(a, op, "kind is not one of the decisions named in hello", &e); return -1; }
     const char *phase = NULL;
     for (unsigned i = 0; i < a->nphases && !phase; i++)
         if (strcmp(a->phases[i], ph->s) == 0) phase = a->phases[i];
     if (!phase) {
         if (a->nphases == PHASES_MAX || !(a->phases[a->nphases] = strdup(ph->s))) {
-            bad_answer(a, "decision", "more than 256 distinct phase names", &e);
+            bad_answer(a, op, "more than 256 distinct phase names", &e);
             return -1;
         }
         phase = a->phases[a->nphases++];
@@ -770,6 +862,100 @@ static int need_decision(arb_adapter *a, px_node *n)
     n->phase = phase;
     n->has_dec = 1;
     return 0;
+}
+
+/* n's outcome from the fields of an answer to op; -1 (sticky) when malformed. */
+static int read_outcome(arb_adapter *a, px_node *n, const arb_tnode *r, const char *op)
+{
+    arb_error e = ARB_ERROR_INIT;
+    const arb_tnode *ov = arb_tnode_get(r, "over"), *w = arb_tnode_get(r, "winner");
+    const arb_tnode *re = arb_tnode_get(r, "reason"), *tu = arb_tnode_get(r, "turns");
+    if (!r || r->kind != ARB_T_MAP || !ov || ov->kind != ARB_T_BOOL || !w || w->kind != ARB_T_INT || w->i < -1 ||
+        w->i >= ARB_MAX_SEATS || !re || re->kind != ARB_T_STR || !tu || tu->kind != ARB_T_INT || tu->i < 0 ||
+        tu->i > UINT32_MAX) {
+        bad_answer(a, op, "an outcome needs over, winner, reason and turns", &e);
+        return -1;
+    }
+    n->out.over = (int)ov->i;
+    n->out.winner = (int)w->i;
+    n->out.turns = (uint32_t)tu->i;
+    n->out.reason = 0;
+    if (ov->i) {
+        int k = arb_game_reason_find(&a->game, re->s);
+        if (k < 0) { bad_answer(a, op, "reason is not one of the outcomes named in hello", &e); return -1; }
+        n->out.reason = (uint16_t)k;
+    }
+    n->has_out = 1;
+    return 0;
+}
+
+/* n's hash from the "hash" field of an answer to op. */
+static int read_hash(arb_adapter *a, uint64_t *out, const arb_tnode *r, const char *op)
+{
+    arb_error e = ARB_ERROR_INIT;
+    const arb_tnode *hv = arb_tnode_get(r, "hash");
+    char *end = NULL;
+    if (!hv || hv->kind != ARB_T_STR || strlen(hv->s) != 16 || (*out = strtoull(hv->s, &end, 16), !end || *end)) {
+        bad_answer(a, op, "hash must be 16 hexadecimal digits", &e);
+        return -1;
+    }
+    return 0;
+}
+
+/* The legal actions of n (a list node of an answer to op) into a->legal. */
+static int read_legal(arb_adapter *a, const px_node *n, const arb_tnode *acts, const char *op)
+{
+    arb_error e = ARB_ERROR_INIT;
+    a->legal_node = NULL;
+    a->nlegal = 0;
+    if (!acts || acts->kind != ARB_T_ARR) { bad_answer(a, op, "no list of legal actions", &e); return -1; }
+    if (acts->n > a->legal_cap) {
+        arb_action *p = realloc(a->legal, acts->n * sizeof *p);
+        if (!p) { set_failed(a, op, "out of memory"); return -1; }
+        a->legal = p;
+        a->legal_cap = acts->n;
+    }
+    unsigned i = 0;
+    for (const arb_tnode *k = acts->first; k; k = k->next, i++) {
+        char path[32];
+        item_path(path, sizeof path, "actions.", i);
+        arb_error pe = ARB_ERROR_INIT;
+        if (arb_adapter__read_action(&a->game, k, path, &a->legal[i], &pe)) {
+            char m[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
+            snprintf(m, sizeof m, "%s: %s", pe.where, pe.msg);
+            bad_answer(a, op, m, &e);
+            return -1;
+        }
+    }
+    a->nlegal = i;
+    a->legal_node = n;
+    return 0;
+}
+
+/* Send a request of op on n's handle and judge its answer (*r); -1 when
+ * the adapter failed or refused (sticky either way). */
+static int query(arb_adapter *a, px_node *n, const char *op, const arb_tnode **r)
+{
+    int64_t h = materialize(a, n);
+    if (h < 0) return -1;
+    rq q;
+    arb_error e = ARB_ERROR_INIT;
+    FILE *f = begin(a, &q, op);
+    if (f) fprintf(f, ",\"state\":%" PRId64, h);
+    if (call(a, &q, r, &e)) {
+        if (!a->is_failed) set_failed(a, op, "refused: %s", e.msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* Fills n's decision, turn and phase. */
+static int need_decision(arb_adapter *a, px_node *n)
+{
+    if (n->has_dec) return 0;
+    const arb_tnode *r;
+    if (query(a, n, "decision", &r)) return -1;
+    return read_decision(a, n, r, "decision");
 }
 
 static arb_decision px_decision(const arb_game *g, const void *st)
@@ -817,43 +1003,9 @@ static size_t px_legal(const arb_game *g, const void *st, arb_action *out, size_
     arb_adapter *a = n->ad;
     LOCK(a);
     size_t total = 0;
-    if (a->legal_node != n) {
-        a->legal_node = NULL;
-        a->nlegal = 0;
-        int64_t h = materialize(a, n);
-        if (h < 0) goto out;
-        rq q;
-        const arb_tnode *r;
-        arb_error e = ARB_ERROR_INIT;
-        FILE *f = begin(a, &q, "legal");
-        if (f) fprintf(f, ",\"state\":%" PRId64, h);
-        if (call(a, &q, &r, &e)) {
-            if (!a->is_failed) set_failed(a, "legal", "refused: %s", e.msg);
-            goto out;
-        }
-        const arb_tnode *acts = arb_tnode_get(r, "actions");
-        if (!acts || acts->kind != ARB_T_ARR) { bad_answer(a, "legal", "no \"actions\" list", &e); goto out; }
-        if (acts->n > a->legal_cap) {
-            arb_action *p = realloc(a->legal, acts->n * sizeof *p);
-            if (!p) { set_failed(a, "legal", "out of memory"); goto out; }
-            a->legal = p;
-            a->legal_cap = acts->n;
-        }
-        unsigned i = 0;
-        for (const arb_tnode *k = acts->first; k; k = k->next, i++) {
-            char path[32];
-            snprintf(path, sizeof path, "actions.%u", i);
-            arb_error pe = ARB_ERROR_INIT;
-            if (arb_adapter__read_action(&a->game, k, path, &a->legal[i], &pe)) {
-                char m[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
-                snprintf(m, sizeof m, "%s: %s", pe.where, pe.msg);
-                bad_answer(a, "legal", m, &e);
-                goto out;
-            }
-        }
-        a->nlegal = i;
-        a->legal_node = n;
-    }
+    const arb_tnode *r;
+    if (a->legal_node != n && (query(a, n, "legal", &r) || read_legal(a, n, arb_tnode_get(r, "actions"), "legal")))
+        goto out;
     total = a->nlegal;
     if (total && cap) memcpy(out, a->legal, (total < cap ? total : cap) * sizeof *out);
 out:
@@ -868,28 +1020,8 @@ static uint64_t px_hash(const arb_game *g, const void *st)
     if (!n) return 0;
     arb_adapter *a = n->ad;
     LOCK(a);
-    if (!n->has_hash) {
-        int64_t h = materialize(a, n);
-        rq q;
-        const arb_tnode *r;
-        arb_error e = ARB_ERROR_INIT;
-        if (h < 0) goto out;
-        FILE *f = begin(a, &q, "hash");
-        if (f) fprintf(f, ",\"state\":%" PRId64, h);
-        if (call(a, &q, &r, &e)) {
-            if (!a->is_failed) set_failed(a, "hash", "refused: %s", e.msg);
-            goto out;
-        }
-        const arb_tnode *hv = arb_tnode_get(r, "hash");
-        char *end = NULL;
-        if (!hv || hv->kind != ARB_T_STR || strlen(hv->s) != 16 ||
-            (n->hash = strtoull(hv->s, &end, 16), !end || *end)) {
-            bad_answer(a, "hash", "hash must be 16 hexadecimal digits", &e);
-            goto out;
-        }
-        n->has_hash = 1;
-    }
-out:
+    const arb_tnode *r;
+    if (!n->has_hash && !query(a, n, "hash", &r) && !read_hash(a, &n->hash, r, "hash")) n->has_hash = 1;
     UNLOCK(a);
     return n->has_hash ? n->hash : 0;
 }
@@ -903,40 +1035,9 @@ static int px_outcome(const arb_game *g, const void *st, arb_outcome *o)
     if (!n) return 0;
     arb_adapter *a = n->ad;
     LOCK(a);
-    if (!n->has_out) {
-        int64_t h = materialize(a, n);
-        rq q;
-        const arb_tnode *r;
-        arb_error e = ARB_ERROR_INIT;
-        if (h < 0) goto out;
-        FILE *f = begin(a, &q, "outcome");
-        if (f) fprintf(f, ",\"state\":%" PRId64, h);
-        if (call(a, &q, &r, &e)) {
-            if (!a->is_failed) set_failed(a, "outcome", "refused: %s", e.msg);
-            goto out;
-        }
-        const arb_tnode *ov = arb_tnode_get(r, "over"), *w = arb_tnode_get(r, "winner");
-        const arb_tnode *re = arb_tnode_get(r, "reason"), *tu = arb_tnode_get(r, "turns");
-        if (!ov || ov->kind != ARB_T_BOOL || !w || w->kind != ARB_T_INT || w->i < -1 || w->i >= ARB_MAX_SEATS || !re ||
-            re->kind != ARB_T_STR || !tu || tu->kind != ARB_T_INT || tu->i < 0 || tu->i > UINT32_MAX) {
-            bad_answer(a, "outcome", "needs over, winner, reason and turns", &e);
-            goto out;
-        }
-        n->out.over = (int)ov->i;
-        n->out.winner = (int)w->i;
-        n->out.turns = (uint32_t)tu->i;
-        n->out.reason = 0;
-        if (ov->i) {
-            int k = -1;
-            for (unsigned i = 0; i < a->game.noutcome_reasons; i++)
-                if (strcmp(a->game.outcome_reasons[i], re->s) == 0) k = (int)i;
-            if (k < 0) { bad_answer(a, "outcome", "reason is not one of the outcomes named in hello", &e); goto out; }
-            n->out.reason = (uint16_t)k;
-        }
-        n->has_out = 1;
-    }
+    const arb_tnode *r;
+    if (!n->has_out && !query(a, n, "outcome", &r)) read_outcome(a, n, r, "outcome");
     if (n->has_out) *o = n->out;
-out:
     UNLOCK(a);
     return o->over;
 }
@@ -950,8 +1051,7 @@ static void px_export(const arb_game *g, const void *st, int view, arb_tree *t, 
     LOCK(a);
     int slot = view < 0 ? ARB_MAX_SEATS : view;
     if (slot <= ARB_MAX_SEATS && n->trees[slot]) {
-        const arb_tnode *c = arb_tree_root(n->trees[slot]);
-        for (const arb_tnode *k = c->first; k; k = k->next) arb_tree_add_copy(t, root, k->key, k);
+        for (const arb_tnode *k = n->trees[slot]->first; k; k = k->next) arb_tree_add_copy(t, root, k->key, k);
         UNLOCK(a);
         return;
     }
@@ -1099,13 +1199,17 @@ static int names_list(arb_adapter *a, const arb_tnode *r, const char *key, int l
     return ARB_OK;
 }
 
-static int build_game(arb_adapter *a, const arb_tnode *r, arb_error *err)
+static int build_game(arb_adapter *a, const arb_tnode *r, int offered, arb_error *err)
 {
     arb_game *g = &a->game;
     g->app_data = a; /* first: reading the presets already looks cards up through g */
     const arb_tnode *pv = arb_tnode_get(r, "protocol");
-    if (!pv || pv->kind != ARB_T_INT || pv->i != ARB_ADAPTER_PROTOCOL)
-        return bad_answer(a, "hello", "the adapter does not speak protocol 1", err);
+    if (!pv || pv->kind != ARB_T_INT || pv->i < 1 || pv->i > offered) {
+        char m[64];
+        snprintf(m, sizeof m, "the adapter does not speak protocol %d%s", offered, offered > 1 ? " or 1" : "");
+        return bad_answer(a, "hello", m, err);
+    }
+    a->proto = (int)pv->i;
     g->id = str_field(r, "game");
     g->title = str_field(r, "title");
     g->rules_version = str_field(r, "rules");
@@ -1302,15 +1406,27 @@ int arb_adapter_open(arb_adapter **out, const char *cmd, const arb_adapter_opts 
     if ((rc = spawn(a, cmd, err))) goto fail;
     rq q;
     const arb_tnode *r;
-    FILE *f = begin(a, &q, "hello");
-    if (f) {
-        fprintf(f, ",\"protocol\":%d", ARB_ADAPTER_PROTOCOL);
-        if (opts->game) { fputs(",\"game\":", f); arb_json_str(f, opts->game); }
+    /* Offer the newest protocol; an adapter that refuses it as unsupported
+     * (one written for protocol 1) is offered protocol 1. */
+    int offered = ARB_ADAPTER_PROTOCOL;
+    for (;;) {
+        FILE *f = begin(a, &q, "hello");
+        if (f) {
+            fprintf(f, ",\"protocol\":%d", offered);
+            if (opts->game) { fputs(",\"game\":", f); arb_json_str(f, opts->game); }
+        }
+        rc = call(a, &q, &r, err);
+        if (rc == ARB_EUNSUPPORTED && offered > 1 && !a->is_failed) {
+            offered = 1;
+            arb_error_clear(err);
+            continue;
+        }
+        if (rc) goto fail;
+        break;
     }
-    if ((rc = call(a, &q, &r, err))) goto fail;
     a->hello = a->resp; /* keep: the proxy game's strings live in it */
     a->resp = NULL;
-    if ((rc = build_game(a, r, err))) goto fail;
+    if ((rc = build_game(a, r, offered, err))) goto fail;
     if (opts->game && strcmp(a->game.id, opts->game) != 0) {
         rc = arb_error_set(err, ARB_EUNSUPPORTED, NULL, "the engine adapter serves '%s', not '%s'", a->game.id, opts->game);
         goto fail;
@@ -1336,6 +1452,7 @@ arb_adapter *arb_adapter_of(const arb_game *g)
 }
 
 const char *arb_adapter_failed(const arb_adapter *a) { return a->is_failed ? a->failed : NULL; }
+int arb_adapter_protocol(const arb_adapter *a) { return a->proto; }
 unsigned long long arb_adapter_requests(const arb_adapter *a) { return a->nreq; }
 
 void arb_adapter_forget(arb_adapter *a)
@@ -1403,6 +1520,7 @@ void arb_adapter_close(arb_adapter *a)
     free(a->cards);
     free(a->presets);
     free(a->legal);
+    free(a->xbuf);
     free(a->rbuf);
     arb_tree_free(a->hello);
     arb_tree_free(a->resp);
@@ -1434,19 +1552,23 @@ static unsigned build_queries(arb_adapter *a, rq *qs, int64_t h, int players)
 /* Close every request and send them in one write. */
 static int send_batch(arb_adapter *a, rq *qs, unsigned nq)
 {
-    char *all = NULL;
     size_t alen = 0;
-    FILE *m = open_memstream(&all, &alen);
-    int bad = !m;
+    int bad = 0;
     for (unsigned i = 0; i < nq; i++) {
         if (qs[i].f) { fputs("}\n", qs[i].f); fclose(qs[i].f); qs[i].f = NULL; }
         if (!qs[i].buf) bad = 1;
-        else if (m) fwrite(qs[i].buf, 1, qs[i].len, m);
+        else alen += qs[i].len;
     }
-    if (m) fclose(m);
-    if (bad) { free(all); set_failed(a, qs[0].op, "out of memory"); return ARB_ENOMEM; }
+    char *all = bad ? NULL : malloc(alen ? alen : 1);
+    if (!all) { set_failed(a, qs[0].op, "out of memory"); return ARB_ENOMEM; }
+    size_t at = 0;
+    for (unsigned i = 0; i < nq; i++) {
+        memcpy(all + at, qs[i].buf, qs[i].len);
+        at += qs[i].len;
+    }
     if (a->is_failed) { free(all); return ARB_EIO; }
     a->nreq += nq;
+    a->cur_id = qs[0].id;
     int rc = send_all(a, qs[0].op, all, alen, now_ms() + a->timeout_ms) ? ARB_EIO : ARB_OK;
     free(all);
     return rc;
@@ -1457,6 +1579,7 @@ static int read_ahead(arb_adapter *a, rq *qs, unsigned nq)
 {
     for (unsigned i = 0; i < nq; i++) {
         size_t len;
+        a->cur_id = qs[i].id;
         if (recv_line(a, qs[i].op, &len, now_ms() + a->timeout_ms)) return ARB_EIO;
         /* kept as text: parsed when asked for, or compared byte for byte */
         char *raw = malloc(len + 1);
@@ -1570,4 +1693,173 @@ int arb_adapter_state_is(const void *st, int view, const char *json, size_t len)
     }
     UNLOCK(a);
     return same;
+}
+
+/* Protocol 2: one `probe` (when there are probes) and one `step`, written
+ * at once and answered in order (one round trip). */
+int arb_adapter_step2(void *st, arb_adapter_probes *pr, const arb_action *act, arb_events *ev, int legal,
+                      const int *views, unsigned nviews, arb_adapter_expect *ex, arb_error *err)
+{
+    const arb_action *expect = ex ? ex->legal : NULL;
+    size_t nexpect = ex ? ex->nlegal : 0;
+    if (ex) ex->trees_same = 0;
+    px_state *s = st;
+    px_node *node = node_of(st);
+    if (!node || nviews > ARB_MAX_SEATS + 1 || (pr && pr->n > ARB_ADAPTER_PROBES_MAX))
+        return arb_error_set(err, ARB_EINVAL, NULL, "not a proxy state, or too many probes or views");
+    arb_adapter *a = node->ad;
+    LOCK(a);
+    int rc = ARB_EIO;
+    clear_ahead(a);
+    rq qs[2];
+    unsigned nq = 0;
+    const arb_tnode *r;
+    arb_error e = ARB_ERROR_INIT;
+    int64_t h = materialize(a, node);
+    if (h < 0) goto out;
+    if (a->proto < 2) { set_failed(a, "step", "the adapter speaks protocol 1: no step"); goto out; }
+    int probing = pr && pr->n;
+    if (probing) {
+        FILE *f = begin(a, &qs[nq++], "probe");
+        if (f) {
+            fputs(",\"state\":", f);
+            arb_adapter__put_int(f, h);
+            fputs(",\"actions\":[", f);
+            for (size_t i = 0; i < pr->n; i++) {
+                if (i) fputc(',', f);
+                arb_adapter__write_action(f, &a->game, &pr->acts[i]);
+            }
+            fputc(']', f);
+        }
+    }
+    FILE *f = begin(a, &qs[nq++], "step");
+    if (f) {
+        fputs(",\"state\":", f);
+        arb_adapter__put_int(f, h);
+        if (act) {
+            fputs(",\"action\":", f);
+            arb_adapter__write_action(f, &a->game, act);
+        }
+        fputs(legal ? ",\"legal\":true" : ",\"legal\":false", f);
+        if (nviews) {
+            fputs(",\"views\":[", f);
+            for (unsigned i = 0; i < nviews; i++) {
+                if (i) fputc(',', f);
+                arb_adapter__write_seat(f, views[i]);
+            }
+            fputc(']', f);
+        }
+    }
+    if (send_batch(a, qs, nq)) goto out;
+    if (probing) {
+        if (recv_rq(a, &qs[0], &r, &e)) {
+            if (!a->is_failed) set_failed(a, "probe", "refused: %s", e.msg);
+            goto out;
+        }
+        const arb_tnode *vs = arb_tnode_get(r, "verdicts");
+        if (!vs || vs->kind != ARB_T_ARR || vs->n != pr->n) {
+            bad_answer(a, "probe", "needs a \"verdicts\" list, one per action", &e);
+            goto out;
+        }
+        size_t i = 0;
+        for (const arb_tnode *k = vs->first; k; k = k->next, i++) {
+            const arb_tnode *ok = arb_tnode_get(k, "ok"), *c = arb_tnode_get(k, "code");
+            const arb_tnode *ru = arb_tnode_get(k, "rule"), *m = arb_tnode_get(k, "message");
+            if (!ok || ok->kind != ARB_T_BOOL || (!ok->i && (!c || c->kind != ARB_T_STR || !ru || ru->kind != ARB_T_STR))) {
+                bad_answer(a, "probe", "a verdict needs ok, and code and rule when refused", &e);
+                goto out;
+            }
+            arb_error_clear(&pr->errs[i]);
+            pr->rcs[i] = ARB_OK;
+            if (!ok->i) {
+                int code = arb_adapter__code_parse(c->s);
+                pr->rcs[i] = arb_error_set(&pr->errs[i], code ? code : ARB_EINVAL, ru->s[0] ? ru->s : NULL, "%s",
+                                           m && m->kind == ARB_T_STR ? m->s : "(the adapter gave no message)");
+            }
+        }
+        if (read_hash(a, &pr->hash, r, "probe")) goto out;
+    }
+    unsigned si = nq - 1;
+    /* the legal list the caller expects, as the adapter would write it */
+    size_t wlen = legal && expect ? arb_adapter__format_actions(&a->xbuf, &a->xcap, &a->game, expect, nexpect) : 0;
+    const char *want = wlen ? a->xbuf : NULL;
+    static const char *const cuts[2] = { "legal", "trees" };
+    const char *wants[2] = { want, nviews && ex ? ex->trees : NULL };
+    size_t wlens[2] = { wlen, ex ? ex->trees_len : 0 };
+    int got[2] = { 0, 0 };
+    rc = recv_rq_cut(a, &qs[si], &r, err, cuts, wants, wlens, got, 2);
+    int known = got[0];
+    if (a->is_failed) { rc = ARB_EIO; goto out; }
+    if (rc) goto out; /* refused: the state is unchanged */
+    rc = ARB_EIO;
+    px_node *t = node;
+    if (act) {
+        if (!(t = new_node(a))) { set_failed(a, "step", "out of memory"); goto out; }
+        t->parent = node;
+        t->act = *act;
+    }
+    unsigned before = ev ? ev->n : 0;
+    if (push_events(a, "step", r, ev, &e) || read_decision(a, t, arb_tnode_get(r, "decision"), "step") ||
+        read_outcome(a, t, arb_tnode_get(r, "outcome"), "step") || read_hash(a, &t->hash, r, "step")) {
+        if (ev) ev->n = before;
+        goto out;
+    }
+    t->has_hash = 1;
+    if (known) { /* the list was expected's, byte for byte */
+        if (arb_tnode_get(r, "legal")) { bad_answer(a, "step", "two \"legal\" members", &e); goto out; }
+        if (nexpect > a->legal_cap) {
+            arb_action *p = realloc(a->legal, nexpect * sizeof *p);
+            if (!p) { set_failed(a, "step", "out of memory"); goto out; }
+            a->legal = p;
+            a->legal_cap = nexpect;
+        }
+        if (nexpect) memcpy(a->legal, expect, nexpect * sizeof *expect);
+        a->nlegal = nexpect;
+        a->legal_node = t;
+    } else if (legal && read_legal(a, t, arb_tnode_get(r, "legal"), "step")) {
+        goto out;
+    }
+    const arb_tnode *tr = arb_tnode_get(r, "trees");
+    if (got[1]) { /* the trees were the caller's, byte for byte */
+        if (tr) { bad_answer(a, "step", "two \"trees\" members", &e); goto out; }
+        ex->trees_same = 1;
+        nviews = 0;
+    }
+    if (nviews && (!tr || tr->kind != ARB_T_ARR || tr->n != nviews)) {
+        bad_answer(a, "step", "needs a \"trees\" list, one per view asked", &e);
+        goto out;
+    }
+    unsigned i = 0;
+    for (const arb_tnode *k = nviews ? tr->first : NULL; k; k = k->next)
+        if (k->kind != ARB_T_MAP) { bad_answer(a, "step", "a tree is not an object", &e); goto out; }
+    if (nviews) { /* keep the answer: the trees stay where they were parsed */
+        drop_trees(t);
+        for (const arb_tnode *k = tr->first; k && i < nviews; k = k->next, i++)
+            t->trees[views[i] < 0 ? ARB_MAX_SEATS : views[i]] = k;
+        t->resp = a->resp;
+        a->resp = NULL;
+    }
+    if (act) { /* the handle moves on to the new node (hold may free another: r is spent by then) */
+        holder_remove(a, node);
+        node->handle = -1;
+        drop_trees(node);
+        hold(a, t, h);
+        s->node = t;
+    }
+    rc = ARB_OK;
+out:
+    for (unsigned k = 0; k < nq; k++) free(qs[k].buf);
+    if (rc == ARB_EIO && a->is_failed) arb_error_set(err, ARB_EIO, NULL, "engine adapter: %s", a->failed);
+    UNLOCK(a);
+    return rc;
+}
+
+const arb_tnode *arb_adapter_tree(const void *st, int view)
+{
+    px_node *n = node_of(st);
+    if (!n || view < ARB_VIEW_ALL || view >= ARB_MAX_SEATS) return NULL;
+    LOCK(n->ad);
+    const arb_tnode *t = n->trees[view < 0 ? ARB_MAX_SEATS : view];
+    UNLOCK(n->ad);
+    return t;
 }

@@ -4,10 +4,12 @@
  * name the offending path. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "adapter/adapter_int.h"
+#include "arbiter/toolkit.h"
 
 void arb_adapter__write_seat(FILE *f, int seat)
 {
@@ -15,26 +17,177 @@ void arb_adapter__write_seat(FILE *f, int seat)
     else fprintf(f, "%d", seat);
 }
 
+/* Integers and literal text into a small line buffer, written at once:
+ * an answer of legal actions is mostly these two shapes, and one fprintf
+ * per number was most of its cost. */
+typedef struct lb {
+    char b[1024];
+    size_t n;
+} lb;
+
+static void lb_s(lb *l, const char *s)
+{
+    size_t k = strlen(s);
+    if (k > sizeof l->b - l->n) k = sizeof l->b - l->n;
+    memcpy(l->b + l->n, s, k);
+    l->n += k;
+}
+
+static void lb_i(lb *l, int64_t v)
+{
+    char t[24];
+    size_t k = sizeof t;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do t[--k] = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0) t[--k] = '-';
+    if (sizeof t - k > sizeof l->b - l->n) return;
+    memcpy(l->b + l->n, t + k, sizeof t - k);
+    l->n += sizeof t - k;
+}
+
+/* "s" when s needs no escaping (verb and event names do not) and is at
+ * most LB_NAME bytes, else 0 and nothing added: so an action or an event
+ * takes less than LB_ITEM bytes of the buffer. */
+#define LB_NAME 64
+#define LB_ITEM 256
+static int lb_name(lb *l, const char *s)
+{
+    size_t k = strlen(s);
+    if (k > LB_NAME || k + 2 > sizeof l->b - l->n) return 0;
+    for (size_t i = 0; i < k; i++)
+        if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f || s[i] == '"' || s[i] == '\\') return 0;
+    l->b[l->n++] = '"';
+    memcpy(l->b + l->n, s, k);
+    l->n += k;
+    l->b[l->n++] = '"';
+    return 1;
+}
+
+void arb_adapter__put_int(FILE *f, int64_t v)
+{
+    lb l;
+    l.n = 0;
+    lb_i(&l, v);
+    fwrite(l.b, 1, l.n, f);
+}
+
+void arb_adapter__put_hash(FILE *f, uint64_t h)
+{
+    char t[18];
+    t[0] = t[17] = '"';
+    for (int i = 16; i >= 1; i--, h >>= 4) t[i] = "0123456789abcdef"[h & 15];
+    fwrite(t, 1, sizeof t, f);
+}
+
+/* The action into l, or 0 (l unchanged) when a name needs escaping. */
+static int lb_action(lb *l, const arb_game *g, const arb_action *a)
+{
+    size_t n0 = l->n;
+    lb_s(l, "{\"seat\":");
+    if (a->seat == ARB_SEAT_ARBITER) lb_s(l, "\"arbiter\"");
+    else lb_i(l, a->seat);
+    lb_s(l, ",\"verb\":");
+    if (a->verb >= g->nverbs) lb_i(l, a->verb);
+    else if (!lb_name(l, g->verbs[a->verb].name)) { l->n = n0; return 0; }
+    lb_s(l, ",\"args\":[");
+    for (unsigned i = 0; i < a->nargs && i < ARB_ARGS_MAX; i++) {
+        if (i) lb_s(l, ",");
+        lb_i(l, a->args[i]);
+    }
+    lb_s(l, "],\"ms\":");
+    lb_i(l, a->elapsed_ms);
+    lb_s(l, "}");
+    return 1;
+}
+
 void arb_adapter__write_action(FILE *f, const arb_game *g, const arb_action *a)
 {
-    fputs("{\"seat\":", f);
-    if (a->seat == ARB_SEAT_ARBITER) fputs("\"arbiter\"", f);
-    else fprintf(f, "%d", a->seat);
-    fputs(",\"verb\":", f);
-    if (a->verb < g->nverbs) arb_json_str(f, g->verbs[a->verb].name);
-    else fprintf(f, "%u", a->verb);
-    fputs(",\"args\":[", f);
-    for (unsigned i = 0; i < a->nargs && i < ARB_ARGS_MAX; i++) fprintf(f, "%s%" PRId32, i ? "," : "", a->args[i]);
-    fprintf(f, "],\"ms\":%" PRIu32 "}", a->elapsed_ms);
+    lb l;
+    l.n = 0;
+    if (lb_action(&l, g, a)) { fwrite(l.b, 1, l.n, f); return; }
+    /* a verb name that needs escaping */
+    lb_s(&l, "{\"seat\":");
+    if (a->seat == ARB_SEAT_ARBITER) lb_s(&l, "\"arbiter\"");
+    else lb_i(&l, a->seat);
+    lb_s(&l, ",\"verb\":");
+    fwrite(l.b, 1, l.n, f);
+    l.n = 0;
+    arb_json_str(f, g->verbs[a->verb].name);
+    lb_s(&l, ",\"args\":[");
+    for (unsigned i = 0; i < a->nargs && i < ARB_ARGS_MAX; i++) {
+        if (i) lb_s(&l, ",");
+        lb_i(&l, a->args[i]);
+    }
+    lb_s(&l, "],\"ms\":");
+    lb_i(&l, a->elapsed_ms);
+    lb_s(&l, "}");
+    fwrite(l.b, 1, l.n, f);
+}
+
+size_t arb_adapter__format_actions(char **buf, size_t *cap, const arb_game *g, const arb_action *a, size_t n)
+{
+    if (n > (SIZE_MAX - 2) / LB_ITEM) return 0;
+    size_t need = n * LB_ITEM + 2, len = 0;
+    if (need > *cap) {
+        char *p = realloc(*buf, need);
+        if (!p) return 0;
+        *buf = p;
+        *cap = need;
+    }
+    (*buf)[len++] = '[';
+    for (size_t i = 0; i < n; i++) {
+        lb l;
+        l.n = 0;
+        if (i) lb_s(&l, ",");
+        if (!lb_action(&l, g, &a[i])) return 0;
+        memcpy(*buf + len, l.b, l.n);
+        len += l.n;
+    }
+    (*buf)[len++] = ']';
+    return len;
+}
+
+void arb_adapter__write_actions(FILE *f, const arb_game *g, const arb_action *a, size_t n)
+{
+    lb l;
+    l.n = 0;
+    lb_s(&l, "[");
+    for (size_t i = 0; i < n; i++) {
+        if (sizeof l.b - l.n < LB_ITEM) { fwrite(l.b, 1, l.n, f); l.n = 0; }
+        if (i) lb_s(&l, ",");
+        if (!lb_action(&l, g, &a[i])) {
+            fwrite(l.b, 1, l.n, f);
+            l.n = 0;
+            arb_adapter__write_action(f, g, &a[i]);
+        }
+    }
+    lb_s(&l, "]");
+    fwrite(l.b, 1, l.n, f);
 }
 
 void arb_adapter__write_event(FILE *f, const arb_game *g, const arb_event *e)
 {
-    fputs("{\"type\":", f);
-    if (e->type < g->nevent_names) arb_json_str(f, g->event_names[e->type]);
-    else fprintf(f, "%u", e->type);
-    fprintf(f, ",\"seat\":%d,\"hidden\":%s,\"a\":%" PRId32 ",\"b\":%" PRId32 ",\"c\":%" PRId32 "}", e->seat,
-            e->hidden ? "true" : "false", e->a, e->b, e->c);
+    lb l;
+    l.n = 0;
+    lb_s(&l, "{\"type\":");
+    if (e->type >= g->nevent_names) {
+        lb_i(&l, e->type);
+    } else if (!lb_name(&l, g->event_names[e->type])) {
+        fwrite(l.b, 1, l.n, f);
+        l.n = 0;
+        arb_json_str(f, g->event_names[e->type]);
+    }
+    lb_s(&l, ",\"seat\":");
+    lb_i(&l, e->seat);
+    lb_s(&l, e->hidden ? ",\"hidden\":true,\"a\":" : ",\"hidden\":false,\"a\":");
+    lb_i(&l, e->a);
+    lb_s(&l, ",\"b\":");
+    lb_i(&l, e->b);
+    lb_s(&l, ",\"c\":");
+    lb_i(&l, e->c);
+    lb_s(&l, "}");
+    fwrite(l.b, 1, l.n, f);
 }
 
 void arb_adapter__write_deck(FILE *f, const arb_game *g, const arb_deck *d)
@@ -97,27 +250,23 @@ int arb_adapter__read_u64(const arb_tnode *n, uint64_t *out)
     return 0;
 }
 
-static int find_name(const char *const *names, unsigned n, const char *s)
-{
-    for (unsigned i = 0; i < n; i++)
-        if (names[i] && strcmp(names[i], s) == 0) return (int)i;
-    return -1;
-}
-
 int arb_adapter__read_action(const arb_game *g, const arb_tnode *n, const char *path, arb_action *out,
                              arb_error *err)
 {
     memset(out, 0, sizeof *out);
     if (!n || n->kind != ARB_T_MAP) return bad(err, path, "", "an action must be an object");
-    for (const arb_tnode *k = n->first; k; k = k->next)
-        if (strcmp(k->key, "seat") && strcmp(k->key, "verb") && strcmp(k->key, "args") && strcmp(k->key, "ms"))
-            return bad(err, path, k->key, "unknown field of an action");
+    /* one pass over the members (a legal list has thousands of actions) */
+    const arb_tnode *s = NULL, *v = NULL, *a = NULL, *ms = NULL;
+    for (const arb_tnode *k = n->first; k; k = k->next) {
+        const arb_tnode **slot = !strcmp(k->key, "seat") ? &s : !strcmp(k->key, "verb") ? &v
+                                : !strcmp(k->key, "args") ? &a : !strcmp(k->key, "ms") ? &ms : NULL;
+        if (!slot) return bad(err, path, k->key, "unknown field of an action");
+        if (!*slot) *slot = k;
+    }
     int seat;
-    const arb_tnode *s = arb_tnode_get(n, "seat");
     if (arb_adapter__read_seat(s, &seat) || seat == ARB_SEAT_NONE)
         return bad(err, path, "seat", "seat must be 0..3 or \"arbiter\"");
     out->seat = (int8_t)seat;
-    const arb_tnode *v = arb_tnode_get(n, "verb");
     if (v && v->kind == ARB_T_STR) {
         int k = arb_verb_find(g, v->s);
         if (k < 0) return bad(err, path, "verb", "unknown verb");
@@ -127,7 +276,6 @@ int arb_adapter__read_action(const arb_game *g, const arb_tnode *n, const char *
     } else {
         return bad(err, path, "verb", "verb must be a verb name (or a verb number 0..255)");
     }
-    const arb_tnode *a = arb_tnode_get(n, "args");
     if (!a || a->kind != ARB_T_ARR) return bad(err, path, "args", "args must be a list of integers");
     if (a->n > ARB_ARGS_MAX) return bad(err, path, "args", "more than 6 arguments");
     for (const arb_tnode *k = a->first; k; k = k->next) {
@@ -135,7 +283,6 @@ int arb_adapter__read_action(const arb_game *g, const arb_tnode *n, const char *
             return bad(err, path, "args", "an argument is not a 32-bit integer");
         out->args[out->nargs++] = (int32_t)k->i;
     }
-    const arb_tnode *ms = arb_tnode_get(n, "ms");
     if (ms) {
         if (ms->kind != ARB_T_INT || ms->i < 0 || ms->i > UINT32_MAX)
             return bad(err, path, "ms", "ms must be 0..4294967295");
@@ -158,7 +305,8 @@ int arb_adapter__read_event(const arb_game *g, const arb_tnode *n, const char *p
     memset(out, 0, sizeof *out);
     if (!n || n->kind != ARB_T_MAP) return bad(err, path, "", "an event must be an object");
     const arb_tnode *t = arb_tnode_get(n, "type");
-    int type = t && t->kind == ARB_T_STR ? find_name(g->event_names, g->nevent_names, t->s) : -1;
+    /* '-' and '_' compare equal: an adapter may still spell "draw_empty" */
+    int type = t && t->kind == ARB_T_STR ? arb_game_event_find(g, t->s) : -1;
     if (type < 0) return bad(err, path, "type", "type must be one of the game's event names");
     out->type = (uint16_t)type;
     int64_t v;

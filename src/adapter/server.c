@@ -5,17 +5,24 @@
  * validated like hostile input (bounded line, bounded JSON, every field
  * checked) and a bad one gets an error response, never a crash.
  *
+ * It speaks protocol 1 and 2 (the version `hello` offers; 2 adds `step`
+ * and `probe`), or only protocol 1 when started so (engine-serve
+ * --protocol 1), so that the tools' fallback can be tested.
+ *
  * The documented faults (--fault NAME) break exactly one behaviour each, so
  * that crosscheck and `conform --engine` can be shown to catch it. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "adapter/adapter_int.h"
 
 const char *const arb_adapter_fault_names[] = {
-    "drop-legal", "accept-illegal", "wrong-rule", "state-off-by-one", "leak-hidden", "drop-event", NULL
+    "drop-legal", "accept-illegal", "wrong-rule", "state-off-by-one", "leak-hidden", "drop-event", "refusal-mutates",
+    NULL
 };
 const char *const arb_adapter_fault_help[] = {
     "legal omits the first action whenever there are two or more",
@@ -24,9 +31,10 @@ const char *const arb_adapter_fault_help[] = {
     "state trees show the first integer field of players.0 (not seat or uid) one higher",
     "a seat's view is the full state: every hidden card is shown",
     "the last event of every accepted apply is left out",
+    "a refused action changes the state (its first legal action is played, unreported); probes too",
     NULL
 };
-enum { F_DROP_LEGAL, F_ACCEPT_ILLEGAL, F_WRONG_RULE, F_OFF_BY_ONE, F_LEAK_HIDDEN, F_DROP_EVENT };
+enum { F_DROP_LEGAL, F_ACCEPT_ILLEGAL, F_WRONG_RULE, F_OFF_BY_ONE, F_LEAK_HIDDEN, F_DROP_EVENT, F_REFUSAL_MUTATES };
 
 int arb_adapter_fault_find(const char *name)
 {
@@ -51,6 +59,10 @@ typedef struct server {
     arb_action *legal;
     size_t legal_cap;
     int64_t id;             /* of the request being answered */
+    int proto_max;          /* the newest protocol served */
+    int proto;              /* the one hello agreed on (proto_max before) */
+    void *scratch;          /* a state to try probes on */
+    arb_tree *req;          /* the request being answered, parsed */
 } server;
 
 #define SERVER_EVENTS 4096
@@ -59,14 +71,13 @@ typedef struct server {
 
 static void head(server *S, int ok)
 {
-    fprintf(S->out, "{\"id\":%" PRId64 ",\"ok\":%s", S->id, ok ? "true" : "false");
+    fputs("{\"id\":", S->out);
+    arb_adapter__put_int(S->out, S->id);
+    fputs(ok ? ",\"ok\":true" : ",\"ok\":false", S->out);
 }
 
-static void end(server *S)
-{
-    fputs("}\n", S->out);
-    fflush(S->out);
-}
+/* Answers are flushed by the loop when no further request is waiting. */
+static void end(server *S) { fputs("}\n", S->out); }
 
 static void fault_rule(server *S, char *rule)
 {
@@ -185,8 +196,9 @@ static void op_hello(server *S, const arb_tnode *req)
 {
     const arb_game *g = S->g;
     const arb_tnode *p = arb_tnode_get(req, "protocol");
-    if (!p || p->kind != ARB_T_INT || p->i != ARB_ADAPTER_PROTOCOL) {
-        fail(S, ARB_EUNSUPPORTED, NULL, "protocol", "this adapter speaks protocol %d", ARB_ADAPTER_PROTOCOL);
+    if (!p || p->kind != ARB_T_INT || p->i < 1 || p->i > S->proto_max) {
+        if (S->proto_max == 1) fail(S, ARB_EUNSUPPORTED, NULL, "protocol", "this adapter speaks protocol 1");
+        else fail(S, ARB_EUNSUPPORTED, NULL, "protocol", "this adapter speaks protocol 1 to %d", S->proto_max);
         return;
     }
     const arb_tnode *want = arb_tnode_get(req, "game");
@@ -194,8 +206,9 @@ static void op_hello(server *S, const arb_tnode *req)
         fail(S, ARB_EUNSUPPORTED, NULL, "game", "this adapter serves '%s'", g->id);
         return;
     }
+    S->proto = (int)p->i;
     head(S, 1);
-    fprintf(S->out, ",\"protocol\":%d,\"game\":", ARB_ADAPTER_PROTOCOL);
+    fprintf(S->out, ",\"protocol\":%d,\"game\":", S->proto);
     arb_json_str(S->out, g->id);
     fputs(",\"title\":", S->out); arb_json_str(S->out, g->title);
     fputs(",\"rules\":", S->out); arb_json_str(S->out, g->rules_version);
@@ -337,61 +350,99 @@ static void op_clone(server *S, const arb_tnode *req)
     end(S);
 }
 
-static void op_decision(server *S, const void *st)
+/* The fields of a decision answer, "seat":…,"phase":"…". */
+static void write_decision(server *S, const void *st)
 {
     arb_decision d = S->g->decision(S->g, st);
-    head(S, 1);
-    fputs(",\"seat\":", S->out);
+    fputs("\"seat\":", S->out);
     if (d.seat == ARB_SEAT_NONE) fputs("\"none\"", S->out);
     else if (d.seat == ARB_SEAT_ARBITER) fputs("\"arbiter\"", S->out);
-    else fprintf(S->out, "%d", d.seat);
+    else arb_adapter__put_int(S->out, d.seat);
     fputs(",\"kind\":", S->out);
     arb_json_str(S->out, d.kind < S->g->ndecision_names ? S->g->decision_names[d.kind] : "?");
-    fprintf(S->out, ",\"clock_left_ms\":%" PRId64 ",\"turn\":%" PRIu32 ",\"phase\":", d.clock_left_ms, S->g->turn(S->g, st));
+    fputs(",\"clock_left_ms\":", S->out);
+    arb_adapter__put_int(S->out, d.clock_left_ms);
+    fputs(",\"turn\":", S->out);
+    arb_adapter__put_int(S->out, S->g->turn(S->g, st));
+    fputs(",\"phase\":", S->out);
     const char *ph = S->g->phase(S->g, st);
     arb_json_str(S->out, ph ? ph : "");
+}
+
+static void op_decision(server *S, const void *st)
+{
+    head(S, 1);
+    fputc(',', S->out);
+    write_decision(S, st);
     end(S);
 }
 
-static void op_legal(server *S, const void *st)
+/* The legal actions of st into S->legal; their count, or -1 (an error
+ * answer sent) when out of memory. */
+static long list_legal(server *S, const void *st)
 {
     size_t n = S->g->legal(S->g, st, S->legal, S->legal_cap);
     while (n > S->legal_cap) {
         size_t nc = S->legal_cap ? S->legal_cap * 2 : 256;
         while (nc < n) nc *= 2;
         arb_action *p = realloc(S->legal, nc * sizeof *p);
-        if (!p) { fail(S, ARB_ENOMEM, NULL, NULL, "out of memory listing %zu legal actions", n); return; }
+        if (!p) { fail(S, ARB_ENOMEM, NULL, NULL, "out of memory listing %zu legal actions", n); return -1; }
         S->legal = p;
         S->legal_cap = nc;
         n = S->g->legal(S->g, st, S->legal, S->legal_cap);
     }
+    return (long)n;
+}
+
+/* [action,…] of the n listed in S->legal. */
+static void write_legal(server *S, size_t n)
+{
     size_t first = 0;
     if (S->fault == F_DROP_LEGAL && n >= 2) first = 1;
+    arb_adapter__write_actions(S->out, S->g, S->legal + first, n - first);
+}
+
+static void op_legal(server *S, const void *st)
+{
+    long n = list_legal(S, st);
+    if (n < 0) return;
     head(S, 1);
-    fputs(",\"actions\":[", S->out);
-    for (size_t i = first; i < n; i++) {
-        if (i > first) fputc(',', S->out);
-        arb_adapter__write_action(S->out, S->g, &S->legal[i]);
-    }
-    fputc(']', S->out);
+    fputs(",\"actions\":", S->out);
+    write_legal(S, (size_t)n);
     end(S);
 }
 
-static void op_apply(server *S, int h, const arb_tnode *req)
+/* Apply the request's "action" to st as `apply` does (the faults
+ * included); its verdict, with e filled on a refusal. */
+static int try_action(server *S, void *st, const arb_tnode *act, arb_error *e)
 {
     arb_action a;
-    arb_error e = ARB_ERROR_INIT;
-    if (arb_adapter__read_action(S->g, arb_tnode_get(req, "action"), "action", &a, &e)) {
-        fail_err(S, &e);
-        return;
-    }
+    if (arb_adapter__read_action(S->g, act, "action", &a, e)) return e->code ? e->code : ARB_EINVAL;
     S->evb.n = S->evb.dropped = 0;
-    int rc = S->g->apply(S->g, S->s[h].st, &a, &S->evb, &e);
+    int rc = S->g->apply(S->g, st, &a, &S->evb, e);
     if (rc == ARB_EILLEGAL && S->fault == F_ACCEPT_ILLEGAL) {
         S->evb.n = 0;
         rc = ARB_OK;
     }
-    if (rc) {
+    return rc;
+}
+
+/* The refusal-mutates fault: after a refusal, st plays its first legal
+ * action (when it has one), and nobody is told. */
+static void refusal_mutates(server *S, void *st)
+{
+    if (S->fault != F_REFUSAL_MUTATES) return;
+    arb_action a;
+    arb_error e = ARB_ERROR_INIT;
+    arb_events none = { NULL, 0, 0, 0 };
+    if (S->g->legal(S->g, st, &a, 1) >= 1) S->g->apply(S->g, st, &a, &none, &e);
+}
+
+static void op_apply(server *S, int h, const arb_tnode *req)
+{
+    arb_error e = ARB_ERROR_INIT;
+    if (try_action(S, S->s[h].st, arb_tnode_get(req, "action"), &e)) {
+        refusal_mutates(S, S->s[h].st);
         fail_err(S, &e);
         return;
     }
@@ -410,19 +461,33 @@ static void off_by_one(arb_tnode *root)
         if (k->kind == ARB_T_INT && strcmp(k->key, "seat") && strcmp(k->key, "uid")) { k->i++; return; }
 }
 
-static void op_state(server *S, const void *st, const arb_tnode *req)
+/* A view: "all" or a seat number; -2 (an error answer sent) otherwise. */
+static int read_view(server *S, const arb_tnode *v, const char *where)
 {
-    const arb_tnode *v = arb_tnode_get(req, "view");
-    int view;
-    if (v && v->kind == ARB_T_STR && strcmp(v->s, "all") == 0) view = ARB_VIEW_ALL;
-    else if (v && v->kind == ARB_T_INT && v->i >= 0 && v->i < ARB_MAX_SEATS) view = (int)v->i;
-    else { fail(S, ARB_EINVAL, NULL, "view", "view must be \"all\" or a seat number"); return; }
+    if (v && v->kind == ARB_T_STR && strcmp(v->s, "all") == 0) return ARB_VIEW_ALL;
+    if (v && v->kind == ARB_T_INT && v->i >= 0 && v->i < ARB_MAX_SEATS) return (int)v->i;
+    fail(S, ARB_EINVAL, NULL, where, "view must be \"all\" or a seat number");
+    return -2;
+}
+
+/* The state tree of a view, the faults applied; NULL when out of memory. */
+static arb_tree *export_view(server *S, const void *st, int view)
+{
     if (S->fault == F_LEAK_HIDDEN) view = ARB_VIEW_ALL;
     arb_tree *t = arb_tree_new();
-    if (!t) { fail(S, ARB_ENOMEM, NULL, NULL, "out of memory"); return; }
+    if (!t) return NULL;
     S->g->export_state(S->g, st, view, t, arb_tree_root(t));
-    if (arb_tree_failed(t)) { arb_tree_free(t); fail(S, ARB_ENOMEM, NULL, NULL, "out of memory exporting"); return; }
+    if (arb_tree_failed(t)) { arb_tree_free(t); return NULL; }
     if (S->fault == F_OFF_BY_ONE) off_by_one(arb_tree_root(t));
+    return t;
+}
+
+static void op_state(server *S, const void *st, const arb_tnode *req)
+{
+    int view = read_view(S, arb_tnode_get(req, "view"), "view");
+    if (view == -2) return;
+    arb_tree *t = export_view(S, st, view);
+    if (!t) { fail(S, ARB_ENOMEM, NULL, NULL, "out of memory exporting"); return; }
     head(S, 1);
     fputs(",\"tree\":", S->out);
     arb_tnode_json(arb_tree_root(t), S->out, 0);
@@ -430,14 +495,132 @@ static void op_state(server *S, const void *st, const arb_tnode *req)
     arb_tree_free(t);
 }
 
-static void op_outcome(server *S, const void *st)
+/* The fields of an outcome answer, "over":…,"turns":N. */
+static void write_outcome(server *S, const void *st)
 {
     arb_outcome o = { 0 };
     int over = S->g->outcome(S->g, st, &o);
-    head(S, 1);
-    fprintf(S->out, ",\"over\":%s,\"winner\":%d,\"reason\":", over ? "true" : "false", over ? o.winner : -1);
+    fputs(over ? "\"over\":true,\"winner\":" : "\"over\":false,\"winner\":", S->out);
+    arb_adapter__put_int(S->out, over ? o.winner : -1);
+    fputs(",\"reason\":", S->out);
     arb_json_str(S->out, over && o.reason < S->g->noutcome_reasons ? S->g->outcome_reasons[o.reason] : "");
-    fprintf(S->out, ",\"turns\":%" PRIu32, over ? o.turns : 0);
+    fputs(",\"turns\":", S->out);
+    arb_adapter__put_int(S->out, over ? o.turns : 0);
+}
+
+static void op_outcome(server *S, const void *st)
+{
+    head(S, 1);
+    fputc(',', S->out);
+    write_outcome(S, st);
+    end(S);
+}
+
+static void write_hash(server *S, const void *st)
+{
+    fputs(",\"hash\":", S->out);
+    arb_adapter__put_hash(S->out, S->g->hash(S->g, st));
+}
+
+/* Protocol 2: apply "action" (none: apply nothing) and answer its events,
+ * the next decision, the outcome, the hash and, when asked, the legal
+ * actions and the state tree of each of "views". A refusal is apply's. */
+static void op_step(server *S, int h, const arb_tnode *req)
+{
+    const arb_tnode *lg = arb_tnode_get(req, "legal"), *vs = arb_tnode_get(req, "views");
+    if (lg && lg->kind != ARB_T_BOOL) { fail(S, ARB_EINVAL, NULL, "legal", "legal must be true or false"); return; }
+    if (vs && (vs->kind != ARB_T_ARR || vs->n > ARB_MAX_SEATS + 1)) {
+        fail(S, ARB_EINVAL, NULL, "views", "views must be a list of at most %d views", ARB_MAX_SEATS + 1);
+        return;
+    }
+    int views[ARB_MAX_SEATS + 1], nv = 0;
+    for (const arb_tnode *k = vs ? vs->first : NULL; k; k = k->next) {
+        char where[16];
+        snprintf(where, sizeof where, "views.%d", nv);
+        if ((views[nv++] = read_view(S, k, where)) == -2) return;
+    }
+    const arb_tnode *act = arb_tnode_get(req, "action");
+    void *st = S->s[h].st;
+    if (act) {
+        arb_error e = ARB_ERROR_INIT;
+        if (try_action(S, st, act, &e)) {
+            refusal_mutates(S, st);
+            fail_err(S, &e);
+            return;
+        }
+        keep_events(S, h);
+    }
+    long nl = lg && lg->i ? list_legal(S, st) : 0;
+    if (nl < 0) return;
+    arb_tree *t[ARB_MAX_SEATS + 1] = { NULL };
+    int bad = 0;
+    for (int i = 0; i < nv; i++) bad |= !(t[i] = export_view(S, st, views[i]));
+    if (bad) {
+        fail(S, ARB_ENOMEM, NULL, NULL, "out of memory exporting");
+    } else {
+        head(S, 1);
+        if (act) write_events(S, h);
+        else fputs(",\"events\":[]", S->out);
+        fputs(",\"decision\":{", S->out);
+        write_decision(S, st);
+        fputs("},\"outcome\":{", S->out);
+        write_outcome(S, st);
+        fputc('}', S->out);
+        write_hash(S, st);
+        if (lg && lg->i) {
+            fputs(",\"legal\":", S->out);
+            write_legal(S, (size_t)nl);
+        }
+        if (vs) {
+            fputs(",\"trees\":[", S->out);
+            for (int i = 0; i < nv; i++) {
+                if (i) fputc(',', S->out);
+                arb_tnode_json(arb_tree_root(t[i]), S->out, 0);
+            }
+            fputc(']', S->out);
+        }
+        end(S);
+    }
+    for (int i = 0; i < nv; i++) arb_tree_free(t[i]);
+}
+
+/* Protocol 2: the verdict of apply on each of "actions", each tried on a
+ * scratch copy, and the hash of the state (unchanged). */
+static void op_probe(server *S, int h, const arb_tnode *req)
+{
+    const arb_tnode *as = arb_tnode_get(req, "actions");
+    if (!as || as->kind != ARB_T_ARR || as->n > ARB_ADAPTER_PROBES_MAX) {
+        fail(S, ARB_EINVAL, NULL, "actions", "actions must be a list of at most %d actions", ARB_ADAPTER_PROBES_MAX);
+        return;
+    }
+    if (!S->scratch && !(S->scratch = malloc(S->g->state_size))) {
+        fail(S, ARB_ENOMEM, NULL, NULL, "out of memory");
+        return;
+    }
+    void *st = S->s[h].st;
+    head(S, 1);
+    fputs(",\"verdicts\":[", S->out);
+    for (const arb_tnode *k = as->first; k; k = k->next) {
+        arb_error e = ARB_ERROR_INIT;
+        memcpy(S->scratch, st, S->g->state_size);
+        int rc = try_action(S, S->scratch, k, &e);
+        if (rc) refusal_mutates(S, st);
+        if (k != as->first) fputc(',', S->out);
+        char r[ARB_RULE_MAX] = "";
+        if (rc) {
+            snprintf(r, sizeof r, "%s", e.rule);
+            fault_rule(S, r);
+        }
+        fputs(rc ? "{\"ok\":false,\"code\":" : "{\"ok\":true,\"code\":", S->out);
+        arb_json_str(S->out, rc ? arb_adapter__code_name(rc) : "");
+        fputs(",\"rule\":", S->out);
+        arb_json_str(S->out, r);
+        fputs(",\"message\":", S->out);
+        arb_json_str(S->out, rc ? e.msg : "");
+        fputc('}', S->out);
+    }
+    fputc(']', S->out);
+    write_hash(S, st);
     end(S);
 }
 
@@ -479,17 +662,69 @@ static void op_deck_check(server *S, const arb_tnode *req)
 
 /* ------------------------------------------------------------ loop */
 
+/* Requests are read from the descriptor behind `in` through a buffer of
+ * our own (stdio's getc took a lock a byte), so that the loop knows when
+ * a pipelined request is already waiting and holds its answers back to
+ * write them together; a stream without a descriptor is read with getc. */
+#define READER_BUF 65536
+typedef struct reader {
+    FILE *in;
+    int fd;
+    char *buf;
+    size_t pos, len;
+} reader;
+
+static int fill(reader *R)
+{
+    if (R->pos && R->pos < R->len) memmove(R->buf, R->buf + R->pos, R->len - R->pos);
+    R->len -= R->pos;
+    R->pos = 0;
+    ssize_t k;
+    do k = read(R->fd, R->buf + R->len, READER_BUF - R->len);
+    while (k < 0 && errno == EINTR);
+    if (k <= 0) return 0;
+    R->len += (size_t)k;
+    return 1;
+}
+
+/* A whole request line is buffered. */
+static int pending(const reader *R)
+{
+    return R->fd >= 0 && R->pos < R->len && memchr(R->buf + R->pos, '\n', R->len - R->pos) != NULL;
+}
+
 /* One line of at most max bytes (newline excluded) into buf; a longer line
  * is consumed to its end and reported as too long (1). -1 at EOF. */
-static int read_line(FILE *in, char *buf, size_t max, size_t *len)
+static int read_line(reader *R, char *buf, size_t max, size_t *len)
 {
     size_t n = 0;
-    int c, over = 0;
-    while ((c = getc(in)) != EOF && c != '\n') {
-        if (n < max) buf[n++] = (char)c;
-        else over = 1;
+    int over = 0;
+    if (R->fd < 0) {
+        int c;
+        while ((c = getc(R->in)) != EOF && c != '\n') {
+            if (n < max) buf[n++] = (char)c;
+            else over = 1;
+        }
+        if (c == EOF && n == 0 && !over) return -1;
+    } else {
+        int any = 0;
+        for (;;) {
+            if (R->pos == R->len && !fill(R)) {
+                if (!any) return -1;
+                break;
+            }
+            any = 1;
+            const char *s = R->buf + R->pos;
+            size_t avail = R->len - R->pos;
+            const char *nl = memchr(s, '\n', avail);
+            size_t k = nl ? (size_t)(nl - s) : avail, take = k <= max - n ? k : max - n;
+            if (take < k) over = 1;
+            memcpy(buf + n, s, take);
+            n += take;
+            R->pos += k + (nl ? 1 : 0);
+            if (nl) break;
+        }
     }
-    if (c == EOF && n == 0 && !over) return -1;
     if (n && buf[n - 1] == '\r') n--;
     *len = n;
     return over;
@@ -497,7 +732,10 @@ static int read_line(FILE *in, char *buf, size_t max, size_t *len)
 
 static int dispatch(server *S, const char *line, size_t len)
 {
-    arb_tree *t = arb_tree_new();
+    /* one tree for every request, emptied (not freed) each time */
+    if (S->req) arb_tree_reset(S->req);
+    else S->req = arb_tree_new();
+    arb_tree *t = S->req;
     if (!t) { fail(S, ARB_ENOMEM, NULL, NULL, "out of memory"); return 0; }
     arb_error e = ARB_ERROR_INIT;
     int rc = arb_tree_parse_json(t, arb_tree_root(t), "r", line, len, &e);
@@ -518,7 +756,7 @@ static int dispatch(server *S, const char *line, size_t len)
     if (!strcmp(o, "bye")) { head(S, 1); end(S); bye = 1; goto out; }
     static const char *const with_state[] = { "clone", "free", "decision", "legal", "apply", "events",
                                               "state", "outcome", "hash", "describe", NULL };
-    int known = 0;
+    int known = S->proto >= 2 && (!strcmp(o, "step") || !strcmp(o, "probe"));
     for (int i = 0; with_state[i]; i++) known |= !strcmp(o, with_state[i]);
     if (!known) { fail(S, ARB_EFORMAT, NULL, "op", "unknown op '%.64s'", o); goto out; }
     int h = handle_of(S, req);
@@ -532,14 +770,20 @@ static int dispatch(server *S, const char *line, size_t len)
     else if (!strcmp(o, "events")) { head(S, 1); write_events(S, h); end(S); }
     else if (!strcmp(o, "state")) op_state(S, st, req);
     else if (!strcmp(o, "outcome")) op_outcome(S, st);
-    else if (!strcmp(o, "hash")) { head(S, 1); fprintf(S->out, ",\"hash\":\"%016" PRIx64 "\"", S->g->hash(S->g, st)); end(S); }
+    else if (!strcmp(o, "hash")) { head(S, 1); write_hash(S, st); end(S); }
     else if (!strcmp(o, "describe")) op_describe(S, st, req);
+    else if (!strcmp(o, "step")) op_step(S, h, req);
+    else if (!strcmp(o, "probe")) op_probe(S, h, req);
 out:
-    arb_tree_free(t);
     return bye;
 }
 
 int arb_adapter_serve(const arb_game *g, int fault, FILE *in, FILE *out, arb_error *err)
+{
+    return arb_adapter_serve_protocol(g, fault, ARB_ADAPTER_PROTOCOL, in, out, err);
+}
+
+int arb_adapter_serve_protocol(const arb_game *g, int fault, int protocol, FILE *in, FILE *out, arb_error *err)
 {
     ARB_ASSERT_ARG(err, g);
     ARB_ASSERT_ARG(err, in);
@@ -549,14 +793,17 @@ int arb_adapter_serve(const arb_game *g, int fault, FILE *in, FILE *out, arb_err
     S.g = g;
     S.fault = fault;
     S.out = out;
+    S.proto_max = S.proto = protocol < 1 ? 1 : protocol > ARB_ADAPTER_PROTOCOL ? ARB_ADAPTER_PROTOCOL : protocol;
     S.evb.buf = malloc(SERVER_EVENTS * sizeof *S.evb.buf);
     S.evb.cap = SERVER_EVENTS;
     char *line = malloc(ARB_ADAPTER_LINE_MAX);
+    reader R = { in, fileno(in), malloc(READER_BUF), 0, 0 };
     int rc = ARB_OK;
-    if (!line || !S.evb.buf) { rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory"); goto done; }
+    if (!line || !S.evb.buf || !R.buf) { rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory"); goto done; }
     for (;;) {
         size_t len = 0;
-        int r = read_line(in, line, ARB_ADAPTER_LINE_MAX - 1, &len);
+        if (!pending(&R) && fflush(out)) { rc = arb_error_set(err, ARB_EIO, NULL, "cannot write a response"); break; }
+        int r = read_line(&R, line, ARB_ADAPTER_LINE_MAX - 1, &len);
         if (r < 0) break;
         S.id = -1;
         if (r > 0) { fail(&S, ARB_ELIMIT, NULL, NULL, "request longer than %u bytes", ARB_ADAPTER_LINE_MAX); continue; }
@@ -565,9 +812,13 @@ int arb_adapter_serve(const arb_game *g, int fault, FILE *in, FILE *out, arb_err
         if (ferror(out)) { rc = arb_error_set(err, ARB_EIO, NULL, "cannot write a response"); break; }
     }
 done:
+    fflush(out);
+    free(R.buf);
     for (size_t i = 0; i < S.ns; i++) drop_state(&S, (int)i);
     free(S.s);
     free(S.legal);
+    free(S.scratch);
+    arb_tree_free(S.req);
     free(S.evb.buf);
     free(line);
     return rc;

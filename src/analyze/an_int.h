@@ -101,10 +101,11 @@ int arb_an__walk(arb_an_source *src, int want_text, arb_an_step_fn fn, void *ctx
 size_t arb_an__legal(const arb_match *m, size_t max, arb_action **out);
 
 /* The report's generated tables (Makefile): a rulebook citation per rule
- * ID from the rule catalogs, ended by a zero row; each game's board layout
+ * ID from the rule catalogs (game: the catalog's directory), ended by a
+ * zero row; each game's board layout
  * (src/games/<id>/board.json) as lines, ended by a NULL game. */
 typedef struct arb_an_rule_cite {
-    const char *id, *section, *source, *text;
+    const char *game, *id, *section, *source, *text;
 } arb_an_rule_cite;
 extern const arb_an_rule_cite arb_an__rule_cites[];
 typedef struct arb_an_board_layout {

@@ -19,7 +19,11 @@
  * name a hidden card), no state hash and no start position; the card
  * texts are those of the cards named in that seat's trees and its own
  * deck. The timeline and the difference lists are spooled to temporary
- * files during the single replay, so memory stays flat. */
+ * files during the single replay, so memory stays flat.
+ *
+ * The ruling panel cites, for every action, the rules that govern its verb
+ * (the layout's "rules" map, governing_rules below) and for a rejection
+ * the rule the engine names, each with its catalog citation. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,11 +41,13 @@ extern const char *const arb_an__report_js[];
 #define PATH_MAX_DEPTH 64
 #define ROWS_PER_CHUNK 100
 #define LEGAL_SHOWN 200                 /* legal actions listed per decision */
-#define RULES_CITED 64                  /* distinct rule IDs cited per page */
+#define RULES_CITED 256                 /* distinct rule IDs cited per page */
+#define RULES_PER_ACTION 24             /* rule IDs cited for one action */
 
 typedef struct sample {
-    uint32_t turn;
+    uint32_t turn;                  /* the state's, after the record */
     int64_t rec;                    /* record after which it was taken, -1 setup */
+    uint32_t rec_turn;              /* the turn that record was made in */
     int final;
     int64_t v[Q_MAX][ARB_MAX_SEATS];
     uint8_t have[Q_MAX][ARB_MAX_SEATS];
@@ -86,6 +92,7 @@ typedef struct repctx {
     sample *s;
     size_t ns, cap;
     uint32_t last_turn;
+    uint32_t rec_turn;              /* the turn the last record was made in */
     int nomem;
     int timed;
     uint64_t rows, nrec;
@@ -107,6 +114,11 @@ typedef struct repctx {
     uint64_t nlg;                   /* entries written */
     char rules[RULES_CITED][ARB_RULE_MAX];
     int nrules;
+    /* the rules that govern each action (board.json "rules"), per record */
+    arb_tree *layout;               /* the game's board layout, parsed */
+    const arb_tnode *verb_rules;    /* its "rules" map, or NULL */
+    FILE *ar;                       /* per record: 0, or 1 + index in ars */
+    strtab ars;                     /* the distinct lists ("ID ID …") */
 } repctx;
 
 /* ------------------------------------------------------------ JSON out */
@@ -444,6 +456,7 @@ static int take_sample(repctx *c, const arb_match *m, int64_t rec, int final)
     memset(s, 0, sizeof *s);
     s->turn = arb_match_turn(m);
     s->rec = rec;
+    s->rec_turn = rec < 0 ? s->turn : c->rec_turn;
     s->final = final;
     for (unsigned q = 0; q < c->nq && q < Q_MAX; q++)
         for (int p = 0; p < c->h->players; p++)
@@ -577,8 +590,14 @@ static void chart(FILE *out, const repctx *c, unsigned q)
         if (x0 < L) x0 = L;
         if (x1 > L + pw) x1 = L + pw;
         fprintf(out, "<a href=\"#r%" PRId64 "\" data-r=\"%" PRId64 "\" data-x=\"%.1f\"><rect class=\"hit\" x=\"%.1f\" "
-                "y=\"%.0f\" width=\"%.1f\" height=\"%.0f\"><title>turn %" PRIu32 ", record #%" PRId64 "</title></rect></a>",
-                c->s[i].rec, c->s[i].rec, L + dx * (double)i, x0, T, x1 - x0, ph, c->s[i].turn, c->s[i].rec);
+                "y=\"%.0f\" width=\"%.1f\" height=\"%.0f\"><title>", c->s[i].rec, c->s[i].rec, L + dx * (double)i, x0, T, x1 - x0, ph);
+        /* The record's turn is its timeline row's: the one it was made in. */
+        if (c->s[i].rec < 0) fprintf(out, "turn %" PRIu32 ", the setup", c->s[i].turn);
+        else if (c->s[i].rec_turn == c->s[i].turn) fprintf(out, "turn %" PRIu32 ", record #%" PRId64, c->s[i].turn, c->s[i].rec);
+        else
+            fprintf(out, "turn %" PRIu32 " begins after record #%" PRId64 " (turn %" PRIu32 ")", c->s[i].turn, c->s[i].rec,
+                    c->s[i].rec_turn);
+        fputs("</title></rect></a>", out);
     }
     fprintf(out, "<line class=\"curx\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.0f\" y2=\"%.0f\"/>", L, L, T, T + ph);
     fputs("\n</svg></figure>\n", out);
@@ -805,14 +824,82 @@ static void legal_step(repctx *c, const arb_match *m)
     c->lgprevlen = len;
 }
 
-/* A rule ID the page cites (a rejection's): its rulebook citation goes
- * into the page once. */
+/* A rule ID the page cites (a rejection's, or one that governs an
+ * action): its rulebook citation goes into the page once. */
 static void cite_rule(repctx *c, const char *rule)
 {
     if (!rule[0]) return;
     for (int i = 0; i < c->nrules; i++)
         if (!strcmp(c->rules[i], rule)) return;
     if (c->nrules < RULES_CITED) snprintf(c->rules[c->nrules++], ARB_RULE_MAX, "%s", rule);
+}
+
+/* The card a seat's action names by its first argument (a uid of that
+ * seat's, as the view shows it before the action): its type, or NULL. */
+static const char *arg_card_type(const repctx *c, const arb_action *a)
+{
+    const arb_game *g = c->h->game;
+    if (a->nargs < 1 || a->seat < 0 || !c->vs[0].prev || !g->card) return NULL;
+    const arb_tnode *pl = arb_tnode_path(arb_tree_root(c->vs[0].prev), "state.players");
+    const arb_tnode *stack[PATH_MAX_DEPTH], *n = pl ? arb_tnode_at(pl, (uint32_t)a->seat) : NULL;
+    int depth = 0;
+    if (n) stack[depth++] = n;
+    while (depth > 0) {
+        n = stack[--depth];
+        if (n->kind == ARB_T_MAP) {
+            const arb_tnode *u = arb_tnode_get(n, "uid"), *id = arb_tnode_get(n, "card");
+            if (!id) id = arb_tnode_get(n, "id");
+            if (u && u->kind == ARB_T_INT && u->i == a->args[0] && id && id->kind == ARB_T_STR) {
+                int k = arb_card_find(g, id->s);
+                const arb_card *cd = k >= 0 ? g->card(g, (unsigned)k) : NULL;
+                return cd && cd->type ? cd->type : NULL;
+            }
+        }
+        if (n->kind == ARB_T_MAP || n->kind == ARB_T_ARR)
+            for (const arb_tnode *x = n->first; x && depth < PATH_MAX_DEPTH; x = x->next)
+                if (x->kind == ARB_T_MAP || x->kind == ARB_T_ARR) stack[depth++] = x;
+    }
+    return NULL;
+}
+
+/* The rules that govern an action, from the layout's "rules" map: those
+ * of "VERB", of "VERB@NAME" for the decision kind it answered and for the
+ * phase it was made in, and of "VERB:TYPE" for the type of the card its
+ * first argument names, when the page shows the arguments (a seat's file
+ * shows another seat's actions by verb only, so its citations depend on
+ * nothing that seat did not see). Each is cited; the record's list goes
+ * into the page. */
+static void governing_rules(repctx *c, const arb_an_step *st, const arb_action *a, int shown)
+{
+    const arb_game *g = c->h->game;
+    char key[96], vb[24], list[RULES_PER_ACTION * (ARB_RULE_MAX + 1)];
+    const char *ids[RULES_PER_ACTION];
+    int n = 0;
+    const char *verb = arb_an__verb_name(g, a->verb, vb, sizeof vb);
+    const char *kind = st->decision_kind < g->ndecision_names ? g->decision_names[st->decision_kind] : NULL;
+    const char *type = shown ? arg_card_type(c, a) : NULL;
+    const char *suffix[4][2] = { { "", "" }, { "@", kind }, { "@", st->phase }, { ":", type } };
+    for (int k = 0; k < 4 && c->verb_rules; k++) {
+        if (!suffix[k][1]) continue;
+        if (k == 2 && kind && !strcmp(kind, st->phase)) continue;
+        snprintf(key, sizeof key, "%s%s%s", verb, suffix[k][0], suffix[k][1]);
+        const arb_tnode *l = arb_tnode_get(c->verb_rules, key);
+        for (const arb_tnode *x = l && l->kind == ARB_T_ARR ? l->first : NULL; x; x = x->next) {
+            if (x->kind != ARB_T_STR || n >= RULES_PER_ACTION || strlen(x->s) >= ARB_RULE_MAX) continue;
+            int dup = 0;
+            for (int i = 0; i < n && !dup; i++) dup = !strcmp(ids[i], x->s);
+            if (!dup) ids[n++] = x->s;
+        }
+    }
+    list[0] = '\0';
+    size_t len = 0;
+    for (int i = 0; i < n; i++) {
+        cite_rule(c, ids[i]);
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? " " : "", ids[i]);
+    }
+    int64_t k = n ? strtab_intern(&c->ars, list) : -1;
+    if (n && k < 0) c->nomem = 1;
+    fprintf(c->ar, "%s%" PRId64, c->nrec > 1 ? "," : "", k + 1);
 }
 
 static int on_step(void *ctx, const arb_an_step *st)
@@ -829,6 +916,7 @@ static int on_step(void *ctx, const arb_an_step *st)
         return c->nomem;
     }
     c->nrec++;
+    c->rec_turn = st->turn;
     int64_t idx = (int64_t)r->index;
     char texts[ARB_MAX_SEATS + 1][384], sn[16], vb[24];
     if (r->kind == ARB_AN_ACTION) {
@@ -845,12 +933,14 @@ static int on_step(void *ctx, const arb_an_step *st)
         row_start(c, cls, idx, 1, st->turn, st->phase, st->clock_ms, a->seat);
         view_text(c, c->tl, texts);
         if (a->seat == ARB_SEAT_ARBITER) fputs(" <span class=\"badge arbb\">arbiter</span>", c->tl);
+        /* Another seat's arguments and rejection message could name its
+         * hidden card. */
+        int mine = !c->seatfile || a->seat == c->o->view || a->seat == ARB_SEAT_ARBITER;
+        governing_rules(c, st, a, mine);
         if (st->rejected) {
             fputs("<br><span class=\"rule\">rejected ", c->tl);
             arb_an__html_str(c->tl, st->reject.rule[0] ? st->reject.rule : arb_strerror(st->reject.code));
             fputs("</span> ", c->tl);
-            /* Another seat's rejection message could name its hidden card. */
-            int mine = !c->seatfile || a->seat == c->o->view || a->seat == ARB_SEAT_ARBITER;
             if (mine) arb_an__html_str(c->tl, st->reject.msg);
             char w[160];
             snprintf(w, sizeof w, "the engine rejects the action (%s)", st->reject.rule[0] ? st->reject.rule : "?");
@@ -889,6 +979,7 @@ static int on_step(void *ctx, const arb_an_step *st)
         fprintf(c->tl, "record of unknown kind %d (skipped)\n", r->kind);
         kind_push(c, 'u');
     }
+    if (r->kind != ARB_AN_ACTION) fprintf(c->ar, "%s0", c->nrec > 1 ? "," : "");
     fprintf(c->recs, "%s%" PRIu32, c->nrec > 1 ? "," : "", arb_match_turn(st->m));
     views_step(c, st);
     legal_step(c, st->m);
@@ -1099,6 +1190,21 @@ static void view_key(FILE *out, int view)
     else fprintf(out, "\"%d\"", view);
 }
 
+/* A rulebook quote that names a card of the pool ("e.g., Dodge, Duck,
+ * Jump"). A seat's file leaves such a quote out (the rule ID, section and
+ * rulebook line stay): the quote is public text and says nothing about
+ * any deck, but the file's promise is about bytes — no name of a card the
+ * seat never saw appears in it — and a reader cannot tell a quoted name
+ * from a leaked one. The judge's file quotes in full. */
+static int names_a_card(const arb_game *g, const char *text)
+{
+    for (unsigned i = 0; g->card && i < g->ncards; i++) {
+        const arb_card *cd = g->card(g, i);
+        if (cd && cd->name && cd->name[0] && strstr(text, cd->name)) return 1;
+    }
+    return 0;
+}
+
 static void write_data(FILE *out, repctx *c)
 {
     const arb_an_header *h = c->h;
@@ -1141,10 +1247,17 @@ static void write_data(FILE *out, repctx *c)
             fputs("null", out);
             continue;
         }
-        const char *cite[] = { rc->section, rc->source, rc->text };
+        const char *cite[] = { rc->section, rc->source, names_a_card(g, rc->text) && c->seatfile ? "" : rc->text };
         js_strs(out, cite, 3);
     }
-    fputs("},\"lg\":[", out);
+    fputs("},\"ar\":[", out);
+    copy_file(c->ar, out);
+    fputs("],\"ars\":[", out);
+    for (uint32_t i = 0; i < c->ars.n; i++) {
+        if (i) fputc(',', out);
+        js_str(out, c->ars.buf + c->ars.at[i]);
+    }
+    fputs("],\"lg\":[", out);
     copy_file(c->lg, out);
     fputs("],\"lgs\":[", out);
     for (uint32_t i = 0; i < c->lgs.n; i++) {
@@ -1195,7 +1308,7 @@ int arb_an_report_unreadable(FILE *out, const char *name, const arb_error *why)
     page_head(out, name, -1);
     char msg[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
     arb_error_format(why, msg, sizeof msg);
-    fprintf(out, "<section id=\"verdict\" class=\"bad\" data-verified=\"0\" data-unreadable=\"1\">"
+    fprintf(out, "<main><section id=\"verdict\" class=\"bad\" data-verified=\"0\" data-unreadable=\"1\">"
                  "<div class=\"vword\">%s</div><div class=\"vline\">",
             why->code == ARB_EUNSUPPORTED ? "UNSUPPORTED" : why->code == ARB_ETRUNC ? "TRUNCATED" : "UNREADABLE");
     arb_an__html_str(out, msg);
@@ -1204,7 +1317,7 @@ int arb_an_report_unreadable(FILE *out, const char *name, const arb_error *why)
           "version or format it does not implement). Nothing about the match follows from it.</div></section>\n"
           "<header><h1>", out);
     arb_an__html_str(out, name);
-    fputs("</h1></header>\n</body></html>\n", out);
+    fputs("</h1></header></main>\n</body></html>\n", out);
     return ferror(out) ? ARB_EIO : ARB_OK;
 }
 
@@ -1259,6 +1372,9 @@ static void write_page(FILE *out, const char *name, repctx *c, const arb_an_walk
 {
     const arb_an_header *h = c->h;
     page_head(out, name, c->seatfile ? c->o->view : -1);
+    /* One main landmark holds the page but its footer (axe's region rule:
+     * content outside landmarks; it was one finding per timeline cell). */
+    fputs("<main>", out);
     write_verdict(out, c, res, m);
     fputs("<header><h1>", out);
     arb_an__html_str(out, h->game->title);
@@ -1341,8 +1457,39 @@ static void write_page(FILE *out, const char *name, repctx *c, const arb_an_walk
     write_data(out, c);
     fputs("<script>", out);
     lines(out, arb_an__report_js);
-    fputs("</script>\n<footer>generated by arbiter from the replay alone; narration and state trees by the engine. "
+    fputs("</script>\n</main><footer>generated by arbiter from the replay alone; narration and state trees by the engine. "
           "Cite a record as this file's address followed by #r&lt;INDEX&gt;.</footer></body></html>\n", out);
+}
+
+/* The game's board layout parsed, for its "rules" map (verb → the rule
+ * IDs that govern it); a game without a layout cites none. */
+static int load_verb_rules(repctx *c, arb_error *err)
+{
+    const arb_an_board_layout *bl = arb_an__board_layouts;
+    while (bl->game && strcmp(bl->game, c->h->game->id)) bl++;
+    if (!bl->game) return ARB_OK;
+    size_t len = 0;
+    for (const char *const *l = bl->lines; *l; l++) len += strlen(*l);
+    char *text = malloc(len + 1);
+    if (!text || !(c->layout = arb_tree_new())) {
+        free(text);
+        return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
+    }
+    len = 0;
+    for (const char *const *l = bl->lines; *l; l++) {
+        size_t n = strlen(*l);
+        memcpy(text + len, *l, n);
+        len += n;
+    }
+    int rc = arb_tree_parse_json(c->layout, arb_tree_root(c->layout), "board", text, len, err);
+    free(text);
+    if (rc) {
+        char why[ARB_MSG_MAX + ARB_WHERE_MAX + 8];
+        arb_error_format(err, why, sizeof why);
+        return arb_error_set(err, rc, NULL, "src/games/%s/board.json: %s", bl->game, why);
+    }
+    c->verb_rules = arb_tnode_path(arb_tree_root(c->layout), "board.rules");
+    return ARB_OK;
 }
 
 int arb_an_report_ex(arb_an_source *src, const arb_an_report_opts *o, FILE *out, arb_an_walk_result *res,
@@ -1368,8 +1515,9 @@ int arb_an_report_ex(arb_an_source *src, const arb_an_report_opts *o, FILE *out,
     c.tl = tmpfile();
     c.recs = tmpfile();
     c.lg = tmpfile();
+    c.ar = tmpfile();
     c.used = calloc(h->game->ncards ? h->game->ncards : 1, 1);
-    if (!c.tl || !c.recs || !c.lg) {
+    if (!c.tl || !c.recs || !c.lg || !c.ar) {
         rc = arb_error_set(err, ARB_EIO, NULL, "cannot create a temporary file for the report");
         goto out;
     }
@@ -1393,6 +1541,10 @@ int arb_an_report_ex(arb_an_source *src, const arb_an_report_opts *o, FILE *out,
         for (unsigned i = 0; i < h->decks[p].ncards; i++)
             if (h->decks[p].cards[i] < h->game->ncards) c.used[h->decks[p].cards[i]] = 1;
     }
+    if (load_verb_rules(&c, err)) {
+        rc = err->code;
+        goto out;
+    }
     rc = arb_an__walk(src, 1, on_step, &c, &m, res, err);
     if (!rc && c.nomem) rc = arb_error_set(err, ARB_ENOMEM, NULL, "out of memory");
     if (rc) goto out;
@@ -1406,8 +1558,11 @@ out:
     if (c.tl) fclose(c.tl);
     if (c.recs) fclose(c.recs);
     if (c.lg) fclose(c.lg);
+    if (c.ar) fclose(c.ar);
     free(c.lgprev);
     strtab_free(&c.lgs);
+    strtab_free(&c.ars);
+    arb_tree_free(c.layout);
     for (int k = 0; k < c.nviews; k++) {
         if (c.vs[k].ops) fclose(c.vs[k].ops);
         if (c.vs[k].prev != c.vs[k].first) arb_tree_free(c.vs[k].prev);

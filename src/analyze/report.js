@@ -6,7 +6,9 @@
  * setup state with the differences 0..N applied, from a keyframe kept every
  * K records. D.lg holds, per decision, the legal actions (indexes into
  * D.lgs; 1 = as before, 0 = not shown), D.rules the rulebook citation of
- * each rule ID the page names.
+ * each rule ID the page names, D.ar per record the rules that govern its
+ * action (0 none, else 1 + an index into D.ars, lists "ID ID …": the
+ * layout's "rules" map, chosen by src/analyze/an_report.c).
  *
  * The board: the game's layout (D.board, src/games/<id>/board.json) names
  * zones by state-tree path and says how to draw each; this file knows no
@@ -377,8 +379,12 @@
   function rowTurn(r) { var tr = rows[String(r)]; return tr ? tr.cells[1].textContent : ''; }
   function rowPhase(r) { var tr = rows[String(r)]; return tr ? tr.cells[2].textContent : ''; }
   function top(w, r) {
+    /* A record's turn is the one it was made in (its timeline row); the
+     * state after it may already be in the next turn, said as "now". */
+    var rt = r < 0 ? String(w.turn) : rowTurn(r), now = String(w.turn) !== rt;
     var dec = w.decision || {}, s = w.state || {}, h = '<b>' + (r < 0 ? 'After the setup' : 'After record #' + r) + '</b> of ' + N +
-      ' \u00b7 turn <b' + Z('turn') + ' data-v="' + esc(txt(w.turn)) + '">' + esc(w.turn) + '</b> \u00b7 <span' + Z('phase') + ' data-v="' +
+      ' \u00b7 turn <span class="rt">' + esc(rt) + '</span>' + (now ? '; now turn ' : '') + '<b' + Z('turn') + ' data-v="' + esc(txt(w.turn)) + '"' +
+      (now ? '' : ' hidden') + '>' + esc(w.turn) + '</b> \u00b7 <span' + Z('phase') + ' data-v="' +
       esc(txt(w.phase)) + '">' + esc(w.phase) + '</span> \u00b7 decision: <b' + Z('decision.seat') + ' data-v="' + esc(txt(dec.seat)) + '">' +
       esc(seatName(dec.seat)) + '</b>' + (dec.kind ? ' (<span' + Z('decision.kind') + ' data-v="' + esc(dec.kind) + '">' + esc(dec.kind) + '</span>)' : '');
     if (D.timed) h += ' \u00b7 clock <span' + Z('clock_ms') + ' data-v="' + esc(txt(w.clock_ms)) + '">' + clock(w.clock_ms) + '</span>' +
@@ -442,8 +448,16 @@
     h += '<dt>Action</dt><dd>' + esc(what) + '</dd><dt>Result</dt><dd>' + esc(res) +
       (rr.length > 1 ? '<ol class="evs">' + rr.slice(1).map(function (e) { return '<li>' + esc(cellText(e.querySelector('td.tx'))) + '</li>'; }).join('') + '</ol>' : '') + '</dd>';
     var rule = w.rejected && w.rejected.rule, cite = rule && D.rules[rule];
-    h += '<dt>Rule</dt><dd>' + (rule ? '<span class="rule">' + esc(rule) + '</span>' + (cite ? ' \u2014 ' + esc(cite[0]) + '; rulebook ' + esc(cite[1]) +
-      ': <q>' + esc(cite[2]) + '</q>' : ' (not in the rule catalog)') : 'none named (a legal action: the engine names rules only when it rejects)') + '</dd>';
+    var gov = D.ar && D.ar[r] ? D.ars[D.ar[r] - 1].split(' ') : [];
+    var citeOf = function (id) {
+      var ci = D.rules[id];
+      return '<span class="rule">' + esc(id) + '</span>' + (ci ? ' \u2014 ' + esc(ci[0]) + '; rulebook ' + esc(ci[1]) +
+        (ci[2] ? ': ' + (/^["\u201c]/.test(ci[2]) ? esc(ci[2]) : '<q>' + esc(ci[2]) + '</q>') : ' (the quote names a card, so a seat\u2019s file leaves it out; the judge\u2019s file has it)') : ' (not in the rule catalog)');
+    };
+    if (rule) h += '<dt>Rejected by</dt><dd>' + citeOf(rule) + '</dd>';
+    if (gov.length) h += '<dt>' + (rule ? 'The rules of this verb' : 'Rules that govern it') + '</dt><dd><ul class="gov">' +
+      gov.map(function (id) { return '<li>' + citeOf(id) + '</li>'; }).join('') + '</ul></dd>';
+    else if (!rule) h += '<dt>Rule</dt><dd>none (' + (kind === 'a' || kind === 'x' ? 'no rule of this verb in the layout' : 'not an action') + ')</dd>';
     var ol = ops(view, r), sh = ol.slice(0, 12).map(function (op) {
       var p = op[0].join('.');
       return '<li><code>' + esc(p) + '</code> ' + (op.length === 1 ? 'removed' : op.length === 5 ? (op[3] ? '\u2212' + op[3] : '') + (op[4].length ? ' +' + esc(short(op[4])) : '') + ' at ' + op[2] : '= ' + esc(short(op[1]))) + '</li>';
@@ -460,7 +474,7 @@
     }
     h += '</dl>';
     citeText = location.href.replace(/#.*$/, '') + '#r' + r + ' \u2014 record #' + r + ', turn ' + rowTurn(r) + ', ' + rowPhase(r) + ': ' + what +
-      ' \u2014 ' + res + (rule ? ' (' + rule + (cite ? ', ' + cite[0] : '') + ')' : '') + '.';
+      ' \u2014 ' + res + (rule ? ' (' + rule + (cite ? ', ' + cite[0] : '') + ')' : gov.length ? ' (' + gov.join(', ') + ')' : '') + '.';
     h += '<div class="cite"><button type="button" id="copycite">Copy citation</button> <input id="citetext" readonly aria-label="citation" value="' + esc(citeText) + '"></div>';
     return h;
   }

@@ -1,6 +1,6 @@
 # rule_cites.awk — the rule catalogs (conformance/<game>/rules.xml) as one C
 # table of rulebook citations, for the report's ruling panel: per rule ID
-# its catalog section, the rulebook file and line it quotes, and the quoted
+# its game, its catalog section, the rulebook file and line it quotes, and the quoted
 # text. Run by the Makefile over every catalog; prints C source.
 function unxml(s) {
     gsub(/&lt;/, "<", s); gsub(/&gt;/, ">", s); gsub(/&quot;/, "\"", s); gsub(/&apos;/, "'", s)
@@ -24,11 +24,12 @@ BEGIN {
     print "#include \"analyze/an_int.h\""
     print "const arb_an_rule_cite arb_an__rule_cites[] = {"
 }
+FNR == 1 { game = FILENAME; sub(/\/rules\.xml$/, "", game); sub(/.*\//, "", game) }
 /<entry / { id = attr($0, "id"); sec = attr($0, "section"); src = ""; next }
 /<source / && id != "" { src = attr($0, "file"); r = attr($0, "ref"); if (r != "") src = src " " r; next }
 /<text>/ && id != "" {
     t = $0; sub(/.*<text>/, "", t); sub(/<\/text>.*/, "", t)
-    printf "    { %s, %s, %s, %s },\n", cstr(id), cstr(sec), cstr(src), cstr(t)
+    printf "    { %s, %s, %s, %s, %s },\n", cstr(game), cstr(id), cstr(sec), cstr(src), cstr(t)
     id = ""
 }
-END { print "    { 0, 0, 0, 0 }"; print "};" }
+END { print "    { 0, 0, 0, 0, 0 }"; print "};" }

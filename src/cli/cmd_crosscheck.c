@@ -2,31 +2,47 @@
  * play of an external engine (through the engine protocol) against the
  * compiled-in reference engine. Both get the same setup; a seeded random
  * walk picks legal actions from the reference; at every step the decision,
- * turn, phase, legal-action set, state hash, outcome, the events of the
- * last step and the state tree of every view must agree, and so must the
- * verdicts (accepted or rejected, code and rule ID) on sampled illegal and
- * malformed actions. The first divergence is reported field by field with
- * a reproducer .tcgr (the reference's actions up to the divergent step;
- * every shorter prefix agreed at every step), whose divergence is checked
- * again on fresh states. Matches shard like `play --games` (match I has seed
- * SplitMix64(BASE + I); --shard K/N runs those with I mod N = K). */
+ * turn, phase, legal-action set, state hash, outcome and the events of the
+ * last step must agree, and so must the verdicts (accepted or rejected,
+ * code and rule ID) on sampled illegal and malformed actions; the state
+ * trees (member order included) are compared at every step under protocol
+ * 1, and at sampled steps and on any hash difference under protocol 2,
+ * which needs one round trip a step (play_p2). The first divergence is
+ * reported field by field with a reproducer .tcgr (the reference's actions
+ * up to the divergent step; every shorter prefix agreed at every step),
+ * whose divergence is checked again on fresh states. Matches shard like
+ * `play --games` (match I has seed SplitMix64(BASE + I) and its seat count
+ * from BASE + I; --shard K/N runs those with I mod N = K) and run --jobs N
+ * at a time, one adapter per job, through the ordered pool. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pthread.h>
 
 #include "arbiter/adapter.h"
 #include "cli/cli.h"
+#include "cli/pool.h"
 #include "cli/shard.h"
 
 #define XC_MAX_STEPS 20000
 #define XC_LEGAL_MAX 65536
+#define XC_TREE_EVERY 16   /* protocol 2: state trees every 16th step (and first, last) */
+#define XC_JOBS_MAX 8
 
 typedef struct xc {
     const arb_game *g, *p;      /* reference, proxy */
     arb_adapter *ad;
+    int proto;                  /* the adapter's protocol */
     int probes;
+    arb_match *scratch;         /* the reference's copy to try probes on (protocol 2) */
+    int vmap[256];              /* the engine's verb number of each reference verb, -1 none */
+    size_t nlg;                 /* the reference's legal actions in lg, as compare() left them */
+    uint64_t hg;                /* and its hash */
+    int lg_fresh;               /* lg[0..nlg) is already the reference's current list */
+    arb_action *lx;             /* the reference's next legal actions in the engine's verbs */
+    size_t caplx;
     arb_action *lg, *lp;
     char (*tg)[96], (*tp)[96];
     arb_events evs[ARB_ADAPTER_STEP_MAX];   /* the engine's events per batched action */
@@ -52,8 +68,11 @@ static void say(xc *X, const char *fmt, ...)
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(a, b); }
+static int to_proxy(xc *X, const arb_action *a, arb_action *out);
 
-static size_t get_legal(const arb_match *m, const arb_game *g, arb_action **buf, size_t *cap, char (**txt)[96])
+/* The legal actions of m into *buf, and their texts into *txt when texts is set. */
+static size_t get_legal(const arb_match *m, const arb_game *g, arb_action **buf, size_t *cap, char (**txt)[96],
+                        int texts)
 {
     size_t n = arb_match_legal(m, *buf, *cap);
     if (n > *cap) {
@@ -67,7 +86,7 @@ static size_t get_legal(const arb_match *m, const arb_game *g, arb_action **buf,
         n = arb_match_legal(m, *buf, *cap);
         if (n > *cap) n = *cap;
     }
-    for (size_t i = 0; i < n; i++) arb_action_format(g, &(*buf)[i], (*txt)[i], sizeof (*txt)[i]);
+    for (size_t i = 0; i < n && texts; i++) arb_action_format(g, &(*buf)[i], (*txt)[i], sizeof (*txt)[i]);
     return n;
 }
 
@@ -107,8 +126,11 @@ static int compare_events(xc *X, const arb_event *eg, unsigned neg, const arb_ev
     return bad;
 }
 
-/* Compare everything observable; 0 equal, 1 a divergence described in X->why. */
-static int compare(xc *X, const arb_match *mg, const arb_match *mp, int players)
+#define XC_ALL_VIEWS 0x1f
+/* Compare everything observable, and the state trees of the views in
+ * trees (bit 0 the full state, bit 1 + S seat S's view; every view when
+ * the hashes differ); 0 equal, 1 a divergence described in X->why. */
+static int compare(xc *X, const arb_match *mg, const arb_match *mp, int players, unsigned trees)
 {
     int bad = 0;
     arb_decision dg = arb_match_decision(mg), dp = arb_match_decision(mp);
@@ -134,9 +156,27 @@ static int compare(xc *X, const arb_match *mg, const arb_match *mp, int players)
         bad = 1;
     }
     uint64_t hg = arb_match_hash(mg), hp = arb_match_hash(mp);
-    if (hg != hp) { say(X, "  hash: reference %016" PRIx64 ", engine %016" PRIx64 "\n", hg, hp); bad = 1; }
-    size_t ng = get_legal(mg, X->g, &X->lg, &X->cap, &X->tg);
-    size_t np = get_legal(mp, X->p, &X->lp, &X->capp, &X->tp);
+    X->hg = hg;
+    if (hg != hp) { say(X, "  hash: reference %016" PRIx64 ", engine %016" PRIx64 "\n", hg, hp); bad = 1; trees = XC_ALL_VIEWS; }
+    /* the walk may have listed them already, right after its action */
+    size_t ng = X->lg_fresh ? X->nlg : get_legal(mg, X->g, &X->lg, &X->cap, &X->tg, 0);
+    size_t np = get_legal(mp, X->p, &X->lp, &X->capp, &X->tp, 0);
+    X->nlg = ng;
+    X->lg_fresh = 0;
+    /* the same list in the same order (the common case) is the same set */
+    int same = ng == np;
+    for (size_t k = 0; k < ng && same; k++) {
+        arb_action x;
+        same = !to_proxy(X, &X->lg[k], &x) && x.seat == X->lp[k].seat && x.verb == X->lp[k].verb &&
+               x.nargs == X->lp[k].nargs && x.elapsed_ms == X->lp[k].elapsed_ms &&
+               !memcmp(x.args, X->lp[k].args, x.nargs * sizeof *x.args);
+    }
+    if (!same) {
+        for (size_t k = 0; k < ng; k++) arb_action_format(X->g, &X->lg[k], X->tg[k], sizeof X->tg[k]);
+        for (size_t k = 0; k < np; k++) arb_action_format(X->p, &X->lp[k], X->tp[k], sizeof X->tp[k]);
+    } else {
+        ng = np = 0; /* nothing to compare as text */
+    }
     qsort(X->tg, ng, sizeof *X->tg, cmp_str);
     qsort(X->tp, np, sizeof *X->tp, cmp_str);
     size_t i = 0, j = 0;
@@ -152,31 +192,39 @@ static int compare(xc *X, const arb_match *mg, const arb_match *mp, int players)
         else j++;
         bad = 1;
     }
-    for (int v = -1; v < players; v++) {
+    for (int v = -1; v < players && trees; v++) {
+        if (!(trees >> (v + 1) & 1)) continue;
         arb_tree *a = arb_match_export(mg, v), *b = NULL;
-        if (a) {
+        if (a && X->proto < 2) {
             /* fast path: the adapter's answer is byte for byte this tree */
             char *js = NULL;
             size_t jl = 0;
             FILE *m = open_memstream(&js, &jl);
-            int same = 0;
+            int bytes_same = 0;
             if (m) {
                 arb_tnode_json(arb_tree_root(a), m, 0);
                 fclose(m);
-                same = js && arb_adapter_state_is(arb_match_state(mp), v, js, jl);
+                bytes_same = js && arb_adapter_state_is(arb_match_state(mp), v, js, jl);
             }
             free(js);
-            if (same) { arb_tree_free(a); continue; }
+            if (bytes_same) { arb_tree_free(a); continue; }
         }
-        b = arb_match_export(mp, v);
-        if (a && b) {
+        /* protocol 2: the tree the step brought, as parsed */
+        const arb_tnode *bt = X->proto >= 2 ? arb_adapter_tree(arb_match_state(mp), v) : NULL;
+        if (!bt && (b = arb_match_export(mp, v))) bt = arb_tree_root(b);
+        if (a && bt && !arb_tnode_equal(arb_tree_root(a), bt)) {
             diffctx d = { X, 0 };
             char head[64];
             snprintf(head, sizeof head, v < 0 ? "the full state" : "seat %d's view", v);
-            size_t before = X->wlen;
             say(X, "  state tree (%s):\n", head);
-            if (arb_tree_diff(arb_tree_root(a), arb_tree_root(b), tree_diff_cb, &d)) bad = 1;
-            else X->wlen = before, X->why[before] = '\0';
+            char where[256];
+            if (!arb_tree_diff(arb_tree_root(a), bt, tree_diff_cb, &d)) {
+                if (arb_tree_order_differs(arb_tree_root(a), bt, where, sizeof where))
+                    say(X, "    %s%s: the same members in another order (maps are ordered: ADAPTER.md section 5)\n",
+                        where[0] ? "" : "the root", where);
+                else say(X, "    the same members in another order (maps are ordered: ADAPTER.md section 5)\n");
+            }
+            bad = 1;
         }
         arb_tree_free(a);
         arb_tree_free(b);
@@ -207,7 +255,7 @@ static int to_proxy(xc *X, const arb_action *a, arb_action *out)
 {
     *out = *a;
     if (a->verb >= X->g->nverbs) return 0;
-    int v = arb_verb_find(X->p, X->g->verbs[a->verb].name);
+    int v = X->vmap[a->verb];
     if (v < 0) return -1;
     out->verb = (uint8_t)v;
     return 0;
@@ -266,7 +314,11 @@ out:
     return rc;
 }
 
+typedef struct xrun xrun;
+
+/* One match: filled in order, played by any job, finished in order. */
 typedef struct xmatch {
+    xrun *R;
     uint64_t index, seed;
     int players;
     arb_setup su, sp;
@@ -274,9 +326,14 @@ typedef struct xmatch {
     arb_action *log;            /* reference actions applied (probes that both accepted too) */
     size_t nlog, caplog;
     size_t steps;
-    int diverged;
     int has_probe;              /* the divergence is the verdict on this action */
+    int probe_hash;             /* ... or the engine's hash after it, refused */
     arb_action probe;
+    int result;                 /* 0 agreed, 1 diverged, 4 internal, 5 the pool lacks a card, -1 skipped */
+    int again;                  /* a divergence shows again on fresh states */
+    unsigned long long nreq;    /* requests this match made */
+    char *why;                  /* the divergence or the adapter's failure (malloc'd) */
+    int failed;                 /* the adapter failed (why says how) */
 } xmatch;
 
 static int log_push(xmatch *M, const arb_action *a)
@@ -318,9 +375,11 @@ static int reconfirm(xc *X, xmatch *M)
         to_proxy(X, &M->probe, &pa);
         int rg = arb_match_apply(mg, &M->probe, &e1), rp = arb_match_apply(mp, &pa, &e2);
         again = !(rg == rp && (rg == ARB_OK || strcmp(e1.rule, e2.rule) == 0));
+        /* a refused probe that changed the engine's state */
+        if (M->probe_hash && !again) again = rg && arb_match_hash(mg) != arb_match_hash(mp);
         goto out;
     }
-    again = compare(X, mg, mp, M->players);
+    again = compare(X, mg, mp, M->players, XC_ALL_VIEWS);
 out:
     X->wlen = save;
     X->why[save] = '\0';
@@ -329,8 +388,10 @@ out:
     return again;
 }
 
-/* Plays match M; 0 agreed, 1 diverged (X->why), 4 internal. */
-static int play_one(xc *X, xmatch *M)
+/* Protocol 1: plays match M, the probes applied as actions (one accepted
+ * by both is a step of the walk); 0 agreed, 1 diverged (X->why), 4
+ * internal. */
+static int play_p1(xc *X, xmatch *M)
 {
     arb_error e1 = ARB_ERROR_INIT, e2 = ARB_ERROR_INIT;
     arb_match *mg = NULL, *mp = NULL;
@@ -348,11 +409,11 @@ static int play_one(xc *X, xmatch *M)
     }
     arb_adapter_prefetch(arb_match_state(mp), M->players);
     for (M->steps = 0; M->steps < XC_MAX_STEPS; M->steps++) {
-        if (compare(X, mg, mp, M->players)) { rc = 1; break; }
+        if (compare(X, mg, mp, M->players, XC_ALL_VIEWS)) { rc = 1; break; }
         if (arb_adapter_failed(X->ad)) break;
         arb_outcome o;
         if (arb_match_outcome(mg, &o)) break;
-        size_t n = get_legal(mg, X->g, &X->lg, &X->cap, &X->tg);
+        size_t n = get_legal(mg, X->g, &X->lg, &X->cap, &X->tg, 0);
         if (n == 0) { say(X, "  the reference lists no legal action in a running match\n"); rc = 4; break; }
         /* one round trip: the probes, then a random legal action */
         arb_action ag[ARB_ADAPTER_STEP_MAX], ap[ARB_ADAPTER_STEP_MAX];
@@ -394,6 +455,157 @@ out:
     return rc;
 }
 
+/* X->lx: the n legal actions in X->lg as the engine numbers them; 0 when
+ * one has no verb there (or out of memory). */
+static int expect_legal(xc *X, size_t n)
+{
+    if (n > X->caplx) {
+        arb_action *p = realloc(X->lx, n * sizeof *p);
+        if (!p) return 0;
+        X->lx = p;
+        X->caplx = n;
+    }
+    for (size_t k = 0; k < n; k++)
+        if (to_proxy(X, &X->lg[k], &X->lx[k])) return 0;
+    return 1;
+}
+
+/* Protocol 2: plays match M in one round trip a step (a probe of the
+ * sampled actions and a step of the walk's action, which learns the next
+ * decision, outcome, hash and legal actions); the probes are tried on a
+ * copy and never advance the walk. State trees: every view at the first
+ * step and the end, one view (the full state and each seat's in turn)
+ * every XC_TREE_EVERY steps, every view whenever the hashes differ. 0 agreed,
+ * 1 diverged (X->why), 4 internal. */
+static int play_p2(xc *X, xmatch *M)
+{
+    arb_error e1 = ARB_ERROR_INIT, e2 = ARB_ERROR_INIT;
+    arb_match *mg = NULL, *mp = NULL;
+    int rg = arb_match_new(&mg, X->g, &M->su, &e1), rp = arb_match_new(&mp, X->p, &M->sp, &e2);
+    int rc = 0;
+    M->has_probe = M->probe_hash = 0;
+    if (!same_verdict(X, rg, &e1, rp, &e2, "setup")) { rc = 1; goto out; }
+    if (rg) goto out;
+    arb_rng r;
+    arb_rng_seed(&r, M->seed ^ 0x63726f7373636865ull);
+    {
+        unsigned neg, nep;
+        const arb_event *eg = arb_match_events(mg, &neg), *ep = arb_match_events(mp, &nep);
+        if (compare_events(X, eg, neg, ep, nep)) { say(X, "  (the setup's events)\n"); rc = 1; goto out; }
+    }
+    if (!X->scratch && arb_match_clone(&X->scratch, mg)) { rc = 4; goto out; }
+    int views[ARB_MAX_SEATS + 1], sv[1] = { ARB_VIEW_ALL };
+    unsigned nv = 0;
+    views[nv++] = ARB_VIEW_ALL;
+    for (int v = 0; v < M->players; v++) views[nv++] = v;
+    if (arb_adapter_step2(arb_match_state_mut(mp), NULL, NULL, NULL, 1, views, nv, NULL, &e2) == ARB_EIO) goto out;
+    unsigned trees = XC_ALL_VIEWS;
+    for (M->steps = 0; M->steps < XC_MAX_STEPS; M->steps++) {
+        if (compare(X, mg, mp, M->players, trees)) { rc = 1; break; }
+        if (arb_adapter_failed(X->ad)) break;
+        arb_outcome o;
+        if (arb_match_outcome(mg, &o)) break;
+        size_t n = X->nlg; /* compare() just listed them */
+        if (n == 0) { say(X, "  the reference lists no legal action in a running match\n"); rc = 4; break; }
+        arb_action ag[ARB_ADAPTER_STEP_MAX], ap[ARB_ADAPTER_STEP_MAX], act = { 0 }, pact;
+        int rcs[ARB_ADAPTER_STEP_MAX];
+        arb_error errs[ARB_ADAPTER_STEP_MAX];
+        size_t np = 0;
+        for (int k = 0; k < X->probes && np + 1 < ARB_ADAPTER_STEP_MAX; k++) make_probe(X, &r, X->lg, n, M->players, &ag[np++]);
+        act = X->lg[arb_rng_below(&r, (uint32_t)n)];
+        for (size_t k = 0; k < np; k++) to_proxy(X, &ag[k], &ap[k]);
+        to_proxy(X, &act, &pact);
+        /* sampled: one view, the full state and each seat's in turn (the
+         * hash, compared every step, covers the full state already) */
+        trees = 0;
+        if ((M->steps + 1) % XC_TREE_EVERY == 0) {
+            sv[0] = (int)(((M->steps + 1) / XC_TREE_EVERY) % (size_t)(M->players + 1)) - 1;
+            trees = 1u << (1 + sv[0]);
+        }
+        /* the reference first: its verdicts on the probes (on copies), then
+         * the action and the legal list it leads to, which the engine's
+         * answer is expected to repeat */
+        uint64_t h0 = X->hg; /* compare() just hashed it */
+        int grc[ARB_ADAPTER_STEP_MAX];
+        arb_error gerr[ARB_ADAPTER_STEP_MAX];
+        for (size_t k = 0; k < np; k++) {
+            arb_error_clear(&gerr[k]);
+            arb_match_copy(X->scratch, mg);
+            grc[k] = arb_match_apply(X->scratch, &ag[k], &gerr[k]);
+        }
+        arb_error_clear(&e1);
+        int a1 = arb_match_apply(mg, &act, &e1);
+        size_t ne = a1 ? 0 : get_legal(mg, X->g, &X->lg, &X->cap, &X->tg, 0);
+        X->nlg = ne;
+        X->lg_fresh = !a1;
+        arb_adapter_expect ex = { !a1 && expect_legal(X, ne) ? X->lx : NULL, ne, NULL, 0, 0 };
+        char *tj = NULL; /* the sampled view as the reference adapter would write it */
+        if (trees && !a1) {
+            arb_tree *t = arb_match_export(mg, sv[0]);
+            FILE *m = t ? open_memstream(&tj, &ex.trees_len) : NULL;
+            if (m) {
+                fputc('[', m);
+                arb_tnode_json(arb_tree_root(t), m, 0);
+                fputc(']', m);
+                fclose(m);
+                ex.trees = tj;
+            }
+            arb_tree_free(t);
+        }
+        arb_adapter_probes pr = { ap, np, rcs, errs, 0 };
+        X->evs[0].n = X->evs[0].dropped = 0;
+        arb_error_clear(&e2);
+        rp = arb_adapter_step2(arb_match_state_mut(mp), &pr, &pact, &X->evs[0], 1, sv, trees ? 1 : 0, &ex, &e2);
+        free(tj);
+        if (ex.trees_same) trees = 0; /* agreed byte for byte: nothing left to compare */
+        if (arb_adapter_failed(X->ad)) break;
+        for (size_t k = 0; k < np; k++) {
+            char txt[128];
+            arb_action_format(X->g, &ag[k], txt, sizeof txt);
+            if (!same_verdict(X, grc[k], &gerr[k], rcs[k], &errs[k], txt)) {
+                M->has_probe = 1;
+                M->probe = ag[k];
+                rc = 1;
+                goto out;
+            }
+        }
+        if (np && pr.hash != h0) {
+            say(X, "  hash after the probes (each refused or tried on a copy): reference %016" PRIx64 " (unchanged), engine %016" PRIx64 "\n",
+                h0, pr.hash);
+            for (size_t k = 0; k < np; k++) {
+                char txt[128];
+                arb_action_format(X->g, &ag[k], txt, sizeof txt);
+                say(X, "    probe %zu: '%s'\n", k, txt);
+            }
+            for (size_t k = np; k-- > 0;)
+                if (rcs[k]) { M->has_probe = M->probe_hash = 1; M->probe = ag[k]; break; }
+            rc = 1;
+            goto out;
+        }
+        char txt[128];
+        arb_action_format(X->g, &act, txt, sizeof txt);
+        if (!same_verdict(X, a1, &e1, rp, &e2, txt)) {
+            M->has_probe = 1;
+            M->probe = act;
+            rc = 1;
+            break;
+        }
+        if (a1) { say(X, "  the reference rejected its own legal action\n"); rc = 4; break; }
+        if (log_push(M, &act)) { rc = 4; break; }
+        unsigned neg;
+        const arb_event *eg = arb_match_events(mg, &neg);
+        if (compare_events(X, eg, neg, X->evs[0].buf, X->evs[0].n)) { say(X, "  (the events of '%s')\n", txt); rc = 1; break; }
+        if (trees != XC_ALL_VIEWS && arb_match_outcome(mg, &o)) { /* the end: its trees, in one request */
+            if (arb_adapter_step2(arb_match_state_mut(mp), NULL, NULL, NULL, 0, views, nv, NULL, &e2) == ARB_EIO) break;
+            trees = XC_ALL_VIEWS;
+        }
+    }
+out:
+    arb_match_free(mg);
+    arb_match_free(mp);
+    return rc;
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -412,9 +624,162 @@ static int resolve(const arb_game *to, const arb_deck *from, const arb_game *fg,
     return 0;
 }
 
+/* The run: its options, and one job (an adapter and its buffers) per
+ * --jobs, each playing one match at a time. */
+struct xrun {
+    const arb_game *g;
+    const char *engine;
+    int json, tmo;
+    const char *repro;
+    unsigned long long base, players_opt;
+    unsigned njobs;
+    xc *jobs;
+    int *busy;
+    pthread_mutex_t mu;
+    uint64_t stop_at;           /* matches past it need not be played */
+    /* done()'s tallies, in match order */
+    uint64_t played, steps;
+    unsigned long long nreq;
+    int result;
+    char repro_path[512];
+    int64_t div_index;
+    char *failure;              /* the adapter's failure, said at the end */
+};
+
+static xc *job_take(xrun *R)
+{
+    pthread_mutex_lock(&R->mu);
+    xc *X = NULL;
+    for (unsigned k = 0; k < R->njobs && !X; k++)
+        if (!R->busy[k]) { R->busy[k] = 1; X = &R->jobs[k]; }
+    pthread_mutex_unlock(&R->mu);
+    return X;
+}
+
+static void job_give(xrun *R, xc *X)
+{
+    pthread_mutex_lock(&R->mu);
+    R->busy[X - R->jobs] = 0;
+    pthread_mutex_unlock(&R->mu);
+}
+
+/* Any thread: play the match on a free job's adapter. */
+static void xc_work(void *item)
+{
+    xmatch *M = item;
+    xrun *R = M->R;
+    pthread_mutex_lock(&R->mu);
+    int skip = M->index > R->stop_at;
+    pthread_mutex_unlock(&R->mu);
+    M->result = -1;
+    if (skip) return;
+    xc *X = job_take(R); /* never NULL: the pool runs at most njobs works at once */
+    if (!X) { M->result = 4; M->why = strdup("  no free adapter\n"); return; }
+    const arb_game *g = R->g;
+    unsigned long long r0 = arb_adapter_requests(X->ad);
+    M->result = 0;
+    for (int s = 0; s < M->players && !M->result; s++) {
+        M->dg[s] = g->npresets ? *g->preset(g, (unsigned)s % g->npresets) : (arb_deck){ 0 };
+        M->su.decks[s] = &M->dg[s];
+        if (resolve(X->p, &M->dg[s], g, &M->dp[s])) M->result = 5;
+        M->sp.decks[s] = &M->dp[s];
+    }
+    if (!M->result) {
+        X->wlen = 0;
+        X->why[0] = '\0';
+        M->result = X->proto >= 2 ? play_p2(X, M) : play_p1(X, M);
+        X->lg_fresh = 0; /* only ever for the step that set it */
+        if (arb_adapter_failed(X->ad)) {
+            M->failed = 1;
+            M->why = strdup(arb_adapter_failed(X->ad));
+        } else if (M->result) {
+            M->why = strdup(X->why);
+            if (M->result == 1) {
+                arb_adapter_forget(X->ad);
+                M->again = reconfirm(X, M);
+            }
+        }
+        arb_adapter_forget(X->ad);
+    }
+    M->nreq = arb_adapter_requests(X->ad) - r0;
+    job_give(R, X);
+}
+
+/* The calling thread, in match order: tally, report the first divergence
+ * or failure and set stop_at. */
+static int xc_done(void *ctx, void *item)
+{
+    xrun *R = ctx;
+    xmatch *M = item;
+    const arb_game *g = R->g;
+    int stop = 0;
+    if (M->result < 0 || M->index > R->stop_at) goto out; /* played past the end: not reported */
+    R->played++;
+    R->steps += M->steps;
+    R->nreq += M->nreq;
+    if (M->failed) {
+        R->failure = M->why;
+        M->why = NULL;
+        R->result = EXIT_INTERNAL;
+        stop = 1;
+    } else if (M->result == 5) {
+        R->played--;
+        fprintf(stderr, "arbiter crosscheck: the engine's card pool lacks a card of %s's presets\n", g->id);
+        R->result = EXIT_VERIFY;
+        stop = 1;
+    } else if (M->result == 4) {
+        fprintf(stderr, "arbiter crosscheck: internal error in match %" PRIu64 ":\n%s", M->index, M->why ? M->why : "");
+        R->result = EXIT_INTERNAL;
+        stop = 1;
+    } else if (M->result == 1) {
+        char path[512];
+        if (R->repro) snprintf(path, sizeof path, "%s", R->repro);
+        else snprintf(path, sizeof path, "crosscheck-%s-%" PRIu64 ".tcgr", g->id, M->seed);
+        arb_error err = ARB_ERROR_INIT;
+        int wrc = write_repro(g, &M->su, M->log, M->nlog, path, &err);
+        /* with --json the report goes to stderr: stdout stays one JSON object */
+        FILE *rep = R->json ? stderr : stdout;
+        fprintf(rep, "DIVERGENCE %s match %" PRIu64 " (seed %" PRIu64 ", %d players) after %zu actions (step %zu):\n%s",
+                g->id, M->index, M->seed, M->players, M->nlog, M->steps, M->why ? M->why : "");
+        if (wrc) {
+            char eb[ARB_MSG_MAX + ARB_WHERE_MAX + ARB_RULE_MAX + 8];
+            arb_error_format(&err, eb, sizeof eb);
+            fprintf(rep, "  reproducer: cannot write %s: %s\n", path, eb);
+        } else {
+            fprintf(rep, "  reproducer: %s (%zu actions from the seeded setup; every shorter prefix agreed at every\n"
+                    "  step; replayed on fresh states, %s)\n", path, M->nlog,
+                    M->again ? "the divergence shows again" : "the divergence did NOT show again: the engine depends on its history");
+            snprintf(R->repro_path, sizeof R->repro_path, "%s", path);
+            if (M->has_probe) {
+                char t[128];
+                arb_action_format(g, &M->probe, t, sizeof t);
+                fprintf(rep, "  then the action '%s' gets the verdicts above\n", t);
+            }
+        }
+        fprintf(rep, "  this match alone: crosscheck --game %s --seed %llu --games 1%s", g->id,
+                R->base + (unsigned long long)M->index, R->players_opt ? " --players " : "");
+        if (R->players_opt) fprintf(rep, "%llu", R->players_opt);
+        fputs(" (and the same --engine, --probes)\n", rep);
+        R->div_index = (int64_t)M->index;
+        R->result = EXIT_VERIFY;
+        stop = 1;
+    }
+    if (stop) {
+        pthread_mutex_lock(&R->mu);
+        R->stop_at = M->index;
+        pthread_mutex_unlock(&R->mu);
+    }
+out:
+    free(M->log);
+    free(M->why);
+    M->log = NULL;
+    M->why = NULL;
+    return 0; /* the pool goes on to finish (and free) what it has; the filling loop stops */
+}
+
 static const char *const xc_usage[] = {
     "crosscheck --engine CMD --game G [--games N] [--seed S] [--players P] [--shard K/N|slurm] [--repro FILE] "
-    "[--probes N] [--engine-timeout MS] [--json]",
+    "[--probes N] [--engine-timeout MS] [--jobs N] [--json]",
     NULL
 };
 enum { XC_GAMES = CLI_ID_LONG, XC_SEED, XC_PLAYERS, XC_SHARD, XC_PROBES, XC_REPRO };
@@ -428,7 +793,7 @@ static const cli_opt xc_opts[] = {
     { "probes", XC_PROBES, 0, CLI_ARG_INT, "N", "illegal/malformed actions tried per step (default 2)", 0, ARB_ADAPTER_STEP_MAX - 1, CLI_SH_NONE },
     { "repro", XC_REPRO, 0, CLI_ARG_FILE, "FILE", "the reproducer (default crosscheck-G-SEED.tcgr)", 0, 0, CLI_SH_NONE },
     CLI_OPT_ENGINE_TIMEOUT,
-    CLI_OPT_JOBS("matches at a time (only 1 so far: the adapter serializes requests)"),
+    CLI_OPT_JOBS("matches at a time, each job with an adapter process of its own (at most 8); the output is the same for any N"),
     CLI_OPT_JSON("the summary as one JSON object"),
     CLI_OPT_END
 };
@@ -439,11 +804,14 @@ const cli_spec cli_spec_crosscheck = {
     .description =
         "Play N seeded random matches on the built-in engine G and on the engine\n"
         "adapter CMD (conformance/ADAPTER.md) side by side. At every step the\n"
-        "decision, turn, phase, legal actions (as a set), hash, outcome, events and\n"
-        "the state tree of every view (full and each seat) must agree, and so must\n"
-        "the verdicts on sampled illegal and malformed actions (accepted/rejected,\n"
-        "code, rule ID). The first divergence stops the run: it is printed field by\n"
-        "field and its actions are written as a .tcgr reproducer.\n",
+        "decision, turn, phase, legal actions (as a set), hash, outcome and events\n"
+        "must agree, and so must the verdicts on sampled illegal and malformed\n"
+        "actions (accepted/rejected, code, rule ID); the state trees (full and each\n"
+        "seat's view) are compared at the first step, every 16th, the end and on\n"
+        "any hash difference (at every step with a protocol-1 adapter). The first\n"
+        "divergence stops the run: it is printed field by field, its actions are\n"
+        "written as a .tcgr reproducer, and the command that reruns that match\n"
+        "alone is given (match I of --seed S is match 0 of --seed S+I).\n",
     .opts = xc_opts,
     .exit = "0 no divergence, 1 a divergence (reported), 2 usage, 3 bad game or adapter that cannot start, 4 the "
             "adapter failed mid-run (dead, slow or babbling: the request is named).",
@@ -453,7 +821,7 @@ const cli_spec cli_spec_crosscheck = {
 int cmd_crosscheck(int argc, char **argv)
 {
     const char *engine = NULL, *game = NULL, *repro = NULL;
-    unsigned long long games = 100, seed = 1, players = 0, probes = 2, tmo = 0;
+    unsigned long long games = 100, seed = 1, players = 0, probes = 2, tmo = 0, jobs = 1;
     cli_shard shard = { 0, 1 };
     int json = 0, c;
     cli_parser p;
@@ -471,9 +839,7 @@ int cmd_crosscheck(int argc, char **argv)
         case XC_SHARD:
             if (cli_shard_parse("crosscheck", p.arg, &shard)) return EXIT_USAGE;
             break;
-        case 'j':
-            if (p.num > 1) return cli_usage("crosscheck", "--jobs %llu: only --jobs 1 so far", (unsigned long long)p.num);
-            break;
+        case 'j': jobs = p.num; break;
         case CLI_ID_JSON: json = 1; break;
         default: return cli_unhandled(&p);
         }
@@ -481,120 +847,95 @@ int cmd_crosscheck(int argc, char **argv)
     if (c < 0) return p.rc;
     if (p.npos) return cli_usage("crosscheck", "unexpected argument '%s'", cli_esc(p.pos[0]));
     if (!engine) return cli_usage("crosscheck", "--engine CMD is required");
+    if (jobs > XC_JOBS_MAX) return cli_usage("crosscheck", "--jobs %llu: at most %d adapters at once", jobs, XC_JOBS_MAX);
     const arb_game *g = cli_game("crosscheck", game);
     if (!g) return game ? EXIT_INPUT : EXIT_USAGE;
     if (players && ((int)players < g->min_players || (int)players > g->max_players))
         return cli_usage("crosscheck", "%s takes %d..%d players", g->id, g->min_players, g->max_players);
-    arb_adapter *ad = NULL;
-    int rc = cli_engine_open("crosscheck", engine, g->id, (int)tmo, &ad);
-    if (rc) return rc;
-    xc X;
-    memset(&X, 0, sizeof X);
-    X.g = g;
-    X.p = arb_adapter_game(ad);
-    X.ad = ad;
-    X.probes = (int)probes;
-    for (int k = 0; k < ARB_ADAPTER_STEP_MAX; k++) {
-        X.evs[k].buf = malloc(ARB_MATCH_EVENTS * sizeof *X.evs[k].buf);
-        X.evs[k].cap = X.evs[k].buf ? ARB_MATCH_EVENTS : 0;
+    xrun R;
+    memset(&R, 0, sizeof R);
+    R.g = g;
+    R.engine = engine;
+    R.json = json;
+    R.repro = repro;
+    R.base = seed;
+    R.players_opt = players;
+    R.stop_at = UINT64_MAX;
+    R.div_index = -1;
+    R.result = EXIT_OK;
+    pthread_mutex_init(&R.mu, NULL);
+    R.jobs = calloc(jobs, sizeof *R.jobs);
+    R.busy = calloc(jobs, sizeof *R.busy);
+    int rc = EXIT_OK;
+    if (!R.jobs || !R.busy) { fprintf(stderr, "arbiter crosscheck: out of memory\n"); rc = EXIT_INTERNAL; goto end; }
+    for (; R.njobs < jobs; R.njobs++) {
+        xc *X = &R.jobs[R.njobs];
+        arb_adapter *ad = NULL;
+        if ((rc = cli_engine_open("crosscheck", engine, g->id, (int)tmo, &ad))) goto end;
+        X->g = g;
+        X->p = arb_adapter_game(ad);
+        X->ad = ad;
+        X->proto = arb_adapter_protocol(ad);
+        X->probes = (int)probes;
+        for (unsigned v = 0; v < g->nverbs && v < 256; v++) X->vmap[v] = arb_verb_find(X->p, g->verbs[v].name);
+        for (int k = 0; k < ARB_ADAPTER_STEP_MAX; k++) {
+            X->evs[k].buf = malloc(ARB_MATCH_EVENTS * sizeof *X->evs[k].buf);
+            X->evs[k].cap = X->evs[k].buf ? ARB_MATCH_EVENTS : 0;
+        }
     }
     double t0 = now_s();
-    uint64_t played = 0, steps = 0;
-    xmatch M;
-    memset(&M, 0, sizeof M);
-    int result = EXIT_OK;
-    char repro_path[512] = "";
-    int64_t div_index = -1;
-    for (uint64_t i = shard.k; i < games; i += shard.n) {
-        M.index = i;
-        M.seed = cli_game_seed(seed, i);
-        M.players = players ? (int)players : g->min_players + (int)(i % (uint64_t)(g->max_players - g->min_players + 1));
-        M.nlog = 0;
-        memset(&M.su, 0, sizeof M.su);
-        M.su.seed = M.seed;
-        M.su.players = M.players;
-        M.sp = M.su;
-        for (int s = 0; s < M.players; s++) {
-            M.dg[s] = g->npresets ? *g->preset(g, (unsigned)s % g->npresets) : (arb_deck){ 0 };
-            M.su.decks[s] = &M.dg[s];
-            if (resolve(X.p, &M.dg[s], g, &M.dp[s])) {
-                fprintf(stderr, "arbiter crosscheck: the engine's card pool lacks a card of %s's preset '%s'\n", g->id,
-                        M.dg[s].name);
-                result = EXIT_VERIFY;
-                goto end;
-            }
-            M.sp.decks[s] = &M.dp[s];
-        }
-        X.wlen = 0;
-        X.why[0] = '\0';
-        int r = play_one(&X, &M);
-        steps += M.steps;
-        played++;
-        if (arb_adapter_failed(ad)) { result = EXIT_INTERNAL; break; }
-        if (r == 4) { fprintf(stderr, "arbiter crosscheck: internal error in match %" PRIu64 ":\n%s", i, X.why); result = EXIT_INTERNAL; break; }
-        if (r == 1) {
-            char path[512];
-            if (repro) snprintf(path, sizeof path, "%s", repro);
-            else snprintf(path, sizeof path, "crosscheck-%s-%" PRIu64 ".tcgr", g->id, M.seed);
-            char saved[sizeof X.why];
-            memcpy(saved, X.why, sizeof saved);
-            size_t wl = X.wlen;
-            arb_adapter_forget(ad);
-            int again = reconfirm(&X, &M);
-            memcpy(X.why, saved, sizeof saved);
-            X.wlen = wl;
-            arb_error err = ARB_ERROR_INIT;
-            int wrc = write_repro(g, &M.su, M.log, M.nlog, path, &err);
-            /* with --json the report goes to stderr: stdout stays one JSON object */
-            FILE *rep = json ? stderr : stdout;
-            fprintf(rep, "DIVERGENCE %s match %" PRIu64 " (seed %" PRIu64 ", %d players) after %zu actions (step %zu):\n%s",
-                    g->id, i, M.seed, M.players, M.nlog, M.steps, X.why);
-            if (wrc) {
-                char eb[ARB_MSG_MAX + ARB_WHERE_MAX + ARB_RULE_MAX + 8];
-                arb_error_format(&err, eb, sizeof eb);
-                fprintf(rep, "  reproducer: cannot write %s: %s\n", path, eb);
-            } else {
-                fprintf(rep, "  reproducer: %s (%zu actions from the seeded setup; every shorter prefix agreed at every\n"
-                        "  step; replayed on fresh states, %s)\n", path, M.nlog,
-                        again ? "the divergence shows again" : "the divergence did NOT show again: the engine depends on its history");
-                snprintf(repro_path, sizeof repro_path, "%s", path);
-                if (M.has_probe) {
-                    char t[128];
-                    arb_action_format(g, &M.probe, t, sizeof t);
-                    fprintf(rep, "  then the action '%s' gets the verdicts above\n", t);
-                }
-            }
-            div_index = (int64_t)i;
-            result = EXIT_VERIFY;
-            break;
-        }
-        arb_adapter_forget(ad);
+    cli_pool *pool = cli_pool_new((unsigned)jobs, sizeof(xmatch), xc_work, xc_done, &R);
+    if (!pool) { fprintf(stderr, "arbiter crosscheck: out of memory\n"); rc = EXIT_INTERNAL; goto end; }
+    for (uint64_t i = shard.k; i < games && R.stop_at == UINT64_MAX; i += shard.n) {
+        xmatch *M = cli_pool_slot(pool);
+        if (!M) break;
+        M->R = &R;
+        M->index = i;
+        M->seed = cli_game_seed(seed, i);
+        /* from S + I, like the seed: match I of --seed S is match 0 of --seed S+I */
+        M->players = players ? (int)players
+                             : g->min_players + (int)((seed + i) % (uint64_t)(g->max_players - g->min_players + 1));
+        M->su.seed = M->seed;
+        M->su.players = M->players;
+        M->sp = M->su;
+        cli_pool_submit(pool);
     }
-end:;
+    cli_pool_end(pool);
     double secs = now_s() - t0;
-    int erc = cli_engine_check("crosscheck", ad);
-    unsigned long long nreq = arb_adapter_requests(ad);
+    if (R.failure) fprintf(stderr, "arbiter crosscheck: engine adapter failed: %s\n", R.failure);
+    double per = R.steps ? (double)R.nreq / (double)R.steps : 0.0;
     if (json) {
-        printf("{\"game\":\"%s\",\"shard\":\"%" PRIu64 "/%" PRIu64 "\",\"matches\":%" PRIu64 ",\"steps\":%" PRIu64
-               ",\"requests\":%llu,\"divergences\":%d,\"seconds\":%.3f,\"matches_per_s\":%.1f",
-               g->id, shard.k, shard.n, played, steps, nreq, result == EXIT_VERIFY, secs, secs > 0 ? played / secs : 0.0);
-        if (div_index >= 0) {
-            printf(",\"divergent_match\":%" PRId64 ",\"reproducer\":", div_index);
-            arb_json_str(stdout, repro_path);
+        printf("{\"game\":\"%s\",\"shard\":\"%" PRIu64 "/%" PRIu64 "\",\"protocol\":%d,\"matches\":%" PRIu64
+               ",\"steps\":%" PRIu64 ",\"requests\":%llu,\"requests_per_step\":%.2f,\"divergences\":%d,\"seconds\":%.3f,"
+               "\"matches_per_s\":%.1f",
+               g->id, shard.k, shard.n, R.jobs[0].proto, R.played, R.steps, R.nreq, per, R.result == EXIT_VERIFY, secs,
+               secs > 0 ? R.played / secs : 0.0);
+        if (R.div_index >= 0) {
+            printf(",\"divergent_match\":%" PRId64 ",\"reproducer\":", R.div_index);
+            arb_json_str(stdout, R.repro_path);
         }
         printf("}\n");
+    } else
+        printf("crosscheck %s: %" PRIu64 " matches, %" PRIu64 " steps, %llu requests (%.2f a step, protocol %d), %d "
+               "divergence%s, %.2f s (%.1f matches/s)\n",
+               g->id, R.played, R.steps, R.nreq, per, R.jobs[0].proto, R.result == EXIT_VERIFY,
+               R.result == EXIT_VERIFY ? "" : "s", secs, secs > 0 ? R.played / secs : 0.0);
+    rc = R.result;
+end:
+    for (unsigned k = 0; k < R.njobs; k++) {
+        xc *X = &R.jobs[k];
+        free(X->lg);
+        free(X->lx);
+        free(X->lp);
+        free(X->tg);
+        free(X->tp);
+        for (int e = 0; e < ARB_ADAPTER_STEP_MAX; e++) free(X->evs[e].buf);
+        arb_match_free(X->scratch);
+        arb_adapter_close(X->ad);
     }
-    else
-        printf("crosscheck %s: %" PRIu64 " matches, %" PRIu64 " steps, %llu requests, %d divergence%s, %.2f s "
-               "(%.1f matches/s)\n",
-               g->id, played, steps, nreq, result == EXIT_VERIFY, result == EXIT_VERIFY ? "" : "s", secs,
-               secs > 0 ? played / secs : 0.0);
-    free(M.log);
-    free(X.lg);
-    free(X.lp);
-    free(X.tg);
-    free(X.tp);
-    for (int k = 0; k < ARB_ADAPTER_STEP_MAX; k++) free(X.evs[k].buf);
-    arb_adapter_close(ad);
-    return erc ? erc : result;
+    free(R.jobs);
+    free(R.busy);
+    free(R.failure);
+    pthread_mutex_destroy(&R.mu);
+    return rc;
 }

@@ -8,11 +8,12 @@
 #include "arbiter/adapter.h"
 #include "cli/cli.h"
 
-static const char *const serve_usage[] = { "engine-serve --game G [--fault NAME]", "engine-serve --list-faults", NULL };
+static const char *const serve_usage[] = { "engine-serve --game G [--fault NAME] [--protocol N]", "engine-serve --list-faults", NULL };
 static const cli_opt serve_opts[] = {
     CLI_OPT_GAME("the engine to serve"),
     { "fault", 'f', 0, CLI_ARG_TEXT, "NAME", "break one behaviour on purpose (see --list-faults), to test that crosscheck and conform --engine catch it", 0, 0, CLI_SH_NONE },
     { "list-faults", 'L', 0, CLI_ARG_NONE, NULL, "print the faults, one per line", 0, 0, CLI_SH_NONE },
+    { "protocol", 'P', 0, CLI_ARG_INT, "N", "speak protocols 1..N only (default: the newest, 2); 1 refuses a hello offering 2", 1, ARB_ADAPTER_PROTOCOL, CLI_SH_NONE },
     CLI_OPT_END
 };
 const cli_spec cli_spec_engine_serve = {
@@ -32,6 +33,7 @@ const cli_spec cli_spec_engine_serve = {
 int cmd_engine_serve(int argc, char **argv)
 {
     const char *game = NULL, *fault = NULL;
+    int proto = ARB_ADAPTER_PROTOCOL;
     cli_parser p;
     int c;
     cli_parse_init(&p, &cli_spec_engine_serve, argc, argv);
@@ -39,6 +41,7 @@ int cmd_engine_serve(int argc, char **argv)
         switch (c) {
         case 'g': game = p.arg; break;
         case 'f': fault = p.arg; break;
+        case 'P': proto = (int)p.num; break;
         case 'L':
             for (int k = 0; arb_adapter_fault_names[k]; k++)
                 printf("%-18s %s\n", arb_adapter_fault_names[k], arb_adapter_fault_help[k]);
@@ -57,7 +60,7 @@ int cmd_engine_serve(int argc, char **argv)
         return EXIT_INPUT;
     }
     arb_error err = ARB_ERROR_INIT;
-    int rc = arb_adapter_serve(g, f, stdin, stdout, &err);
+    int rc = arb_adapter_serve_protocol(g, f, proto, stdin, stdout, &err);
     if (rc) return cli_fail("engine-serve", &err);
     return EXIT_OK;
 }

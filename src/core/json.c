@@ -31,7 +31,10 @@ typedef struct jp {
     size_t bufcap;
     struct jkey { const char *key; size_t off; } *keys; /* open objects' keys */
     size_t nkeys, keycap;
+    struct jkey *local;  /* the first JP_LOCAL_KEYS: on the stack, no allocation */
 } jp;
+
+#define JP_LOCAL_KEYS 64
 
 static int nomem(jp *p)
 {
@@ -42,9 +45,10 @@ static int nomem(jp *p)
 static int push_key(jp *p, const char *key, size_t off)
 {
     if (p->nkeys == p->keycap) {
-        size_t cap = p->keycap ? p->keycap * 2 : 64;
-        struct jkey *nk = realloc(p->keys, cap * sizeof *nk);
+        size_t cap = p->keycap * 2;
+        struct jkey *nk = realloc(p->keys == p->local ? NULL : p->keys, cap * sizeof *nk);
         if (!nk) return nomem(p);
+        if (p->keys == p->local) memcpy(nk, p->local, p->nkeys * sizeof *nk);
         p->keys = nk;
         p->keycap = cap;
     }
@@ -69,6 +73,18 @@ static int check_dups(jp *p, size_t base)
     struct jkey *v = p->keys + base;
     p->nkeys = base;
     if (k < 2) return 0;
+    if (k <= 12) { /* small objects (most): pairwise, no sort */
+        size_t best = (size_t)-1, bi = 0;
+        for (size_t j = 1; j < k; j++)
+            for (size_t i = 0; i < j; i++)
+                if (v[j].off < best && strcmp(v[i].key, v[j].key) == 0) { best = v[j].off; bi = j; break; }
+        if (best == (size_t)-1) return 0;
+        char shown[96];
+        arb_text_escape(shown, sizeof shown, v[bi].key);
+        p->i = best;
+        arb_error_where(p->err, "offset %zu", p->i);
+        return arb_error_set(p->err, ARB_EFORMAT, NULL, "JSON: duplicate key \"%s\"", shown);
+    }
     qsort(v, k, sizeof *v, key_cmp);
     size_t best = (size_t)-1, bi = 0;
     for (size_t i = 1; i < k; i++)
@@ -135,6 +151,18 @@ static int string(jp *p, size_t *len)
     *len = 0;
     p->i++;
     for (;;) {
+        /* a run of plain characters at once, when it fits */
+        size_t j = p->i;
+        while (j < p->n) {
+            unsigned char x = (unsigned char)p->s[j];
+            if (x == '"' || x == '\\' || x < 0x20) break;
+            j++;
+        }
+        if (j > p->i && *len + (j - p->i) + 1 < p->bufcap) {
+            memcpy(p->buf + *len, p->s + p->i, j - p->i);
+            *len += j - p->i;
+            p->i = j;
+        }
         if (p->i >= p->n) return fail(p, "unterminated string");
         unsigned char c = (unsigned char)p->s[p->i++];
         if (c == '"') break;
@@ -272,9 +300,10 @@ int arb_tree_parse_json(arb_tree *t, arb_tnode *parent, const char *key, const c
 {
     ARB_ASSERT_ARG(err, t && (text || !len));
     char buf[65536];
-    jp p = { text, len, 0, t, err, buf, sizeof buf, NULL, 0, 0 };
+    struct jkey local[JP_LOCAL_KEYS];
+    jp p = { text, len, 0, t, err, buf, sizeof buf, local, 0, JP_LOCAL_KEYS, local };
     int rc = value(&p, parent, key, 0);
-    free(p.keys);
+    if (p.keys != local) free(p.keys);
     if (rc) return err ? err->code : ARB_EFORMAT;
     ws(&p);
     if (p.i != p.n) return fail(&p, "trailing characters after the value");

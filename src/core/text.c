@@ -1,6 +1,7 @@
 /* text.c — the strict number parser and the control-character escaper
  * (see arbiter/text.h). Everything that reads a number or prints text from
  * a file goes through these, so the rules live in one place. */
+#include <stdint.h>
 #include <string.h>
 
 #include "arbiter/text.h"
@@ -195,6 +196,15 @@ size_t arb_utf8_check(const char *s, size_t n, unsigned flags)
     const unsigned char *p = (const unsigned char *)s;
     size_t i = 0;
     while (i < n) {
+        if (!(flags & ARB_UTF8_NO_CONTROLS)) { /* ASCII runs 8 bytes at a time */
+            while (n - i >= 8) {
+                uint64_t w;
+                memcpy(&w, p + i, 8);
+                if (w & 0x8080808080808080ull) break;
+                i += 8;
+            }
+            if (i >= n) break;
+        }
         unsigned c = p[i], len, cp;
         if (c < 0x80) {
             if ((flags & ARB_UTF8_NO_CONTROLS) && (c < 0x20 || c == 0x7f)) return i;

@@ -43,6 +43,24 @@ void arb_tree_free(arb_tree *t)
     free(t);
 }
 
+void arb_tree_reset(arb_tree *t)
+{
+    if (!t) return;
+    chunk *c = t->chunks;
+    if (c) { /* the newest chunk stays, empty: a reader of one answer after another allocates nothing */
+        for (chunk *x = c->next; x;) {
+            chunk *n = x->next;
+            free(x);
+            x = n;
+        }
+        c->next = NULL;
+        c->used = 0;
+    }
+    t->failed = 0;
+    t->root = (arb_tnode){ .kind = ARB_T_MAP };
+    t->dummy = (arb_tnode){ .kind = ARB_T_NULL };
+}
+
 arb_tnode *arb_tree_root(arb_tree *t) { return &t->root; }
 int arb_tree_failed(const arb_tree *t) { return t->failed; }
 

@@ -11,7 +11,12 @@ misbehaves as MODE instead of answering:
            $BAD_ADAPTER_PIDFILE (it must not outlive arbiter), then answer
   stderr   write 4 MB of ESC bytes and control sequences to stderr, answer
   badutf8  answer with invalid UTF-8 in an unknown field
+  nodecision  answer request N without its "decision" member (a step
+           answer that lacks a field)
+  snake    from request N on, spell event types with '_' for '-' (an old
+           spelling: "draw_empty"), which must still be understood
 Usage: bad_adapter.py ARBITER GAME MODE N"""
+import json
 import subprocess
 import sys
 import time
@@ -26,6 +31,15 @@ def serve():
 
 
 def step(n, line):
+    if mode == "snake" and n >= at:
+        srv.stdin.write(line)
+        srv.stdin.flush()
+        ans = json.loads(srv.stdout.readline())
+        for e in ans.get("events", []):
+            e["type"] = e["type"].replace("-", "_")
+        out.write(json.dumps(ans, separators=(",", ":")) + "\n")
+        out.flush()
+        return
     if n == at:
         if mode == "die":
             sys.exit(3)
@@ -58,6 +72,14 @@ def step(n, line):
             sys.stdout.flush()
             sys.stdout.buffer.write(ans[:-1].encode() + b',"x-note":"\xff\xfe"}\n')
             sys.stdout.buffer.flush()
+            return
+        if mode == "nodecision":
+            srv.stdin.write(line)
+            srv.stdin.flush()
+            ans = json.loads(srv.stdout.readline())
+            ans.pop("decision", None)
+            out.write(json.dumps(ans, separators=(",", ":")) + "\n")
+            out.flush()
             return
         if mode == "notjson":
             out.write("hello? \x1b[31m\n")

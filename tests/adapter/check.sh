@@ -5,9 +5,17 @@
 #   - verify --engine reproduces every golden replay;
 #   - crosscheck through the loopback adapter: 0 divergences over
 #     CROSSCHECK_MATCHES (default 1000) matches, 2..4 players as allowed;
-#   - every --fault of engine-serve is caught by crosscheck (exit 1, the
-#     first divergence named, a reproducer written) and by conform --engine
-#     (exit 1);
+#   - crosscheck speaks protocol 2 to engine-serve (at most 3 requests a
+#     step) and falls back to protocol 1 for `engine-serve --protocol 1`;
+#   - every --fault of engine-serve is caught by crosscheck under protocol 2
+#     and under protocol 1 (exit 1, the first divergence named, a
+#     reproducer written) and by conform --engine (exit 1);
+#   - crosscheck --jobs 2 prints what --jobs 1 prints (timing aside), with
+#     and without a divergence; a divergence in match I of --seed S
+#     reproduces as match 0 of --seed S+I --games 1;
+#   - the example sessions of ADAPTER.md section 9 (protocol 1 and 2) are
+#     what the reference adapter answers, and keep their promises;
+#     malformed step and probe requests are refused naming the field;
 #   - the perft reference values of conformance/<game>/perft.md reproduce;
 #   - a dead, slow, babbling, wrong-id or non-JSON adapter is exit 4 naming
 #     the request, within the timeout.
@@ -51,21 +59,79 @@ import json, sys
 rows = [json.loads(l) for l in sys.stdin if l.startswith("{")]
 m = sum(r["matches"] for r in rows); d = sum(r["divergences"] for r in rows)
 st = sum(r["steps"] for r in rows); s = max([r["seconds"] for r in rows] or [0])
-print(m, d, st, "%.1f" % (m / s if s else 0), "%.1f" % s)' 2>/dev/null)
+rq = sum(r["requests"] for r in rows); pr = min([r["protocol"] for r in rows] or [0])
+print(m, d, st, "%.1f" % (m / s if s else 0), "%.1f" % s, "%.2f" % (rq / st if st else 99), pr)' 2>/dev/null)
     set -- $sum
     [ "${1:-0}" = "$N" ] && [ "${2:-1}" = 0 ] || bad "$g: crosscheck ran ${1:-?} of $N matches with ${2:-?} divergences"
-    echo "adapter: crosscheck $g: ${1:-?} matches (2 shards), ${3:-?} steps, ${2:-?} divergences, ${5:-?} s, ${4:-?} matches/s"
+    [ "${7:-0}" = 2 ] || bad "$g: crosscheck did not speak protocol 2 to engine-serve (${7:-?})"
+    python3 -c "import sys; sys.exit(float('${6:-99}') > 3)" || bad "$g: crosscheck sent ${6:-?} requests a step (at most 3)"
+    echo "adapter: crosscheck $g: ${1:-?} matches (2 shards), ${3:-?} steps, ${2:-?} divergences, ${6:-?} requests a step, ${5:-?} s, ${4:-?} matches/s"
     [ -z "$only" ] || continue
+    out=$($A crosscheck --engine "$E --protocol 1" --game $g --games 3 2>&1); rc=$?
+    [ $rc -eq 0 ] && echo "$out" | grep -q "a step, protocol 1)" || bad "$g: no fallback to protocol 1 (exit $rc): $out"
     for f in $faults; do
-        out=$($A crosscheck --engine "$E --fault $f" --game $g --games 50 --repro "$T/$g-$f.tcgr" 2>&1); rc=$?
-        [ $rc -eq 1 ] || bad "$g: crosscheck did not catch --fault $f (exit $rc): $(echo "$out" | tail -2)"
-        echo "$out" | grep -q "^DIVERGENCE $g match" || bad "$g --fault $f: no DIVERGENCE line"
-        [ -s "$T/$g-$f.tcgr" ] || bad "$g --fault $f: no reproducer written"
-        $A verify "$T/$g-$f.tcgr" >/dev/null 2>&1; vrc=$?
-        [ $vrc -le 1 ] || bad "$g --fault $f: the reproducer is unreadable (verify exit $vrc)"
+        for P in 2 1; do
+            out=$($A crosscheck --engine "$E --protocol $P --fault $f" --game $g --games 50 --repro "$T/$g-$f.tcgr" 2>&1); rc=$?
+            [ $rc -eq 1 ] || bad "$g: crosscheck did not catch --fault $f under protocol $P (exit $rc): $(echo "$out" | tail -2)"
+            echo "$out" | grep -q "^DIVERGENCE $g match" || bad "$g --fault $f (protocol $P): no DIVERGENCE line"
+            echo "$out" | grep -q "protocol $P)" || bad "$g --fault $f: not protocol $P: $(echo "$out" | tail -1)"
+            [ -s "$T/$g-$f.tcgr" ] || bad "$g --fault $f (protocol $P): no reproducer written"
+            $A verify "$T/$g-$f.tcgr" >/dev/null 2>&1; vrc=$?
+            [ $vrc -le 1 ] || bad "$g --fault $f (protocol $P): the reproducer is unreadable (verify exit $vrc)"
+            rm -f "$T/$g-$f.tcgr"
+        done
         out=$($A conform --quiet --engine "$E --fault $f" 2>&1); rc=$?
         [ $rc -eq 1 ] || bad "$g: conform --engine did not catch --fault $f (exit $rc)"
     done
+    # --jobs 2 reports what --jobs 1 does: a clean run, and a divergence
+    # (later matches played ahead by the second job are not reported)
+    untimed() { sed -e 's/, [0-9.]* s ([0-9.]* matches\/s)$//'; }
+    for f in "" "--fault wrong-rule"; do
+        o1=$($A crosscheck --engine "$E $f" --game $g --games 12 --seed 3 --repro "$T/j1.tcgr" -j 1 2>&1); r1=$?
+        o2=$($A crosscheck --engine "$E $f" --game $g --games 12 --seed 3 --repro "$T/j2.tcgr" -j 2 2>&1); r2=$?
+        o2=$(echo "$o2" | sed 's/j2\.tcgr/j1.tcgr/g')
+        [ $r1 -eq $r2 ] && [ "$(echo "$o1" | untimed)" = "$(echo "$o2" | untimed)" ] ||
+            bad "$g $f: crosscheck -j 2 (exit $r2) differs from -j 1 (exit $r1): $(echo "$o1" | head -3) / $(echo "$o2" | head -3)"
+        [ -z "$f" ] || cmp -s "$T/j1.tcgr" "$T/j2.tcgr" || bad "$g $f: -j 2 wrote another reproducer than -j 1"
+    done
+done
+
+# A refusal that changes the state shows through the probe's hash (this
+# operator match has no verdict difference first).
+out=$($A crosscheck --engine "$A engine-serve --game operator --fault refusal-mutates" --game operator --games 50 --repro "$T/rm.tcgr" 2>&1)
+echo "$out" | grep -q "^  hash after the probes (each refused or tried on a copy): reference [0-9a-f]* (unchanged), engine [0-9a-f]*$" ||
+    bad "operator --fault refusal-mutates: the probe's hash did not show it: $(echo "$out" | head -4)"
+
+# A divergence found in match I of --seed S is match 0 of --seed S+I
+# --games 1: same seed, seats, step and report (the shard starts at I = 1).
+for g in catalyst operator; do
+    E="$A engine-serve --game $g --fault wrong-rule"
+    o1=$($A crosscheck --engine "$E" --game $g --seed 40 --games 9 --shard 1/4 --repro "$T/r.tcgr" 2>&1)
+    i=$(echo "$o1" | sed -n 's/^DIVERGENCE [a-z]* match \([0-9]*\) .*/\1/p')
+    [ "$i" = 1 ] || { bad "$g: the wrong-rule divergence is not in match 1: $o1"; continue; }
+    alone=$(echo "$o1" | sed -n 's/^  this match alone: crosscheck \(.*\) (and .*/\1/p')
+    [ "$alone" = "--game $g --seed 41 --games 1" ] || bad "$g: the report does not say how to rerun the match alone: $alone"
+    o2=$($A crosscheck --engine "$E" $alone --repro "$T/r.tcgr" 2>&1)
+    [ "$(echo "$o1" | grep -v '^crosscheck' | sed 's/ match 1 / match I /')" = \
+      "$(echo "$o2" | grep -v '^crosscheck' | sed 's/ match 0 / match I /')" ] ||
+        bad "$g: match 1 of --seed 40 does not reproduce as --seed 41 --games 1: $o1 / $o2"
+done
+
+# Malformed step and probe requests are refused naming the field.
+python3 tests/adapter/malformed_p2.py "$A" || bad "malformed protocol-2 requests (tests/adapter/malformed_p2.py)"
+
+# ADAPTER.md section 9: the sessions printed there are the reference
+# adapter's, and the protocol-2 one keeps its promises (transcript.py
+# exits 1 otherwise).
+for P in 1 2; do
+    python3 tests/adapter/transcript.py "$A" --protocol $P >"$T/tr$P" || bad "transcript.py --protocol $P failed"
+    python3 - conformance/ADAPTER.md $P "$T/tr$P" <<'PY' || bad "ADAPTER.md: the protocol-$P session is not what engine-serve answers (python3 tests/adapter/transcript.py --protocol $P)"
+import sys
+doc, want, got = open(sys.argv[1]).read(), int(sys.argv[2]), open(sys.argv[3]).read()
+body = doc[doc.index("\n## 9."):]
+blocks = [b.split("\n", 1)[1] for b in body.split("```")[1::2]]
+sys.exit(0 if len(blocks) >= want and blocks[want - 1] == got else 1)
+PY
 done
 
 [ -z "$only" ] || exit $fail
@@ -129,8 +195,22 @@ if [ -n "$f" ]; then
     echo "$out" | grep -q "^conform: the run stopped: [0-9]* cases not run" || bad "conform does not say the run stopped: $out"
     out=$(timeout 60 $A crosscheck --engine-timeout 1500 --game naramo --games 5 --engine "python3 tests/adapter/bad_adapter.py $A naramo slow 100" 2>&1); rc=$?
     [ $rc -eq 4 ] || bad "bad adapter 'slow' under crosscheck: exit $rc (want 4)"
-    echo "$out" | grep -q "request [0-9]* ([a-z-]*): the adapter sent no answer within 1500 ms" ||
+    echo "$out" | grep -q "request 100 ([a-z-]*): the adapter sent no answer within 1500 ms" ||
         bad "crosscheck: the slow request is not named: $out"
+    # a step answer without its decision is a bad answer, named
+    out=$(timeout 60 $A crosscheck --game naramo --games 2 --engine "python3 tests/adapter/bad_adapter.py $A naramo nodecision 4" 2>&1); rc=$?
+    [ $rc -eq 4 ] && echo "$out" | grep -q "request 4 (step): bad answer: a decision needs seat, kind" ||
+        bad "crosscheck: a step answer without a decision is not reported (exit $rc): $out"
+    # event types in an older spelling ('_' for '-') still match
+    out=$(timeout 120 $A crosscheck --game naramo --games 3 --engine "python3 tests/adapter/bad_adapter.py $A naramo snake 1" 2>&1) ||
+        bad "crosscheck: event types spelt with '_' are not understood: $out"
+    # a probe and a step are written at once: the failing one is named,
+    # not the last one sent
+    for n in 101 102; do
+        out=$(timeout 60 $A crosscheck --engine-timeout 1500 --game naramo --games 5 --engine "python3 tests/adapter/bad_adapter.py $A naramo wrongid $n" 2>&1); rc=$?
+        [ $rc -eq 4 ] && echo "$out" | grep -q "request $n ([a-z]*): the answer's id is another, expected $n" ||
+            bad "crosscheck: the wrong-id answer to request $n is not named (exit $rc): $out"
+    done
 fi
 out=$($A conform --engine "$A engine-serve --game nosuch" 2>&1); rc=$?
 [ $rc -eq 3 ] || bad "an adapter that cannot start: exit $rc (want 3)"
