@@ -445,7 +445,9 @@ tsan-run: $(TESTS) $(ARBITER)
 	$(ARBITER) play --game naramo --games 64 --seed 3 -j 4 --archive -o $$d/j.tcgr >/dev/null; \
 	echo "  TSAN    report DIR -j 4"; \
 	$(ARBITER) report -j 4 replays/golden/brainstorm/v2 -o $$d/r >/dev/null 2>&1; \
-	echo "tsan: unit tests, verify --jobs 4, stats/select/play/report -j 4, conform -j 4 and parallel play --games clean"
+	echo "  TSAN    crosscheck -j 2 (one adapter per job)"; \
+	$(ARBITER) crosscheck -j 2 --game naramo --games 8 --engine "$(ARBITER) engine-serve --game naramo" >/dev/null; \
+	echo "tsan: unit tests, verify --jobs 4, stats/select/play/report -j 4, crosscheck -j 2, conform -j 4 and parallel play --games clean"
 
 # Unit tests and a verify of every golden replay under valgrind: any memory
 # error or definite/indirect leak fails (exit 99). Check runs in-process
