@@ -7,7 +7,9 @@
 #   2. no abort() or exit() in library code (src/ but src/cli): a library
 #      reports an error, it never ends its caller's process;
 #   3. a contract-3 plug-in built from one directory outside the checkout,
-#      against include/ alone, loads, plays, verifies and crosschecks.
+#      against include/ alone, loads, plays, verifies and crosschecks;
+#   4. conformance/ADAPTER.md's refusal-precedence table names the rule IDs
+#      the engines give (tests/contract/precedence.py).
 # Run by `make check` (check-contract). ARBITER names the binary.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -57,5 +59,7 @@ if [ -f "$T/myengine/engine.so" ]; then
     out=$("$A" --plugin "$P" crosscheck --game testgame --engine "$A --plugin $P engine-serve --game testgame" --games 5 2>&1) ||
         bad "crosscheck of the outside plug-in: $out"
 fi
-[ "$fails" -eq 0 ] && echo "contract: no game named outside src/games, no abort/exit in the library, an outside plug-in loads, plays, verifies"
+# 4. the documented refusal precedence is what the engines do
+out=$(cd "$ROOT" && python3 tests/contract/precedence.py "$A" 2>&1) || bad "$out"
+[ "$fails" -eq 0 ] && echo "contract: no game named outside src/games, no abort/exit in the library, an outside plug-in loads, plays, verifies; $out"
 [ "$fails" -eq 0 ]
