@@ -213,13 +213,7 @@ static void tg_scramble(ek_play *p, void *st, int seat, arb_rng *r)
             arb_rng_shuffle(r, pl->deck, pl->ndeck, 1);
             continue;
         }
-        uint8_t pool[ARB_DECK_MAX + TG_HAND];
-        int k = 0;
-        for (int i = 0; i < pl->nhand; i++) pool[k++] = pl->hand[i];
-        for (int i = 0; i < pl->ndeck; i++) pool[k++] = pl->deck[i];
-        arb_rng_shuffle(r, pool, (size_t)k, 1);
-        memcpy(pl->hand, pool, pl->nhand);
-        memcpy(pl->deck, pool + pl->nhand, pl->ndeck);
+        ek_deal_hidden(r, pl->hand, pl->nhand, pl->deck, pl->ndeck);
     }
 }
 

@@ -1019,15 +1019,8 @@ static void hide_shuffle(ek_play *p, void *st, int seat, arb_rng *r)
     ops_state *x = st;
     for (int q = 0; q < x->players; q++) {
         ops_player *pl = &x->p[q];
-        if (q != seat) {
-            uint8_t pool[2 * OPS_MAX_CARDS];
-            int k = 0;
-            for (int i = 0; i < pl->nhand; i++) pool[k++] = pl->hand[i];
-            for (int i = 0; i < pl->ndeck; i++) pool[k++] = pl->deck[i];
-            arb_rng_shuffle(r, pool, (size_t)k, 1);
-            memcpy(pl->hand, pool, pl->nhand);
-            memcpy(pl->deck, pool + pl->nhand, pl->ndeck);
-        } else arb_rng_shuffle(r, pl->deck, pl->ndeck, 1);
+        if (q != seat) ek_deal_hidden(r, pl->hand, pl->nhand, pl->deck, pl->ndeck);
+        else arb_rng_shuffle(r, pl->deck, pl->ndeck, 1);
     }
     x->rng.s[0] ^= 0x9e3779b97f4a7c15ull;
 }

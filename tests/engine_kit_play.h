@@ -42,6 +42,20 @@
 
 #define EK_PLAY_STEPS 20000
 
+/* For scramble hooks: an opponent's hand and deck (uids, at most 255 each)
+ * dealt again at random from their union, so only what that opponent hides
+ * changes; the counts stay. */
+static inline void ek_deal_hidden(arb_rng *r, uint8_t *hand, int nhand, uint8_t *deck, int ndeck)
+{
+    uint8_t pool[2 * 256];
+    int k = 0;
+    for (int i = 0; i < nhand; i++) pool[k++] = hand[i];
+    for (int i = 0; i < ndeck; i++) pool[k++] = deck[i];
+    arb_rng_shuffle(r, pool, (size_t)k, 1);
+    memcpy(hand, pool, (size_t)nhand);
+    memcpy(deck, pool + nhand, (size_t)ndeck);
+}
+
 /* One game of the run: defaults from the spec, then the plan hook. */
 typedef struct ek_plan {
     int index;     /* 0..games-1 */

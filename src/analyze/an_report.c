@@ -151,6 +151,15 @@ static void js_strs(FILE *out, const char *const *v, int n)
     fputc(']', out);
 }
 
+/* A strtab's strings, comma-separated, in index order (no brackets). */
+static void js_strtab(FILE *out, const strtab *t)
+{
+    for (uint32_t i = 0; i < t->n; i++) {
+        if (i) fputc(',', out);
+        js_str(out, t->buf + t->at[i]);
+    }
+}
+
 static void mark_card(repctx *c, const char *s)
 {
     const arb_game *g = c->h->game;
@@ -1253,17 +1262,11 @@ static void write_data(FILE *out, repctx *c)
     fputs("},\"ar\":[", out);
     copy_file(c->ar, out);
     fputs("],\"ars\":[", out);
-    for (uint32_t i = 0; i < c->ars.n; i++) {
-        if (i) fputc(',', out);
-        js_str(out, c->ars.buf + c->ars.at[i]);
-    }
+    js_strtab(out, &c->ars);
     fputs("],\"lg\":[", out);
     copy_file(c->lg, out);
     fputs("],\"lgs\":[", out);
-    for (uint32_t i = 0; i < c->lgs.n; i++) {
-        if (i) fputc(',', out);
-        js_str(out, c->lgs.buf + c->lgs.at[i]);
-    }
+    js_strtab(out, &c->lgs);
     fputs("],\"board\":", out);
     const arb_an_board_layout *bl = arb_an__board_layouts;
     while (bl->game && strcmp(bl->game, g->id)) bl++;

@@ -388,25 +388,31 @@ out:
     return again;
 }
 
+/* Both sides' setup, compared (verdict, then events), and the walk's rng:
+ * 0 play on, 1 diverged (X->why), -1 both refused the setup alike. */
+static int match_open(xc *X, xmatch *M, arb_match **mg, arb_match **mp, arb_rng *r)
+{
+    arb_error e1 = ARB_ERROR_INIT, e2 = ARB_ERROR_INIT;
+    int rg = arb_match_new(mg, X->g, &M->su, &e1), rp = arb_match_new(mp, X->p, &M->sp, &e2);
+    M->has_probe = M->probe_hash = 0;
+    if (!same_verdict(X, rg, &e1, rp, &e2, "setup")) return 1;
+    if (rg) return -1;
+    arb_rng_seed(r, M->seed ^ 0x63726f7373636865ull);
+    unsigned neg, nep;
+    const arb_event *eg = arb_match_events(*mg, &neg), *ep = arb_match_events(*mp, &nep);
+    if (compare_events(X, eg, neg, ep, nep)) { say(X, "  (the setup's events)\n"); return 1; }
+    return 0;
+}
+
 /* Protocol 1: plays match M, the probes applied as actions (one accepted
  * by both is a step of the walk); 0 agreed, 1 diverged (X->why), 4
  * internal. */
 static int play_p1(xc *X, xmatch *M)
 {
-    arb_error e1 = ARB_ERROR_INIT, e2 = ARB_ERROR_INIT;
     arb_match *mg = NULL, *mp = NULL;
-    int rg = arb_match_new(&mg, X->g, &M->su, &e1), rp = arb_match_new(&mp, X->p, &M->sp, &e2);
-    int rc = 0;
-    M->has_probe = 0;
-    if (!same_verdict(X, rg, &e1, rp, &e2, "setup")) { rc = 1; goto out; }
-    if (rg) goto out;
     arb_rng r;
-    arb_rng_seed(&r, M->seed ^ 0x63726f7373636865ull);
-    {
-        unsigned neg, nep;
-        const arb_event *eg = arb_match_events(mg, &neg), *ep = arb_match_events(mp, &nep);
-        if (compare_events(X, eg, neg, ep, nep)) { say(X, "  (the setup's events)\n"); rc = 1; goto out; }
-    }
+    int rc = match_open(X, M, &mg, &mp, &r);
+    if (rc) { rc = rc < 0 ? 0 : rc; goto out; }
     arb_adapter_prefetch(arb_match_state(mp), M->players);
     for (M->steps = 0; M->steps < XC_MAX_STEPS; M->steps++) {
         if (compare(X, mg, mp, M->players, XC_ALL_VIEWS)) { rc = 1; break; }
@@ -479,20 +485,12 @@ static int expect_legal(xc *X, size_t n)
  * 1 diverged (X->why), 4 internal. */
 static int play_p2(xc *X, xmatch *M)
 {
-    arb_error e1 = ARB_ERROR_INIT, e2 = ARB_ERROR_INIT;
     arb_match *mg = NULL, *mp = NULL;
-    int rg = arb_match_new(&mg, X->g, &M->su, &e1), rp = arb_match_new(&mp, X->p, &M->sp, &e2);
-    int rc = 0;
-    M->has_probe = M->probe_hash = 0;
-    if (!same_verdict(X, rg, &e1, rp, &e2, "setup")) { rc = 1; goto out; }
-    if (rg) goto out;
     arb_rng r;
-    arb_rng_seed(&r, M->seed ^ 0x63726f7373636865ull);
-    {
-        unsigned neg, nep;
-        const arb_event *eg = arb_match_events(mg, &neg), *ep = arb_match_events(mp, &nep);
-        if (compare_events(X, eg, neg, ep, nep)) { say(X, "  (the setup's events)\n"); rc = 1; goto out; }
-    }
+    int rc = match_open(X, M, &mg, &mp, &r);
+    if (rc) { rc = rc < 0 ? 0 : rc; goto out; }
+    arb_error e1 = ARB_ERROR_INIT, e2 = ARB_ERROR_INIT;
+    int rp;
     if (!X->scratch && arb_match_clone(&X->scratch, mg)) { rc = 4; goto out; }
     int views[ARB_MAX_SEATS + 1], sv[1] = { ARB_VIEW_ALL };
     unsigned nv = 0;

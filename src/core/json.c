@@ -66,6 +66,16 @@ static int key_cmp(const void *a, const void *b)
     return x->off < y->off ? -1 : x->off > y->off;
 }
 
+/* The error for key, seen again at offset off (the earliest repeat). */
+static int dup_key(jp *p, const char *key, size_t off)
+{
+    char shown[96];
+    arb_text_escape(shown, sizeof shown, key);
+    p->i = off;
+    arb_error_where(p->err, "offset %zu", p->i);
+    return arb_error_set(p->err, ARB_EFORMAT, NULL, "JSON: duplicate key \"%s\"", shown);
+}
+
 /* Checks the keys pushed since base (one object) and pops them. */
 static int check_dups(jp *p, size_t base)
 {
@@ -78,23 +88,13 @@ static int check_dups(jp *p, size_t base)
         for (size_t j = 1; j < k; j++)
             for (size_t i = 0; i < j; i++)
                 if (v[j].off < best && strcmp(v[i].key, v[j].key) == 0) { best = v[j].off; bi = j; break; }
-        if (best == (size_t)-1) return 0;
-        char shown[96];
-        arb_text_escape(shown, sizeof shown, v[bi].key);
-        p->i = best;
-        arb_error_where(p->err, "offset %zu", p->i);
-        return arb_error_set(p->err, ARB_EFORMAT, NULL, "JSON: duplicate key \"%s\"", shown);
+        return best == (size_t)-1 ? 0 : dup_key(p, v[bi].key, best);
     }
     qsort(v, k, sizeof *v, key_cmp);
     size_t best = (size_t)-1, bi = 0;
     for (size_t i = 1; i < k; i++)
         if (strcmp(v[i - 1].key, v[i].key) == 0 && v[i].off < best) { best = v[i].off; bi = i; }
-    if (best == (size_t)-1) return 0;
-    char shown[96];
-    arb_text_escape(shown, sizeof shown, v[bi].key);
-    p->i = best;
-    arb_error_where(p->err, "offset %zu", p->i);
-    return arb_error_set(p->err, ARB_EFORMAT, NULL, "JSON: duplicate key \"%s\"", shown);
+    return best == (size_t)-1 ? 0 : dup_key(p, v[bi].key, best);
 }
 
 static int fail(jp *p, const char *what)
