@@ -25,8 +25,8 @@
 //   - the rules that govern every accepted action (board.json "rules")
 //     are in the page and the panel cites them; turn labels agree (row,
 //     position line, board header, ruling panel, chart point);
-//   - access: at 375 px nothing scrolls sideways, axe-core finds no serious
-//     or critical violation on the longest match, names with U+202E and
+//   - access: at 375 px nothing scrolls sideways, axe-core finds no violation
+//     of any impact on the longest match, names with U+202E and
 //     ESC stay inert;
 //   - speed: the time per step over the whole match (median, p95, worst),
 //     printed as a measurement, not asserted.
@@ -612,11 +612,11 @@ function longest(game) {
       await ready(page);
       const ta = Date.now();
       const ax = await new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] }).analyze();
-      const bad = ax.violations.filter(v => v.impact === 'serious' || v.impact === 'critical');
+      const bad = ax.violations;
       axeTimes.push(g + ': ' + path.basename(file) + ' (' + n + ' records), ' + (Date.now() - ta) + ' ms');
-      ok(bad.length === 0, g + ': axe-core on the longest match (' + n + ' records): no serious or critical violation (' +
-         ax.violations.length + ' lesser: ' + ax.violations.map(v => v.id).join(', ') + '; ' + ax.passes.length + ' rules pass)' +
-         (bad.length ? ' — ' + bad.map(v => v.id + ' at ' + v.nodes[0].target.join(' ') + ' (' + v.nodes.length + ')').join('; ') : ''));
+      ok(bad.length === 0, g + ': axe-core on the longest match (' + n + ' records): no violation of any impact (' +
+         ax.passes.length + ' rules pass)' +
+         (bad.length ? ' — ' + bad.map(v => v.id + ' (' + v.impact + ') at ' + v.nodes[0].target.join(' ') + ' (' + v.nodes.length + ')').join('; ') : ''));
     }
     await page.setViewportSize({ width: 375, height: 800 });
     await page.goto('file://' + judge + '#r' + N);

@@ -350,7 +350,7 @@
     if (after) after(b.el);
   }
   function skeleton(w) {
-    var players = (w.state && w.state.players) || [], h = '<div id="b-top" class="status" aria-label="whose decision"></div>' +
+    var players = (w.state && w.state.players) || [], h = '<h2 class="vh">Board</h2><div id="b-top" class="status" aria-label="whose decision"></div>' +
       '<div class="shared wz">';
     L.shared.forEach(function (o, i) { h += '<div class="blk" id="b-s' + i + '"></div>'; });
     h += '</div>';
