@@ -62,14 +62,14 @@ same day.tcgr joined.tcgr
 # --- the archive everywhere a file goes: stats of the archive, of verify
 # --json of it (its archive line is no match), merge of a sharded manifest
 # holding it; the same figures as stats of the files
-expect 0 '9 files, 0 unreadable.*CATALYST \(catalyst\): 3 matches.*NARAMO TCG \(naramo\): 6 matches, 6 finished' stats day.tcgr
+expect 0 '9 replays, 0 unreadable.*CATALYST \(catalyst\): 3 matches.*NARAMO TCG \(naramo\): 6 matches, 6 finished' stats day.tcgr
 (cd "$t" && "$ARBITER" stats day | sed 1d >stats-files.txt && "$ARBITER" stats day.tcgr | sed 1d >stats-archive.txt)
 same stats-files.txt stats-archive.txt
 (cd "$t" && "$ARBITER" verify --json day.tcgr >day.ndjson)
 expect 0 '"kind":"archive","status":"ok"' verify --json day.tcgr
 expect 0 '"file":"day.tcgr#8","member":8,.*\{"summary":\{"schema":"arbiter-results-1","command":"verify","matches":9,"ok":9,"failed":0\}\}' \
     verify --json day.tcgr
-expect 0 '9 files, 0 unreadable.*NARAMO TCG \(naramo\): 6 matches.*\(6 counted from verification results' stats day.ndjson
+expect 0 '9 replays, 0 unreadable.*NARAMO TCG \(naramo\): 6 matches.*\(6 counted from verification results' stats day.ndjson
 expect 0 'verify: 9 matches, 9 verified, 0 failed' verify day.tcgr
 expect 0 '' play --game naramo --seed 99 -o extra.tcgr
 printf 'day.tcgr\nextra.tcgr\n' >"$t/m.txt"
@@ -179,7 +179,7 @@ want "cat day/naramo-000001.tcgr | '$ARBITER' log - --to 1" '^-: NARAMO TCG'
 want "cat day/naramo-000001.tcgr | '$ARBITER' state - --at 2" '^-: after record #2'
 want "cat day/naramo-000001.tcgr | '$ARBITER' diff - day/naramo-000001.tcgr" '^identical: - and day/naramo-000001.tcgr'
 want "cat day/naramo-000001.tcgr | '$ARBITER' report - -o - | head -c 15" '^<!DOCTYPE html>'
-want "cat day.tcgr | '$ARBITER' stats -" '^9 files, 0 unreadable'
+want "cat day.tcgr | '$ARBITER' stats -" '^9 replays, 0 unreadable'
 want "cat day.ndjson | '$ARBITER' stats -" '6 counted from verification results'
 want "cat s0.ndjson | '$ARBITER' merge - s1.ndjson" 'merge: complete, all verified'
 want "cat day.tcgr | '$ARBITER' select --game catalyst -" '^-#2: catalyst'

@@ -594,7 +594,7 @@ static void print_json(const arb_an_stats *s, FILE *out)
 
 static void print_text(const arb_an_stats *s, FILE *out)
 {
-    fprintf(out, "%" PRIu64 " file%s, %" PRIu64 " unreadable\n", s->files, s->files == 1 ? "" : "s", s->errors);
+    fprintf(out, "%" PRIu64 " replay%s, %" PRIu64 " unreadable\n", s->files, s->files == 1 ? "" : "s", s->errors);
     for (unsigned i = 0; i < s->nkept; i++) {
         fputs("  error: ", out);
         arb_text_put(out, s->kept[i]); /* messages quote file data */

@@ -18,7 +18,7 @@ out=$("$ARBITER" verify -j2 --key "$du/k.key.pub" "$du/five" 2>&1)
     { echo "hostile (#27 N6): verify -j2 of five copies: not 1 OK and 5 duplicates:"; head -c 800 <<<"$out"; fail=1; }
 expect 1 '"file":"[^"]*c2.tcgr","game":"naramo","players":2,"status":"duplicate","ok":false.*"match_id":"[0-9a-f]{64}","duplicate":\{"kind":"match","of":"[^"]*c1.tcgr"' \
     '' - verify --json "$du/five/c1.tcgr" "$du/five/c2.tcgr"
-expect 0 '6 files, 0 unreadable.5 duplicates skipped \(a match is counted once\):.*duplicate: [^ ]*c2.tcgr: the same match.*NARAMO TCG \(naramo\): 1 match, 1 finished.*P2 100.0% \(1/1\)' \
+expect 0 '6 replays, 0 unreadable.5 duplicates skipped \(a match is counted once\):.*duplicate: [^ ]*c2.tcgr: the same match.*NARAMO TCG \(naramo\): 1 match, 1 finished.*P2 100.0% \(1/1\)' \
     '6 match|\(6/6\)' - stats "$du/five"
 "$ARBITER" verify --json "$du/five" >"$du/five.ndjson" 2>/dev/null
 expect 0 '5 duplicates skipped.*NARAMO TCG \(naramo\): 1 match, ' '' - stats "$du/five.ndjson"

@@ -119,7 +119,7 @@ expect 0 '<!DOCTYPE html>' '' - report "$r2/g.tcgr" -o -
 mkdir -p "$r2/dir"
 cp "$r2/g.tcgr" "$r2/dir/"
 mkfifo "$r2/dir/trap.tcgr"
-expect 0 'trap.tcgr: not a regular file: skipped.*1 file, 0 unreadable' '' - stats "$r2/dir"
+expect 0 'trap.tcgr: not a regular file: skipped.*1 replay, 0 unreadable' '' - stats "$r2/dir"
 mkfifo "$r2/case.xml"
 expect 3 'case.xml: not a regular file \(FIFO, device or socket\): not opened' '' - conform --schema "$root/conformance/schema" "$r2/case.xml"
 mkdir -p "$r2/suite/naramo"
