@@ -301,17 +301,17 @@ def rc_decode(body, timed, model=None):
     m = model or Model()
     coded, start = varint(body, 0)          # Trunc when cut inside it
     end = start + coded
-    pos = [start]; cut = [False]; pad = [0]
+    pos = [start]; cut = [False]; pad = [0]; win = [0]   # win: the last 4 bytes read (§D.6)
 
     def inb():
         if pos[0] >= end:
             if end <= len(body):
                 # past CODED: up to 4 zero bytes of padding (§D.2)
-                if pad[0] < 4: pad[0] += 1; return 0
+                if pad[0] < 4: pad[0] += 1; win[0] = (win[0] << 8) & 0xffffffff; return 0
                 raise Corrupt('the range decoder needs more than the body\'s %d coded bytes' % coded)
             cut[0] = True; return 0
         if pos[0] >= len(body): cut[0] = True; return 0
-        b = body[pos[0]]; pos[0] += 1; return b
+        b = body[pos[0]]; pos[0] += 1; win[0] = ((win[0] << 8) | b) & 0xffffffff; return b
     rng, code = 0xffffffff, 0
     for _ in range(4): code = (code << 8) | inb()
     t = Tok(timed); out = bytearray()
@@ -346,6 +346,12 @@ def rc_decode(body, timed, model=None):
     while rng < 1 << 24: rng = (rng << 8) & 0xffffffff; code = ((code << 8) | inb()) & 0xffffffff
     if cut[0] or len(body) - pos[0] < 4: return bytes(out), t.hlen, pos[0], False
     if pos[0] != end: raise Corrupt('the range-coded body does not end where its length says')
+    # §D.6: the flush must be one of §D.2's two (low = W - code)
+    low = (win[0] - code) & 0xffffffff
+    if not (code == 0 and pad[0] == 0):
+        w = 0 if low == 0 or ((1 << 32) - low) < rng else (low + 0xffffff) & 0xff000000
+        if win[0] != w or pad[0] != (4 if w == 0 else 3):
+            raise Corrupt('the range-coded body\'s last coded bytes are not the flush §D.2 writes')
     crc = int.from_bytes(body[pos[0]:pos[0] + 4], 'little')
     if crc != zlib.crc32(bytes(out)): raise Corrupt('the range-coded body\'s CRC-32 does not match its content')
     return bytes(out), t.hlen, pos[0] + 4, True

@@ -523,7 +523,9 @@ static inline void dec_norm(arb_rc_dec *d)
 {
     while (d->range < TOP) {
         d->range <<= 8;
-        d->code = (d->code << 8) | in_byte(d);
+        uint8_t b = in_byte(d);
+        d->code = (d->code << 8) | b;
+        d->win = (d->win << 8) | b;
     }
 }
 
@@ -564,7 +566,12 @@ int arb_rc_dec_start(arb_rc_dec *d, arb_rc_model *m, int timed)
     d->done = 0;
     d->crc = (uint32_t)crc32(0, NULL, 0);
     arb_rc_tok_init(&d->tok, timed);
-    for (int i = 0; i < 4; i++) d->code = (d->code << 8) | in_byte(d);
+    d->win = 0;
+    for (int i = 0; i < 4; i++) {
+        uint8_t b = in_byte(d);
+        d->code = (d->code << 8) | b;
+        d->win = (d->win << 8) | b;
+    }
     while (d->tok.st == ARB_RC_T_LENC || d->tok.st == ARB_RC_T_LENH) {
         if (d->tok.vb >= 10) return 2;
         uint8_t b = dec_byte(d, arb_rc_tok_ctx(&d->tok));
@@ -594,6 +601,7 @@ int arb_rc_dec_start(arb_rc_dec *d, arb_rc_model *m, int timed)
         }                                                                                                               \
         range <<= 8;                                                                                                    \
         code = (code << 8) | nb_;                                                                                       \
+        win = (win << 8) | nb_;                                                                                         \
     }
 
 size_t arb_rc_dec_bytes(arb_rc_dec *d, uint8_t *out, size_t cap)
@@ -601,7 +609,7 @@ size_t arb_rc_dec_bytes(arb_rc_dec *d, uint8_t *out, size_t cap)
     size_t k = 0;
     uint64_t left = d->tok.clen - d->done;
     if (cap > left) cap = (size_t)left;
-    uint32_t range = d->range, code = d->code;
+    uint32_t range = d->range, code = d->code, win = d->win;
     const uint8_t *ip = d->p, *ie = d->e;
     arb_rc_model *m = d->m;
     while (k < cap) {
@@ -639,6 +647,7 @@ size_t arb_rc_dec_bytes(arb_rc_dec *d, uint8_t *out, size_t cap)
     }
     d->range = range;
     d->code = code;
+    d->win = win;
     d->p = ip;
     d->e = ie;
     if (k) d->crc = (uint32_t)crc32(d->crc, out, (uInt)k);
@@ -647,11 +656,27 @@ size_t arb_rc_dec_bytes(arb_rc_dec *d, uint8_t *out, size_t cap)
 }
 #undef NORM
 
+/* The flush is canonical (§D.2): the decoder's last window W (its last 4
+ * bytes, padding included) and the encoder's low (W − code) say which
+ * bytes the writer wrote. Any W with W − low < range decodes to the same
+ * content, so without this check the last coded bytes would have slack
+ * bits that change the file and not the match. Two flushes are allowed:
+ * the shortest (W = low rounded up to 2^32, else to 2^24; its zero bytes
+ * are padding) and the older five-shift one (W = low, no padding). */
+static int flush_canonical(const arb_rc_dec *d)
+{
+    uint32_t low = d->win - d->code;
+    if (d->code == 0 && d->pad == 0) return 1; /* five shifts: every byte written */
+    uint32_t w = low == 0 || (uint32_t)(0u - low) < d->range ? 0 : (uint32_t)(((uint64_t)low + 0xffffffu) & 0xff000000u);
+    return d->win == w && d->pad == (w == 0 ? 4u : 3u);
+}
+
 int arb_rc_dec_finish(arb_rc_dec *d)
 {
     dec_norm(d);
     if (d->over || (!d->cut && d->consumed != d->limit)) return 2;
-    return d->cut ? 1 : 0;
+    if (d->cut) return 1;
+    return flush_canonical(d) ? 0 : 3;
 }
 
 /* The body's coded-length prefix at p[0..n): its value and *used, or 1
@@ -703,7 +728,9 @@ const char *arb_rc_decode_all(arb_rc_model *m, const uint8_t *body, size_t n, in
     int fr = k == d.tok.clen ? arb_rc_dec_finish(&d) : d.over ? 2 : 1;
     if (fr) {
         free(c);
-        return fr == 2 ? "the range-coded body does not end where its length says: corrupt" : "the range-coded body ends early";
+        return fr == 2   ? "the range-coded body does not end where its length says: corrupt"
+               : fr == 3 ? "the range-coded body's last coded bytes are not the flush FORMAT.md D.2 writes: corrupt"
+                         : "the range-coded body ends early";
     }
     size_t off = (size_t)(d.p - body);
     if (n - off < 4) { free(c); return "the range-coded body ends before its CRC-32"; }

@@ -131,6 +131,7 @@ int arb_rc_encode(arb_rc_model *m, const uint8_t *content, size_t n, size_t head
 /* ---- the streaming decoder */
 typedef struct arb_rc_dec {
     uint32_t range, code;
+    uint32_t win;               /* the last 4 coded bytes read (padding as 0) */
     const uint8_t *p, *e;       /* input */
     int (*fill)(void *ctx, const uint8_t **p, const uint8_t **e); /* more input: 1, or 0 at its end */
     void *fill_ctx;
@@ -154,7 +155,9 @@ int arb_rc_dec_start(arb_rc_dec *d, arb_rc_model *m, int timed);
  * produced; d->cut set when the input ended (bytes returned are exact). */
 size_t arb_rc_dec_bytes(arb_rc_dec *d, uint8_t *out, size_t cap);
 /* After the last content byte: the final normalisation. 0 ok, 1 cut, 2
- * the coded bytes do not end there (corrupt). */
+ * the coded bytes do not end there (corrupt), 3 the last coded bytes are
+ * not one of the two flushes §D.2 allows (corrupt: other bytes there would
+ * decode to the same content, so a seal could not tell them apart). */
 int arb_rc_dec_finish(arb_rc_dec *d);
 
 /* The body's coded-length prefix (a varint) at p[0..n): 0 ok (*coded,

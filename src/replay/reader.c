@@ -252,6 +252,13 @@ static int more_rc(arb_replay *r, arb_error *err)
                        "the range-coded body does not end where its length (%llu coded bytes) says: corrupt",
                        (unsigned long long)d->limit);
     }
+    if (cut == 3) {
+        rc_in_end(r);
+        r->rc_bad = 1;
+        return fail_at(r, err, ARB_EFORMAT, zoff(r) - (d->pad < 4 ? 4 - d->pad : 0),
+                       "the range-coded body's last coded bytes are not the flush FORMAT.md D.2 writes "
+                       "(other bytes that decode alike): corrupt");
+    }
     uint32_t crc = 0;
     for (int i = 0; i < 4 && !cut; i++) {
         if (d->p == d->e && !rc_fill(r, &d->p, &d->e)) cut = 1;
