@@ -134,7 +134,7 @@ START_TEST(directories_where_files_are)
     ck_assert_ptr_null(strstr(r->out, "/v2/s1000-p2-random.tcgr: OK"));  /* recursive, and counted once */
     r = cli_run("stats replays/golden/naramo/v2");
     ck_assert_int_eq(r->code, 0);
-    ck_assert_ptr_nonnull(strstr(r->out, "54 files"));
+    ck_assert_ptr_nonnull(strstr(r->out, "54 replays"));
     r = cli_run("verify /dev/null/none");
     ck_assert_int_eq(r->code, 3);
     /* report DIR -o OUTDIR: one page per replay */
