@@ -891,7 +891,7 @@ START_TEST(rc_archive_priming)
         const char *path = k ? pm : pz;
         for (int part = 0; part < 2; part++) {
             arb_archive_writer *aw;
-            ck_assert_int_eq(arb_archive_writer_open(&aw, path, part, 0, NULL, 0, &err), ARB_OK);
+            { int orc_ = arb_archive_writer_open(&aw, path, part, 0, NULL, 0, &err); ck_assert_msg(orc_ == ARB_OK, "%s %s", err.where, err.msg); }
             if (k == 0 || part == 0) arb_archive__writer_zlib(aw, 1);
             for (int i = part * 10; i < part * 10 + 10; i++) {
                 match_in mi;

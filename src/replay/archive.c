@@ -502,7 +502,10 @@ static int member_content(arb_archive *a, uint64_t i, const uint8_t *dict, size_
     zs.next_in = buf;
     zs.avail_in = (uInt)a->m[i].zlen;
     int zr = Z_OK;
+    arb_replay__zpad zp = { 0, 0, 0 };
+    int stalled = 0; /* Z_BLOCK stops at the boundary after the dictionary without progress: go on once */
     while (o) {
+        if (zp.pend && zs.avail_in && arb_replay__zpad_next(&zp, zs.next_in[0])) { zr = Z_DATA_ERROR; break; }
         if (n == cap) {
             if (cap >= DICT_MEMBER_MAX) { zr = Z_BUF_ERROR; break; }
             uint8_t *q = realloc(o, cap * 2);
@@ -512,14 +515,20 @@ static int member_content(arb_archive *a, uint64_t i, const uint8_t *dict, size_
         }
         zs.next_out = o + n;
         zs.avail_out = (uInt)(cap - n);
-        zr = inflate(&zs, Z_NO_FLUSH);
+        zr = inflate(&zs, Z_BLOCK);
         n = cap - zs.avail_out;
+        if ((zr == Z_OK || zr == Z_STREAM_END) && (zs.data_type & 128) && zs.next_in > buf &&
+            arb_replay__zpad_at(&zp, zs.data_type, zs.next_in[-1])) {
+            zr = Z_DATA_ERROR;
+            break;
+        }
         if (zr == Z_NEED_DICT) {
             if (!dn || inflateSetDictionary(&zs, dict, (uInt)dn) != Z_OK) { zr = Z_DATA_ERROR; break; }
             continue;
         }
-        if (zr != Z_OK) break;
-        if (zs.avail_in == 0 && zs.avail_out != 0) { zr = Z_BUF_ERROR; break; }
+        if (zr == Z_BUF_ERROR && (zs.data_type & 128) && zs.avail_in && !stalled++) continue;
+        if (zr != Z_OK) break; /* Z_BUF_ERROR: no progress, the stream ends early */
+        stalled = 0;
     }
     inflateEnd(&zs);
     free(buf);

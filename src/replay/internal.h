@@ -158,6 +158,20 @@ void arb_replay__own(arb_replay *r, void *a, void *b);
 /* The CONTENT hash of env + content (arbiter/seal.h). */
 void arb_replay__digest(const uint8_t env[8], const uint8_t *p, size_t n, uint8_t digest[ARB_REPLAY_DIGEST]);
 
+/* Deflate's padding bits must be zero in a version-2 body (FORMAT.md
+ * §B.1): inflate never looks at them (after the last block's end code,
+ * between a stored block's 3-bit header and its length), so one flipped
+ * padding bit would change the file but not the content a seal covers.
+ * Call zpad_at at every block boundary of inflate(Z_BLOCK) (data_type bit
+ * 128) with the last input byte taken; when it leaves p->pend set, call
+ * zpad_next with the next input byte before inflating on. 1: a padding
+ * bit is set (corrupt). */
+typedef struct arb_replay__zpad {
+    uint8_t pend, k, hi;
+} arb_replay__zpad;
+int arb_replay__zpad_at(arb_replay__zpad *p, int data_type, uint8_t last);
+int arb_replay__zpad_next(arb_replay__zpad *p, uint8_t next);
+
 /* Fill zero fields of lim from the defaults into out. */
 void arb_replay__limits(arb_replay_limits *out, const arb_replay_limits *lim);
 

@@ -33,6 +33,11 @@ struct arb_replay {
     arb_replay_limits lim;
     z_stream zs;
     int zinit, in_eof, z_end, failed;
+    /* deflate's padding bits (arb_replay__zpad): the start of the input
+     * buffer, the last byte taken from the one before */
+    const uint8_t *zin0;
+    uint8_t zlast;
+    arb_replay__zpad zpad;
     uint8_t *in;
     uint8_t *win;
     size_t cap, start, end;     /* window: unread bytes are win[start..end) */
@@ -128,6 +133,7 @@ static int fail_at(arb_replay *r, arb_error *err, int code, uint64_t off, const 
 static int read_in(arb_replay *r, arb_error *err)
 {
     size_t n;
+    if (r->zs.next_in && r->zs.next_in > r->zin0) r->zlast = r->zs.next_in[-1];
     if (r->f) {
         n = fread(r->in, 1, IN_CAP, r->f);
         if (n == 0 && ferror(r->f))
@@ -140,9 +146,32 @@ static int read_in(arb_replay *r, arb_error *err)
         r->mem_pos += n;
     }
     r->zs.avail_in = (uInt)n;
+    r->zin0 = r->zs.next_in;
     r->file_bytes += n;
     if (n == 0) r->in_eof = 1;
     return ARB_OK;
+}
+
+/* Deflate's padding bits (internal.h): the k unused bits of the last byte
+ * taken begin the next block's header (bit 0 final, bits 1-2 the type, 0
+ * for stored, whose padding runs to the byte's end), or after the last
+ * block are padding only. */
+int arb_replay__zpad_at(arb_replay__zpad *p, int data_type, uint8_t last)
+{
+    unsigned k = (unsigned)data_type & 7, hi = k ? (unsigned)last >> (8 - k) : 0;
+    if (data_type & 64) return hi != 0;
+    if (k >= 3) return ((hi >> 1) & 3) == 0 && (hi >> 3) != 0;
+    p->pend = 1; /* the header reaches into the next byte */
+    p->k = (uint8_t)k;
+    p->hi = (uint8_t)hi;
+    return 0;
+}
+
+int arb_replay__zpad_next(arb_replay__zpad *p, uint8_t next)
+{
+    unsigned v = p->hi | (unsigned)next << p->k;
+    p->pend = 0;
+    return ((v >> 1) & 3) == 0 && (v >> 3) != 0;
 }
 
 /* Compressed offset of the next byte zlib would read. */
@@ -309,9 +338,17 @@ static int more(arb_replay *r, size_t want, arb_error *err)
             int rc = read_in(r, err);
             if (rc) return rc;
         }
+        if (r->zpad.pend && r->zs.avail_in && arb_replay__zpad_next(&r->zpad, r->zs.next_in[0]))
+            return fail_at(r, err, ARB_EFORMAT, zoff(r),
+                           "a stored deflate block's padding bits are not zero: corrupt (a changed file that would "
+                           "inflate alike)");
         r->zs.next_out = r->win + r->end;
         r->zs.avail_out = (uInt)(r->cap - r->end);
-        int zr = inflate(&r->zs, Z_NO_FLUSH);
+        int zr = inflate(&r->zs, r->v2 ? Z_BLOCK : Z_NO_FLUSH);
+        if (r->v2 && (zr == Z_OK || zr == Z_STREAM_END) && (r->zs.data_type & 128) &&
+            arb_replay__zpad_at(&r->zpad, r->zs.data_type, r->zs.next_in > r->zin0 ? r->zs.next_in[-1] : r->zlast))
+            return fail_at(r, err, ARB_EFORMAT, zoff(r) ? zoff(r) - 1 : 0,
+                           "deflate padding bits are not zero: corrupt (a changed file that would inflate alike)");
         if (zr == Z_NEED_DICT && r->dict) {
             if (inflateSetDictionary(&r->zs, r->dict, (uInt)r->dict_len) != Z_OK)
                 return fail_at(r, err, ARB_EFORMAT, zoff(r), "the member's zlib stream wants a dictionary other "
