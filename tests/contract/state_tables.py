@@ -9,7 +9,7 @@ STATE.md's "Refusal precedence" section holds two tables this script reads:
 
 `decision` (and each matrix column) names the state the action is tried in:
 a decision kind (`action`), optionally with a condition on the full state
-tree (`clear:pending.deployed=2`), or `any` (the state after setup). The
+tree (`clear:pending.deployed=2`; `owner` in the path is the owing seat), or `any` (the state after setup). The
 `action` column is `SEAT VERB[/N] ARG…`: SEAT `owner` (the seat that owes
 the decision), `other` (the next seat, which does not), `arbiter` or a
 number; VERB a verb name or `#N` (a verb number, past the table for a
@@ -126,7 +126,7 @@ def fits(where, dec, tree, first):
         return False
     if cond:
         path, _, want = cond.partition("=")
-        v = get_path(tree, path)
+        v = get_path(tree, path.replace("owner", str(dec["seat"])))
         if v is None or str(v).lower() != want.lower():
             return False
     return True
