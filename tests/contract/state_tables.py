@@ -9,13 +9,15 @@ STATE.md's "Refusal precedence" section holds two tables this script reads:
 
 `decision` (and each matrix column) names the state the action is tried in:
 a decision kind (`action`), optionally with a condition on the full state
-tree (`clear:pending.deployed=2`; `owner` in the path is the owing seat), or `any` (the state after setup). The
+tree (`clear:pending.deployed=2`, several joined by `&`; `owner` in the path
+is the owing seat), or `any` (the state after setup). The
 `action` column is `SEAT VERB[/N] ARG…`: SEAT `owner` (the seat that owes
 the decision), `other` (the next seat, which does not), `arbiter` or a
 number; VERB a verb name or `#N` (a verb number, past the table for a
 malformed action); ARG an integer, `L` (that argument of a legal action of
 the verb in this state, N arguments long, N defaulting to the pattern's
-length) or `H` (the UID of the first card in the owing seat's hand; `H:Tactic,Cell` the
+length; with `/N` the state must have such a legal action even when no
+argument is `L`) or `H` (the UID of the first card in the owing seat's hand; `H:Tactic,Cell` the
 first of those types, as `hello` gives them). A
 matrix cell is the rule ID the row's action is refused with (code
 `illegal`), or `ok` where the decision takes the verb (not tried here: the
@@ -124,8 +126,8 @@ def fits(where, dec, tree, first):
     kind, _, cond = where.partition(":")
     if dec["kind"] != kind:
         return False
-    if cond:
-        path, _, want = cond.partition("=")
+    for c in cond.split("&") if cond else []:
+        path, _, want = c.partition("=")
         v = get_path(tree, path.replace("owner", str(dec["seat"])))
         if v is None or str(v).lower() != want.lower():
             return False
@@ -152,7 +154,7 @@ def build(pattern, dec, legal, tree, eng, nplayers):
         want_n = int(want_n)
     verb = int(verb_t[1:]) if verb_t.startswith("#") else verb_t
     base = None
-    if "L" in args_t:
+    if "L" in args_t or want_n is not None:
         n = want_n if want_n is not None else len(args_t)
         base = next((a for a in legal if a["verb"] == verb and len(a["args"]) == n and
                      (seat == "arbiter" or a["seat"] == seat)), None)
