@@ -27,7 +27,8 @@ The states come from the engine itself: `arbiter engine-serve --game G`
 plays seeded random matches (seed 1, 2, … with the game's preset decks)
 and each row is tried, by `probe`, in the first state reached that fits it.
 A row whose state no match reaches within the budget fails (the table
-promises something nobody checked).
+promises something nobody checked), and so does a rule ID that is not an
+entry of the game's catalog (conformance/<game>/rules.xml).
 
 The setup section ("Setup and the PRNG") is checked by replaying the order
 it describes with this script's own xoshiro256** (Rng, model_setup): the
@@ -306,8 +307,12 @@ def check_game(game):
         eng.close()
         return checked
     todo = rows + matrix
+    catalog = set(re.findall(r'<entry id="([^"]+)"', open(os.path.join("conformance", game, "rules.xml"),
+                                                          encoding="utf-8").read()))
     for t in todo:
         t["rule"] = "" if t["rule"] in ("—", "none", "") else t["rule"]
+        if t["rule"] and t["rule"] not in catalog:
+            fails.append("%s: %s: %s is not an entry of conformance/%s/rules.xml" % (path, t["what"], t["rule"], game))
     nplayers = eng.hello["min_players"]
     for seed in range(1, SEEDS + 1):
         if not todo:
