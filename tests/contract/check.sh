@@ -9,7 +9,9 @@
 #   3. a contract-3 plug-in built from one directory outside the checkout,
 #      against include/ alone, loads, plays, verifies and crosschecks;
 #   4. conformance/ADAPTER.md's refusal-precedence table names the rule IDs
-#      the engines give (tests/contract/precedence.py).
+#      the engines give (tests/contract/precedence.py);
+#   5. every game's STATE.md refusal tables and setup PRNG order are what
+#      its engine does (tests/contract/state_tables.py).
 # Run by `make check` (check-contract). ARBITER names the binary.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -61,5 +63,8 @@ if [ -f "$T/myengine/engine.so" ]; then
 fi
 # 4. the documented refusal precedence is what the engines do
 out=$(cd "$ROOT" && python3 tests/contract/precedence.py "$A" 2>&1) || bad "$out"
+# 5. each STATE.md's refusal tables and setup order are what the engines do
+out5=$(cd "$ROOT" && python3 tests/contract/state_tables.py "$A" 2>&1) || bad "$out5"
+out="$out; $out5"
 [ "$fails" -eq 0 ] && echo "contract: no game named outside src/games, no abort/exit in the library, an outside plug-in loads, plays, verifies; $out"
 [ "$fails" -eq 0 ]
