@@ -347,6 +347,7 @@ typedef struct xmatch {
     int timed;
     unsigned seg;               /* segments begun */
     size_t steps_total;
+    uint64_t narb;              /* the arbiter's actions it played (timeouts, disconnects) */
     xc_pairs pairs;             /* what the match reached */
     int has_probe;              /* the divergence is the verdict on this action */
     int probe_hash;             /* ... or the engine's hash after it, refused */
@@ -589,6 +590,7 @@ static int play_p1(xc *X, xmatch *M)
                 continue;
             }
             accepted++;
+            M->narb += ag[k].seat == ARB_SEAT_ARBITER;
             note_events(X, M, mg);
             if (log_push(M, &ag[k])) { rc = 4; goto out; }
             unsigned neg;
@@ -736,6 +738,7 @@ static int play_p2(xc *X, xmatch *M)
         }
         if (a1) { say(X, "  the reference rejected its own legal action\n"); rc = 4; break; }
         if (log_push(M, &act)) { rc = 4; break; }
+        M->narb += act.seat == ARB_SEAT_ARBITER;
         note_events(X, M, mg);
         unsigned neg;
         const arb_event *eg = arb_match_events(mg, &neg);
@@ -787,7 +790,7 @@ struct xrun {
     uint64_t stop_at;           /* matches past it need not be played */
     /* done()'s tallies, in match order */
     uint64_t played, steps;
-    uint64_t nsuite, ntimed, nolder, nsegs; /* suite matches (their cases), timed, older rules */
+    uint64_t nsuite, ntimed, nolder, nsegs, narb; /* suite matches (their cases), timed, older rules, arbiter actions */
     xc_pairs pairs;             /* what every match reached */
     unsigned char *used;        /* the cases played, one flag each */
     unsigned long long nreq;
@@ -898,6 +901,7 @@ static int xc_done(void *ctx, void *item)
     R->played++;
     R->steps += M->steps_total;
     R->nreq += M->nreq;
+    R->narb += M->narb;
     if (M->plan.suite) {
         R->nsuite++;
         R->nsegs += M->seg;
@@ -943,8 +947,9 @@ static int xc_done(void *ctx, void *item)
             arb_error_format(&err, eb, sizeof eb);
             fprintf(rep, "  reproducer: cannot write %s: %s\n", path, eb);
         } else {
-            fprintf(rep, "  reproducer: %s (%zu actions from the seeded setup; every shorter prefix agreed at every\n"
+            fprintf(rep, "  reproducer: %s (%zu actions from the %s; every shorter prefix agreed at every\n"
                     "  step; replayed on fresh states, %s)\n", path, M->nlog,
+                    M->start && M->start->pos ? "case's position" : "seeded setup",
                     M->again ? "the divergence shows again" : "the divergence did NOT show again: the engine depends on its history");
             snprintf(R->repro_path, sizeof R->repro_path, "%s", path);
             if (M->has_probe) {
@@ -1146,8 +1151,8 @@ int cmd_crosscheck(int argc, char **argv)
                g->id, shard.k, shard.n, R.jobs[0].proto, R.played, R.steps, R.nreq, per, R.result == EXIT_VERIFY, secs,
                secs > 0 ? R.played / secs : 0.0);
         printf(",\"suite_matches\":%" PRIu64 ",\"suite_cases\":%zu,\"suite_cases_played\":%zu,\"timed_matches\":%" PRIu64
-               ",\"older_rules_matches\":%" PRIu64 ",\"event_pairs\":%zu,\"refusal_pairs\":%zu",
-               R.nsuite, R.starts.n, used, R.ntimed, R.nolder, R.pairs.nevent, R.pairs.nrule);
+               ",\"older_rules_matches\":%" PRIu64 ",\"arbiter_actions\":%" PRIu64 ",\"event_pairs\":%zu,\"refusal_pairs\":%zu",
+               R.nsuite, R.starts.n, used, R.ntimed, R.nolder, R.narb, R.pairs.nevent, R.pairs.nrule);
         if (R.div_index >= 0) {
             printf(",\"divergent_match\":%" PRId64 ",\"reproducer\":", R.div_index);
             arb_json_str(stdout, R.repro_path);
@@ -1159,9 +1164,9 @@ int cmd_crosscheck(int argc, char **argv)
                g->id, R.played, R.steps, R.nreq, per, R.jobs[0].proto, R.result == EXIT_VERIFY,
                R.result == EXIT_VERIFY ? "" : "s", secs, secs > 0 ? R.played / secs : 0.0);
     if (!json) {
-        printf("crosscheck %s reached %zu (event, phase) and %zu (refusal rule, phase) pairs; %" PRIu64 " fresh matches (%" PRIu64
-               " timed, %" PRIu64 " under an older rules version)",
-               g->id, R.pairs.nevent, R.pairs.nrule, R.played - R.nsuite, R.ntimed, R.nolder);
+        printf("crosscheck %s reached %zu (event, phase) and %zu (refusal rule, phase) pairs, %" PRIu64
+               " arbiter actions; %" PRIu64 " fresh matches (%" PRIu64 " timed, %" PRIu64 " under an older rules version)",
+               g->id, R.pairs.nevent, R.pairs.nrule, R.narb, R.played - R.nsuite, R.ntimed, R.nolder);
         if (R.have_suite)
             printf(", %" PRIu64 " from the suite's cases (%zu of %zu cases played)\n", R.nsuite, used, R.starts.n);
         else printf(", no suite\n");
