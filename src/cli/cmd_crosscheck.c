@@ -461,7 +461,9 @@ static int novelty(xc *X, xmatch *M, const arb_match *mg, const arb_action *a)
     return score;
 }
 
-#define XC_CANDIDATES 3
+#ifndef XC_CANDIDATES
+#define XC_CANDIDATES 3 /* -DXC_CANDIDATES=1: no bias, to measure what it adds */
+#endif
 /* The walk's next step: probes into ag[0..*np) (at most maxp) and, when it
  * returns 1, the action *act. A suite case's script comes first: its
  * refused actions are probes, its accepted ones the actions. Then the

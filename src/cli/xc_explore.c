@@ -27,11 +27,17 @@ static int take_case(void *ctx, const arb_conform_log *lg)
 {
     load_ctx *L = ctx;
     xc_starts *S = L->S;
-    if (lg->status != ARB_CF_PASS || !lg->script) { S->skipped++; return 0; }
+    if (lg->status != ARB_CF_PASS || !lg->script) {
+        S->skipped++;
+        return 0;
+    }
     if (S->n == S->cap) {
         size_t nc = S->cap ? S->cap * 2 : 64;
         xc_start *p = realloc(S->v, nc * sizeof *p);
-        if (!p) { L->oom = 1; return 1; }
+        if (!p) {
+            L->oom = 1;
+            return 1;
+        }
         S->v = p;
         S->cap = nc;
     }
@@ -62,7 +68,8 @@ static int take_case(void *ctx, const arb_conform_log *lg)
         for (const arb_tnode *k = lg->position->first; k; k = k->next)
             arb_tree_add_copy(st->pos, arb_tree_root(st->pos), k->key, k);
     S->n++; /* freed with the rest, whatever failed */
-    if (!st->name || !st->file || !st->script || !st->refused || (lg->position && (!st->pos || arb_tree_failed(st->pos)))) {
+    if (!st->name || !st->file || !st->script || !st->refused ||
+        (lg->position && (!st->pos || arb_tree_failed(st->pos)))) {
         L->oom = 1;
         return 1;
     }

@@ -26,13 +26,13 @@
 /* One test case of the suite as a start: its setup or position and its
  * script, every action in document order (refused ones marked). */
 typedef struct xc_start {
-    char *name;                 /* "set/case-id" */
+    char *name; /* "set/case-id" */
     char *file;
     int line;
     arb_setup su;
     arb_deck decks[ARB_MAX_SEATS];
     char rules[32];
-    arb_tree *pos;              /* NULL: a seeded setup */
+    arb_tree *pos; /* NULL: a seeded setup */
     arb_action *script;
     unsigned char *refused;
     size_t nscript;
@@ -41,7 +41,7 @@ typedef struct xc_start {
 typedef struct xc_starts {
     xc_start *v;
     size_t n, cap;
-    unsigned skipped;           /* cases that do not pass on the reference */
+    unsigned skipped; /* cases that do not pass on the reference */
 } xc_starts;
 
 /* Whether the suite at dir has a directory for g. */
@@ -54,10 +54,10 @@ void xc_starts_free(xc_starts *S);
 
 /* What match key k plays. */
 typedef struct xc_plan {
-    int suite;                  /* from the cases of group `group` */
+    int suite; /* from the cases of group `group` */
     unsigned group;
-    int timed;                  /* think times, timeouts, disconnects */
-    const char *rules;          /* an older rules version, or NULL */
+    int timed;         /* think times, timeouts, disconnects */
+    const char *rules; /* an older rules version, or NULL */
 } xc_plan;
 /* have_suite: the suite has a directory for g (nstarts: its cases that
  * pass on g; none makes the odd keys fresh too). */
@@ -73,7 +73,7 @@ uint32_t xc_think_ms(arb_rng *r);
 typedef struct xc_pairs {
     uint64_t *k;
     size_t n, cap;
-    size_t nevent, nrule;       /* of each kind */
+    size_t nevent, nrule; /* of each kind */
 } xc_pairs;
 uint64_t xc_pair_event(const char *event, const char *phase);
 uint64_t xc_pair_rule(const char *rule, const char *phase);
