@@ -12,6 +12,8 @@
 #                   state check after every action (ARB_CHECK_STATE), in build/san
 #   make tsan       ThreadSanitizer build (build/tsan): unit tests, verify
 #                   --jobs 4, conform -j 4 and parallel play --games
+#   make coverage   gcov build (build/cov): branch coverage of each engine's
+#                   rules code by the suite and by crosscheck --games 100
 #   make install PREFIX=/usr/local
 #
 # Sources are found by directory: src/core, src/games/<id>, src/replay,
@@ -408,6 +410,19 @@ sanitize: deps
 	@CK_TIMEOUT_MULTIPLIER=4 $(MAKE) --no-print-directory BUILD=build/san OPT=-O1 CROSSCHECK_MATCHES=100 \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -DARB_CHECK_STATE" \
 	  check-suites
+
+# Branch coverage of each engine's rules code (every file of src/games/<g>/
+# but cards, narrate, agent, export and game): a gcov build in
+# $(COVERAGE_BUILD) (-O0 --coverage) runs, per game and from zero counters,
+# the conformance suite, then `crosscheck --game G --games 100` through the
+# loopback engine-serve, and prints both "taken at least once" figures and
+# crosscheck's ratio to the suite's against 97 % (tests/coverage/run.sh;
+# exit 1 when a game misses it). Not part of `make check`.
+COVERAGE_BUILD ?= build/cov
+.PHONY: coverage
+coverage: deps
+	@$(MAKE) --no-print-directory BUILD=$(COVERAGE_BUILD) OPT=-O0 SAN=--coverage LDFLAGS=--coverage $(COVERAGE_BUILD)/arbiter
+	@sh tests/coverage/run.sh $(COVERAGE_BUILD)
 
 # ThreadSanitizer, in build/tsan: the unit tests (check_toolkit plays every
 # engine in parallel threads while others read presets and cards), verify

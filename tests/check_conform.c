@@ -574,6 +574,40 @@ START_TEST(statuses)
 }
 END_TEST
 
+/* arb_conform_each_case: every test case's start and whole script, the
+ * refusals marked, in load order; a nonzero callback stops the walk. */
+typedef struct each_seen { unsigned n; int pass_ok, pos_ok; } each_seen;
+static int each_cb(void *ctx, const arb_conform_log *lg)
+{
+    each_seen *e = ctx;
+    e->n++;
+    if (!strcmp(lg->id, "pass")) {
+        /* act, three refusals, act; only the acts are in the log */
+        e->pass_ok = lg->status == ARB_CF_PASS && lg->nscript == 5 && lg->nactions == 2 && !lg->refused[0] &&
+                     lg->refused[1] && lg->refused[2] && lg->refused[3] && !lg->refused[4] && lg->script[1].args[0] == 4 &&
+                     !lg->position && lg->setup->seed == 2 && !strcmp(lg->set, "basic") && lg->line > 0;
+    }
+    if (!strcmp(lg->id, "position-win"))
+        e->pos_ok = lg->position && lg->nscript == 2 && !lg->refused[0] && lg->refused[1];
+    if (!strcmp(lg->id, "wrongrule")) ck_assert_int_eq(lg->status, ARB_CF_WRONG_RULE);
+    return !strcmp(lg->id, "quiet-act") ? 7 : 0;
+}
+
+START_TEST(each_case_gives_start_and_script)
+{
+    arb_conform_free(run_status_set(1)); /* writes the set */
+    arb_conform_suite *s = load(NULL);
+    each_seen e = { 0, 0, 0 };
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_int_eq(arb_conform_each_case(s, each_cb, &e, &err), 7);
+    ck_assert(e.pass_ok);
+    ck_assert(e.pos_ok);
+    unsigned n = e.n;
+    ck_assert_uint_gt(n, 5);
+    arb_conform_free(s);
+}
+END_TEST
+
 START_TEST(order_independent_of_jobs)
 {
     arb_conform_suite *a = run_status_set(1);
@@ -1122,6 +1156,7 @@ int main(void)
     tcase_add_test(tc, lint_unknown_rule_ids);
     tcase_add_test(tc, statuses);
     tcase_add_test(tc, order_independent_of_jobs);
+    tcase_add_test(tc, each_case_gives_start_and_script);
     tcase_add_test(tc, coverage_gate);
     tcase_add_test(tc, skip_without_engine);
     tcase_add_test(tc, junit_parses_back);

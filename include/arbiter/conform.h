@@ -166,10 +166,26 @@ typedef struct arb_conform_log {
     const arb_tnode *position;     /* NULL for a seeded setup */
     size_t nactions;
     const arb_action *actions;
+    /* Appended: the case and its whole script in document order, for
+     * drivers that play from the suite's positions (crosscheck). */
+    const char *id;                /* the case ID */
+    const char *set;               /* its test set */
+    const char *file;              /* its file and line */
+    int line;
+    int status;                    /* how the case ran (ARB_CF_PASS …) */
+    size_t nscript;                /* actions tried, accepted or refused */
+    const arb_action *script;
+    const unsigned char *refused;  /* refused[i]: script[i] was refused */
 } arb_conform_log;
 int arb_conform_case_log(const arb_conform_suite *s, unsigned result,
                          int (*cb)(void *ctx, const arb_conform_log *log), void *ctx,
                          arb_error *err);
+/* Run every selected test case (deck cases aside, with the suite's options:
+ * a driver loads it with invariants and replay_check off) and give cb each
+ * one's start and script, in load order; nothing is kept as results. cb
+ * returning nonzero stops the walk (that value is returned). */
+int arb_conform_each_case(const arb_conform_suite *s, int (*cb)(void *ctx, const arb_conform_log *log), void *ctx,
+                          arb_error *err);
 /* Write result's accepted actions as a .tcgr at path (a judge replays it
  * with `arbiter verify`/`log`); deck cases have no log (ARB_ENOTFOUND). */
 int arb_conform_save_case(const arb_conform_suite *s, unsigned result, const char *path,

@@ -25,6 +25,7 @@
 #include "cli/cli.h"
 #include "cli/pool.h"
 #include "cli/shard.h"
+#include "cli/xc_explore.h"
 
 #define XC_MAX_STEPS 20000
 #define XC_LEGAL_MAX 65536
@@ -37,6 +38,8 @@ typedef struct xc {
     int proto;                  /* the adapter's protocol */
     int probes;
     arb_match *scratch;         /* the reference's copy to try probes on (protocol 2) */
+    arb_match *cand;            /* and to try the walk's candidate actions on */
+    int v_timeout, v_disconnect; /* the reference's arbiter verbs, -1 none */
     int vmap[256];              /* the engine's verb number of each reference verb, -1 none */
     size_t nlg;                 /* the reference's legal actions in lg, as compare() left them */
     uint64_t hg;                /* and its hash */
@@ -280,17 +283,25 @@ static void make_probe(const xc *X, arb_rng *r, const arb_action *legal, size_t 
     }
 }
 
-static int write_repro(const arb_game *g, const arb_setup *su, const arb_action *log, size_t n, const char *path,
-                       arb_error *err)
+/* A match of g from su, or from the position pos when there is one. */
+static int match_start(arb_match **m, const arb_game *g, const arb_setup *su, const arb_tree *pos, arb_error *err)
+{
+    if (pos) return arb_match_from_position(m, g, arb_tree_root((arb_tree *)pos), su, err);
+    return arb_match_new(m, g, su, err);
+}
+
+static int write_repro(const arb_game *g, const arb_setup *su, const arb_tree *pos, const arb_action *log, size_t n,
+                       const char *path, arb_error *err)
 {
     arb_replay_meta meta;
     memset(&meta, 0, sizeof meta);
     meta.game = g;
     meta.setup = su;
+    meta.position = pos ? arb_tree_root((arb_tree *)pos) : NULL;
     meta.level = -1;
     arb_match *m = NULL;
     arb_replay_writer *w = NULL;
-    int rc = arb_match_new(&m, g, su, err);
+    int rc = match_start(&m, g, su, pos, err);
     if (rc) return rc;
     if ((rc = arb_replay_writer_open(&w, path, &meta, err))) goto out;
     if ((rc = arb_replay_record_start(w, m, err))) goto out;
@@ -325,7 +336,19 @@ typedef struct xmatch {
     arb_deck dg[ARB_MAX_SEATS], dp[ARB_MAX_SEATS];
     arb_action *log;            /* reference actions applied (probes that both accepted too) */
     size_t nlog, caplog;
-    size_t steps;
+    size_t steps;               /* of the segment played last */
+    /* what it plays (xc_explore.h): fresh or the suite's cases one after
+     * the other (segments), each start's script, then a walk */
+    uint64_t key;               /* --seed + index */
+    xc_plan plan;
+    const xc_start *start;      /* the segment's case, or NULL: a fresh setup */
+    size_t si;                  /* its script's next action */
+    size_t cont;                /* random steps after the script */
+    int timed;
+    unsigned seg;               /* segments begun */
+    size_t steps_total;
+    uint64_t narb;              /* the arbiter's actions it played (timeouts, disconnects) */
+    xc_pairs pairs;             /* what the match reached */
     int has_probe;              /* the divergence is the verdict on this action */
     int probe_hash;             /* ... or the engine's hash after it, refused */
     arb_action probe;
@@ -357,7 +380,8 @@ static int reconfirm(xc *X, xmatch *M)
     arb_error e1 = ARB_ERROR_INIT, e2 = ARB_ERROR_INIT;
     int again = 0;
     size_t save = X->wlen;
-    if (arb_match_new(&mg, X->g, &M->su, &e1) || arb_match_new(&mp, X->p, &M->sp, &e2)) goto out;
+    const arb_tree *pos = M->start ? M->start->pos : NULL;
+    if (match_start(&mg, X->g, &M->su, pos, &e1) || match_start(&mp, X->p, &M->sp, pos, &e2)) goto out;
     unsigned neg, nep;
     const arb_event *eg = arb_match_events(mg, &neg), *ep = arb_match_events(mp, &nep);
     if (compare_events(X, eg, neg, ep, nep)) { again = 1; goto out; }
@@ -393,15 +417,132 @@ out:
 static int match_open(xc *X, xmatch *M, arb_match **mg, arb_match **mp, arb_rng *r)
 {
     arb_error e1 = ARB_ERROR_INIT, e2 = ARB_ERROR_INIT;
-    int rg = arb_match_new(mg, X->g, &M->su, &e1), rp = arb_match_new(mp, X->p, &M->sp, &e2);
+    const arb_tree *pos = M->start ? M->start->pos : NULL;
+    int rg = match_start(mg, X->g, &M->su, pos, &e1), rp = match_start(mp, X->p, &M->sp, pos, &e2);
     M->has_probe = M->probe_hash = 0;
     if (!same_verdict(X, rg, &e1, rp, &e2, "setup")) return 1;
     if (rg) return -1;
-    arb_rng_seed(r, M->seed ^ 0x63726f7373636865ull);
+    /* a fresh match's walk as before segments; each segment its own */
+    arb_rng_seed(r, M->seed ^ 0x63726f7373636865ull ^ (M->seg > 1 ? 0x9e3779b97f4a7c15ull * M->seg : 0));
+    if (!X->cand && arb_match_clone(&X->cand, *mg)) return 4;
     unsigned neg, nep;
     const arb_event *eg = arb_match_events(*mg, &neg), *ep = arb_match_events(*mp, &nep);
     if (compare_events(X, eg, neg, ep, nep)) { say(X, "  (the setup's events)\n"); return 1; }
     return 0;
+}
+
+/* What the walk reached: the events of m's last action with the phase
+ * after it, or a refusal's rule with the phase it was refused in. */
+static void note_events(xc *X, xmatch *M, const arb_match *m)
+{
+    unsigned ne;
+    const arb_event *ev = arb_match_events(m, &ne);
+    const char *ph = arb_match_phase(m);
+    for (unsigned k = 0; k < ne; k++) (void)xc_pairs_add(&M->pairs, xc_pair_event(ename(X->g, ev[k].type), ph));
+}
+
+static void note_refusal(xmatch *M, const arb_error *e, const char *phase)
+{
+    (void)xc_pairs_add(&M->pairs, xc_pair_rule(e->rule[0] ? e->rule : arb_strerror(e->code), phase));
+}
+
+/* How much of what action a leads to the match has not reached yet (the
+ * events' pairs), tried on a copy; -1 when refused. */
+static int novelty(xc *X, xmatch *M, const arb_match *mg, const arb_action *a)
+{
+    arb_match_copy(X->cand, mg);
+    arb_error e = ARB_ERROR_INIT;
+    if (arb_match_apply(X->cand, a, &e)) return -1;
+    unsigned ne;
+    const arb_event *ev = arb_match_events(X->cand, &ne);
+    const char *ph = arb_match_phase(X->cand);
+    int score = 0;
+    for (unsigned k = 0; k < ne; k++) score += !xc_pairs_has(&M->pairs, xc_pair_event(ename(X->g, ev[k].type), ph));
+    return score;
+}
+
+#ifndef XC_CANDIDATES
+#define XC_CANDIDATES 3 /* -DXC_CANDIDATES=1: no bias, to measure what it adds */
+#endif
+/* The walk's next step: probes into ag[0..*np) (at most maxp) and, when it
+ * returns 1, the action *act. A suite case's script comes first: its
+ * refused actions are probes, its accepted ones the actions. Then the
+ * random walk: X->probes sampled probes (in a timed walk now and then an
+ * arbiter action too), and of XC_CANDIDATES legal actions drawn from the
+ * n in X->lg the one whose events the match has reached least, with a
+ * think time in a timed walk (the arbiter's timeout when it reaches the
+ * clock, now and then a disconnect of the seat to act). 0: probes only,
+ * -1 the segment is over (its random steps are spent), -2 no legal action. */
+static int next_step(xc *X, xmatch *M, const arb_match *mg, arb_rng *r, size_t n, arb_action *ag, size_t *np,
+                     size_t maxp, arb_action *act)
+{
+    *np = 0;
+    const xc_start *st = M->start;
+    if (st && M->si < st->nscript) {
+        while (M->si < st->nscript && st->refused[M->si]) {
+            if (*np >= maxp) return 0;
+            ag[(*np)++] = st->script[M->si++];
+        }
+        if (M->si < st->nscript) { *act = st->script[M->si++]; return 1; }
+        if (*np) return 0;
+    }
+    if (st && M->cont++ >= XC_SEGMENT_STEPS) return -1;
+    if (n == 0) return -2;
+    for (int k = 0; k < X->probes && *np < maxp; k++) make_probe(X, r, X->lg, n, M->players, &ag[(*np)++]);
+    arb_decision d = arb_match_decision(mg);
+    if (M->timed && *np < maxp && X->v_timeout >= 0 && arb_rng_below(r, 4) == 0) {
+        /* the arbiter: a timeout before (or at) the clock, a disconnect or
+         * reconnect of any seat, one past the table */
+        arb_action *a = &ag[(*np)++];
+        memset(a, 0, sizeof *a);
+        a->seat = ARB_SEAT_ARBITER;
+        uint32_t kind = arb_rng_below(r, 3);
+        if (kind == 0 || X->v_disconnect < 0) {
+            a->verb = (uint8_t)X->v_timeout;
+            a->elapsed_ms = d.clock_left_ms >= 0 && d.clock_left_ms < 200000 && arb_rng_below(r, 2)
+                                ? (uint32_t)d.clock_left_ms - (d.clock_left_ms > 0)
+                                : xc_think_ms(r);
+        } else {
+            a->verb = (uint8_t)(X->v_disconnect + (kind == 2)); /* reconnect follows disconnect */
+            a->nargs = 1;
+            a->args[0] = (int32_t)arb_rng_below(r, (uint32_t)M->players + 1);
+            a->elapsed_ms = xc_think_ms(r);
+        }
+    }
+    size_t pick = arb_rng_below(r, (uint32_t)n);
+    if (n > 1) {
+        int best = novelty(X, M, mg, &X->lg[pick]);
+        for (int c = 1; c < XC_CANDIDATES; c++) {
+            size_t i = arb_rng_below(r, (uint32_t)n);
+            int sc = i == pick ? best : novelty(X, M, mg, &X->lg[i]);
+            if (sc > best) { best = sc; pick = i; }
+        }
+    }
+    *act = X->lg[pick];
+    if (!M->timed) return 1;
+    uint32_t think = xc_think_ms(r);
+    if (d.clock_left_ms >= 0 && (int64_t)think >= d.clock_left_ms && X->v_timeout >= 0) {
+        memset(act, 0, sizeof *act);
+        act->seat = ARB_SEAT_ARBITER;
+        act->verb = (uint8_t)X->v_timeout;
+        act->elapsed_ms = (uint32_t)d.clock_left_ms;
+        return 1;
+    }
+    act->elapsed_ms = think;
+    if (X->v_disconnect >= 0 && d.seat >= 0 && arb_rng_below(r, 40) == 0) {
+        arb_action dc;
+        memset(&dc, 0, sizeof dc);
+        dc.seat = ARB_SEAT_ARBITER;
+        dc.verb = (uint8_t)X->v_disconnect;
+        dc.nargs = 1;
+        dc.args[0] = d.seat;
+        dc.elapsed_ms = think / 2;
+        arb_error e = ARB_ERROR_INIT;
+        arb_match_copy(X->cand, mg);
+        if (!arb_match_apply(X->cand, &dc, &e)) *act = dc;
+        else if (*np < maxp) ag[(*np)++] = dc;
+    }
+    return 1;
 }
 
 /* Protocol 1: plays match M, the probes applied as actions (one accepted
@@ -420,14 +561,15 @@ static int play_p1(xc *X, xmatch *M)
         arb_outcome o;
         if (arb_match_outcome(mg, &o)) break;
         size_t n = get_legal(mg, X->g, &X->lg, &X->cap, &X->tg, 0);
-        if (n == 0) { say(X, "  the reference lists no legal action in a running match\n"); rc = 4; break; }
-        /* one round trip: the probes, then a random legal action */
+        /* one round trip: the probes, then the walk's action */
         arb_action ag[ARB_ADAPTER_STEP_MAX], ap[ARB_ADAPTER_STEP_MAX];
         int rcs[ARB_ADAPTER_STEP_MAX];
         arb_error errs[ARB_ADAPTER_STEP_MAX];
         size_t na = 0;
-        for (int k = 0; k < X->probes && na + 1 < ARB_ADAPTER_STEP_MAX; k++) make_probe(X, &r, X->lg, n, M->players, &ag[na++]);
-        ag[na++] = X->lg[arb_rng_below(&r, (uint32_t)n)];
+        int has = next_step(X, M, mg, &r, n, ag, &na, ARB_ADAPTER_STEP_MAX - 1, &ag[ARB_ADAPTER_STEP_MAX - 1]);
+        if (has == -1) break;
+        if (has == -2) { say(X, "  the reference lists no legal action in a running match\n"); rc = 4; break; }
+        if (has) ag[na++] = ag[ARB_ADAPTER_STEP_MAX - 1];
         for (size_t k = 0; k < na; k++) to_proxy(X, &ag[k], &ap[k]);
         if (arb_adapter_step(arb_match_state_mut(mp), ap, na, rcs, errs, X->evs, M->players)) break;
         int accepted = 0;
@@ -436,6 +578,7 @@ static int play_p1(xc *X, xmatch *M)
             arb_action_format(X->g, &ag[k], txt, sizeof txt);
             arb_error e = ARB_ERROR_INIT;
             uint64_t h0 = arb_match_hash(mg);
+            const char *ph = arb_match_phase(mg);
             int a1 = arb_match_apply(mg, &ag[k], &e);
             if (!same_verdict(X, a1, &e, rcs[k], &errs[k], txt)) {
                 M->has_probe = 1;
@@ -444,16 +587,19 @@ static int play_p1(xc *X, xmatch *M)
                 goto out;
             }
             if (a1) {
+                note_refusal(M, &e, ph);
                 if (arb_match_hash(mg) != h0) { say(X, "  the reference changed its state rejecting '%s'\n", txt); rc = 4; goto out; }
                 continue;
             }
             accepted++;
+            M->narb += ag[k].seat == ARB_SEAT_ARBITER;
+            note_events(X, M, mg);
             if (log_push(M, &ag[k])) { rc = 4; goto out; }
             unsigned neg;
             const arb_event *eg = arb_match_events(mg, &neg);
             if (compare_events(X, eg, neg, X->evs[k].buf, X->evs[k].n)) { say(X, "  (the events of '%s')\n", txt); rc = 1; goto out; }
         }
-        if (!accepted) { say(X, "  the reference rejected its own legal action\n"); rc = 4; break; }
+        if (!accepted && has) { say(X, "  the reference rejected its own legal action\n"); rc = 4; break; }
     }
 out:
     arb_match_free(mg);
@@ -504,13 +650,13 @@ static int play_p2(xc *X, xmatch *M)
         arb_outcome o;
         if (arb_match_outcome(mg, &o)) break;
         size_t n = X->nlg; /* compare() just listed them */
-        if (n == 0) { say(X, "  the reference lists no legal action in a running match\n"); rc = 4; break; }
         arb_action ag[ARB_ADAPTER_STEP_MAX], ap[ARB_ADAPTER_STEP_MAX], act = { 0 }, pact;
         int rcs[ARB_ADAPTER_STEP_MAX];
         arb_error errs[ARB_ADAPTER_STEP_MAX];
         size_t np = 0;
-        for (int k = 0; k < X->probes && np + 1 < ARB_ADAPTER_STEP_MAX; k++) make_probe(X, &r, X->lg, n, M->players, &ag[np++]);
-        act = X->lg[arb_rng_below(&r, (uint32_t)n)];
+        int has = next_step(X, M, mg, &r, n, ag, &np, ARB_ADAPTER_STEP_MAX - 1, &act);
+        if (has == -1) break;
+        if (has == -2) { say(X, "  the reference lists no legal action in a running match\n"); rc = 4; break; }
         for (size_t k = 0; k < np; k++) to_proxy(X, &ag[k], &ap[k]);
         to_proxy(X, &act, &pact);
         /* sampled: one view, the full state and each seat's in turn (the
@@ -526,14 +672,17 @@ static int play_p2(xc *X, xmatch *M)
         uint64_t h0 = X->hg; /* compare() just hashed it */
         int grc[ARB_ADAPTER_STEP_MAX];
         arb_error gerr[ARB_ADAPTER_STEP_MAX];
+        const char *ph = arb_match_phase(mg);
         for (size_t k = 0; k < np; k++) {
             arb_error_clear(&gerr[k]);
             arb_match_copy(X->scratch, mg);
             grc[k] = arb_match_apply(X->scratch, &ag[k], &gerr[k]);
+            if (grc[k]) note_refusal(M, &gerr[k], ph);
         }
         arb_error_clear(&e1);
-        int a1 = arb_match_apply(mg, &act, &e1);
-        size_t ne = a1 ? 0 : get_legal(mg, X->g, &X->lg, &X->cap, &X->tg, 0);
+        /* no action (the script's refusals only): the list stands */
+        int a1 = has ? arb_match_apply(mg, &act, &e1) : 0;
+        size_t ne = a1 ? 0 : has ? get_legal(mg, X->g, &X->lg, &X->cap, &X->tg, 0) : n;
         X->nlg = ne;
         X->lg_fresh = !a1;
         arb_adapter_expect ex = { !a1 && expect_legal(X, ne) ? X->lx : NULL, ne, NULL, 0, 0 };
@@ -553,7 +702,7 @@ static int play_p2(xc *X, xmatch *M)
         arb_adapter_probes pr = { ap, np, rcs, errs, 0 };
         X->evs[0].n = X->evs[0].dropped = 0;
         arb_error_clear(&e2);
-        rp = arb_adapter_step2(arb_match_state_mut(mp), &pr, &pact, &X->evs[0], 1, sv, trees ? 1 : 0, &ex, &e2);
+        rp = arb_adapter_step2(arb_match_state_mut(mp), &pr, has ? &pact : NULL, &X->evs[0], 1, sv, trees ? 1 : 0, &ex, &e2);
         free(tj);
         if (ex.trees_same) trees = 0; /* agreed byte for byte: nothing left to compare */
         if (arb_adapter_failed(X->ad)) break;
@@ -580,6 +729,7 @@ static int play_p2(xc *X, xmatch *M)
             rc = 1;
             goto out;
         }
+        if (!has) continue;
         char txt[128];
         arb_action_format(X->g, &act, txt, sizeof txt);
         if (!same_verdict(X, a1, &e1, rp, &e2, txt)) {
@@ -590,6 +740,8 @@ static int play_p2(xc *X, xmatch *M)
         }
         if (a1) { say(X, "  the reference rejected its own legal action\n"); rc = 4; break; }
         if (log_push(M, &act)) { rc = 4; break; }
+        M->narb += act.seat == ARB_SEAT_ARBITER;
+        note_events(X, M, mg);
         unsigned neg;
         const arb_event *eg = arb_match_events(mg, &neg);
         if (compare_events(X, eg, neg, X->evs[0].buf, X->evs[0].n)) { say(X, "  (the events of '%s')\n", txt); rc = 1; break; }
@@ -627,6 +779,9 @@ static int resolve(const arb_game *to, const arb_deck *from, const arb_game *fg,
 struct xrun {
     const arb_game *g;
     const char *engine;
+    const char *suite_opt;      /* --suite DIR as given, for the rerun line */
+    xc_starts starts;           /* the suite's cases (loaded when a match needs them) */
+    int have_suite;             /* the suite has a directory for the game */
     int json, tmo;
     const char *repro;
     unsigned long long base, players_opt;
@@ -637,6 +792,9 @@ struct xrun {
     uint64_t stop_at;           /* matches past it need not be played */
     /* done()'s tallies, in match order */
     uint64_t played, steps;
+    uint64_t nsuite, ntimed, nolder, nsegs, narb; /* suite matches (their cases), timed, older rules, arbiter actions */
+    xc_pairs pairs;             /* what every match reached */
+    unsigned char *used;        /* the cases played, one flag each */
     unsigned long long nreq;
     int result;
     char repro_path[512];
@@ -661,7 +819,33 @@ static void job_give(xrun *R, xc *X)
     pthread_mutex_unlock(&R->mu);
 }
 
-/* Any thread: play the match on a free job's adapter. */
+/* One segment (the whole match, for a fresh one) on X: its result, the
+ * adapter's failure or the divergence, confirmed on fresh states. */
+static void play_segment(xc *X, xmatch *M)
+{
+    X->wlen = 0;
+    X->why[0] = '\0';
+    M->nlog = 0;
+    M->si = M->cont = 0;
+    M->steps = 0;
+    M->seg++;
+    M->result = X->proto >= 2 ? play_p2(X, M) : play_p1(X, M);
+    M->steps_total += M->steps;
+    X->lg_fresh = 0; /* only ever for the step that set it */
+    if (arb_adapter_failed(X->ad)) {
+        M->failed = 1;
+        M->why = strdup(arb_adapter_failed(X->ad));
+    } else if (M->result) {
+        M->why = strdup(X->why);
+        if (M->result == 1) {
+            arb_adapter_forget(X->ad);
+            M->again = reconfirm(X, M);
+        }
+    }
+    arb_adapter_forget(X->ad);
+}
+
+/* Any thread: play the match on a free job's adapter, as its plan says. */
 static void xc_work(void *item)
 {
     xmatch *M = item;
@@ -676,28 +860,32 @@ static void xc_work(void *item)
     const arb_game *g = R->g;
     unsigned long long r0 = arb_adapter_requests(X->ad);
     M->result = 0;
-    for (int s = 0; s < M->players && !M->result; s++) {
-        M->dg[s] = g->npresets ? *g->preset(g, (unsigned)s % g->npresets) : (arb_deck){ 0 };
-        M->su.decks[s] = &M->dg[s];
-        if (resolve(X->p, &M->dg[s], g, &M->dp[s])) M->result = 5;
-        M->sp.decks[s] = &M->dp[s];
-    }
-    if (!M->result) {
-        X->wlen = 0;
-        X->why[0] = '\0';
-        M->result = X->proto >= 2 ? play_p2(X, M) : play_p1(X, M);
-        X->lg_fresh = 0; /* only ever for the step that set it */
-        if (arb_adapter_failed(X->ad)) {
-            M->failed = 1;
-            M->why = strdup(arb_adapter_failed(X->ad));
-        } else if (M->result) {
-            M->why = strdup(X->why);
-            if (M->result == 1) {
-                arb_adapter_forget(X->ad);
-                M->again = reconfirm(X, M);
+    if (M->plan.suite) {
+        /* the group's cases, one after the other */
+        size_t ng = R->starts.n < XC_GROUPS ? R->starts.n : XC_GROUPS;
+        for (size_t j = M->plan.group % ng; j < R->starts.n && !M->result && !M->failed; j += ng) {
+            const xc_start *st = &R->starts.v[j];
+            M->start = st;
+            M->su = st->su;
+            M->sp = st->su;
+            M->players = st->su.players;
+            for (int s = 0; s < M->players && s < ARB_MAX_SEATS && !st->pos && !M->result; s++) {
+                if (resolve(X->p, &st->decks[s], g, &M->dp[s])) M->result = 5;
+                M->sp.decks[s] = &M->dp[s];
             }
+            M->timed = xc_segment_timed(M->key, j, st);
+            if (!M->result) play_segment(X, M);
         }
-        arb_adapter_forget(X->ad);
+    } else {
+        for (int s = 0; s < M->players && !M->result; s++) {
+            M->dg[s] = g->npresets ? *g->preset(g, (unsigned)s % g->npresets) : (arb_deck){ 0 };
+            M->su.decks[s] = &M->dg[s];
+            if (resolve(X->p, &M->dg[s], g, &M->dp[s])) M->result = 5;
+            M->sp.decks[s] = &M->dp[s];
+        }
+        M->su.rules = M->sp.rules = M->plan.rules;
+        M->timed = M->plan.timed;
+        if (!M->result) play_segment(X, M);
     }
     M->nreq = arb_adapter_requests(X->ad) - r0;
     job_give(R, X);
@@ -713,8 +901,19 @@ static int xc_done(void *ctx, void *item)
     int stop = 0;
     if (M->result < 0 || M->index > R->stop_at) goto out; /* played past the end: not reported */
     R->played++;
-    R->steps += M->steps;
+    R->steps += M->steps_total;
     R->nreq += M->nreq;
+    R->narb += M->narb;
+    if (M->plan.suite) {
+        R->nsuite++;
+        R->nsegs += M->seg;
+        size_t ng = R->starts.n < XC_GROUPS ? R->starts.n : XC_GROUPS, j = M->plan.group % ng;
+        for (unsigned t = 0; R->used && t < M->seg && j < R->starts.n; t++, j += ng) R->used[j] = 1;
+    } else {
+        R->ntimed += M->plan.timed != 0;
+        R->nolder += M->plan.rules != NULL;
+    }
+    if (xc_pairs_merge(&R->pairs, &M->pairs)) { fprintf(stderr, "arbiter crosscheck: out of memory\n"); R->result = EXIT_INTERNAL; stop = 1; }
     if (M->failed) {
         R->failure = M->why;
         M->why = NULL;
@@ -734,18 +933,25 @@ static int xc_done(void *ctx, void *item)
         if (R->repro) snprintf(path, sizeof path, "%s", R->repro);
         else snprintf(path, sizeof path, "crosscheck-%s-%" PRIu64 ".tcgr", g->id, M->seed);
         arb_error err = ARB_ERROR_INIT;
-        int wrc = write_repro(g, &M->su, M->log, M->nlog, path, &err);
+        int wrc = write_repro(g, &M->su, M->start ? M->start->pos : NULL, M->log, M->nlog, path, &err);
         /* with --json the report goes to stderr: stdout stays one JSON object */
         FILE *rep = R->json ? stderr : stdout;
         fprintf(rep, "DIVERGENCE %s match %" PRIu64 " (seed %" PRIu64 ", %d players) after %zu actions (step %zu):\n%s",
                 g->id, M->index, M->seed, M->players, M->nlog, M->steps, M->why ? M->why : "");
+        if (M->start)
+            fprintf(rep, "  start: the suite's case %s (%s:%d): its %zu scripted actions, then %s steps\n", M->start->name,
+                    M->start->file, M->start->line, M->start->nscript, M->timed ? "timed random" : "random");
+        else if (M->timed || M->plan.rules)
+            fprintf(rep, "  start: a fresh setup%s%s, %s steps\n", M->plan.rules ? " under rules " : "",
+                    M->plan.rules ? M->plan.rules : "", M->timed ? "timed random" : "random");
         if (wrc) {
             char eb[ARB_MSG_MAX + ARB_WHERE_MAX + ARB_RULE_MAX + 8];
             arb_error_format(&err, eb, sizeof eb);
             fprintf(rep, "  reproducer: cannot write %s: %s\n", path, eb);
         } else {
-            fprintf(rep, "  reproducer: %s (%zu actions from the seeded setup; every shorter prefix agreed at every\n"
+            fprintf(rep, "  reproducer: %s (%zu actions from the %s; every shorter prefix agreed at every\n"
                     "  step; replayed on fresh states, %s)\n", path, M->nlog,
+                    M->start && M->start->pos ? "case's position" : "seeded setup",
                     M->again ? "the divergence shows again" : "the divergence did NOT show again: the engine depends on its history");
             snprintf(R->repro_path, sizeof R->repro_path, "%s", path);
             if (M->has_probe) {
@@ -757,6 +963,7 @@ static int xc_done(void *ctx, void *item)
         fprintf(rep, "  this match alone: crosscheck --game %s --seed %llu --games 1%s", g->id,
                 R->base + (unsigned long long)M->index, R->players_opt ? " --players " : "");
         if (R->players_opt) fprintf(rep, "%llu", R->players_opt);
+        if (R->suite_opt) fprintf(rep, " --suite %s", R->suite_opt);
         fputs(" (and the same --engine, --probes)\n", rep);
         R->div_index = (int64_t)M->index;
         R->result = EXIT_VERIFY;
@@ -770,6 +977,7 @@ static int xc_done(void *ctx, void *item)
 out:
     free(M->log);
     free(M->why);
+    xc_pairs_free(&M->pairs);
     M->log = NULL;
     M->why = NULL;
     return 0; /* the pool goes on to finish (and free) what it has; the filling loop stops */
@@ -777,10 +985,10 @@ out:
 
 static const char *const xc_usage[] = {
     "crosscheck --engine CMD --game G [--games N] [--seed S] [--players P] [--shard K/N|slurm] [--repro FILE] "
-    "[--probes N] [--engine-timeout MS] [--jobs N] [--json]",
+    "[--probes N] [--suite DIR] [--engine-timeout MS] [--jobs N] [--json]",
     NULL
 };
-enum { XC_GAMES = CLI_ID_LONG, XC_SEED, XC_PLAYERS, XC_SHARD, XC_PROBES, XC_REPRO };
+enum { XC_GAMES = CLI_ID_LONG, XC_SEED, XC_PLAYERS, XC_SHARD, XC_PROBES, XC_REPRO, XC_SUITE };
 static const cli_opt xc_opts[] = {
     CLI_OPT_ENGINE("the adapter command (run by /bin/sh)"),
     CLI_OPT_GAME("the reference engine"),
@@ -790,6 +998,7 @@ static const cli_opt xc_opts[] = {
     { "shard", XC_SHARD, 0, CLI_ARG_TEXT, "K/N", "only matches I with I mod N = K ('slurm': the job array)", 0, 0, CLI_SH_NONE },
     { "probes", XC_PROBES, 0, CLI_ARG_INT, "N", "illegal/malformed actions tried per step (default 2)", 0, ARB_ADAPTER_STEP_MAX - 1, CLI_SH_NONE },
     { "repro", XC_REPRO, 0, CLI_ARG_FILE, "FILE", "the reproducer (default crosscheck-G-SEED.tcgr)", 0, 0, CLI_SH_NONE },
+    { "suite", XC_SUITE, 0, CLI_ARG_DIR, "DIR", "the conformance suite whose cases start the odd-keyed matches (default: as conform finds it; 'none': fresh setups only)", 0, 0, CLI_SH_NONE },
     CLI_OPT_ENGINE_TIMEOUT,
     CLI_OPT_JOBS("matches at a time, each job with an adapter process of its own (at most 8); the output is the same for any N"),
     CLI_OPT_JSON("the summary as one JSON object"),
@@ -800,8 +1009,18 @@ const cli_spec cli_spec_crosscheck = {
     .summary = "differential play of an engine adapter against the built-in engine",
     .usage = xc_usage,
     .description =
-        "Play N seeded random matches on the built-in engine G and on the engine\n"
-        "adapter CMD (conformance/ADAPTER.md) side by side. At every step the\n"
+        "Play N seeded matches on the built-in engine G and on the engine\n"
+        "adapter CMD (conformance/ADAPTER.md) side by side. Match I's key S + I\n"
+        "says what it plays: an odd key plays a group of the conformance suite's\n"
+        "cases (every 50th case of G's directory in --suite DIR: each from its\n"
+        "setup or position, its scripted actions, refused ones as probes, then up\n"
+        "to 400 random steps), so 100 matches start from every case once; an even\n"
+        "key a fresh setup, every other one timed (seeded think times, the\n"
+        "arbiter's timeout when one reaches the clock, now and then a disconnect)\n"
+        "and a third of them under an older rules version when G keeps one. The\n"
+        "walk picks, of three legal actions, the one whose (event, phase) pairs\n"
+        "the match has reached least; the run reports the pairs reached and the\n"
+        "cases played. At every step the\n"
         "decision, turn, phase, legal actions (as a set), hash, outcome and events\n"
         "must agree, and so must the verdicts on sampled illegal and malformed\n"
         "actions (accepted/rejected, code, rule ID); the state trees (full and each\n"
@@ -818,7 +1037,7 @@ const cli_spec cli_spec_crosscheck = {
 
 int cmd_crosscheck(int argc, char **argv)
 {
-    const char *engine = NULL, *game = NULL, *repro = NULL;
+    const char *engine = NULL, *game = NULL, *repro = NULL, *suite = NULL;
     unsigned long long games = 100, seed = 1, players = 0, probes = 2, tmo = 0, jobs = 1;
     cli_shard shard = { 0, 1 };
     int json = 0, c;
@@ -829,6 +1048,7 @@ int cmd_crosscheck(int argc, char **argv)
         case CLI_ID_ENGINE: engine = p.arg; break;
         case 'g': game = p.arg; break;
         case XC_REPRO: repro = p.arg; break;
+        case XC_SUITE: suite = p.arg; break;
         case XC_GAMES: games = p.num; break;
         case XC_SEED: seed = p.num; break;
         case XC_PLAYERS: players = p.num; break;
@@ -861,6 +1081,23 @@ int cmd_crosscheck(int argc, char **argv)
     R.stop_at = UINT64_MAX;
     R.div_index = -1;
     R.result = EXIT_OK;
+    R.suite_opt = suite;
+    /* the suite: found as conform finds it, loaded when a match of this
+     * run starts from its cases */
+    const char *sdir = suite ? (strcmp(suite, "none") ? suite : NULL) : arb_conform_default_dir();
+    R.have_suite = sdir && xc_suite_has(sdir, g);
+    if (suite && sdir && !R.have_suite)
+        return cli_usage("crosscheck", "--suite %s: no directory %s/%s", cli_esc(suite), cli_esc(suite), g->id);
+    int odd = 0;
+    for (uint64_t i = shard.k; i < games && i < shard.k + 2 * shard.n; i += shard.n) odd |= (int)((seed + i) & 1);
+    if (R.have_suite && odd) {
+        char why[ARB_MSG_MAX + ARB_WHERE_MAX + 64];
+        if (xc_starts_load(&R.starts, g, sdir, why, sizeof why)) {
+            fprintf(stderr, "arbiter crosscheck: the suite %s: %s\n", sdir, why);
+            return EXIT_INPUT;
+        }
+        if (R.starts.n && !(R.used = calloc(R.starts.n, 1))) { xc_starts_free(&R.starts); return EXIT_INTERNAL; }
+    }
     pthread_mutex_init(&R.mu, NULL);
     R.jobs = calloc(jobs, sizeof *R.jobs);
     R.busy = calloc(jobs, sizeof *R.busy);
@@ -875,6 +1112,9 @@ int cmd_crosscheck(int argc, char **argv)
         X->ad = ad;
         X->proto = arb_adapter_protocol(ad);
         X->probes = (int)probes;
+        X->v_timeout = arb_verb_find(g, "timeout");
+        X->v_disconnect = arb_verb_find(g, "disconnect");
+        if (X->v_disconnect >= 0 && arb_verb_find(g, "reconnect") != X->v_disconnect + 1) X->v_disconnect = -1;
         for (unsigned v = 0; v < g->nverbs && v < 256; v++) X->vmap[v] = arb_verb_find(X->p, g->verbs[v].name);
         for (int k = 0; k < ARB_ADAPTER_STEP_MAX; k++) {
             X->evs[k].buf = malloc(ARB_MATCH_EVENTS * sizeof *X->evs[k].buf);
@@ -896,18 +1136,25 @@ int cmd_crosscheck(int argc, char **argv)
         M->su.seed = M->seed;
         M->su.players = M->players;
         M->sp = M->su;
+        M->key = seed + i;
+        xc_plan_of(g, M->key, R.have_suite, R.starts.n, &M->plan);
         cli_pool_submit(pool);
     }
     cli_pool_end(pool);
     double secs = now_s() - t0;
     if (R.failure) fprintf(stderr, "arbiter crosscheck: engine adapter failed: %s\n", R.failure);
     double per = R.steps ? (double)R.nreq / (double)R.steps : 0.0;
+    size_t used = 0;
+    for (size_t j = 0; R.used && j < R.starts.n; j++) used += R.used[j];
     if (json) {
         printf("{\"game\":\"%s\",\"shard\":\"%" PRIu64 "/%" PRIu64 "\",\"protocol\":%d,\"matches\":%" PRIu64
                ",\"steps\":%" PRIu64 ",\"requests\":%llu,\"requests_per_step\":%.2f,\"divergences\":%d,\"seconds\":%.3f,"
                "\"matches_per_s\":%.1f",
                g->id, shard.k, shard.n, R.jobs[0].proto, R.played, R.steps, R.nreq, per, R.result == EXIT_VERIFY, secs,
                secs > 0 ? R.played / secs : 0.0);
+        printf(",\"suite_matches\":%" PRIu64 ",\"suite_cases\":%zu,\"suite_cases_played\":%zu,\"timed_matches\":%" PRIu64
+               ",\"older_rules_matches\":%" PRIu64 ",\"arbiter_actions\":%" PRIu64 ",\"event_pairs\":%zu,\"refusal_pairs\":%zu",
+               R.nsuite, R.starts.n, used, R.ntimed, R.nolder, R.narb, R.pairs.nevent, R.pairs.nrule);
         if (R.div_index >= 0) {
             printf(",\"divergent_match\":%" PRId64 ",\"reproducer\":", R.div_index);
             arb_json_str(stdout, R.repro_path);
@@ -918,6 +1165,14 @@ int cmd_crosscheck(int argc, char **argv)
                "divergence%s, %.2f s (%.1f matches/s)\n",
                g->id, R.played, R.steps, R.nreq, per, R.jobs[0].proto, R.result == EXIT_VERIFY,
                R.result == EXIT_VERIFY ? "" : "s", secs, secs > 0 ? R.played / secs : 0.0);
+    if (!json) {
+        printf("crosscheck %s reached %zu (event, phase) and %zu (refusal rule, phase) pairs, %" PRIu64
+               " arbiter actions; %" PRIu64 " fresh matches (%" PRIu64 " timed, %" PRIu64 " under an older rules version)",
+               g->id, R.pairs.nevent, R.pairs.nrule, R.narb, R.played - R.nsuite, R.ntimed, R.nolder);
+        if (R.have_suite)
+            printf(", %" PRIu64 " from the suite's cases (%zu of %zu cases played)\n", R.nsuite, used, R.starts.n);
+        else printf(", no suite\n");
+    }
     rc = R.result;
 end:
     for (unsigned k = 0; k < R.njobs; k++) {
@@ -929,10 +1184,14 @@ end:
         free(X->tp);
         for (int e = 0; e < ARB_ADAPTER_STEP_MAX; e++) free(X->evs[e].buf);
         arb_match_free(X->scratch);
+        arb_match_free(X->cand);
         arb_adapter_close(X->ad);
     }
     free(R.jobs);
     free(R.busy);
+    free(R.used);
+    xc_starts_free(&R.starts);
+    xc_pairs_free(&R.pairs);
     free(R.failure);
     pthread_mutex_destroy(&R.mu);
     return rc;

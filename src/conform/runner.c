@@ -45,6 +45,9 @@ typedef struct run {
     evbuf checkwin, actwin;
     arb_action *log;
     size_t nlog, caplog;
+    arb_action *script;            /* every action tried, and whether refused */
+    unsigned char *refused;
+    size_t nscript, capscript;
     int done;                      /* a status has been set */
     cf_inv inv;                    /* invariants' scratch */
 } run;
@@ -698,8 +701,26 @@ static int new_match(run *R, arb_match **m, arb_error *err)
 
 /* ------------------------------------------------------------ script */
 
+/* The script as tried (arb_conform_log.script): out of memory only drops
+ * it, a case's verdict never depends on it. */
+static void script_push(run *R, const arb_action *a, int refused)
+{
+    if (R->nscript == R->capscript) {
+        size_t nc = R->capscript ? R->capscript * 2 : 64;
+        arb_action *p = realloc(R->script, nc * sizeof *p);
+        if (p) R->script = p;
+        unsigned char *q = p ? realloc(R->refused, nc) : NULL;
+        if (q) R->refused = q;
+        if (!p || !q) return;
+        R->capscript = nc;
+    }
+    R->script[R->nscript] = *a;
+    R->refused[R->nscript++] = (unsigned char)(refused != 0);
+}
+
 static int log_push(run *R, const arb_action *a)
 {
+    script_push(R, a, 0);
     if (R->nlog >= CF_ACTIONS_MAX) return -1;
     if (R->nlog == R->caplog) {
         size_t nc = R->caplog ? R->caplog * 2 : 64;
@@ -809,6 +830,7 @@ static void do_reject(run *R, const xmlNode *n)
     uint64_t before = arb_match_hash(R->m);
     arb_error err = ARB_ERROR_INIT;
     int rc = arb_match_apply(R->m, &a, &err);
+    if (rc) script_push(R, &a, 1);
     if (rc == ARB_OK) {
         /* The engine took it: keep it in the log, so a saved replay shows a
          * judge the action that should have been refused. */
@@ -846,7 +868,7 @@ static void do_reject(run *R, const xmlNode *n)
  * and verified by the replay verifier, must reproduce the final hash. */
 static void replay_check(run *R)
 {
-    arb_conform_log lg = { R->g, &R->su, R->posroot, R->nlog, R->log };
+    arb_conform_log lg = { .game = R->g, .setup = &R->su, .position = R->posroot, .nactions = R->nlog, .actions = R->log };
     char msg[ARB_CF_MSG_MAX];
     if (arb_conform__roundtrip(&lg, arb_match_hash(R->m), msg, sizeof msg))
         set_status(R, ARB_CF_FAIL, NULL, "%s", msg);
@@ -1016,7 +1038,8 @@ void arb_conform__run_case(const arb_conform_suite *s, const cf_case *c, arb_con
     } else {
         run_test_case(&R);
         if (logcb && R.m) {
-            arb_conform_log lg = { R.g, &R.su, R.posroot, R.nlog, R.log };
+            arb_conform_log lg = { R.g, &R.su, R.posroot, R.nlog, R.log, c->id, f->name, f->path, c->line,
+                                   r->status, R.nscript, R.script, R.refused };
             logcb(ctx, &lg);
         }
     }
@@ -1027,6 +1050,8 @@ void arb_conform__run_case(const arb_conform_suite *s, const cf_case *c, arb_con
     free(R.checkwin.e);
     free(R.actwin.e);
     free(R.log);
+    free(R.script);
+    free(R.refused);
     arb_conform__inv_free(&R.inv);
     r->ms = now_ms() - t;
 }

@@ -145,3 +145,32 @@ int arb_conform_case_log(const arb_conform_suite *s, unsigned result,
     }
     return arb_error_set(err, ARB_ENOTFOUND, NULL, "case %s has no action log", want->id);
 }
+
+/* arb_conform_each_case: the caller's callback, until it says stop. */
+typedef struct each_ctx {
+    int (*cb)(void *ctx, const arb_conform_log *log);
+    void *ctx;
+    int rc;
+} each_ctx;
+
+static int each_cb(void *ctx, const arb_conform_log *log)
+{
+    each_ctx *e = ctx;
+    if (!e->rc) e->rc = e->cb(e->ctx, log);
+    return 0;
+}
+
+int arb_conform_each_case(const arb_conform_suite *s, int (*cb)(void *ctx, const arb_conform_log *log), void *ctx,
+                          arb_error *err)
+{
+    ARB_ASSERT_ARG(err, s);
+    ARB_ASSERT_ARG(err, cb);
+    each_ctx e = { cb, ctx, 0 };
+    for (unsigned i = 0; i < s->ncases && !e.rc; i++) {
+        const cf_case *c = &s->cases[i];
+        if (!c->selected || c->deck) continue;
+        arb_conform_result tmp;
+        arb_conform__run_case(s, c, &tmp, each_cb, &e);
+    }
+    return e.rc;
+}

@@ -61,6 +61,17 @@ m = sum(r["matches"] for r in rows); d = sum(r["divergences"] for r in rows)
 st = sum(r["steps"] for r in rows); s = max([r["seconds"] for r in rows] or [0])
 rq = sum(r["requests"] for r in rows); pr = min([r["protocol"] for r in rows] or [0])
 print(m, d, st, "%.1f" % (m / s if s else 0), "%.1f" % s, "%.2f" % (rq / st if st else 99), pr)' 2>/dev/null)
+    # the plan of every match (xc_explore.h): both shards together play
+    # suite starts and timed fresh setups, and reach pairs
+    modes=$(cat "$T/x0" "$T/x1" | python3 -c '
+import json, sys
+rows = [json.loads(l) for l in sys.stdin if l.startswith("{")]
+k = lambda f: sum(r.get(f, 0) for r in rows)
+print(k("suite_matches"), k("suite_cases_played"), k("timed_matches"), k("arbiter_actions"), k("event_pairs"))' 2>/dev/null)
+    set -- $modes
+    [ "${1:-0}" -gt 0 ] && [ "${2:-0}" -gt 0 ] || bad "$g: crosscheck played no match from the suite's cases ($modes)"
+    [ "${3:-0}" -gt 0 ] && [ "${5:-0}" -gt 0 ] || bad "$g: crosscheck played no timed match or reached no pair ($modes)"
+    [ $g != naramo ] || [ "${4:-0}" -gt 0 ] || bad "naramo: the timed matches played no arbiter action (timeout, disconnect) ($modes)"
     set -- $sum
     [ "${1:-0}" = "$N" ] && [ "${2:-1}" = 0 ] || bad "$g: crosscheck ran ${1:-?} of $N matches with ${2:-?} divergences"
     [ "${7:-0}" = 2 ] || bad "$g: crosscheck did not speak protocol 2 to engine-serve (${7:-?})"
@@ -97,18 +108,24 @@ print(m, d, st, "%.1f" % (m / s if s else 0), "%.1f" % s, "%.2f" % (rq / st if s
 done
 
 # A refusal that changes the state shows through the probe's hash (this
-# operator match has no verdict difference first).
-out=$($A crosscheck --engine "$A engine-serve --game operator --fault refusal-mutates" --game operator --games 50 --repro "$T/rm.tcgr" 2>&1)
+# fresh operator match has no verdict difference first).
+out=$($A crosscheck --engine "$A engine-serve --game operator --fault refusal-mutates" --game operator --games 50 --suite none --repro "$T/rm.tcgr" 2>&1)
 echo "$out" | grep -q "^  hash after the probes (each refused or tried on a copy): reference [0-9a-f]* (unchanged), engine [0-9a-f]*$" ||
     bad "operator --fault refusal-mutates: the probe's hash did not show it: $(echo "$out" | head -4)"
 
 # A divergence found in match I of --seed S is match 0 of --seed S+I
 # --games 1: same seed, seats, step and report (the shard starts at I = 1).
+# Key 41 is odd: the match starts from the suite's cases (named in the
+# report), and its reproducer starts from the case's position or setup.
 for g in catalyst operator; do
     E="$A engine-serve --game $g --fault wrong-rule"
     o1=$($A crosscheck --engine "$E" --game $g --seed 40 --games 9 --shard 1/4 --repro "$T/r.tcgr" 2>&1)
     i=$(echo "$o1" | sed -n 's/^DIVERGENCE [a-z]* match \([0-9]*\) .*/\1/p')
     [ "$i" = 1 ] || { bad "$g: the wrong-rule divergence is not in match 1: $o1"; continue; }
+    echo "$o1" | grep -q "^  start: the suite's case [a-z0-9-]*/[a-z0-9-]* (conformance/$g/[a-z0-9-]*\.xml:[0-9]*): its [0-9]* scripted actions" ||
+        bad "$g: the divergence of a suite match does not name its case: $o1"
+    $A verify "$T/r.tcgr" >/dev/null 2>&1; vrc=$?
+    [ $vrc -le 1 ] || bad "$g: the suite match's reproducer is unreadable (verify exit $vrc)"
     alone=$(echo "$o1" | sed -n 's/^  this match alone: crosscheck \(.*\) (and .*/\1/p')
     [ "$alone" = "--game $g --seed 41 --games 1" ] || bad "$g: the report does not say how to rerun the match alone: $alone"
     o2=$($A crosscheck --engine "$E" $alone --repro "$T/r.tcgr" 2>&1)
@@ -116,6 +133,13 @@ for g in catalyst operator; do
       "$(echo "$o2" | grep -v '^crosscheck' | sed 's/ match 0 / match I /')" ] ||
         bad "$g: match 1 of --seed 40 does not reproduce as --seed 41 --games 1: $o1 / $o2"
 done
+
+# --suite: a directory without the game's cases is a usage error; 'none'
+# plays fresh setups only (and says so).
+out=$($A crosscheck --engine "$A engine-serve --game naramo" --game naramo --games 2 --suite "$T" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -q "no directory" || bad "crosscheck --suite without the game's cases: exit $rc: $out"
+out=$($A crosscheck --engine "$A engine-serve --game naramo" --game naramo --games 4 --suite none 2>&1) &&
+    echo "$out" | grep -q "4 fresh matches (2 timed, .*), no suite$" || bad "crosscheck --suite none: $out"
 
 # Malformed step and probe requests are refused naming the field.
 python3 tests/adapter/malformed_p2.py "$A" || bad "malformed protocol-2 requests (tests/adapter/malformed_p2.py)"
@@ -198,7 +222,7 @@ if [ -n "$f" ]; then
     echo "$out" | grep -q "request 100 ([a-z-]*): the adapter sent no answer within 1500 ms" ||
         bad "crosscheck: the slow request is not named: $out"
     # a step answer without its decision is a bad answer, named
-    out=$(timeout 60 $A crosscheck --game naramo --games 2 --engine "python3 tests/adapter/bad_adapter.py $A naramo nodecision 4" 2>&1); rc=$?
+    out=$(timeout 60 $A crosscheck --game naramo --games 2 --suite none --engine "python3 tests/adapter/bad_adapter.py $A naramo nodecision 4" 2>&1); rc=$?
     [ $rc -eq 4 ] && echo "$out" | grep -q "request 4 (step): bad answer: a decision needs seat, kind" ||
         bad "crosscheck: a step answer without a decision is not reported (exit $rc): $out"
     # event types in an older spelling ('_' for '-') still match
