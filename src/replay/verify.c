@@ -79,7 +79,7 @@ static int verify_inner(arb_replay *r, const arb_verify_opts *opts, arb_verify_r
     memset(res, 0, sizeof *res);
     res->winner = -1;
     res->seat = ARB_SEAT_NONE;
-    const arb_replay_header *h = arb_replay_get_header(r);
+    const arb_replay_header *h = arb_replay__header(r);
     res->seeded = h->position == NULL;
     snprintf(res->game, sizeof res->game, "%s", h->game);
     res->players = h->players;
