@@ -4,8 +4,10 @@
  * content digest, the .part journal of a killed recorder, archives written
  * inline and on a second thread (byte-identical), members opened by FILE#N
  * and extracted, truncation of a small archive at every byte, every byte of
- * the index and trailer corrupted, and appending (also after a crash). */
+ * the index and trailer corrupted, appending (also after a crash), and the
+ * verifier's tree-less header reader against the full one. */
 #include <check.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1020,6 +1022,130 @@ START_TEST(rc_primers)
 }
 END_TEST
 
+/* The header of path read twice: as the verifier reads it (the common
+ * version-2 shape without a tree) and as arb_replay_get_header gives it
+ * (the full decoder, with its tree): every field the same. Returns 1 when
+ * the first read took the tree-less path. */
+static int header_both_ways(const char *path)
+{
+    arb_replay *r;
+    arb_error err = ARB_ERROR_INIT;
+    ck_assert_msg(arb_replay_open(&r, path, NULL, &err) == ARB_OK, "%s: %s", path, err.msg);
+    static arb_replay_header a;
+    a = *arb_replay__header(r);
+    const arb_replay_header *b = arb_replay_get_header(r);
+    ck_assert_ptr_nonnull(b->tree);
+    ck_assert_int_eq(a.version, b->version);
+    ck_assert_int_eq(a.flags, b->flags);
+    ck_assert_str_eq(a.format, b->format);
+    ck_assert_str_eq(a.game, b->game);
+    ck_assert_str_eq(a.rules, b->rules);
+    ck_assert_str_eq(a.rng, b->rng);
+    ck_assert_str_eq(a.hash, b->hash);
+    ck_assert_str_eq(a.engine, b->engine);
+    ck_assert_str_eq(a.started, b->started);
+    ck_assert_uint_eq(a.seed, b->seed);
+    ck_assert_uint_eq(a.size, b->size);
+    ck_assert_int_eq(a.players, b->players);
+    for (int s = 0; s < a.players; s++) {
+        const arb_replay_player *x = &a.player[s], *y = &b->player[s];
+        ck_assert_str_eq(x->name, y->name);
+        ck_assert_str_eq(x->deck_name, y->deck_name);
+        ck_assert_str_eq(x->preset, y->preset);
+        ck_assert_uint_eq(x->ncards, y->ncards);
+        for (unsigned i = 0; i < x->ncards; i++) ck_assert_str_eq(x->cards[i], y->cards[i]);
+        ck_assert_uint_eq(x->nattrs, y->nattrs);
+        for (unsigned i = 0; i < x->nattrs; i++) {
+            ck_assert_str_eq(x->attrs[i].key, y->attrs[i].key);
+            ck_assert_str_eq(x->attrs[i].value, y->attrs[i].value);
+        }
+    }
+    ck_assert_uint_eq(a.options.n, b->options.n);
+    for (unsigned i = 0; i < a.options.n; i++) {
+        ck_assert_str_eq(a.options.kv[i].key, b->options.kv[i].key);
+        ck_assert_int_eq(a.options.kv[i].value, b->options.kv[i].value);
+    }
+    ck_assert_int_eq(a.position != NULL, b->position != NULL);
+    ck_assert_int_eq(a.has_commit, b->has_commit);
+    ck_assert_uint_eq(a.salt_len, b->salt_len);
+    ck_assert_int_eq(a.has_fair, b->has_fair);
+    /* the deck indices the setup uses stay those of the header */
+    arb_setup su;
+    arb_deck da[ARB_MAX_SEATS];
+    const arb_game *g = arb_game_find(b->game);
+    if (g) ck_assert_int_eq(arb_replay_setup(r, g, &su, da, &err), ARB_OK);
+    int fast = a.tree == NULL;
+    arb_replay_close(r);
+    return fast;
+}
+
+/* The verifier's tree-less header reader fills what the full one does,
+ * over fresh recordings of every game (preset decks: the fast shape), a
+ * header with names, salt and a non-preset deck (the full decoder), and
+ * the golden version-2 corpus when the tests run from the repository. A
+ * file's bytes verified from memory give the file's verdict and message. */
+START_TEST(header_fast_same)
+{
+    int fast = 0, full = 0;
+    for (unsigned gi = 0; gi < arb_game_count(); gi++) {
+        const arb_game *g = arb_game_at(gi);
+        for (int timed = 0; timed < 2; timed++) {
+            record_file(g, tpath("h.tcgr"), 40 + (uint64_t)timed, timed, 0);
+            if (header_both_ways(tpath("h.tcgr"))) fast++;
+            else full++;
+        }
+        match_in mi;
+        setup_match(&mi, g, 41, 0, 0);
+        mi.meta.names[0] = "Alice";
+        arb_replay_writer *w;
+        arb_error err = ARB_ERROR_INIT;
+        ck_assert_int_eq(arb_replay_writer_open(&w, tpath("n.tcgr"), &mi.meta, &err), ARB_OK);
+        ck_assert_int_ge(play_into(g, w, mi.m, 41, 0, 0), 1);
+        arb_match_free(mi.m);
+        if (header_both_ways(tpath("n.tcgr"))) fast++;
+        else full++;
+        /* verify from memory = verify from the file, good and corrupt */
+        size_t n;
+        uint8_t *f = ru_load(tpath("h.tcgr"), &n);
+        for (int flip = 0; flip < 3; flip++) {
+            if (flip) f[n / 2 + (size_t)flip] ^= 0x40;
+            ck_assert_int_eq(ru_save(tpath("m.tcgr"), f, n), 0);
+            arb_verify_result r1, r2;
+            arb_error e1 = ARB_ERROR_INIT, e2 = ARB_ERROR_INIT;
+            int rc1 = arb_replay_verify_file(tpath("m.tcgr"), NULL, &r1, &e1);
+            int rc2 = arb_replay_verify_mem(f, n, tpath("m.tcgr"), NULL, &r2, &e2);
+            ck_assert_int_eq(rc1, rc2);
+            if (!flip) ck_assert_int_eq(rc1, ARB_OK);
+            ck_assert_str_eq(e1.msg, e2.msg);
+            ck_assert_str_eq(e1.where, e2.where);
+            ck_assert_uint_eq(r1.status.actions, r2.status.actions);
+            ck_assert_uint_eq(r1.final_hash, r2.final_hash);
+        }
+        free(f);
+    }
+    static const char *const dirs[] = { "v2", "v2-rc0", "v2-zlib" };
+    for (unsigned gi = 0; gi < arb_game_count(); gi++)
+        for (unsigned k = 0; k < 3; k++) {
+            char dir[256];
+            snprintf(dir, sizeof dir, "replays/golden/%s/%s", arb_game_at(gi)->id, dirs[k]);
+            DIR *d = opendir(dir);
+            if (!d) continue;
+            struct dirent *e;
+            while ((e = readdir(d))) {
+                size_t l = strlen(e->d_name);
+                if (l < 6 || strcmp(e->d_name + l - 5, ".tcgr")) continue;
+                char path[600];
+                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+                if (header_both_ways(path)) fast++;
+                else full++;
+            }
+            closedir(d);
+        }
+    ck_assert_int_ge(fast, 2 * (int)arb_game_count());
+    ck_assert_int_ge(full, (int)arb_game_count());
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("replay2");
@@ -1041,6 +1167,7 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, rc_and_zlib_v2, 0, ng);
     tcase_add_loop_test(tc, rc_archive_priming, 0, ng);
     tcase_add_loop_test(tc, rc_primers, 0, ng);
+    tcase_add_test(tc, header_fast_same);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -56,7 +56,18 @@ inline void arb_hasher_bytes(arb_hasher *h, const void *p, size_t n)
 {
     if (n <= ARB_HASHER_BUF - h->len) {
         size_t k = h->len;
-        memcpy(h->buf + k, p, n);
+        /* a state walk writes many short arrays (a hand, a deck): 8 bytes
+         * at a time, not a memcpy the compiler may inline as `rep movs`,
+         * whose start-up costs more than such an array */
+        const unsigned char *c = (const unsigned char *)p;
+        unsigned char *d = h->buf + k;
+        size_t i = 0;
+        for (; i + 8 <= n; i += 8) {
+            uint64_t w;
+            memcpy(&w, c + i, 8);
+            memcpy(d + i, &w, 8);
+        }
+        for (; i < n; i++) d[i] = c[i];
         h->len = k + n;
     } else {
         arb_hasher__bytes_slow(h, p, n);

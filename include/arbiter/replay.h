@@ -488,6 +488,10 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
                       arb_error *err);
 int arb_replay_verify_file(const char *path, const arb_verify_opts *opts,
                            arb_verify_result *res, arb_error *err);
+/* The same over a file's bytes in memory (borrowed), named name in every
+ * error: the verdict and messages of arb_replay_verify_file on that file. */
+int arb_replay_verify_mem(const void *buf, size_t len, const char *name, const arb_verify_opts *opts,
+                          arb_verify_result *res, arb_error *err);
 
 #ifdef __cplusplus
 }

@@ -8,10 +8,14 @@
  * slots; a slot is reused once its result is printed. Only the identity of
  * each verified match is kept (cli/dupes.h), so that a match that an
  * earlier file or member holds fails as a duplicate. */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "arbiter/adapter.h"
 #include "cli/cli.h"
@@ -36,9 +40,47 @@ typedef struct vjob {
     int engine_failed;          /* the adapter failed (--engine): not the file's fault */
     int dup;                    /* CLI_DUP_*: verified, but a match seen before */
     const char *dup_of;         /* the file that had it first (borrowed from the set) */
+    uint8_t *bytes;             /* a short file read whole when it was looked at, or NULL */
+    size_t nbytes;
 } vjob;
 
 #define VERIFY_WINDOW(jobs) (4 * (unsigned)(jobs) + 16)
+
+/* Whether the file at j->path is an archive, the look the reader takes
+ * anyway: a regular file of at most SNIFF_WHOLE bytes is read whole into
+ * j->bytes (one open, fstat, read and close), so its verify does not open
+ * it again; anything else is left to the reader, which opens it by name
+ * (and names what is wrong with it). */
+#define SNIFF_WHOLE (64 * 1024)
+static int sniff_archive(vjob *j)
+{
+    int fd = open(j->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    struct stat st;
+    uint8_t env[8], *buf = NULL;
+    size_t got = 0, want = sizeof env;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= (off_t)sizeof env && st.st_size <= SNIFF_WHOLE) {
+        want = (size_t)st.st_size;
+        buf = malloc(want);
+    }
+    uint8_t *dst = buf ? buf : env;
+    int failed = 0; /* a read error: the reader, reading again, says which */
+    while (got < want) {
+        ssize_t k = read(fd, dst + got, want - got);
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0) failed = 1;
+        if (k <= 0) break; /* shorter than fstat said: what is there, as the reader does */
+        got += (size_t)k;
+    }
+    close(fd);
+    int archive = got >= 8 && memcmp(dst, "TCGR", 4) == 0 && dst[4] == 2 && (dst[5] & ARB_REPLAY_FLAG_ARCHIVE);
+    if (buf && !archive && !failed) {
+        j->bytes = buf;
+        j->nbytes = got;
+    } else
+        free(buf);
+    return archive;
+}
 
 /* An archive verifies member by member: a summary line (its index state),
  * then one job and one result line per match, FILE#N, and one for a member
@@ -105,7 +147,12 @@ static void verify_one(vjob *j)
         accept_unfinished(j);
         return;
     }
-    j->rc = arb_replay_verify_file(j->path, &vo, &j->res, &j->err);
+    if (j->bytes) {
+        j->rc = arb_replay_verify_mem(j->bytes, j->nbytes, j->path, &vo, &j->res, &j->err);
+        free(j->bytes);
+        j->bytes = NULL;
+    } else
+        j->rc = arb_replay_verify_file(j->path, &vo, &j->res, &j->err);
     /* A failed adapter answers neutrally; what looks like a divergence is
      * the adapter's failure, reported as such. */
     const char *af = engine_game ? arb_adapter_failed(arb_adapter_of(engine_game)) : NULL;
@@ -554,7 +601,7 @@ static int verify_main(int argc, char **argv)
                 j->path = fl.paths[argi++];
                 j->index = -1;
             }
-            if (j->kind == VJ_FILE && arb_archive_is(j->path)) {
+            if (j->kind == VJ_FILE && sniff_archive(j)) {
                 arb_archive *ar;
                 arb_error e = ARB_ERROR_INIT;
                 arb_archive **no = realloc(opened, (size_t)(nopened + 1) * sizeof *no);

@@ -8,6 +8,7 @@
 #include "arbiter/tree.h"
 
 #define CHUNK (64 * 1024)
+#define CHUNK_MIN (4 * 1024)
 
 typedef struct chunk {
     struct chunk *next;
@@ -69,7 +70,10 @@ static void *alloc(arb_tree *t, size_t n)
     n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
     chunk *c = t->chunks;
     if (!c || c->cap - c->used < n) {
-        size_t cap = n > CHUNK ? n : CHUNK;
+        /* chunks double from CHUNK_MIN to CHUNK: a replay header's few
+         * nodes cost no 64 KiB block (and its page faults) per file */
+        size_t cap = c ? (c->cap < CHUNK ? c->cap * 2 : CHUNK) : CHUNK_MIN;
+        if (cap < n) cap = n;
         c = malloc(sizeof *c + cap);
         if (!c) { t->failed = 1; return NULL; }
         c->used = 0;

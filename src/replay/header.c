@@ -970,6 +970,9 @@ static int raw_fields(arb_replay_header *h, const uint8_t *p, size_t n, hdec *d,
 
 static int header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, size_t n,
                          const arb_replay_limits *lim, const char *name, arb_error *err);
+static int header_decode_after_strict(arb_replay_header *h, arb_tree *t, const uint8_t *p, size_t n,
+                                      const arb_replay_limits *lim, const char *name, arb_error *err,
+                                      arb_replay__decks *dk);
 
 /* Strictness over the header as stored (#15): duplicate keys at any
  * level, non-string keys and invalid UTF-8 are refused, naming the key
@@ -986,6 +989,116 @@ static int header_strict_at(const uint8_t *p, size_t n, const char *name, int v2
     return arb_error_set(err, rc == -2 ? ARB_ENOMEM : ARB_EFORMAT, NULL, "%s", msg);
 }
 
+/* The common version-2 header (FORMAT.md §B.2) straight into h, without
+ * the canonical map and its tree: exactly 7 fields, a game this build has,
+ * every player a preset index, options of integers, no extra keys. It
+ * fills what header_translate2 + header_decode would (the tree aside) and
+ * refuses nothing: any other shape, and anything those would refuse,
+ * returns 0 with h and dk as they came, for the full decoder to handle
+ * (and to name). Called once the strict checks passed. */
+static int header_fast2(arb_replay_header *h, const uint8_t *p, size_t n, const arb_replay_limits *lim,
+                        arb_replay__decks *dk)
+{
+    const uint8_t *end = p + n;
+    uint32_t cnt, np, no, ne;
+    char game[32], rules[32], started[40] = "";
+    uint64_t seed, t;
+    if (arb_mp_rd_array(&p, end, &cnt) || cnt != 7 || t_str(&p, end, game, sizeof game) ||
+        t_str(&p, end, rules, sizeof rules) || arb_mp_rd_u64(&p, end, &seed))
+        return 0;
+    const arb_game *pool = arb_game_find(game);
+    if (!pool) return 0;
+    if (p < end && *p == 0xc0) p++;
+    else {
+        const uint8_t *q = p;
+        if (!arb_mp_rd_u64(&q, end, &t)) {
+            if (t > 253402300799ULL) return 0;
+            arb_replay__iso(started, sizeof started, t);
+            p = q;
+        } else if (t_str(&p, end, started, sizeof started))
+            return 0;
+    }
+    if (arb_mp_rd_array(&p, end, &np) || np < 1 || np > ARB_MAX_SEATS || np > lim->max_players) return 0;
+    const arb_deck *pd[ARB_MAX_SEATS];
+    for (uint32_t s = 0; s < np; s++) {
+        uint64_t idx;
+        if (arb_mp_rd_u64(&p, end, &idx) || idx >= pool->npresets || !(pd[s] = pool->preset(pool, (unsigned)idx)))
+            return 0;
+        const arb_deck *d = pd[s];
+        if (strlen(d->name) >= sizeof h->player[0].deck_name || d->ncards > lim->max_deck || d->nattrs > ARB_DECK_ATTRS)
+            return 0;
+        for (unsigned a = 0; a < d->nattrs; a++)
+            if (strlen(d->attrs[a].key) >= sizeof h->player[0].attrs[0].key ||
+                strlen(d->attrs[a].value) >= sizeof h->player[0].attrs[0].value)
+                return 0;
+    }
+    /* options: a map of at most ARB_OPTIONS_MAX integers under short keys */
+    arb_options opt;
+    memset(&opt, 0, sizeof opt);
+    if (p >= end || !((*p & 0xf0) == 0x80 || *p == 0xde || *p == 0xdf) || arb_mp_rd_map(&p, end, &no) ||
+        no > ARB_OPTIONS_MAX)
+        return 0;
+    for (uint32_t k = 0; k < no; k++) {
+        char key[sizeof opt.kv[0].key];
+        int64_t v;
+        if (t_str(&p, end, key, sizeof key) || (p < end && *p == 0xcf) || arb_mp_rd_int(&p, end, &v) ||
+            arb_options_set(&opt, key, v))
+            return 0;
+    }
+    if (arb_mp_rd_map(&p, end, &ne) || ne != 0 || p != end) return 0;
+    /* the shape holds: fill h as the full decoder would */
+    arb_text_copy(h->format, sizeof h->format, ARB_REPLAY_FORMAT_2);
+    arb_text_copy(h->game, sizeof h->game, game);
+    arb_text_copy(h->rules, sizeof h->rules, rules);
+    arb_text_copy(h->rng, sizeof h->rng, ARB_RNG_NAME);
+    arb_text_copy(h->hash, sizeof h->hash, ARB_HASH_NAME);
+    arb_text_copy(h->started, sizeof h->started, started);
+    h->seed = seed;
+    h->players = (int)np;
+    h->options = opt;
+    if (dk) {
+        memset(dk, 0, sizeof *dk);
+        dk->pool = pool;
+    }
+    for (uint32_t s = 0; s < np; s++) {
+        arb_replay_player *P = &h->player[s];
+        const arb_deck *d = pd[s];
+        P->name[0] = 'P';
+        P->name[1] = (char)('1' + s);
+        P->name[2] = '\0';
+        arb_text_copy(P->deck_name, sizeof P->deck_name, d->name);
+        arb_text_copy(P->preset, sizeof P->preset, d->name);
+        for (unsigned i = 0; i < d->ncards; i++) P->cards[i] = pool->card(pool, d->cards[i])->id;
+        P->ncards = d->ncards;
+        for (unsigned a = 0; a < d->nattrs; a++) {
+            arb_text_copy(P->attrs[a].key, sizeof P->attrs[0].key, d->attrs[a].key);
+            arb_text_copy(P->attrs[a].value, sizeof P->attrs[0].value, d->attrs[a].value);
+        }
+        P->nattrs = d->nattrs;
+        deck_idx(dk, s, d->cards, d->ncards);
+    }
+    h->size = n;
+    return 1;
+}
+
+int arb_replay__header_decode_lazy(arb_replay_header *h, arb_tree *t, const uint8_t *p, size_t n,
+                                   const arb_replay_limits *lim, const char *name, arb_error *err,
+                                   arb_replay__decks *dk, int *no_tree)
+{
+    *no_tree = 0;
+    if (h->version != 2) return arb_replay__header_decode(h, t, p, n, lim, name, err, dk);
+    int rc = header_strict_at(p, n, name, 1, 0, err);
+    if (rc) {
+        if (dk) memset(dk, 0, sizeof *dk);
+        return rc;
+    }
+    if (header_fast2(h, p, n, lim, dk)) {
+        *no_tree = 1;
+        return ARB_OK;
+    }
+    return header_decode_after_strict(h, t, p, n, lim, name, err, dk);
+}
+
 int arb_replay__header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, size_t n,
                               const arb_replay_limits *lim, const char *name, arb_error *err,
                               arb_replay__decks *dk)
@@ -993,6 +1106,16 @@ int arb_replay__header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *
     if (dk) memset(dk, 0, sizeof *dk);
     int rc = header_strict_at(p, n, name, h->version == 2, 0, err);
     if (rc) return rc;
+    return header_decode_after_strict(h, t, p, n, lim, name, err, dk);
+}
+
+/* arb_replay__header_decode past its strict checks over the stored bytes. */
+static int header_decode_after_strict(arb_replay_header *h, arb_tree *t, const uint8_t *p, size_t n,
+                                      const arb_replay_limits *lim, const char *name, arb_error *err,
+                                      arb_replay__decks *dk)
+{
+    int rc;
+    if (dk) memset(dk, 0, sizeof *dk);
     if (h->version != 2) return header_decode(h, t, p, n, lim, name, err);
     arb_mpbuf o = { 0 };
     rc = header_translate2(p, n, &o, name, err, dk);

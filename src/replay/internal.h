@@ -28,6 +28,16 @@ typedef struct arb_replay__decks {
 int arb_replay__header_decode(arb_replay_header *h, arb_tree *t, const uint8_t *p, size_t n,
                               const arb_replay_limits *lim, const char *name, arb_error *err,
                               arb_replay__decks *dk);
+/* The same, but the common version-2 header (preset decks, no extra keys)
+ * fills h without building the tree: *no_tree is then 1 and h->tree NULL
+ * (arb_replay_get_header builds it when someone asks). Every other header,
+ * and every error, goes through arb_replay__header_decode's path. */
+int arb_replay__header_decode_lazy(arb_replay_header *h, arb_tree *t, const uint8_t *p, size_t n,
+                                   const arb_replay_limits *lim, const char *name, arb_error *err,
+                                   arb_replay__decks *dk, int *no_tree);
+/* The header as decoded, without building a tree the fast path left out
+ * (h->tree may be NULL): for the verifier, which never reads the tree. */
+const arb_replay_header *arb_replay__header(const arb_replay *r);
 
 /* Strict checks over the measured header p[0..n): no map at any level
  * holds a key twice, every key is a string, every string is valid UTF-8

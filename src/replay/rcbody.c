@@ -221,7 +221,7 @@ int arb_rc_model_init(arb_rc_model *m)
 {
     upd_ready(); /* every coder starts from a model */
     memset(m, 0, sizeof *m);
-    m->cap = 48;
+    m->cap = 96; /* a match uses 45 to 90 contexts: room without a realloc's copy */
     m->slot = malloc(m->cap * sizeof *m->slot);
     return m->slot ? 0 : -1;
 }

@@ -83,6 +83,10 @@ struct arb_replay {
     int idx_check;              /* an archive member whose index entry is checked at its end */
     uint64_t idx_member, idx_content, idx_actions;
     arb_error trailer_err;      /* ... and the error that says so */
+    /* the header was decoded without its tree (arb_replay__header_decode_lazy):
+     * its bytes, for arb_replay_get_header to build it from */
+    int tree_pending;
+    uint8_t *hdr_raw;
 };
 
 /* Content bytes as they are decoded (version 2): hashed for the seal and,
@@ -524,7 +528,12 @@ static int open_common(arb_replay *r, const arb_replay_limits *lim, arb_error *e
                 return fail_at(r, err, ARB_EFORMAT, 0,
                                "the range-coded body gives the header %llu bytes, but the header is %zu bytes: corrupt",
                                (unsigned long long)r->dec.tok.hlen, size);
-            int rc = arb_replay__header_decode(&r->h, r->tree, r->win + r->start, size, &r->lim, r->name, err, &r->dk);
+            int rc = arb_replay__header_decode_lazy(&r->h, r->tree, r->win + r->start, size, &r->lim, r->name, err,
+                                                    &r->dk, &r->tree_pending);
+            if (!rc && r->tree_pending) { /* kept for the tree, if one is asked for */
+                if (!(r->hdr_raw = malloc(size ? size : 1))) return arb_error_set(err, ARB_ENOMEM, NULL, "out of memory opening %s", r->name);
+                memcpy(r->hdr_raw, r->win + r->start, size);
+            }
             r->h.version = r->env[4];
             r->h.flags = r->env[5];
             r->max_actions = r->lim.max_actions ? r->lim.max_actions : arb_game_max_actions(arb_game_find(r->h.game));
@@ -765,10 +774,40 @@ void arb_replay_close(arb_replay *r)
     free(r->own[1]);
     free(r->file_buf);
     free(r->keep);
+    free(r->hdr_raw);
     free(r);
 }
 
-const arb_replay_header *arb_replay_get_header(const arb_replay *r) { return &r->h; }
+const arb_replay_header *arb_replay__header(const arb_replay *r) { return &r->h; }
+
+/* The public header has its tree: a header decoded without one gets it
+ * now, by the full decoder over the same bytes (which fills every field
+ * with the same values; the card IDs then point into the tree). */
+const arb_replay_header *arb_replay_get_header(const arb_replay *r)
+{
+    if (r->tree_pending) {
+        arb_replay *w = (arb_replay *)(uintptr_t)r; /* allocated writable by the opener */
+        arb_replay_header *h = calloc(1, sizeof *h);
+        arb_replay__decks *dk = malloc(sizeof *dk);
+        arb_error e = ARB_ERROR_INIT;
+        if (h && dk) {
+            h->version = w->h.version;
+            h->flags = w->h.flags;
+            arb_tree_reset(w->tree);
+            if (arb_replay__header_decode(h, w->tree, w->hdr_raw, (size_t)w->h.size, &w->lim, w->name, &e, dk) == ARB_OK) {
+                h->version = w->h.version;
+                h->flags = w->h.flags;
+                w->h = *h;
+                w->tree_pending = 0;
+                free(w->hdr_raw);
+                w->hdr_raw = NULL;
+            }
+        }
+        free(h);
+        free(dk);
+    }
+    return &r->h;
+}
 
 void arb_replay_envelope(const arb_replay *r, uint8_t env[8]) { memcpy(env, r->env, ARB_REPLAY_ENVELOPE); }
 

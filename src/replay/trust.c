@@ -79,7 +79,7 @@ int arb_replay__verify_trust_header(const arb_replay_header *h, const arb_verify
 
 int arb_replay__verify_seal(arb_replay *r, const arb_verify_opts *opts, arb_verify_result *res)
 {
-    const arb_replay_header *h = arb_replay_get_header(r);
+    const arb_replay_header *h = arb_replay__header(r);
     res->seal = ARB_SEAL_NONE;
     res->trusted = 0;
     res->signer_id[0] = res->signer_label[0] = '\0';

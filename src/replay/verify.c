@@ -79,7 +79,7 @@ static int verify_inner(arb_replay *r, const arb_verify_opts *opts, arb_verify_r
     memset(res, 0, sizeof *res);
     res->winner = -1;
     res->seat = ARB_SEAT_NONE;
-    const arb_replay_header *h = arb_replay_get_header(r);
+    const arb_replay_header *h = arb_replay__header(r);
     res->seeded = h->position == NULL;
     snprintf(res->game, sizeof res->game, "%s", h->game);
     res->players = h->players;
@@ -352,13 +352,9 @@ int arb_replay_verify(arb_replay *r, const arb_verify_opts *opts, arb_verify_res
     return rc;
 }
 
-int arb_replay_verify_file(const char *path, const arb_verify_opts *opts, arb_verify_result *res, arb_error *err)
+/* verify_file and verify_mem past the open: rc is the open's result. */
+static int verify_opened(int rc, arb_replay *r, const arb_verify_opts *opts, arb_verify_result *res, arb_error *err)
 {
-    ARB_ASSERT_ARG(err, path);
-    static const arb_verify_opts dflt = ARB_VERIFY_OPTS_INIT;
-    if (!opts) opts = &dflt;
-    arb_replay *r;
-    int rc = arb_replay_open(&r, path, &opts->limits, err);
     if (rc) {
         memset(res, 0, sizeof *res);
         res->code = rc;
@@ -369,4 +365,25 @@ int arb_replay_verify_file(const char *path, const arb_verify_opts *opts, arb_ve
     rc = arb_replay_verify(r, opts, res, err);
     arb_replay_close(r);
     return rc;
+}
+
+int arb_replay_verify_file(const char *path, const arb_verify_opts *opts, arb_verify_result *res, arb_error *err)
+{
+    ARB_ASSERT_ARG(err, path);
+    static const arb_verify_opts dflt = ARB_VERIFY_OPTS_INIT;
+    if (!opts) opts = &dflt;
+    arb_replay *r;
+    int rc = arb_replay_open(&r, path, &opts->limits, err);
+    return verify_opened(rc, r, opts, res, err);
+}
+
+int arb_replay_verify_mem(const void *buf, size_t len, const char *name, const arb_verify_opts *opts,
+                          arb_verify_result *res, arb_error *err)
+{
+    ARB_ASSERT_ARG(err, buf || !len);
+    static const arb_verify_opts dflt = ARB_VERIFY_OPTS_INIT;
+    if (!opts) opts = &dflt;
+    arb_replay *r;
+    int rc = arb_replay_open_mem(&r, buf, len, name, &opts->limits, err);
+    return verify_opened(rc, r, opts, res, err);
 }
