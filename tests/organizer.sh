@@ -70,6 +70,15 @@ expect 0 '"kind":"archive","status":"ok"' verify --json day.tcgr
 expect 0 '"file":"day.tcgr#8","member":8,.*\{"summary":\{"schema":"arbiter-results-1","command":"verify","matches":9,"ok":9,"failed":0\}\}' \
     verify --json day.tcgr
 expect 0 '9 replays, 0 unreadable.*NARAMO TCG \(naramo\): 6 matches.*\(6 counted from verification results' stats day.ndjson
+expect 0 'first player wins: not known \(no replay read\)' stats day.ndjson
+# a plain verify --json run is whole when its closing summary counts the
+# matches before it; cut short, tampered or run on, it is incomplete
+expect 0 '9 results, 9 ok, 0 failed.*merge: complete, all verified' merge day.ndjson
+(cd "$t" && head -n -1 day.ndjson >day-cut.ndjson && sed 's/"matches":9,/"matches":8,/' day.ndjson >day-8.ndjson &&
+    cat day.ndjson day.ndjson >day-twice.ndjson)
+expect 3 'no shard_done or closing summary line.*merge: INCOMPLETE' merge day-cut.ndjson
+expect 3 'day-8.ndjson:11: the closing summary counts 8 matches, the input holds 9.*merge: INCOMPLETE' merge day-8.ndjson
+expect 3 'day-twice.ndjson:12: a line after the closing summary.*merge: INCOMPLETE' merge day-twice.ndjson
 expect 0 'verify: 9 matches, 9 verified, 0 failed' verify day.tcgr
 expect 0 '' play --game naramo --seed 99 -o extra.tcgr
 printf 'day.tcgr\nextra.tcgr\n' >"$t/m.txt"

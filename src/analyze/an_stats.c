@@ -641,10 +641,15 @@ static void print_text(const arb_an_stats *s, FILE *out)
             if (gs->seat_matches[p])
                 fprintf(out, "  P%d %.1f%% (%" PRIu64 "/%" PRIu64 ")", p + 1,
                         100 * rate(gs->seat_wins[p], gs->seat_matches[p]), gs->seat_wins[p], gs->seat_matches[p]);
-        fprintf(out, "\n  first player wins: %.1f%% (%" PRIu64 "/%" PRIu64 "); first player was", 
-                100 * rate(gs->first_wins, gs->first_decided), gs->first_wins, gs->first_decided);
-        for (int p = 0; p < ARB_MAX_SEATS; p++)
-            if (gs->seat_matches[p]) fprintf(out, " P%d ×%" PRIu64, p + 1, gs->first_seat[p]);
+        if (gs->from_results == gs->matches) {
+            /* only verification results: who went first was never read */
+            fputs("\n  first player wins: not known (no replay read)", out);
+        } else {
+            fprintf(out, "\n  first player wins: %.1f%% (%" PRIu64 "/%" PRIu64 "); first player was",
+                    100 * rate(gs->first_wins, gs->first_decided), gs->first_wins, gs->first_decided);
+            for (int p = 0; p < ARB_MAX_SEATS; p++)
+                if (gs->seat_matches[p]) fprintf(out, " P%d ×%" PRIu64, p + 1, gs->first_seat[p]);
+        }
         fprintf(out, "\n  average length: %.1f turns, %.1f actions\n", rate(gs->turns, gs->counted),
                 rate(gs->actions, gs->counted));
         fprintf(out, "  clock: %" PRIu64 " timeouts, %" PRIu64 " disconnects, %" PRIu64 " forfeits\n", gs->timeouts,

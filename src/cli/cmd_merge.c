@@ -40,6 +40,7 @@ typedef struct merge {
     char *keep[MERGE_KEEP];
     unsigned nkeep;
     uint64_t problems;          /* inconsistent inputs */
+    unsigned inputs, summed;    /* inputs read; of them, closed by a matching summary line */
     FILE *out;
     cli_dupes ids;              /* match_id of every ok line: one match counted once */
     uint64_t dup_matches;
@@ -165,10 +166,28 @@ static int add_file(merge *m, const char *path)
         return 0;
     }
     cli_vresult v;
-    int rc;
+    int rc, summary = 0, after_summary = 0;
+    uint64_t here = 0; /* match lines of this input (files and members, not archives) */
+    m->inputs++;
     while ((rc = cli_results_next(&r, &v, &err)) == 1) {
         char where[600];
         snprintf(where, sizeof where, "%s:%" PRIu64, path, r.lineno);
+        if (summary && !after_summary) {
+            fprintf(stderr, "arbiter merge: %s: a line after the closing summary\n", where);
+            m->problems++;
+            after_summary = 1;
+        }
+        if (v.is_summary) {
+            if (v.files != UINT64_MAX && v.files != here) {
+                fprintf(stderr,
+                        "arbiter merge: %s: the closing summary counts %" PRIu64 " matches, the input holds %" PRIu64 "\n",
+                        where, v.files, here);
+                m->problems++;
+            }
+            summary = 1;
+            continue;
+        }
+        if (!v.is_trailer && !v.is_archive) here++;
         if (v.is_trailer) {
             int s = set_shards(m, v.n, where);
             if (s < 0) { cli_results_close(&r); return -1; }
@@ -186,7 +205,6 @@ static int add_file(merge *m, const char *path)
             m->entries_known = 1;
             continue;
         }
-        if (v.is_summary) continue;
         if (v.shard_n && set_shards(m, v.shard_n, where) < 0) { cli_results_close(&r); return -1; }
         /* An archive's members share its manifest entry: the archive's own
          * line accounts for the entry, the member lines are results. */
@@ -236,6 +254,7 @@ static int add_file(merge *m, const char *path)
         return 0;
     }
     cli_results_close(&r);
+    if (summary && !after_summary) m->summed++;
     return 0;
 }
 
@@ -266,9 +285,11 @@ const cli_spec cli_spec_merge = {
         "entries no shard reported, and entries reported twice (counted once).\n",
     .opts = merge_opts,
     .notes =
-        "An input with no {\"shard_done\"} line at all (empty, cut short, or plain\n"
-        "`verify --json` output) is incomplete: nothing shows it is whole.\n",
-    .exit = "0 complete and every file verified; 1 some file failed to verify; 3 incomplete (missing shards or entries, no shard_done line), duplicated or malformed input; 4 out of memory; 2 usage.",
+        "Plain `verify --json` output (no --shard) is whole when it ends with its\n"
+        "closing {\"summary\"} line and that line counts the matches before it.\n"
+        "An input with neither a {\"shard_done\"} nor that summary line (empty or\n"
+        "cut short) is incomplete: nothing shows it is whole.\n",
+    .exit = "0 complete and every file verified; 1 some file failed to verify; 3 incomplete (missing shards or entries, no shard_done or closing summary line), duplicated or malformed input; 4 out of memory; 2 usage.",
     .operands = CLI_ARG_FILE,
     .run = cmd_merge,
 };
@@ -329,9 +350,11 @@ int cmd_merge(int argc, char **argv)
     uint64_t beyond = 0;
     if (m.entries_known)
         for (uint64_t i = m.entries; i < m.seen_cap; i++) beyond += (m.seen[i / 8] >> (i % 8)) & 1;
-    /* No shard_done line at all (an empty input, a cut one, or plain
-     * `verify --json` output) cannot be shown complete. */
-    int no_trailer = !m.entries_known;
+    /* No shard_done line at all (an empty input or a cut one) cannot be
+     * shown complete; plain `verify --json` output is whole when every
+     * input ends with its closing summary and that summary counts the
+     * match lines before it. */
+    int no_trailer = !m.entries_known && !(m.shards_n == 0 && m.inputs && m.summed == m.inputs);
     int incomplete = missing_shards || missing_entries || m.dup_entries || m.dup_shards || m.problems || beyond ||
                      no_trailer;
     if (json) {
@@ -401,7 +424,7 @@ int cmd_merge(int argc, char **argv)
         if (m.dup_shards) printf("DUPLICATED %" PRIu64 " shard_done line(s)\n", m.dup_shards);
         if (beyond) printf("OUT OF RANGE %" PRIu64 " result(s) beyond the manifest\n", beyond);
         if (no_trailer && !m.results) printf("INCOMPLETE: the input holds no result and no shard_done line (empty?)\n");
-        else if (no_trailer) printf("INCOMPLETE: no shard_done line at all: the input may be cut short\n");
+        else if (no_trailer) printf("INCOMPLETE: no shard_done or closing summary line: the input may be cut short\n");
         if (m.problems) printf("PROBLEMS: %" PRIu64 " malformed or inconsistent input(s), see stderr\n", m.problems);
         printf("%s\n", incomplete ? "merge: INCOMPLETE" : m.failed ? "merge: complete, with failures" : "merge: complete, all verified");
     }

@@ -95,8 +95,11 @@ int cli_results_next(cli_results *r, cli_vresult *out, arb_error *err)
     memset(out, 0, sizeof *out);
     out->obj = o;
     out->index = -1;
-    if (arb_tnode_get(o, "summary")) { /* a closing summary ({"summary":{…}}): no match */
+    const arb_tnode *sum = arb_tnode_get(o, "summary");
+    if (sum) { /* a closing summary ({"summary":{…}}): no match */
         out->is_summary = 1;
+        int64_t n = sum->kind == ARB_T_MAP ? get_int(sum, "matches", -1) : -1;
+        out->files = n < 0 ? UINT64_MAX : (uint64_t)n;
         return 1;
     }
     const arb_tnode *sd = arb_tnode_get(o, "shard_done");

@@ -23,7 +23,7 @@ typedef struct cli_vresult {
     int64_t turns, actions;
     uint64_t shard_k, shard_n;  /* shard_n 0 when absent */
     /* trailer line */
-    uint64_t k, n, entries, files;
+    uint64_t k, n, entries, files; /* summary line: files = its "matches" (UINT64_MAX if absent) */
     const arb_tnode *obj;       /* the whole parsed line */
 } cli_vresult;
 
