@@ -100,6 +100,15 @@ same stats-j1.txt stats-j2.txt
 (cd "$t" && "$ARBITER" select -j 2 --winner P2 day day.tcgr >sel-j2.txt && "$ARBITER" select --winner P2 day day.tcgr >sel-j1.txt)
 same sel-j1.txt sel-j2.txt
 
+# --- the engine named for a format-2 file (which leaves it out); a v1
+# header's engine as recorded
+expect 0 'rules naramo-2, engine not recorded \(this build.s: naramo-engine-1\.0\)' info day/naramo-000001.tcgr
+expect 0 '"engine":"","engine_here":"catalyst-engine-1\.0\.0"' info --json day.tcgr#0
+v1=$(find "$root/replays/golden/operator" -name '*.tcgr' | head -n 200 | while read -r f; do
+    "$ARBITER" info "$f" | grep -q 'format: *tcgr-1' && { echo "$f"; break; }; done)
+expect 0 'rules ops-1, engine 1\.0\.0
+rng' info "$v1"
+
 # --- diff between members and files
 expect 0 'identical: day.tcgr#5 and day/naramo-000002.tcgr' diff day.tcgr#5 day/naramo-000002.tcgr
 expect 1 'first difference: header' diff day.tcgr#5 day.tcgr#6

@@ -369,6 +369,11 @@ const arb_game *arb_game_find(const char *id);      /* NULL if unknown */
 unsigned arb_game_count(void);
 const arb_game *arb_game_at(unsigned i);
 
+/* The engine build's name, as a v1 header's `engine` key holds it:
+ * g->engine_version when it already names the game (naramo-engine-1.0),
+ * else "ID-engine-VERSION"; written to buf (n bytes) and returned. */
+const char *arb_game_engine_name(const arb_game *g, char *buf, size_t n);
+
 /* Helpers over the vtable. */
 int arb_verb_find(const arb_game *g, const char *name); /* -1 if unknown */
 int arb_card_find(const arb_game *g, const char *id_or_name); /* -1 */

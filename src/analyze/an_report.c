@@ -1123,8 +1123,16 @@ static void write_summary(FILE *out, const repctx *c, const arb_an_walk_result *
     fputs(")</td></tr><tr><td>rules / engine</td><td>", out);
     arb_an__html_str(out, h->rules);
     fputs(" / ", out);
-    /* A format-2 writer leaves the informational engine build out. */
+    /* A format-2 writer leaves the informational engine build out: the
+     * page names the engine this build replays it with. */
     arb_an__html_str(out, h->engine[0] ? h->engine : "not recorded");
+    char eb[96];
+    arb_game_engine_name(g, eb, sizeof eb);
+    if (!h->engine[0]) {
+        fputs(" (this build's: ", out);
+        arb_an__html_str(out, eb);
+        fputc(')', out);
+    }
     fprintf(out, "</td></tr><tr><td>seed</td><td>%" PRIu64 "</td></tr>", h->seed);
     if (h->started[0]) {
         fputs("<tr><td>started</td><td>", out);

@@ -32,6 +32,12 @@ static void json_header(const arb_replay_header *h)
     cli_json_str(stdout, h->hash);
     printf(",\"engine\":");
     cli_json_str(stdout, h->engine);
+    const arb_game *g = arb_game_find(h->game);
+    if (g) { /* the engine this build replays the match with */
+        char eb[96];
+        printf(",\"engine_here\":");
+        cli_json_str(stdout, arb_game_engine_name(g, eb, sizeof eb));
+    }
     printf(",\"seed\":\"%" PRIu64 "\",\"started\":", h->seed);
     cli_json_str(stdout, h->started);
     printf(",\"players\":[");
@@ -179,8 +185,14 @@ int cmd_info(int argc, char **argv)
         printf("format:     %s (envelope version %u, flags 0x%02x%s%s)\n", cli_esc(h->format), h->version, h->flags,
                (h->flags & ARB_REPLAY_FLAG_TIMED) ? ": timed" : "", body);
         const arb_game *g = arb_game_find(h->game);
-        printf("game:       %s%s%s, rules %s, engine %s\n", cli_esc(h->game), g ? " — " : " (not in this build)",
+        char eb[96] = "";
+        if (g) arb_game_engine_name(g, eb, sizeof eb);
+        printf("game:       %s%s%s, rules %s, engine %s", cli_esc(h->game), g ? " — " : " (not in this build)",
                g ? g->title : "", cli_esc(h->rules), h->engine[0] ? cli_esc(h->engine) : "not recorded");
+        /* format 2 leaves the informational engine build out: name the one
+         * that replays it here (a v1 header's engine is printed as it is) */
+        if (g && !h->engine[0]) printf(" (this build's: %s)", cli_esc(eb));
+        putchar('\n');
         printf("rng:        %s; hash %s\n", cli_esc(h->rng), h->hash[0] ? cli_esc(h->hash) : "?");
         printf("seed:       %" PRIu64 "\n", h->seed);
         if (h->has_commit) {

@@ -60,6 +60,15 @@ int arb_game_register(const arb_game *g, arb_error *err)
     return ARB_OK;
 }
 
+const char *arb_game_engine_name(const arb_game *g, char *buf, size_t n)
+{
+    const char *v = g->engine_version ? g->engine_version : "?";
+    size_t id = strlen(g->id);
+    if (strncmp(v, g->id, id) == 0 && v[id] == '-') snprintf(buf, n, "%s", v);
+    else snprintf(buf, n, "%s-engine-%s", g->id, v);
+    return buf;
+}
+
 int arb_verb_find(const arb_game *g, const char *name)
 {
     for (unsigned i = 0; i < g->nverbs; i++)
