@@ -158,6 +158,14 @@ static void set_failed(arb_adapter *a, const char *op, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The end of the adapter's stderr: the count of what was not shown. */
+static void stderr_end(arb_adapter *a)
+{
+    if (a->ecut) fprintf(stderr, "arbiter: the engine adapter wrote %llu more bytes to stderr (not shown)\n", a->ecut);
+    close(a->efd);
+    a->efd = -1;
+}
+
 /* Pass on what the adapter wrote to its stderr (non-blocking): escaped,
  * the first STDERR_SHOWN bytes, the rest counted. Closes efd at its end. */
 static void drain_stderr(arb_adapter *a)
@@ -190,13 +198,24 @@ static void drain_stderr(arb_adapter *a)
                 at = n;
             }
         }
-        if (r <= 0) {
-            if (a->ecut) fprintf(stderr, "arbiter: the engine adapter wrote %llu more bytes to stderr (not shown)\n",
-                                 a->ecut);
-            close(a->efd);
-            a->efd = -1;
-        }
+        if (r <= 0) stderr_end(a);
     }
+}
+
+/* After the group is killed: read its stderr to the end. A killed process
+ * closes its end a moment after the leader is reaped, and one that left
+ * the group may never: wait for the end at most ms milliseconds. */
+static void drain_stderr_to_end(arb_adapter *a, int ms)
+{
+    double deadline = now_ms() + ms;
+    for (;;) {
+        drain_stderr(a);
+        int left = (int)(deadline - now_ms());
+        if (a->efd < 0 || left <= 0) break;
+        struct pollfd pf = { a->efd, POLLIN, 0 };
+        (void)poll(&pf, 1, left);
+    }
+    if (a->efd >= 0) stderr_end(a);
 }
 
 /* How the adapter ended, if it has: " (it exited with status N)". Never
@@ -1504,8 +1523,7 @@ void arb_adapter_close(arb_adapter *a)
         a->pid = -1;
     }
     /* the group is gone: read its stderr to the end (bounded: nobody writes) */
-    drain_stderr(a);
-    if (a->efd >= 0) close(a->efd);
+    drain_stderr_to_end(a, 1000);
     arb_adapter_forget(a);
     clear_ahead(a);
     pthread_mutex_lock(&open_mu);
