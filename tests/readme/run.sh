@@ -139,7 +139,9 @@ if not match(0, 0):
 EOF
 }
 
-make_target_ok() { make -C "$CHECKOUT" -n --no-print-directory "$@" >/dev/null 2>&1; }
+# As a user types it: not under the caller's make (make sanitize sets BUILD,
+# and MAKEFLAGS would carry it into this make and name other targets).
+make_target_ok() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$CHECKOUT" -n --no-print-directory "$@" >/dev/null 2>&1; }
 
 # --- the kinds ----------------------------------------------------------------
 run_block() { # LINE BODY-FILE [checkout]
