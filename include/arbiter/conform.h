@@ -20,6 +20,7 @@
 
 #include "arbiter/error.h"
 #include "arbiter/game.h"
+#include "arbiter/match.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,9 +59,24 @@ typedef struct arb_conform_options {
      * run are SKIP "not run: …". */
     int (*stop)(void *ctx, char *why, size_t size);
     void *stop_ctx;
+    /* Each test case played on this engine as well (conform --engine: the
+     * built-in engine of the adapter's game), which must agree with the
+     * engine after the setup, every accepted action and every refusal on
+     * everything observable: decision (clock included), turn, phase,
+     * outcome, hash, legal actions (as a set), the full state tree (member
+     * order included), the action's events and a refusal's code and rule.
+     * The first difference is a FAIL naming the fields. NULL: none. */
+    const arb_game *reference;
+    /* With reference: asked after the setup and at the case's end with the
+     * engine's match m and the reference's rm, in the same position. 0
+     * kept; 1 a FAIL saying why; other an ERROR saying why (the adapter
+     * failed). May be NULL. conform --engine checks the promises no single
+     * answer shows here (arb_adapter_promises). */
+    int (*promises)(void *ctx, const arb_match *m, const arb_match *rm, char *why, size_t size);
+    void *promises_ctx;
 } arb_conform_options;
 
-#define ARB_CONFORM_OPTIONS_INIT { NULL, NULL, NULL, NULL, NULL, NULL, 1, 1, 1, NULL, NULL, NULL }
+#define ARB_CONFORM_OPTIONS_INIT { NULL, NULL, NULL, NULL, NULL, NULL, 1, 1, 1, NULL, NULL, NULL, NULL, NULL, NULL }
 
 /* A problem found while loading or linting: "file:line: message". */
 typedef struct arb_conform_diag {

@@ -150,4 +150,12 @@ int arb_conform__roundtrip(const arb_conform_log *lg, uint64_t want_hash, char *
 /* coverage.c */
 int arb_conform__coverage(arb_conform_suite *s);
 
+/* reference.c: engine match m against the reference's rm in the same
+ * position (arb_conform_options.reference): 0 the same, 1 with msg naming
+ * the first differences; the last action's events too when events. */
+int arb_conform__ref_compare(const arb_match *m, const arb_match *rm, int events, char *msg, size_t size);
+/* a in rg's verb numbers (matched by name; a verb number past g's list is
+ * kept): 0, or -1 when rg has no such verb. */
+int arb_conform__ref_action(const arb_game *g, const arb_game *rg, const arb_action *a, arb_action *out);
+
 #endif

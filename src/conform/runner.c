@@ -40,6 +40,7 @@ typedef struct run {
     arb_tree *pos;                 /* position tree, NULL for seeded setup */
     const arb_tnode *posroot;
     arb_match *m;
+    arb_match *ref;                /* opt.reference's match, or NULL */
     arb_tree *t0;                  /* full export right after setup */
     arb_tree *cache[ARB_MAX_SEATS + 1];
     evbuf checkwin, actwin;
@@ -699,6 +700,87 @@ static int new_match(run *R, arb_match **m, arb_error *err)
     return arb_match_new(m, R->g, &R->su, err);
 }
 
+/* ------------------------------------------------------------ reference */
+
+/* opt.reference (reference.c): the built-in engine plays the case too and
+ * must agree with the engine. Each returns 0, or -1 with the status set. */
+static int ref_same(run *R, const xmlNode *at, const char *when, int events)
+{
+    char msg[ARB_CF_MSG_MAX - 160];
+    if (!arb_conform__ref_compare(R->m, R->ref, events, msg, sizeof msg)) return 0;
+    set_status(R, ARB_CF_FAIL, at, "the engine and the built-in %s engine differ %s: %s", R->s->opt.reference->id, when,
+               msg);
+    return -1;
+}
+
+static int ref_promises(run *R, const xmlNode *at, const char *when)
+{
+    const arb_conform_options *o = &R->s->opt;
+    if (!R->ref || !o->promises) return 0;
+    char why[ARB_CF_MSG_MAX - 64];
+    why[0] = '\0';
+    int rc = o->promises(o->promises_ctx, R->m, R->ref, why, sizeof why);
+    if (!rc) return 0;
+    set_status(R, rc == 1 ? ARB_CF_FAIL : ARB_CF_ERROR, at, "%s: %s", when, why);
+    return -1;
+}
+
+static int ref_start(run *R, const xmlNode *at)
+{
+    const arb_game *rg = R->s->opt.reference;
+    if (!rg) return 0;
+    arb_error err = ARB_ERROR_INIT;
+    char eb[ARB_MSG_MAX + ARB_RULE_MAX + ARB_WHERE_MAX + 8];
+    int rc = R->posroot ? arb_match_from_position(&R->ref, rg, R->posroot, &R->su, &err)
+                        : arb_match_new(&R->ref, rg, &R->su, &err);
+    if (rc) {
+        set_status(R, ARB_CF_FAIL, at, "the engine accepted the setup, the built-in %s engine refuses it: %s", rg->id,
+                   errtext(&err, eb, sizeof eb));
+        return -1;
+    }
+    if (ref_same(R, at, "after the setup", 1)) return -1;
+    return ref_promises(R, at, "after the setup");
+}
+
+static int ref_act(run *R, const xmlNode *n, const arb_action *a, const char *text)
+{
+    const arb_game *rg = R->s->opt.reference;
+    arb_action ra;
+    arb_error err = ARB_ERROR_INIT;
+    char eb[ARB_MSG_MAX + ARB_RULE_MAX + ARB_WHERE_MAX + 8], when[320];
+    if (arb_conform__ref_action(R->g, rg, a, &ra)) arb_error_set(&err, ARB_EINVAL, NULL, "it has no such verb");
+    if (err.code || arb_match_apply(R->ref, &ra, &err)) {
+        set_status(R, ARB_CF_FAIL, n, "the engine accepted '%s', the built-in %s engine refuses it: %s", text, rg->id,
+                   errtext(&err, eb, sizeof eb));
+        return -1;
+    }
+    snprintf(when, sizeof when, "after '%s' (step %u)", text, R->r->actions);
+    return ref_same(R, n, when, 1);
+}
+
+/* The engine refused a with rc and e: so must the reference, alike. */
+static int ref_reject(run *R, const xmlNode *n, const arb_action *a, const char *text, int rc, const arb_error *e)
+{
+    const arb_game *rg = R->s->opt.reference;
+    arb_action ra;
+    arb_error err = ARB_ERROR_INIT;
+    char when[320];
+    int rrc = arb_conform__ref_action(R->g, rg, a, &ra) ? ARB_EINVAL : arb_match_apply(R->ref, &ra, &err);
+    if (rrc == ARB_OK) {
+        set_status(R, ARB_CF_FAIL, n, "the engine refused '%s' (%s), the built-in %s engine accepts it", text,
+                   e->rule[0] ? e->rule : arb_strerror(rc), rg->id);
+        return -1;
+    }
+    if (rrc != rc || strcmp(err.rule, e->rule)) {
+        set_status(R, ARB_CF_WRONG_RULE, n, "the engine refused '%s' as %s by %s, the built-in %s engine as %s by %s", text,
+                   arb_strerror(rc), e->rule[0] ? e->rule : "(no rule ID)", rg->id, arb_strerror(rrc),
+                   err.rule[0] ? err.rule : "(no rule ID)");
+        return -1;
+    }
+    snprintf(when, sizeof when, "after refusing '%s' (step %u)", text, R->r->actions);
+    return ref_same(R, n, when, 0);
+}
+
 /* ------------------------------------------------------------ script */
 
 /* The script as tried (arb_conform_log.script): out of memory only drops
@@ -808,6 +890,7 @@ static void do_act(run *R, const xmlNode *n)
                        repeat > 1 ? ", repeated" : "");
             return;
         }
+        if (R->ref && ref_act(R, n, &a, text)) return;
         take_events(R, &R->actwin);
     }
     if (R->done) return;
@@ -862,6 +945,7 @@ static void do_reject(run *R, const xmlNode *n)
     if (arb_conform__attr(n, "says", says, sizeof says) && !strstr(err.msg, says))
         set_status(R, ARB_CF_FAIL, n, "expected the refusal of '%s' to say '%s', got: %s", text, says,
                    errtext(&err, eb, sizeof eb));
+    if (!R->done && R->ref) ref_reject(R, n, &a, text, rc, &err);
 }
 
 /* The accepted actions, recorded as a .tcgr from the same seed or position
@@ -919,6 +1003,7 @@ static void run_test_case(run *R)
     take_events(R, &R->checkwin);
     R->t0 = arb_match_export(R->m, ARB_VIEW_ALL);
     if (!R->t0) { set_status(R, ARB_CF_ERROR, setup, "out of memory exporting the state"); return; }
+    if (ref_start(R, setup)) return;
     for (const xmlNode *k = setup->next; k && !R->done; k = k->next) {
         if (arb_conform__is(k, "act")) {
             do_act(R, k);
@@ -929,6 +1014,7 @@ static void run_test_case(run *R)
             R->checkwin.n = 0;
         }
     }
+    if (!R->done) ref_promises(R, NULL, "at the case's end");
     if (!R->done && R->s->opt.replay_check) replay_check(R);
 }
 
@@ -1047,6 +1133,7 @@ void arb_conform__run_case(const arb_conform_suite *s, const cf_case *c, arb_con
     arb_tree_free(R.t0);
     arb_tree_free(R.pos);
     arb_match_free(R.m);
+    arb_match_free(R.ref);
     free(R.checkwin.e);
     free(R.actwin.e);
     free(R.log);
