@@ -118,11 +118,25 @@ int arb_adapter_protocol(const arb_adapter *a);
  * trees; 0 means "not known to be equal", never "different". */
 int arb_adapter_state_is(const void *st, int view, const char *json, size_t len);
 
+/* The promises of ADAPTER.md section 3 that no single answer shows,
+ * checked on proxy state st past the proxy's caches, against the reference
+ * engine ref in state rst (the same position): `legal` asked twice gives
+ * the same list in the same order; `describe` of up to 8 legal actions is
+ * ref's text (or "", no text); a `clone` moved on by the first legal
+ * action leaves st's hash as it was (the clone is freed). 0 kept, 1 broken
+ * (why says which, field by field), ARB_EIO the adapter failed (sticky).
+ * About 14 requests; st's handle and caches are left as they were. */
+int arb_adapter_promises(const void *st, const arb_game *ref, const void *rst, char *why, size_t size);
+
 /* Faults of the reference adapter, for testing the tools that must catch
  * them (NULL-terminated list of names, and one line of description each). */
 extern const char *const arb_adapter_fault_names[];
 extern const char *const arb_adapter_fault_help[];
 int arb_adapter_fault_find(const char *name); /* -1 when unknown */
+/* Whether fault can show in game g at all (clock-off-by-one needs a game
+ * whose decisions have a clock: a fresh match of g with its first preset
+ * decks is asked). */
+int arb_adapter_fault_shows(const arb_game *g, int fault);
 
 /* Serve the protocol for g on in/out until "bye" or end of input. fault is
  * an index into arb_adapter_fault_names or -1. Returns 0 on a clean end. */

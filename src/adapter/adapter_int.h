@@ -49,6 +49,20 @@ int arb_adapter__read_u64(const arb_tnode *n, uint64_t *out);
 struct arb_game_c2;
 int arb_adapter__shim_c2(const struct arb_game_c2 *o, arb_game **out, arb_error *err);
 
+/* client.c's requests past its caches, for promises.c: begin locks the
+ * adapter of proxy state st and gives a live handle of it (-1: the
+ * adapter failed); raw sends {"op":op,"state":h[,"action":act]} and reads
+ * the answer (*r valid until the next request): ARB_OK, a refusal's code
+ * with err filled, or ARB_EIO (sticky); raw_hash reads an answer's "hash"
+ * (-1 and sticky when malformed); raw_fail makes a malformed answer to op
+ * sticky; end unlocks. No proxy call may come between begin and end. */
+int arb_adapter__raw_begin(const void *st, arb_adapter **out, int64_t *h);
+int arb_adapter__raw(arb_adapter *a, const char *op, int64_t h, const arb_action *act, const arb_tnode **r,
+                     arb_error *err);
+int arb_adapter__raw_hash(arb_adapter *a, const arb_tnode *r, const char *op, uint64_t *out);
+void arb_adapter__raw_fail(arb_adapter *a, const char *op, const char *what);
+void arb_adapter__raw_end(arb_adapter *a);
+
 /* Protocol error codes: "illegal", "invalid", "over", … <-> ARB_E*. */
 const char *arb_adapter__code_name(int code);
 int arb_adapter__code_parse(const char *name);

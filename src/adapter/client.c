@@ -832,6 +832,9 @@ static int px_apply(const arb_game *g, void *st, const arb_action *act, arb_even
     rc = remote_apply(a, h, act, ev, err);
     if (rc) {
         if (ev) ev->n = before;
+        /* A refusal must leave the state as it was: its hash is asked
+         * again, so that a refusal that changed it shows (reject-unchanged). */
+        n->has_hash = 0;
         goto out; /* c stays in the list, unused */
     }
     c->parent = n;
@@ -1116,7 +1119,8 @@ static int px_action_text(const arb_game *g, const void *st, const arb_action *a
         }
         if (call(a, &q, &r, &e) == ARB_OK) {
             const arb_tnode *tx = arb_tnode_get(r, "text");
-            if (tx && tx->kind == ARB_T_STR) w = snprintf(buf, size, "%s", tx->s);
+            /* "": the engine offers no text; the protocol notation serves */
+            if (tx && tx->kind == ARB_T_STR && tx->s[0]) w = snprintf(buf, size, "%s", tx->s);
         }
     }
     UNLOCK(a);
@@ -1870,6 +1874,53 @@ out:
     if (rc == ARB_EIO && a->is_failed) arb_error_set(err, ARB_EIO, NULL, "engine adapter: %s", a->failed);
     UNLOCK(a);
     return rc;
+}
+
+/* ------------------------------------------------------------ raw requests */
+
+/* For promises.c (adapter_int.h): requests on a live handle of a proxy
+ * state, past every cache, with the adapter locked between begin and end. */
+int arb_adapter__raw_begin(const void *st, arb_adapter **out, int64_t *h)
+{
+    px_node *n = node_of(st);
+    if (!n) return -1;
+    arb_adapter *a = n->ad;
+    LOCK(a);
+    *h = materialize(a, n);
+    if (*h < 0) {
+        UNLOCK(a);
+        return -1;
+    }
+    *out = a;
+    return 0;
+}
+
+void arb_adapter__raw_end(arb_adapter *a) { UNLOCK(a); }
+
+int arb_adapter__raw(arb_adapter *a, const char *op, int64_t h, const arb_action *act, const arb_tnode **r,
+                     arb_error *err)
+{
+    rq q;
+    FILE *f = begin(a, &q, op);
+    if (f) {
+        fprintf(f, ",\"state\":%" PRId64, h);
+        if (act) {
+            fputs(",\"action\":", f);
+            arb_adapter__write_action(f, &a->game, act);
+        }
+    }
+    return call(a, &q, r, err);
+}
+
+int arb_adapter__raw_hash(arb_adapter *a, const arb_tnode *r, const char *op, uint64_t *out)
+{
+    return read_hash(a, out, r, op);
+}
+
+void arb_adapter__raw_fail(arb_adapter *a, const char *op, const char *what)
+{
+    arb_error e = ARB_ERROR_INIT;
+    bad_answer(a, op, what, &e);
 }
 
 const arb_tnode *arb_adapter_tree(const void *st, int view)

@@ -19,9 +19,11 @@
 #include <unistd.h>
 
 #include "adapter/adapter_int.h"
+#include "arbiter/match.h"
 
 const char *const arb_adapter_fault_names[] = {
     "drop-legal", "accept-illegal", "wrong-rule", "state-off-by-one", "leak-hidden", "drop-event", "refusal-mutates",
+    "member-order", "clone-shares", "describe-wrong", "legal-unstable", "clock-off-by-one",
     NULL
 };
 const char *const arb_adapter_fault_help[] = {
@@ -32,9 +34,17 @@ const char *const arb_adapter_fault_help[] = {
     "a seat's view is the full state: every hidden card is shown",
     "the last event of every accepted apply is left out",
     "a refused action changes the state (its first legal action is played, unreported); probes too",
+    "state trees give the first two members of the first nested object with two or more in the other order",
+    "clone answers a handle that shares its state with the original: moving one moves both",
+    "describe's text is the right one without its last character",
+    "every second legal list the adapter sends is rotated by one (an unstable order)",
+    "a decision with a clock says one millisecond more than the engine's (clock_left_ms + 1)",
     NULL
 };
-enum { F_DROP_LEGAL, F_ACCEPT_ILLEGAL, F_WRONG_RULE, F_OFF_BY_ONE, F_LEAK_HIDDEN, F_DROP_EVENT, F_REFUSAL_MUTATES };
+enum {
+    F_DROP_LEGAL, F_ACCEPT_ILLEGAL, F_WRONG_RULE, F_OFF_BY_ONE, F_LEAK_HIDDEN, F_DROP_EVENT, F_REFUSAL_MUTATES,
+    F_MEMBER_ORDER, F_CLONE_SHARES, F_DESCRIBE_WRONG, F_LEGAL_UNSTABLE, F_CLOCK_OFF_BY_ONE
+};
 
 int arb_adapter_fault_find(const char *name)
 {
@@ -43,10 +53,29 @@ int arb_adapter_fault_find(const char *name)
     return -1;
 }
 
+int arb_adapter_fault_shows(const arb_game *g, int fault)
+{
+    int n = 0;
+    while (arb_adapter_fault_names[n]) n++;
+    if (!g || fault < 0 || fault >= n) return 0;
+    if (fault != F_CLOCK_OFF_BY_ONE) return 1;
+    arb_setup su;
+    memset(&su, 0, sizeof su);
+    su.seed = 1;
+    su.players = g->min_players;
+    for (int i = 0; i < su.players && g->npresets; i++) su.decks[i] = g->preset(g, (unsigned)i % g->npresets);
+    arb_match *m = NULL;
+    arb_error e = ARB_ERROR_INIT;
+    int shows = !arb_match_new(&m, g, &su, &e) && arb_match_decision(m).clock_left_ms >= 0;
+    arb_match_free(m);
+    return shows;
+}
+
 typedef struct sstate {
     void *st;               /* NULL: free slot */
     arb_event *ev;          /* events of the last setup/apply */
     unsigned nev;
+    int shares;             /* clone-shares: 1 + the handle whose state this one uses */
 } sstate;
 
 typedef struct server {
@@ -63,6 +92,7 @@ typedef struct server {
     int proto;              /* the one hello agreed on (proto_max before) */
     void *scratch;          /* a state to try probes on */
     arb_tree *req;          /* the request being answered, parsed */
+    unsigned long listed;   /* legal lists sent (legal-unstable) */
 } server;
 
 #define SERVER_EVENTS 4096
@@ -175,8 +205,10 @@ static void write_events(server *S, int h)
     fputc(']', S->out);
 }
 
-/* The "state" field of a request: a live handle, or an error sent. */
-static int handle_of(server *S, const arb_tnode *req)
+/* The "state" field of a request: a live handle, or an error sent. Under
+ * clone-shares a clone's handle stands for its original's state (while
+ * that lives), except to free (raw set). */
+static int handle_of(server *S, const arb_tnode *req, int raw)
 {
     const arb_tnode *h = arb_tnode_get(req, "state");
     if (!h || h->kind != ARB_T_INT) {
@@ -187,7 +219,9 @@ static int handle_of(server *S, const arb_tnode *req)
         fail(S, ARB_ENOTFOUND, NULL, "state", "no live state %" PRId64, h->i);
         return -1;
     }
-    return (int)h->i;
+    int i = (int)h->i, o = S->s[i].shares - 1;
+    if (!raw && o >= 0 && (size_t)o < S->ns && S->s[o].st) return o;
+    return i;
 }
 
 /* ------------------------------------------------------------ requests */
@@ -340,11 +374,12 @@ static void op_setup(server *S, const arb_tnode *req, int position)
 
 static void op_clone(server *S, const arb_tnode *req)
 {
-    int h = handle_of(S, req);
+    int h = handle_of(S, req, 0);
     if (h < 0) return;
     int c = new_state(S);
     if (c < 0) { fail(S, ARB_ELIMIT, NULL, NULL, "too many live states (at most %d)", ARB_ADAPTER_STATES_MAX); return; }
     memcpy(S->s[c].st, S->s[h].st, S->g->state_size);
+    if (S->fault == F_CLONE_SHARES) S->s[c].shares = h + 1;
     head(S, 1);
     fprintf(S->out, ",\"state\":%d", c);
     end(S);
@@ -361,7 +396,7 @@ static void write_decision(server *S, const void *st)
     fputs(",\"kind\":", S->out);
     arb_json_str(S->out, d.kind < S->g->ndecision_names ? S->g->decision_names[d.kind] : "?");
     fputs(",\"clock_left_ms\":", S->out);
-    arb_adapter__put_int(S->out, d.clock_left_ms);
+    arb_adapter__put_int(S->out, d.clock_left_ms + (S->fault == F_CLOCK_OFF_BY_ONE && d.clock_left_ms >= 0));
     fputs(",\"turn\":", S->out);
     arb_adapter__put_int(S->out, S->g->turn(S->g, st));
     fputs(",\"phase\":", S->out);
@@ -399,6 +434,11 @@ static void write_legal(server *S, size_t n)
 {
     size_t first = 0;
     if (S->fault == F_DROP_LEGAL && n >= 2) first = 1;
+    if (S->fault == F_LEGAL_UNSTABLE && n >= 2 && S->listed++ % 2) {
+        arb_action a0 = S->legal[0];
+        memmove(S->legal, S->legal + 1, (n - 1) * sizeof *S->legal);
+        S->legal[n - 1] = a0;
+    }
     arb_adapter__write_actions(S->out, S->g, S->legal + first, n - first);
 }
 
@@ -461,6 +501,24 @@ static void off_by_one(arb_tnode *root)
         if (k->kind == ARB_T_INT && strcmp(k->key, "seat") && strcmp(k->key, "uid")) { k->i++; return; }
 }
 
+/* member-order: the first map below the root (depth first) with two or
+ * more members gets its first two swapped. 1 when one was found. */
+static int member_order(arb_tnode *n, int depth)
+{
+    if (n->kind != ARB_T_MAP && n->kind != ARB_T_ARR) return 0;
+    if (depth && n->kind == ARB_T_MAP && n->n >= 2) {
+        arb_tnode *a = n->first, *b = a->next;
+        a->next = b->next;
+        b->next = a;
+        n->first = b;
+        if (n->last == b) n->last = a;
+        return 1;
+    }
+    for (arb_tnode *k = n->first; k; k = k->next)
+        if (member_order(k, depth + 1)) return 1;
+    return 0;
+}
+
 /* A view: "all" or a seat number; -2 (an error answer sent) otherwise. */
 static int read_view(server *S, const arb_tnode *v, const char *where)
 {
@@ -479,6 +537,7 @@ static arb_tree *export_view(server *S, const void *st, int view)
     S->g->export_state(S->g, st, view, t, arb_tree_root(t));
     if (arb_tree_failed(t)) { arb_tree_free(t); return NULL; }
     if (S->fault == F_OFF_BY_ONE) off_by_one(arb_tree_root(t));
+    if (S->fault == F_MEMBER_ORDER) member_order(arb_tree_root(t), 0);
     return t;
 }
 
@@ -631,6 +690,7 @@ static void op_describe(server *S, const void *st, const arb_tnode *req)
     if (arb_adapter__read_action(S->g, arb_tnode_get(req, "action"), "action", &a, &e)) { fail_err(S, &e); return; }
     char buf[256] = "";
     if (a.verb < S->g->nverbs) S->g->action_text(S->g, st, &a, buf, sizeof buf);
+    if (S->fault == F_DESCRIBE_WRONG && buf[0]) buf[strlen(buf) - 1] = '\0';
     head(S, 1);
     fputs(",\"text\":", S->out);
     arb_json_str(S->out, buf);
@@ -759,7 +819,7 @@ static int dispatch(server *S, const char *line, size_t len)
     int known = S->proto >= 2 && (!strcmp(o, "step") || !strcmp(o, "probe"));
     for (int i = 0; with_state[i]; i++) known |= !strcmp(o, with_state[i]);
     if (!known) { fail(S, ARB_EFORMAT, NULL, "op", "unknown op '%.64s'", o); goto out; }
-    int h = handle_of(S, req);
+    int h = handle_of(S, req, !strcmp(o, "free"));
     if (h < 0) goto out;
     const void *st = S->s[h].st;
     if (!strcmp(o, "clone")) op_clone(S, req);

@@ -31,6 +31,7 @@
 #define XC_LEGAL_MAX 65536
 #define XC_TREE_EVERY 16   /* protocol 2: state trees every 16th step (and first, last) */
 #define XC_JOBS_MAX 8
+#define XC_PROMISES_EVERY 128 /* the promises (arb_adapter_promises) at steps 1, 129, … */
 
 typedef struct xc {
     const arb_game *g, *p;      /* reference, proxy */
@@ -351,6 +352,7 @@ typedef struct xmatch {
     xc_pairs pairs;             /* what the match reached */
     int has_probe;              /* the divergence is the verdict on this action */
     int probe_hash;             /* ... or the engine's hash after it, refused */
+    int promise;                /* ... or a promise broken (arb_adapter_promises) */
     arb_action probe;
     int result;                 /* 0 agreed, 1 diverged, 4 internal, 5 the pool lacks a card, -1 skipped */
     int again;                  /* a divergence shows again on fresh states */
@@ -403,6 +405,11 @@ static int reconfirm(xc *X, xmatch *M)
         if (M->probe_hash && !again) again = rg && arb_match_hash(mg) != arb_match_hash(mp);
         goto out;
     }
+    if (M->promise) {
+        char why[1024];
+        again = arb_adapter_promises(arb_match_state(mp), X->g, arb_match_state(mg), why, sizeof why) == 1;
+        goto out;
+    }
     again = compare(X, mg, mp, M->players, XC_ALL_VIEWS);
 out:
     X->wlen = save;
@@ -419,7 +426,7 @@ static int match_open(xc *X, xmatch *M, arb_match **mg, arb_match **mp, arb_rng 
     arb_error e1 = ARB_ERROR_INIT, e2 = ARB_ERROR_INIT;
     const arb_tree *pos = M->start ? M->start->pos : NULL;
     int rg = match_start(mg, X->g, &M->su, pos, &e1), rp = match_start(mp, X->p, &M->sp, pos, &e2);
-    M->has_probe = M->probe_hash = 0;
+    M->has_probe = M->probe_hash = M->promise = 0;
     if (!same_verdict(X, rg, &e1, rp, &e2, "setup")) return 1;
     if (rg) return -1;
     /* a fresh match's walk as before segments; each segment its own */
@@ -429,6 +436,18 @@ static int match_open(xc *X, xmatch *M, arb_match **mg, arb_match **mp, arb_rng 
     const arb_event *eg = arb_match_events(*mg, &neg), *ep = arb_match_events(*mp, &nep);
     if (compare_events(X, eg, neg, ep, nep)) { say(X, "  (the setup's events)\n"); return 1; }
     return 0;
+}
+
+/* At sampled steps, the protocol's promises that no answer shows alone
+ * (legal order, clone, describe): 1 when one is broken (X->why). */
+static int promises(xc *X, xmatch *M, const arb_match *mg, const arb_match *mp)
+{
+    if (M->steps % XC_PROMISES_EVERY != 1) return 0;
+    char why[1024];
+    if (arb_adapter_promises(arb_match_state(mp), X->g, arb_match_state(mg), why, sizeof why) != 1) return 0;
+    say(X, "%s", why);
+    M->promise = 1;
+    return 1;
 }
 
 /* What the walk reached: the events of m's last action with the phase
@@ -558,6 +577,7 @@ static int play_p1(xc *X, xmatch *M)
     for (M->steps = 0; M->steps < XC_MAX_STEPS; M->steps++) {
         if (compare(X, mg, mp, M->players, XC_ALL_VIEWS)) { rc = 1; break; }
         if (arb_adapter_failed(X->ad)) break;
+        if (promises(X, M, mg, mp)) { rc = 1; break; }
         arb_outcome o;
         if (arb_match_outcome(mg, &o)) break;
         size_t n = get_legal(mg, X->g, &X->lg, &X->cap, &X->tg, 0);
@@ -647,6 +667,7 @@ static int play_p2(xc *X, xmatch *M)
     for (M->steps = 0; M->steps < XC_MAX_STEPS; M->steps++) {
         if (compare(X, mg, mp, M->players, trees)) { rc = 1; break; }
         if (arb_adapter_failed(X->ad)) break;
+        if (promises(X, M, mg, mp)) { rc = 1; break; }
         arb_outcome o;
         if (arb_match_outcome(mg, &o)) break;
         size_t n = X->nlg; /* compare() just listed them */

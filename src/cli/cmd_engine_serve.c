@@ -8,11 +8,11 @@
 #include "arbiter/adapter.h"
 #include "cli/cli.h"
 
-static const char *const serve_usage[] = { "engine-serve --game G [--fault NAME] [--protocol N]", "engine-serve --list-faults", NULL };
+static const char *const serve_usage[] = { "engine-serve --game G [--fault NAME] [--protocol N]", "engine-serve --list-faults [--game G]", NULL };
 static const cli_opt serve_opts[] = {
     CLI_OPT_GAME("the engine to serve"),
     { "fault", 'f', 0, CLI_ARG_TEXT, "NAME", "break one behaviour on purpose (see --list-faults), to test that crosscheck and conform --engine catch it", 0, 0, CLI_SH_NONE },
-    { "list-faults", 'L', 0, CLI_ARG_NONE, NULL, "print the faults, one per line", 0, 0, CLI_SH_NONE },
+    { "list-faults", 'L', 0, CLI_ARG_NONE, NULL, "print the faults, one per line (with --game: those that can show in G)", 0, 0, CLI_SH_NONE },
     { "protocol", 'P', 0, CLI_ARG_INT, "N", "speak protocols 1..N only (default: the newest, 2); 1 refuses a hello offering 2", 1, ARB_ADAPTER_PROTOCOL, CLI_SH_NONE },
     CLI_OPT_END
 };
@@ -33,7 +33,7 @@ const cli_spec cli_spec_engine_serve = {
 int cmd_engine_serve(int argc, char **argv)
 {
     const char *game = NULL, *fault = NULL;
-    int proto = ARB_ADAPTER_PROTOCOL;
+    int proto = ARB_ADAPTER_PROTOCOL, list = 0;
     cli_parser p;
     int c;
     cli_parse_init(&p, &cli_spec_engine_serve, argc, argv);
@@ -42,18 +42,20 @@ int cmd_engine_serve(int argc, char **argv)
         case 'g': game = p.arg; break;
         case 'f': fault = p.arg; break;
         case 'P': proto = (int)p.num; break;
-        case 'L':
-            for (int k = 0; arb_adapter_fault_names[k]; k++)
-                printf("%-18s %s\n", arb_adapter_fault_names[k], arb_adapter_fault_help[k]);
-            return EXIT_OK;
+        case 'L': list = 1; break;
         default: return cli_unhandled(&p);
         }
     }
     if (c < 0) return p.rc;
     if (p.npos) return cli_usage("engine-serve", "unknown argument '%s'", cli_esc(p.pos[0]));
-    if (!game) return cli_usage("engine-serve", "--game is required");
-    const arb_game *g = cli_game("engine-serve", game);
-    if (!g) return EXIT_INPUT;
+    if (!game && !list) return cli_usage("engine-serve", "--game is required");
+    const arb_game *g = game ? cli_game("engine-serve", game) : NULL;
+    if (game && !g) return EXIT_INPUT;
+    if (list) {
+        for (int k = 0; arb_adapter_fault_names[k]; k++)
+            if (!g || arb_adapter_fault_shows(g, k)) printf("%-18s %s\n", arb_adapter_fault_names[k], arb_adapter_fault_help[k]);
+        return EXIT_OK;
+    }
     int f = -1;
     if (fault && (f = arb_adapter_fault_find(fault)) < 0) {
         fprintf(stderr, "arbiter engine-serve: unknown fault '%s' (see --list-faults)\n", fault);

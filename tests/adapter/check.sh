@@ -7,9 +7,11 @@
 #     CROSSCHECK_MATCHES (default 1000) matches, 2..4 players as allowed;
 #   - crosscheck speaks protocol 2 to engine-serve (at most 3 requests a
 #     step) and falls back to protocol 1 for `engine-serve --protocol 1`;
-#   - every --fault of engine-serve is caught by crosscheck under protocol 2
-#     and under protocol 1 (exit 1, the first divergence named, a
-#     reproducer written) and by conform --engine (exit 1);
+#   - every --fault of engine-serve that can show in a game (--list-faults
+#     --game G) is caught there by crosscheck under protocol 2 and under
+#     protocol 1 (exit 1, the first divergence named, a reproducer written)
+#     and by conform --engine (exit 1, saying what), and every fault shows
+#     in some game;
 #   - crosscheck --jobs 2 prints what --jobs 1 prints (timing aside), with
 #     and without a divergence; a divergence in match I of --seed S
 #     reproduces as match 0 of --seed S+I --games 1;
@@ -34,6 +36,19 @@ games=$($A games --json 2>/dev/null | python3 -c 'import json,sys; print(" ".joi
 [ -n "$games" ] || games="naramo catalyst operator brainstorm"
 faults=$($A engine-serve --list-faults | awk '{print $1}')
 [ -n "$faults" ] || bad "engine-serve --list-faults lists nothing"
+tested=""
+# What conform --engine and crosscheck say of each fault (a pattern of grep -E)
+says() {
+    case $1 in
+    member-order) echo "the same members in another order \(maps are ordered: ADAPTER.md section 5\)" ;;
+    clone-shares) echo "clone: playing '[^']*' on a clone changed the original \(hash [0-9a-f]{16} -> [0-9a-f]{16}\)" ;;
+    describe-wrong) echo "describe '[^']*': reference '[^']*', engine '[^']*'" ;;
+    legal-unstable) echo "legal order: the same state asked twice lists [0-9]+ then [0-9]+ actions, item [0-9]+ " ;;
+    clock-off-by-one) echo "decision: .* clock [0-9]+, .* clock [0-9]+" ;;
+    refusal-mutates) echo "hash|reject-unchanged|verdict on|legal actions:|state tree|built-in" ;;
+    *) echo "." ;;
+    esac
+}
 
 only=${CROSSCHECK_ONLY:-}
 for g in $games; do
@@ -80,10 +95,13 @@ print(k("suite_matches"), k("suite_cases_played"), k("timed_matches"), k("arbite
     [ -z "$only" ] || continue
     out=$($A crosscheck --engine "$E --protocol 1" --game $g --games 3 2>&1); rc=$?
     [ $rc -eq 0 ] && echo "$out" | grep -q "a step, protocol 1)" || bad "$g: no fallback to protocol 1 (exit $rc): $out"
-    for f in $faults; do
+    gfaults=$($A engine-serve --list-faults --game $g | awk '{print $1}')
+    tested="$tested $(echo $gfaults)"
+    for f in $gfaults; do
         for P in 2 1; do
             out=$($A crosscheck --engine "$E --protocol $P --fault $f" --game $g --games 50 --repro "$T/$g-$f.tcgr" 2>&1); rc=$?
             [ $rc -eq 1 ] || bad "$g: crosscheck did not catch --fault $f under protocol $P (exit $rc): $(echo "$out" | tail -2)"
+            echo "$out" | grep -Eq "$(says $f)" || bad "$g --fault $f (protocol $P): crosscheck does not say what: $(echo "$out" | head -3)"
             echo "$out" | grep -q "^DIVERGENCE $g match" || bad "$g --fault $f (protocol $P): no DIVERGENCE line"
             echo "$out" | grep -q "protocol $P)" || bad "$g --fault $f: not protocol $P: $(echo "$out" | tail -1)"
             [ -s "$T/$g-$f.tcgr" ] || bad "$g --fault $f (protocol $P): no reproducer written"
@@ -91,8 +109,9 @@ print(k("suite_matches"), k("suite_cases_played"), k("timed_matches"), k("arbite
             [ $vrc -le 1 ] || bad "$g --fault $f (protocol $P): the reproducer is unreadable (verify exit $vrc)"
             rm -f "$T/$g-$f.tcgr"
         done
-        out=$($A conform --quiet --engine "$E --fault $f" 2>&1); rc=$?
+        out=$($A conform --engine "$E --fault $f" 2>&1); rc=$?
         [ $rc -eq 1 ] || bad "$g: conform --engine did not catch --fault $f (exit $rc)"
+        echo "$out" | grep -Eq "$(says $f)" || bad "$g --fault $f: conform --engine does not say what: $(echo "$out" | grep -A1 -m1 '^FAIL')"
     done
     # --jobs 2 reports what --jobs 1 does: a clean run, and a divergence
     # (later matches played ahead by the second job are not reported)
@@ -106,6 +125,19 @@ print(k("suite_matches"), k("suite_cases_played"), k("timed_matches"), k("arbite
         [ -z "$f" ] || cmp -s "$T/j1.tcgr" "$T/j2.tcgr" || bad "$g $f: -j 2 wrote another reproducer than -j 1"
     done
 done
+
+# Every fault shows in some game, and one that cannot show in a game is
+# not listed for it (clock-off-by-one needs a decision clock: naramo's).
+for f in $faults; do
+    case " $tested " in *" $f "*) ;; *) bad "--fault $f is tested in no game (engine-serve --list-faults --game G)" ;; esac
+done
+$A engine-serve --list-faults --game operator | grep -q "^clock-off-by-one " && bad "operator has no clock, but clock-off-by-one is listed for it"
+$A engine-serve --list-faults --game naramo | grep -q "^clock-off-by-one " || bad "naramo's clock-off-by-one is not listed"
+# Through conform --engine a refusal that changes the state is the case's
+# reject-unchanged invariant (the hash is asked again after a refusal).
+out=$($A conform --engine "$A engine-serve --game naramo --fault refusal-mutates" 2>&1)
+echo "$out" | grep -q "invariant reject-unchanged: rejecting '[^']*' changed the state (hash [0-9a-f]* -> [0-9a-f]*)" ||
+    bad "naramo --fault refusal-mutates: conform --engine did not name reject-unchanged: $(echo "$out" | grep -A1 -m1 '^FAIL')"
 
 # A refusal that changes the state shows through the probe's hash (this
 # fresh operator match has no verdict difference first).
