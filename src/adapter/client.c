@@ -1683,6 +1683,9 @@ int arb_adapter_step(void *st, const arb_action *acts, size_t n, int *rcs, arb_e
         s->node = c;
     }
     a->legal_node = NULL;
+    /* what the node knew may be stale (a refusal that changed the state):
+     * the answers read ahead now tell it, in this round trip */
+    node->has_dec = node->has_out = node->has_hash = 0;
     rc = read_ahead(a, qs + nq, nquery);
 out:
     for (unsigned i = 0; i < nq + nquery; i++) free(qs[i].buf);
