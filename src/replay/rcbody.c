@@ -583,21 +583,32 @@ int arb_rc_dec_start(arb_rc_dec *d, arb_rc_model *m, int timed)
     return 0;
 }
 
-/* The decoder's hot loop keeps range, code and the input cursor in
- * locals; only an input refill (or the end of the body) goes through
- * in_byte with the state written back. */
+/* The decoder's hot loop keeps range, code, the input cursor and its
+ * limit in locals: lim is the end of the buffered input or of the body's
+ * coded bytes (d->limit), whichever comes first, so a byte costs one
+ * compare; the bytes read from ip0 on are added to d->consumed whenever
+ * the state is written back (an input refill, the end of the body, the
+ * end of the call). */
+#define SYNC() (d->consumed += (uint64_t)(ip - ip0), ip0 = ip)
+#define LIMIT()                                                                                                         \
+    do {                                                                                                                \
+        uint64_t left_ = d->limit > d->consumed ? d->limit - d->consumed : 0;                                           \
+        lim = (uint64_t)(ie - ip) <= left_ ? ie : ip + left_;                                                           \
+        ip0 = ip;                                                                                                       \
+    } while (0)
 #define NORM()                                                                                                          \
     while (range < TOP) {                                                                                               \
         uint8_t nb_;                                                                                                    \
-        if (ip < ie && d->consumed < d->limit) {                                                                        \
+        if (ip < lim) {                                                                                                 \
             nb_ = *ip++;                                                                                                \
-            d->consumed++;                                                                                              \
         } else {                                                                                                        \
+            SYNC();                                                                                                     \
             d->p = ip;                                                                                                  \
             d->e = ie;                                                                                                  \
             nb_ = in_byte(d);                                                                                           \
             ip = d->p;                                                                                                  \
             ie = d->e;                                                                                                  \
+            LIMIT();                                                                                                    \
         }                                                                                                               \
         range <<= 8;                                                                                                    \
         code = (code << 8) | nb_;                                                                                       \
@@ -610,7 +621,8 @@ size_t arb_rc_dec_bytes(arb_rc_dec *d, uint8_t *out, size_t cap)
     uint64_t left = d->tok.clen - d->done;
     if (cap > left) cap = (size_t)left;
     uint32_t range = d->range, code = d->code, win = d->win;
-    const uint8_t *ip = d->p, *ie = d->e;
+    const uint8_t *ip = d->p, *ie = d->e, *lim, *ip0;
+    LIMIT();
     arb_rc_model *m = d->m;
     while (k < cap) {
         int c = arb_rc_tok_ctx(&d->tok);
@@ -629,15 +641,27 @@ size_t arb_rc_dec_bytes(arb_rc_dec *d, uint8_t *out, size_t cap)
                 d->cut = 2;
                 break;
             }
-            for (int j = 0; j < 8; j++) {
-                NORM();
-                uint32_t bound = (range >> PBITS) * (p[x] & (PONE - 1));
-                unsigned bit = code >= bound;
-                code -= bound & (0u - bit);
-                range = bit ? range - bound : bound;
-                upd(&p[x], bit);
-                if (q) upd(&q[x], bit);
-                x = x * 2 + bit;
+            if (q) {
+                for (int j = 0; j < 8; j++) {
+                    NORM();
+                    uint32_t bound = (range >> PBITS) * (p[x] & (PONE - 1));
+                    unsigned bit = code >= bound;
+                    code -= bound & (0u - bit);
+                    range = bit ? range - bound : bound;
+                    upd(&p[x], bit);
+                    upd(&q[x], bit);
+                    x = x * 2 + bit;
+                }
+            } else {
+                for (int j = 0; j < 8; j++) {
+                    NORM();
+                    uint32_t bound = (range >> PBITS) * (p[x] & (PONE - 1));
+                    unsigned bit = code >= bound;
+                    code -= bound & (0u - bit);
+                    range = bit ? range - bound : bound;
+                    upd(&p[x], bit);
+                    x = x * 2 + bit;
+                }
             }
         }
         if (d->cut) break;
@@ -645,6 +669,7 @@ size_t arb_rc_dec_bytes(arb_rc_dec *d, uint8_t *out, size_t cap)
         tok_push(&d->tok, b);
         out[k++] = b;
     }
+    SYNC();
     d->range = range;
     d->code = code;
     d->win = win;
@@ -655,6 +680,8 @@ size_t arb_rc_dec_bytes(arb_rc_dec *d, uint8_t *out, size_t cap)
     return k;
 }
 #undef NORM
+#undef LIMIT
+#undef SYNC
 
 /* The flush is canonical (§D.2): the decoder's last window W (its last 4
  * bytes, padding included) and the encoder's low (W − code) say which
