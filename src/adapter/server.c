@@ -594,7 +594,7 @@ static void op_step(server *S, int h, const arb_tnode *req)
     }
     int views[ARB_MAX_SEATS + 1], nv = 0;
     for (const arb_tnode *k = vs ? vs->first : NULL; k; k = k->next) {
-        char where[16];
+        char where[24]; /* "views." and any int: no -Wformat-truncation at -O0 */
         snprintf(where, sizeof where, "views.%d", nv);
         if ((views[nv++] = read_view(S, k, where)) == -2) return;
     }
