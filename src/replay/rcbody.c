@@ -615,6 +615,20 @@ int arb_rc_dec_start(arb_rc_dec *d, arb_rc_model *m, int timed)
         win = (win << 8) | nb_;                                                                                         \
     }
 
+/* The 8 bits of a byte coded with context states p (and, through
+ * PARENT_UPD, its parent's) into x. */
+#define TREE_BITS(PARENT_UPD)                                                                                           \
+    for (int j = 0; j < 8; j++) {                                                                                       \
+        NORM();                                                                                                         \
+        uint32_t bound = (range >> PBITS) * (p[x] & (PONE - 1));                                                        \
+        unsigned bit = code >= bound;                                                                                   \
+        code -= bound & (0u - bit);                                                                                     \
+        range = bit ? range - bound : bound;                                                                            \
+        upd(&p[x], bit);                                                                                                \
+        PARENT_UPD;                                                                                                     \
+        x = x * 2 + bit;                                                                                                \
+    }
+
 size_t arb_rc_dec_bytes(arb_rc_dec *d, uint8_t *out, size_t cap)
 {
     size_t k = 0;
@@ -641,27 +655,12 @@ size_t arb_rc_dec_bytes(arb_rc_dec *d, uint8_t *out, size_t cap)
                 d->cut = 2;
                 break;
             }
+            /* one copy of the bit loop per case, so that the parent's
+             * test leaves the loop (3 % of verify's instructions) */
             if (q) {
-                for (int j = 0; j < 8; j++) {
-                    NORM();
-                    uint32_t bound = (range >> PBITS) * (p[x] & (PONE - 1));
-                    unsigned bit = code >= bound;
-                    code -= bound & (0u - bit);
-                    range = bit ? range - bound : bound;
-                    upd(&p[x], bit);
-                    upd(&q[x], bit);
-                    x = x * 2 + bit;
-                }
+                TREE_BITS(upd(&q[x], bit))
             } else {
-                for (int j = 0; j < 8; j++) {
-                    NORM();
-                    uint32_t bound = (range >> PBITS) * (p[x] & (PONE - 1));
-                    unsigned bit = code >= bound;
-                    code -= bound & (0u - bit);
-                    range = bit ? range - bound : bound;
-                    upd(&p[x], bit);
-                    x = x * 2 + bit;
-                }
+                TREE_BITS((void)0)
             }
         }
         if (d->cut) break;
@@ -679,6 +678,7 @@ size_t arb_rc_dec_bytes(arb_rc_dec *d, uint8_t *out, size_t cap)
     d->done += k;
     return k;
 }
+#undef TREE_BITS
 #undef NORM
 #undef LIMIT
 #undef SYNC
