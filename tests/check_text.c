@@ -2,13 +2,44 @@
  * the strict number parser, the control-character escaper, the bounded
  * line reader, and the JSON reader's duplicate-key check (found, reported
  * at the right offset, and near-linear: 200,000 keys in well under a
- * second where the old pairwise check took minutes). */
+ * second where the old pairwise check took minutes), and the bounded
+ * appender that reports are built with. */
+#include <stdarg.h>
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "arbiter/arbiter.h"
+
+static void appendf(char *buf, size_t size, size_t *len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    arb_text_vappendf(buf, size, len, fmt, ap);
+    va_end(ap);
+}
+
+/* Appends build a text up to the buffer and cut it there, never past. */
+START_TEST(appendf_stays_in_bounds)
+{
+    char buf[8];
+    size_t len = 0;
+    appendf(buf, sizeof buf, &len, "%d-", 12);
+    ck_assert_uint_eq(len, 3);
+    ck_assert_str_eq(buf, "12-");
+    appendf(buf, sizeof buf, &len, "%s", "abcdef");
+    ck_assert_uint_eq(len, 7);
+    ck_assert_str_eq(buf, "12-abcd");
+    appendf(buf, sizeof buf, &len, "%s", "more");
+    ck_assert_uint_eq(len, 7);
+    ck_assert_str_eq(buf, "12-abcd");
+    size_t zero = 0;
+    appendf(buf, 0, &zero, "%s", "x"); /* no room at all: nothing written */
+    ck_assert_uint_eq(zero, 0);
+    ck_assert_str_eq(buf, "12-abcd");
+}
+END_TEST
 
 START_TEST(numbers_are_strict_decimal)
 {
@@ -264,6 +295,7 @@ int main(void)
 Suite *s = suite_create("text");
     TCase *t = tcase_create("text");
     tcase_set_timeout(t, 60);
+    tcase_add_test(t, appendf_stays_in_bounds);
     tcase_add_test(t, numbers_are_strict_decimal);
     tcase_add_test(t, escaper_neutralises_controls);
     tcase_add_test(t, line_reader_bounds_and_resyncs);

@@ -7,6 +7,7 @@
 #ifndef ARBITER_TEXT_H
 #define ARBITER_TEXT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -62,6 +63,10 @@ int arb_text_control_cp(unsigned long cp);
  * paths copy names and card IDs per file): at most size - 1 bytes of src,
  * then a NUL when size > 0. Returns strlen(src) (>= size: cut). */
 size_t arb_text_copy(char *dst, size_t size, const char *src);
+/* Append vprintf(fmt, ap) to buf[0..*len) of size bytes: the text stays
+ * NUL-terminated and *len at most size - 1 (what does not fit is cut,
+ * and later appends add nothing). For reports built a line at a time. */
+void arb_text_vappendf(char *buf, size_t size, size_t *len, const char *fmt, va_list ap);
 
 /* Did-you-mean (core/near.c): the candidates nearest to a word that is
  * not one, by edit distance (insertions, deletions, substitutions; case

@@ -62,6 +62,15 @@ static inline void arb_legal_add(arb_legal *L, unsigned verb, unsigned nargs, in
     arb_legal_push(L, &a);
 }
 
+/* a and b are the same action: seat, verb, arguments and elapsed time. */
+static inline int arb_action_same(const arb_action *a, const arb_action *b)
+{
+    if (a->seat != b->seat || a->verb != b->verb || a->nargs != b->nargs || a->elapsed_ms != b->elapsed_ms) return 0;
+    for (unsigned i = 0; i < a->nargs && i < ARB_ARGS_MAX; i++)
+        if (a->args[i] != b->args[i]) return 0;
+    return 1;
+}
+
 /* ---- names ------------------------------------------------------------- */
 /* names[i] when i < n and names[i] is set, else fallback. */
 static inline const char *arb_name_at(const char *const *names, unsigned n, unsigned i,

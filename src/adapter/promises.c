@@ -12,6 +12,7 @@
 
 #include "adapter/adapter_int.h"
 #include "arbiter/text.h"
+#include "arbiter/toolkit.h"
 
 #define PROMISE_LEGAL_MAX 4096 /* actions of one list compared */
 #define PROMISE_DESCRIBE 8     /* legal actions described */
@@ -30,13 +31,10 @@ static void say(pcx *P, const char *fmt, ...)
     ;
 static void say(pcx *P, const char *fmt, ...)
 {
-    if (!P->size || P->len >= P->size - 1) return;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(P->why + P->len, P->size - P->len, fmt, ap);
+    arb_text_vappendf(P->why, P->size, &P->len, fmt, ap);
     va_end(ap);
-    if (n > 0) P->len += (size_t)n;
-    if (P->len > P->size - 1) P->len = P->size - 1;
 }
 
 /* The "actions" of a legal answer into out[0..max): their count, -1 when
@@ -59,12 +57,6 @@ static long read_list(pcx *P, const arb_tnode *r, arb_action *out, size_t max)
     return (long)n;
 }
 
-static int same_action(const arb_action *x, const arb_action *y)
-{
-    return x->seat == y->seat && x->verb == y->verb && x->nargs == y->nargs && x->elapsed_ms == y->elapsed_ms &&
-           !memcmp(x->args, y->args, x->nargs * sizeof x->args[0]);
-}
-
 /* legal twice: 0 the same order, 1 broken (said), -1 the adapter failed. */
 static int legal_stable(pcx *P, int64_t h, arb_action *l1, arb_action *l2, long *n1)
 {
@@ -76,7 +68,7 @@ static int legal_stable(pcx *P, int64_t h, arb_action *l1, arb_action *l2, long 
     if (arb_adapter__raw(P->a, "legal", h, NULL, &r, &e) || (n2 = read_list(P, r, l2, PROMISE_LEGAL_MAX)) < 0)
         return -1;
     long k = 0;
-    while (k < *n1 && k < n2 && same_action(&l1[k], &l2[k])) k++;
+    while (k < *n1 && k < n2 && arb_action_same(&l1[k], &l2[k])) k++;
     if (k == *n1 && k == n2) return 0;
     char a[128] = "(the end)", b[128] = "(the end)";
     if (k < *n1) arb_action_format(P->g, &l1[k], a, sizeof a);

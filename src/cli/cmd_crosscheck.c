@@ -22,6 +22,7 @@
 #include <pthread.h>
 
 #include "arbiter/adapter.h"
+#include "arbiter/toolkit.h"
 #include "cli/cli.h"
 #include "cli/pool.h"
 #include "cli/shard.h"
@@ -62,13 +63,10 @@ static void say(xc *X, const char *fmt, ...)
     ;
 static void say(xc *X, const char *fmt, ...)
 {
-    if (X->wlen >= sizeof X->why - 1) return;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(X->why + X->wlen, sizeof X->why - X->wlen, fmt, ap);
+    arb_text_vappendf(X->why, sizeof X->why, &X->wlen, fmt, ap);
     va_end(ap);
-    if (n > 0) X->wlen += (size_t)n;
-    if (X->wlen > sizeof X->why - 1) X->wlen = sizeof X->why - 1;
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(a, b); }
@@ -171,9 +169,7 @@ static int compare(xc *X, const arb_match *mg, const arb_match *mp, int players,
     int same = ng == np;
     for (size_t k = 0; k < ng && same; k++) {
         arb_action x;
-        same = !to_proxy(X, &X->lg[k], &x) && x.seat == X->lp[k].seat && x.verb == X->lp[k].verb &&
-               x.nargs == X->lp[k].nargs && x.elapsed_ms == X->lp[k].elapsed_ms &&
-               !memcmp(x.args, X->lp[k].args, x.nargs * sizeof *x.args);
+        same = !to_proxy(X, &X->lg[k], &x) && arb_action_same(&x, &X->lp[k]);
     }
     if (!same) {
         for (size_t k = 0; k < ng; k++) arb_action_format(X->g, &X->lg[k], X->tg[k], sizeof X->tg[k]);

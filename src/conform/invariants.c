@@ -67,12 +67,6 @@ void arb_conform__inv_free(cf_inv *I)
     memset(I, 0, sizeof *I);
 }
 
-static int same_action(const arb_action *a, const arb_action *b)
-{
-    return a->seat == b->seat && a->verb == b->verb && a->nargs == b->nargs && a->elapsed_ms == b->elapsed_ms &&
-           memcmp(a->args, b->args, a->nargs * sizeof a->args[0]) == 0;
-}
-
 static int cmp_action(const void *pa, const void *pb)
 {
     const arb_action *a = pa, *b = pb;
@@ -118,7 +112,7 @@ static int check_legal(cf_inv *I, const arb_game *g, const arb_match *m)
         memcpy(sorted, I->legal, (size_t)n * sizeof *sorted);
         qsort(sorted, (size_t)n, sizeof *sorted, cmp_action);
         for (long i = 1; i < n; i++)
-            if (same_action(&sorted[i - 1], &sorted[i])) {
+            if (arb_action_same(&sorted[i - 1], &sorted[i])) {
                 action_text(g, &sorted[i], b1, sizeof b1);
                 free(sorted);
                 return say(I, "legal-unique", "legal() lists '%s' twice (%ld actions listed)", b1, n);
@@ -150,7 +144,7 @@ int arb_conform__inv_reject(cf_inv *I, const arb_game *g, const arb_match *m, co
     if (n < 0) return -1;
     char b1[160];
     for (long i = 0; i < n; i++)
-        if (same_action(&I->legal[i], a))
+        if (arb_action_same(&I->legal[i], a))
             return say(I, "reject-listed", "'%s' is expected to be rejected but legal() lists it",
                        action_text(g, a, b1, sizeof b1));
     return 0;

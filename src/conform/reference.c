@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arbiter/text.h"
 #include "arbiter/toolkit.h"
 #include "conform/conform_int.h"
 
@@ -31,13 +32,10 @@ static void say(said *S, const char *fmt, ...)
     ;
 static void say(said *S, const char *fmt, ...)
 {
-    if (!S->size || S->len >= S->size - 1) return;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(S->buf + S->len, S->size - S->len, fmt, ap);
+    arb_text_vappendf(S->buf, S->size, &S->len, fmt, ap);
     va_end(ap);
-    if (n > 0) S->len += (size_t)n;
-    if (S->len > S->size - 1) S->len = S->size - 1;
 }
 
 int arb_conform__ref_action(const arb_game *g, const arb_game *rg, const arb_action *a, arb_action *out)

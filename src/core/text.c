@@ -287,6 +287,14 @@ int arb_line_read(FILE *f, char *buf, size_t max, size_t *len, uint64_t *lineno)
     return ARB_LINE_OK;
 }
 
+void arb_text_vappendf(char *buf, size_t size, size_t *len, const char *fmt, va_list ap)
+{
+    if (!size || *len >= size - 1) return;
+    int n = vsnprintf(buf + *len, size - *len, fmt, ap);
+    if (n > 0) *len += (size_t)n;
+    if (*len > size - 1) *len = size - 1;
+}
+
 size_t arb_text_copy(char *dst, size_t size, const char *src)
 {
     size_t n = strlen(src);
