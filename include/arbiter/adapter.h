@@ -124,7 +124,8 @@ int arb_adapter_state_is(const void *st, int view, const char *json, size_t len)
  * the same list in the same order; `describe` of up to 8 legal actions is
  * ref's text (or "", no text); a `clone` moved on by the first legal
  * action leaves st's hash as it was (the clone is freed). 0 kept, 1 broken
- * (why says which, field by field), ARB_EIO the adapter failed (sticky).
+ * (why: one line naming the first broken promise and what was seen),
+ * ARB_EIO the adapter failed (sticky).
  * About 14 requests; st's handle and caches are left as they were. */
 int arb_adapter_promises(const void *st, const arb_game *ref, const void *rst, char *why, size_t size);
 

@@ -74,8 +74,8 @@ static int legal_stable(pcx *P, int64_t h, arb_action *l1, arb_action *l2, long 
     if (k < *n1) arb_action_format(P->g, &l1[k], a, sizeof a);
     if (k < n2) arb_action_format(P->g, &l2[k], b, sizeof b);
     say(P,
-        "  legal order: the same state asked twice lists %ld then %ld actions, item %ld '%s' then '%s' "
-        "(the order must be stable: ADAPTER.md section 3)\n",
+        "legal order: the same state asked twice lists %ld then %ld actions, item %ld '%s' then '%s' "
+        "(the order must be stable: ADAPTER.md section 3)",
         *n1, n2, k, a, b);
     return 1;
 }
@@ -106,15 +106,15 @@ static int clone_independent(pcx *P, int64_t h, const arb_action *act)
     if (rc == ARB_EIO) return -1;
     char txt[128];
     arb_action_format(P->g, act, txt, sizeof txt);
-    if (rc) say(P, "  clone: the clone refused '%s', a legal action of its original: %s\n", txt, e.msg);
+    if (rc) say(P, "clone: the clone refused '%s', a legal action of its original: %s", txt, e.msg);
     else if (hash_of(P, h, &after)) return -1;
     arb_error fe = ARB_ERROR_INIT;
     if (arb_adapter__raw(P->a, "free", ch, NULL, &r, &fe) == ARB_EIO) return -1;
     if (rc) return 1;
     if (after == before) return 0;
     say(P,
-        "  clone: playing '%s' on a clone changed the original (hash %016" PRIx64 " -> %016" PRIx64 "): a clone "
-        "must be an independent copy (ADAPTER.md section 3)\n",
+        "clone: playing '%s' on a clone changed the original (hash %016" PRIx64 " -> %016" PRIx64 "): a clone "
+        "must be an independent copy (ADAPTER.md section 3)",
         txt, before, after);
     return 1;
 }
@@ -139,7 +139,7 @@ static int describe_right(pcx *P, int64_t h, const arb_action *l, long n, const 
         ref->action_text(ref, rst, &ra, want, sizeof want);
         arb_action_format(P->g, &l[k], txt, sizeof txt);
         if (rc) {
-            say(P, "  describe '%s': refused (%s), the reference says '%s'\n", txt, e.msg,
+            say(P, "describe '%s': refused (%s), the reference says '%s'", txt, e.msg,
                 arb_text_escape(exp, sizeof exp, want));
             return 1;
         }
@@ -149,8 +149,7 @@ static int describe_right(pcx *P, int64_t h, const arb_action *l, long n, const 
             return -1;
         }
         if (t->s[0] && strcmp(t->s, want) != 0) {
-            say(P,
-                "  describe '%s': reference '%s', engine '%s' (the reference's text or \"\": ADAPTER.md section 3)\n",
+            say(P, "describe '%s': reference '%s', engine '%s' (the reference's text or \"\": ADAPTER.md section 3)",
                 txt, arb_text_escape(exp, sizeof exp, want), arb_text_escape(got, sizeof got, t->s));
             return 1;
         }

@@ -16,29 +16,15 @@
 /* --engine CMD: the adapter's proxy game replaces the registry. */
 static const arb_game *engine_games[2];
 
-/* The protocol's promises no answer shows alone (arb_adapter_promises),
- * as one line. */
+/* The protocol's promises no answer shows alone (arb_adapter_promises). */
 static int adapter_promises(void *ctx, const arb_match *m, const arb_match *rm, char *why, size_t size)
 {
     (void)ctx;
-    char buf[1024];
-    int rc = arb_adapter_promises(arb_match_state(m), arb_match_game(rm), arb_match_state(rm), buf, sizeof buf);
-    if (rc == 0) return 0;
-    if (rc != 1) {
-        const char *f = arb_adapter_failed(arb_adapter_of(engine_games[0]));
-        snprintf(why, size, "engine adapter failed: %s", f ? f : "checking the promises");
-        return 2;
-    }
-    size_t o = 0;
-    for (const char *l = buf; *l && o + 1 < size;) {
-        while (*l == ' ') l++;
-        const char *e = strchr(l, '\n');
-        size_t n = e ? (size_t)(e - l) : strlen(l);
-        if (n) o += (size_t)snprintf(why + o, size - o, "%s%.*s", o ? "; " : "", (int)n, l);
-        if (o >= size) o = size - 1;
-        l += n + (e != NULL);
-    }
-    return 1;
+    int rc = arb_adapter_promises(arb_match_state(m), arb_match_game(rm), arb_match_state(rm), why, size);
+    if (rc == 0 || rc == 1) return rc;
+    const char *f = arb_adapter_failed(arb_adapter_of(engine_games[0]));
+    snprintf(why, size, "engine adapter failed: %s", f ? f : "checking the promises");
+    return 2;
 }
 
 static int adapter_dead(void *ctx, char *why, size_t size)

@@ -441,7 +441,7 @@ static int promises(xc *X, xmatch *M, const arb_match *mg, const arb_match *mp)
     if (M->steps % XC_PROMISES_EVERY != 1) return 0;
     char why[1024];
     if (arb_adapter_promises(arb_match_state(mp), X->g, arb_match_state(mg), why, sizeof why) != 1) return 0;
-    say(X, "%s", why);
+    say(X, "  %s\n", why);
     M->promise = 1;
     return 1;
 }
